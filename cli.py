@@ -1,0 +1,5 @@
+"""The `irw` command, runnable from a checkout as `python cli.py ...`."""
+from warehouse.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""irw: an evaluation warehouse for information retrieval.
+
+    import warehouse
+    wh = warehouse.open("irw.duckdb")
+    wh.ingest_qrels("qrels.txt", "dl19")
+    wh.ingest_run("run.bm25.txt")
+    wh.sql("select name, row_count from runs")
+"""
+from .core import Warehouse, open
+from .errors import (ConflictError, InputFileError, IrwError, MeasureError, NotFoundError, Problem,
+                     QueryError, ReadOnlyError, SchemaVersionError, UsageError, WarehouseNotFound)
+from .table import Table
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Warehouse", "open", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
+    "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "MeasureError",
+]

@@ -1,0 +1,3 @@
+from warehouse.cli import main
+
+main()

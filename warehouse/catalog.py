@@ -1,0 +1,48 @@
+"""What the warehouse holds, and removing it with everything derived from it."""
+from __future__ import annotations
+
+from .db import Database
+from .errors import NotFoundError
+
+# Tables that hold rows derived from a run or a qrels set, keyed by run_id / qrels_set_id.
+# Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
+RUN_TABLES = ("scores", "evaluations_runs", "run_rows", "runs")
+QRELS_TABLES = ("scores", "evaluations", "qrels", "qrels_sets")
+
+
+def _existing_tables(db: Database) -> set[str]:
+    return {r[0] for r in db.fetchall("select table_name from information_schema.tables where table_schema = 'main'")}
+
+
+def run_id(db: Database, name: str) -> int:
+    row = db.fetchone("select run_id from runs where name = ?", [name])
+    if row is None:
+        raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+    return row[0]
+
+
+def qrels_set_id(db: Database, name: str) -> int:
+    row = db.fetchone("select qrels_set_id from qrels_sets where name = ?", [name])
+    if row is None:
+        raise NotFoundError(f"no qrels set named {name!r}; `irw qrels` lists the stored sets")
+    return row[0]
+
+
+def delete_run(db: Database, run_id_: int) -> None:
+    """Deletes a run and its derived rows; the caller holds the transaction."""
+    present = _existing_tables(db)
+    for table in RUN_TABLES:
+        if table in present:
+            db.execute(f"delete from {table} where run_id = ?", [run_id_])
+
+
+def delete_qrels_set(db: Database, set_id: int) -> None:
+    """Deletes a qrels set, its judgments and every evaluation made with it."""
+    present = _existing_tables(db)
+    if "evaluations_runs" in present:
+        db.execute("delete from evaluations_runs where evaluation_id in "
+                   "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
+    for table in QRELS_TABLES:
+        if table in present:
+            db.execute(f"delete from {table} where qrels_set_id = ?", [set_id])
+

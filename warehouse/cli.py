@@ -1,0 +1,195 @@
+"""The `irw` command: a thin shell over the library. Errors become `Error: ...` and an exit code."""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Iterator, List, Optional
+
+import typer
+
+
+from . import formatting
+from .core import Warehouse
+from .errors import IrwError, UsageError
+from .formatting import OutputFormat
+from .table import Table
+
+app = typer.Typer(
+    name="irw",
+    help="irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+ingest_app = typer.Typer(help="Ingest TREC qrels and run files.", no_args_is_help=True)
+rm_app = typer.Typer(help="Remove a run or a qrels set and everything derived from it.", no_args_is_help=True)
+app.add_typer(ingest_app, name="ingest")
+app.add_typer(rm_app, name="rm")
+
+DbOption = Annotated[
+    Path, typer.Option("--db", envvar="IRW_DB", help="Warehouse file (default ./irw.duckdb, or $IRW_DB).")
+]
+FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
+DEFAULT_DB = Path("irw.duckdb")
+
+
+def err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+@contextmanager
+def reported_errors() -> Iterator[None]:
+    """Turns a library error into `Error: ...` lines on stderr and the error's exit code."""
+    try:
+        yield
+    except IrwError as exc:
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            err(f"Error: {line}")
+        raise typer.Exit(exc.exit_code) from None
+
+
+def emit(table: Table, fmt: OutputFormat) -> None:
+    sys.stdout.write(formatting.render(table, fmt))
+
+
+def _progress(total: int):
+    """A progress bar on stderr, only when a person is watching."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    progress = Progress(console=Console(stderr=True), transient=True)
+    progress.start()
+    progress.add_task("ingesting", total=total)
+    return progress
+
+
+def _parse_params(items: Optional[List[str]]) -> dict[str, str]:
+    params = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param takes key=value, got {item!r}")
+        params[key] = value
+    return params
+
+
+@ingest_app.command("qrels")
+def ingest_qrels(
+    file: Annotated[Path, typer.Argument(help="TREC qrels: `qid iter docid grade` or `qid docid grade`.")],
+    name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: file name).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
+    replace: Annotated[bool, typer.Option(help="Replace a set of the same name and its scores.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ingest one qrels file as a named qrels set."""
+    with reported_errors(), Warehouse(db) as wh:
+        result = wh.ingest_qrels(file, name, description=description, replace=replace)
+        _report_ingest(result)
+
+
+@ingest_app.command("run")
+def ingest_run(
+    files: Annotated[List[Path], typer.Argument(help="TREC run files (`qid Q0 docid rank score tag`); "
+                                                     "plain, .gz, .zst, .bz2 or .xz.")],
+    name: Annotated[Optional[str], typer.Option(help="Run name (one file only; default: its tag).")] = None,
+    system: Annotated[Optional[str], typer.Option(help="System the run belongs to (default: the run name).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
+    param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable.")] = None,
+    replace: Annotated[bool, typer.Option(help="Replace a run of the same name and its scores.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ingest run files; each file is one run."""
+    with reported_errors(), Warehouse(db) as wh:
+        if name and len(files) > 1:
+            raise UsageError("--name names one run; with several files each is named by its tag")
+        parameters = _parse_params(param)
+        progress = _progress(len(files))
+        failed = 0
+        try:
+            for file in files:
+                try:
+                    result = wh.ingest_run(file, name, system=system, description=description,
+                                           parameters=parameters, replace=replace)
+                    _report_ingest(result)
+                except IrwError as exc:
+                    if len(files) == 1:
+                        raise
+                    failed += 1
+                    for line in str(exc).splitlines():
+                        err(f"Error: {line}")
+                if progress:
+                    progress.advance(0)
+        finally:
+            if progress:
+                progress.stop()
+        if failed:
+            err(f"{failed} of {len(files)} files were not ingested; the others were")
+            raise typer.Exit(1)
+
+
+def _report_ingest(result) -> None:
+    for message in result.messages:
+        err(message)
+    if result.status != "unchanged":
+        err(f"{result.status} {result.kind} {result.name}: {result.rows} lines, {result.queries} queries "
+            f"from {result.path}")
+
+
+@app.command("runs")
+def runs(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the stored runs."""
+    with reported_errors(), Warehouse(db, read_only=True) as wh:
+        emit(wh.runs(), fmt)
+
+
+@app.command("qrels")
+def qrels(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the stored qrels sets."""
+    with reported_errors(), Warehouse(db, read_only=True) as wh:
+        emit(wh.qrels_sets(), fmt)
+
+
+@rm_app.command("run")
+def rm_run(name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Remove a run and its scores."""
+    with reported_errors(), Warehouse(db) as wh:
+        wh.remove_run(name)
+        err(f"removed run {name}")
+
+
+@rm_app.command("qrels")
+def rm_qrels(name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Remove a qrels set, its judgments and every score computed with it."""
+    with reported_errors(), Warehouse(db) as wh:
+        wh.remove_qrels(name)
+        err(f"removed qrels {name}")
+
+
+@app.command("sql")
+def sql(
+    query: Annotated[str, typer.Argument(help="One SELECT statement, or - to read it from stdin.")],
+    db: DbOption = DEFAULT_DB,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...)."""
+    text = sys.stdin.read() if query == "-" else query
+    with reported_errors(), Warehouse(db, read_only=True) as wh:
+        emit(wh.sql(text), fmt)
+
+
+@app.command("demo")
+def demo(
+    directory: Annotated[Path, typer.Argument(help="Folder for the sample data and demo warehouse.")] = Path("demo"),
+) -> None:
+    """Build a demo warehouse from generated sample data and show what it holds."""
+    from .demo import run_demo
+
+    with reported_errors():
+        run_demo(directory)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,97 @@
+"""The Python API: `warehouse.open(path)` returns a Warehouse; the CLI is a thin shell over it."""
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Mapping, Sequence
+
+import duckdb
+
+from . import catalog, ingest
+from .db import Database, default_path
+from .errors import QueryError, ReadOnlyError
+from .table import Table
+
+# Statement types the read-only SQL interface runs; anything else could change the warehouse.
+_READ_ONLY_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
+
+
+class Warehouse:
+    """A warehouse file: ingest qrels and runs, list them, query them with SQL."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False):
+        self.db = Database(path if path is not None else default_path(), read_only=read_only)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @property
+    def path(self) -> str:
+        return self.db.path
+
+    @property
+    def engine(self):
+        """The SQLAlchemy engine, for tools that speak SQLAlchemy (pandas.read_sql, reflection)."""
+        return self.db.engine
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Warehouse":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- ingest ------------------------------------------------------------------------------
+    def ingest_qrels(self, path: str | os.PathLike[str], name: str | None = None, *,
+                     description: str | None = None, replace: bool = False) -> ingest.IngestResult:
+        return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace)
+
+    def ingest_run(self, path: str | os.PathLike[str], name: str | None = None, *, system: str | None = None,
+                   description: str | None = None, parameters: Mapping[str, str] | None = None,
+                   replace: bool = False) -> ingest.IngestResult:
+        return ingest.ingest_run(self.db, path, name, system=system, description=description,
+                                 parameters=parameters, replace=replace)
+
+    def ingest_runs(self, paths: Iterable[str | os.PathLike[str]], **options: Any) -> list[ingest.IngestResult]:
+        return [self.ingest_run(p, **options) for p in paths]
+
+    # -- browse ------------------------------------------------------------------------------
+    def runs(self) -> Table:
+        return Table.from_result(self.db.run_file("catalog/runs.sql"))
+
+    def qrels_sets(self) -> Table:
+        return Table.from_result(self.db.run_file("catalog/qrels_sets.sql"))
+
+    def remove_run(self, name: str) -> None:
+        run_id = catalog.run_id(self.db, name)
+        with self.db.transaction():
+            catalog.delete_run(self.db, run_id)
+
+    def remove_qrels(self, name: str) -> None:
+        set_id = catalog.qrels_set_id(self.db, name)
+        with self.db.transaction():
+            catalog.delete_qrels_set(self.db, set_id)
+
+    # -- ad-hoc SQL --------------------------------------------------------------------------
+    def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:
+        """Runs one read-only statement (SELECT or EXPLAIN), with values bound as parameters."""
+        try:
+            statements = self.db.con.extract_statements(query)
+        except duckdb.Error as exc:
+            raise QueryError(str(exc)) from None
+        if len(statements) != 1:
+            raise QueryError(f"expected one SQL statement, found {len(statements)}")
+        if statements[0].type not in _READ_ONLY_STATEMENTS:
+            raise ReadOnlyError(
+                f"irw sql is read-only: {statements[0].type.name} statements are refused "
+                "(use irw ingest / irw rm to change the warehouse)"
+            )
+        try:
+            result = self.db.execute(query, params)
+            return Table.from_result(result)
+        except duckdb.Error as exc:
+            raise QueryError(str(exc).strip()) from None
+
+
+def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> Warehouse:  # noqa: A001
+    """Opens (creating if needed) the warehouse at path, default ./irw.duckdb or $IRW_DB."""
+    return Warehouse(path, read_only=read_only)

@@ -1,0 +1,134 @@
+"""Opens a warehouse file through SQLAlchemy (duckdb-engine) and keeps its schema current.
+
+SQLAlchemy is the connection layer users can reach (`Warehouse.engine`); bulk paths run on the
+raw DuckDB connection of the same engine, because a second duckdb.connect on the same file in one
+process fails.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+import sqlalchemy as sa
+
+from .errors import SchemaVersionError, WarehouseNotFound
+from .resources import read_sql, sql_dir
+
+DEFAULT_PATH = "irw.duckdb"
+MEMORY = ":memory:"
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+
+
+def default_path() -> str:
+    return os.environ.get("IRW_DB") or DEFAULT_PATH
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(version, file under sql/) for every schema migration, in order."""
+    found = []
+    for path in sorted((sql_dir() / "schema").iterdir()):
+        match = _MIGRATION_NAME.match(path.name)
+        if match and int(match.group(1)) > 0:
+            found.append((int(match.group(1)), f"schema/{path.name}"))
+    return found
+
+
+class Database:
+    """One open warehouse file: a SQLAlchemy engine and connection, and its DuckDB connection."""
+
+    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False):
+        self.path = str(path)
+        self.read_only = read_only
+        if self.path != MEMORY and read_only and not Path(self.path).exists():
+            raise WarehouseNotFound(
+                f"no warehouse at {self.path}; create one with `irw ingest` or pass --db / IRW_DB"
+            )
+        if self.path != MEMORY:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        url = "duckdb:///:memory:" if self.path == MEMORY else f"duckdb:///{Path(self.path).resolve()}"
+        connect_args = {"read_only": True} if read_only else {}
+        self.engine = sa.create_engine(url, connect_args=connect_args, poolclass=sa.pool.StaticPool)
+        self._sa_connection = self.engine.connect()
+        # duckdb-engine's ConnectionWrapper forwards every attribute to the DuckDBPyConnection.
+        self.con = self._sa_connection.connection.driver_connection
+        self._migrate()
+
+    # -- statements --------------------------------------------------------------------------
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
+        return self.con.execute(sql, params) if params is not None else self.con.execute(sql)
+
+    def fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> list[tuple]:
+        return self.execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
+        return self.execute(sql, params).fetchone()
+
+    def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
+        """Runs one statement from sql/, binding only the $names the statement uses."""
+        sql = read_sql(relative_path)
+        if params:
+            used = {k: v for k, v in params.items() if re.search(rf"\${re.escape(k)}\b", sql)}
+            return self.con.execute(sql, used)
+        return self.con.execute(sql)
+
+    def transaction(self) -> "_Transaction":
+        return _Transaction(self.con)
+
+    def close(self) -> None:
+        try:
+            self._sa_connection.close()
+        finally:
+            self.engine.dispose()
+
+    # -- schema ------------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        row = self.fetchone(
+            "select count(*) from information_schema.tables "
+            "where table_name = 'irw_schema' and table_schema = 'main'"
+        )
+        if not row[0]:
+            return 0
+        return self.fetchone("select coalesce(max(version), 0) from irw_schema")[0]
+
+    def _migrate(self) -> None:
+        known = migrations()
+        latest = known[-1][0] if known else 0
+        current = self.schema_version()
+        if current > latest:
+            raise SchemaVersionError(
+                f"{self.path} has schema version {current}, newer than this irw understands "
+                f"({latest}); upgrade irw to open it"
+            )
+        pending = [(v, f) for v, f in known if v > current]
+        if not pending:
+            return
+        if self.read_only:
+            raise SchemaVersionError(
+                f"{self.path} has schema version {current} and needs migrating to {latest}; "
+                "open it once without read-only (e.g. `irw runs`) to upgrade it"
+            )
+        with self.transaction():
+            self.run_file("schema/000_schema_version.sql")
+            for version, relative_path in pending:
+                self.con.execute(read_sql(relative_path))
+                self.con.execute("insert into irw_schema (version, name) values (?, ?)",
+                                 [version, relative_path])
+
+
+class _Transaction:
+    def __init__(self, con):
+        self.con = con
+
+    def __enter__(self):
+        self.con.execute("begin transaction")
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.con.execute("commit")
+        else:
+            self.con.execute("rollback")
+        return False
+

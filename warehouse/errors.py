@@ -1,0 +1,70 @@
+"""Typed errors. The library raises these; the CLI turns them into a message and an exit code."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class IrwError(Exception):
+    """Base class of every error irw reports to a user."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input file, located at file:line (line 0: the file as a whole)."""
+
+    path: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.reason}" if self.line else f"{self.path}: {self.reason}"
+
+
+class InputFileError(IrwError):
+    """An input file cannot be ingested. Nothing was changed."""
+
+    MAX_SHOWN = 20
+
+    def __init__(self, problems: list[Problem], total: int | None = None):
+        self.problems = problems[: self.MAX_SHOWN]
+        self.total = max(total or 0, len(problems))
+        lines = [str(p) for p in self.problems]
+        if self.total > len(self.problems):
+            lines.append(f"... and {self.total - len(self.problems)} more problems")
+        super().__init__("\n".join(lines))
+
+
+class SchemaVersionError(IrwError):
+    """The warehouse was written by a newer irw, or cannot be migrated as opened."""
+
+
+class WarehouseNotFound(IrwError):
+    """A read-only open of a warehouse file that does not exist."""
+
+
+class NotFoundError(IrwError):
+    """A named run, qrels set or measure does not exist."""
+
+
+class ConflictError(IrwError):
+    """A name is taken by different content; --replace resolves it."""
+
+
+class ReadOnlyError(IrwError):
+    """A write was attempted through the read-only SQL interface."""
+
+
+class QueryError(IrwError):
+    """Ad-hoc SQL failed in the database."""
+
+
+class MeasureError(IrwError):
+    """A measure name or parameter cannot be understood."""
+
+
+class UsageError(IrwError):
+    """Options that do not fit together."""
+
+    exit_code = 2

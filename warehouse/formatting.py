@@ -1,0 +1,89 @@
+"""Every number and row irw prints is formatted here: table, csv, tsv, json."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import io
+import json
+import math
+from enum import Enum
+from typing import Any
+
+from .table import Table
+
+
+class OutputFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    tsv = "tsv"
+    json = "json"
+
+
+DECIMALS = 4
+
+
+def format_number(value: float, decimals: int = DECIMALS) -> str:
+    if math.isnan(value):
+        return "nan"
+    return f"{value:.{decimals}f}"
+
+
+def _cell(value: Any, human: bool) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return format_number(value) if human else repr(value)
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) if human else json.dumps(value, sort_keys=True)
+    return str(value)
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    return value
+
+
+def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
+    fmt = OutputFormat(fmt)
+    if fmt is OutputFormat.json:
+        return json.dumps([{c: _json_value(v) for c, v in zip(table.columns, row)} for row in table.rows],
+                          indent=2, ensure_ascii=False) + "\n"
+    if fmt in (OutputFormat.csv, OutputFormat.tsv):
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, delimiter="," if fmt is OutputFormat.csv else "\t", lineterminator="\n")
+        writer.writerow(table.columns)
+        writer.writerows([[_cell(v, human=False) for v in row] for row in table.rows])
+        return buffer.getvalue()
+    return _render_text_table(table)
+
+
+def _render_text_table(table: Table) -> str:
+    cells = [[_cell(v, human=True) for v in row] for row in table.rows]
+    numeric = [
+        all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in table.rows if row[i] is not None)
+        and any(row[i] is not None for row in table.rows)
+        for i in range(len(table.columns))
+    ]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(table.columns)]
+
+    def line(values: list[str]) -> str:
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(table.columns), "  ".join("-" * w for w in widths)]
+    out.extend(line(r) for r in cells)
+    return "\n".join(out) + "\n"

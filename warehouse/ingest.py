@@ -1,0 +1,218 @@
+"""Validated ingest of TREC qrels and run files.
+
+Each file is read by DuckDB in line mode, split and validated in SQL (sql/ingest/), and inserted
+in one transaction: a bad file raises InputFileError naming file:line and changes nothing.
+"""
+from __future__ import annotations
+
+import bz2
+import datetime as dt
+import hashlib
+import lzma
+import os
+import re
+import shutil
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Mapping
+
+import duckdb
+
+from .catalog import delete_qrels_set, delete_run
+from .db import Database
+from .errors import ConflictError, InputFileError, Problem
+
+# Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
+_DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
+_PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
+_CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
+_STAGE_TABLES = ("stage_fields", "stage_lines")
+
+
+@dataclass
+class IngestResult:
+    kind: str  # "run" or "qrels"
+    name: str
+    path: str
+    status: str  # "ingested", "replaced" or "unchanged"
+    rows: int
+    queries: int
+    messages: list[str] = field(default_factory=list)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def display_name(path: Path) -> str:
+    """run.dl19.BM25.txt.gz -> run.dl19.BM25"""
+    name = path.name
+    for suffix in (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    for suffix in (".txt", ".trec", ".run", ".qrels", ".tsv"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name or path.name
+
+
+@contextmanager
+def _readable_by_duckdb(path: Path) -> Iterator[tuple[Path, str]]:
+    """Yields a path DuckDB can read and its compression; bz2 and xz go through a temporary file."""
+    suffix = path.suffix.lower()
+    if suffix not in _PYTHON_DECOMPRESSORS:
+        yield path, _DUCKDB_COMPRESSION.get(suffix, "none")
+        return
+    with tempfile.TemporaryDirectory(prefix="irw-") as tmp:
+        plain = Path(tmp) / path.stem
+        try:
+            with _PYTHON_DECOMPRESSORS[suffix](path, "rb") as src, open(plain, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+        except (EOFError, OSError, lzma.LZMAError) as exc:
+            raise InputFileError([Problem(str(path), 0, f"corrupt or truncated {suffix[1:]} data ({exc})")])
+        yield plain, "none"
+
+
+def stage_file(db: Database, path: Path) -> None:
+    """Loads the file's lines into stage_lines and its data fields into stage_fields."""
+    if not path.is_file():
+        raise InputFileError([Problem(str(path), 0, "no such file")])
+    with _readable_by_duckdb(path) as (readable, compression):
+        try:
+            db.run_file("ingest/stage_lines.sql", {"path": str(readable), "compression": compression})
+        except duckdb.InvalidInputException as exc:
+            message = str(exc)
+            line = _CSV_LINE.search(message)
+            if "unicode" in message.lower() or "utf" in message.lower():
+                reason = "bytes that are not valid UTF-8"
+            else:
+                reason = message.splitlines()[0]
+            raise InputFileError([Problem(str(path), int(line.group(1)) if line else 0, reason)]) from None
+        except (duckdb.IOException, duckdb.Error) as exc:
+            first = str(exc).splitlines()[0]
+            kind = compression if compression != "none" else "file"
+            raise InputFileError([Problem(str(path), 0, f"cannot read {kind} data: {first}")]) from None
+    db.run_file("ingest/stage_fields.sql")
+
+
+def _drop_stage(db: Database) -> None:
+    for table in _STAGE_TABLES:
+        db.execute(f"drop table if exists {table}")
+
+
+def _collect_problems(db: Database, path: Path, sql_file: str, params: dict) -> None:
+    rows = db.run_file(sql_file, params).fetchall()
+    if rows:
+        raise InputFileError([Problem(str(path), line, reason) for line, reason in rows[: InputFileError.MAX_SHOWN]],
+                             total=len(rows))
+
+
+def _require_data(db: Database, path: Path, what: str) -> int:
+    count = db.fetchone("select count(*) from stage_fields")[0]
+    if count == 0:
+        raise InputFileError([Problem(str(path), 0, f"the file is empty: no {what} lines found")])
+    return count
+
+
+def _file_created_at(path: Path) -> dt.datetime:
+    stat = path.stat()
+    seconds = getattr(stat, "st_birthtime", None) or stat.st_mtime
+    return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc).replace(tzinfo=None)
+
+
+def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
+                 description: str | None = None, replace: bool = False) -> IngestResult:
+    path = Path(path)
+    name = name or display_name(path)
+    if not path.is_file():
+        raise InputFileError([Problem(str(path), 0, "no such file")])
+    sha = file_sha256(path)
+    existing = db.fetchone("select qrels_set_id, sha256, judgment_count, query_count from qrels_sets where name = ?",
+                           [name])
+    if existing and existing[1] == sha:
+        return IngestResult("qrels", name, str(path), "unchanged", existing[2], existing[3],
+                            [f"qrels {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+    if existing and not replace:
+        raise ConflictError(f"qrels set {name} already exists with different content; "
+                            "pass --replace to replace it and every score computed with it")
+    try:
+        stage_file(db, path)
+        _require_data(db, path, "qrels")
+        first_count = db.fetchone("select field_count from stage_fields order by line_no limit 1")[0]
+        _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": first_count})
+        with db.transaction():
+            if existing:
+                delete_qrels_set(db, existing[0])
+            set_id = db.fetchone(
+                "insert into qrels_sets (name, description, source_path, sha256, query_count, judgment_count) "
+                "select ?, ?, ?, ?, count(distinct fields[1]), count(*) from stage_fields returning qrels_set_id",
+                [name, description, str(path.resolve()), sha],
+            )[0]
+            db.run_file("ingest/insert_qrels.sql", {"qrels_set_id": set_id})
+            rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
+                                        [set_id])
+    finally:
+        _drop_stage(db)
+    return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
+               system: str | None = None, description: str | None = None,
+               parameters: Mapping[str, str] | None = None, replace: bool = False,
+               strict: bool = True) -> IngestResult:
+    """Ingests one run file. strict=False reads as trec_eval does (extra columns and any rank
+    accepted, several tags allowed), for the trec_eval drop-in."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputFileError([Problem(str(path), 0, "no such file")])
+    sha = file_sha256(path)
+    if name:
+        existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
+        if existing and existing[1] == sha:
+            return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],
+                                [f"run {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+    try:
+        stage_file(db, path)
+        _require_data(db, path, "run")
+        _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
+        tags = db.run_file("ingest/run_tags.sql").fetchall()
+        if strict and len(tags) > 1:
+            # One file, one run: two tags almost always mean run files were concatenated, and the
+            # scores of two systems would be silently mixed under one name.
+            raise InputFileError([
+                Problem(str(path), first_line, f"a second run tag {tag!r} (the file began with tag {tags[0][0]!r}); "
+                        "a run file holds one run: split it into one file per tag")
+                for tag, first_line, _ in tags[1:]
+            ])
+        tag = tags[0][0] if len(tags) == 1 else None
+        name = name or tag or display_name(path)
+        existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
+        if existing and existing[1] == sha:
+            return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],
+                                [f"run {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+        if existing and not replace:
+            raise ConflictError(f"run {name} already exists with different content; "
+                                "pass --replace to replace it and every score computed from it, or choose --name")
+        ir_metadata = db.run_file("ingest/ir_metadata.sql").fetchone()[0]
+        with db.transaction():
+            if existing:
+                delete_run(db, existing[0])
+            run_id = db.fetchone(
+                "insert into runs (name, system, tag, description, parameters, ir_metadata, source_path, sha256, "
+                "file_created_at, row_count, query_count) "
+                "select ?, ?, ?, ?, ?, ?, ?, ?, ?, count(*), count(distinct fields[1]) from stage_fields "
+                "returning run_id",
+                [name, system or name, tag, description, dict(parameters or {}), ir_metadata,
+                 str(path.resolve()), sha, _file_created_at(path)],
+            )[0]
+            db.run_file("ingest/insert_run_rows.sql", {"run_id": run_id})
+            rows, queries = db.fetchone("select row_count, query_count from runs where run_id = ?", [run_id])
+    finally:
+        _drop_stage(db)
+    return IngestResult("run", name, str(path), "replaced" if existing else "ingested", rows, queries)

@@ -1,0 +1,33 @@
+"""Finds the shipped `sql/` and `templates/` folders, in a wheel and in a checkout alike.
+
+In a wheel, hatchling's force-include places them inside the package (warehouse/sql);
+in a checkout (and an editable install) they sit beside the package at the top level.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def resource_dir(name: str) -> Path:
+    for candidate in (_PACKAGE_DIR / name, _PACKAGE_DIR.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"irw is installed without its {name}/ folder (looked beside {_PACKAGE_DIR})")
+
+
+def sql_dir() -> Path:
+    return resource_dir("sql")
+
+
+def templates_dir() -> Path:
+    return resource_dir("templates")
+
+
+@lru_cache(maxsize=None)
+def read_sql(relative_path: str) -> str:
+    """The text of one file under sql/, e.g. read_sql('ingest/stage_lines.sql')."""
+    return (sql_dir() / relative_path).read_text(encoding="utf-8")
