@@ -6,7 +6,7 @@ from .errors import NotFoundError
 
 # Tables that hold rows derived from a run or a qrels set, keyed by run_id / qrels_set_id.
 # Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
-RUN_TABLES = ("scores", "evaluations_runs", "run_rows", "runs")
+RUN_TABLES = ("scores", "evaluated", "run_rows", "runs")
 QRELS_TABLES = ("scores", "evaluations", "qrels", "qrels_sets")
 
 
@@ -39,8 +39,8 @@ def delete_run(db: Database, run_id_: int) -> None:
 def delete_qrels_set(db: Database, set_id: int) -> None:
     """Deletes a qrels set, its judgments and every evaluation made with it."""
     present = _existing_tables(db)
-    if "evaluations_runs" in present:
-        db.execute("delete from evaluations_runs where evaluation_id in "
+    if "evaluated" in present:
+        db.execute("delete from evaluated where evaluation_id in "
                    "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
     for table in QRELS_TABLES:
         if table in present:

@@ -191,5 +191,16 @@ def demo(
         run_demo(directory)
 
 
+@app.command("trec-eval", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                                            "help_option_names": []})
+def trec_eval(ctx: typer.Context) -> None:
+    """A drop-in for trec_eval: irw trec-eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]...
+    [--compat 9|10] QRELS_FILE RUN_FILE. Output matches trec_eval 9.0.8 (10.0 with --compat 10)."""
+    from . import trec_eval as te
+
+    with reported_errors():
+        te.run(list(ctx.args), sys.stdout)
+
+
 def main() -> None:
     app()

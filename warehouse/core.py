@@ -71,6 +71,23 @@ class Warehouse:
         with self.db.transaction():
             catalog.delete_qrels_set(self.db, set_id)
 
+    # -- evaluation --------------------------------------------------------------------------
+    def evaluate(self, runs: str | Sequence[str], qrels: str, measures: Iterable[str] | str, *,
+                 per_query: bool = False, settings: "Settings | None" = None, **options: Any) -> "Evaluation":
+        """Evaluates stored runs against a stored qrels set; scores are stored and reused.
+
+        options are Settings fields: level, depth, judged_only, complete, compat, norel.
+        """
+        from .evaluate import Evaluator, Settings
+
+        if settings is None:
+            settings = Settings(**options)
+        elif options:
+            raise TypeError("pass either settings or keyword options, not both")
+        runs = [runs] if isinstance(runs, str) else list(runs)
+        measures = [measures] if isinstance(measures, str) else list(measures)
+        return Evaluator(self.db).evaluate(runs, qrels, measures, per_query=per_query, settings=settings)
+
     # -- ad-hoc SQL --------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:
         """Runs one read-only statement (SELECT or EXPLAIN), with values bound as parameters."""

@@ -190,8 +190,9 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
                         "a run file holds one run: split it into one file per tag")
                 for tag, first_line, _ in tags[1:]
             ])
-        tag = tags[0][0] if len(tags) == 1 else None
-        name = name or tag or display_name(path)
+        # trec_eval's runid is the tag of the last line; with one tag that is the only tag.
+        tag = max(tags, key=lambda t: t[2])[0]
+        name = name or (tag if len(tags) == 1 else None) or display_name(path)
         existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
         if existing and existing[1] == sha:
             return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],

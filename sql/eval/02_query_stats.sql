@@ -1,0 +1,13 @@
+-- eval_query_stats: per-query facts of the qrels that every measure needs.
+-- Grain: one row per query of the qrels set (a query with no relevant document is still here).
+-- Inputs: eval_qrels.
+-- trec_eval: num_rel counts grade >= level; num_nonrel counts judged non-relevant documents
+-- (0 <= grade < level), the N of bpref and infAP.
+create or replace temp table eval_query_stats as
+select
+    query_id,
+    cast(count(*) filter (where is_rel) as bigint) as num_rel,
+    cast(count(*) filter (where is_nonrel) as bigint) as num_nonrel,
+    cast(count(*) as bigint) as num_judged
+from eval_qrels
+group by query_id

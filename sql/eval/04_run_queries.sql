@@ -1,0 +1,49 @@
+-- eval_run_queries: the query set each run is evaluated on, with the counts measures divide by.
+-- Grain: one row per run x evaluated query.
+-- Inputs: eval_ranked, eval_query_stats, $run_ids, $complete (trec_eval -c).
+-- trec_eval: by default a run is evaluated on the queries it shares with the qrels; with -c on
+-- every qrels query, a query the run lacks scoring as an empty ranking (num_ret = 0).
+create or replace temp table eval_run_queries as
+with retrieved as (
+    select
+        run_id,
+        query_id,
+        cast(count(*) as bigint) as num_ret,
+        cast(count(*) filter (where is_rel) as bigint) as num_rel_ret,
+        cast(count(*) filter (where is_nonrel) as bigint) as num_nonrel_ret
+    from eval_ranked
+    group by run_id, query_id
+),
+
+run_ids as (
+    select unnest($run_ids) as run_id
+),
+
+query_set as (
+    select run_id, query_id from retrieved
+    union
+    select r.run_id, s.query_id
+    from run_ids as r
+    cross join eval_query_stats as s
+    where $complete
+),
+
+final as (
+    select
+        qs.run_id,
+        qs.query_id,
+        coalesce(rt.num_ret, 0) as num_ret,
+        coalesce(rt.num_rel_ret, 0) as num_rel_ret,
+        coalesce(rt.num_nonrel_ret, 0) as num_nonrel_ret,
+        s.num_rel,
+        s.num_nonrel,
+        s.num_judged
+    from query_set as qs
+    inner join eval_query_stats as s
+        on s.query_id = qs.query_id
+    left join retrieved as rt
+        on rt.run_id = qs.run_id
+       and rt.query_id = qs.query_id
+)
+
+select * from final

@@ -1,0 +1,68 @@
+-- interpolated precision: IPrec@x (iprec_at_recall_x) and 11pt_avg.
+-- Grain: one row per run x evaluated query x requested measure.
+-- Inputs: eval_judged (rel_so_far at each relevant rank), eval_run_queries, $params (list of
+-- {measure, family, x, xs}), $compat.
+-- trec_eval: the recall level x needs c = (long)(x R + 0.9) relevant documents in 9.0.8 and
+-- c = lround(x R) in 10.0; IPrec@x is the highest precision cnt(j)/j at any rank j at or below
+-- the c-th relevant document (the whole ranking when c = 0), and 0 when fewer than c relevant
+-- documents were retrieved. Precision only rises at relevant ranks, so the maximum is taken over
+-- them. 11pt_avg is the mean of IPrec over its levels (default 0.0, 0.1, ..., 1.0).
+with params as (
+    select unnest($params, recursive := true)
+),
+
+levels as (
+    -- one row per (measure, recall level): IPrec has its x, 11pt_avg the list xs
+    select measure, family, x as level, 1 as level_count from params where family = 'iprec_at_recall'
+    union all
+    select measure, family, unnest(xs) as level, len(xs) as level_count from params where family = '11pt_avg'
+),
+
+needed as (
+    select
+        q.run_id,
+        q.query_id,
+        l.measure,
+        l.family,
+        l.level,
+        l.level_count,
+        case
+            when $compat = 9 then cast(floor(l.level * q.num_rel + 0.9) as bigint)
+            else cast(floor(l.level * q.num_rel) + case
+                when l.level * q.num_rel - floor(l.level * q.num_rel) >= 0.5 then 1 else 0 end as bigint)
+        end as rel_needed
+    from eval_run_queries as q
+    cross join levels as l
+),
+
+interpolated as (
+    select
+        n.run_id,
+        n.query_id,
+        n.measure,
+        n.family,
+        n.level,
+        n.level_count,
+        coalesce(max(cast(j.rel_so_far as double) / j.rank), 0.0) as precision
+    from needed as n
+    left join eval_judged as j
+        on j.run_id = n.run_id
+       and j.query_id = n.query_id
+       and j.is_rel
+       and j.rel_so_far >= n.rel_needed
+    group by n.run_id, n.query_id, n.measure, n.family, n.level, n.level_count
+),
+
+final as (
+    select
+        run_id,
+        query_id,
+        measure,
+        sum(precision) / max(level_count) as value,
+        cast(null as double) as numerator,
+        cast(null as double) as denominator
+    from interpolated
+    group by run_id, query_id, measure
+)
+
+select * from final

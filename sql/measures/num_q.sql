@@ -1,0 +1,19 @@
+-- num_q: one row per evaluated query with value 1; the summary sums them (trec_eval's num_q).
+-- Grain: one row per run x evaluated query. Inputs: eval_run_queries, $params.
+with params as (
+    select unnest($params, recursive := true)
+),
+
+final as (
+    select
+        q.run_id,
+        q.query_id,
+        p.measure,
+        cast(1 as double) as value,
+        cast(null as double) as numerator,
+        cast(null as double) as denominator
+    from eval_run_queries as q
+    cross join params as p
+)
+
+select * from final

@@ -1,0 +1,216 @@
+"""Evaluation: prepares the ranked join in DuckDB, runs each measure family's SQL for all runs at
+once, stores per-query values in `scores`, and reads summaries back. Python only orchestrates."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Sequence
+
+from . import catalog
+from .db import Database
+from .errors import MeasureError, UsageError
+from .measures import CUTOFFS, LEVELS, RAW, Measure, parse_all
+from .resources import read_sql
+from .table import Table
+
+NO_DEPTH = 1 << 62
+PREPARE_STEPS = ("eval/01_qrels.sql", "eval/02_query_stats.sql", "eval/03_ranked.sql",
+                 "eval/04_run_queries.sql", "eval/05_judged.sql")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings behind every number; stored with the scores and printed beside them."""
+
+    level: int = 1                 # trec_eval -l: relevant means grade >= level
+    depth: int | None = None       # trec_eval -M: only the first N documents count
+    judged_only: bool = False      # trec_eval -J
+    complete: bool = False         # trec_eval -c: every qrels query, zeros for the missing
+    compat: int = 9                # 9: trec_eval 9.0.8 (float32 scores, floor(xR + .9)); 10: 10.0
+    norel: str = "include"         # queries with no relevant document: include (trec_eval) or exclude
+
+    def __post_init__(self):
+        if self.compat not in (9, 10):
+            raise UsageError(f"--compat takes 9 or 10, not {self.compat}")
+        if self.norel not in ("include", "exclude"):
+            raise UsageError(f"norel takes include or exclude, not {self.norel!r}")
+        if self.depth is not None and self.depth < 1:
+            raise UsageError("--depth must be at least 1")
+
+    @property
+    def key(self) -> str:
+        return (f"level={self.level};depth={self.depth or 'all'};judged_only={int(self.judged_only)};"
+                f"complete={int(self.complete)};compat={self.compat};norel={self.norel}")
+
+    def describe(self) -> str:
+        ties = "score (float32) desc, docid desc" if self.compat == 9 else "score (double) desc, docid desc"
+        query_set = "every qrels query (-c)" if self.complete else "queries in both run and qrels"
+        if self.norel == "exclude":
+            query_set += ", without queries that have no relevant document"
+        return (f"trec_eval {'9.0.8' if self.compat == 9 else '10.0'} conventions; relevant: grade >= {self.level}; "
+                f"depth: {self.depth or 'all'}; judged only: {'yes' if self.judged_only else 'no'}; "
+                f"ties: {ties}; query set: {query_set}")
+
+
+def measure_bindings(measure: Measure) -> dict[str, Any]:
+    """The parameter struct a family's SQL reads: measure name, family, and its numbers."""
+    bound = {"measure": measure.name, "family": measure.family.trec_name, "k": 0, "x": 0.0,
+             "xs": [0.0], "gain_grades": [0], "gain_values": [0.0], "has_gains": False}
+    kind = measure.family.kind
+    if kind == CUTOFFS:
+        bound["k"] = int(measure.param)
+    elif kind == LEVELS:
+        bound["x"] = float(measure.param)
+    elif kind == RAW and measure.param:
+        if measure.family.trec_name in ("ndcg", "ndcg_rel", "Rndcg"):
+            grades, gains = [], []
+            for pair in str(measure.param).split(","):
+                grade, eq, gain = pair.partition("=")
+                try:
+                    grades.append(int(grade))
+                    gains.append(float(gain))
+                except ValueError:
+                    raise MeasureError(f"{measure.trec_name}: expected grade=gain pairs") from None
+            bound.update(gain_grades=grades, gain_values=gains, has_gains=True)
+        else:
+            try:
+                bound["xs"] = [float(v) for v in str(measure.param).split(",") if v != ""]
+            except ValueError:
+                raise MeasureError(f"{measure.trec_name}: expected numbers separated by commas") from None
+    return bound
+
+
+@dataclass
+class Evaluation:
+    """The result of evaluate(): per-query scores and summaries, with the settings behind them."""
+
+    qrels: str
+    settings: Settings
+    measures: list[Measure]
+    summary: Table
+    per_query: Table | None = None
+    ignored_queries: dict[str, int] = field(default_factory=dict)  # run -> queries not in the qrels
+    norel_queries: int = 0
+
+
+class Evaluator:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def evaluate(self, runs: Sequence[str], qrels: str, measures: Iterable[str | Measure], *,
+                 per_query: bool = False, settings: Settings | None = None) -> Evaluation:
+        settings = settings or Settings()
+        if not runs:
+            raise UsageError("name at least one run")
+        run_ids = {name: catalog.run_id(self.db, name) for name in runs}
+        qrels_id = catalog.qrels_set_id(self.db, qrels)
+        parsed = _resolve(measures)
+        by_level: dict[int, list[Measure]] = {}
+        for m in parsed:
+            by_level.setdefault(m.level if m.level is not None else settings.level, []).append(m)
+        evaluation_ids = {}
+        for level, group in by_level.items():
+            group_settings = replace(settings, level=level)
+            evaluation_ids[level] = self._ensure_scores(qrels_id, group_settings, list(run_ids.values()), group)
+        return self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
+
+    # -- computing ---------------------------------------------------------------------------
+    def _evaluation_id(self, qrels_id: int, s: Settings) -> int:
+        row = self.db.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
+                               [qrels_id, s.key])
+        if row:
+            return row[0]
+        return self.db.fetchone(
+            "insert into evaluations (qrels_set_id, settings_key, relevance_level, depth, judged_only, complete, "
+            "compat, norel_queries) values (?, ?, ?, ?, ?, ?, ?, ?) returning evaluation_id",
+            [qrels_id, s.key, s.level, s.depth, s.judged_only, s.complete, s.compat, s.norel])[0]
+
+    def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure]) -> int:
+        scored = [m for m in measures if m.family.sql is not None or m.family.trec_name == "num_q"]
+        if self.db.read_only:
+            row = self.db.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
+                                   [qrels_id, s.key])
+            return row[0] if row else -1
+        with self.db.transaction():
+            evaluation_id = self._evaluation_id(qrels_id, s)
+            done = set(self.db.fetchall(
+                "select run_id, measure from evaluated where evaluation_id = ? and run_id in (select unnest(?))",
+                [evaluation_id, run_ids]))
+            missing = [(r, m) for r in run_ids for m in scored if (r, _stored_name(m)) not in done]
+            if not missing:
+                return evaluation_id
+            todo_runs = sorted({r for r, _ in missing})
+            todo_measures = {m.name: m for _, m in missing}
+            self._prepare(qrels_id, s, todo_runs)
+            self._compute(evaluation_id, qrels_id, s, list(todo_measures.values()), todo_runs, done)
+            self._register(list(todo_measures.values()))
+        return evaluation_id
+
+    def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
+        params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids, "float32": s.compat == 9,
+                  "judged_only": s.judged_only, "depth": s.depth or NO_DEPTH, "complete": s.complete}
+        for step in PREPARE_STEPS:
+            self.db.run_file(step, params)
+        if s.norel == "exclude":
+            self.db.execute("delete from eval_run_queries where num_rel = 0")
+
+    def _compute(self, evaluation_id: int, qrels_id: int, s: Settings, measures: list[Measure],
+                 run_ids: list[int], done: set) -> None:
+        by_file: dict[str, list[Measure]] = {}
+        for m in measures:
+            by_file.setdefault(m.family.sql or "measures/num_q.sql", []).append(m)
+        names = [_stored_name(m) for m in measures]
+        self.db.execute("delete from scores where evaluation_id = ? and run_id in (select unnest(?)) "
+                        "and measure in (select unnest(?))", [evaluation_id, run_ids, names])
+        for sql_file, group in sorted(by_file.items()):
+            family_sql = read_sql(sql_file)
+            self.db.execute(
+                "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, "
+                f"denominator) select $evaluation_id, $qrels_set_id, run_id, query_id, measure, value, numerator, "
+                f"denominator from (\n{family_sql}\n)",
+                {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "params": [measure_bindings(m) for m in group],
+                 "compat": s.compat} if "$compat" in family_sql else
+                {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "params": [measure_bindings(m) for m in group]},
+            )
+        self.db.execute(
+            "insert or replace into evaluated (evaluation_id, run_id, measure, query_count) "
+            "select ?, r.run_id, m.measure, coalesce(q.n, 0) "
+            "from (select unnest(?) as run_id) r cross join (select unnest(?) as measure) m "
+            "left join (select run_id, count(*) as n from eval_run_queries group by run_id) q on q.run_id = r.run_id",
+            [evaluation_id, run_ids, names])
+
+    def _register(self, measures: list[Measure]) -> None:
+        for m in measures:
+            self.db.execute("insert or replace into measures (measure, trec_name, family, aggregate, description) "
+                            "values (?, ?, ?, ?, ?)",
+                            [_stored_name(m), m.trec_name, m.family.trec_name, m.aggregate, m.family.description])
+
+    # -- reading -----------------------------------------------------------------------------
+    def _read(self, qrels: str, qrels_id: int, run_ids: dict[str, int], measures: list[Measure], s: Settings,
+              evaluation_ids: dict[int, int], per_query: bool) -> Evaluation:
+        wanted = [{"evaluation_id": evaluation_ids[m.level if m.level is not None else s.level],
+                   "stored": _stored_name(m), "measure": m.name, "position": i}
+                  for i, m in enumerate(measures) if m.family.sql is not None or m.family.trec_name == "num_q"]
+        params = {"wanted": wanted, "run_ids": list(run_ids.values())}
+        summary = Table.from_result(self.db.run_file("eval/summary.sql", params))
+        detail = Table.from_result(self.db.run_file("eval/per_query.sql", params)) if per_query else None
+        ignored = dict(self.db.run_file("eval/ignored_queries.sql",
+                                        {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
+        norel = self.db.fetchone("select count(*) from (select query_id from qrels where qrels_set_id = ? "
+                                 "group by query_id having max(grade) < ?)", [qrels_id, s.level])[0]
+        return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
+
+
+def _stored_name(m: Measure) -> str:
+    """Scores are stored under the name without rel=: the level is part of the evaluation's settings."""
+    return replace(m, level=None).name
+
+
+def _resolve(measures: Iterable[str | Measure]) -> list[Measure]:
+    out: dict[str, Measure] = {}
+    for m in measures:
+        for item in ([m] if isinstance(m, Measure) else parse_all([m])):
+            out.setdefault(item.name, item)
+    if not out:
+        raise MeasureError("name at least one measure (-m), e.g. -m AP -m nDCG@10")
+    return list(out.values())

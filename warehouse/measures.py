@@ -1,0 +1,317 @@
+"""The measure registry: every measure irw computes, its names, parameters and the SQL behind it.
+
+Users type ir_measures syntax (`P@10`, `AP`, `nDCG@10`, `SetF(beta=0.5)`, `AP(rel=2)`) or
+trec_eval names (`P_10`, `map`, `ndcg_cut_10`, `P.5,10`, `ndcg.1=3,2=9`); both resolve to
+Measure objects. Help text, the README's measure table and `irw measures` come from here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import MeasureError
+
+# Parameter kinds: how a family's parameters are written, parsed and bound to its SQL.
+NONE = "none"          # no parameter
+CUTOFFS = "cutoffs"    # rank cutoffs k (trec_eval P.5,10 -> P_5, P_10)
+LEVELS = "levels"      # recall levels or multiples of R (iprec_at_recall_0.30, Rprec_mult_0.20)
+RAW = "raw"            # one measure whose parameter string is part of its name (utility_2,-1,0,0)
+
+MEAN, SUM, GEO, COUNT = "mean", "sum", "geo", "count"
+
+
+@dataclass(frozen=True)
+class Family:
+    trec_name: str
+    sql: str | None                 # file under sql/measures/; None: computed from others (num_q)
+    kind: str
+    defaults: tuple                 # trec_eval's default parameters (all_trec)
+    aggregate: str
+    description: str
+    ir_name: Callable[[Any], str] | None = None  # canonical irw name for a parameter value
+    per_query: bool = True          # trec_eval prints a per-query line (-q)
+    summary: bool = True            # trec_eval prints an "all" line
+    ratio: bool = False             # value = numerator / denominator of counts: has a micro average
+    v10_only: bool = False
+
+
+def _k(fmt: str) -> Callable[[Any], str]:
+    return lambda p: fmt.format(p)
+
+
+def _level_name(p: float) -> str:
+    return f"{p:.2f}"
+
+
+def _short_float(p: float) -> str:
+    return f"{p:g}"
+
+
+FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("runid", None, NONE, (), COUNT, "The run's tag, printed first in trec_eval's summary.", per_query=False),
+    Family("num_q", None, NONE, (), COUNT, "Number of queries evaluated.", _k("NumQ"), per_query=False),
+    Family("num_ret", "measures/counts.sql", NONE, (), SUM, "Documents retrieved (after -M and -J).", _k("NumRet")),
+    Family("num_rel", "measures/counts.sql", NONE, (), SUM, "Relevant documents judged (grade >= level).",
+           _k("NumRel")),
+    Family("num_rel_ret", "measures/counts.sql", NONE, (), SUM, "Relevant documents retrieved.", _k("NumRelRet")),
+    Family("map", "measures/average_precision.sql", NONE, (), MEAN,
+           "Average precision: mean of the precision at each relevant document, unretrieved ones counting 0; "
+           "denominator R.", _k("AP")),
+    Family("gm_map", "measures/average_precision.sql", NONE, (), GEO,
+           "Geometric mean of AP over queries (AP floored at 1e-5).", _k("GMAP"), per_query=False),
+    Family("Rprec", "measures/rprec.sql", NONE, (), MEAN, "Precision at rank R (R = relevant documents).",
+           _k("Rprec")),
+    Family("bpref", "measures/bpref.sql", NONE, (), MEAN,
+           "Binary preference: judged non-relevant documents ranked above each relevant one.", _k("Bpref")),
+    Family("recip_rank", "measures/reciprocal_rank.sql", NONE, (), MEAN,
+           "Reciprocal rank of the first relevant document.", _k("RR")),
+    Family("iprec_at_recall", "measures/interpolated_precision.sql", LEVELS,
+           (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0), MEAN,
+           "Interpolated precision at a recall level: the highest precision at any rank whose recall reaches it.",
+           lambda p: f"IPrec@{_short_float(p)}"),
+    Family("P", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
+           "Precision at k: relevant in the top k, divided by k even when fewer were retrieved.",
+           _k("P@{}"), ratio=True),
+    Family("relstring", "measures/relstring.sql", CUTOFFS, (10,), MEAN,
+           "The relevance of the top documents as a string (per query only).", summary=False),
+    Family("recall", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
+           "Recall at k: relevant in the top k, divided by R.", _k("R@{}"), ratio=True),
+    Family("infAP", "measures/inf_ap.sql", NONE, (), MEAN,
+           "Inferred AP (Yilmaz and Aslam 2006) for incomplete judgments.", _k("infAP")),
+    Family("gm_bpref", "measures/bpref.sql", NONE, (), GEO, "Geometric mean of bpref.", _k("gm_bpref"),
+           per_query=False),
+    Family("Rprec_mult", "measures/rprec.sql", LEVELS, (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), MEAN,
+           "Precision at rank x * R.", lambda p: f"Rprec_mult_{p:.2f}"),
+    Family("utility", "measures/set.sql", RAW, ("1,-1,0,0",), MEAN,
+           "Utility a*rel_ret + b*nonrel_ret + c*rel_nonret + d*nonrel_nonret (default 1,-1,0,0)."),
+    Family("11pt_avg", "measures/interpolated_precision.sql", RAW,
+           ("0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0",), MEAN,
+           "Mean interpolated precision over recall levels (default the 11 points 0.0 ... 1.0)."),
+    Family("binG", "measures/gain.sql", NONE, (), MEAN, "Binary gain (Kekäläinen and Järvelin)."),
+    Family("G", "measures/gain.sql", NONE, (), MEAN, "Normalized cumulative gain without discount."),
+    Family("ndcg", "measures/ndcg.sql", RAW, ("",), MEAN,
+           "nDCG over the whole ranking, grades as gains (ndcg.1=3,2=9 maps grades to gains).", None),
+    Family("ndcg_rel", "measures/ndcg.sql", RAW, ("",), MEAN, "nDCG averaged over the relevant documents."),
+    Family("Rndcg", "measures/ndcg.sql", RAW, ("",), MEAN, "nDCG at rank R."),
+    Family("ndcg_cut", "measures/ndcg.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
+           "nDCG at k, grades as gains, log2 discount.", _k("nDCG@{}")),
+    Family("map_cut", "measures/average_precision.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
+           "AP over the top k, denominator R (trec_eval's map_cut).", _k("AP@{}")),
+    Family("relative_P", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
+           "Relevant in the top k divided by min(k, R).", ratio=True),
+    Family("success", "measures/cutoff.sql", CUTOFFS, (1, 5, 10), MEAN,
+           "1 if a relevant document is in the top k, else 0.", _k("Success@{}")),
+    Family("set_P", "measures/set.sql", NONE, (), MEAN, "Precision of the whole retrieved set.", _k("SetP"),
+           ratio=True),
+    Family("set_relative_P", "measures/set.sql", NONE, (), MEAN,
+           "Relevant retrieved divided by min(retrieved, R).", ratio=True),
+    Family("set_recall", "measures/set.sql", NONE, (), MEAN, "Recall of the whole retrieved set.", _k("SetR"),
+           ratio=True),
+    Family("set_map", "measures/set.sql", NONE, (), MEAN, "Set precision times set recall.", _k("SetAP")),
+    Family("set_F", "measures/set.sql", LEVELS, (1.0,), MEAN,
+           "F measure of the retrieved set. trec_eval's parameter (set_F.x) is beta squared; "
+           "SetF(beta=b) takes the textbook beta.", lambda p: f"SetF(beta={_short_float(p ** 0.5)})", ratio=True),
+    Family("num_nonrel_judged_ret", "measures/counts.sql", NONE, (), SUM,
+           "Judged non-relevant documents retrieved."),
+]}
+
+# Measures of irw beyond trec_eval's: ir_measures' names, computed by the same SQL families.
+EXTRA_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("recip_rank_cut", "measures/reciprocal_rank.sql", CUTOFFS, (10,), MEAN,
+           "Reciprocal rank of the first relevant document within the top k, else 0.", _k("RR@{}")),
+    Family("judged", "measures/cutoff.sql", CUTOFFS, (10,), MEAN,
+           "Share of the top k documents that are judged (denominator k).", _k("Judged@{}"), ratio=True),
+    Family("map_cut_min", "measures/average_precision.sql", CUTOFFS, (10,), MEAN,
+           "AP over the top k with denominator min(R, k).", _k("AP@{}(denom=min)")),
+]}
+
+ALL_FAMILIES = {**FAMILIES, **EXTRA_FAMILIES}
+
+
+@dataclass(frozen=True)
+class Measure:
+    family: Family
+    param: Any = None           # a cutoff, a level, or the raw parameter string
+    level: int | None = None    # per-measure relevance level (ir_measures' rel=), else the evaluation's
+
+    @property
+    def trec_name(self) -> str:
+        f = self.family
+        if f.kind == NONE:
+            return f.trec_name
+        if f.kind == CUTOFFS:
+            return f"{f.trec_name}_{self.param}"
+        if f.kind == LEVELS:
+            return f"{f.trec_name}_{self.param:.2f}" if f.trec_name != "set_F" else "set_F"
+        return f.trec_name if self.param in f.defaults else f"{f.trec_name}_{self.param}"
+
+    @property
+    def name(self) -> str:
+        """The canonical irw name: ir_measures syntax where it has one, else trec_eval's."""
+        base = self.family.ir_name(self.param) if self.family.ir_name else self.trec_name
+        if self.level is not None:
+            base = base.replace("@", f"(rel={self.level})@", 1) if "@" in base and "(" not in base \
+                else f"{base}(rel={self.level})"
+        return base
+
+    @property
+    def aggregate(self) -> str:
+        return self.family.aggregate
+
+    def sql_param(self) -> dict[str, Any]:
+        return {"measure": self.name, "trec_name": self.trec_name, "family": self.family.trec_name}
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# -- parsing ---------------------------------------------------------------------------------
+_IR_NAMES: dict[str, tuple[str, bool]] = {
+    # ir_measures name -> (family, takes @k)
+    "P": ("P", True), "R": ("recall", True), "AP": ("map", False), "RR": ("recip_rank", False),
+    "nDCG": ("ndcg", False), "NDCG": ("ndcg", False), "Rprec": ("Rprec", False), "Bpref": ("bpref", False),
+    "bpref": ("bpref", False), "infAP": ("infAP", False), "GMAP": ("gm_map", False), "SetP": ("set_P", False),
+    "SetR": ("set_recall", False), "SetF": ("set_F", False), "SetAP": ("set_map", False),
+    "IPrec": ("iprec_at_recall", True), "Success": ("success", True), "Judged": ("judged", True),
+    "NumQ": ("num_q", False), "NumRet": ("num_ret", False), "NumRel": ("num_rel", False),
+    "NumRelRet": ("num_rel_ret", False),
+}
+_AT_FAMILY = {"AP": "map_cut", "RR": "recip_rank_cut", "nDCG": "ndcg_cut", "NDCG": "ndcg_cut"}
+_IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
+                        r"(?:\((?P<args2>[^)]*)\))?$")
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise MeasureError(f"{what}: {text!r} is not a number") from None
+
+
+def _cutoff(text: str, what: str) -> int:
+    # trec_eval reads cutoffs with atol: ndcg_cut.23.4 is ndcg_cut_23.
+    value = _number(text, what)
+    if value < 1:
+        raise MeasureError(f"{what}: cutoff {text!r} must be at least 1")
+    return int(value)
+
+
+def parse_trec(spec: str) -> list[Measure]:
+    """trec_eval -m syntax: a family name, optionally '.' and its parameters."""
+    name, dot, params = spec.partition(".")
+    if name in ("all_trec", "official"):
+        return trec_measure_set(name)
+    family = ALL_FAMILIES.get(name)
+    if family is None:
+        printed = _parse_printed_trec_name(spec)
+        if printed is None:
+            raise MeasureError(f"unknown measure {spec!r}; `irw measures` lists them")
+        return [printed]
+    if not dot or family.kind == NONE:
+        if dot and family.kind == NONE:
+            raise MeasureError(f"{name} takes no parameters")
+        return default_measures(family)
+    if family.kind == CUTOFFS:
+        values = sorted({_cutoff(p, spec) for p in params.split(",") if p != ""})
+        return [Measure(family, v) for v in values]
+    if family.kind == LEVELS:
+        values = sorted({_number(p, spec) for p in params.split(",") if p != ""})
+        return [Measure(family, v) for v in values]
+    return [Measure(family, params)]
+
+
+def _parse_printed_trec_name(spec: str) -> Measure | None:
+    """A name as trec_eval prints it (P_10, iprec_at_recall_0.30, ndcg_cut_10) -> its measure."""
+    for family in sorted(ALL_FAMILIES.values(), key=lambda f: -len(f.trec_name)):
+        prefix = family.trec_name + "_"
+        if family.kind in (CUTOFFS, LEVELS) and spec.startswith(prefix):
+            value = spec[len(prefix):]
+            if re.fullmatch(r"[0-9]+", value) and family.kind == CUTOFFS:
+                return Measure(family, int(value))
+            if re.fullmatch(r"[0-9]*\.?[0-9]+", value) and family.kind == LEVELS:
+                return Measure(family, float(value))
+    return None
+
+
+def default_measures(family: Family) -> list[Measure]:
+    if family.kind == NONE:
+        return [Measure(family)]
+    return [Measure(family, p) for p in family.defaults]
+
+
+def _parse_args(text: str | None, spec: str) -> dict[str, str]:
+    args = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise MeasureError(f"{spec}: expected name=value in parentheses, got {part!r}")
+        args[key.strip()] = value.strip()
+    return args
+
+
+def parse_ir(spec: str) -> list[Measure]:
+    match = _IR_SYNTAX.match(spec)
+    if not match or match.group("name") not in _IR_NAMES:
+        raise MeasureError(f"unknown measure {spec!r}; `irw measures` lists them")
+    name, at = match.group("name"), match.group("at")
+    args = {**_parse_args(match.group("args"), spec), **_parse_args(match.group("args2"), spec)}
+    family_name, needs_at = _IR_NAMES[name]
+    level = None
+    if "rel" in args:
+        level = int(_number(args.pop("rel"), spec))
+    if at is not None and name in _AT_FAMILY:
+        family_name = _AT_FAMILY[name]
+        if name == "AP" and args.pop("denom", "R") == "min":
+            family_name = "map_cut_min"
+    if needs_at and at is None and family_name not in ("P", "recall"):
+        raise MeasureError(f"{spec}: {name} needs a cutoff, e.g. {name}@10")
+    family = ALL_FAMILIES[family_name]
+    if family_name == "set_F":
+        beta = _number(args.pop("beta", "1"), spec)
+        measure = Measure(family, beta * beta, level)
+    elif family.kind == CUTOFFS:
+        measure = Measure(family, _cutoff(at, spec), level) if at else None
+    elif family.kind == LEVELS:
+        measure = Measure(family, _number(at, spec), level)
+    elif at is not None:
+        raise MeasureError(f"{spec}: {name} takes no cutoff")
+    else:
+        measure = Measure(family, family.defaults[0] if family.kind == RAW else None, level)
+    if args:
+        raise MeasureError(f"{spec}: unknown parameter(s) {', '.join(args)}")
+    if measure is None:  # P or R without @k: trec_eval's default cutoffs
+        return [Measure(family, k, level) for k in family.defaults]
+    return [measure]
+
+
+def parse(spec: str) -> list[Measure]:
+    """One user-typed measure (either syntax) -> the measures it names."""
+    spec = spec.strip()
+    if not spec:
+        raise MeasureError("empty measure name")
+    if "@" in spec or "(" in spec:
+        return parse_ir(spec)
+    head = re.match(r"[A-Za-z0-9_]+", spec).group(0) if re.match(r"[A-Za-z0-9_]+", spec) else ""
+    if head in _IR_NAMES and head not in ALL_FAMILIES and "." not in spec:
+        return parse_ir(spec)
+    return parse_trec(spec)
+
+
+def parse_all(specs: list[str]) -> list[Measure]:
+    seen: dict[str, Measure] = {}
+    for spec in specs:
+        for measure in parse(spec):
+            seen.setdefault(measure.name, measure)
+    return list(seen.values())
+
+
+OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+            "recip_rank", "iprec_at_recall", "P")
+
+
+def trec_measure_set(which: str, compat: int = 9) -> list[Measure]:
+    names = OFFICIAL if which == "official" else [n for n, f in FAMILIES.items() if compat >= 10 or not f.v10_only]
+    return [m for n in names for m in default_measures(FAMILIES[n])]
