@@ -3,6 +3,8 @@
 -- Inputs: $path (a local file; .gz and .zst are decompressed by DuckDB), $compression.
 -- Why line mode: DuckDB's CSV sniffer silently merges TREC lines; one VARCHAR column with a delimiter
 -- that never occurs (chr(1)), no quoting and no sniffing reads each line exactly as written.
+-- strict_mode: a line holding chr(1) reads as two columns; strict mode makes that an error naming the
+-- line (warehouse/ingest.py words it) instead of silently dropping the rest of the line.
 -- trec_eval splits on any run of spaces or tabs; that happens in stage_fields.sql.
 create or replace temp table stage_lines as
 with raw_lines as (
@@ -15,7 +17,7 @@ with raw_lines as (
         escape = '',
         header = false,
         auto_detect = false,
-        strict_mode = false,
+        strict_mode = true,
         compression = $compression
     )
 ),

@@ -1,0 +1,132 @@
+"""Shared fixtures: real warehouse files in temporary folders, input files written by hand."""
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import shutil
+from pathlib import Path
+from typing import Callable, Iterable
+
+import pytest
+from typer.testing import CliRunner
+
+import warehouse
+from warehouse.cli import app
+
+COMPRESSIONS: dict[str, Callable[[bytes], bytes]] = {
+    "": lambda data: data,
+    ".gz": gzip.compress,
+    ".bz2": bz2.compress,
+    ".xz": lzma.compress,
+}
+try:  # a test dependency (pyproject [test]); DuckDB itself reads .zst at runtime
+    import zstandard
+
+    COMPRESSIONS[".zst"] = lambda data: zstandard.ZstdCompressor(write_checksum=True).compress(data)
+except ImportError:  # pragma: no cover - `make test` installs it
+    zstandard = None
+
+
+def compress(data: bytes, suffix: str) -> bytes:
+    if suffix == ".zst" and zstandard is None:
+        pytest.skip("zstandard is not installed (pip install -e '.[test]')")
+    return COMPRESSIONS[suffix](data)
+
+
+def write_file(directory: Path, name: str, content: str | bytes) -> Path:
+    """Writes content (str as UTF-8, bytes as is) to directory/name, compressing by the suffix."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    path = directory / name
+    suffix = path.suffix if path.suffix in COMPRESSIONS else ""
+    path.write_bytes(compress(data, suffix))
+    return path
+
+
+def run_text(rows: Iterable[tuple], tag: str = "tagA", sep: str = " ") -> str:
+    """TREC run lines from (qid, docid, rank, score) tuples."""
+    return "".join(sep.join(str(v) for v in (q, "Q0", d, r, s, tag)) + "\n" for q, d, r, s in rows)
+
+
+RUN_ROWS = [("q1", "d1", 1, "3.5"), ("q1", "d2", 2, "2.25"), ("q1", "d3", 3, "-1"), ("q2", "d1", 1, "0.5")]
+QRELS_ROWS = [("q1", "d1", 2), ("q1", "d3", 0), ("q2", "d1", 1), ("q2", "d9", -1)]
+
+
+def qrels_text(rows: Iterable[tuple] = QRELS_ROWS) -> str:
+    return "".join(f"{q} 0 {d} {g}\n" for q, d, g in rows)
+
+
+def warehouse_fingerprint(wh: warehouse.Warehouse) -> dict[str, tuple]:
+    """Row count and an order-independent checksum of every table, and every sequence's value.
+
+    Two equal fingerprints mean no row was added, removed or changed anywhere in the file.
+    """
+    db = wh.db
+    tables = [r[0] for r in db.fetchall(
+        "select table_name from information_schema.tables "
+        "where table_catalog = current_database() and table_schema = 'main' and table_type = 'BASE TABLE' "
+        "order by table_name")]
+    assert tables, "a warehouse always has tables"
+    fingerprint: dict[str, tuple] = {}
+    for table in tables:
+        fingerprint[table] = tuple(db.fetchone(f'select count(*), coalesce(sum(hash(t)), 0) from "{table}" as t'))
+    for name, value in db.fetchall("select sequence_name, last_value from duckdb_sequences() order by 1"):
+        fingerprint[f"sequence {name}"] = (value,)
+    return fingerprint
+
+
+def fingerprint_at(path: Path) -> dict[str, tuple]:
+    with warehouse.open(path, read_only=True) as wh:
+        return warehouse_fingerprint(wh)
+
+
+@pytest.fixture(scope="session")
+def _templates(tmp_path_factory) -> dict[str, Path]:
+    """Warehouse files built once per session; tests get copies (a fresh schema takes ~0.1 s)."""
+    folder = tmp_path_factory.mktemp("templates")
+    empty, seeded = folder / "empty.duckdb", folder / "seeded.duckdb"
+    warehouse.open(empty).close()
+    with warehouse.open(seeded) as opened:
+        opened.ingest_qrels(write_file(folder, "base.qrels", qrels_text()), "base")
+        opened.ingest_run(write_file(folder, "seed.run", run_text(RUN_ROWS)))
+    return {"empty": empty, "seeded": seeded}
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """Where a test's warehouse lives; nothing is there until something creates it."""
+    return tmp_path / "irw.duckdb"
+
+
+@pytest.fixture
+def wh(db_path: Path, _templates):
+    """An open, empty warehouse (all migrations applied) at db_path."""
+    shutil.copyfile(_templates["empty"], db_path)
+    with warehouse.open(db_path) as opened:
+        yield opened
+
+
+@pytest.fixture
+def seeded_db(db_path: Path, _templates) -> Path:
+    """A closed warehouse file at db_path holding qrels set `base` and run `tagA` (from RUN_ROWS)."""
+    shutil.copyfile(_templates["seeded"], db_path)
+    return db_path
+
+
+class Cli:
+    """Runs `irw` in-process; stdout and stderr stay apart."""
+
+    def __init__(self, db: Path):
+        self.db = db
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, input: str | None = None, env: dict | None = None, db: bool = True):
+        argv = [str(a) for a in args]
+        if db:
+            argv += ["--db", str(self.db)]
+        return self.runner.invoke(app, argv, input=input, env=env, catch_exceptions=False)
+
+
+@pytest.fixture
+def irw(db_path: Path) -> Cli:
+    return Cli(db_path)

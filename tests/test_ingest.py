@@ -1,0 +1,390 @@
+"""Ingest: every accepted variant round-trips exactly; every bad file is refused with FILE:LINE: reason
+and leaves the warehouse byte-for-byte as it was."""
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+
+import warehouse
+from warehouse import ConflictError, InputFileError
+
+from conftest import (QRELS_ROWS, RUN_ROWS, compress, fingerprint_at, qrels_text, run_text,
+                      warehouse_fingerprint, write_file)
+
+
+def stored_run_rows(wh, name):
+    return wh.sql(
+        "select r.query_id, r.doc_id, r.rank_given, r.score from run_rows as r "
+        "join runs as u on u.run_id = r.run_id where u.name = ? order by r.query_id, r.rank_given, r.doc_id",
+        [name],
+    ).rows
+
+
+def stored_qrels(wh, name):
+    return wh.sql(
+        "select q.query_id, q.doc_id, q.grade from qrels as q join qrels_sets as s using (qrels_set_id) "
+        "where s.name = ? order by q.query_id, q.doc_id",
+        [name],
+    ).rows
+
+
+def expected_run(rows):
+    return sorted(((q, d, int(r), float(s)) for q, d, r, s in rows), key=lambda t: (t[0], t[2], t[1]))
+
+
+# -- accepted input ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("suffix", ["", ".gz", ".zst", ".bz2", ".xz"])
+def test_run_round_trips_through_every_compression(wh, tmp_path, suffix):
+    path = write_file(tmp_path, f"run.bm25.txt{suffix}", run_text(RUN_ROWS, tag="bm25"))
+    result = wh.ingest_run(path)
+    assert (result.name, result.status, result.rows, result.queries) == ("bm25", "ingested", 4, 2)
+    assert stored_run_rows(wh, "bm25") == expected_run(RUN_ROWS)
+    run = wh.sql("select tag, system, row_count, query_count, source_path from runs").to_dicts()
+    assert run == [{"tag": "bm25", "system": "bm25", "row_count": 4, "query_count": 2,
+                    "source_path": str(path.resolve())}]
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz", ".zst", ".bz2", ".xz"])
+def test_qrels_round_trip_through_every_compression(wh, tmp_path, suffix):
+    path = write_file(tmp_path, f"qrels.dl19.txt{suffix}", qrels_text())
+    result = wh.ingest_qrels(path)
+    assert (result.name, result.rows, result.queries) == ("qrels.dl19", 4, 2)
+    assert stored_qrels(wh, "qrels.dl19") == sorted(QRELS_ROWS)
+
+
+def test_qrels_with_three_columns_and_negative_grades(wh, tmp_path):
+    rows = [("q1", "d1", 3), ("q1", "d2", -2), ("q7", "d1", 0)]
+    path = write_file(tmp_path, "three.qrels", "".join(f"{q}\t{d}\t{g}\n" for q, d, g in rows))
+    wh.ingest_qrels(path, "three")
+    assert stored_qrels(wh, "three") == sorted(rows)
+    listing = wh.qrels_sets().to_dicts()
+    assert [(s["name"], s["queries"], s["judgments"], s["relevant"]) for s in listing] == [("three", 2, 3, 1)]
+
+
+def test_whitespace_crlf_blank_lines_and_comments(wh, tmp_path):
+    text = (
+        "# a comment before the data\r\n"
+        "\r\n"
+        "q1\tQ0\td1\t1\t3.5\ttagA\r\n"
+        "q1   Q0  d2 \t 2   2.25 tagA   \r\n"
+        "   \t \r\n"
+        "   # an indented comment, with 6 words: a b c d\r\n"
+        "\tq1 Q0 d3 3 -1 tagA\r\n"
+        "q2 Q0 d1 1 0.5 tagA"  # no newline at the end
+    )
+    wh.ingest_run(write_file(tmp_path, "messy.run", text))
+    assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
+
+
+def test_docids_keep_any_non_whitespace_characters(wh, tmp_path):
+    docs = ["msmarco_v2.1_doc_50_2286987788#13_3087841662", "#starts-with-hash", 'quo"te', "com,ma",
+            "ü-ñ-文档", "a/b:c;d", "back\\slash", "'single'"]
+    rows = [("q1", d, i, f"{10 - i}.0") for i, d in enumerate(docs, start=1)]
+    wh.ingest_run(write_file(tmp_path, "odd.run", run_text(rows, tag="odd#tag")))
+    assert stored_run_rows(wh, "odd#tag") == expected_run(rows)
+    qrels = [("q1", d, 1) for d in docs]
+    wh.ingest_qrels(write_file(tmp_path, "odd.qrels", qrels_text(qrels)), "odd")
+    assert stored_qrels(wh, "odd") == sorted(qrels)
+
+
+def test_scores_keep_their_double_value(wh, tmp_path):
+    rows = [("q", "a", 1, "1e-3"), ("q", "b", 2, "-0"), ("q", "c", 3, "+7"), ("q", "d", 4, "-12.125"),
+            ("q", "e", 5, "0.1")]
+    wh.ingest_run(write_file(tmp_path, "s.run", run_text(rows)))
+    assert dict((d, s) for _, d, _, s in stored_run_rows(wh, "tagA")) == {
+        "a": 0.001, "b": 0.0, "c": 7.0, "d": -12.125, "e": 0.1}
+
+
+def test_ir_metadata_header_is_kept_with_the_run(wh, tmp_path):
+    text = (
+        "# ir_metadata.start\n"
+        "# tag: bm25\n"
+        "# implementation:\n"
+        "#   source:\n"
+        "#     repository: https://example.org/bm25#readme\n"
+        "# ir_metadata.end\n"
+        "# a plain comment\n"
+        + run_text(RUN_ROWS)
+    )
+    wh.ingest_run(write_file(tmp_path, "meta.run", text))
+    (meta,) = wh.sql("select ir_metadata from runs where name = 'tagA'").rows[0]
+    assert meta == "tag: bm25\nimplementation:\n  source:\n    repository: https://example.org/bm25#readme"
+    assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
+
+
+def test_run_without_ir_metadata_stores_null(wh, tmp_path):
+    wh.ingest_run(write_file(tmp_path, "plain.run", run_text(RUN_ROWS)))
+    assert wh.sql("select ir_metadata from runs").rows == [(None,)]
+
+
+def test_name_system_description_parameters(wh, tmp_path):
+    wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS)), "bm25-k1", system="bm25",
+                  description="k1 sweep", parameters={"k1": "0.9", "b": "0.4"})
+    row = wh.sql("select name, system, tag, description, parameters from runs").to_dicts()
+    assert row == [{"name": "bm25-k1", "system": "bm25", "tag": "tagA", "description": "k1 sweep",
+                    "parameters": {"k1": "0.9", "b": "0.4"}}]
+    assert wh.sql("select parameters['k1'] from runs").rows in ([("0.9",)], [(["0.9"],)])
+
+
+def test_the_python_api(tmp_path):
+    path = tmp_path / "api.duckdb"
+    wh = warehouse.open(path)
+    try:
+        wh.ingest_qrels(write_file(tmp_path, "q.txt", qrels_text()), "dl19")
+        wh.ingest_run(write_file(tmp_path, "r.txt", run_text(RUN_ROWS, tag="bm25")))
+        assert wh.runs().column("name") == ["bm25"]
+        assert wh.runs().column("rows") == [4]
+        assert wh.qrels_sets().column("name") == ["dl19"]
+        joined = wh.sql("select count(*) from run_rows join qrels using (query_id, doc_id) where grade >= $level",
+                        {"level": 1})
+        assert joined.rows == [(2,)]  # (q1, d1, grade 2) and (q2, d1, grade 1)
+    finally:
+        wh.close()
+    assert path.exists()
+
+
+# -- the same bytes twice, a name taken, --replace -------------------------------------------------
+
+def test_same_bytes_again_is_a_no_op(wh, tmp_path):
+    path = write_file(tmp_path, "r.run", run_text(RUN_ROWS))
+    wh.ingest_run(path)
+    qpath = write_file(tmp_path, "q.qrels", qrels_text())
+    wh.ingest_qrels(qpath)
+    before = warehouse_fingerprint(wh)
+    again = wh.ingest_run(path)
+    assert again.status == "unchanged" and again.rows == 4
+    assert "already holds these bytes" in again.messages[0]
+    assert wh.ingest_qrels(qpath).status == "unchanged"
+    assert warehouse_fingerprint(wh) == before
+
+
+def test_same_name_different_bytes_is_refused_then_replaced(wh, tmp_path):
+    wh.ingest_run(write_file(tmp_path, "r1.run", run_text(RUN_ROWS)))
+    changed = RUN_ROWS[:2]
+    path2 = write_file(tmp_path, "r2.run", run_text(changed))
+    before = warehouse_fingerprint(wh)
+    with pytest.raises(ConflictError, match="--replace"):
+        wh.ingest_run(path2)
+    assert warehouse_fingerprint(wh) == before
+    result = wh.ingest_run(path2, replace=True)
+    assert (result.status, result.rows) == ("replaced", 2)
+    assert stored_run_rows(wh, "tagA") == expected_run(changed)
+    assert wh.sql("select count(*) from runs").rows == [(1,)]
+
+
+def test_qrels_name_taken_is_refused_then_replaced(wh, tmp_path):
+    wh.ingest_qrels(write_file(tmp_path, "a.qrels", qrels_text()), "dl")
+    before = warehouse_fingerprint(wh)
+    other = write_file(tmp_path, "b.qrels", qrels_text(QRELS_ROWS[:1]))
+    with pytest.raises(ConflictError, match="--replace"):
+        wh.ingest_qrels(other, "dl")
+    assert warehouse_fingerprint(wh) == before
+    assert wh.ingest_qrels(other, "dl", replace=True).status == "replaced"
+    assert stored_qrels(wh, "dl") == [QRELS_ROWS[0]]
+
+
+# -- refused input: FILE:LINE: reason, and nothing changes -----------------------------------------
+
+GOOD = "q1 Q0 d1 1 3.5 tagA\n"
+BAD_RUNS = {
+    "five columns": (GOOD + "q1 Q0 d2 2 2.0\n", 2, "expected 6 fields (qid Q0 docid rank score tag), found 5"),
+    "seven columns": (GOOD + "q1 Q0 d2 2 2.0 tagA extra\n", 2, "expected 6 fields"),
+    "score not a number": (GOOD + "q1 Q0 d2 2 high tagA\n", 2, "score high is not a number"),
+    "score with a comma": (GOOD + "q1 Q0 d2 2 2,5 tagA\n", 2, "score 2,5 is not a number"),
+    "score nan": (GOOD + "q1 Q0 d2 2 nan tagA\n", 2, "score nan is not finite"),
+    "score inf": (GOOD + "q1 Q0 d2 2 inf tagA\n", 2, "score inf is not finite"),
+    "score -Infinity": (GOOD + "q1 Q0 d2 2 -Infinity tagA\n", 2, "score -Infinity is not finite"),
+    "score overflows": (GOOD + "q1 Q0 d2 2 1e999 tagA\n", 2, "score 1e999 is not finite"),
+    "rank not an integer": (GOOD + "q1 Q0 d2 2.5 2.0 tagA\n", 2, "rank 2.5 is not an integer"),
+    "duplicate doc": (GOOD + "q2 Q0 d1 1 1 tagA\n\nq1 Q0 d1 2 1 tagA\n", 4,
+                      "duplicate document d1 for query q1 (first at line 1)"),
+    "second tag": (GOOD + "# c\nq1 Q0 d2 2 2.0 tagA\nq1 Q0 d3 3 1.0 tagB\nq2 Q0 d3 3 1.0 tagB\n", 4,
+                   "a second run tag 'tagB' (the file began with tag 'tagA')"),
+    "not utf-8 after blank lines": (GOOD.encode() + b"\n\n   \nq1 Q0 d\xe9 2 2.0 tagA\n", 5,
+                                    "bytes that are not valid UTF-8"),
+    "not utf-8 on line 1": (b"q1 Q0 \xff\xfe 1 2.0 tagA\n" + GOOD.encode(), 1, "bytes that are not valid UTF-8"),
+    "control character": (GOOD + "q1 Q0 d2\x01x 2 2.0 tagA\n", 2, "control character"),
+}
+BAD_QRELS = {
+    "five columns": ("q1 0 d1 1\nq1 0 d2 1 extra\n", 2, "expected 4 fields (qid iter docid grade) or 3 (qid docid grade), found 5"),
+    "two columns": ("q1 0 d1 1\n\nq1 d2\n", 3, "found 2"),
+    "three after four": ("q1 0 d1 1\nq1 d2 1\n", 2, "found 3 fields where the first line has 4"),
+    "grade not an integer": ("q1 0 d1 1\nq1 0 d2 1.5\n", 2, "grade 1.5 is not an integer"),
+    "grade a word": ("q1 0 d1 1\nq1 0 d2 rel\n", 2, "grade rel is not an integer"),
+    "grade too large": ("q1 0 d1 1\nq1 0 d2 99999999999\n", 2, "grade 99999999999 is out of range"),
+    "duplicate judgment": ("q1 0 d1 1\n# c\nq1 0 d1 0\n", 3, "duplicate judgment of document d1 for query q1 (first at line 1)"),
+    "not utf-8": (b"q1 0 d1 1\n\nq1 0 d\xc3\x28 1\n", 3, "bytes that are not valid UTF-8"),
+}
+
+
+def _assert_refused(result, path, line, reason, before, db_path):
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"Error: {path}:{line}: "), result.stderr
+    assert reason in first
+    assert fingerprint_at(db_path) == before
+
+
+@pytest.mark.parametrize("case", BAD_RUNS, ids=list(BAD_RUNS))
+def test_bad_run_is_refused_with_file_line_reason(case, seeded_db, tmp_path, irw):
+    content, line, reason = BAD_RUNS[case]
+    path = write_file(tmp_path, "bad.run", content)
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    _assert_refused(result, path, line, reason, before, seeded_db)
+
+
+@pytest.mark.parametrize("case", BAD_QRELS, ids=list(BAD_QRELS))
+def test_bad_qrels_is_refused_with_file_line_reason(case, seeded_db, tmp_path, irw):
+    content, line, reason = BAD_QRELS[case]
+    path = write_file(tmp_path, "bad.qrels", content)
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "qrels", path, "--name", "new")
+    _assert_refused(result, path, line, reason, before, seeded_db)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n\n   \n# another\n"],
+                         ids=["zero bytes", "blank lines", "comments and blanks"])
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_empty_file_is_refused(kind, content, seeded_db, tmp_path, irw):
+    path = write_file(tmp_path, f"empty.{kind}", content)
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", kind, path, "--name", "new")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {path}: the file is empty: no {kind} lines found")
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_missing_file_is_refused(seeded_db, tmp_path, irw):
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", tmp_path / "nope.run")
+    assert result.exit_code == 1
+    assert f"Error: {tmp_path / 'nope.run'}: no such file" in result.stderr
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_twenty_problems_are_listed_then_counted(seeded_db, tmp_path, irw):
+    lines = [f"q{i} Q0 d{i} 1 score{i} tagA\n" for i in range(1, 26)]
+    path = write_file(tmp_path, "many.run", "".join(lines))
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    assert result.exit_code == 1
+    errors = result.stderr.splitlines()
+    assert errors[:20] == [f"Error: {path}:{i}: score score{i} is not a number" for i in range(1, 21)]
+    assert errors[20:] == ["Error: ... and 5 more problems"]
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_problems_are_listed_in_line_order(wh, tmp_path):
+    text = "q1 Q0 d1 1 x tagA\nq1 Q0 d2 2 2.0\nq1 Q0 d1 3 1.0 tagA\nq1 Q0 d4 4 nan tagA\n"
+    with pytest.raises(InputFileError) as caught:
+        wh.ingest_run(write_file(tmp_path, "r.run", text))
+    assert [(p.line, p.reason.split(" ")[0]) for p in caught.value.problems] == [
+        (1, "score"), (2, "expected"), (3, "duplicate"), (4, "score")]
+
+
+# -- compressed files that are truncated or corrupt -------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def compressed_big_run(suffix):
+    return compress(BIG_RUN.encode(), suffix)
+
+
+BIG_RUN = run_text([(f"q{q}", f"doc{q}-{r}", r, f"{100 - r / 7:.6f}") for q in range(40) for r in range(1, 401)])
+
+
+def _truncated(suffix):
+    blob = compressed_big_run(suffix)
+    return blob[: len(blob) // 2]
+
+
+def _truncated_at_the_end(suffix):
+    blob = compressed_big_run(suffix)
+    return blob[:-3]
+
+
+def _corrupt(suffix):
+    blob = bytearray(compressed_big_run(suffix))
+    middle = len(blob) // 2
+    for i in range(middle, middle + 64):
+        blob[i] ^= 0x5A
+    return bytes(blob)
+
+
+def _bit_flip_in_stored_data(suffix):
+    """A compressor's stored (uncompressed) block with one data byte changed: only a checksum can tell."""
+    import gzip
+
+    assert suffix == ".gz"
+    blob = bytearray(gzip.compress(BIG_RUN.encode(), compresslevel=0))
+    at = blob.index(b"doc7-7 ")
+    blob[at + 3] = ord("8")  # doc7-7 -> doc8-7: still a valid run line
+    return bytes(blob)
+
+
+def _not_compressed(suffix):
+    return BIG_RUN.encode()
+
+
+DAMAGES = {"truncated": _truncated, "truncated-tail": _truncated_at_the_end, "corrupt": _corrupt,
+           "plain-text": _not_compressed}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+@pytest.mark.parametrize("suffix", [".gz", ".zst", ".bz2", ".xz"])
+def test_damaged_compressed_file_is_refused(suffix, damage, seeded_db, tmp_path, irw):
+    path = tmp_path / f"damaged.run{suffix}"
+    path.write_bytes(DAMAGES[damage](suffix))
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    assert result.exit_code == 1, result.stderr
+    assert result.stderr.startswith(f"Error: {path}"), result.stderr
+    assert re.search(r"corrupt|truncated|cannot read|not a", result.stderr), result.stderr
+    assert "second run tag" not in result.stderr and "empty" not in result.stderr
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_gzip_checksum_mismatch_is_refused(seeded_db, tmp_path, irw):
+    path = tmp_path / "flipped.run.gz"
+    path.write_bytes(_bit_flip_in_stored_data(".gz"))
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {path}: corrupt or truncated gz data"), result.stderr
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_concatenated_gzip_members_are_read_whole(wh, tmp_path):
+    import gzip
+
+    first, second = RUN_ROWS[:3], RUN_ROWS[3:]
+    path = tmp_path / "two-members.run.gz"
+    path.write_bytes(gzip.compress(run_text(first).encode()) + gzip.compress(run_text(second).encode()))
+    wh.ingest_run(path)
+    assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
+
+
+def test_zstd_with_several_frames_is_read_whole(wh, tmp_path):
+    zstandard = pytest.importorskip("zstandard")
+    path = tmp_path / "frames.run.zst"
+    frames = [zstandard.ZstdCompressor(write_checksum=c).compress(run_text([row]).encode())
+              for c, row in zip((True, False, True, False), RUN_ROWS)]
+    path.write_bytes(b"".join(frames))
+    wh.ingest_run(path)
+    assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
+
+
+def test_large_file_numbers_lines_in_file_order(wh, tmp_path):
+    # Line numbers must stay right deep into a file and past blank lines, or the message points
+    # users at the wrong place.
+    lines = [f"q{i // 1000} Q0 d{i} {i % 1000 + 1} {-(i % 1000)} tagA\n" for i in range(300_000)]
+    lines[123_456] = "q123 Q0 d123456 457 oops tagA\n"
+    lines[299_998] = "\n"
+    path = write_file(tmp_path, "big.run", "".join(lines))
+    with pytest.raises(InputFileError) as caught:
+        wh.ingest_run(path)
+    assert [(p.line, p.reason) for p in caught.value.problems] == [(123_457, "score oops is not a number")]
