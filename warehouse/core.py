@@ -1,8 +1,10 @@
 """The Python API: `warehouse.open(path)` returns a Warehouse; the CLI is a thin shell over it."""
 from __future__ import annotations
 
+import json
 import os
-from typing import Any, Iterable, Mapping, Sequence
+import re
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
@@ -13,6 +15,22 @@ from .table import Table
 
 # Statement types the read-only SQL interface runs; anything else could change the warehouse.
 _READ_ONLY_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
+# Query nodes (in DuckDB's json_serialize_sql tree) and functions that write inside a SELECT.
+_WRITE_NODES = {"INSERT_QUERY_NODE": "an INSERT", "UPDATE_QUERY_NODE": "an UPDATE",
+                "DELETE_QUERY_NODE": "a DELETE", "MERGE_INTO_QUERY_NODE": "a MERGE"}
+_WRITE_FUNCTIONS = {"nextval", "setval"}
+_EXPLAIN_PREFIX = re.compile(r"^\s*explain\s+(analy[sz]e\s+)?", re.IGNORECASE)
+
+
+def _json_nodes(value: Any) -> Iterator[dict]:
+    """Every JSON object in a parsed json_serialize_sql tree."""
+    if isinstance(value, dict):
+        yield value
+        for child in value.values():
+            yield from _json_nodes(child)
+    elif isinstance(value, list):
+        for child in value:
+            yield from _json_nodes(child)
 
 
 class Warehouse:
@@ -90,24 +108,46 @@ class Warehouse:
 
     # -- ad-hoc SQL --------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:
-        """Runs one read-only statement (SELECT or EXPLAIN), with values bound as parameters."""
+        """Runs one read-only statement (SELECT or EXPLAIN), with values bound as parameters.
+
+        The statement type is not enough: a SELECT can hold `with x as (delete ... returning *)`,
+        EXPLAIN ANALYZE runs its statement, and nextval() moves a sequence. Those are refused by
+        name, and the statement runs in a transaction that is always rolled back, so nothing the
+        checks miss can change the warehouse either.
+        """
         try:
             statements = self.db.con.extract_statements(query)
         except duckdb.Error as exc:
-            raise QueryError(str(exc)) from None
+            raise QueryError(str(exc).strip()) from None
         if len(statements) != 1:
             raise QueryError(f"expected one SQL statement, found {len(statements)}")
-        if statements[0].type not in _READ_ONLY_STATEMENTS:
-            raise ReadOnlyError(
-                f"irw sql is read-only: {statements[0].type.name} statements are refused "
-                "(use irw ingest / irw rm to change the warehouse)"
-            )
+        refusal = self._write_in(statements[0])
+        if refusal:
+            raise ReadOnlyError(f"irw sql is read-only: {refusal} (use irw ingest / irw rm to change the warehouse)")
         try:
-            result = self.db.execute(query, params)
-            return Table.from_result(result)
+            with self.db.rolled_back():
+                return Table.from_result(self.db.execute(query, params))
         except duckdb.Error as exc:
             raise QueryError(str(exc).strip()) from None
 
+    def _write_in(self, statement) -> str | None:
+        """Why a parsed statement could change the warehouse, or None if it only reads."""
+        if statement.type == duckdb.StatementType.EXPLAIN:
+            inner = _EXPLAIN_PREFIX.sub("", statement.query, count=1)
+            try:
+                inner_statements = self.db.con.extract_statements(inner)
+            except duckdb.Error:
+                return None  # the rollback still holds
+            return self._write_in(inner_statements[0]) if len(inner_statements) == 1 else None
+        if statement.type not in _READ_ONLY_STATEMENTS:
+            return f"{statement.type.name} statements are refused"
+        serialized = self.db.fetchone("select json_serialize_sql(?)", [statement.query])[0]
+        for node in _json_nodes(json.loads(serialized)):
+            if node.get("type") in _WRITE_NODES:
+                return f"the query holds {_WRITE_NODES[node['type']]} statement"
+            if node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _WRITE_FUNCTIONS:
+                return f"{node['function_name']}() changes a sequence"
+        return None
 
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> Warehouse:  # noqa: A001
     """Opens (creating if needed) the warehouse at path, default ./irw.duckdb or $IRW_DB."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import sqlalchemy as sa
 
@@ -75,6 +76,15 @@ class Database:
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self.con)
+
+    @contextmanager
+    def rolled_back(self) -> Iterator[None]:
+        """Runs the block in a transaction that is always rolled back (read-only SQL)."""
+        self.con.execute("begin transaction")
+        try:
+            yield
+        finally:
+            self.con.execute("rollback")
 
     def close(self) -> None:
         try:

@@ -7,6 +7,7 @@ import decimal
 import io
 import json
 import math
+import uuid
 from enum import Enum
 from typing import Any
 
@@ -29,6 +30,11 @@ def format_number(value: float, decimals: int = DECIMALS) -> str:
     return f"{value:.{decimals}f}"
 
 
+def _blob_text(value: bytes | bytearray | memoryview) -> str:
+    """A BLOB as text: its UTF-8 reading, with \\xNN for bytes that are not UTF-8 (as DuckDB shows it)."""
+    return bytes(value).decode("utf-8", errors="backslashreplace")
+
+
 def _cell(value: Any, human: bool) -> str:
     if value is None:
         return ""
@@ -38,14 +44,20 @@ def _cell(value: Any, human: bool) -> str:
         return format_number(value) if human else repr(value)
     if isinstance(value, dt.datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return _blob_text(value)
     if isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items()) if human else json.dumps(value, sort_keys=True)
     return str(value)
 
 
 def _json_value(value: Any) -> Any:
-    if isinstance(value, (dt.datetime, dt.date)):
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
+    if isinstance(value, (dt.timedelta, uuid.UUID)):
+        return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return _blob_text(value)
     if isinstance(value, decimal.Decimal):
         return float(value)
     if isinstance(value, float) and not math.isfinite(value):
@@ -61,7 +73,7 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
     fmt = OutputFormat(fmt)
     if fmt is OutputFormat.json:
         return json.dumps([{c: _json_value(v) for c, v in zip(table.columns, row)} for row in table.rows],
-                          indent=2, ensure_ascii=False) + "\n"
+                          indent=2, ensure_ascii=False, default=str) + "\n"
     if fmt in (OutputFormat.csv, OutputFormat.tsv):
         buffer = io.StringIO()
         writer = csv.writer(buffer, delimiter="," if fmt is OutputFormat.csv else "\t", lineterminator="\n")
