@@ -8,12 +8,14 @@
 """
 from .core import Warehouse, open
 from .errors import (ConflictError, InputFileError, IrwError, MeasureError, NotFoundError, Problem,
-                     QueryError, ReadOnlyError, SchemaVersionError, UsageError, WarehouseNotFound)
+                     QueryError, ReadOnlyError, SchemaVersionError, UsageError, WarehouseNotFound,
+                     WarehouseOpenError)
 from .table import Table
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Warehouse", "open", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
-    "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "MeasureError",
+    "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
+    "MeasureError",
 ]

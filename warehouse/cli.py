@@ -102,10 +102,11 @@ def ingest_run(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Ingest run files; each file is one run."""
-    with reported_errors(), Warehouse(db) as wh:
+    with reported_errors():  # options are checked before the warehouse is opened (or created)
         if name and len(files) > 1:
             raise UsageError("--name names one run; with several files each is named by its tag")
         parameters = _parse_params(param)
+    with reported_errors(), Warehouse(db) as wh:
         progress = _progress(len(files))
         failed = 0
         try:
@@ -155,7 +156,7 @@ def qrels(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> 
 @rm_app.command("run")
 def rm_run(name: str, db: DbOption = DEFAULT_DB) -> None:
     """Remove a run and its scores."""
-    with reported_errors(), Warehouse(db) as wh:
+    with reported_errors(), Warehouse(db, create=False) as wh:
         wh.remove_run(name)
         err(f"removed run {name}")
 
@@ -163,7 +164,7 @@ def rm_run(name: str, db: DbOption = DEFAULT_DB) -> None:
 @rm_app.command("qrels")
 def rm_qrels(name: str, db: DbOption = DEFAULT_DB) -> None:
     """Remove a qrels set, its judgments and every score computed with it."""
-    with reported_errors(), Warehouse(db) as wh:
+    with reported_errors(), Warehouse(db, create=False) as wh:
         wh.remove_qrels(name)
         err(f"removed qrels {name}")
 

@@ -36,8 +36,9 @@ def _json_nodes(value: Any) -> Iterator[dict]:
 class Warehouse:
     """A warehouse file: ingest qrels and runs, list them, query them with SQL."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False):
-        self.db = Database(path if path is not None else default_path(), read_only=read_only)
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+                 create: bool = True):
+        self.db = Database(path if path is not None else default_path(), read_only=read_only, create=create)
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
@@ -149,6 +150,8 @@ class Warehouse:
                 return f"{node['function_name']}() changes a sequence"
         return None
 
-def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> Warehouse:  # noqa: A001
-    """Opens (creating if needed) the warehouse at path, default ./irw.duckdb or $IRW_DB."""
-    return Warehouse(path, read_only=read_only)
+def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
+         create: bool = True) -> Warehouse:
+    """Opens the warehouse at path (default ./irw.duckdb or $IRW_DB), creating it unless
+    read_only or create=False."""
+    return Warehouse(path, read_only=read_only, create=create)

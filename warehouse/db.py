@@ -14,7 +14,7 @@ from typing import Any, Iterator, Sequence
 
 import sqlalchemy as sa
 
-from .errors import SchemaVersionError, WarehouseNotFound
+from .errors import SchemaVersionError, WarehouseNotFound, WarehouseOpenError
 from .resources import read_sql, sql_dir
 
 DEFAULT_PATH = "irw.duckdb"
@@ -39,10 +39,12 @@ def migrations() -> list[tuple[int, str]]:
 class Database:
     """One open warehouse file: a SQLAlchemy engine and connection, and its DuckDB connection."""
 
-    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False):
+    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
+                 create: bool = True):
+        """create=False (and read_only) refuse a missing file instead of creating an empty warehouse."""
         self.path = str(path)
         self.read_only = read_only
-        if self.path != MEMORY and read_only and not Path(self.path).exists():
+        if self.path != MEMORY and (read_only or not create) and not Path(self.path).exists():
             raise WarehouseNotFound(
                 f"no warehouse at {self.path}; create one with `irw ingest` or pass --db / IRW_DB"
             )
@@ -51,7 +53,11 @@ class Database:
         url = "duckdb:///:memory:" if self.path == MEMORY else f"duckdb:///{Path(self.path).resolve()}"
         connect_args = {"read_only": True} if read_only else {}
         self.engine = sa.create_engine(url, connect_args=connect_args, poolclass=sa.pool.StaticPool)
-        self._sa_connection = self.engine.connect()
+        try:
+            self._sa_connection = self.engine.connect()
+        except sa.exc.DBAPIError as exc:
+            self.engine.dispose()
+            raise WarehouseOpenError(_open_failure(self.path, exc.orig)) from None
         # duckdb-engine's ConnectionWrapper forwards every attribute to the DuckDBPyConnection.
         self.con = self._sa_connection.connection.driver_connection
         self._migrate()
@@ -125,6 +131,17 @@ class Database:
                 self.con.execute(read_sql(relative_path))
                 self.con.execute("insert into irw_schema (version, name) values (?, ?)",
                                  [version, relative_path])
+
+
+def _open_failure(path: str, error: BaseException) -> str:
+    """Why DuckDB could not open a warehouse file, said so a person knows what to do."""
+    message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if "Could not set lock" in message:
+        holder = re.search(r"\(PID (\d+)\)", message)
+        who = f"another process (PID {holder.group(1)})" if holder else "another process"
+        return (f"cannot open warehouse {path}: {who} has it open for writing; DuckDB allows one writing "
+                "process per file, so wait for it to finish")
+    return f"cannot open warehouse {path}: {message}"
 
 
 class _Transaction:

@@ -44,6 +44,10 @@ class WarehouseNotFound(IrwError):
     """A read-only open of a warehouse file that does not exist."""
 
 
+class WarehouseOpenError(IrwError):
+    """The warehouse file exists but cannot be opened: not a DuckDB file, or another process holds it."""
+
+
 class NotFoundError(IrwError):
     """A named run, qrels set or measure does not exist."""
 

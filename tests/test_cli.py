@@ -1,0 +1,264 @@
+"""The `irw` command: ingest options, listing, removing, output formats, where the warehouse lives."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+import warehouse
+
+from conftest import RUN_ROWS, Cli, fingerprint_at, qrels_text, run_text, write_file
+
+
+def runs_in(db_path):
+    with warehouse.open(db_path, read_only=True) as wh:
+        return wh.sql("select name, system, tag, description, parameters, row_count from runs order by name").rows
+
+
+# -- ingest ------------------------------------------------------------------------------------
+
+def test_several_run_files_in_one_call_are_named_by_their_tags(irw, db_path, tmp_path):
+    files = [write_file(tmp_path, f"run{i}.txt", run_text(RUN_ROWS[: i + 1], tag=f"sys{i}")) for i in range(3)]
+    result = irw("ingest", "run", *files)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""  # messages go to stderr; stdout is for data
+    assert result.stderr.splitlines() == [
+        f"ingested run sys{i}: {i + 1} lines, 1 queries from {files[i]}" for i in range(3)]
+    assert [(r[0], r[5]) for r in runs_in(db_path)] == [("sys0", 1), ("sys1", 2), ("sys2", 3)]
+
+
+def test_one_bad_file_among_several_is_reported_and_the_others_are_ingested(irw, db_path, tmp_path):
+    good1 = write_file(tmp_path, "a.txt", run_text(RUN_ROWS, tag="a"))
+    bad = write_file(tmp_path, "b.txt", run_text(RUN_ROWS, tag="b") + "q9 Q0 d1 1 NaN b\n")
+    good2 = write_file(tmp_path, "c.txt", run_text(RUN_ROWS, tag="c"))
+    result = irw("ingest", "run", good1, bad, good2)
+    assert result.exit_code == 1
+    assert f"Error: {bad}:5: score NaN is not finite" in result.stderr.splitlines()
+    assert result.stderr.splitlines()[-1] == "1 of 3 files were not ingested; the others were"
+    assert [r[0] for r in runs_in(db_path)] == ["a", "c"]
+
+
+def test_name_with_several_files_is_a_usage_error(irw, db_path, tmp_path):
+    files = [write_file(tmp_path, f"r{i}.txt", run_text(RUN_ROWS, tag=f"t{i}")) for i in range(2)]
+    result = irw("ingest", "run", *files, "--name", "one")
+    assert result.exit_code == 2
+    assert "--name names one run" in result.stderr
+    assert not db_path.exists()  # refused before anything was opened or created
+
+
+def test_name_system_description_and_params_are_stored(irw, db_path, tmp_path):
+    path = write_file(tmp_path, "r.txt", run_text(RUN_ROWS, tag="bm25"))
+    result = irw("ingest", "run", path, "--name", "bm25-tuned", "--system", "bm25", "--description",
+                 "k1 and b tuned on dev", "--param", "k1=1.2", "--param", "b=0.75", "--param", "note=a=b")
+    assert result.exit_code == 0, result.stderr
+    assert runs_in(db_path) == [("bm25-tuned", "bm25", "bm25", "k1 and b tuned on dev",
+                                 {"k1": "1.2", "b": "0.75", "note": "a=b"}, 4)]
+
+
+def test_system_defaults_to_the_run_name(irw, db_path, tmp_path):
+    irw("ingest", "run", write_file(tmp_path, "r.txt", run_text(RUN_ROWS, tag="dense")))
+    assert runs_in(db_path) == [("dense", "dense", "dense", None, {}, 4)]
+
+
+@pytest.mark.parametrize("bad", ["k1", "=1.2"])
+def test_malformed_param_is_a_usage_error(bad, irw, db_path, tmp_path):
+    result = irw("ingest", "run", write_file(tmp_path, "r.txt", run_text(RUN_ROWS)), "--param", bad)
+    assert result.exit_code == 2
+    assert f"--param takes key=value, got {bad!r}" in result.stderr
+    assert not db_path.exists()
+
+
+def test_same_bytes_again_is_a_no_op_that_says_so(seeded_db, irw, tmp_path):
+    path = write_file(tmp_path, "again.run", run_text(RUN_ROWS))  # the bytes of the seeded run tagA
+    qpath = write_file(tmp_path, "again.qrels", qrels_text())
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    assert result.exit_code == 0
+    assert result.stderr.startswith("run tagA already holds these bytes (sha256 ")
+    assert result.stderr.rstrip().endswith("nothing to do")
+    qresult = irw("ingest", "qrels", qpath, "--name", "base")
+    assert qresult.exit_code == 0
+    assert qresult.stderr.startswith("qrels base already holds these bytes")
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_same_name_other_bytes_needs_replace(seeded_db, irw, tmp_path):
+    path = write_file(tmp_path, "changed.run", run_text(RUN_ROWS[:1]))
+    before = fingerprint_at(seeded_db)
+    refused = irw("ingest", "run", path)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("Error: run tagA already exists with different content; pass --replace")
+    assert fingerprint_at(seeded_db) == before
+    replaced = irw("ingest", "run", path, "--replace")
+    assert replaced.exit_code == 0, replaced.stderr
+    assert replaced.stderr.startswith(f"replaced run tagA: 1 lines, 1 queries from {path}")
+    assert [(r[0], r[5]) for r in runs_in(seeded_db)] == [("tagA", 1)]
+
+
+def test_qrels_name_taken_needs_replace(seeded_db, irw, tmp_path):
+    path = write_file(tmp_path, "other.qrels", "q1 d1 1\n")
+    refused = irw("ingest", "qrels", path, "--name", "base")
+    assert refused.exit_code == 1 and "--replace" in refused.stderr
+    assert irw("ingest", "qrels", path, "--name", "base", "--replace").exit_code == 0
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        assert wh.sql("select query_id, doc_id, grade from qrels").rows == [("q1", "d1", 1)]
+        assert wh.qrels_sets().column("judgments") == [1]
+
+
+def test_qrels_name_defaults_to_the_file_name(irw, db_path, tmp_path):
+    result = irw("ingest", "qrels", write_file(tmp_path, "qrels.robust04.txt.gz", qrels_text()))
+    assert result.exit_code == 0, result.stderr
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert wh.qrels_sets().column("name") == ["qrels.robust04"]
+
+
+# -- rm ----------------------------------------------------------------------------------------
+
+def test_rm_run_removes_the_run_and_its_rows(seeded_db, irw, tmp_path):
+    irw("ingest", "run", write_file(tmp_path, "other.run", run_text(RUN_ROWS, tag="other")))
+    result = irw("rm", "run", "tagA")
+    assert result.exit_code == 0 and result.stderr == "removed run tagA\n"
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        assert wh.runs().column("name") == ["other"]
+        assert wh.sql("select count(*) from run_rows").rows == [(4,)]
+        assert wh.sql("select count(*) from qrels").rows == [(4,)]  # qrels untouched
+
+
+def test_rm_qrels_removes_the_set_and_its_judgments(seeded_db, irw):
+    result = irw("rm", "qrels", "base")
+    assert result.exit_code == 0 and result.stderr == "removed qrels base\n"
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        assert wh.sql("select (select count(*) from qrels_sets), (select count(*) from qrels), "
+                      "(select count(*) from run_rows)").rows == [(0, 0, 4)]
+
+
+@pytest.mark.parametrize("kind, listing", [("run", "irw runs"), ("qrels", "irw qrels")])
+def test_rm_unknown_name_says_where_to_look(kind, listing, seeded_db, irw):
+    before = fingerprint_at(seeded_db)
+    result = irw("rm", kind, "nope")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: no {'run' if kind == 'run' else 'qrels set'} named 'nope'; `{listing}`")
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_rm_on_a_missing_warehouse_creates_nothing(irw, db_path):
+    result = irw("rm", "run", "x")
+    assert result.exit_code == 1
+    assert f"no warehouse at {db_path}" in result.stderr
+    assert not db_path.exists()
+
+
+# -- listings and formats -------------------------------------------------------------------------
+
+def test_runs_listing_in_every_format(seeded_db, irw):
+    table = irw("runs")
+    assert table.exit_code == 0
+    header, rule, row = table.stdout.splitlines()
+    assert header.split() == ["name", "system", "tag", "rows", "queries", "file_created", "ingested_at",
+                              "description"]
+    assert set(rule) == {"-", " "}
+    assert row.split()[:5] == ["tagA", "tagA", "tagA", "4", "2"]
+
+    rows = list(csv.DictReader(io.StringIO(irw("runs", "--format", "csv").stdout)))
+    assert [(r["name"], r["rows"], r["queries"]) for r in rows] == [("tagA", "4", "2")]
+    rows = list(csv.DictReader(io.StringIO(irw("runs", "-f", "tsv").stdout), delimiter="\t"))
+    assert [(r["name"], r["tag"]) for r in rows] == [("tagA", "tagA")]
+    (run,) = json.loads(irw("runs", "--format", "json").stdout)
+    assert (run["name"], run["rows"], run["queries"], run["description"]) == ("tagA", 4, 2, None)
+    assert run["ingested_at"].startswith("20")
+
+
+def test_qrels_listing_in_every_format(seeded_db, irw):
+    (qrels,) = json.loads(irw("qrels", "--format", "json").stdout)
+    # QRELS_ROWS: q1 d1 2, q1 d3 0, q2 d1 1, q2 d9 -1 -> 2 queries, 4 judgments, 2 with grade >= 1
+    assert (qrels["name"], qrels["queries"], qrels["judgments"], qrels["relevant"]) == ("base", 2, 4, 2)
+    rows = list(csv.reader(io.StringIO(irw("qrels", "--format", "csv").stdout)))
+    assert rows[0] == ["name", "queries", "judgments", "relevant", "created_at", "description"]
+    assert rows[1][:4] == ["base", "2", "4", "2"]
+    assert irw("qrels").stdout.splitlines()[2].split()[:4] == ["base", "2", "4", "2"]
+
+
+def test_empty_listings_still_have_headers(irw, db_path, _templates):
+    import shutil
+
+    shutil.copyfile(_templates["empty"], db_path)
+    assert json.loads(irw("runs", "--format", "json").stdout) == []
+    assert irw("qrels", "--format", "csv").stdout == "name,queries,judgments,relevant,created_at,description\n"
+
+
+def test_unknown_format_is_a_usage_error(seeded_db, irw):
+    result = irw("runs", "--format", "xml")
+    assert result.exit_code == 2
+    assert "xml" in result.stderr
+
+
+# -- where the warehouse lives ------------------------------------------------------------------
+
+def test_irw_db_environment_variable(seeded_db, tmp_path):
+    cli = Cli(seeded_db)
+    result = cli("runs", "--format", "csv", db=False, env={"IRW_DB": str(seeded_db)})
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].startswith("tagA,")
+
+
+def test_db_option_wins_over_the_environment(seeded_db, tmp_path):
+    elsewhere = tmp_path / "elsewhere.duckdb"
+    result = Cli(seeded_db)("runs", "--format", "csv", env={"IRW_DB": str(elsewhere)})
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1].startswith("tagA,")
+    assert not elsewhere.exists()
+
+
+def test_default_warehouse_is_irw_duckdb_in_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("IRW_DB", raising=False)
+    cli = Cli(tmp_path / "unused")
+    result = cli("ingest", "run", write_file(tmp_path, "r.txt", run_text(RUN_ROWS)), db=False)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "irw.duckdb").exists()
+    assert runs_in(tmp_path / "irw.duckdb")[0][0] == "tagA"
+
+
+@pytest.mark.parametrize("command", [["runs"], ["qrels"], ["sql", "select 1"]])
+def test_read_only_command_on_a_missing_warehouse(command, irw, db_path):
+    result = irw(*command)
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: no warehouse at {db_path}; create one with `irw ingest` "
+                             "or pass --db / IRW_DB\n")
+    assert not db_path.exists()
+
+
+def test_a_file_that_is_not_a_warehouse(tmp_path):
+    path = tmp_path / "notes.duckdb"
+    path.write_text("not a database\n")
+    result = Cli(path)("runs")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: cannot open warehouse {path}: ")
+    assert "not a valid DuckDB database file" in result.stderr
+
+
+def test_a_warehouse_another_process_is_writing(seeded_db):
+    # DuckDB allows one writing process per file; a second gets a clear message, not a traceback.
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, warehouse; wh = warehouse.open(sys.argv[1]); print('open', flush=True); "
+                               "sys.stdin.read()", str(seeded_db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        result = Cli(seeded_db)("runs")
+    finally:
+        holder.communicate("")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: cannot open warehouse {seeded_db}: ")
+    assert "another process" in result.stderr
+
+
+def test_help_lists_the_commands():
+    result = Cli(None)("--help", db=False)
+    assert result.exit_code == 0
+    for command in ("ingest", "runs", "qrels", "rm", "sql", "demo"):
+        assert command in result.stdout
