@@ -60,7 +60,13 @@ class Database:
             raise WarehouseOpenError(_open_failure(self.path, exc.orig)) from None
         # duckdb-engine's ConnectionWrapper forwards every attribute to the DuckDBPyConnection.
         self.con = self._sa_connection.connection.driver_connection
-        self._migrate()
+        try:
+            self._migrate()
+        except BaseException:
+            # Left open, the file stays attached in this process and every later open of it with
+            # other options (read_only) fails with DuckDB's "different configuration" error.
+            self.close()
+            raise
 
     # -- statements --------------------------------------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):

@@ -1,0 +1,113 @@
+"""Schema migrations (sql/schema/NNN_*.sql), the schema-version guard, and SQLAlchemy reflection."""
+from __future__ import annotations
+
+import re
+
+import duckdb
+import pytest
+import sqlalchemy as sa
+
+import warehouse
+from warehouse import SchemaVersionError
+from warehouse.db import migrations
+from warehouse.resources import sql_dir
+
+from conftest import RUN_ROWS, Cli, run_text, write_file
+
+
+def schema_rows(wh):
+    return wh.sql("select version, name, applied_at from irw_schema order by version").rows
+
+
+def test_every_schema_file_is_a_numbered_migration():
+    names = sorted(p.name for p in (sql_dir() / "schema").iterdir() if p.suffix == ".sql")
+    assert names[0] == "000_schema_version.sql"
+    # A file the migration pattern does not match would be skipped silently.
+    assert all(re.fullmatch(r"\d{3}_[a-z0-9_]+\.sql", n) for n in names), names
+    versions = [v for v, _ in migrations()]
+    assert versions == list(range(1, len(names))), "versions are 1, 2, 3 ... without gaps or repeats"
+
+
+def test_a_fresh_warehouse_records_every_migration(wh):
+    rows = schema_rows(wh)
+    assert [(v, n) for v, n, _ in rows] == migrations()
+    assert migrations()[0] == (1, "schema/001_core.sql")
+    assert wh.db.schema_version() == migrations()[-1][0]
+    tables = set(wh.sql("select table_name from information_schema.tables where table_schema = 'main'").column(
+        "table_name"))
+    assert {"irw_schema", "qrels_sets", "qrels", "runs", "run_rows"} <= tables
+
+
+def test_reopening_applies_nothing_new(db_path):
+    with warehouse.open(db_path) as wh:
+        first = schema_rows(wh)
+    with warehouse.open(db_path) as wh:
+        assert schema_rows(wh) == first
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert schema_rows(wh) == first
+
+
+def _bump_schema(db_path, version):
+    with warehouse.open(db_path) as wh:
+        wh.db.execute("insert into irw_schema (version, name) values (?, 'schema/999_from_the_future.sql')",
+                      [version])
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_newer_schema_is_refused(db_path, read_only):
+    newest = migrations()[-1][0]
+    _bump_schema(db_path, newest + 50)
+    with pytest.raises(SchemaVersionError) as caught:
+        warehouse.open(db_path, read_only=read_only)
+    assert str(caught.value) == (f"{db_path} has schema version {newest + 50}, newer than this irw "
+                                 f"understands ({newest}); upgrade irw to open it")
+    # The refusal changed nothing: the newer version is still recorded, nothing was dropped.
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        assert con.execute("select max(version) from irw_schema").fetchone() == (newest + 50,)
+    finally:
+        con.close()
+
+
+def test_the_cli_reports_a_newer_schema(db_path):
+    _bump_schema(db_path, 999)
+    for command in (["runs"], ["ingest", "qrels", str(db_path)]):
+        result = Cli(db_path)(*command)
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"Error: {db_path} has schema version 999, newer than this irw")
+        assert "upgrade irw" in result.stderr
+
+
+def test_a_plain_duckdb_file_is_migrated_on_first_write_open(db_path):
+    duckdb.connect(str(db_path)).close()
+    with pytest.raises(SchemaVersionError, match="needs migrating"):
+        warehouse.open(db_path, read_only=True)
+    with warehouse.open(db_path) as wh:
+        assert [(v, n) for v, n, _ in schema_rows(wh)] == migrations()
+
+
+# duckdb-engine 0.17.0 knows no MAP type and reflects no indexes; both warnings are expected.
+@pytest.mark.filterwarnings("ignore:Did not recognize type 'map'")
+@pytest.mark.filterwarnings("ignore:duckdb-engine doesn't yet support reflection on indices")
+def test_sqlalchemy_reflects_a_table_through_the_engine(wh):
+    """duckdb-engine 0.17.0 reflection breaks from SQLAlchemy 2.0.55 on (see pyproject's pins)."""
+    runs = sa.Table("runs", sa.MetaData(), autoload_with=wh.engine)
+    assert {"run_id", "name", "system", "tag", "parameters", "ir_metadata", "sha256", "row_count"} <= set(
+        runs.columns.keys())
+    assert isinstance(runs.c.name.type, sa.String) and runs.c.name.nullable is False
+    assert isinstance(runs.c.row_count.type, sa.BigInteger)
+    assert runs.c.description.nullable is True
+    inspector = sa.inspect(wh.engine)
+    assert {"runs", "run_rows", "qrels", "qrels_sets", "irw_schema"} <= set(inspector.get_table_names())
+    qrels = sa.Table("qrels", sa.MetaData(), autoload_with=wh.engine)
+    assert {"qrels_set_id", "query_id", "doc_id", "grade"} <= set(qrels.columns.keys())
+    assert isinstance(qrels.c.grade.type, sa.Integer)
+
+
+@pytest.mark.filterwarnings("ignore:duckdb-engine doesn't yet support reflection on indices")
+def test_sqlalchemy_queries_see_ingested_rows(wh, tmp_path):
+    wh.ingest_run(write_file(tmp_path, "r.txt", run_text(RUN_ROWS)))
+    run_rows = sa.Table("run_rows", sa.MetaData(), autoload_with=wh.engine)
+    query = sa.select(run_rows.c.doc_id).where(run_rows.c.query_id == "q1").order_by(run_rows.c.score.desc())
+    with wh.engine.connect() as connection:
+        assert connection.execute(query).scalars().all() == ["d1", "d2", "d3"]
