@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Iterator, List, Optional
@@ -190,6 +191,61 @@ def demo(
 
     with reported_errors():
         run_demo(directory)
+
+
+class EvalFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    tsv = "tsv"
+    json = "json"
+    trec = "trec"
+
+
+@app.command("eval")
+def eval_(
+    runs: Annotated[Optional[List[str]], typer.Argument(help="Stored run names (default: every run).")] = None,
+    qrels: Annotated[str, typer.Option("--qrels", help="Stored qrels set to evaluate against.")] = ...,
+    measure: Annotated[List[str], typer.Option("-m", "--measure", help="Measure, e.g. AP, P@10, nDCG@10, "
+                                               "SetF(beta=0.5), map, P.5,10, all_trec; repeatable.")] = ...,
+    per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
+    complete: Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing "
+                                           "ones score 0 (trec_eval -c).")] = False,
+    level: Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")] = 1,
+    depth: Annotated[Optional[int], typer.Option("--depth", "-M", help="Only the top N documents count.")] = None,
+    judged_only: Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")] = False,
+    compat: Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")] = 9,
+    norel: Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include "
+                                       "(trec_eval, they score 0) or exclude.")] = "include",
+    micro: Annotated[bool, typer.Option("--micro", help="Also print micro averages (pooled counts).")] = False,
+    db: DbOption = DEFAULT_DB,
+    fmt: Annotated[EvalFormat, typer.Option("--format", "-f", help="Output format.")] = EvalFormat.table,
+) -> None:
+    """Evaluate stored runs; per-query scores are stored and reused by later calls."""
+    from .evaluate import Settings
+
+    with reported_errors(), Warehouse(db) as wh:
+        names = runs or [r[0] for r in wh.runs().rows]
+        settings = Settings(level=level, depth=depth, judged_only=judged_only, complete=complete,
+                            compat=compat, norel=norel)
+        evaluation = wh.evaluate(names, qrels, measure, per_query=per_query, settings=settings)
+        err(f"# qrels {qrels}; {settings.describe()}")
+        for run, count in sorted(evaluation.ignored_queries.items()):
+            err(f"# {run}: {count} queries not in the qrels were ignored")
+        if evaluation.norel_queries:
+            action = "excluded" if norel == "exclude" else "included, scoring 0 on recall-based measures"
+            err(f"# {evaluation.norel_queries} qrels queries have no relevant document ({action})")
+        if fmt is EvalFormat.trec:
+            sys.stdout.write(formatting.render_trec(evaluation, per_query))
+        else:
+            emit(evaluation.wide(per_query=per_query, micro=micro), OutputFormat(fmt.value))
+
+
+@app.command("measures")
+def measures_(fmt: FormatOption = OutputFormat.table) -> None:
+    """List the measures irw computes, with their trec_eval names."""
+    from .measures import measure_table
+
+    emit(measure_table(), fmt)
 
 
 @app.command("trec-eval", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,

@@ -99,3 +99,30 @@ def _render_text_table(table: Table) -> str:
     out = [line(table.columns), "  ".join("-" * w for w in widths)]
     out.extend(line(r) for r in cells)
     return "\n".join(out) + "\n"
+
+
+def trec_line(name: str, qid: str, value: Any, integer: bool = False) -> str:
+    """One line as trec_eval prints it: %-22s\t%s\t%6.4f (%ld for counts, %s for strings)."""
+    if isinstance(value, str):
+        return f"{name:<22}\t{qid}\t{value}\n"
+    if integer:
+        return f"{name:<22}\t{qid}\t{int(value)}\n"
+    return f"{name:<22}\t{qid}\t{value:6.4f}\n"
+
+
+def render_trec(evaluation, per_query: bool) -> str:
+    """trec_eval-style lines for an Evaluation: per-query lines (-q), then the summary per run."""
+    measures = {m.name: m for m in evaluation.measures}
+    out = []
+    for run in dict.fromkeys(row[0] for row in evaluation.summary.rows):
+        out.append(trec_line("runid", "all", run))
+        if per_query and evaluation.per_query is not None:
+            for r, query, measure, value in evaluation.per_query.rows:
+                m = measures[measure]
+                if r == run and m.family.per_query:
+                    out.append(trec_line(m.trec_name, query, value, m.aggregate in ("sum", "count")))
+        for r, measure, value, _micro, _count in evaluation.summary.rows:
+            m = measures[measure]
+            if r == run:
+                out.append(trec_line(m.trec_name, "all", value, m.aggregate in ("sum", "count")))
+    return "".join(out)

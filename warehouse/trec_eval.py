@@ -57,25 +57,31 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
 
 
 def requested_measures(specs: list[str], compat: int) -> list[Measure]:
-    """The measures trec_eval would print, in its table order (never in -m order)."""
-    chosen: dict[str, Measure] = {}
+    """The measures trec_eval would print, in its table order (never in -m order).
+
+    As in trec_eval, a family named in several -m arguments takes the first explicit parameter
+    list given for it (`-m all_trec -m P.5,7` prints P_5 and P_7 only), else its defaults.
+    """
+    families: list[str] = []
+    explicit: dict[str, str] = {}
     for spec in specs:
-        name = spec.partition(".")[0]
-        found = trec_measure_set(name, compat) if name in ("all_trec", "official") else parse_trec(spec)
-        for m in found:
-            if m.family.trec_name == "relstring" and compat == 9:
-                # trec_eval 9.0.8 printed relstring with its default width whatever the parameter.
-                m = Measure(m.family, 10)
-            if m.family.v10_only and compat == 9:
-                continue
-            chosen.setdefault(m.trec_name, m)
-    # trec_eval uses the first parameter list given for a family; one family, one parameter set
-    by_family: dict[str, list[Measure]] = {}
-    for m in chosen.values():
-        by_family.setdefault(m.family.trec_name, []).append(m)
+        name, dot, params = spec.partition(".")
+        if name in ("all_trec", "official"):
+            families.extend(m.family.trec_name for m in trec_measure_set(name, compat))
+            continue
+        parse_trec(spec)  # validates the name and parameters
+        families.append(name)
+        if dot:
+            explicit.setdefault(name, spec)
     ordered = []
-    for family in sorted(by_family, key=lambda f: FAMILY_ORDER.get(f, 999)):
-        ordered.extend(sorted(by_family[family], key=lambda m: (m.param if isinstance(m.param, (int, float)) else 0)))
+    for family in sorted(set(families), key=lambda f: FAMILY_ORDER.get(f, len(FAMILY_ORDER))):
+        if FAMILIES.get(family) is not None and FAMILIES[family].v10_only and compat == 9:
+            continue
+        if family == "relstring" and compat == 9:
+            # trec_eval 9.0.8 printed relstring at its default width whatever the parameter.
+            ordered.extend(parse_trec("relstring"))
+            continue
+        ordered.extend(parse_trec(explicit.get(family, family)))
     return ordered
 
 

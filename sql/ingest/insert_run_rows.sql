@@ -1,11 +1,31 @@
--- insert_run_rows: copies a validated staged run into run_rows under $run_id.
+-- insert_run_rows: copies a validated staged run into run_rows under $run_id, ranked once.
 -- Grain: one row per (query, doc) of the file. Inputs: stage_fields (already checked by
 -- run_problems.sql, so every cast here succeeds), $run_id.
-insert into run_rows (run_id, query_id, doc_id, rank_given, score)
-select
-    $run_id as run_id,
-    fields[1] as query_id,
-    fields[3] as doc_id,
-    try_cast(fields[4] as bigint) as rank_given,
-    cast(fields[5] as double) as score
-from stage_fields
+-- trec_eval: trec_rank is trec_eval 9.0.8's order: score compared as a 32-bit float, descending,
+-- ties broken by docid descending in byte order (DuckDB compares VARCHAR by bytes). Storing it
+-- here means evaluations never sort run rows again; --compat 10 (double scores) re-sorts.
+insert into run_rows (run_id, query_id, doc_id, rank_given, score, trec_rank)
+with typed as (
+    select
+        fields[1] as query_id,
+        fields[3] as doc_id,
+        try_cast(fields[4] as bigint) as rank_given,
+        cast(fields[5] as double) as score
+    from stage_fields
+),
+
+final as (
+    select
+        $run_id as run_id,
+        query_id,
+        doc_id,
+        rank_given,
+        score,
+        row_number() over (
+            partition by query_id
+            order by cast(score as float) desc, doc_id desc
+        ) as trec_rank
+    from typed
+)
+
+select * from final

@@ -2,8 +2,10 @@
 -- Grain: qrels_sets one row per named judgment set; qrels one row per set x query x doc;
 --        runs one row per ingested run file; run_rows one row per run x query x doc.
 -- Inputs: written only by warehouse/ingest.py, inside one transaction per file.
--- trec_eval: run_rows keeps the score as DOUBLE and the rank column as given; the rank is never
---            used for ordering (trec_eval sorts by score, then docid) and is kept for reference only.
+-- trec_eval: run_rows keeps the score as DOUBLE and the rank column as given (rank_given, never
+--            used for ordering). trec_rank is the rank trec_eval 9.0.8 gives the document: score
+--            as a 32-bit float descending, then docid descending in byte order. It is computed once
+--            at ingest because that sort is ~90% of an evaluation's cost (sql/ingest/insert_run_rows.sql).
 -- Why no foreign keys: DuckDB refuses to delete a parent row and its children in one transaction
 -- (its documented foreign-key limitation), which `irw rm` needs. Deletes go through
 -- warehouse/catalog.py, which removes children first.
@@ -54,5 +56,6 @@ create table run_rows (
     query_id        varchar not null,
     doc_id          varchar not null,
     rank_given      bigint,
-    score           double not null
+    score           double not null,
+    trec_rank       bigint not null
 );

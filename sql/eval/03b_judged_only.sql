@@ -1,0 +1,16 @@
+-- eval_ranked under -J: only judged documents, re-ranked 1.. in their original order.
+-- Grain: one row per run x query x retrieved judged doc. Inputs: eval_ranked (after -M).
+-- trec_eval -J drops every document the qrels do not judge, negatively graded ones included
+-- (trec_eval issue #29), after -M truncation, and ranks the rest from 1.
+create or replace temp table eval_ranked as
+select
+    run_id,
+    query_id,
+    doc_id,
+    grade,
+    is_rel,
+    is_nonrel,
+    row_number() over (partition by run_id, query_id order by rank) as rank
+from eval_ranked
+where grade is not null
+  and grade >= 0

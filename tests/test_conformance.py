@@ -1,0 +1,102 @@
+"""Byte-for-byte parity with trec_eval's own outputs in ../shared/conformance.
+
+Every expected file there is checked: trec_eval_test/ (the commands of its TESTS.md; `.v9` files
+against the default 9.0.8 conventions, the others with --compat 10) and dl19-passage/
+(`-m all_trec -q`, with and without `-l 2`, both versions). Skipped where the folder is absent.
+"""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from warehouse import trec_eval
+
+# ../shared/conformance beside the checkout (as laid out for developers and CI)
+CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+
+pytestmark = [
+    pytest.mark.conformance,
+    pytest.mark.skipif(not CONFORMANCE.is_dir(), reason="../shared/conformance is absent in this checkout"),
+]
+
+TREC_EVAL_TEST = CONFORMANCE / "trec_eval_test"
+DL19 = CONFORMANCE / "dl19-passage"
+
+MEAS_PARAMS = ("-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 -m Rprec_mult.5.0,0.2,0.35 "
+               "-mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 "
+               "-msuccess.2,5,20 qrels.test results.test")
+
+# expected file (without .v9) -> trec_eval arguments, from trec_eval_test/TESTS.md
+TREC_EVAL_CASES = {
+    "out.test": "qrels.test results.test",
+    "out.comment.test": "qrels.comment.test results.comment.test",
+    "out.test.a": "-m all_trec qrels.test results.test",
+    "out.test.aq": "-m all_trec -q qrels.test results.test",
+    "out.test.aqc": "-m all_trec -q -c qrels.test results.trunc",
+    "out.test.aqcM": "-m all_trec -q -c -M100 qrels.test results.trunc",
+    "out.test.aql": "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test",
+    "out.test.meas_params": MEAS_PARAMS,
+}
+# Outputs of trec_eval features irw does not offer (preference qrels, judgment groups, z-scores).
+NOT_COVERED = {"out.test.prefs", "out.test.qrels_prefs", "out.test.qrels_jg", "out.test.aqZ"}
+
+
+def run_trec_eval(args: list[str], cwd: Path, monkeypatch) -> str:
+    monkeypatch.chdir(cwd)
+    out = io.StringIO()
+    trec_eval.run(args, out)
+    return out.getvalue()
+
+
+def trec_eval_test_cases():
+    if not TREC_EVAL_TEST.is_dir():
+        return []
+    cases = []
+    for path in sorted(TREC_EVAL_TEST.glob("out.*")):
+        base = path.name[:-3] if path.name.endswith(".v9") else path.name
+        if base in NOT_COVERED:
+            continue
+        compat = "9" if path.name.endswith(".v9") else "10"
+        cases.append(pytest.param(path.name, ["--compat", compat, *TREC_EVAL_CASES[base].split()], id=path.name))
+    return cases
+
+
+@pytest.mark.parametrize("expected_name, args", trec_eval_test_cases())
+def test_trec_eval_test_outputs(expected_name, args, monkeypatch):
+    expected = (TREC_EVAL_TEST / expected_name).read_text()
+    assert run_trec_eval(args, TREC_EVAL_TEST, monkeypatch) == expected
+
+
+def test_every_trec_eval_test_output_is_covered():
+    names = {p.name[:-3] if p.name.endswith(".v9") else p.name for p in TREC_EVAL_TEST.glob("out.*")}
+    assert names <= set(TREC_EVAL_CASES) | NOT_COVERED
+
+
+def dl19_cases():
+    if not DL19.is_dir():
+        return []
+    cases = []
+    pattern = re.compile(r"expected_run\.dl19\.(?P<run>.+)\.all_trec\.q(?P<l2>\.l2)?\.v(?P<v>9|10)\.txt$")
+    for path in sorted(DL19.glob("expected_*.txt")):
+        match = pattern.match(path.name)
+        if not match:
+            continue
+        args = ["--compat", match["v"], "-m", "all_trec", "-q"]
+        if match["l2"]:
+            args += ["-l", "2"]
+        args += ["qrels.dl19-passage.txt", f"runs/run.dl19.{match['run']}.txt"]
+        cases.append(pytest.param(path.name, args, id=path.name))
+    return cases
+
+
+@pytest.mark.parametrize("expected_name, args", dl19_cases())
+def test_dl19_passage_outputs(expected_name, args, monkeypatch):
+    expected = (DL19 / expected_name).read_text()
+    assert run_trec_eval(args, DL19, monkeypatch) == expected
+
+
+def test_dl19_covers_all_24_expected_files():
+    assert len(dl19_cases()) == 24
