@@ -79,6 +79,13 @@ def test_whitespace_crlf_blank_lines_and_comments(wh, tmp_path):
     assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
 
 
+def test_a_utf8_byte_order_mark_is_not_part_of_the_first_query_id(wh, tmp_path):
+    wh.ingest_run(write_file(tmp_path, "bom.run", b"\xef\xbb\xbf" + run_text(RUN_ROWS).encode()))
+    assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
+    wh.ingest_qrels(write_file(tmp_path, "bom.qrels", b"\xef\xbb\xbf" + qrels_text().encode()), "bom")
+    assert stored_qrels(wh, "bom") == sorted(QRELS_ROWS)
+
+
 def test_docids_keep_any_non_whitespace_characters(wh, tmp_path):
     docs = ["msmarco_v2.1_doc_50_2286987788#13_3087841662", "#starts-with-hash", 'quo"te', "com,ma",
             "ü-ñ-文档", "a/b:c;d", "back\\slash", "'single'"]
@@ -212,6 +219,7 @@ BAD_QRELS = {
     "five columns": ("q1 0 d1 1\nq1 0 d2 1 extra\n", 2, "expected 4 fields (qid iter docid grade) or 3 (qid docid grade), found 5"),
     "two columns": ("q1 0 d1 1\n\nq1 d2\n", 3, "found 2"),
     "three after four": ("q1 0 d1 1\nq1 d2 1\n", 2, "found 3 fields where the first line has 4"),
+    "four after three": ("# c\nq1 d1 1\nq1 0 d2 1\n", 3, "found 4 fields where the first line has 3"),
     "grade not an integer": ("q1 0 d1 1\nq1 0 d2 1.5\n", 2, "grade 1.5 is not an integer"),
     "grade a word": ("q1 0 d1 1\nq1 0 d2 rel\n", 2, "grade rel is not an integer"),
     "grade too large": ("q1 0 d1 1\nq1 0 d2 99999999999\n", 2, "grade 99999999999 is out of range"),
@@ -277,6 +285,16 @@ def test_twenty_problems_are_listed_then_counted(seeded_db, tmp_path, irw):
     assert errors[:20] == [f"Error: {path}:{i}: score score{i} is not a number" for i in range(1, 21)]
     assert errors[20:] == ["Error: ... and 5 more problems"]
     assert fingerprint_at(seeded_db) == before
+
+
+def test_a_malformed_first_qrels_line_does_not_set_the_layout(wh, tmp_path):
+    text = "q1 0 d1 1 extra\nq1 0 d2 1\nq1 0 d3 0\nq1 d4 1\n"
+    with pytest.raises(InputFileError) as caught:
+        wh.ingest_qrels(write_file(tmp_path, "q.txt", text))
+    assert [(p.line, p.reason) for p in caught.value.problems] == [
+        (1, "expected 4 fields (qid iter docid grade) or 3 (qid docid grade), found 5"),
+        (4, "found 3 fields where the first line has 4"),
+    ]
 
 
 def test_problems_are_listed_in_line_order(wh, tmp_path):

@@ -246,8 +246,11 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     try:
         stage_file(db, path)
         _require_data(db, path, "qrels")
-        first_count = db.fetchone("select field_count from stage_fields order by line_no limit 1")[0]
-        _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": first_count})
+        # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
+        # is reported on its own instead of making every good line "differ from the first".
+        layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
+                             "where field_count in (3, 4)")[0]
+        _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": layout})
         with db.transaction():
             if existing:
                 delete_qrels_set(db, existing[0])

@@ -1,7 +1,7 @@
 -- qrels_problems: everything wrong with a staged qrels file, one row per problem, in line order.
 -- Grain: one row per (line, reason).
--- Inputs: stage_fields; $field_count, the field count of the first data line (3 or 4), which
--- every line must share.
+-- Inputs: stage_fields; $field_count, the field count (3 or 4) of the first data line that has
+-- 3 or 4 fields, which every line must share.
 -- trec_eval: qrels are `qid iter docid grade` (the iter column is ignored); grades are integers
 -- and may be negative (trec_eval counts negatively judged documents as judged but not in the
 -- pool's relevant or non-relevant counts); a duplicate (qid, docid) is an error in trec_eval too.
