@@ -10,6 +10,7 @@ import sys
 import pytest
 
 import warehouse
+from warehouse.cli import app
 
 from conftest import RUN_ROWS, Cli, fingerprint_at, qrels_text, run_text, write_file
 
@@ -255,6 +256,30 @@ def test_a_warehouse_another_process_is_writing(seeded_db):
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: cannot open warehouse {seeded_db}: ")
     assert "another process" in result.stderr
+
+
+# Commands that print nothing on stdout but messages, and the trec_eval drop-in whose output is
+# trec_eval's own format. Every other command prints data and takes --format (DESIGN: house rules).
+NOT_PRINTING_DATA = {"ingest run", "ingest qrels", "rm run", "rm qrels", "trec-eval"}
+
+
+def _commands(group, prefix=""):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from _commands(command, f"{prefix}{name} ")
+        else:
+            yield f"{prefix}{name}", command
+
+
+def test_every_printing_command_takes_format():
+    from typer.main import get_command
+
+    commands = dict(_commands(get_command(app)))
+    assert {"runs", "qrels", "sql", "demo", "ingest run", "rm qrels"} <= set(commands)
+    missing = [name for name, command in sorted(commands.items())
+               if name not in NOT_PRINTING_DATA
+               and "--format" not in {opt for param in command.params for opt in getattr(param, "opts", [])}]
+    assert missing == []
 
 
 def test_help_lists_the_commands():

@@ -1,6 +1,7 @@
 """`irw demo`, the entry points, and `make demo` from a clean clone (opt-in: IRW_TEST_CLEAN_CLONE=1)."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -42,8 +43,9 @@ def test_demo_builds_a_warehouse_with_six_runs_and_one_qrels_set(tmp_path):
     assert f"# demo warehouse: {db}" in result.stderr
 
     # A second `irw demo` over the same folder finds the same bytes and changes nothing.
-    again = CliRunner().invoke(app, ["demo", str(directory)], catch_exceptions=False)
+    again = CliRunner().invoke(app, ["demo", str(directory), "--format", "json"], catch_exceptions=False)
     assert again.exit_code == 0, again.stderr
+    assert sorted(r["name"] for r in json.loads(again.stdout)) == sorted(spec.name for spec in DEMO_SYSTEMS)
     with warehouse.open(db, read_only=True) as wh:
         assert wh.sql("select count(*), sum(row_count) from runs").rows == [
             (6, sum(expected_rows(s) for s in DEMO_SYSTEMS))]

@@ -185,12 +185,13 @@ def sql(
 @app.command("demo")
 def demo(
     directory: Annotated[Path, typer.Argument(help="Folder for the sample data and demo warehouse.")] = Path("demo"),
+    fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Build a demo warehouse from generated sample data and show what it holds."""
     from .demo import run_demo
 
     with reported_errors():
-        run_demo(directory)
+        run_demo(directory, fmt)
 
 
 class EvalFormat(str, Enum):

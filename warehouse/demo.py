@@ -9,7 +9,7 @@ from .core import Warehouse
 from .sample import DEMO_SYSTEMS, write_sample
 
 
-def run_demo(directory: Path) -> Path:
+def run_demo(directory: Path, fmt: formatting.OutputFormat | str = formatting.OutputFormat.table) -> Path:
     data_dir = directory / "data"
     qrels_path, run_paths = write_sample(data_dir)
     db_path = directory / "irw.duckdb"
@@ -19,5 +19,5 @@ def run_demo(directory: Path) -> Path:
             wh.ingest_run(path, spec.name, system=spec.name.split("-")[0], description=spec.description)
         print(f"# demo warehouse: {db_path}", file=sys.stderr)
         print("# stored runs", file=sys.stderr)
-        sys.stdout.write(formatting.render(wh.runs()))
+        sys.stdout.write(formatting.render(wh.runs(), fmt))
     return db_path
