@@ -3,7 +3,6 @@ and leaves the warehouse byte-for-byte as it was."""
 from __future__ import annotations
 
 import functools
-import re
 
 import pytest
 
@@ -360,9 +359,9 @@ def test_damaged_compressed_file_is_refused(suffix, damage, seeded_db, tmp_path,
     before = fingerprint_at(seeded_db)
     result = irw("ingest", "run", path)
     assert result.exit_code == 1, result.stderr
-    assert result.stderr.startswith(f"Error: {path}"), result.stderr
-    assert re.search(r"corrupt|truncated|cannot read|not a", result.stderr), result.stderr
-    assert "second run tag" not in result.stderr and "empty" not in result.stderr
+    # One line for the file as a whole, whatever the damaged bytes happened to decode to.
+    assert result.stderr.startswith(f"Error: {path}: corrupt or truncated {suffix[1:]} data ("), result.stderr
+    assert len(result.stderr.splitlines()) == 1
     assert fingerprint_at(seeded_db) == before
 
 

@@ -113,19 +113,19 @@ def _zstd_problem(path: Path) -> str | None:
         while position < size:
             head = read(4, position)
             if head is None:
-                return f"truncated zst data (a partial frame header at byte {position} of {size})"
+                return f"corrupt or truncated zst data (a partial frame header at byte {position} of {size})"
             magic = int.from_bytes(head, "little")
             if 0x184D2A50 <= magic <= 0x184D2A5F:  # a skippable frame: 4-byte length, then data
                 length = read(4, position + 4)
                 if length is None:
-                    return f"truncated zst data (a partial frame header at byte {position} of {size})"
+                    return f"corrupt or truncated zst data (a partial frame header at byte {position} of {size})"
                 position += 8 + int.from_bytes(length, "little")
                 continue
             if magic != _ZSTD_MAGIC:
-                return f"corrupt zst data (no zstd frame at byte {position} of {size})"
+                return f"corrupt or truncated zst data (no zstd frame at byte {position} of {size})"
             descriptor = read(1, position + 4)
             if descriptor is None:
-                return f"truncated zst data (a partial frame header at byte {position} of {size})"
+                return f"corrupt or truncated zst data (a partial frame header at byte {position} of {size})"
             fhd = descriptor[0]
             single_segment = (fhd >> 5) & 1
             header = (1 + (0 if single_segment else 1) + (0, 1, 2, 4)[fhd & 3]
@@ -134,18 +134,18 @@ def _zstd_problem(path: Path) -> str | None:
             while True:
                 block = read(3, position)
                 if block is None:
-                    return f"truncated zst data (the file ends inside a frame, at byte {size})"
+                    return f"corrupt or truncated zst data (the file ends inside a frame, at byte {size})"
                 value = int.from_bytes(block, "little")
                 block_type = (value >> 1) & 3
                 if block_type == 3:
-                    return f"corrupt zst data (a reserved block type at byte {position} of {size})"
+                    return f"corrupt or truncated zst data (a reserved block type at byte {position} of {size})"
                 position += 3 + (1 if block_type == 1 else value >> 3)
                 if value & 1:  # the last block of the frame
                     break
             if (fhd >> 2) & 1:  # a 4-byte content checksum closes the frame
                 position += 4
         if position > size:
-            return f"truncated zst data (the file ends inside a frame, at byte {size})"
+            return f"corrupt or truncated zst data (the file ends inside a frame, at byte {size})"
     return None
 
 
@@ -198,9 +198,12 @@ def _stage_lines(db: Database, path: Path) -> None:
             raise InputFileError([Problem(str(path), int(line.group(1)) if line else 0,
                                           _stage_lines_reason(message))]) from None
         except (duckdb.IOException, duckdb.Error) as exc:
-            first = str(exc).splitlines()[0]
-            kind = compression if compression != "none" else "file"
-            raise InputFileError([Problem(str(path), 0, f"cannot read {kind} data: {first}")]) from None
+            first = str(exc).splitlines()[0].removeprefix("IO Error: ")
+            if compression != "none":
+                reason = f"corrupt or truncated {path.suffix.lower()[1:]} data ({first})"
+            else:
+                reason = f"cannot read the file: {first}"
+            raise InputFileError([Problem(str(path), 0, reason)]) from None
 
 
 def _drop_stage(db: Database) -> None:
