@@ -14,8 +14,14 @@ from .resources import read_sql
 from .table import Table
 
 NO_DEPTH = 1 << 62
-PREPARE_STEPS = ("eval/01_qrels.sql", "eval/02_query_stats.sql", "eval/03_ranked.sql",
-                 "eval/04_run_queries.sql", "eval/05_judged.sql")
+
+def prepare_steps(s: "Settings") -> list[str]:
+    """The SQL that builds the evaluation's temp tables, in order, for these settings."""
+    steps = ["eval/01_qrels.sql", "eval/02_query_stats.sql",
+             "eval/03_ranked_float32.sql" if s.compat == 9 else "eval/03_ranked_double.sql"]
+    if s.judged_only:
+        steps.append("eval/03b_judged_only.sql")
+    return steps + ["eval/04_run_queries.sql", "eval/05_judged.sql"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,9 @@ class Settings:
                 f"ties: {ties}; query set: {query_set}")
 
 
+GAIN_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "rbp_resid")  # parameters: grade=gain pairs
+
+
 def measure_bindings(measure: Measure) -> dict[str, Any]:
     """The parameter struct a family's SQL reads: measure name, family, and its numbers."""
     bound = {"measure": measure.name, "family": measure.family.trec_name, "k": 0, "x": 0.0,
@@ -61,17 +70,24 @@ def measure_bindings(measure: Measure) -> dict[str, Any]:
         bound["k"] = int(measure.param)
     elif kind == LEVELS:
         bound["x"] = float(measure.param)
-    elif kind == RAW and measure.param:
-        if measure.family.trec_name in ("ndcg", "ndcg_rel", "Rndcg"):
+    if measure.family.trec_name == "rbp":
+        bound["x"] = 0.9  # rbp's persistence p; rbp.p=0.95 sets it
+    if kind == RAW and measure.param:
+        if measure.family.trec_name in GAIN_FAMILIES:
             grades, gains = [], []
             for pair in str(measure.param).split(","):
                 grade, eq, gain = pair.partition("=")
                 try:
+                    if grade == "p":  # rbp.p=0.95; the other gain measures skip it, as trec_eval 10.0 does
+                        if measure.family.trec_name == "rbp":
+                            bound["x"] = float(gain)
+                        continue
                     grades.append(int(grade))
                     gains.append(float(gain))
                 except ValueError:
                     raise MeasureError(f"{measure.trec_name}: expected grade=gain pairs") from None
-            bound.update(gain_grades=grades, gain_values=gains, has_gains=True)
+            if grades:
+                bound.update(gain_grades=grades, gain_values=gains, has_gains=True)
         else:
             try:
                 bound["xs"] = [float(v) for v in str(measure.param).split(",") if v != ""]
@@ -91,6 +107,40 @@ class Evaluation:
     per_query: Table | None = None
     ignored_queries: dict[str, int] = field(default_factory=dict)  # run -> queries not in the qrels
     norel_queries: int = 0
+
+    def value(self, run: str, measure: str) -> float:
+        for row in self.summary.rows:
+            if row[0] == run and row[1] == measure:
+                return row[2]
+        raise KeyError((run, measure))
+
+    def wide(self, per_query: bool = False, micro: bool = False) -> Table:
+        """One row per run (or run x query), one column per measure: the shape people read."""
+        names = [m.name for m in self.measures if m.family.sql is not None]
+        if per_query:
+            if self.per_query is None:
+                raise UsageError("evaluate with per_query=True to read per-query values")
+            cells: dict[tuple, dict[str, float]] = {}
+            for run, query, measure, value in self.per_query.rows:
+                cells.setdefault((run, query), {})[measure] = value
+            return Table(["run", "query", *names],
+                         [(*key, *(values.get(n) for n in names)) for key, values in cells.items()])
+        ratio = {m.name for m in self.measures if m.family.ratio}
+        columns = ["run", "queries", *names]
+        if micro:
+            columns += [f"{n} (micro)" for n in names if n in ratio]
+        runs: dict[str, dict[str, tuple]] = {}
+        queries: dict[str, int] = {}
+        for run, measure, value, micro_value, count in self.summary.rows:
+            runs.setdefault(run, {})[measure] = (value, micro_value)
+            queries[run] = max(queries.get(run, 0), count)
+        rows = []
+        for run, values in runs.items():
+            row = [run, queries[run], *(values.get(n, (None, None))[0] for n in names)]
+            if micro:
+                row += [values.get(n, (None, None))[1] for n in names if n in ratio]
+            rows.append(tuple(row))
+        return Table(columns, rows)
 
 
 class Evaluator:
@@ -126,7 +176,7 @@ class Evaluator:
             [qrels_id, s.key, s.level, s.depth, s.judged_only, s.complete, s.compat, s.norel])[0]
 
     def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure]) -> int:
-        scored = [m for m in measures if m.family.sql is not None or m.family.trec_name == "num_q"]
+        scored = [m for m in measures if m.family.sql is not None]
         if self.db.read_only:
             row = self.db.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
                                    [qrels_id, s.key])
@@ -147,9 +197,9 @@ class Evaluator:
         return evaluation_id
 
     def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
-        params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids, "float32": s.compat == 9,
-                  "judged_only": s.judged_only, "depth": s.depth or NO_DEPTH, "complete": s.complete}
-        for step in PREPARE_STEPS:
+        params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids,
+                  "depth": s.depth or NO_DEPTH, "complete": s.complete}
+        for step in prepare_steps(s):
             self.db.run_file(step, params)
         if s.norel == "exclude":
             self.db.execute("delete from eval_run_queries where num_rel = 0")
@@ -158,7 +208,7 @@ class Evaluator:
                  run_ids: list[int], done: set) -> None:
         by_file: dict[str, list[Measure]] = {}
         for m in measures:
-            by_file.setdefault(m.family.sql or "measures/num_q.sql", []).append(m)
+            by_file.setdefault(m.family.sql, []).append(m)
         names = [_stored_name(m) for m in measures]
         self.db.execute("delete from scores where evaluation_id = ? and run_id in (select unnest(?)) "
                         "and measure in (select unnest(?))", [evaluation_id, run_ids, names])
@@ -190,7 +240,7 @@ class Evaluator:
               evaluation_ids: dict[int, int], per_query: bool) -> Evaluation:
         wanted = [{"evaluation_id": evaluation_ids[m.level if m.level is not None else s.level],
                    "stored": _stored_name(m), "measure": m.name, "position": i}
-                  for i, m in enumerate(measures) if m.family.sql is not None or m.family.trec_name == "num_q"]
+                  for i, m in enumerate(measures) if m.family.sql is not None]
         params = {"wanted": wanted, "run_ids": list(run_ids.values())}
         summary = Table.from_result(self.db.run_file("eval/summary.sql", params))
         detail = Table.from_result(self.db.run_file("eval/per_query.sql", params)) if per_query else None

@@ -24,7 +24,7 @@ MEAN, SUM, GEO, COUNT = "mean", "sum", "geo", "count"
 @dataclass(frozen=True)
 class Family:
     trec_name: str
-    sql: str | None                 # file under sql/measures/; None: computed from others (num_q)
+    sql: str | None                 # file under sql/measures/; None: not a stored score (runid, relstring)
     kind: str
     defaults: tuple                 # trec_eval's default parameters (all_trec)
     aggregate: str
@@ -50,7 +50,8 @@ def _short_float(p: float) -> str:
 
 FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("runid", None, NONE, (), COUNT, "The run's tag, printed first in trec_eval's summary.", per_query=False),
-    Family("num_q", None, NONE, (), COUNT, "Number of queries evaluated.", _k("NumQ"), per_query=False),
+    Family("num_q", "measures/num_q.sql", NONE, (), SUM, "Number of queries evaluated.", _k("NumQ"),
+           per_query=False),
     Family("num_ret", "measures/counts.sql", NONE, (), SUM, "Documents retrieved (after -M and -J).", _k("NumRet")),
     Family("num_rel", "measures/counts.sql", NONE, (), SUM, "Relevant documents judged (grade >= level).",
            _k("NumRel")),
@@ -73,8 +74,9 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("P", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
            "Precision at k: relevant in the top k, divided by k even when fewer were retrieved.",
            _k("P@{}"), ratio=True),
-    Family("relstring", "measures/relstring.sql", CUTOFFS, (10,), MEAN,
-           "The relevance of the top documents as a string (per query only).", summary=False),
+    # relstring is text, not a score: the trec_eval drop-in prints it from sql/measures/relstring.sql
+    Family("relstring", None, CUTOFFS, (10,), MEAN,
+           "The relevance of the top documents as a string (irw trec-eval -q only).", summary=False),
     Family("recall", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
            "Recall at k: relevant in the top k, divided by R.", _k("R@{}"), ratio=True),
     Family("infAP", "measures/inf_ap.sql", NONE, (), MEAN,
@@ -89,7 +91,8 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            ("0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0",), MEAN,
            "Mean interpolated precision over recall levels (default the 11 points 0.0 ... 1.0)."),
     Family("binG", "measures/gain.sql", NONE, (), MEAN, "Binary gain (Kekäläinen and Järvelin)."),
-    Family("G", "measures/gain.sql", NONE, (), MEAN, "Normalized cumulative gain without discount."),
+    Family("G", "measures/gain.sql", RAW, ("",), MEAN,
+           "Normalized cumulative gain without discount, grades as gains (G.1=3,2=9 maps grades to gains)."),
     Family("ndcg", "measures/ndcg.sql", RAW, ("",), MEAN,
            "nDCG over the whole ranking, grades as gains (ndcg.1=3,2=9 maps grades to gains).", None),
     Family("ndcg_rel", "measures/ndcg.sql", RAW, ("",), MEAN, "nDCG averaged over the relevant documents."),
@@ -114,6 +117,15 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            "SetF(beta=b) takes the textbook beta.", lambda p: f"SetF(beta={_short_float(p ** 0.5)})", ratio=True),
     Family("num_nonrel_judged_ret", "measures/counts.sql", NONE, (), SUM,
            "Judged non-relevant documents retrieved."),
+    Family("rbp", "measures/rbp.sql", RAW, ("",), MEAN,
+           "Rank-biased precision (Moffat and Zobel 2008), persistence p = 0.9 (rbp.p=0.95), grades as gains "
+           "normalised to [0, 1] per query (rbp.1=3,2=9 maps grades to gains).", v10_only=True),
+    Family("rbp_resid", "measures/rbp.sql", RAW, ("",), MEAN,
+           "RBP residual: the most rbp could still grow if the unjudged documents were relevant (p = 0.9).",
+           v10_only=True),
+    Family("unj", "measures/unjudged.sql", CUTOFFS, (5, 10, 20), MEAN,
+           "Share of the top k documents that are unjudged (or negatively graded), denominator k.",
+           ratio=True, v10_only=True),
 ]}
 
 # Measures of irw beyond trec_eval's: ir_measures' names, computed by the same SQL families.
@@ -315,3 +327,20 @@ OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_ma
 def trec_measure_set(which: str, compat: int = 9) -> list[Measure]:
     names = OFFICIAL if which == "official" else [n for n, f in FAMILIES.items() if compat >= 10 or not f.v10_only]
     return [m for n in names for m in default_measures(FAMILIES[n])]
+
+
+def measure_table():
+    """Every measure family: irw name, trec_eval name, parameters, summary rule, description."""
+    from .table import Table
+
+    rows = []
+    for family in ALL_FAMILIES.values():
+        if family.trec_name in ("runid",):
+            continue
+        example = default_measures(family)[0] if family.kind != RAW else Measure(family, family.defaults[0])
+        params = {NONE: "", CUTOFFS: "k", LEVELS: "x", RAW: "parameter string"}[family.kind]
+        defaults = ",".join(str(d) for d in family.defaults if d != "")
+        rows.append((example.name, family.trec_name, params, defaults, family.aggregate,
+                     "10.0 only" if family.v10_only else "", family.description))
+    return Table(["irw name", "trec_eval", "parameter", "trec_eval defaults", "summary", "note", "description"],
+                 rows)

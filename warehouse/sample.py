@@ -29,6 +29,9 @@ DEMO_SYSTEMS = (
 )
 
 
+CANDIDATES = 1000  # unjudged documents competing with the judged ones in every ranking
+
+
 def query_ids(count: int) -> list[str]:
     return [str(1000 + i) for i in range(count)]
 
@@ -60,7 +63,9 @@ def write_run(path: Path, spec: SystemSpec, judgments: dict[str, dict[str, int]]
             if qid in dropped:
                 continue
             grades = judgments[qid]
-            pool = list(grades) + [f"D{d:05d}" for d in rng.sample(range(5000, 20000), spec.depth)]
+            # the same number of unjudged candidates for every system, so a shallower run is the
+            # deeper one cut short rather than an easier ranking problem
+            pool = list(grades) + [f"D{d:05d}" for d in rng.sample(range(5000, 20000), CANDIDATES)]
             scored = []
             for doc in pool:
                 score = spec.skill * grades.get(doc, 0) + rng.gauss(0.0, 1.0) + 10.0

@@ -1,0 +1,211 @@
+-- cumulative gain without position discount: binG and G (Kekalainen and Jarvelin), trec_eval's
+-- m_binG and m_G.
+-- Grain: one row per run x evaluated query x requested measure.
+-- Inputs: eval_judged (rel_so_far = relevant documents at or above each rank), eval_qrels (the
+-- ideal ranking), eval_run_queries (num_rel = R), $params (list of {measure, family, has_gains,
+-- gain_grades, gain_values}).
+-- trec_eval:
+--   binG: each retrieved relevant document (grade >= level) adds 1 / log2(2 + the documents above
+--   it that are not relevant, unjudged ones included), i.e. 1 / log2(2 + rank - rel_so_far); the
+--   sum is divided by R (0 when no relevant document was retrieved).
+--   G: gains as in ndcg (the grade, unless G.1=3,2=9 maps it; negative grades and unjudged
+--   documents 0). The ideal ranking is every judged document with gain > 0, by gain descending,
+--   and its positions beyond the end have gain 0. With sr(r) = the gains of ranks 1..r and
+--   sc(r) = the sum over ideal positions 1..r of max(ideal gain, 1), every retrieved document
+--   with gain <> 0 at rank r adds gain / log2(2 + sc(r) - sr(r)); the sum is divided by the total
+--   ideal gain (0 when that is 0). -l changes binG, not G. On binary judgments G equals binG.
+with params as (
+    select unnest($params, recursive := true)
+),
+
+bin_sums as (
+    select
+        run_id,
+        query_id,
+        sum(1.0 / log2(cast(2 + rank - rel_so_far as double))) as gain_sum
+    from eval_judged
+    where is_rel
+    group by run_id, query_id
+),
+
+bin_g_values as (
+    select
+        q.run_id,
+        q.query_id,
+        p.measure,
+        coalesce(b.gain_sum / nullif(cast(q.num_rel as double), 0.0), 0.0) as value
+    from eval_run_queries as q
+    cross join params as p
+    left join bin_sums as b
+        on b.run_id = q.run_id
+       and b.query_id = q.query_id
+    where p.family = 'binG'
+),
+
+g_measures as (
+    select
+        measure,
+        case when has_gains then measure else '' end as scheme
+    from params
+    where family = 'G'
+),
+
+schemes as (
+    select distinct scheme
+    from g_measures
+),
+
+gain_pairs as (
+    select
+        measure as scheme,
+        unnest(gain_grades) as grade,
+        unnest(gain_values) as gain,
+        generate_subscripts(gain_grades, 1) as position
+    from params
+    where family = 'G'
+      and has_gains
+),
+
+mapped_gains as (
+    -- trec_eval uses the first pair given for a grade
+    select
+        scheme,
+        grade,
+        arg_min(gain, position) as gain
+    from gain_pairs
+    group by scheme, grade
+),
+
+judged_gains as (
+    select
+        j.run_id,
+        j.query_id,
+        s.scheme,
+        j.rank,
+        coalesce(g.gain, case when j.grade >= 0 then cast(j.grade as double) else 0.0 end) as gain
+    from eval_judged as j
+    cross join schemes as s
+    left join mapped_gains as g
+        on g.scheme = s.scheme
+       and g.grade = case when j.grade < 0 then -2 else j.grade end
+),
+
+gain_steps as (
+    select
+        run_id,
+        query_id,
+        scheme,
+        rank,
+        gain,
+        sum(gain) over (
+            partition by run_id, query_id, scheme order by rank rows between unbounded preceding and current row
+        ) as gain_so_far
+    from judged_gains
+    where gain <> 0
+),
+
+qrels_gains as (
+    select
+        q.query_id,
+        s.scheme,
+        coalesce(g.gain, cast(q.grade as double)) as gain
+    from eval_qrels as q
+    cross join schemes as s
+    left join mapped_gains as g
+        on g.scheme = s.scheme
+       and g.grade = q.grade
+    where q.grade >= 0
+      and q.query_id in (select query_id from eval_run_queries)
+),
+
+ideal_positions as (
+    select
+        query_id,
+        scheme,
+        gain,
+        row_number() over (partition by query_id, scheme order by gain desc) as position
+    from qrels_gains
+    where gain > 0
+),
+
+ideal as (
+    select
+        query_id,
+        scheme,
+        position,
+        sum(gain) over (
+            partition by query_id, scheme order by position rows between unbounded preceding and current row
+        ) as ideal_so_far,
+        sum(greatest(gain, 1.0)) over (
+            partition by query_id, scheme order by position rows between unbounded preceding and current row
+        ) as cost_so_far
+    from ideal_positions
+),
+
+ideal_totals as (
+    select
+        query_id,
+        scheme,
+        max(position) as nrel,
+        arg_max(ideal_so_far, position) as ideal_gain
+    from ideal
+    group by query_id, scheme
+),
+
+g_sums as (
+    select
+        s.run_id,
+        s.query_id,
+        s.scheme,
+        sum(
+            s.gain / log2(
+                2.0
+                + coalesce(i.cost_so_far, 0.0) + cast(s.rank - least(s.rank, coalesce(t.nrel, 0)) as double)
+                - s.gain_so_far)
+        ) as gain_sum
+    from gain_steps as s
+    left join ideal_totals as t
+        on t.query_id = s.query_id
+       and t.scheme = s.scheme
+    left join ideal as i
+        on i.query_id = s.query_id
+       and i.scheme = s.scheme
+       and i.position = least(s.rank, t.nrel)
+    group by s.run_id, s.query_id, s.scheme
+),
+
+g_values as (
+    select
+        q.run_id,
+        q.query_id,
+        m.measure,
+        coalesce(g.gain_sum / nullif(t.ideal_gain, 0.0), 0.0) as value
+    from eval_run_queries as q
+    cross join g_measures as m
+    left join g_sums as g
+        on g.run_id = q.run_id
+       and g.query_id = q.query_id
+       and g.scheme = m.scheme
+    left join ideal_totals as t
+        on t.query_id = q.query_id
+       and t.scheme = m.scheme
+),
+
+all_values as (
+    select * from bin_g_values
+    union all
+    select * from g_values
+),
+
+final as (
+    select
+        run_id,
+        query_id,
+        measure,
+        value,
+        cast(null as double) as numerator,
+        cast(null as double) as denominator
+    from all_values
+)
+
+select * from final
