@@ -1,0 +1,408 @@
+"""Paired significance tests over per-query scores, and multiple-testing corrections.
+
+Three paired, two-sided tests of "run and baseline have the same mean" over the queries both
+were evaluated on:
+
+- randomization (Fisher's sign-flip permutation test): every query's difference keeps or flips
+  its sign at random; p is the share of the `permutations` resamples whose |sum of differences|
+  reaches the observed one, counting the observed arrangement: (1 + hits) / (1 + permutations)
+  (Phipson and Smyth 2010). When 2^n <= permutations every sign pattern is enumerated and p is
+  exact (hits / 2^n), as scipy.stats.permutation_test does.
+- ttest: Student's paired t-test, t = mean(d) / (sd(d) / sqrt(n)) with n - 1 degrees of freedom
+  (scipy.stats.ttest_rel).
+- bootstrap: the paired bootstrap of the mean difference; p is the share of resamples of the
+  differences shifted to mean 0 whose |mean| reaches the observed |mean| (Efron and Tibshirani
+  1993, 16.4), counted as (1 + hits) / (1 + resamples).
+
+The confidence interval of the mean difference is Student's t interval for the t-test and the
+percentile interval of the paired bootstrap (scipy.stats.bootstrap(method='percentile')) for the
+other two; its level is 1 - alpha, uncorrected.
+
+Reproducibility: random signs and resample indices come from the raw 64-bit stream of NumPy's
+PCG64 seeded through SeedSequence([seed, purpose]); NumPy keeps that stream stable across
+versions (unlike Generator methods), so a seed gives the same p-values everywhere. Every
+comparison with the same query count sees the same resamples, so adding a run to a report does
+not move the other runs' p-values (the corrected ones move: the family grew).
+
+Ties: differences are compared after scaling to integers (12 significant decimals of the largest
+difference), so the sums over resamples are exact and a resample that ties the observed
+statistic always counts; a query is a tie (for win/tie/loss) when its scaled difference is 0.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .errors import UsageError
+
+TESTS = {
+    "randomization": "paired randomization (sign-flip permutation) test",
+    "ttest": "paired Student's t-test",
+    "bootstrap": "paired bootstrap test (differences shifted to mean 0)",
+}
+CORRECTIONS = {
+    "holm": "Holm-Bonferroni step-down",
+    "bonferroni": "Bonferroni",
+    "none": "none",
+}
+_SCALE_DIGITS = 1e12      # differences are compared as integers at this resolution
+_CHUNK_CELLS = 4_000_000  # resample rows x queries held in memory at once
+_SIGNS, _RESAMPLES = 0, 1  # SeedSequence purposes: independent streams for the two uses
+
+
+@dataclass(frozen=True)
+class StatsSettings:
+    """How comparisons are tested; stated beside every p-value a report prints."""
+
+    test: str = "randomization"
+    alpha: float = 0.05
+    correction: str = "holm"
+    permutations: int = 10_000   # randomization permutations and bootstrap resamples
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.test not in TESTS:
+            raise UsageError(f"--test takes {', '.join(TESTS)}, not {self.test!r}")
+        if self.correction not in CORRECTIONS:
+            raise UsageError(f"--correction takes {', '.join(CORRECTIONS)}, not {self.correction!r}")
+        if not 0 < self.alpha < 1:
+            raise UsageError(f"--alpha must be between 0 and 1, not {self.alpha}")
+        if self.permutations < 1:
+            raise UsageError("--permutations must be at least 1")
+        if self.seed < 0:
+            raise UsageError("--seed must be 0 or more")
+
+    @property
+    def confidence(self) -> float:
+        return 1.0 - self.alpha
+
+    def describe_test(self) -> str:
+        if self.test == "randomization":
+            return (f"{TESTS['randomization']}, two-sided, {self.permutations:,} random sign flips "
+                    f"(every pattern when 2^n <= {self.permutations:,}), seed {self.seed}")
+        if self.test == "bootstrap":
+            return f"{TESTS['bootstrap']}, two-sided, {self.permutations:,} resamples, seed {self.seed}"
+        return f"{TESTS['ttest']}, two-sided"
+
+    def describe_ci(self) -> str:
+        level = f"{self.confidence * 100:g}%"
+        if self.test == "ttest":
+            return f"{level} Student t interval of the mean difference"
+        return (f"{level} paired bootstrap percentile interval of the mean difference, "
+                f"{self.permutations:,} resamples, seed {self.seed}")
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """One paired comparison: run (a) against baseline (b) over n shared queries."""
+
+    n: int
+    mean_a: float
+    mean_b: float
+    diff: float             # mean(a - b)
+    ci_low: float
+    ci_high: float
+    statistic: float        # t for the t-test, the mean difference otherwise
+    p_value: float          # nan when the test cannot be made (n = 0, or n = 1 for the t-test)
+    wins: int               # queries where a > b
+    ties: int
+    losses: int
+    exact: bool = False     # randomization: every sign pattern was enumerated
+
+
+# -- scaled differences ------------------------------------------------------------------------
+def _scaled(d: np.ndarray) -> np.ndarray:
+    """The differences as int64 at 1e-12 of the largest magnitude (at least 1): exact sums, exact ties."""
+    if d.size == 0:
+        return d.astype(np.int64)
+    top = max(1.0, float(np.max(np.abs(d))))
+    return np.rint(d * (_SCALE_DIGITS / top)).astype(np.int64)
+
+
+def _stream(seed: int, purpose: int) -> np.random.PCG64:
+    return np.random.PCG64(np.random.SeedSequence([seed, purpose]))
+
+
+def _sign_bits(n: int, permutations: int, seed: int) -> Iterator[np.ndarray]:
+    """Blocks of 0/1 rows (1: flip the sign): every pattern when 2^n <= permutations, else random."""
+    rows_per_chunk = max(1, _CHUNK_CELLS // max(n, 1))
+    if n < 63 and (1 << n) <= permutations:
+        total = 1 << n
+        for start in range(0, total, rows_per_chunk):
+            rows = np.arange(start, min(total, start + rows_per_chunk), dtype=np.int64)
+            yield ((rows[:, None] >> np.arange(n, dtype=np.int64)[None, :]) & 1).astype(np.uint8)
+        return
+    bitgen = _stream(seed, _SIGNS)
+    words = (n + 63) // 64
+    done = 0
+    while done < permutations:
+        rows = min(rows_per_chunk, permutations - done)
+        raw = bitgen.random_raw(rows * words).astype("<u8")
+        bits = np.unpackbits(raw.view(np.uint8), bitorder="little").reshape(rows, words * 64)
+        yield bits[:, :n]
+        done += rows
+
+
+def _resample_indices(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """Blocks of rows of n indices drawn with replacement: ((raw >> 32) * n) >> 32 (Lemire)."""
+    bitgen = _stream(seed, _RESAMPLES)
+    rows_per_chunk = max(1, _CHUNK_CELLS // max(n, 1))
+    done = 0
+    while done < resamples:
+        rows = min(rows_per_chunk, resamples - done)
+        raw = bitgen.random_raw(rows * n)
+        yield (((raw >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)).astype(np.int64).reshape(rows, n)
+        done += rows
+
+
+# -- the tests -------------------------------------------------------------------------------
+def randomization_test(a: Sequence[float], b: Sequence[float], permutations: int = 10_000,
+                       seed: int = 0) -> tuple[float, bool]:
+    """Two-sided paired sign-flip test; returns (p, exact)."""
+    d = _differences(a, b)
+    n = d.size
+    if n == 0:
+        return math.nan, False
+    scaled = _scaled(d)
+    observed = abs(int(scaled.sum()))
+    total = int(scaled.sum())
+    hits = 0
+    count = 0
+    exact = n < 63 and (1 << n) <= permutations
+    for bits in _sign_bits(n, permutations, seed):
+        # flipping the queries with bit 1 turns the sum into total - 2 * (sum of the flipped)
+        flipped = bits.astype(np.int64) @ scaled
+        hits += int(np.count_nonzero(np.abs(total - 2 * flipped) >= observed))
+        count += bits.shape[0]
+    if exact:
+        return hits / count, True
+    return (hits + 1) / (count + 1), False
+
+
+def _bootstrap(d: np.ndarray, resamples: int, seed: int) -> tuple[np.ndarray, int]:
+    """The resampled sums of the scaled differences, and how many reach |sum| after centring."""
+    scaled = _scaled(d)
+    n = d.size
+    total = int(scaled.sum())
+    sums = np.empty(resamples, dtype=np.int64)
+    hits = 0
+    at = 0
+    for idx in _resample_indices(n, resamples, seed):
+        block = scaled[idx].sum(axis=1)
+        sums[at:at + block.size] = block
+        at += block.size
+        # centred at 0: |mean* - mean| >= |mean|  <=>  |sum* - sum| >= |sum|
+        hits += int(np.count_nonzero(np.abs(block - total) >= abs(total)))
+    return sums, hits
+
+
+def bootstrap_test(a: Sequence[float], b: Sequence[float], resamples: int = 10_000, seed: int = 0) -> float:
+    """Two-sided paired bootstrap p-value of the mean difference (shifted to the null)."""
+    d = _differences(a, b)
+    if d.size == 0:
+        return math.nan
+    _sums, hits = _bootstrap(d, resamples, seed)
+    return (hits + 1) / (resamples + 1)
+
+
+def bootstrap_ci(a: Sequence[float], b: Sequence[float], confidence: float = 0.95, resamples: int = 10_000,
+                 seed: int = 0) -> tuple[float, float]:
+    """Percentile interval of the paired bootstrap mean difference."""
+    d = _differences(a, b)
+    if d.size == 0:
+        return math.nan, math.nan
+    sums, _hits = _bootstrap(d, resamples, seed)
+    return _percentile_ci(d, sums, confidence)
+
+
+def _percentile_ci(d: np.ndarray, sums: np.ndarray, confidence: float) -> tuple[float, float]:
+    top = max(1.0, float(np.max(np.abs(d))))
+    means = sums.astype(np.float64) * (top / _SCALE_DIGITS) / d.size
+    tail = (1.0 - confidence) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def paired_ttest(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """(t, two-sided p) of Student's paired t-test.
+
+    n < 2: (nan, nan). All differences equal: sd = 0, so t is 0/0 when they are 0 (no evidence of a
+    difference: t = 0, p = 1) and +-inf otherwise (p = 0); scipy.stats.ttest_rel gives nan for the first.
+    """
+    d = _differences(a, b)
+    n = d.size
+    if n < 2:
+        return math.nan, math.nan
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1))
+    if sd == 0.0:
+        return (0.0, 1.0) if mean == 0.0 else (math.copysign(math.inf, mean), 0.0)
+    t = mean / (sd / math.sqrt(n))
+    return t, min(1.0, 2.0 * t_sf(abs(t), n - 1))
+
+
+def t_interval(a: Sequence[float], b: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
+    d = _differences(a, b)
+    n = d.size
+    if n < 2:
+        return math.nan, math.nan
+    mean = float(d.mean())
+    half = t_ppf(1.0 - (1.0 - confidence) / 2, n - 1) * float(d.std(ddof=1)) / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError("paired tests need two sequences of the same length")
+    return x - y
+
+
+def paired_comparison(a: Sequence[float], b: Sequence[float], settings: StatsSettings) -> PairedResult:
+    """Means, difference, confidence interval, p-value and win/tie/loss of a against b."""
+    d = _differences(a, b)
+    n = d.size
+    scaled = _scaled(d)
+    wins = int(np.count_nonzero(scaled > 0))
+    losses = int(np.count_nonzero(scaled < 0))
+    if n == 0:
+        nan = math.nan
+        return PairedResult(0, nan, nan, nan, nan, nan, nan, nan, 0, 0, 0)
+    mean_a, mean_b, diff = float(np.mean(a)), float(np.mean(b)), float(d.mean())
+    exact = False
+    if settings.test == "ttest":
+        statistic, p = paired_ttest(a, b)
+        low, high = t_interval(a, b, settings.confidence)
+    else:
+        statistic = diff
+        sums, boot_hits = _bootstrap(d, settings.permutations, settings.seed)
+        low, high = _percentile_ci(d, sums, settings.confidence)
+        if settings.test == "bootstrap":
+            p = (boot_hits + 1) / (settings.permutations + 1)
+        else:
+            p, exact = randomization_test(a, b, settings.permutations, settings.seed)
+    return PairedResult(n, mean_a, mean_b, diff, low, high, statistic, p, wins, n - wins - losses, losses, exact)
+
+
+# -- multiple testing --------------------------------------------------------------------------
+def correct(p_values: Sequence[float], method: str = "holm") -> list[float]:
+    """Adjusted p-values over one family of tests (nan entries are not tests and stay nan).
+
+    bonferroni: min(1, m p). holm: sort ascending, p_(i) times (m - i + 1), made monotone by a
+    running maximum, capped at 1 (Holm 1979); the comparison is significant when adjusted p < alpha,
+    which is the same decision as Holm's step-down procedure.
+    """
+    if method not in CORRECTIONS:
+        raise UsageError(f"correction takes {', '.join(CORRECTIONS)}, not {method!r}")
+    tested = [(p, i) for i, p in enumerate(p_values) if not math.isnan(p)]
+    adjusted = [math.nan] * len(p_values)
+    m = len(tested)
+    if method == "none":
+        for p, i in tested:
+            adjusted[i] = p
+    elif method == "bonferroni":
+        for p, i in tested:
+            adjusted[i] = min(1.0, p * m)
+    else:
+        running = 0.0
+        for rank, (p, i) in enumerate(sorted(tested)):
+            running = max(running, min(1.0, (m - rank) * p))
+            adjusted[i] = running
+    return adjusted
+
+
+@dataclass
+class Family:
+    """The comparisons one report makes, corrected together."""
+
+    settings: StatsSettings
+    results: list[PairedResult] = field(default_factory=list)
+    adjusted: list[float] = field(default_factory=list)
+
+    def add(self, a: Sequence[float], b: Sequence[float]) -> int:
+        self.results.append(paired_comparison(a, b, self.settings))
+        return len(self.results) - 1
+
+    def finish(self) -> None:
+        self.adjusted = correct([r.p_value for r in self.results], self.settings.correction)
+
+    @property
+    def tested(self) -> int:
+        return sum(1 for r in self.results if not math.isnan(r.p_value))
+
+    def significant(self, index: int) -> bool:
+        p = self.adjusted[index]
+        return not math.isnan(p) and p < self.settings.alpha
+
+
+# -- Student's t distribution (no scipy at run time) -------------------------------------------
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz, Numerical Recipes 6.4)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < 1e-16:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _betacf(b, a, 1.0 - x) / b
+
+
+def t_sf(t: float, df: float) -> float:
+    """P(T > t) for Student's t with df degrees of freedom."""
+    if math.isinf(t):
+        return 0.0 if t > 0 else 1.0
+    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
+    return tail if t >= 0 else 1.0 - tail
+
+
+def t_ppf(q: float, df: float) -> float:
+    """The q quantile of Student's t (bisection on t_sf; about 1e-12 absolute)."""
+    if not 0.0 < q < 1.0:
+        raise ValueError("q must be in (0, 1)")
+    if q < 0.5:
+        return -t_ppf(1.0 - q, df)
+    target = 1.0 - q
+    low, high = 0.0, 1.0
+    while t_sf(high, df) > target:
+        low, high = high, high * 2.0
+    for _ in range(200):
+        mid = (low + high) / 2.0
+        if t_sf(mid, df) > target:
+            low = mid
+        else:
+            high = mid
+        if high - low <= 1e-14 * max(1.0, high):
+            break
+    return (low + high) / 2.0
