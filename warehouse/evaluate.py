@@ -154,7 +154,9 @@ class Evaluator:
             raise UsageError("name at least one run")
         run_ids = {name: catalog.run_id(self.db, name) for name in runs}
         qrels_id = catalog.qrels_set_id(self.db, qrels)
-        parsed = _resolve(measures)
+        parsed = [m for m in _resolve(measures) if m.family.sql is not None]
+        if not parsed:
+            raise MeasureError("runid and relstring are text, not scores: only `irw trec-eval` prints them")
         by_level: dict[int, list[Measure]] = {}
         for m in parsed:
             by_level.setdefault(m.level if m.level is not None else settings.level, []).append(m)
@@ -198,7 +200,7 @@ class Evaluator:
 
     def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
         params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids,
-                  "depth": s.depth or NO_DEPTH, "complete": s.complete}
+                  "depth": s.depth or NO_DEPTH, "complete": s.complete, "judged_only": s.judged_only}
         for step in prepare_steps(s):
             self.db.run_file(step, params)
         if s.norel == "exclude":

@@ -10,7 +10,7 @@ with field_problems as (
         case
             when field_count < 6 or ($strict and field_count > 6)
                 then 'expected 6 fields (qid Q0 docid rank score tag), found ' || field_count
-            when try_cast(fields[5] as double) is null
+            when try_cast(fields[5] as double) is null or contains(fields[5], '_')
                 then 'score ' || fields[5] || ' is not a number'
             when not isfinite(try_cast(fields[5] as double))
                 then 'score ' || fields[5] || ' is not finite'

@@ -7,6 +7,8 @@
 -- the c-th relevant document (the whole ranking when c = 0), and 0 when fewer than c relevant
 -- documents were retrieved. Precision only rises at relevant ranks, so the maximum is taken over
 -- them. 11pt_avg is the mean of IPrec over its levels (default 0.0, 0.1, ..., 1.0).
+-- A query the run answers but whose ranking -J emptied gets NaN where c = 0: trec_eval starts
+-- from precision r/n = 0/0 there (pytrec_eval returns the same NaN).
 with params as (
     select unnest($params, recursive := true)
 ),
@@ -26,6 +28,8 @@ needed as (
         l.family,
         l.level,
         l.level_count,
+        q.in_run,
+        q.num_ret,
         case
             when $compat = 9 then cast(floor(l.level * q.num_rel + 0.9) as bigint)
             else cast(floor(l.level * q.num_rel) + case
@@ -43,14 +47,17 @@ interpolated as (
         n.family,
         n.level,
         n.level_count,
-        coalesce(max(cast(j.rel_so_far as double) / j.rank), 0.0) as precision
+        case
+            when n.in_run and n.num_ret = 0 and n.rel_needed = 0 then cast('nan' as double)
+            else coalesce(max(cast(j.rel_so_far as double) / j.rank), 0.0)
+        end as precision
     from needed as n
     left join eval_judged as j
         on j.run_id = n.run_id
        and j.query_id = n.query_id
        and j.is_rel
        and j.rel_so_far >= n.rel_needed
-    group by n.run_id, n.query_id, n.measure, n.family, n.level, n.level_count
+    group by n.run_id, n.query_id, n.measure, n.family, n.level, n.level_count, n.in_run, n.num_ret, n.rel_needed
 ),
 
 final as (
