@@ -260,5 +260,271 @@ def trec_eval(ctx: typer.Context) -> None:
         te.run(list(ctx.args), sys.stdout)
 
 
+# -- comparisons and HTML reports (library: warehouse/stats.py, warehouse/reports.py) ----------
+report_app = typer.Typer(help="Write self-contained HTML reports: leaderboard, run, compare, history.",
+                         no_args_is_help=True)
+app.add_typer(report_app, name="report")
+
+
+class TestName(str, Enum):
+    randomization = "randomization"
+    ttest = "ttest"
+    bootstrap = "bootstrap"
+
+
+class CorrectionName(str, Enum):
+    holm = "holm"
+    bonferroni = "bonferroni"
+    none = "none"
+
+
+QrelsOption = Annotated[str, typer.Option("--qrels", help="Stored qrels set to evaluate against.")]
+MeasuresOption = Annotated[Optional[List[str]], typer.Option(
+    "-m", "--measure", help="Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary "
+                            "(default: AP, nDCG@10, P@10).")]
+BaselineOption = Annotated[Optional[str], typer.Option("--baseline", help="Run every other run is tested against.")]
+TestOption = Annotated[TestName, typer.Option("--test", help="Paired two-sided test.")]
+AlphaOption = Annotated[float, typer.Option("--alpha", help="Significance level (after correction).")]
+CorrectionOption = Annotated[CorrectionName, typer.Option(
+    "--correction", help="Multiple-testing correction over every comparison the report makes.")]
+PermutationsOption = Annotated[int, typer.Option(
+    "--permutations", help="Randomization sign flips, and bootstrap resamples (also for the confidence interval).")]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the permutations and resamples.")]
+CompleteOption = Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing ones "
+                                              "score 0 (trec_eval -c).")]
+LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")]
+DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only the top N documents count.")]
+JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
+CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
+NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
+OutputOption = Annotated[Optional[Path], typer.Option(
+    "-o", "--output", help="HTML file to write; - writes it to stdout.")]
+
+
+class ReportFormat(str, Enum):
+    html = "html"
+    table = "table"
+    csv = "csv"
+    tsv = "tsv"
+    json = "json"
+
+
+ReportFormatOption = Annotated[ReportFormat, typer.Option(
+    "--format", "-f", help="html writes the report to -o; the others print its main table to stdout.")]
+
+
+def _eval_settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str):
+    from .evaluate import Settings
+
+    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel)
+
+
+def _stats_settings(test: TestName, alpha: float, correction: CorrectionName, permutations: int, seed: int):
+    from .stats import StatsSettings
+
+    return StatsSettings(test=test.value, alpha=alpha, correction=correction.value, permutations=permutations,
+                         seed=seed)
+
+
+def _check_output(fmt: ReportFormat, output: Optional[Path]) -> None:
+    if fmt is ReportFormat.html and output is None:
+        raise UsageError("write the report with -o FILE (or -o - for stdout), or print its table with --format")
+    if fmt is not ReportFormat.html and output is not None:
+        raise UsageError(f"-o writes HTML; --format {fmt.value} prints to stdout")
+
+
+def _emit_report(report, fmt: ReportFormat, output: Optional[Path], render) -> None:
+    if fmt is ReportFormat.html:
+        _write_html(output, render(report))
+    else:
+        emit(report.table(), OutputFormat(fmt.value))
+
+
+def _write_html(output: Path, html: str) -> None:
+    if str(output) == "-":
+        sys.stdout.write(html)
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(html, encoding="utf-8", newline="\n")
+    err(f"wrote {output}")
+
+
+@app.command("compare")
+def compare(
+    runs: Annotated[List[str], typer.Argument(help="Stored run names; with no --baseline every pair is tested.")],
+    qrels: QrelsOption = ...,
+    measure: MeasuresOption = None,
+    baseline: BaselineOption = None,
+    test: TestOption = TestName.randomization,
+    alpha: AlphaOption = 0.05,
+    correction: CorrectionOption = CorrectionName.holm,
+    permutations: PermutationsOption = 10_000,
+    seed: SeedOption = 0,
+    complete: CompleteOption = False,
+    level: LevelOption = 1,
+    depth: DepthOption = None,
+    judged_only: JudgedOnlyOption = False,
+    compat: CompatOption = 9,
+    norel: NorelOption = "include",
+    db: DbOption = DEFAULT_DB,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Paired significance tests: means, difference, confidence interval, p and corrected p, wins/ties/losses."""
+    from . import reports
+
+    with reported_errors():
+        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
+        stats = _stats_settings(test, alpha, correction, permutations, seed)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        comparison = reports.compare(wh, runs, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+        for line in comparison.notes():
+            err(f"# {line}")
+        emit(comparison.table(), fmt)
+
+
+@report_app.command("leaderboard")
+def report_leaderboard(
+    qrels: QrelsOption = ...,
+    output: OutputOption = None,
+    measure: MeasuresOption = None,
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", help="Run the others are tested against (default: the top run by the primary measure).")] = None,
+    run_pages: Annotated[bool, typer.Option(
+        "--run-pages/--no-run-pages", help="Also write each run's page to runs/ beside the leaderboard.")] = True,
+    test: TestOption = TestName.randomization,
+    alpha: AlphaOption = 0.05,
+    correction: CorrectionOption = CorrectionName.holm,
+    permutations: PermutationsOption = 10_000,
+    seed: SeedOption = 0,
+    complete: CompleteOption = False,
+    level: LevelOption = 1,
+    depth: DepthOption = None,
+    judged_only: JudgedOnlyOption = False,
+    compat: CompatOption = 9,
+    norel: NorelOption = "include",
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """Every stored run on one qrels set, ranked, with significance against a baseline."""
+    from . import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
+        stats = _stats_settings(test, alpha, correction, permutations, seed)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        if fmt is not ReportFormat.html or str(output) == "-":
+            board = reports.leaderboard(wh, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+            _emit_report(board, fmt, output, reports.render_leaderboard)
+            return
+        written = reports.write_leaderboard(wh, qrels, output, measure, baseline=baseline, settings=settings,
+                                            stats=stats, run_pages=run_pages)
+        err(f"wrote {written[0]}")
+        if len(written) > 1:
+            err(f"wrote {len(written) - 1} run pages to {written[1].parent}")
+
+
+@report_app.command("run")
+def report_run(
+    run: Annotated[str, typer.Argument(help="Stored run name.")],
+    qrels: QrelsOption = ...,
+    output: OutputOption = None,
+    measure: MeasuresOption = None,
+    baseline: BaselineOption = None,
+    query: Annotated[Optional[str], typer.Option(
+        "--query", help="Query whose relevant documents' ranks are shown (default: where the run loses most "
+                        "to the baseline).")] = None,
+    test: TestOption = TestName.randomization,
+    alpha: AlphaOption = 0.05,
+    correction: CorrectionOption = CorrectionName.holm,
+    permutations: PermutationsOption = 10_000,
+    seed: SeedOption = 0,
+    complete: CompleteOption = False,
+    level: LevelOption = 1,
+    depth: DepthOption = None,
+    judged_only: JudgedOnlyOption = False,
+    compat: CompatOption = 9,
+    norel: NorelOption = "include",
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """One run: metadata, per-query values, difference to a baseline, precision-recall, relevant ranks."""
+    from . import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
+        stats = _stats_settings(test, alpha, correction, permutations, seed)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        page = reports.run_page(wh, run, qrels, measure, baseline=baseline, query=query, settings=settings,
+                                stats=stats)
+        _emit_report(page, fmt, output, reports.render_run_page)
+
+
+@report_app.command("compare")
+def report_compare(
+    runs: Annotated[List[str], typer.Argument(help="Stored run names (two or more, or one with --baseline).")],
+    qrels: QrelsOption = ...,
+    output: OutputOption = None,
+    measure: MeasuresOption = None,
+    baseline: BaselineOption = None,
+    test: TestOption = TestName.randomization,
+    alpha: AlphaOption = 0.05,
+    correction: CorrectionOption = CorrectionName.holm,
+    permutations: PermutationsOption = 10_000,
+    seed: SeedOption = 0,
+    complete: CompleteOption = False,
+    level: LevelOption = 1,
+    depth: DepthOption = None,
+    judged_only: JudgedOnlyOption = False,
+    compat: CompatOption = 9,
+    norel: NorelOption = "include",
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """Two or more runs: paired tests per measure, win/tie/loss, per-query scatter, precision-recall."""
+    from . import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
+        stats = _stats_settings(test, alpha, correction, permutations, seed)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        page = reports.compare_page(wh, runs, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+        _emit_report(page, fmt, output, reports.render_compare_page)
+
+
+@report_app.command("history")
+def report_history(
+    qrels: QrelsOption = ...,
+    output: OutputOption = None,
+    measure: Annotated[str, typer.Option("-m", "--measure", help="The measure to follow over time.")] = "AP",
+    system: Annotated[Optional[List[str]], typer.Option("--system", help="Only these systems; repeatable.")] = None,
+    test: TestOption = TestName.randomization,
+    alpha: AlphaOption = 0.05,
+    correction: CorrectionOption = CorrectionName.holm,
+    permutations: PermutationsOption = 10_000,
+    seed: SeedOption = 0,
+    complete: CompleteOption = False,
+    level: LevelOption = 1,
+    depth: DepthOption = None,
+    judged_only: JudgedOnlyOption = False,
+    compat: CompatOption = 9,
+    norel: NorelOption = "include",
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """Each system's runs over time, the best so far, and flags where a newer run is significantly worse."""
+    from . import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
+        stats = _stats_settings(test, alpha, correction, permutations, seed)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        page = reports.history(wh, qrels, measure, systems=system, settings=settings, stats=stats)
+        _emit_report(page, fmt, output, reports.render_history)
+
+
 def main() -> None:
     app()

@@ -1,0 +1,30 @@
+-- run_metadata: what the warehouse knows about each run a report shows.
+-- Grain: one row per requested run, in the order of $run_ids.
+-- Inputs: runs; $run_ids. run_date is the run file's creation (or modification) time recorded at
+-- ingest; the ingest time itself is left out so a report depends only on the data.
+with run_order as (
+    select
+        unnest($run_ids) as run_id,
+        generate_subscripts($run_ids, 1) as run_position
+),
+
+final as (
+    select
+        r.run_id,
+        r.name as run,
+        coalesce(r.system, r.name) as system,
+        r.tag,
+        r.description,
+        r.parameters,
+        r.ir_metadata,
+        r.source_path,
+        r.sha256,
+        r.file_created_at as run_date,
+        r.row_count,
+        r.query_count
+    from runs as r
+    inner join run_order as o on o.run_id = r.run_id
+    order by o.run_position
+)
+
+select * from final

@@ -1,0 +1,430 @@
+"""HTML reports: numbers checked against `irw eval` and scipy, golden files, escaping, self-containment.
+
+Golden files (tests/golden/*.html) hold the reports of the demo data. They were generated once and
+read by hand (in a browser and as screenshots); regenerate them with IRW_UPDATE_GOLDEN=1 after a
+deliberate change, and look at the diff before committing it.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import warehouse
+from warehouse import reports
+from warehouse.cli import app
+from warehouse.demo import run_demo
+from warehouse.evaluate import Evaluator
+from warehouse.formatting import format_number
+from warehouse.stats import StatsSettings
+
+scipy_stats = pytest.importorskip("scipy.stats", reason="scipy is a test dependency: pip install -e '.[test]'")
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("IRW_UPDATE_GOLDEN") == "1"
+MEASURES = ["AP", "nDCG@10", "P@10"]
+RUNS = ["bm25", "bm25-rm3", "dense", "rerank", "random", "bm25-trunc"]
+
+
+# -- fixtures ------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """`irw demo` in a temporary folder: the warehouse, the leaderboard, run pages and history."""
+    folder = tmp_path_factory.mktemp("reports") / "demo"
+    run_demo(folder)
+    return folder
+
+
+@pytest.fixture
+def db(demo, tmp_path):
+    copy = tmp_path / "irw.duckdb"
+    shutil.copyfile(demo / "irw.duckdb", copy)
+    return copy
+
+
+def irw(*args, db=None):
+    argv = [str(a) for a in args] + (["--db", str(db)] if db else [])
+    return CliRunner().invoke(app, argv, catch_exceptions=False)
+
+
+def eval_json(db, *args):
+    result = irw("eval", "--qrels", "sample", *args, "--format", "json", db=db)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+# -- reading HTML ----------------------------------------------------------------------------------
+class Tables(HTMLParser):
+    """Every <table>: its class, header texts and rows of (text, attributes) cells."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables: list[dict] = []
+        self._stack: list[dict] = []
+        self._cell: list | None = None
+        self._row: list | None = None
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self._stack.append({"class": attrs.get("class", ""), "head": [], "rows": []})
+        elif tag == "tr" and self._stack:
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = ["", attrs, tag]
+        elif tag in ("sup", "div") and self._cell is not None:
+            self._skip += 1
+            self._cell[1].setdefault("_" + tag, "")
+
+    def handle_endtag(self, tag):
+        if tag in ("sup", "div") and self._skip:
+            self._skip -= 1
+        elif tag in ("td", "th") and self._cell is not None:
+            text, attrs, kind = self._cell
+            self._row.append((" ".join(text.split()), attrs, kind))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            table = self._stack[-1]
+            if all(kind == "th" for _, _, kind in self._row):
+                table["head"] = [text for text, _, _ in self._row]
+            else:
+                table["rows"].append([(text, attrs) for text, attrs, _ in self._row])
+            self._row = None
+        elif tag == "table" and self._stack:
+            self.tables.append(self._stack.pop())
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            if self._skip:
+                key = "_sup" if "_sup" in self._cell[1] else "_div"
+                self._cell[1][key] = self._cell[1].get(key, "") + data
+            else:
+                self._cell[0] += data
+
+
+def tables(html: str) -> list[dict]:
+    parser = Tables()
+    parser.feed(html)
+    return parser.tables
+
+
+def table_with(html: str, css: str) -> dict:
+    return next(t for t in tables(html) if css in t["class"].split())
+
+
+def as_dicts(table: dict) -> list[dict]:
+    return [{h: cell for h, cell in zip(table["head"], row)} for row in table["rows"]]
+
+
+# -- golden files ------------------------------------------------------------------------------------
+def golden_pages(demo: Path) -> dict[str, str]:
+    """The reports of the demo data: what `irw demo` wrote, plus a compare page."""
+    with warehouse.open(demo / "irw.duckdb") as wh:
+        compare = reports.render_compare_page(reports.compare_page(wh, ["bm25-rm3", "bm25-trunc"], "sample",
+                                                                   baseline="bm25"))
+    return {
+        "leaderboard.html": (demo / "leaderboard.html").read_text(encoding="utf-8"),
+        "run-bm25-trunc.html": (demo / "runs" / "bm25-trunc.html").read_text(encoding="utf-8"),
+        "history.html": (demo / "history.html").read_text(encoding="utf-8"),
+        "compare.html": compare,
+    }
+
+
+def test_reports_of_the_demo_data_match_the_golden_files(demo):
+    mismatches = []
+    for name, html in golden_pages(demo).items():
+        path = GOLDEN / name
+        if UPDATE:
+            path.write_text(html, encoding="utf-8", newline="\n")
+            continue
+        assert path.is_file(), f"no golden file {path}; generate with IRW_UPDATE_GOLDEN=1 and check it by hand"
+        expected = path.read_text(encoding="utf-8")
+        if html != expected:
+            diff = difflib.unified_diff(expected.splitlines(), html.splitlines(), f"golden/{name}", name, lineterm="",
+                                        n=1)
+            mismatches.append("\n".join(list(diff)[:40]))
+    assert not mismatches, "reports differ from tests/golden (IRW_UPDATE_GOLDEN=1 regenerates):\n" + \
+        "\n\n".join(mismatches)
+
+
+def test_the_same_inputs_give_the_same_bytes(demo, db, tmp_path):
+    first = (demo / "leaderboard.html").read_bytes()
+    # scores already stored: the report reads them and must not change a byte
+    result = irw("report", "leaderboard", "--qrels", "sample", "-o", tmp_path / "again" / "leaderboard.html", db=db)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "again" / "leaderboard.html").read_bytes() == first
+    for run in RUNS:
+        assert (tmp_path / "again" / "runs" / f"{run}.html").read_bytes() == (demo / "runs" / f"{run}.html").read_bytes()
+    # a second demo in another folder (scores computed afresh) writes the same pages
+    other = tmp_path / "elsewhere"
+    run_demo(other)
+    for name in ["leaderboard.html", "history.html", "runs/bm25.html", "runs/rerank.html"]:
+        assert (other / name).read_bytes() == (demo / name).read_bytes(), name
+
+
+# -- the leaderboard's numbers ---------------------------------------------------------------------
+def test_leaderboard_numbers_are_the_numbers_irw_eval_prints(demo, db):
+    html = (demo / "leaderboard.html").read_text(encoding="utf-8")
+    board = as_dicts(table_with(html, "leaderboard"))
+    expected = {row["run"]: row for row in eval_json(db, *[a for m in MEASURES + ["Judged@10"] for a in ("-m", m)])}
+    assert [row["Run"][1]["data-value"] for row in board] == sorted(expected, key=lambda r: -expected[r]["AP"])
+    assert [row["Rank"][0] for row in board] == ["1", "2", "3", "4", "5", "6"]
+    for row in board:
+        run = row["Run"][1]["data-value"]
+        for measure in MEASURES + ["Judged@10"]:
+            assert row[measure][0] == format_number(expected[run][measure]), (run, measure)
+        judged = 50
+        assert row["Queries"][0] == f"{expected[run]['queries']} / {judged}"
+        assert row["Date"][0].startswith("2026-")
+    # best of each column in bold: the reranker is best everywhere in the sample
+    assert html.count("<strong>0.8271</strong>") == 1
+
+
+def test_leaderboard_significance_is_the_comparison_irw_compare_makes(demo, db):
+    html = (demo / "leaderboard.html").read_text(encoding="utf-8")
+    board = {row["Run"][1]["data-value"]: row for row in as_dicts(table_with(html, "leaderboard"))}
+    others = [r for r in RUNS if r != "rerank"]
+    result = irw("compare", *others, "--baseline", "rerank", "--qrels", "sample",
+                 *[a for m in MEASURES for a in ("-m", m)], "--format", "json", db=db)
+    assert result.exit_code == 0, result.stderr
+    for row in json.loads(result.stdout):
+        cell = board[row["run"]][row["measure"]]
+        mark = cell[1].get("_sup", "")
+        assert mark == ("\u25bc" if row["significant"] and row["diff"] < 0 else
+                        "\u25b2" if row["significant"] else ""), (row["run"], row["measure"])
+        if row["measure"] == "AP":
+            assert board[row["run"]]["p (holm)"][0] == reports.fmt_p(row["p_adjusted"])
+            assert board[row["run"]]["\u0394 AP"][0] == reports.fmt_delta(row["diff"])
+    assert board["rerank"]["\u0394 AP"][0] == "0.0000" and board["rerank"]["p (holm)"][0] == "\u2014"
+    assert "baseline" in board["rerank"]["Run"][0]
+    assert "over 15 comparisons: 5 runs against rerank x 3 measures" in html
+
+
+def test_leaderboard_t_tests_match_scipy_after_holm(db):
+    with warehouse.open(db) as wh:
+        board = reports.leaderboard(wh, "sample", ["AP"], baseline="bm25", stats=StatsSettings(test="ttest"))
+    per_query: dict = {}
+    for row in eval_json(db, "-m", "AP", "-q"):
+        per_query.setdefault(row["run"], {})[row["query"]] = row["AP"]
+    raw = {}
+    for run in RUNS:
+        if run == "bm25":
+            continue
+        shared = sorted(set(per_query[run]) & set(per_query["bm25"]))
+        raw[run] = scipy_stats.ttest_rel([per_query[run][q] for q in shared],
+                                         [per_query["bm25"][q] for q in shared]).pvalue
+    order = sorted(raw, key=raw.get)
+    holm, running = {}, 0.0
+    for k, run in enumerate(order):
+        running = max(running, min(1.0, (len(order) - k) * raw[run]))
+        holm[run] = running
+    for row in board.rows:
+        if row.run == "bm25":
+            assert row.is_baseline and row.p_adjusted is None
+        else:
+            assert row.p_adjusted == pytest.approx(holm[row.run], rel=1e-8, abs=1e-300), row.run
+
+
+def test_leaderboard_reads_stored_scores_and_a_new_run_costs_only_that_run(db, tmp_path, monkeypatch):
+    computed = []
+    original = Evaluator._compute
+
+    def spy(self, evaluation_id, qrels_id, s, measures, run_ids, done):
+        computed.append(sorted(run_ids))
+        return original(self, evaluation_id, qrels_id, s, measures, run_ids, done)
+
+    monkeypatch.setattr(Evaluator, "_compute", spy)
+    with warehouse.open(db) as wh:
+        reports.write_leaderboard(wh, "sample", tmp_path / "lb.html")
+        assert computed == []  # the demo stored every score the leaderboard and run pages read
+        text = tmp_path / "new.txt"
+        source = wh.sql("select source_path from runs where name = 'bm25'").rows[0][0]
+        text.write_text(Path(source).read_text().replace(" bm25\n", " bm25-v2\n"))
+        wh.ingest_run(text, "bm25-v2", system="bm25")
+        new_id = wh.sql("select run_id from runs where name = 'bm25-v2'").rows[0][0]
+        board = reports.leaderboard(wh, "sample", run_pages=True)
+    assert computed and all(ids == [new_id] for ids in computed)
+    assert len(board.rows) == 7
+
+
+# -- run page --------------------------------------------------------------------------------------
+def test_run_page_numbers_match_irw_eval_and_the_run_file(demo, db):
+    html = (demo / "runs" / "bm25-trunc.html").read_text(encoding="utf-8")
+    per_query = {}
+    for row in eval_json(db, "bm25-trunc", "rerank", *[a for m in MEASURES for a in ("-m", m)], "-q"):
+        per_query.setdefault(row["run"], {})[row["query"]] = row
+    table = as_dicts(table_with(html, "per-query"))
+    assert [row["Query"][0] for row in table] == sorted(per_query["bm25-trunc"])
+    for row in table:
+        q = row["Query"][0]
+        for m in MEASURES:
+            assert row[m][0] == format_number(per_query["bm25-trunc"][q][m])
+        assert row["\u0394 AP"][0] == reports.fmt_delta(per_query["bm25-trunc"][q]["AP"] - per_query["rerank"][q]["AP"])
+    # the chosen query is the one where the run loses most to the baseline (rerank) on AP
+    deltas = {q: per_query["bm25-trunc"][q]["AP"] - per_query["rerank"][q]["AP"] for q in per_query["bm25-trunc"]}
+    worst = min(deltas, key=lambda q: (deltas[q], q))
+    assert f"Relevant documents of query {worst}" in html
+
+    # the precision-recall points are trec_eval's interpolated precision, as irw eval prints it
+    levels = [f"IPrec@{x / 10:.1f}" for x in range(11)]
+    iprec = eval_json(db, "bm25-trunc", *[a for m in levels for a in ("-m", m)])[0]
+    for x, (name, value) in enumerate((k, v) for k, v in iprec.items() if k.startswith("IPrec")):
+        assert f"bm25-trunc: precision {format_number(value)} at recall {x / 10:.1f}" in html
+
+    # ranks of the relevant documents, recomputed from the run file: score as float32 desc, docid desc
+    source = next(demo.glob("data/run.bm25-trunc.txt"))
+    docs = [line.split() for line in source.read_text().splitlines() if line.split()[0] == worst]
+    ordered = sorted(docs, key=lambda f: (-np.float32(float(f[4])), tuple(-b for b in f[2].encode())))
+    rank_of = {f[2]: i for i, f in enumerate(ordered, start=1)}
+    qrels = [line.split() for line in (demo / "data" / "qrels.txt").read_text().splitlines()]
+    relevant = {d: int(g) for q, _, d, g in qrels if q == worst and int(g) >= 1}
+    ranks = as_dicts(next(t for t in tables(html) if t["head"] and t["head"][0] == "Document"))
+    assert {row["Document"][0] for row in ranks} == set(relevant)
+    for row in ranks:
+        doc = row["Document"][0]
+        assert row["Grade"][0] == str(relevant[doc])
+        shown = row["Rank in bm25-trunc"][0]
+        assert shown == (f"{rank_of[doc]:,}" if doc in rank_of else "not retrieved"), doc
+
+
+def test_run_page_on_its_own_has_its_own_family_and_the_chosen_query(db, tmp_path):
+    out = tmp_path / "bm25.html"
+    result = irw("report", "run", "bm25", "--qrels", "sample", "--baseline", "bm25-rm3", "--query", "1003",
+                 "-m", "AP", "-o", out, db=db)
+    assert result.exit_code == 0, result.stderr
+    html = out.read_text(encoding="utf-8")
+    assert "Relevant documents of query 1003" in html and "chosen with --query" in html
+    assert "over 1 comparison: bm25 against bm25-rm3 x 1 measure" in html
+    alone = irw("report", "run", "bm25", "--qrels", "sample", "-o", "-", db=db)
+    assert alone.exit_code == 0 and "No baseline" in alone.stdout
+    missing = irw("report", "run", "bm25", "--qrels", "sample", "--query", "nope", "-o", out, db=db)
+    assert missing.exit_code == 1 and "query 'nope' is not in the qrels set" in missing.stderr
+
+
+# -- history and compare ------------------------------------------------------------------------------
+def test_history_flags_a_newer_run_significantly_worse_than_the_run_before(demo, db):
+    html = (demo / "history.html").read_text(encoding="utf-8")
+    bm25 = next(t for t in tables(html) if t["head"] and t["head"][0] == "Date" and
+                any("bm25-trunc" in row[1][0] for row in t["rows"]))
+    rows = {row["Run"][0]: row for row in as_dicts(bm25)}
+    assert [r["Run"][0] for r in as_dicts(bm25)] == ["bm25", "bm25-rm3", "bm25-trunc"]  # in time order
+    assert rows["bm25-trunc"]["Verdict"][0] == "\u25bc significantly worse"
+    assert rows["bm25-rm3"]["Verdict"][0] == "\u25b2 significantly better"
+    assert rows["bm25"]["Verdict"][0] == "first run"
+    assert "1 run is flagged." in html
+    # the verdict holds by scipy too: AP of bm25-trunc vs bm25-rm3 over their 45 shared queries
+    per_query: dict = {}
+    for row in eval_json(db, "bm25-trunc", "bm25-rm3", "-m", "AP", "-q"):
+        per_query.setdefault(row["run"], {})[row["query"]] = row["AP"]
+    shared = sorted(set(per_query["bm25-trunc"]) & set(per_query["bm25-rm3"]))
+    assert len(shared) == 45
+    a = np.array([per_query["bm25-trunc"][q] for q in shared])
+    b = np.array([per_query["bm25-rm3"][q] for q in shared])
+    p = scipy_stats.permutation_test((a, b), lambda x, y, axis: np.mean(x - y, axis=axis), vectorized=True,
+                                     permutation_type="samples", n_resamples=9_999, rng=np.random.default_rng(0)).pvalue
+    assert p * 2 < 0.05 and a.mean() < b.mean()  # two comparisons in the family: Holm multiplies by at most 2
+    assert rows["bm25-trunc"]["\u0394 to previous"][0] == reports.fmt_delta(a.mean() - b.mean())
+
+
+def test_compare_page_and_history_commands(db, tmp_path):
+    result = irw("report", "compare", "bm25", "bm25-rm3", "dense", "--qrels", "sample", "-m", "AP", "-o",
+                 tmp_path / "c.html", db=db)
+    assert result.exit_code == 0, result.stderr
+    html = (tmp_path / "c.html").read_text(encoding="utf-8")
+    tested = as_dicts(table_with(html, "comparison"))
+    assert [(r["Run"][0], r["Baseline"][0]) for r in tested] == [("bm25-rm3", "bm25"), ("dense", "bm25"),
+                                                                   ("dense", "bm25-rm3")]
+    assert html.count('<svg class="chart"') == 4  # three scatter plots and the precision-recall curves
+    result = irw("report", "history", "--qrels", "sample", "--system", "bm25", "-o", tmp_path / "h.html", db=db)
+    assert result.exit_code == 0, result.stderr
+    html = (tmp_path / "h.html").read_text(encoding="utf-8")
+    assert "<h2>bm25" in html and "<h2>dense" not in html
+    result = irw("report", "compare", "bm25", "--qrels", "sample", "-o", tmp_path / "x.html", db=db)
+    assert result.exit_code == 2 and "at least two runs" in result.stderr
+
+
+def test_leaderboard_command_writes_run_pages_or_not_and_to_stdout(db, tmp_path):
+    result = irw("report", "leaderboard", "--qrels", "sample", "-m", "nDCG@10", "--baseline", "bm25",
+                 "--no-run-pages", "-o", tmp_path / "lb.html", db=db)
+    assert result.exit_code == 0, result.stderr
+    html = (tmp_path / "lb.html").read_text(encoding="utf-8")
+    assert not (tmp_path / "runs").exists() and "<a href" not in html
+    assert [h for h in table_with(html, "leaderboard")["head"]][4] == "nDCG@10"
+    assert "Baseline: <strong>bm25</strong>." in html
+    result = irw("report", "leaderboard", "--qrels", "sample", "-o", "-", db=db)
+    assert result.exit_code == 0 and result.stdout.startswith("<!DOCTYPE html>")
+    result = irw("report", "leaderboard", "--qrels", "sample", "--baseline", "nope", "-o", tmp_path / "x.html", db=db)
+    assert result.exit_code == 1 and "no run named 'nope'" in result.stderr
+
+
+def test_demo_ends_with_the_leaderboard_and_prints_its_path(demo, tmp_path, capsys):
+    run_demo(tmp_path / "d")
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"# leaderboard: {(tmp_path / 'd' / 'leaderboard.html').resolve()}")
+    assert (tmp_path / "d" / "runs" / "rerank.html").is_file()
+
+
+# -- safety: escaping and self-containment ----------------------------------------------------------
+HOSTILE = "<script>alert(1)</script>"
+
+
+@pytest.fixture
+def hostile_db(tmp_path):
+    """A warehouse whose run name, system, description, parameters and ir_metadata are all markup."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {int(d % 3 == 0)}\n" for q in range(4) for d in range(12)))
+    db = tmp_path / "h.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "q")
+        for index, name in enumerate([HOSTILE, "plain"]):
+            run = tmp_path / f"run{index}.txt"
+            header = ("# ir_metadata.start\n# tag: <img src=x onerror=alert(3)>\n# ir_metadata.end\n" if index == 0
+                      else "")
+            run.write_text(header + "".join(f"q{q} Q0 d{d} {d + 1} {20 - d - index * (d % 2)} t{index}\n"
+                                            for q in range(4) for d in range(12)))
+            wh.ingest_run(run, name, system='"><b>sys</b>', description="<img src=x onerror=alert(2)>",
+                          parameters={"<k>": "<v>"})
+    return db
+
+
+def test_markup_in_names_and_metadata_shows_as_text(hostile_db, tmp_path):
+    with warehouse.open(hostile_db) as wh:
+        written = reports.write_leaderboard(wh, "q", tmp_path / "lb.html", ["AP"])
+        pages = [p.read_text(encoding="utf-8") for p in written]
+        pages.append(reports.render_compare_page(reports.compare_page(wh, [HOSTILE, "plain"], "q", ["AP"])))
+        pages.append(reports.render_history(reports.history(wh, "q")))
+    assert all(p.parent.name in ("runs", tmp_path.name) and "<" not in p.name for p in written)
+    for html in pages:
+        assert "<script>alert" not in html and "<img" not in html and "<b>sys" not in html
+        assert html.count("<script>") == 1  # the sorting script, and nothing else
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in pages[0]
+    run_page = next(html for html in pages[1:3] if "ir_metadata" in html and "onerror=alert(3)" in html)
+    assert "&lt;img src=x onerror=alert(3)&gt;" in run_page
+    assert "&lt;k&gt;=&lt;v&gt;" in run_page
+
+
+def test_every_page_is_self_contained(demo):
+    pages = [demo / "leaderboard.html", demo / "history.html", *sorted((demo / "runs").glob("*.html"))]
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        assert "Content-Security-Policy" in html and "default-src 'none'" in html
+        assert not re.search(r"<(link|img|iframe|object|embed)\b", html), path
+        assert not re.search(r"\bsrc\s*=", html) and "url(" not in html and "@import" not in html, path
+        assert set(re.findall(r"https?://[^\s\"'<>]+", html)) <= {"http://www.w3.org/2000/svg"}, path
+        for href in re.findall(r'href="([^"]*)"', html):
+            assert re.fullmatch(r"(\.\./)?([a-z0-9._-]+/)?[a-z0-9._-]+\.html", href), (path, href)
+        # every setting behind the numbers is stated
+        for label in ("Test", "Alpha", "Correction", "Permutations", "Seed", "Tie rule", "Query set",
+                      "Relevance level", "Cutoffs", "trec_eval compatibility"):
+            if path.name != "rerank.html" or label in ("Tie rule", "Query set", "Relevance level", "Cutoffs",
+                                                       "trec_eval compatibility"):
+                assert f"<dt>{label}</dt>" in html, (path, label)

@@ -1,0 +1,981 @@
+"""Comparisons and HTML reports: leaderboard, run page, compare page, history.
+
+Every number comes from stored per-query scores: runs are evaluated through Warehouse.evaluate
+(which computes only the (run, measure) pairs not stored yet), then the report queries in
+sql/reports/ read `scores` and run metadata. Python pairs the per-query values, runs the tests of
+warehouse.stats, corrects them as one family per report, computes chart geometry
+(warehouse.charts) and hands plain data to the Jinja templates, which only format and lay out.
+
+The output is one self-contained HTML file per page: inline CSS, a few lines of inline JS that
+sort tables, inline SVG charts, no network access (a Content-Security-Policy forbids it). The
+same warehouse contents and options give the same bytes: queries order explicitly, seeds are
+fixed, and no generation time is printed.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import math
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from . import charts
+from .core import Warehouse
+from .errors import NotFoundError, UsageError
+from .evaluate import Settings
+from .formatting import format_number
+from .measures import Measure, parse_all
+from .resources import templates_dir
+from .stats import CORRECTIONS, Family, PairedResult, StatsSettings
+from .table import Table
+
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10")
+COVERAGE_MEASURE = "Judged@10"
+PR_RECALLS = tuple(i / 10 for i in range(11))
+NEUTRAL_FAMILIES = {"num_q", "num_ret", "num_rel"}        # no "best": more is not better
+LOWER_IS_BETTER = {"unj", "rbp_resid"}
+DASH = "\u2014"
+EPOCH = dt.datetime(1970, 1, 1)  # the chart position of a run without a date
+
+
+# -- formatting (numbers through warehouse.formatting) -----------------------------------------
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def fmt_value(value: float | None) -> str:
+    return DASH if _missing(value) else format_number(value)
+
+
+def fmt_delta(value: float | None) -> str:
+    if _missing(value):
+        return DASH
+    text = format_number(value)
+    if text.lstrip("-").strip("0.") == "":
+        return format_number(0.0)  # no "-0.0000"
+    return text if value < 0 else "+" + text
+
+
+def fmt_p(value: float | None) -> str:
+    if _missing(value):
+        return DASH
+    if value < 0.0001 and format_number(value) == format_number(0.0):
+        return "<" + format_number(0.0001)
+    return format_number(value)
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count:,} {noun if count == 1 else (nouns or noun + 's')}"
+
+
+def wins_ties_losses(result: PairedResult) -> str:
+    return (f"{plural(result.wins, 'win')}, {plural(result.ties, 'tie')}, {plural(result.losses, 'loss', 'losses')}")
+
+
+def fmt_count(value: int | None) -> str:
+    return DASH if value is None else f"{value:,}"
+
+
+def fmt_date(value: dt.datetime | None) -> str:
+    return DASH if value is None else value.strftime("%Y-%m-%d")
+
+
+def fmt_datetime(value: dt.datetime | None) -> str:
+    return DASH if value is None else value.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def sort_value(value: Any) -> str:
+    """The data-value a sortable cell carries: full precision numbers, ISO dates, '' for none."""
+    if _missing(value):
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%S")
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    # 12 significant digits: DuckDB's parallel sums may differ in the last bits between runs,
+    # and a data attribute must not make the bytes of a report differ
+    return f"{value:.12g}" if isinstance(value, float) else str(value)
+
+
+def run_page_name(run: str) -> str:
+    """A file name for a run's page: the name itself when it is a safe lower-case file name,
+    else a cleaned name and 8 hex digits of its SHA-256 (unique, and safe on any file system)."""
+    if re.fullmatch(r"[a-z0-9][a-z0-9._-]{0,80}", run) and not run.endswith("."):
+        return f"{run}.html"
+    clean = re.sub(r"[^a-z0-9._-]+", "_", run.lower()).strip("._-")[:60] or "run"
+    return f"{clean}-{hashlib.sha256(run.encode('utf-8')).hexdigest()[:8]}.html"
+
+
+# -- the scores a report reads -----------------------------------------------------------------
+@dataclass
+class Scope:
+    """One report's evaluation: qrels set, settings, measures, and where their stored scores are."""
+
+    wh: Warehouse
+    qrels: str
+    qrels_id: int
+    settings: Settings
+    measures: list[Measure]              # shown, primary first
+    wanted: dict[str, dict[str, Any]]    # measure name -> {evaluation_id, stored, measure, position}
+
+    @property
+    def primary(self) -> Measure:
+        return self.measures[0]
+
+    def wanted_for(self, measures: Iterable[Measure]) -> list[dict[str, Any]]:
+        return [self.wanted[m.name] for m in measures]
+
+    def sql(self, name: str, params: dict[str, Any]) -> Table:
+        return Table.from_result(self.wh.db.run_file(f"reports/{name}.sql", params))
+
+
+def _parse_measures(specs: Sequence[str] | None) -> list[Measure]:
+    measures = [m for m in parse_all(list(specs or DEFAULT_MEASURES)) if m.family.sql is not None]
+    if not measures:
+        raise UsageError("name at least one measure with a per-query score (-m), e.g. -m AP -m nDCG@10")
+    return measures
+
+
+def _scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Sequence[str], settings: Settings,
+           extra: Sequence[str] = ()) -> Scope:
+    measures = _parse_measures(specs)
+    extra_measures = [m for m in parse_all(list(extra)) if m.name not in {x.name for x in measures}]
+    everything = measures + extra_measures
+    if runs:
+        wh.evaluate(list(runs), qrels, everything, settings=settings)  # computes only what is not stored
+    qrels_id = wh.db.fetchone("select qrels_set_id from qrels_sets where name = ?", [qrels])
+    if qrels_id is None:
+        raise NotFoundError(f"no qrels set named {qrels!r}; `irw qrels` lists the stored sets")
+    wanted = {}
+    for position, m in enumerate(everything):
+        level = m.level if m.level is not None else settings.level
+        row = wh.db.run_file("reports/evaluation_id.sql",
+                             {"qrels_set_id": qrels_id[0], "settings_key": replace(settings, level=level).key}).fetchone()
+        wanted[m.name] = {"evaluation_id": row[0] if row else -1, "stored": replace(m, level=None).name,
+                          "measure": m.name, "position": position}
+    return Scope(wh, qrels, qrels_id[0], settings, measures, wanted)
+
+
+def _testable(m: Measure) -> bool:
+    """Paired tests compare means: measures summarized otherwise (sums, geometric means) are not tested."""
+    return m.aggregate == "mean"
+
+
+def _higher_is_better(m: Measure) -> bool | None:
+    if m.family.trec_name in NEUTRAL_FAMILIES:
+        return None
+    return m.family.trec_name not in LOWER_IS_BETTER
+
+
+# -- paired comparisons ------------------------------------------------------------------------
+@dataclass
+class PairRow:
+    """One run against one baseline on one measure, with the per-query values behind the test."""
+
+    pair: int
+    run: str
+    baseline: str
+    measure: Measure
+    queries: list[str]            # paired: both runs were evaluated on them
+    run_values: list[float]
+    baseline_values: list[float]
+    run_only: int                 # queries only the run was evaluated on
+    baseline_only: int
+    result: PairedResult | None = None
+    p_adjusted: float = math.nan
+    significant: bool = False
+
+    @property
+    def tested(self) -> bool:
+        return self.result is not None and not math.isnan(self.result.p_value)
+
+    @property
+    def direction(self) -> str:
+        """'better', 'worse' or '' (not significant), from the run's side, after correction."""
+        if not self.significant or self.result is None:
+            return ""
+        better = self.result.diff > 0
+        if _higher_is_better(self.measure) is False:
+            better = not better
+        return "better" if better else "worse"
+
+    @property
+    def same_queries(self) -> bool:
+        return self.run_only == 0 and self.baseline_only == 0
+
+
+def _pair_rows(scope: Scope, pairs: Sequence[tuple[str, str]], measures: Sequence[Measure]) -> list[PairRow]:
+    ids = dict(scope.wh.db.fetchall("select name, run_id from runs where name in (select unnest(?))",
+                                    [sorted({r for pair in pairs for r in pair})]))
+    for pair in pairs:
+        for name in pair:
+            if name not in ids:
+                raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+    table = scope.sql("paired_scores", {
+        "pairs": [{"pair": i, "run_id": ids[r], "baseline_id": ids[b]} for i, (r, b) in enumerate(pairs)],
+        "wanted": scope.wanted_for(measures)})
+    by_key: dict[tuple[int, str], PairRow] = {}
+    for i, (run, baseline) in enumerate(pairs):
+        for m in measures:
+            by_key[(i, m.name)] = PairRow(i, run, baseline, m, [], [], [], 0, 0)
+    for pair, _position, measure, query, run_value, baseline_value in table.rows:
+        row = by_key[(pair, measure)]
+        if run_value is None:
+            row.baseline_only += 1
+        elif baseline_value is None:
+            row.run_only += 1
+        else:
+            row.queries.append(query)
+            row.run_values.append(run_value)
+            row.baseline_values.append(baseline_value)
+    return [by_key[(i, m.name)] for m in measures for i in range(len(pairs))]
+
+
+def _test(rows: Sequence[PairRow], stats: StatsSettings) -> Family:
+    """Tests every testable row and corrects them as one family; returns the family."""
+    family = Family(stats)
+    index_of = {}
+    for row in rows:
+        if _testable(row.measure):
+            index_of[id(row)] = family.add(row.run_values, row.baseline_values)
+        else:
+            row.result = None
+    family.finish()
+    for row in rows:
+        if id(row) in index_of:
+            k = index_of[id(row)]
+            row.result = family.results[k]
+            row.p_adjusted = family.adjusted[k]
+            row.significant = family.significant(k)
+    return family
+
+
+@dataclass
+class Comparison:
+    """The result of compare(): every measure x pair, tested and corrected together."""
+
+    qrels: str
+    settings: Settings
+    stats: StatsSettings
+    measures: list[Measure]
+    pairs: list[tuple[str, str]]
+    baseline: str | None
+    rows: list[PairRow]
+    tested: int
+
+    def table(self) -> Table:
+        columns = ["measure", "run", "baseline", "queries", "run_mean", "baseline_mean", "diff", "ci_low",
+                   "ci_high", "p", "p_adjusted", "significant", "wins", "ties", "losses"]
+        out = []
+        for row in self.rows:
+            r = row.result
+            if r is None:
+                values = [None] * 8
+            else:
+                values = [r.mean_a, r.mean_b, r.diff, r.ci_low, r.ci_high, r.p_value, row.p_adjusted,
+                          row.significant]
+                values = [None if _missing(v) else v for v in values]
+            out.append((row.measure.name, row.run, row.baseline, len(row.queries), *values,
+                        *(3 * [None] if r is None else [r.wins, r.ties, r.losses])))
+        return Table(columns, out)
+
+    def notes(self) -> list[str]:
+        """What a reader needs beside the numbers: settings, test, correction, query sets."""
+        lines = [f"qrels {self.qrels}; {self.settings.describe()}",
+                 f"test: {self.stats.describe_test()}; alpha {self.stats.alpha:g}",
+                 f"confidence interval: {self.stats.describe_ci()}",
+                 f"correction: {CORRECTIONS[self.stats.correction]} over {self.tested} comparisons "
+                 f"({'every run against ' + self.baseline if self.baseline else 'all pairs'} x "
+                 f"{plural(len(self.measures), 'measure')})",
+                 "queries: each pair is tested over the queries both runs were evaluated on; "
+                 "means are over those queries"]
+        seen = set()
+        for row in self.rows:
+            if (row.run, row.baseline) in seen or row.same_queries:
+                continue
+            seen.add((row.run, row.baseline))
+            lines.append(f"{row.run} vs {row.baseline}: {len(row.queries)} shared queries "
+                         f"({row.run_only} only in {row.run}, {row.baseline_only} only in {row.baseline})")
+        untested = sorted({row.measure.name for row in self.rows if row.result is None})
+        if untested:
+            lines.append(f"not tested (not a mean over queries): {', '.join(untested)}")
+        return lines
+
+
+def compare(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Sequence[str] | None = None, *,
+            baseline: str | None = None, settings: Settings | None = None,
+            stats: StatsSettings | None = None) -> Comparison:
+    """Paired tests of runs against a baseline (or of all pairs, each run against those named before
+    it), on every measure, corrected for multiple testing across all of them."""
+    names = _compared_runs(runs, baseline)
+    _run_ids(wh, names)
+    scope = _scope(wh, qrels, measures, names, settings or Settings())
+    return _compare(scope, names, baseline, stats or StatsSettings())
+
+
+def _compared_runs(runs: Sequence[str], baseline: str | None) -> list[str]:
+    names = list(dict.fromkeys(([baseline] if baseline is not None else []) + list(runs)))
+    if len(names) < 2:
+        raise UsageError("compare needs at least two runs (or one run and --baseline)")
+    return names
+
+
+def _compare(scope: Scope, names: Sequence[str], baseline: str | None, stats: StatsSettings) -> Comparison:
+    if baseline is not None:
+        pairs = [(run, baseline) for run in names if run != baseline]
+    else:
+        pairs = [(names[j], names[i]) for i in range(len(names)) for j in range(i + 1, len(names))]
+    rows = _pair_rows(scope, pairs, scope.measures)
+    family = _test(rows, stats)
+    return Comparison(scope.qrels, scope.settings, stats, scope.measures, pairs, baseline, rows, family.tested)
+
+
+# -- report settings (the footer) --------------------------------------------------------------
+def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None) -> list[tuple[str, str]]:
+    """Every setting behind a report's numbers, as (label, text) rows."""
+    s = scope.settings
+    q = scope.sql("qrels_summary", {"qrels_set_id": scope.qrels_id, "level": s.level}).to_dicts()[0]
+    norel = q["queries_without_relevant"]
+    qrels_text = (f"{q['name']}: {q['queries']:,} queries, {q['judgments']:,} judgments, {q['relevant']:,} "
+                  f"relevant (grade >= {s.level})")
+    if norel:
+        qrels_text += f"; {norel:,} {'query has' if norel == 1 else 'queries have'} no relevant document"
+    if q["description"]:
+        qrels_text += f" ({q['description']})"
+    query_set = ("every qrels query; a query a run lacks scores 0 (trec_eval -c)" if s.complete else
+                 "the queries in both the run and the qrels (trec_eval's default); queries only in a run are "
+                 "ignored")
+    if s.norel == "exclude":
+        query_set += "; queries without a relevant document are left out"
+    else:
+        query_set += "; queries without a relevant document count (0 on measures that need one)"
+    cutoffs = sorted({int(m.param) for m in scope.measures if m.family.kind == "cutoffs"})
+    items = [
+        ("Qrels", qrels_text),
+        ("Query set", query_set),
+        ("Relevance level", f"relevant means grade >= {s.level} (trec_eval -l {s.level}); nDCG uses grades as gains"),
+        ("Cutoffs", f"evaluation depth: {'all retrieved documents' if s.depth is None else f'the top {s.depth:,} (trec_eval -M)'}"
+                    f"; measure cutoffs: {', '.join(str(k) for k in cutoffs) if cutoffs else 'none'}"),
+        ("Judged only", "yes: unjudged documents are removed before ranking (trec_eval -J)" if s.judged_only
+         else "no (unjudged documents count as non-relevant)"),
+        ("Tie rule", ("score as a 32-bit float descending, then docid descending in byte order" if s.compat == 9
+                      else "score as a double descending, then docid descending in byte order")),
+        ("trec_eval compatibility", ("9.0.8: float32 scores; interpolated precision at floor(x R + 0.9) relevant"
+                                     if s.compat == 9 else "10.0: double scores; interpolated precision at "
+                                     "round(x R) relevant")),
+        ("Measures", ", ".join(m.name for m in scope.measures) + f" (primary: {scope.primary.name}); "
+                     f"values are means over queries, shown to 4 decimals"),
+    ]
+    if stats is not None:
+        items += [
+            ("Test", stats.describe_test() + "; paired over the queries both runs were evaluated on"),
+            ("Alpha", format_number(stats.alpha, 2)),
+            ("Correction", f"{CORRECTIONS[stats.correction]}{', ' + family if family else ''}; "
+                           "a mark means the corrected p is below alpha"),
+            ("Confidence interval", stats.describe_ci() + " (not corrected)"),
+            ("Permutations", f"{stats.permutations:,}" + (" (randomization sign flips)" if stats.test == "randomization"
+                                                         else " (bootstrap resamples)" if stats.test == "bootstrap"
+                                                         else " (used only by the randomization and bootstrap tests)")),
+            ("Seed", str(stats.seed)),
+            ("Win / tie / loss", "per query, from the run's side; a tie is a difference below 1e-12 of the "
+                                 "largest difference"),
+        ]
+    items.append(("Run date", "the run file's creation (or modification) time recorded at ingest"))
+    return items
+
+
+# -- rendering ---------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def environment():
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    env = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
+                       datetime=fmt_datetime, sortval=sort_value, runpage=run_page_name)
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)
+
+
+def _write(path: Path, html: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html, encoding="utf-8", newline="\n")
+    return path
+
+
+# -- shared pieces -----------------------------------------------------------------------------
+def _run_names(wh: Warehouse) -> list[str]:
+    return [r[0] for r in wh.db.fetchall("select name from runs order by name")]
+
+
+def _run_ids(wh: Warehouse, names: Sequence[str]) -> list[int]:
+    ids = dict(wh.db.fetchall("select name, run_id from runs where name in (select unnest(?))", [list(names)]))
+    missing = [n for n in names if n not in ids]
+    if missing:
+        raise NotFoundError(f"no run named {missing[0]!r}; `irw runs` lists the stored runs")
+    return [ids[n] for n in names]
+
+
+def _metadata(scope: Scope, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    rows = scope.sql("run_metadata", {"run_ids": _run_ids(scope.wh, names)}).to_dicts()
+    for row in rows:
+        row["source_name"] = Path(row["source_path"]).name if row["source_path"] else None
+        row["parameters"] = sorted((row["parameters"] or {}).items())
+    return {row["run"]: row for row in rows}
+
+
+def _pr_chart(scope: Scope, names: Sequence[str], title: str) -> charts.LineChart | None:
+    recalls = [m for m in parse_all([f"IPrec@{x:.1f}" for x in PR_RECALLS])]
+    levels = [{"evaluation_id": scope.wanted[m.name]["evaluation_id"], "stored": scope.wanted[m.name]["stored"],
+               "recall": float(m.param)} for m in recalls if m.name in scope.wanted]
+    if not levels:
+        return None
+    ids = _run_ids(scope.wh, names)
+    table = scope.sql("pr_curve", {"levels": levels, "run_ids": ids})
+    by_run: dict[int, list[tuple[float, float]]] = {}
+    for run_id, recall, precision, _queries in table.rows:
+        by_run.setdefault(run_id, []).append((recall, precision))
+    series = [(name, by_run[run_id]) for name, run_id in zip(names, ids) if run_id in by_run]
+    if not series:
+        return None
+    return charts.line_chart(series, title=title, x_label="recall", y_label="interpolated precision",
+                             point_title="{name}: precision {y} at recall {x}")
+
+
+def _pr_extra() -> list[str]:
+    return [f"IPrec@{x:.1f}" for x in PR_RECALLS]
+
+
+@dataclass
+class Cell:
+    value: float | None
+    best: bool = False
+    mark: str = ""          # 'better' / 'worse' (significant against the baseline, corrected)
+    title: str = ""
+
+
+def _mark_title(row: PairRow) -> str:
+    if row.result is None:
+        return ""
+    verdict = {"better": "significantly better than", "worse": "significantly worse than"}.get(
+        row.direction, "not significantly different from")
+    return (f"{row.measure.name}: {verdict} {row.baseline}; difference {fmt_delta(row.result.diff)}, "
+            f"p {fmt_p(row.result.p_value)}, corrected p {fmt_p(row.p_adjusted)}, {len(row.queries)} queries")
+
+
+def _best(values: Sequence[float | None], m: Measure) -> set[str]:
+    """The displayed values (4 decimals) that are best in a column; none for neutral measures."""
+    direction = _higher_is_better(m)
+    shown = [fmt_value(v) for v in values if not _missing(v)]
+    if direction is None or not shown:
+        return set()
+    numbers = [v for v in values if not _missing(v)]
+    best = max(numbers) if direction else min(numbers)
+    return {fmt_value(best)}
+
+
+# -- leaderboard -------------------------------------------------------------------------------
+@dataclass
+class LeaderboardRow:
+    rank: int | None
+    run: str
+    system: str
+    description: str | None
+    date: dt.datetime | None
+    cells: list[Cell]
+    is_baseline: bool
+    delta: float | None
+    p_adjusted: float | None
+    paired_queries: int | None
+    partial_pairing: bool
+    queries: int
+    judged_queries: int
+    coverage: float | None      # Judged@10
+    link: str | None
+
+
+@dataclass
+class Leaderboard:
+    scope: Scope
+    stats: StatsSettings
+    baseline: str | None
+    baseline_chosen: bool       # True when the baseline defaulted to the top run
+    rows: list[LeaderboardRow]
+    pair_rows: list[PairRow]
+    tested: int
+    settings: list[tuple[str, str]]
+    family: str
+
+    @property
+    def measures(self) -> list[Measure]:
+        return self.scope.measures
+
+    def table(self) -> Table:
+        """The leaderboard as data (irw report leaderboard --format json|csv|...)."""
+        primary = self.scope.primary.name
+        columns = ["rank", "run", "system", "run_date", *[m.name for m in self.measures], f"delta_{primary}",
+                   f"p_adjusted_{primary}", "significant", "queries", "judged_queries", COVERAGE_MEASURE]
+        rows = []
+        for row in self.rows:
+            marks = {m.name: cell.mark for m, cell in zip(self.measures, row.cells) if cell.mark}
+            rows.append((row.rank, row.run, row.system, row.date, *[c.value for c in row.cells], row.delta,
+                         row.p_adjusted, ", ".join(f"{k} {v}" for k, v in marks.items()) or None, row.queries,
+                         row.judged_queries, row.coverage))
+        return Table(columns, rows)
+
+
+def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None, *, baseline: str | None = None,
+                settings: Settings | None = None, stats: StatsSettings | None = None,
+                run_pages: bool = False) -> Leaderboard:
+    """Every stored run on one qrels set, ranked by the primary (first) measure, tested against the
+    baseline (default: the top run) on every measure, corrected together."""
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    names = _run_names(wh)
+    if not names:
+        raise UsageError("the warehouse holds no runs; ingest some with `irw ingest run`")
+    if baseline is not None and baseline not in names:
+        raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
+    extra = [COVERAGE_MEASURE] + (_pr_extra() if run_pages else [])
+    scope = _scope(wh, qrels, measures, names, settings, extra)
+    shown = scope.measures
+    coverage = parse_all([COVERAGE_MEASURE])[0]
+    table = scope.sql("leaderboard", {"wanted": scope.wanted_for(shown + ([coverage] if coverage.name not in
+                                                                           {m.name for m in shown} else [])),
+                                      "qrels_set_id": scope.qrels_id})
+    runs: dict[str, dict[str, Any]] = {}
+    for row in table.to_dicts():
+        entry = runs.setdefault(row["run"], {**row, "values": {}, "queries_by": {}})
+        entry["values"][row["measure"]] = row["value"]
+        entry["queries_by"][row["measure"]] = row["queries"]
+    ranked = [name for name, entry in runs.items() if entry["rank"] is not None]
+    chosen = baseline is None
+    if baseline is None and ranked:
+        baseline = ranked[0]
+    pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
+    pair_rows = _pair_rows(scope, pairs, shown) if pairs else []
+    family = _test(pair_rows, stats)
+    by_pair = {(row.run, row.measure.name): row for row in pair_rows}
+    best = {m.name: _best([e["values"].get(m.name) for e in runs.values()], m) for m in shown}
+    rows = []
+    for name, entry in runs.items():
+        cells = []
+        for m in shown:
+            value = entry["values"].get(m.name)
+            pair = by_pair.get((name, m.name))
+            cells.append(Cell(value, fmt_value(value) in best[m.name], pair.direction if pair else "",
+                              _mark_title(pair) if pair else ""))
+        primary = by_pair.get((name, scope.primary.name))
+        rows.append(LeaderboardRow(
+            rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
+            date=entry["run_date"], cells=cells, is_baseline=name == baseline,
+            delta=primary.result.diff if primary and primary.result else (0.0 if name == baseline else None),
+            p_adjusted=primary.p_adjusted if primary and primary.tested else None,
+            paired_queries=len(primary.queries) if primary else None,
+            partial_pairing=bool(primary and not primary.same_queries),
+            queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
+            coverage=entry["values"].get(coverage.name), link=run_page_name(name) if run_pages else None))
+    family_text = (f"over {plural(family.tested, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
+                   f"{plural(sum(1 for m in shown if _testable(m)), 'measure')}" if baseline else "no comparisons")
+    return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
+                       settings_items(scope, stats, family_text), family_text)
+
+
+def render_leaderboard(board: Leaderboard, run_pages_dir: str = "runs") -> str:
+    return render("leaderboard.html", board=board, title=f"Leaderboard: {board.scope.qrels}",
+                  runs_dir=run_pages_dir, settings=board.settings)
+
+
+def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[str] | None = None, *,
+                      baseline: str | None = None, settings: Settings | None = None,
+                      stats: StatsSettings | None = None, run_pages: bool = True) -> list[Path]:
+    """Writes the leaderboard to path and, with run_pages, each run's page to runs/ beside it.
+    Returns the files written, the leaderboard first."""
+    board = leaderboard(wh, qrels, measures, baseline=baseline, settings=settings, stats=stats,
+                        run_pages=run_pages)
+    written = [_write(path, render_leaderboard(board))]
+    if run_pages:
+        for row in board.rows:
+            page = run_page(wh, row.run, qrels, measures, baseline=board.baseline, settings=board.scope.settings,
+                            stats=board.stats, from_leaderboard=board)
+            written.append(_write(path.parent / "runs" / run_page_name(row.run),
+                                  render_run_page(page, leaderboard_href="../" + path.name)))
+    return written
+
+
+# -- run page ----------------------------------------------------------------------------------
+@dataclass
+class QueryRow:
+    query: str
+    values: list[float | None]
+    baseline_value: float | None
+    delta: float | None
+
+
+@dataclass
+class RankRow:
+    doc: str
+    grade: int
+    rank: int | None
+    baseline_rank: int | None
+
+
+@dataclass
+class RunPage:
+    scope: Scope
+    stats: StatsSettings
+    run: str
+    meta: dict[str, Any]
+    baseline: str | None
+    baseline_meta: dict[str, Any] | None
+    summary: list[tuple[Measure, float | None, PairRow | None]]
+    queries: list[QueryRow]
+    difference_chart: charts.BarChart | None
+    pr_chart: charts.LineChart | None
+    query: str | None
+    query_reason: str
+    relevant: list[RankRow]
+    retrieved: int
+    baseline_retrieved: int | None
+    strip: charts.RankStrip | None
+    settings: list[tuple[str, str]]
+    family: str
+    leaderboard_family: bool
+
+    def table(self) -> Table:
+        """Per-query values as data (irw report run --format json|csv|...)."""
+        return _run_page_table(self)
+
+
+def _run_page_table(page: "RunPage") -> Table:
+    primary = page.scope.primary.name
+    columns = ["query", *[m.name for m in page.scope.measures]]
+    if page.baseline:
+        columns += [f"{page.baseline} {primary}", f"delta_{primary}"]
+    rows = [(q.query, *q.values, *([q.baseline_value, q.delta] if page.baseline else [])) for q in page.queries]
+    return Table(columns, rows)
+
+
+def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None = None, *,
+             baseline: str | None = None, query: str | None = None, settings: Settings | None = None,
+             stats: StatsSettings | None = None, from_leaderboard: Leaderboard | None = None) -> RunPage:
+    """One run: metadata, summary against the baseline, per-query values and differences, the
+    11-point precision-recall curve, and where the relevant documents of one query were ranked."""
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    if baseline == run:
+        comparing = None
+    else:
+        comparing = baseline
+    names = [run] + ([comparing] if comparing else [])
+    _run_ids(wh, names)
+    scope = _scope(wh, qrels, measures, names, settings, [COVERAGE_MEASURE] + _pr_extra())
+    shown = scope.measures
+    meta = _metadata(scope, names)
+    table = scope.sql("paired_scores", {"pairs": [{"pair": 0, "run_id": meta[run]["run_id"],
+                                                   "baseline_id": meta[comparing or run]["run_id"]}],
+                                        "wanted": scope.wanted_for(shown)})
+    per_query: dict[str, dict[str, tuple[float | None, float | None]]] = {}
+    for _pair, _position, measure, q, run_value, baseline_value in table.rows:
+        per_query.setdefault(q, {})[measure] = (run_value, baseline_value)
+    # the comparisons: the leaderboard's (same corrected p-values) or this page's own family
+    if from_leaderboard is not None and comparing:
+        pair_rows = [r for r in from_leaderboard.pair_rows if r.run == run]
+        family_text = f"{from_leaderboard.family} (the leaderboard's family)"
+        tested = from_leaderboard.tested
+    elif comparing:
+        pair_rows = _pair_rows(scope, [(run, comparing)], shown)
+        tested = _test(pair_rows, stats).tested
+        family_text = f"over {plural(tested, 'comparison')}: {run} against {comparing} x {plural(tested, 'measure')}"
+    else:
+        pair_rows, family_text = [], "no comparisons"
+    by_measure = {r.measure.name: r for r in pair_rows}
+    summary_values = scope.sql("leaderboard", {"wanted": scope.wanted_for(shown), "qrels_set_id": scope.qrels_id})
+    own = {(r["run"], r["measure"]): r["value"] for r in summary_values.to_dicts() if r["run"] == run}
+    summary = [(m, own.get((run, m.name)), by_measure.get(m.name)) for m in shown]
+    primary = scope.primary.name
+    query_rows = []
+    for q in sorted(per_query):
+        values = per_query[q]
+        run_primary, base_primary = values.get(primary, (None, None))
+        if run_primary is None:
+            continue  # a query only the baseline was evaluated on
+        delta = run_primary - base_primary if comparing and base_primary is not None else None
+        query_rows.append(QueryRow(q, [values.get(m.name, (None, None))[0] for m in shown],
+                                   base_primary if comparing else None, delta))
+    difference_chart = None
+    if comparing:
+        diffs = [(r.query, r.delta) for r in query_rows if r.delta is not None]
+        if diffs:
+            primary_pair = by_measure.get(primary)
+            wtl = (f"{wins_ties_losses(primary_pair.result)} over {plural(len(primary_pair.queries), 'query', 'queries')}"
+                   if primary_pair and primary_pair.result else "")
+            difference_chart = charts.difference_bars(
+                diffs, title=f"{primary}: {run} minus {comparing}, per query", y_label=f"\u0394 {primary}",
+                x_label=f"queries, sorted by difference ({len(diffs)})", summary=wtl)
+    pr_chart = _pr_chart(scope, names, f"11-point interpolated precision-recall: {', '.join(names)}")
+    relevance = {r[0]: r[2] for r in scope.sql("query_relevance", {"qrels_set_id": scope.qrels_id,
+                                                                   "level": settings.level}).rows}
+    chosen, reason = _choose_query(query, query_rows, relevance, comparing, primary)
+    relevant, retrieved, baseline_retrieved, strip = [], 0, None, None
+    if chosen is not None:
+        relevant, retrieved, baseline_retrieved, strip = _relevant_ranks(scope, meta, run, comparing, chosen)
+    return RunPage(scope, stats, run, meta[run], comparing, meta.get(comparing) if comparing else None, summary,
+                   query_rows, difference_chart, pr_chart, chosen, reason, relevant, retrieved, baseline_retrieved,
+                   strip, settings_items(scope, stats if comparing else None, family_text), family_text,
+                   from_leaderboard is not None)
+
+
+def _choose_query(query: str | None, rows: Sequence[QueryRow], relevance: dict[str, int], baseline: str | None,
+                  primary: str) -> tuple[str | None, str]:
+    if query is not None:
+        if query not in relevance:
+            raise NotFoundError(f"query {query!r} is not in the qrels set")
+        return query, "chosen with --query"
+    candidates = [r for r in rows if relevance.get(r.query, 0) > 0]
+    if not candidates:
+        return None, ""
+    if baseline:
+        with_delta = [r for r in candidates if r.delta is not None]
+        if with_delta:
+            pick = min(with_delta, key=lambda r: (r.delta, r.query))
+            return pick.query, f"the query where this run loses most to {baseline} on {primary} (choose with --query)"
+    pick = min(candidates, key=lambda r: (r.values[0] if r.values[0] is not None else math.inf, r.query))
+    return pick.query, f"this run's lowest {primary} among queries with a relevant document (choose with --query)"
+
+
+def _relevant_ranks(scope: Scope, meta: dict[str, dict[str, Any]], run: str, baseline: str | None, query: str):
+    s = scope.settings
+    names = [run] + ([baseline] if baseline else [])
+    from .evaluate import NO_DEPTH
+
+    table = scope.sql("relevant_ranks", {
+        "qrels_set_id": scope.qrels_id, "query_id": query, "run_ids": [meta[n]["run_id"] for n in names],
+        "level": s.level, "depth": s.depth or NO_DEPTH, "compat": s.compat, "judged_only": s.judged_only})
+    by_run: dict[int, list[tuple[str, int, int | None]]] = {}
+    retrieved: dict[int, int] = {}
+    for run_id, doc, grade, rank, count in table.rows:
+        by_run.setdefault(run_id, []).append((doc, grade, rank))
+        retrieved[run_id] = count
+    run_docs = by_run.get(meta[run]["run_id"], [])
+    base_docs = {doc: rank for doc, _g, rank in by_run.get(meta[baseline]["run_id"], [])} if baseline else {}
+    rows = [RankRow(doc, grade, rank, base_docs.get(doc)) for doc, grade, rank in run_docs]
+    strip_rows = [(name, by_run.get(meta[name]["run_id"], []), retrieved.get(meta[name]["run_id"], 0))
+                  for name in names]
+    strip = charts.rank_strip(strip_rows, title=f"ranks of the relevant documents of query {query}") if rows else None
+    return (rows, retrieved.get(meta[run]["run_id"], 0),
+            retrieved.get(meta[baseline]["run_id"], 0) if baseline else None, strip)
+
+
+def render_run_page(page: RunPage, leaderboard_href: str | None = None) -> str:
+    return render("run.html", page=page, title=f"Run {page.run}", leaderboard_href=leaderboard_href,
+                  settings=page.settings)
+
+
+def write_run_page(wh: Warehouse, run: str, qrels: str, path: Path, measures: Sequence[str] | None = None,
+                   **options: Any) -> Path:
+    return _write(path, render_run_page(run_page(wh, run, qrels, measures, **options)))
+
+
+# -- compare page ------------------------------------------------------------------------------
+@dataclass
+class ComparePage:
+    comparison: Comparison
+    scope: Scope
+    meta: dict[str, dict[str, Any]]
+    means: dict[str, dict[str, tuple[float | None, int]]]   # run -> measure -> (mean over own queries, queries)
+    scatters: list[tuple[PairRow, charts.ScatterChart]]
+    difference: charts.BarChart | None
+    pr_chart: charts.LineChart | None
+    settings: list[tuple[str, str]]
+    family: str
+
+    @property
+    def runs(self) -> list[str]:
+        return list(self.meta)
+
+    def table(self) -> Table:
+        return self.comparison.table()
+
+
+def compare_page(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Sequence[str] | None = None, *,
+                 baseline: str | None = None, settings: Settings | None = None,
+                 stats: StatsSettings | None = None) -> ComparePage:
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    names = _compared_runs(runs, baseline)
+    _run_ids(wh, names)
+    scope = _scope(wh, qrels, measures, names, settings, _pr_extra())
+    comparison = _compare(scope, names, baseline, stats)
+    meta = _metadata(scope, names)
+    summary = scope.sql("leaderboard", {"wanted": scope.wanted_for(scope.measures), "qrels_set_id": scope.qrels_id})
+    means: dict[str, dict[str, tuple[float | None, int]]] = {n: {} for n in names}
+    for row in summary.to_dicts():
+        if row["run"] in means:
+            means[row["run"]][row["measure"]] = (row["value"], row["queries"])
+    primary = scope.primary.name
+    scatters = []
+    for row in comparison.rows:
+        if row.measure.name != primary:
+            continue
+        r = row.result
+        summary_text = (f"{r.wins} above the diagonal ({row.run} higher), {r.ties} on it, {r.losses} below, "
+                        f"{plural(len(row.queries), 'query', 'queries')}" if r
+                        else plural(len(row.queries), 'query', 'queries'))
+        points = [(q, b, a) for q, a, b in zip(row.queries, row.run_values, row.baseline_values)]
+        scatters.append((row, charts.scatter(points, title=f"{primary} per query: {row.run} against {row.baseline}",
+                                             x_label=f"{row.baseline} {primary}", y_label=f"{row.run} {primary}",
+                                             summary=summary_text)))
+    difference = None
+    if len(comparison.pairs) == 1:
+        (row, _chart), = scatters
+        r = row.result
+        difference = charts.difference_bars(
+            [(q, a - b) for q, a, b in zip(row.queries, row.run_values, row.baseline_values)],
+            title=f"{primary}: {row.run} minus {row.baseline}, per query", y_label=f"\u0394 {primary}",
+            x_label=f"queries, sorted by difference ({len(row.queries)})",
+            summary=wins_ties_losses(r) if r else "")
+    pr_chart = _pr_chart(scope, names, "11-point interpolated precision-recall")
+    family_text = (f"over {plural(comparison.tested, 'comparison')}: "
+                   f"{'every run against ' + baseline if baseline else 'all pairs of runs'} x "
+                   f"{plural(sum(1 for m in scope.measures if _testable(m)), 'measure')}")
+    return ComparePage(comparison, scope, meta, means, scatters, difference, pr_chart,
+                       settings_items(scope, stats, family_text), family_text)
+
+
+def render_compare_page(page: ComparePage) -> str:
+    return render("compare.html", page=page, title=f"Compare: {', '.join(page.runs)}", settings=page.settings)
+
+
+def write_compare_page(wh: Warehouse, runs: Sequence[str], qrels: str, path: Path,
+                       measures: Sequence[str] | None = None, **options: Any) -> Path:
+    return _write(path, render_compare_page(compare_page(wh, runs, qrels, measures, **options)))
+
+
+# -- history -----------------------------------------------------------------------------------
+@dataclass
+class HistoryRun:
+    run: str
+    description: str | None
+    date: dt.datetime | None
+    value: float
+    queries: int
+    best_so_far: float
+    is_best: bool
+    previous: str | None
+    pair: PairRow | None
+
+    @property
+    def flagged(self) -> bool:
+        return self.pair is not None and self.pair.significant and self.pair.result.diff < 0
+
+    @property
+    def improved(self) -> bool:
+        return self.pair is not None and self.pair.significant and self.pair.result.diff > 0
+
+
+@dataclass
+class SystemHistory:
+    system: str
+    runs: list[HistoryRun]
+    chart: charts.HistoryChart
+
+    @property
+    def flags(self) -> int:
+        return sum(1 for r in self.runs if r.flagged)
+
+
+@dataclass
+class HistoryPage:
+    scope: Scope
+    stats: StatsSettings
+    systems: list[SystemHistory]
+    tested: int
+    settings: list[tuple[str, str]]
+    family: str
+
+    @property
+    def measure(self) -> Measure:
+        return self.scope.primary
+
+    @property
+    def flags(self) -> int:
+        return sum(s.flags for s in self.systems)
+
+    def table(self) -> Table:
+        """Every system's runs in time order as data (irw report history --format json|csv|...)."""
+        columns = ["system", "run", "run_date", self.measure.name, "best_so_far", "previous", "delta", "p_adjusted",
+                   "verdict", "queries"]
+        rows = []
+        for system in self.systems:
+            for r in system.runs:
+                result = r.pair.result if r.pair else None
+                verdict = ("worse" if r.flagged else "better" if r.improved else
+                           "no significant change" if result else None)
+                rows.append((system.system, r.run, r.date, r.value, r.best_so_far, r.previous,
+                             result.diff if result else None, r.pair.p_adjusted if result else None, verdict,
+                             r.queries))
+        return Table(columns, rows)
+
+
+def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence[str] | None = None,
+            settings: Settings | None = None, stats: StatsSettings | None = None) -> HistoryPage:
+    """Each system's runs over time on one measure, the best so far, and every newer run tested
+    against the run before it (one family, corrected together)."""
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    wanted_systems = sorted(set(systems or []))
+    names = [name for name, system in wh.db.fetchall("select name, coalesce(system, name) from runs order by name")
+             if not wanted_systems or system in wanted_systems]
+    if not names:
+        raise NotFoundError("no runs to show" + (f" for system {', '.join(wanted_systems)}" if wanted_systems else ""))
+    scope = _scope(wh, qrels, [measure], names, settings)
+    m = scope.primary
+    w = scope.wanted[m.name]
+    table = scope.sql("history", {"evaluation_id": w["evaluation_id"], "stored": w["stored"],
+                                  "systems": wanted_systems})
+    rows = table.to_dicts()
+    id_to_name = {r["run_id"]: r["run"] for r in rows}
+    pairs = [(r["run"], id_to_name[r["previous_run_id"]]) for r in rows if r["previous_run_id"] in id_to_name]
+    pair_rows = _pair_rows(scope, pairs, [m]) if pairs else []
+    family = _test(pair_rows, stats)
+    by_run = {r.run: r for r in pair_rows}
+    grouped: dict[str, list[HistoryRun]] = {}
+    for r in rows:
+        grouped.setdefault(r["system"], []).append(HistoryRun(
+            r["run"], r["description"], r["run_date"], r["value"], r["queries"], r["best_so_far"],
+            r["value"] == r["best_so_far"], id_to_name.get(r["previous_run_id"]), by_run.get(r["run"])))
+    top = max([r["value"] for r in rows] + [0.0])
+    dates = [r["run_date"] or EPOCH for r in rows]
+    domain = (min(dates), max(dates)) if dates else None
+    out = []
+    for system, runs in grouped.items():
+        points = []
+        for h in runs:
+            text = f"{h.run} ({fmt_datetime(h.date)}): {m.name} {fmt_value(h.value)}"
+            if h.pair is not None and h.pair.result is not None:
+                verdict = ("significantly worse than" if h.flagged else "significantly better than" if h.improved
+                           else "not significantly different from")
+                text += (f"; {verdict} {h.previous} ({fmt_delta(h.pair.result.diff)}, corrected p "
+                         f"{fmt_p(h.pair.p_adjusted)})")
+            points.append((h.date or EPOCH, h.value, text, h.flagged))
+        out.append(SystemHistory(system, runs, charts.history_chart(
+            points, title=f"{system}: {m.name} of its runs over time", y_label=m.name, y_top=top,
+            time_domain=domain)))
+    family_text = f"over {plural(family.tested, 'comparison')}: each run against the run of its system before it"
+    return HistoryPage(scope, stats, out, family.tested, settings_items(scope, stats, family_text), family_text)
+
+
+def render_history(page: HistoryPage) -> str:
+    return render("history.html", page=page, title=f"History: {page.measure.name} on {page.scope.qrels}",
+                  settings=page.settings)
+
+
+def write_history(wh: Warehouse, qrels: str, path: Path, measure: str = "AP", **options: Any) -> Path:
+    return _write(path, render_history(history(wh, qrels, measure, **options)))
