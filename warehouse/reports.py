@@ -271,7 +271,7 @@ class Comparison:
                    "ci_high", "p", "p_adjusted", "significant", "wins", "ties", "losses"]
         out = []
         for row in self.rows:
-            r = row.result
+            r = row.result if row.result is not None and row.result.n > 0 else None
             if r is None:
                 values = [None] * 8
             else:
@@ -287,7 +287,7 @@ class Comparison:
         lines = [f"qrels {self.qrels}; {self.settings.describe()}",
                  f"test: {self.stats.describe_test()}; alpha {self.stats.alpha:g}",
                  f"confidence interval: {self.stats.describe_ci()}",
-                 f"correction: {CORRECTIONS[self.stats.correction]} over {self.tested} comparisons "
+                 f"correction: {CORRECTIONS[self.stats.correction]} over {plural(self.tested, 'comparison')} "
                  f"({'every run against ' + self.baseline if self.baseline else 'all pairs'} x "
                  f"{plural(len(self.measures), 'measure')})",
                  "queries: each pair is tested over the queries both runs were evaluated on; "
@@ -297,7 +297,7 @@ class Comparison:
             if (row.run, row.baseline) in seen or row.same_queries:
                 continue
             seen.add((row.run, row.baseline))
-            lines.append(f"{row.run} vs {row.baseline}: {len(row.queries)} shared queries "
+            lines.append(f"{row.run} vs {row.baseline}: {plural(len(row.queries), 'shared query', 'shared queries')} "
                          f"({row.run_only} only in {row.run}, {row.baseline_only} only in {row.baseline})")
         untested = sorted({row.measure.name for row in self.rows if row.result is None})
         if untested:
@@ -558,6 +558,8 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     chosen = baseline is None
     if baseline is None and ranked:
         baseline = ranked[0]
+    elif baseline is not None and baseline not in ranked:
+        raise UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
     pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
     pair_rows = _pair_rows(scope, pairs, shown) if pairs else []
     family = _test(pair_rows, stats)
@@ -575,7 +577,8 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
         rows.append(LeaderboardRow(
             rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
             date=entry["run_date"], cells=cells, is_baseline=name == baseline,
-            delta=primary.result.diff if primary and primary.result else (0.0 if name == baseline else None),
+            delta=(primary.result.diff if primary and primary.result and primary.result.n
+                   else 0.0 if name == baseline else None),
             p_adjusted=primary.p_adjusted if primary and primary.tested else None,
             paired_queries=len(primary.queries) if primary else None,
             partial_pairing=bool(primary and not primary.same_queries),
