@@ -340,6 +340,31 @@ def _emit_report(report, fmt: ReportFormat, output: Optional[Path], render) -> N
         emit(report.table(), OutputFormat(fmt.value))
 
 
+class _PagesProgress:
+    """A progress bar on stderr for the run pages, only when a person is watching."""
+
+    def __init__(self):
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.progress = Progress(console=Console(stderr=True), transient=True)
+        self.task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.task is None:
+            self.progress.start()
+            self.task = self.progress.add_task("run pages", total=total)
+        self.progress.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.progress.stop()
+
+
+def _pages_progress():
+    return _PagesProgress() if sys.stderr.isatty() else None
+
+
 def _write_html(output: Path, html: str) -> None:
     if str(output) == "-":
         sys.stdout.write(html)
@@ -417,8 +442,13 @@ def report_leaderboard(
             board = reports.leaderboard(wh, qrels, measure, baseline=baseline, settings=settings, stats=stats)
             _emit_report(board, fmt, output, reports.render_leaderboard)
             return
-        written = reports.write_leaderboard(wh, qrels, output, measure, baseline=baseline, settings=settings,
-                                            stats=stats, run_pages=run_pages)
+        bar = _pages_progress()
+        try:
+            written = reports.write_leaderboard(wh, qrels, output, measure, baseline=baseline, settings=settings,
+                                                stats=stats, run_pages=run_pages, progress=bar)
+        finally:
+            if bar is not None:
+                bar.stop()
         err(f"wrote {written[0]}")
         if len(written) > 1:
             err(f"wrote {len(written) - 1} run pages to {written[1].parent}")

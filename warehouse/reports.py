@@ -20,12 +20,12 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from . import charts
 from .core import Warehouse
 from .errors import NotFoundError, UsageError
-from .evaluate import Settings
+from .evaluate import NO_DEPTH, Settings
 from .formatting import format_number
 from .measures import Measure, parse_all
 from .resources import templates_dir
@@ -120,6 +120,7 @@ class Scope:
     settings: Settings
     measures: list[Measure]              # shown, primary first
     wanted: dict[str, dict[str, Any]]    # measure name -> {evaluation_id, stored, measure, position}
+    summary: dict[tuple[str, str], tuple[float, int]] = field(default_factory=dict)  # (run, measure) -> (value, queries)
 
     @property
     def primary(self) -> Measure:
@@ -144,8 +145,11 @@ def _scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Sequenc
     measures = _parse_measures(specs)
     extra_measures = [m for m in parse_all(list(extra)) if m.name not in {x.name for x in measures}]
     everything = measures + extra_measures
+    summary = {}
     if runs:
-        wh.evaluate(list(runs), qrels, everything, settings=settings)  # computes only what is not stored
+        # computes only the (run, measure) scores not stored yet; the summary is irw eval's
+        evaluation = wh.evaluate(list(runs), qrels, everything, settings=settings)
+        summary = {(run, measure): (value, queries) for run, measure, value, _micro, queries in evaluation.summary.rows}
     qrels_id = wh.db.fetchone("select qrels_set_id from qrels_sets where name = ?", [qrels])
     if qrels_id is None:
         raise NotFoundError(f"no qrels set named {qrels!r}; `irw qrels` lists the stored sets")
@@ -156,7 +160,7 @@ def _scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Sequenc
                              {"qrels_set_id": qrels_id[0], "settings_key": replace(settings, level=level).key}).fetchone()
         wanted[m.name] = {"evaluation_id": row[0] if row else -1, "stored": replace(m, level=None).name,
                           "measure": m.name, "position": position}
-    return Scope(wh, qrels, qrels_id[0], settings, measures, wanted)
+    return Scope(wh, qrels, qrels_id[0], settings, measures, wanted, summary)
 
 
 def _testable(m: Measure) -> bool:
@@ -597,18 +601,21 @@ def render_leaderboard(board: Leaderboard, run_pages_dir: str = "runs") -> str:
 
 def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[str] | None = None, *,
                       baseline: str | None = None, settings: Settings | None = None,
-                      stats: StatsSettings | None = None, run_pages: bool = True) -> list[Path]:
+                      stats: StatsSettings | None = None, run_pages: bool = True,
+                      progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Writes the leaderboard to path and, with run_pages, each run's page to runs/ beside it.
-    Returns the files written, the leaderboard first."""
+    Returns the files written, the leaderboard first. progress(done, total) follows the run pages."""
     board = leaderboard(wh, qrels, measures, baseline=baseline, settings=settings, stats=stats,
                         run_pages=run_pages)
     written = [_write(path, render_leaderboard(board))]
     if run_pages:
-        for row in board.rows:
+        for done, row in enumerate(board.rows, start=1):
             page = run_page(wh, row.run, qrels, measures, baseline=board.baseline, settings=board.scope.settings,
                             stats=board.stats, from_leaderboard=board)
             written.append(_write(path.parent / "runs" / run_page_name(row.run),
                                   render_run_page(page, leaderboard_href="../" + path.name)))
+            if progress is not None:
+                progress(done, len(board.rows))
     return written
 
 
@@ -699,9 +706,7 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
     else:
         pair_rows, family_text = [], "no comparisons"
     by_measure = {r.measure.name: r for r in pair_rows}
-    summary_values = scope.sql("leaderboard", {"wanted": scope.wanted_for(shown), "qrels_set_id": scope.qrels_id})
-    own = {(r["run"], r["measure"]): r["value"] for r in summary_values.to_dicts() if r["run"] == run}
-    summary = [(m, own.get((run, m.name)), by_measure.get(m.name)) for m in shown]
+    summary = [(m, scope.summary.get((run, m.name), (None, 0))[0], by_measure.get(m.name)) for m in shown]
     primary = scope.primary.name
     query_rows = []
     for q in sorted(per_query):
@@ -756,8 +761,6 @@ def _choose_query(query: str | None, rows: Sequence[QueryRow], relevance: dict[s
 def _relevant_ranks(scope: Scope, meta: dict[str, dict[str, Any]], run: str, baseline: str | None, query: str):
     s = scope.settings
     names = [run] + ([baseline] if baseline else [])
-    from .evaluate import NO_DEPTH
-
     table = scope.sql("relevant_ranks", {
         "qrels_set_id": scope.qrels_id, "query_id": query, "run_ids": [meta[n]["run_id"] for n in names],
         "level": s.level, "depth": s.depth or NO_DEPTH, "compat": s.compat, "judged_only": s.judged_only})
@@ -817,11 +820,8 @@ def compare_page(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Seque
     scope = _scope(wh, qrels, measures, names, settings, _pr_extra())
     comparison = _compare(scope, names, baseline, stats)
     meta = _metadata(scope, names)
-    summary = scope.sql("leaderboard", {"wanted": scope.wanted_for(scope.measures), "qrels_set_id": scope.qrels_id})
-    means: dict[str, dict[str, tuple[float | None, int]]] = {n: {} for n in names}
-    for row in summary.to_dicts():
-        if row["run"] in means:
-            means[row["run"]][row["measure"]] = (row["value"], row["queries"])
+    means = {n: {m.name: scope.summary[(n, m.name)] for m in scope.measures if (n, m.name) in scope.summary}
+             for n in names}
     primary = scope.primary.name
     scatters = []
     for row in comparison.rows:
