@@ -6,7 +6,7 @@ from .errors import NotFoundError
 
 # Tables that hold rows derived from a run or a qrels set, keyed by run_id / qrels_set_id.
 # Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
-RUN_TABLES = ("scores", "evaluated", "run_rows", "runs")
+RUN_TABLES = ("scores", "evaluated", "run_queries", "run_rows", "runs")
 QRELS_TABLES = ("scores", "evaluations", "qrels", "qrels_sets")
 
 

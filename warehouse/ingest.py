@@ -31,7 +31,8 @@ from .errors import ConflictError, InputFileError, Problem
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 _PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
 _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
-_STAGE_TABLES = ("stage_fields", "stage_lines")
+_STAGE_TABLES = ("stage_fields",)
+IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
 
 
 @dataclass
@@ -152,7 +153,7 @@ def _zstd_problem(path: Path) -> str | None:
 _COMPRESSION_CHECKS = {".gz": _gzip_problem, ".zst": _zstd_problem}
 
 
-def _stage_lines_reason(message: str) -> str:
+def _read_error_reason(message: str) -> str:
     """A DuckDB read_csv error turned into the reason a person can act on."""
     if "Invalid unicode" in message:
         return "bytes that are not valid UTF-8"
@@ -160,22 +161,23 @@ def _stage_lines_reason(message: str) -> str:
     if size:
         return f"a line longer than {size.group(1)} bytes: not a TREC file"
     if "Expected Number of Columns" in message:
-        # stage_lines.sql reads with chr(1) as the delimiter, so a second column means that byte.
+        # stage_fields.sql reads with chr(1) as the delimiter, so a second column means that byte.
         return "the control character U+0001 inside the line"
     lines = [line for line in message.splitlines()
              if line.strip() and not line.startswith(("Invalid Input Error: CSV Error", "Original Line"))]
     return lines[0] if lines else message.strip()
 
 
-def stage_file(db: Database, path: Path) -> None:
-    """Loads the file's lines into stage_lines and its data fields into stage_fields."""
+def stage_file(db: Database, path: Path, *, ir_metadata: bool = False) -> str | None:
+    """Loads the file's data lines, split into fields, into stage_fields; with ir_metadata=True
+    returns the text of the file's ir_metadata header block (None when it has none)."""
     if not path.is_file():
         raise InputFileError([Problem(str(path), 0, "no such file")])
     check = _COMPRESSION_CHECKS.get(path.suffix.lower())
     with ThreadPoolExecutor(max_workers=1) as pool:
         integrity = pool.submit(check, path) if check else None
         try:
-            _stage_lines(db, path)
+            metadata = _stage_fields(db, path, ir_metadata)
         except InputFileError:
             # Damaged compressed data explains whatever DuckDB tripped over: report the cause.
             problem = integrity.result() if integrity else None
@@ -185,18 +187,20 @@ def stage_file(db: Database, path: Path) -> None:
         problem = integrity.result() if integrity else None
         if problem:
             raise InputFileError([Problem(str(path), 0, problem)])
-    db.run_file("ingest/stage_fields.sql")
+    return metadata
 
 
-def _stage_lines(db: Database, path: Path) -> None:
+def _stage_fields(db: Database, path: Path, ir_metadata: bool) -> str | None:
     with _readable_by_duckdb(path) as (readable, compression):
+        params = {"path": str(readable), "compression": compression, "head_lines": IR_METADATA_HEAD_LINES}
         try:
-            db.run_file("ingest/stage_lines.sql", {"path": str(readable), "compression": compression})
+            db.run_file("ingest/stage_fields.sql", params)
+            return db.run_file("ingest/ir_metadata.sql", params).fetchone()[0] if ir_metadata else None
         except duckdb.InvalidInputException as exc:
             message = str(exc)
             line = _CSV_LINE.search(message)
             raise InputFileError([Problem(str(path), int(line.group(1)) if line else 0,
-                                          _stage_lines_reason(message))]) from None
+                                          _read_error_reason(message))]) from None
         except (duckdb.IOException, duckdb.Error) as exc:
             first = str(exc).splitlines()[0].removeprefix("IO Error: ")
             if compression != "none":
@@ -286,7 +290,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
             return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],
                                 [f"run {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
     try:
-        stage_file(db, path)
+        ir_metadata = stage_file(db, path, ir_metadata=True)
         _require_data(db, path, "run")
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
         tags = db.run_file("ingest/run_tags.sql").fetchall()
@@ -308,7 +312,6 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
         if existing and not replace:
             raise ConflictError(f"run {name} already exists with different content; "
                                 "pass --replace to replace it and every score computed from it, or choose --name")
-        ir_metadata = db.run_file("ingest/ir_metadata.sql").fetchone()[0]
         with db.transaction():
             if existing:
                 delete_run(db, existing[0])
@@ -321,6 +324,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
                  str(path.resolve()), sha, _file_created_at(path)],
             )[0]
             db.run_file("ingest/insert_run_rows.sql", {"run_id": run_id})
+            db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
             rows, queries = db.fetchone("select row_count, query_count from runs where run_id = ?", [run_id])
     finally:
         _drop_stage(db)

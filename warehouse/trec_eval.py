@@ -14,7 +14,7 @@ from typing import TextIO
 from .core import Warehouse
 from .db import MEMORY
 from .errors import IrwError, UsageError
-from .evaluate import Settings
+from .evaluate import NO_DEPTH, Settings
 from .measures import FAMILIES, Measure, parse_trec, trec_measure_set
 
 INTEGER_FAMILIES = {"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
@@ -112,7 +112,7 @@ def run(argv: list[str], out: TextIO) -> None:
             if evaluation else []
         if not evaluated:
             raise NoQueriesError("trec_eval: No queries with both results and relevance info")
-        in_run = {r[0] for r in db.fetchall("select distinct query_id from run_rows")}
+        in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
         per_query: dict[tuple[str, str], float] = {}
         if evaluation and evaluation.per_query:
             for _, query, measure, value in evaluation.per_query.rows:
@@ -120,7 +120,10 @@ def run(argv: list[str], out: TextIO) -> None:
         relstrings = {}
         for m in measures:
             if m.family.trec_name == "relstring":
-                relstrings[m.trec_name] = dict(db.run_file("measures/relstring.sql", {"width": int(m.param)}).fetchall())
+                relstrings[m.trec_name] = dict(db.run_file(
+                    "measures/relstring.sql",
+                    {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
+                     "depth": s.depth or NO_DEPTH}).fetchall())
         if args.per_query:
             for qid in evaluated:
                 if qid not in in_run and s.compat == 9:

@@ -1,9 +1,10 @@
--- eval_ranked (trec_eval 10.0 order): every retrieved document of the runs under evaluation.
--- Grain: one row per run x query x retrieved doc, for queries that the qrels judge.
+-- eval_ranked (trec_eval 10.0 order): the retrieved documents the qrels judge, with their ranks.
+-- Grain: one row per run x query x retrieved judged doc, within the depth.
 -- Inputs: run_rows, eval_qrels, eval_query_stats, $run_ids, $depth (-M).
 -- trec_eval 10.0 keeps scores as doubles: documents whose scores differ only beyond float32
 -- precision keep their order instead of tying, so the stored 9.0.8 rank cannot be reused and the
--- run rows are sorted here: score descending, then docid descending in byte order.
+-- run rows of judged queries are sorted here: score descending, then docid descending in byte
+-- order. Only judged documents are kept afterwards (see 03_ranked_float32.sql).
 create or replace temp table eval_ranked as
 with in_scope as (
     select
@@ -32,11 +33,11 @@ final as (
         r.query_id,
         r.doc_id,
         q.grade,
-        coalesce(q.is_rel, false) as is_rel,
-        coalesce(q.is_nonrel, false) as is_nonrel,
+        q.is_rel,
+        q.is_nonrel,
         r.rank
     from ranked as r
-    left join eval_qrels as q
+    inner join eval_qrels as q
         on q.query_id = r.query_id
        and q.doc_id = r.doc_id
     where r.rank <= $depth

@@ -1,7 +1,8 @@
--- eval_ranked under -J: only judged documents, re-ranked 1.. in their original order.
+-- eval_ranked under -J: the judged documents re-ranked 1.. in their original order.
 -- Grain: one row per run x query x retrieved judged doc. Inputs: eval_ranked (after -M).
 -- trec_eval -J drops every document the qrels do not judge, negatively graded ones included
--- (trec_eval issue #29), after -M truncation, and ranks the rest from 1.
+-- (trec_eval issue #29), after -M truncation, and ranks the rest from 1. eval_ranked already holds
+-- judged documents only; this drops the negative grades and closes the gaps.
 create or replace temp table eval_ranked as
 select
     run_id,
@@ -12,5 +13,4 @@ select
     is_nonrel,
     row_number() over (partition by run_id, query_id order by rank) as rank
 from eval_ranked
-where grade is not null
-  and grade >= 0
+where grade >= 0

@@ -1,8 +1,9 @@
--- eval_judged: the retrieved documents that the qrels judge, with running relevant counts.
--- Grain: one row per run x query x retrieved judged doc (usually a small share of eval_ranked).
--- Inputs: eval_ranked.
--- Why: every measure except num_ret and relstring reads only judged documents and their ranks;
--- computing the cumulative counts once here spares each measure a window over all rows.
+-- eval_judged: the retrieved judged documents with running relevant and non-relevant counts.
+-- Grain: one row per run x query x retrieved judged doc.
+-- Inputs: eval_ranked (judged documents only, ranked).
+-- Why: most measures read the rank of each judged document and how many relevant (or judged
+-- non-relevant) documents sit at or above it; computing the running counts once here spares each
+-- measure a window of its own.
 create or replace temp table eval_judged as
 select
     run_id,
@@ -19,4 +20,3 @@ select
         partition by run_id, query_id order by rank rows between unbounded preceding and current row
     ) as nonrel_so_far
 from eval_ranked
-where grade is not null

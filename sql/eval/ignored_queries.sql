@@ -1,14 +1,8 @@
 -- ignored queries: per run, the queries it answers that the qrels do not judge.
 -- Grain: one row per run with at least one such query.
--- Inputs: run_rows, qrels; $run_ids, $qrels_set_id.
+-- Inputs: run_queries (stored at ingest, so no run rows are read), qrels; $run_ids, $qrels_set_id.
 -- trec_eval: ignores these queries silently; irw counts them so a report can say so.
-with run_queries as (
-    select distinct run_id, query_id
-    from run_rows
-    where run_id in (select unnest($run_ids))
-),
-
-judged_queries as (
+with judged_queries as (
     select distinct query_id
     from qrels
     where qrels_set_id = $qrels_set_id
@@ -21,6 +15,7 @@ final as (
     from run_queries as rq
     inner join runs as r on r.run_id = rq.run_id
     anti join judged_queries as j on j.query_id = rq.query_id
+    where rq.run_id in (select unnest($run_ids))
     group by r.name
 )
 

@@ -1,19 +1,44 @@
--- ir_metadata: the text of an `# ir_metadata.start` ... `# ir_metadata.end` comment block.
--- Grain: one row (NULL when the file has no such block).
--- Inputs: stage_lines. The block's lines are kept without their leading '#' and one space,
--- so the stored text is the YAML document the ir_metadata convention writes there.
-with markers as (
+-- ir_metadata: the text of the `# ir_metadata.start` ... `# ir_metadata.end` comment block at the
+-- head of a run file (the ir_metadata convention puts it there).
+-- Grain: one row (NULL when the first $head_lines lines hold no complete block).
+-- Inputs: $path, $compression, $head_lines. Only the head of the file is read, so a 7M-line run
+-- pays nothing for it. The block's lines are kept without their leading '#' and one space, so the
+-- stored text is the YAML document the convention writes there.
+with head_lines as (
+    select line
+    from read_csv(
+        $path,
+        columns = {'line': 'VARCHAR'},
+        delim = chr(1),
+        quote = '',
+        escape = '',
+        header = false,
+        auto_detect = false,
+        strict_mode = true,
+        compression = $compression
+    )
+    limit $head_lines
+),
+
+numbered as (
+    select
+        cast(row_number() over () as bigint) as line_no,
+        rtrim(line, chr(13)) as line
+    from head_lines
+),
+
+markers as (
     select
         min(line_no) filter (where trim(line) = '# ir_metadata.start') as start_line,
         min(line_no) filter (where trim(line) = '# ir_metadata.end') as end_line
-    from stage_lines
+    from numbered
 ),
 
 block as (
     select
         l.line_no,
         regexp_replace(l.line, '^\s*# ?', '') as text
-    from stage_lines as l
+    from numbered as l
     cross join markers as m
     where l.line_no > m.start_line
       and l.line_no < m.end_line

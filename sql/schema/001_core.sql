@@ -1,6 +1,7 @@
 -- Schema version 1: the warehouse core (qrels sets, judgments, runs, run rows).
 -- Grain: qrels_sets one row per named judgment set; qrels one row per set x query x doc;
---        runs one row per ingested run file; run_rows one row per run x query x doc.
+--        runs one row per ingested run file; run_rows one row per run x query x doc;
+--        run_queries one row per run x query (how many documents the run returned for it).
 -- Inputs: written only by warehouse/ingest.py, inside one transaction per file.
 -- trec_eval: run_rows keeps the score as DOUBLE and the rank column as given (rank_given, never
 --            used for ordering). trec_rank is the rank trec_eval 9.0.8 gives the document: score
@@ -58,4 +59,14 @@ create table run_rows (
     rank_given      bigint,
     score           double not null,
     trec_rank       bigint not null
+);
+
+-- run_queries: written at ingest beside run_rows, so that evaluations and reports learn which
+-- queries a run answers, and how many documents it returned, without scanning run_rows
+-- (0.37 s over 25M rows for every leaderboard refresh, even with every score stored).
+create table run_queries (
+    run_id          integer not null,
+    query_id        varchar not null,
+    num_ret         bigint not null,
+    primary key (run_id, query_id)
 );
