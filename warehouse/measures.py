@@ -94,7 +94,8 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("G", "measures/gain.sql", RAW, ("",), MEAN,
            "Normalized cumulative gain without discount, grades as gains (G.1=3,2=9 maps grades to gains)."),
     Family("ndcg", "measures/ndcg.sql", RAW, ("",), MEAN,
-           "nDCG over the whole ranking, grades as gains (ndcg.1=3,2=9 maps grades to gains).", None),
+           "nDCG over the whole ranking, grades as gains (ndcg.1=3,2=9 maps grades to gains).",
+           lambda p: "nDCG" if p == "" else f"ndcg_{p}"),
     Family("ndcg_rel", "measures/ndcg.sql", RAW, ("",), MEAN, "nDCG averaged over the relevant documents."),
     Family("Rndcg", "measures/ndcg.sql", RAW, ("",), MEAN, "nDCG at rank R."),
     Family("ndcg_cut", "measures/ndcg.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
@@ -329,18 +330,45 @@ def trec_measure_set(which: str, compat: int = 9) -> list[Measure]:
     return [m for n in names for m in default_measures(FAMILIES[n])]
 
 
+def _name_pattern(family: Family) -> str:
+    """How a family's measures are written: P@k, IPrec@x, nDCG, utility ..."""
+    if family.kind == CUTOFFS and family.ir_name:
+        return family.ir_name("k")
+    if family.kind == CUTOFFS:
+        return f"{family.trec_name}_k"
+    if family.trec_name == "iprec_at_recall":
+        return "IPrec@x"
+    if family.trec_name == "set_F":
+        return "SetF(beta=b)"
+    if family.kind == LEVELS:
+        return f"{family.trec_name}_x"
+    example = Measure(family, family.defaults[0]) if family.kind == RAW else Measure(family)
+    return example.name
+
+
 def measure_table():
     """Every measure family: irw name, trec_eval name, parameters, summary rule, description."""
     from .table import Table
 
     rows = []
     for family in ALL_FAMILIES.values():
-        if family.trec_name in ("runid",):
+        if family.trec_name == "runid":
             continue
-        example = default_measures(family)[0] if family.kind != RAW else Measure(family, family.defaults[0])
         params = {NONE: "", CUTOFFS: "k", LEVELS: "x", RAW: "parameter string"}[family.kind]
         defaults = ",".join(str(d) for d in family.defaults if d != "")
-        rows.append((example.name, family.trec_name, params, defaults, family.aggregate,
+        rows.append((_name_pattern(family), family.trec_name, params, defaults, family.aggregate,
                      "10.0 only" if family.v10_only else "", family.description))
     return Table(["irw name", "trec_eval", "parameter", "trec_eval defaults", "summary", "note", "description"],
                  rows)
+
+
+def measure_table_markdown() -> str:
+    """The README's measure table, generated from this registry (tests/test_readme.py checks it)."""
+    lines = ["| irw name | trec_eval name | parameter (trec_eval default) | summary | what it is |",
+             "| --- | --- | --- | --- | --- |"]
+    for name, trec, param, defaults, aggregate, note, description in measure_table().rows:
+        parameter = f"{param} ({defaults})" if param and defaults else param
+        if note:
+            description = f"{description} ({note})"
+        lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} |")
+    return "\n".join(lines) + "\n"
