@@ -32,6 +32,15 @@ DbOption = Annotated[
     Path, typer.Option("--db", envvar="IRW_DB", help="Warehouse file (default ./irw.duckdb, or $IRW_DB).")
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
+# The evaluation settings, shared by eval, compare and the reports.
+QrelsOption = Annotated[str, typer.Option("--qrels", help="Stored qrels set to evaluate against.")]
+CompleteOption = Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing ones "
+                                              "score 0 (trec_eval -c).")]
+LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")]
+DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only the top N documents count.")]
+JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
+CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
+NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
 DEFAULT_DB = Path("irw.duckdb")
 
 
@@ -205,18 +214,16 @@ class EvalFormat(str, Enum):
 @app.command("eval")
 def eval_(
     runs: Annotated[Optional[List[str]], typer.Argument(help="Stored run names (default: every run).")] = None,
-    qrels: Annotated[str, typer.Option("--qrels", help="Stored qrels set to evaluate against.")] = ...,
+    qrels: QrelsOption = ...,
     measure: Annotated[List[str], typer.Option("-m", "--measure", help="Measure, e.g. AP, P@10, nDCG@10, "
                                                "SetF(beta=0.5), map, P.5,10, all_trec; repeatable.")] = ...,
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
-    complete: Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing "
-                                           "ones score 0 (trec_eval -c).")] = False,
-    level: Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")] = 1,
-    depth: Annotated[Optional[int], typer.Option("--depth", "-M", help="Only the top N documents count.")] = None,
-    judged_only: Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")] = False,
-    compat: Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")] = 9,
-    norel: Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include "
-                                       "(trec_eval, they score 0) or exclude.")] = "include",
+    complete: CompleteOption = False,
+    level: LevelOption = 1,
+    depth: DepthOption = None,
+    judged_only: JudgedOnlyOption = False,
+    compat: CompatOption = 9,
+    norel: NorelOption = "include",
     micro: Annotated[bool, typer.Option("--micro", help="Also print micro averages (pooled counts).")] = False,
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[EvalFormat, typer.Option("--format", "-f", help="Output format.")] = EvalFormat.table,
@@ -278,7 +285,6 @@ class CorrectionName(str, Enum):
     none = "none"
 
 
-QrelsOption = Annotated[str, typer.Option("--qrels", help="Stored qrels set to evaluate against.")]
 MeasuresOption = Annotated[Optional[List[str]], typer.Option(
     "-m", "--measure", help="Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary "
                             "(default: AP, nDCG@10, P@10).")]
@@ -290,13 +296,6 @@ CorrectionOption = Annotated[CorrectionName, typer.Option(
 PermutationsOption = Annotated[int, typer.Option(
     "--permutations", help="Randomization sign flips, and bootstrap resamples (also for the confidence interval).")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the permutations and resamples.")]
-CompleteOption = Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing ones "
-                                              "score 0 (trec_eval -c).")]
-LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")]
-DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only the top N documents count.")]
-JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
-CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
-NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
 OutputOption = Annotated[Optional[Path], typer.Option(
     "-o", "--output", help="HTML file to write; - writes it to stdout.")]
 
