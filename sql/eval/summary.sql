@@ -6,6 +6,7 @@
 -- num_rel_ret, num_nonrel_judged_ret, num_q), which are sums, and gm_map / gm_bpref, the
 -- geometric mean with each value floored at 1e-5 (trec_eval's MIN_GEO_MEAN).
 -- micro: pooled counts, sum(numerator) / sum(denominator), for measures that are ratios of counts.
+-- Sums run in query-id order, trec_eval's accumulation order, so the result is deterministic.
 with wanted as (
     select unnest($wanted, recursive := true)
 ),
@@ -23,9 +24,11 @@ aggregated as (
         w.position,
         m.aggregate,
         count(*) as queries,
-        avg(s.value) as mean_value,
-        sum(s.value) as sum_value,
-        exp(avg(ln(greatest(s.value, 0.00001)))) as geo_value,
+        -- sums taken in query-id order, as trec_eval accumulates: the same bytes on every run,
+        -- where a parallel avg() may differ in the last bits from one run to the next
+        sum(s.value order by s.query_id) / count(*) as mean_value,
+        sum(s.value order by s.query_id) as sum_value,
+        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value,
         sum(s.numerator) / nullif(sum(s.denominator), 0) as micro_value
     from scores as s
     inner join wanted as w
