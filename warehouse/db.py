@@ -79,12 +79,15 @@ class Database:
         return self.execute(sql, params).fetchone()
 
     def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
-        """Runs one statement from sql/, binding only the $names the statement uses."""
-        sql = read_sql(relative_path)
-        if params:
-            used = {k: v for k, v in params.items() if re.search(rf"\${re.escape(k)}\b", sql)}
-            return self.con.execute(sql, used)
-        return self.con.execute(sql)
+        """Runs the statements of one file under sql/, each bound to the $names it uses."""
+        result = None
+        for statement in self.con.extract_statements(read_sql(relative_path)):
+            names = statement.named_parameters
+            if names:
+                result = self.con.execute(statement.query, {name: (params or {})[name] for name in names})
+            else:
+                result = self.con.execute(statement.query)
+        return result
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self.con)

@@ -59,6 +59,8 @@ class Settings:
 
 
 GAIN_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "rbp_resid")  # parameters: grade=gain pairs
+# measures whose SQL reads the gain tables of sql/eval/06_gains.sql
+GAIN_SCHEME_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "G")
 
 
 def measure_bindings(measure: Measure) -> dict[str, Any]:
@@ -214,6 +216,9 @@ class Evaluator:
         names = [_stored_name(m) for m in measures]
         self.db.execute("delete from scores where evaluation_id = ? and run_id in (select unnest(?)) "
                         "and measure in (select unnest(?))", [evaluation_id, run_ids, names])
+        gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
+        if gain_measures:
+            self.db.run_file("eval/06_gains.sql", {"params": [measure_bindings(m) for m in gain_measures]})
         for sql_file, group in sorted(by_file.items()):
             family_sql = read_sql(sql_file)
             self.db.execute(

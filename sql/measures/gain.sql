@@ -1,9 +1,9 @@
 -- cumulative gain without position discount: binG and G (Kekalainen and Jarvelin), trec_eval's
 -- m_binG and m_G.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_judged (rel_so_far = relevant documents at or above each rank), eval_qrels (the
--- ideal ranking), eval_run_queries (num_rel = R), $params (list of {measure, family, has_gains,
--- gain_grades, gain_values}).
+-- Inputs: eval_judged (rel_so_far = relevant documents at or above each rank), eval_gain_schemes,
+-- eval_gain_judged, eval_gain_ideal (sql/eval/06_gains.sql), eval_run_queries (num_rel = R),
+-- $params (list of {measure, family}).
 -- trec_eval:
 --   binG: each retrieved relevant document (grade >= level) adds 1 / log2(2 + the documents above
 --   it that are not relevant, unjudged ones included), i.e. 1 / log2(2 + rank - rel_so_far); the
@@ -44,50 +44,16 @@ bin_g_values as (
 
 g_measures as (
     select
-        measure,
-        case when has_gains then measure else '' end as scheme
-    from params
-    where family = 'G'
-),
-
-schemes as (
-    select distinct scheme
-    from g_measures
-),
-
-gain_pairs as (
-    select
-        measure as scheme,
-        unnest(gain_grades) as grade,
-        unnest(gain_values) as gain,
-        generate_subscripts(gain_grades, 1) as position
-    from params
-    where family = 'G'
-      and has_gains
-),
-
-mapped_gains as (
-    -- trec_eval uses the first pair given for a grade
-    select
-        scheme,
-        grade,
-        arg_min(gain, position) as gain
-    from gain_pairs
-    group by scheme, grade
+        p.measure,
+        s.scheme
+    from params as p
+    inner join eval_gain_schemes as s
+        on s.measure = p.measure
+    where p.family = 'G'
 ),
 
 judged_gains as (
-    select
-        j.run_id,
-        j.query_id,
-        s.scheme,
-        j.rank,
-        coalesce(g.gain, case when j.grade >= 0 then cast(j.grade as double) else 0.0 end) as gain
-    from eval_judged as j
-    cross join schemes as s
-    left join mapped_gains as g
-        on g.scheme = s.scheme
-       and g.grade = case when j.grade < 0 then -2 else j.grade end
+    select * from eval_gain_judged
 ),
 
 gain_steps as (
@@ -104,28 +70,8 @@ gain_steps as (
     where gain <> 0
 ),
 
-qrels_gains as (
-    select
-        q.query_id,
-        s.scheme,
-        coalesce(g.gain, cast(q.grade as double)) as gain
-    from eval_qrels as q
-    cross join schemes as s
-    left join mapped_gains as g
-        on g.scheme = s.scheme
-       and g.grade = q.grade
-    where q.grade >= 0
-      and q.query_id in (select query_id from eval_run_queries)
-),
-
 ideal_positions as (
-    select
-        query_id,
-        scheme,
-        gain,
-        row_number() over (partition by query_id, scheme order by gain desc) as position
-    from qrels_gains
-    where gain > 0
+    select * from eval_gain_ideal
 ),
 
 ideal as (

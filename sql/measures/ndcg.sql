@@ -1,8 +1,8 @@
 -- ndcg family: nDCG (ndcg), nDCG@k (ndcg_cut_k), ndcg_rel and Rndcg, as trec_eval computes them.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_judged (judged retrieved documents and their ranks), eval_qrels (the ideal
--- ranking), eval_run_queries (num_ret = n, num_rel = R), $params (list of {measure, family, k,
--- has_gains, gain_grades, gain_values}).
+-- Inputs: eval_gain_schemes, eval_gain_judged, eval_gain_ideal (sql/eval/06_gains.sql: the gains
+-- of retrieved judged documents and the ideal rankings), eval_run_queries (num_ret = n,
+-- num_rel = R), $params (list of {measure, family, k}).
 -- trec_eval: the gain of a grade is the grade itself unless the measure maps it (ndcg.1=3,2=9
 -- binds gain_grades [1, 2] and gain_values [3, 9]); a negative grade looks up level -2 and gets 0
 -- unless mapped, an unjudged document gets 0. ndcg_cut ignores gain maps and uses grades > 0.
@@ -24,53 +24,18 @@ with params as (
 ),
 
 measures as (
-    -- a measure with a gain map has its own gain scheme; every other one uses grades as gains
     select
-        measure,
-        family,
-        k,
-        case when family <> 'ndcg_cut' and has_gains then measure else '' end as scheme
-    from params
-),
-
-schemes as (
-    select distinct scheme
-    from measures
-),
-
-gain_pairs as (
-    select
-        measure as scheme,
-        unnest(gain_grades) as grade,
-        unnest(gain_values) as gain,
-        generate_subscripts(gain_grades, 1) as position
-    from params
-    where family <> 'ndcg_cut'
-      and has_gains
-),
-
-mapped_gains as (
-    -- trec_eval uses the first pair given for a grade
-    select
-        scheme,
-        grade,
-        arg_min(gain, position) as gain
-    from gain_pairs
-    group by scheme, grade
+        p.measure,
+        p.family,
+        p.k,
+        s.scheme
+    from params as p
+    inner join eval_gain_schemes as s
+        on s.measure = p.measure
 ),
 
 judged_gains as (
-    select
-        j.run_id,
-        j.query_id,
-        s.scheme,
-        j.rank,
-        coalesce(g.gain, case when j.grade >= 0 then cast(j.grade as double) else 0.0 end) as gain
-    from eval_judged as j
-    cross join schemes as s
-    left join mapped_gains as g
-        on g.scheme = s.scheme
-       and g.grade = case when j.grade < 0 then -2 else j.grade end
+    select * from eval_gain_judged
 ),
 
 dcg_steps as (
@@ -99,28 +64,8 @@ dcg_totals as (
     group by run_id, query_id, scheme
 ),
 
-qrels_gains as (
-    select
-        q.query_id,
-        s.scheme,
-        coalesce(g.gain, cast(q.grade as double)) as gain
-    from eval_qrels as q
-    cross join schemes as s
-    left join mapped_gains as g
-        on g.scheme = s.scheme
-       and g.grade = q.grade
-    where q.grade >= 0
-      and q.query_id in (select query_id from eval_run_queries)
-),
-
 ideal_positions as (
-    select
-        query_id,
-        scheme,
-        gain,
-        row_number() over (partition by query_id, scheme order by gain desc) as position
-    from qrels_gains
-    where gain > 0
+    select * from eval_gain_ideal
 ),
 
 ideal as (
