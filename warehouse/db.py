@@ -60,6 +60,8 @@ class Database:
             raise WarehouseOpenError(_open_failure(self.path, exc.orig)) from None
         # duckdb-engine's ConnectionWrapper forwards every attribute to the DuckDBPyConnection.
         self.con = self._sa_connection.connection.driver_connection
+        # DuckDB draws its own progress bar on stdout, which carries data here; irw shows progress on stderr.
+        self.con.execute("set enable_progress_bar = false")
         try:
             self._migrate()
         except BaseException:

@@ -28,22 +28,17 @@ with raw_lines as (
     )
 ),
 
-numbered as (
+split as materialized (
+    -- numbering and splitting in one step, materialized before the filter below: written as
+    -- separate CTEs, or filtered in the same step, DuckDB evaluated the split twice (5.6 s
+    -- instead of 2.9 s on 7M lines)
     select
         cast(row_number() over () as bigint) as line_no,
-        line
-    from raw_lines
-),
-
-split as (
-    select
-        line_no,
         list_filter(
             string_split(replace(replace(line, chr(13), ' '), chr(9), ' '), ' '),
             lambda x: x <> ''
         ) as fields
-    from numbered
-    where line is not null
+    from raw_lines
 ),
 
 final as (
