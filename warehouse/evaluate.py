@@ -190,7 +190,7 @@ class Evaluator:
             done = set(self.db.fetchall(
                 "select run_id, measure from evaluated where evaluation_id = ? and run_id in (select unnest(?))",
                 [evaluation_id, run_ids]))
-            missing = [(r, m) for r in run_ids for m in scored if (r, _stored_name(m)) not in done]
+            missing = [(r, m) for r in run_ids for m in scored if (r, stored_name(m)) not in done]
             if not missing:
                 return evaluation_id
             todo_runs = sorted({r for r, _ in missing})
@@ -213,7 +213,7 @@ class Evaluator:
         by_file: dict[str, list[Measure]] = {}
         for m in measures:
             by_file.setdefault(m.family.sql, []).append(m)
-        names = [_stored_name(m) for m in measures]
+        names = [stored_name(m) for m in measures]
         self.db.execute("delete from scores where evaluation_id = ? and run_id in (select unnest(?)) "
                         "and measure in (select unnest(?))", [evaluation_id, run_ids, names])
         gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
@@ -240,13 +240,13 @@ class Evaluator:
         for m in measures:
             self.db.execute("insert or replace into measures (measure, trec_name, family, aggregate, description) "
                             "values (?, ?, ?, ?, ?)",
-                            [_stored_name(m), m.trec_name, m.family.trec_name, m.aggregate, m.family.description])
+                            [stored_name(m), m.trec_name, m.family.trec_name, m.aggregate, m.family.description])
 
     # -- reading -----------------------------------------------------------------------------
     def _read(self, qrels: str, qrels_id: int, run_ids: dict[str, int], measures: list[Measure], s: Settings,
               evaluation_ids: dict[int, int], per_query: bool) -> Evaluation:
         wanted = [{"evaluation_id": evaluation_ids[m.level if m.level is not None else s.level],
-                   "stored": _stored_name(m), "measure": m.name, "position": i}
+                   "stored": stored_name(m), "measure": m.name, "position": i}
                   for i, m in enumerate(measures) if m.family.sql is not None]
         params = {"wanted": wanted, "run_ids": list(run_ids.values())}
         summary = Table.from_result(self.db.run_file("eval/summary.sql", params))
@@ -258,7 +258,7 @@ class Evaluator:
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
 
 
-def _stored_name(m: Measure) -> str:
+def stored_name(m: Measure) -> str:
     """Scores are stored under the name without rel=: the level is part of the evaluation's settings."""
     return replace(m, level=None).name
 

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Sequence
 from . import charts
 from .core import Warehouse
 from .errors import NotFoundError, UsageError
-from .evaluate import NO_DEPTH, Settings
+from .evaluate import NO_DEPTH, Settings, stored_name
 from .formatting import format_number
 from .measures import Measure, parse_all
 from .resources import templates_dir
@@ -158,7 +158,7 @@ def _scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Sequenc
         level = m.level if m.level is not None else settings.level
         row = wh.db.run_file("reports/evaluation_id.sql",
                              {"qrels_set_id": qrels_id[0], "settings_key": replace(settings, level=level).key}).fetchone()
-        wanted[m.name] = {"evaluation_id": row[0] if row else -1, "stored": replace(m, level=None).name,
+        wanted[m.name] = {"evaluation_id": row[0] if row else -1, "stored": stored_name(m),
                           "measure": m.name, "position": position}
     return Scope(wh, qrels, qrels_id[0], settings, measures, wanted, summary)
 
