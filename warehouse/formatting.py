@@ -120,9 +120,9 @@ def render_trec(evaluation, per_query: bool) -> str:
             for r, query, measure, value in evaluation.per_query.rows:
                 m = measures[measure]
                 if r == run and m.family.per_query:
-                    out.append(trec_line(m.trec_name, query, value, m.aggregate in ("sum", "count")))
+                    out.append(trec_line(m.trec_name, query, value, m.is_count))
         for r, measure, value, _micro, _count in evaluation.summary.rows:
             m = measures[measure]
             if r == run:
-                out.append(trec_line(m.trec_name, "all", value, m.aggregate in ("sum", "count")))
+                out.append(trec_line(m.trec_name, "all", value, m.is_count))
     return "".join(out)

@@ -172,6 +172,11 @@ class Measure:
     def aggregate(self) -> str:
         return self.family.aggregate
 
+    @property
+    def is_count(self) -> bool:
+        """A count (num_ret, num_q ...): summed over queries and printed as an integer."""
+        return self.family.aggregate == SUM
+
     def sql_param(self) -> dict[str, Any]:
         return {"measure": self.name, "trec_name": self.trec_name, "family": self.family.trec_name}
 

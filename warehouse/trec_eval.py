@@ -15,9 +15,9 @@ from .core import Warehouse
 from .db import MEMORY
 from .errors import IrwError, UsageError
 from .evaluate import NO_DEPTH, Settings
+from .formatting import trec_line
 from .measures import FAMILIES, Measure, parse_trec, trec_measure_set
 
-INTEGER_FAMILIES = {"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
 FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
 
 
@@ -86,15 +86,10 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
 
 
 def _format(m: Measure, qid: str, value) -> str:
-    family = m.family.trec_name
-    name = m.trec_name if family != "relstring" else ("relstring" if m.param == 10 else f"relstring_{m.param}")
-    if family == "runid":
-        return f"{name:<22}\t{qid}\t{value}\n"
-    if family == "relstring":
-        return f"{name:<22}\t{qid}\t'{value}'\n"
-    if family in INTEGER_FAMILIES:
-        return f"{name:<22}\t{qid}\t{int(value)}\n"
-    return f"{name:<22}\t{qid}\t{value:6.4f}\n"
+    if m.family.trec_name == "relstring":
+        name = "relstring" if m.param == 10 else f"relstring_{m.param}"
+        return trec_line(name, qid, f"'{value}'")
+    return trec_line(m.trec_name, qid, value, m.is_count)
 
 
 def run(argv: list[str], out: TextIO) -> None:
