@@ -200,6 +200,12 @@ def _require_data(db: Database, path: Path, what: str) -> int:
     return count
 
 
+def _unchanged(kind: str, name: str, path: Path, sha: str, existing: tuple) -> IngestResult:
+    """The no-op result of ingesting bytes the warehouse already holds under that name."""
+    return IngestResult(kind, name, str(path), "unchanged", existing[2], existing[3],
+                        [f"{kind} {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+
+
 def _file_created_at(path: Path) -> dt.datetime:
     stat = path.stat()
     seconds = getattr(stat, "st_birthtime", None) or stat.st_mtime
@@ -216,8 +222,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     existing = db.fetchone("select qrels_set_id, sha256, judgment_count, query_count from qrels_sets where name = ?",
                            [name])
     if existing and existing[1] == sha:
-        return IngestResult("qrels", name, str(path), "unchanged", existing[2], existing[3],
-                            [f"qrels {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+        return _unchanged("qrels", name, path, sha, existing)
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
                             "pass --replace to replace it and every score computed with it")
@@ -258,8 +263,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     if name:
         existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
         if existing and existing[1] == sha:
-            return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],
-                                [f"run {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+            return _unchanged("run", name, path, sha, existing)
     try:
         ir_metadata = stage_file(db, path, ir_metadata=True)
         _require_data(db, path, "run")
@@ -278,8 +282,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
         name = name or (tag if len(tags) == 1 else None) or display_name(path)
         existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
         if existing and existing[1] == sha:
-            return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],
-                                [f"run {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+            return _unchanged("run", name, path, sha, existing)
         if existing and not replace:
             raise ConflictError(f"run {name} already exists with different content; "
                                 "pass --replace to replace it and every score computed from it, or choose --name")
