@@ -238,9 +238,9 @@ def test_leaderboard_reads_stored_scores_and_a_new_run_costs_only_that_run(db, t
     computed = []
     original = Evaluator._compute
 
-    def spy(self, evaluation_id, qrels_id, s, measures, run_ids, done):
+    def spy(self, evaluation_id, qrels_id, s, measures, run_ids):
         computed.append(sorted(run_ids))
-        return original(self, evaluation_id, qrels_id, s, measures, run_ids, done)
+        return original(self, evaluation_id, qrels_id, s, measures, run_ids)
 
     monkeypatch.setattr(Evaluator, "_compute", spy)
     with warehouse.open(db) as wh:

@@ -82,8 +82,12 @@ class Database:
 
     def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
         """Runs the statements of one file under sql/, each bound to the $names it uses."""
+        return self.run_sql(read_sql(relative_path), params)
+
+    def run_sql(self, sql: str, params: dict[str, Any] | None = None):
+        """Runs SQL text of our own (never user input), each statement bound to the $names it uses."""
         result = None
-        for statement in self.con.extract_statements(read_sql(relative_path)):
+        for statement in self.con.extract_statements(sql):
             names = statement.named_parameters
             if names:
                 result = self.con.execute(statement.query, {name: (params or {})[name] for name in names})

@@ -169,11 +169,15 @@ class Evaluator:
         return self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
 
     # -- computing ---------------------------------------------------------------------------
-    def _evaluation_id(self, qrels_id: int, s: Settings) -> int:
+    def _find_evaluation_id(self, qrels_id: int, s: Settings) -> int | None:
         row = self.db.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
                                [qrels_id, s.key])
-        if row:
-            return row[0]
+        return row[0] if row else None
+
+    def _evaluation_id(self, qrels_id: int, s: Settings) -> int:
+        found = self._find_evaluation_id(qrels_id, s)
+        if found is not None:
+            return found
         return self.db.fetchone(
             "insert into evaluations (qrels_set_id, settings_key, relevance_level, depth, judged_only, complete, "
             "compat, norel_queries) values (?, ?, ?, ?, ?, ?, ?, ?) returning evaluation_id",
@@ -182,9 +186,8 @@ class Evaluator:
     def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure]) -> int:
         scored = [m for m in measures if m.family.sql is not None]
         if self.db.read_only:
-            row = self.db.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
-                                   [qrels_id, s.key])
-            return row[0] if row else -1
+            found = self._find_evaluation_id(qrels_id, s)
+            return found if found is not None else -1
         with self.db.transaction():
             evaluation_id = self._evaluation_id(qrels_id, s)
             done = set(self.db.fetchall(
@@ -196,20 +199,19 @@ class Evaluator:
             todo_runs = sorted({r for r, _ in missing})
             todo_measures = {m.name: m for _, m in missing}
             self._prepare(qrels_id, s, todo_runs)
-            self._compute(evaluation_id, qrels_id, s, list(todo_measures.values()), todo_runs, done)
+            self._compute(evaluation_id, qrels_id, s, list(todo_measures.values()), todo_runs)
             self._register(list(todo_measures.values()))
         return evaluation_id
 
     def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
         params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids,
-                  "depth": s.depth or NO_DEPTH, "complete": s.complete, "judged_only": s.judged_only}
+                  "depth": s.depth or NO_DEPTH, "complete": s.complete, "judged_only": s.judged_only,
+                  "exclude_norel": s.norel == "exclude"}
         for step in prepare_steps(s):
             self.db.run_file(step, params)
-        if s.norel == "exclude":
-            self.db.execute("delete from eval_run_queries where num_rel = 0")
 
     def _compute(self, evaluation_id: int, qrels_id: int, s: Settings, measures: list[Measure],
-                 run_ids: list[int], done: set) -> None:
+                 run_ids: list[int]) -> None:
         by_file: dict[str, list[Measure]] = {}
         for m in measures:
             by_file.setdefault(m.family.sql, []).append(m)
@@ -220,14 +222,12 @@ class Evaluator:
         if gain_measures:
             self.db.run_file("eval/06_gains.sql", {"params": [measure_bindings(m) for m in gain_measures]})
         for sql_file, group in sorted(by_file.items()):
-            family_sql = read_sql(sql_file)
-            self.db.execute(
+            self.db.run_sql(
                 "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, "
-                f"denominator) select $evaluation_id, $qrels_set_id, run_id, query_id, measure, value, numerator, "
-                f"denominator from (\n{family_sql}\n)",
-                {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "params": [measure_bindings(m) for m in group],
-                 "compat": s.compat} if "$compat" in family_sql else
-                {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "params": [measure_bindings(m) for m in group]},
+                "denominator) select $evaluation_id, $qrels_set_id, run_id, query_id, measure, value, numerator, "
+                f"denominator from (\n{read_sql(sql_file)}\n)",
+                {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
+                 "params": [measure_bindings(m) for m in group]},
             )
         self.db.execute(
             "insert or replace into evaluated (evaluation_id, run_id, measure, query_count) "

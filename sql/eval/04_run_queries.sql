@@ -71,6 +71,7 @@ final as (
     left join judged_counts as j
         on j.run_id = qs.run_id
        and j.query_id = qs.query_id
+    where not ($exclude_norel and s.num_rel = 0)
 )
 
 select * from final
