@@ -6,19 +6,23 @@ from .errors import NotFoundError
 
 # Tables that hold rows derived from a run or a qrels set, keyed by run_id / qrels_set_id.
 # Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
+# Every table exists once the schema is migrated, which opening a warehouse does.
 RUN_TABLES = ("scores", "evaluated", "run_queries", "run_rows", "runs")
 QRELS_TABLES = ("scores", "evaluations", "qrels", "qrels_sets")
 
 
-def _existing_tables(db: Database) -> set[str]:
-    return {r[0] for r in db.fetchall("select table_name from information_schema.tables where table_schema = 'main'")}
+def run_ids(db: Database, names) -> dict[str, int]:
+    """name -> run_id for each name, in the order given; a name not stored is an error."""
+    names = list(names)
+    ids = dict(db.fetchall("select name, run_id from runs where name in (select unnest(?))", [names]))
+    for name in names:
+        if name not in ids:
+            raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+    return {name: ids[name] for name in names}
 
 
 def run_id(db: Database, name: str) -> int:
-    row = db.fetchone("select run_id from runs where name = ?", [name])
-    if row is None:
-        raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
-    return row[0]
+    return run_ids(db, [name])[name]
 
 
 def qrels_set_id(db: Database, name: str) -> int:
@@ -30,19 +34,14 @@ def qrels_set_id(db: Database, name: str) -> int:
 
 def delete_run(db: Database, run_id_: int) -> None:
     """Deletes a run and its derived rows; the caller holds the transaction."""
-    present = _existing_tables(db)
     for table in RUN_TABLES:
-        if table in present:
-            db.execute(f"delete from {table} where run_id = ?", [run_id_])
+        db.execute(f"delete from {table} where run_id = ?", [run_id_])
 
 
 def delete_qrels_set(db: Database, set_id: int) -> None:
     """Deletes a qrels set, its judgments and every evaluation made with it."""
-    present = _existing_tables(db)
-    if "evaluated" in present:
-        db.execute("delete from evaluated where evaluation_id in "
-                   "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
+    db.execute("delete from evaluated where evaluation_id in "
+               "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
     for table in QRELS_TABLES:
-        if table in present:
-            db.execute(f"delete from {table} where qrels_set_id = ?", [set_id])
+        db.execute(f"delete from {table} where qrels_set_id = ?", [set_id])
 

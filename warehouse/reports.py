@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from . import charts
+from . import catalog, charts
 from .core import Warehouse
 from .errors import NotFoundError, UsageError
 from .evaluate import NO_DEPTH, Settings, stored_name
@@ -150,17 +150,15 @@ def _scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Sequenc
         # computes only the (run, measure) scores not stored yet; the summary is irw eval's
         evaluation = wh.evaluate(list(runs), qrels, everything, settings=settings)
         summary = {(run, measure): (value, queries) for run, measure, value, _micro, queries in evaluation.summary.rows}
-    qrels_id = wh.db.fetchone("select qrels_set_id from qrels_sets where name = ?", [qrels])
-    if qrels_id is None:
-        raise NotFoundError(f"no qrels set named {qrels!r}; `irw qrels` lists the stored sets")
+    qrels_id = catalog.qrels_set_id(wh.db, qrels)
     wanted = {}
     for position, m in enumerate(everything):
         level = m.level if m.level is not None else settings.level
         row = wh.db.run_file("reports/evaluation_id.sql",
-                             {"qrels_set_id": qrels_id[0], "settings_key": replace(settings, level=level).key}).fetchone()
+                             {"qrels_set_id": qrels_id, "settings_key": replace(settings, level=level).key}).fetchone()
         wanted[m.name] = {"evaluation_id": row[0] if row else -1, "stored": stored_name(m),
                           "measure": m.name, "position": position}
-    return Scope(wh, qrels, qrels_id[0], settings, measures, wanted, summary)
+    return Scope(wh, qrels, qrels_id, settings, measures, wanted, summary)
 
 
 def _testable(m: Measure) -> bool:
@@ -212,12 +210,7 @@ class PairRow:
 
 
 def _pair_rows(scope: Scope, pairs: Sequence[tuple[str, str]], measures: Sequence[Measure]) -> list[PairRow]:
-    ids = dict(scope.wh.db.fetchall("select name, run_id from runs where name in (select unnest(?))",
-                                    [sorted({r for pair in pairs for r in pair})]))
-    for pair in pairs:
-        for name in pair:
-            if name not in ids:
-                raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+    ids = catalog.run_ids(scope.wh.db, dict.fromkeys(r for pair in pairs for r in pair))
     table = scope.sql("paired_scores", {
         "pairs": [{"pair": i, "run_id": ids[r], "baseline_id": ids[b]} for i, (r, b) in enumerate(pairs)],
         "wanted": scope.wanted_for(measures)})
@@ -419,10 +412,7 @@ def _run_names(wh: Warehouse) -> list[str]:
 
 
 def _run_ids(wh: Warehouse, names: Sequence[str]) -> list[int]:
-    ids = dict(wh.db.fetchall("select name, run_id from runs where name in (select unnest(?))", [list(names)]))
-    missing = [n for n in names if n not in ids]
-    if missing:
-        raise NotFoundError(f"no run named {missing[0]!r}; `irw runs` lists the stored runs")
+    ids = catalog.run_ids(wh.db, names)
     return [ids[n] for n in names]
 
 
