@@ -64,14 +64,8 @@ def _means(per_query: dict[str, dict[str, float]]) -> dict[str, float]:
 def files_irw(a: dict, clock: Clock) -> dict:
     import warehouse
     clock.lap("import")
-    wh = warehouse.open(":memory:")
-    clock.lap("open")
-    wh.ingest_qrels(a["qrels"], "qrels")
-    clock.lap("ingest qrels")
-    wh.ingest_run(a["run"], "run")
-    clock.lap("ingest run")
-    evaluation = wh.evaluate(["run"], "qrels", MEASURES, per_query=True)
-    clock.lap("evaluate")
+    evaluation = warehouse.evaluate_files(a["qrels"], a["run"], MEASURES, per_query=True)
+    clock.lap("evaluate_files")
     means = {measure: value for _, measure, value, _, _ in evaluation.summary.rows}
     per_query: dict[str, dict[str, float]] = {m: {} for m in MEASURES}
     for _, query, measure, value in evaluation.per_query.rows:

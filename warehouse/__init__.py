@@ -5,8 +5,11 @@
     wh.ingest_qrels("qrels.txt", "dl19")
     wh.ingest_run("run.bm25.txt")
     wh.sql("select name, row_count from runs")
+
+    # files to numbers, keeping nothing
+    warehouse.evaluate_files("qrels.txt", "run.bm25.txt", ["AP", "nDCG@10"]).summary
 """
-from .core import Warehouse, open
+from .core import Warehouse, evaluate_files, open
 from .errors import (ConflictError, InputFileError, IrwError, MeasureError, NotFoundError, Problem,
                      QueryError, ReadOnlyError, SchemaVersionError, UsageError, WarehouseNotFound,
                      WarehouseOpenError)
@@ -15,7 +18,7 @@ from .table import Table
 __version__ = "0.1.0"
 
 __all__ = [
-    "Warehouse", "open", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
+    "Warehouse", "open", "evaluate_files", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
     "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
     "MeasureError",
 ]

@@ -153,6 +153,33 @@ class Warehouse:
                 return f"{node['function_name']}() changes a sequence"
         return None
 
+def evaluate_files(qrels: str | os.PathLike[str], runs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+                   measures: Iterable[str] | str, *, per_query: bool = False, settings: "Settings | None" = None,
+                   **options: Any) -> "Evaluation":
+    """Evaluates run files against a qrels file, keeping nothing: files to numbers in one call.
+
+    Runs are named by their paths as given. The files are validated as `irw ingest` validates them
+    (a bad file raises InputFileError naming file:line), into an in-memory warehouse that keeps
+    only the judged rows of each run (ingest.ingest_run's judged_rows_only), unless --compat 10
+    needs every row to re-sort by double scores. options are Settings fields, as for evaluate().
+    """
+    from .evaluate import Settings
+
+    if settings is None:
+        settings = Settings(**options)
+    elif options:
+        raise TypeError("pass either settings or keyword options, not both")
+    paths = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
+    with Warehouse(":memory:") as wh:
+        wh.ingest_qrels(qrels, "qrels")
+        names = []
+        for path in paths:
+            name = os.fspath(path)
+            ingest.ingest_run(wh.db, path, name, judged_rows_only=settings.compat == 9)
+            names.append(name)
+        return wh.evaluate(names, "qrels", measures, per_query=per_query, settings=settings)
+
+
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
          create: bool = True) -> Warehouse:
     """Opens the warehouse at path (default ./irw.duckdb or $IRW_DB), creating it unless

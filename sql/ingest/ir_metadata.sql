@@ -1,6 +1,7 @@
 -- ir_metadata: the text of the `# ir_metadata.start` ... `# ir_metadata.end` comment block at the
--- head of a run file (the ir_metadata convention puts it there).
--- Grain: one row (NULL when the first $head_lines lines hold no complete block).
+-- head of a run file (the ir_metadata convention puts it there), and how many comment and blank
+-- lines head the file (the column reader, stage_run_columns.sql, skips them).
+-- Grain: one row; ir_metadata is NULL when the first $head_lines lines hold no complete block.
 -- Inputs: $path, $compression, $head_lines. Only the head of the file is read, so a 7M-line run
 -- pays nothing for it. The block's lines are kept without their leading '#' and one space, so the
 -- stored text is the YAML document the convention writes there.
@@ -45,9 +46,23 @@ block as (
       and l.line is not null
 ),
 
+header as (
+    -- a comment is a line whose first field starts with '#', as stage_fields.sql reads it
+    select coalesce(
+        min(line_no) filter (
+            where trim(coalesce(line, ''), ' ' || chr(9)) <> ''
+              and not starts_with(ltrim(line, ' ' || chr(9)), '#')
+        ) - 1,
+        count(*)
+    ) as header_lines
+    from numbered
+),
+
 final as (
-    select string_agg(text, chr(10) order by line_no) as ir_metadata
-    from block
+    select
+        (select string_agg(text, chr(10) order by line_no) from block) as ir_metadata,
+        header.header_lines
+    from header
 )
 
 select * from final

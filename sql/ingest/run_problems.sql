@@ -1,7 +1,7 @@
 -- run_problems: everything wrong with a staged run file, one row per problem, in line order.
 -- Grain: one row per (line, reason).
--- Inputs: stage_fields; $strict (irw ingest: exactly 6 fields and an integer rank;
---         trec_eval mode: 6 or more fields, the rank column unread, as trec_eval reads it).
+-- Inputs: stage_fields, the macros of run_field_rules.sql; $strict (irw ingest: exactly 6 fields
+--         and an integer rank; trec_eval mode: 6 or more fields, the rank column unread).
 -- trec_eval: the run format is `qid Q0 docid rank score tag`; trec_eval itself aborts on a
 -- duplicate docid within a query, and so do we, naming both lines.
 with field_problems as (
@@ -10,13 +10,7 @@ with field_problems as (
         case
             when field_count < 6 or ($strict and field_count > 6)
                 then 'expected 6 fields (qid Q0 docid rank score tag), found ' || field_count
-            when try_cast(fields[5] as double) is null or contains(fields[5], '_')
-                then 'score ' || fields[5] || ' is not a number'
-            when not isfinite(try_cast(fields[5] as double))
-                then 'score ' || fields[5] || ' is not finite'
-            when $strict and (try_cast(fields[4] as bigint) is null or contains(fields[4], '_')
-                              or contains(fields[4], '.') or contains(fields[4], 'e') or contains(fields[4], 'E'))
-                then 'rank ' || fields[4] || ' is not an integer'
+            else coalesce(run_score_problem(fields[5]), run_rank_problem(fields[4], $strict))
         end as reason
     from stage_fields
 ),

@@ -1,0 +1,59 @@
+-- insert_judged_run_rows: the judged rows of a validated staged run, ranked without sorting the run.
+-- Grain: one row per (query, doc) of the file that some stored qrels judge. Only for a warehouse
+-- that exists to evaluate files once (warehouse/ingest.py: judged_rows_only): every measure reads
+-- judged documents at their ranks plus run_queries' counts, nothing else (relstring and --compat 10
+-- read unjudged rows too, and take insert_run_rows.sql).
+-- Inputs: stage_run (validated: (query, doc) pairs are unique, scores finite), qrels, the macros of
+-- run_field_rules.sql, $run_id.
+-- trec_eval: the rank of a document in trec_eval 9.0.8's order (float32 score descending, docid
+-- descending) is one plus the number of documents of its query before it in that order; with
+-- unique pairs the order is total, so counting gives exactly the rank row_number() would. Counting
+-- compares each judged document with its query's documents (about 2 x 7M comparisons on an MS
+-- MARCO-like run) instead of sorting all 7M rows; warehouse/ingest.py takes insert_run_rows.sql
+-- when the qrels judge so many documents per query that the comparisons would cost more.
+insert into run_rows (run_id, query_id, doc_id, rank_given, score, trec_rank)
+with run_lines as (
+    select
+        query_id,
+        doc_id,
+        rank_text,
+        trec_float32(cast(score_text as double)) as score_f32,
+        cast(score_text as double) as score
+    from stage_run
+),
+
+judged as materialized (
+    select *
+    from run_lines as r
+    where exists (select 1 from qrels as q where q.query_id = r.query_id and q.doc_id = r.doc_id)
+),
+
+ranked as (
+    select
+        j.query_id,
+        j.doc_id,
+        1 + count(*) filter (
+            where o.score_f32 > j.score_f32
+               or (o.score_f32 = j.score_f32 and o.doc_id > j.doc_id)
+        ) as trec_rank
+    from judged as j
+    inner join run_lines as o
+        on o.query_id = j.query_id
+    group by j.query_id, j.doc_id
+),
+
+final as (
+    select
+        $run_id as run_id,
+        j.query_id,
+        j.doc_id,
+        try_cast(j.rank_text as bigint) as rank_given,
+        j.score,
+        r.trec_rank
+    from judged as j
+    inner join ranked as r
+        on r.query_id = j.query_id
+       and r.doc_id = j.doc_id
+)
+
+select * from final
