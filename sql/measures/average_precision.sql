@@ -25,7 +25,7 @@ sums as (
         r.run_id,
         r.query_id,
         p.measure,
-        sum(r.precision) as precision_sum
+        sum(r.precision order by r.rank) as precision_sum
     from precision_at_relevant as r
     inner join params as p
         on p.family in ('map', 'gm_map')

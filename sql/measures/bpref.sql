@@ -20,6 +20,7 @@ contributions as (
                     then 1.0 - cast(least(j.nonrel_so_far, q.num_rel) as double) / least(q.num_nonrel, q.num_rel)
                 else 1.0
             end
+            order by j.rank
         ) as bpref_sum
     from eval_judged as j
     inner join eval_run_queries as q

@@ -22,7 +22,7 @@ bin_sums as (
     select
         run_id,
         query_id,
-        sum(1.0 / log2(cast(2 + rank - rel_so_far as double))) as gain_sum
+        sum(1.0 / log2(cast(2 + rank - rel_so_far as double)) order by rank) as gain_sum
     from eval_judged
     where is_rel
     group by run_id, query_id
@@ -108,6 +108,7 @@ g_sums as (
                 2.0
                 + coalesce(i.cost_so_far, 0.0) + cast(s.rank - least(s.rank, coalesce(t.nrel, 0)) as double)
                 - s.gain_so_far)
+            order by s.rank
         ) as gain_sum
     from gain_steps as s
     left join ideal_totals as t

@@ -37,6 +37,7 @@ contributions as (
                     * ((rs - 1 + nr + pu) / (rank - 1))
                     * ((rs - 1 + 0.00001) / (rs - 1 + nr + 2 * 0.00001))
             end
+            order by rank
         ) as inf_sum
     from judged_counts
     where is_rel

@@ -65,7 +65,7 @@ final as (
         run_id,
         query_id,
         measure,
-        sum(precision) / max(level_count) as value,
+        sum(precision order by level) / max(level_count) as value,
         cast(null as double) as numerator,
         cast(null as double) as denominator
     from interpolated

@@ -182,7 +182,7 @@ rel_terms as (
         e.run_id,
         e.query_id,
         e.measure,
-        sum(d.dcg_so_far / nullif(i.idcg_so_far, 0.0)) as term_sum
+        sum(d.dcg_so_far / nullif(i.idcg_so_far, 0.0) order by d.rank) as term_sum
     from evaluated as e
     inner join dcg_steps as d
         on d.run_id = e.run_id
@@ -261,7 +261,7 @@ change_sums as (
         run_id,
         query_id,
         measure,
-        sum(term) as term_sum,
+        sum(term order by position) as term_sum,
         count(*) as term_count
     from change_terms
     group by run_id, query_id, measure

@@ -115,6 +115,7 @@ rbp_sums as (
                 when b.min_gain < 0 or b.max_gain > 1 then (j.gain - b.min_gain) / (b.max_gain - b.min_gain)
                 else j.gain
             end * pow(j.p, cast(j.rank - 1 as double))
+            order by j.rank
         ) as weighted_gain
     from judged_gains as j
     inner join gain_bounds as b
@@ -144,7 +145,7 @@ judged_weights as (
         run_id,
         query_id,
         count(*) as judged_count,
-        sum(pow(0.9, cast(rank - 1 as double))) as judged_weight
+        sum(pow(0.9, cast(rank - 1 as double)) order by rank) as judged_weight
     from eval_judged
     where grade >= 0
     group by run_id, query_id

@@ -1,0 +1,212 @@
+"""The two fast paths give exactly what the slow ones give.
+
+1. Run files are read as six columns when that reading is exactly line mode's, else in line mode
+   (warehouse/ingest.py stage_run). Every variant below is ingested both ways: same stored rows,
+   or the same error; and the test checks which way each variant actually went.
+2. warehouse.evaluate_files keeps only judged rows, ranked by counting (or by sorting and then
+   deleting, when the qrels judge many documents per query). Its numbers must equal those of the
+   stored path, which keeps every row, for every measure and setting.
+"""
+from __future__ import annotations
+
+import math
+import random
+import struct
+
+import pytest
+
+import warehouse
+from warehouse import InputFileError, ingest
+from warehouse.measures import trec_measure_set
+
+from conftest import write_file
+
+CLEAN = "q1 Q0 d1 1 3.5 tagA\nq1 Q0 d2 2 2.25 tagA\nq2 Q0 d1 1 0.5 tagA\n"
+
+# name -> (file text or bytes, file name, strict, does the column reader take it?)
+VARIANTS = {
+    "clean": (CLEAN, "run.txt", True, True),
+    "clean gz": (CLEAN, "run.txt.gz", True, True),
+    "clean zst": (CLEAN, "run.txt.zst", True, True),
+    "clean bz2": (CLEAN, "run.txt.bz2", True, True),
+    "no final newline": (CLEAN.rstrip("\n"), "run.txt", True, True),
+    "trailing space": CLEAN.replace("\n", " \n"),
+    "hash inside docids": (CLEAN.replace("d1", "d#1"), "run.txt", True, True),
+    "ir_metadata header": ("# ir_metadata.start\n# tag: x\n# ir_metadata.end\n\n" + CLEAN, "run.txt", True, True),
+    "blank line in the data": (CLEAN.replace("\n", "\n\n", 1), "run.txt", True, True),
+    "utf-8 bom": ("\ufeff" + CLEAN, "run.txt", True, True),
+    "nul inside a docid": (CLEAN.replace("d2", "d\x002"), "run.txt", True, True),
+    "crlf": (CLEAN.replace("\n", "\r\n"), "run.txt", True, True),
+    "crlf gz": (CLEAN.replace("\n", "\r\n"), "run.txt.gz", True, True),
+    "tabs": (CLEAN.replace(" ", "\t"), "run.txt", True, False),
+    "one tab inside a line": (CLEAN.replace("d2 2", "d2\t2"), "run.txt", True, False),
+    "tab inside a docid": (CLEAN.replace("d2", "d\tx"), "run.txt", True, False),
+    "tab inside a docid trec_eval mode": (CLEAN.replace("d2", "d\tx"), "run.txt", False, False),
+    "tab at the end of a score": (CLEAN.replace("2.25", "2.25\t"), "run.txt", True, False),
+    "doubled spaces": (CLEAN.replace("Q0 d2", "Q0  d2"), "run.txt", True, False),
+    "leading space": (" " + CLEAN, "run.txt", True, False),
+    "comment in the middle": (CLEAN.replace("q2 Q0", "# q2 Q0 x 1 1 c\nq2 Q0"), "run.txt", True, False),
+    "comment shaped like a line": (CLEAN + "#q3 Q0 d1 1 0.5 tagA\n", "run.txt", True, False),
+    "cr inside a field": (CLEAN.replace("d2", "d\r2"), "run.txt", True, False),
+    "lone cr line ends": (CLEAN.replace("\n", "\r"), "run.txt", True, True),
+    "soh inside a field": (CLEAN.replace("d2", "d\x012"), "run.txt", True, False),
+    "empty file": ("", "run.txt", True, False),
+    "comments only": ("# nothing\n", "run.txt", True, False),
+    "rank 1.0": (CLEAN.replace(" 2 2.25", " 2.0 2.25"), "run.txt", True, False),
+    "rank 1e3": (CLEAN.replace(" 2 2.25", " 2e0 2.25"), "run.txt", True, False),
+    "rank 1_0": (CLEAN.replace(" 2 2.25", " 1_0 2.25"), "run.txt", True, False),
+    "rank 1.0 trec_eval mode": (CLEAN.replace(" 2 2.25", " 2.0 2.25"), "run.txt", False, True),
+    "score 1_0.5": (CLEAN.replace("2.25", "1_0.5"), "run.txt", True, False),
+    "score inf": (CLEAN.replace("2.25", "inf"), "run.txt", True, False),
+    "score nan": (CLEAN.replace("2.25", "nan"), "run.txt", True, False),
+    "score 1e400": (CLEAN.replace("2.25", "1e400"), "run.txt", True, False),
+    "score beyond float32": (CLEAN.replace("2.25", "1e39"), "run.txt", True, True),
+    "score .5 and +1": (CLEAN.replace("2.25", ".5").replace("3.5", "+1"), "run.txt", True, True),
+    "score with a comma": (CLEAN.replace("2.25", "2,25"), "run.txt", True, False),
+    "quotes": (CLEAN.replace("d2", '"d2"'), "run.txt", True, True),
+    "seven fields": (CLEAN.replace("tagA\n", "tagA extra\n", 1), "run.txt", True, False),
+    "seven fields trec_eval mode": (CLEAN.replace("tagA\n", "tagA extra\n"), "run.txt", False, False),
+    "five fields": (CLEAN.replace(" tagA\n", "\n", 1), "run.txt", True, False),
+    "duplicate document": (CLEAN + "q1 Q0 d1 3 1.0 tagA\n", "run.txt", True, False),
+    "two tags": (CLEAN.replace("0.5 tagA", "0.5 tagB"), "run.txt", True, False),
+    "two tags trec_eval mode": (CLEAN.replace("0.5 tagA", "0.5 tagB"), "run.txt", False, False),
+    "invalid utf-8": (CLEAN.encode() + b"q3 Q0 d\xff 1 1 tagA\n", "run.txt", True, False),
+}
+VARIANTS = {k: (v if isinstance(v, tuple) else (v, "run.txt", True, True)) for k, v in VARIANTS.items()}
+
+
+def stored(wh):
+    rows = wh.sql("select query_id, doc_id, rank_given, score, trec_rank from run_rows "
+                  "order by query_id, doc_id").rows
+    runs = wh.sql("select name, tag, ir_metadata, row_count, query_count from runs").rows
+    queries = wh.sql("select query_id, num_ret from run_queries order by query_id").rows
+    return rows, runs, queries
+
+
+def ingest_outcome(tmp_path, monkeypatch, text, filename, strict, *, column_reader: bool):
+    """(stored rows, runs, queries) or the error's message; and whether the column reader took it."""
+    took = []
+    real = ingest._stage_run_columns
+
+    def spy(db, params):
+        result = real(db, params) if column_reader else None
+        took.append(result is not None)
+        return result
+
+    monkeypatch.setattr(ingest, "_stage_run_columns", spy)
+    folder = tmp_path / ("columns" if column_reader else "lines")
+    folder.mkdir()
+    path = write_file(folder, filename, text)
+    with warehouse.open(":memory:") as wh:
+        try:
+            ingest.ingest_run(wh.db, path, "run", strict=strict)
+        except InputFileError as exc:
+            return str(exc).replace(str(path), "FILE"), took
+        return stored(wh), took
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_column_reader_stages_exactly_what_line_mode_stages(tmp_path, monkeypatch, variant):
+    text, filename, strict, column_reader_takes_it = VARIANTS[variant]
+    fast, took = ingest_outcome(tmp_path, monkeypatch, text, filename, strict, column_reader=True)
+    slow, _ = ingest_outcome(tmp_path, monkeypatch, text, filename, strict, column_reader=False)
+    assert fast == slow
+    # [] when the file fails before the column reader is tried (reading its head already fails)
+    assert took == [True] if column_reader_takes_it else not any(took), \
+        f"the column reader {'refused' if column_reader_takes_it else 'took'} {variant!r}"
+
+
+def test_column_reader_skips_exactly_the_header_lines(tmp_path):
+    """A header of comments and blank lines is skipped; the first data line after it is kept."""
+    text = "\n# a\n   \n\t# b\n" + CLEAN
+    path = write_file(tmp_path, "run.txt", text)
+    with warehouse.open(":memory:") as wh:
+        ingest.ingest_run(wh.db, path, "run")
+        assert wh.sql("select count(*) from run_rows").rows == [(3,)]
+
+
+# -- evaluate_files against the stored path ---------------------------------------------------
+
+def _f32_neighbour(x: float) -> float:
+    """The next double above x that rounds to the same float32 (a tie only trec_eval 9.0.8 sees)."""
+    bits = struct.unpack("<q", struct.pack("<d", x))[0]
+    return struct.unpack("<d", struct.pack("<q", bits + 1))[0]
+
+
+def write_corpus(folder, seed: int, judged_per_query: int):
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(60)] + ["D1", "d1#x", "10", "9"]
+    qrels, runs = [], {}
+    for q in range(12):
+        qid = f"q{q}"
+        for doc in rng.sample(docs, min(judged_per_query, len(docs))):
+            qrels.append(f"{qid} 0 {doc} {rng.choice([-1, 0, 0, 1, 1, 2, 3])}\n")
+    for r in range(3):
+        lines = []
+        for q in range(14):  # q12, q13 have no judgments
+            if rng.random() < 0.15:
+                continue  # a query the run lacks
+            ranked = rng.sample(docs, rng.randint(1, 40))
+            score = rng.uniform(5, 20)
+            for i, doc in enumerate(ranked):
+                roll = rng.random()
+                if roll < 0.2:
+                    pass  # an exact tie with the previous document
+                elif roll < 0.3:
+                    score = _f32_neighbour(score)
+                else:
+                    score -= rng.uniform(0, 1)
+                lines.append(f"q{q} Q0 {doc} {i + 1} {score!r} run{r}\n")
+        rng.shuffle(lines)
+        runs[f"run{r}"] = "".join(lines)
+    qrels_path = write_file(folder, "qrels.txt", "".join(qrels))
+    run_paths = [write_file(folder, f"{name}.txt", text) for name, text in runs.items()]
+    return qrels_path, run_paths
+
+
+SETTINGS = {
+    "default": {},
+    "-M 7": {"depth": 7},
+    "-J": {"judged_only": True},
+    "-c -l 2": {"complete": True, "level": 2},
+    "--compat 10": {"compat": 10},
+}
+
+
+@pytest.mark.parametrize("judged_per_query", [3, 50], ids=["counted ranks", "sorted ranks"])
+@pytest.mark.parametrize("setting", list(SETTINGS))
+def test_evaluate_files_equals_the_stored_evaluation(tmp_path, monkeypatch, judged_per_query, setting):
+    options = SETTINGS[setting]
+    measures = [m for m in trec_measure_set("all_trec", options.get("compat", 9)) if m.family.sql]
+    qrels_path, run_paths = write_corpus(tmp_path, seed=judged_per_query, judged_per_query=judged_per_query)
+
+    ran = []
+    real_run_file = warehouse.db.Database.run_file
+
+    def spy(self, relative_path, params=None):
+        ran.append(relative_path)
+        return real_run_file(self, relative_path, params)
+
+    monkeypatch.setattr(warehouse.db.Database, "run_file", spy)
+    files = warehouse.evaluate_files(qrels_path, run_paths, measures, per_query=True, **options)
+    judged_rows_file = {"counted ranks": "ingest/insert_judged_run_rows.sql",
+                        "sorted ranks": "ingest/delete_unjudged_run_rows.sql"}[
+        "counted ranks" if judged_per_query == 3 else "sorted ranks"]
+    if options.get("compat", 9) == 9:
+        assert ran.count(judged_rows_file) == len(run_paths)
+    else:
+        assert "ingest/insert_judged_run_rows.sql" not in ran and "ingest/delete_unjudged_run_rows.sql" not in ran
+
+    with warehouse.open(tmp_path / "stored.duckdb") as wh:
+        wh.ingest_qrels(qrels_path, "qrels")
+        names = [wh.ingest_run(path, str(path)).name for path in run_paths]
+        stored_eval = wh.evaluate(names, "qrels", measures, per_query=True, **options)
+
+    assert len(files.per_query.rows) > 1000
+    assert comparable(files.per_query.rows) == comparable(stored_eval.per_query.rows)
+    assert comparable(files.summary.rows) == comparable(stored_eval.summary.rows)
+
+
+def comparable(rows):
+    """Rows with NaN spelled out, so that equal results compare equal (nan != nan)."""
+    return [tuple("NaN" if isinstance(v, float) and math.isnan(v) else v for v in row) for row in rows]
