@@ -189,13 +189,13 @@ def test_evaluate_files_equals_the_stored_evaluation(tmp_path, monkeypatch, judg
 
     monkeypatch.setattr(warehouse.db.Database, "run_file", spy)
     files = warehouse.evaluate_files(qrels_path, run_paths, measures, per_query=True, **options)
-    judged_rows_file = {"counted ranks": "ingest/insert_judged_run_rows.sql",
+    judged_rows_file = {"counted ranks": "ingest/insert_run_rows_by_counting.sql",
                         "sorted ranks": "ingest/delete_unjudged_run_rows.sql"}[
         "counted ranks" if judged_per_query == 3 else "sorted ranks"]
     if options.get("compat", 9) == 9:
         assert ran.count(judged_rows_file) == len(run_paths)
     else:
-        assert "ingest/insert_judged_run_rows.sql" not in ran and "ingest/delete_unjudged_run_rows.sql" not in ran
+        assert "ingest/insert_run_rows_by_counting.sql" not in ran and "ingest/delete_unjudged_run_rows.sql" not in ran
 
     with warehouse.open(tmp_path / "stored.duckdb") as wh:
         wh.ingest_qrels(qrels_path, "qrels")

@@ -111,3 +111,54 @@ def test_sqlalchemy_queries_see_ingested_rows(wh, tmp_path):
     query = sa.select(run_rows.c.doc_id).where(run_rows.c.query_id == "q1").order_by(run_rows.c.score.desc())
     with wh.engine.connect() as connection:
         assert connection.execute(query).scalars().all() == ["d1", "d2", "d3"]
+
+
+# -- judged_run_rows (schema 004): the run x qrels join kept at ingest ---------------------------
+
+def _judged_rows(wh):
+    return sorted(wh.sql("select qrels_set_id, run_id, query_id, doc_id, trec_rank from judged_run_rows").rows)
+
+
+def _joined_rows(wh):
+    return sorted(wh.sql("select q.qrels_set_id, r.run_id, r.query_id, r.doc_id, r.trec_rank from run_rows as r "
+                         "join qrels as q on q.query_id = r.query_id and q.doc_id = r.doc_id").rows)
+
+
+def test_judged_run_rows_follow_every_ingest_and_removal(wh, tmp_path):
+    run_a = write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a"))
+    run_b = write_file(tmp_path, "b.run", run_text([("q1", "d3", 1, "9"), ("q2", "d9", 1, "1")], tag="b"))
+    q1 = write_file(tmp_path, "q1.qrels", "q1 0 d1 1\nq1 0 d3 0\nq2 0 d1 1\n")
+    q1_changed = write_file(tmp_path, "q1b.qrels", "q1 0 d2 1\nq2 0 d9 2\n")
+    q2 = write_file(tmp_path, "q2.qrels", "q2 0 d1 0\nq2 0 d9 1\nq3 0 d1 1\n")
+    steps = [
+        lambda: wh.ingest_run(run_a),                        # a run before any qrels
+        lambda: wh.ingest_qrels(q1, "one"),                  # qrels after the run
+        lambda: wh.ingest_run(run_b),                        # a run after the qrels
+        lambda: wh.ingest_qrels(q2, "two"),
+        lambda: wh.ingest_qrels(q1_changed, "one", replace=True),
+        lambda: wh.remove_run("a"),
+        lambda: wh.remove_qrels("two"),
+    ]
+    sizes = []
+    for step in steps:
+        step()
+        assert _judged_rows(wh) == _joined_rows(wh)
+        sizes.append(len(_judged_rows(wh)))
+    assert sizes == [0, 3, 4, 6, 4, 2, 1]
+
+
+def test_migrating_to_004_links_the_runs_and_qrels_already_stored(db_path, tmp_path):
+    with warehouse.open(db_path) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        before = wh.evaluate("a", "q", ["AP", "P@2", "nDCG"], per_query=True).per_query.rows
+        linked = _judged_rows(wh)
+        # back to schema 3, as a warehouse written before 004 is
+        wh.db.execute("drop table judged_run_rows")
+        wh.db.execute("delete from irw_schema where version = 4")
+        wh.db.execute("delete from scores")
+        wh.db.execute("delete from evaluated")
+    with warehouse.open(db_path) as wh:
+        assert wh.db.schema_version() >= 4
+        assert _judged_rows(wh) == linked and len(linked) == 3
+        assert wh.evaluate("a", "q", ["AP", "P@2", "nDCG"], per_query=True).per_query.rows == before

@@ -323,6 +323,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                 [name, description, str(path.resolve()), sha],
             )[0]
             db.run_file("ingest/insert_qrels.sql", {"qrels_set_id": set_id})
+            db.run_file("ingest/judged_rows_of_qrels.sql", {"qrels_set_id": set_id})
             rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
                                         [set_id])
     finally:
@@ -379,6 +380,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
                  str(path.resolve()), sha, _file_created_at(path)],
             )[0]
             _insert_run_rows(db, run_id, judged_rows_only)
+            db.run_file("ingest/judged_rows_of_run.sql", {"run_id": run_id})
             db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
             rows, queries = db.fetchone(
                 "update runs set row_count = counts.row_count, query_count = counts.query_count "
@@ -397,9 +399,9 @@ _COUNTING_COMPARISONS_PER_ROW = 8
 
 def _insert_run_rows(db: Database, run_id: int, judged_rows_only: bool) -> None:
     if judged_rows_only:
-        comparisons, documents = db.run_file("ingest/judged_pairs.sql").fetchone()
+        comparisons, documents = db.run_file("ingest/counting_comparisons.sql").fetchone()
         if comparisons <= _COUNTING_COMPARISONS_PER_ROW * documents:
-            db.run_file("ingest/insert_judged_run_rows.sql", {"run_id": run_id})
+            db.run_file("ingest/insert_run_rows_by_counting.sql", {"run_id": run_id})
             return
     db.run_file("ingest/insert_run_rows.sql", {"run_id": run_id})
     if judged_rows_only:

@@ -1,4 +1,4 @@
--- judged_pairs: an upper bound on the comparisons insert_judged_run_rows.sql would make.
+-- counting_comparisons: an upper bound on the comparisons insert_run_rows_by_counting.sql would make.
 -- Grain: one row. Inputs: stage_run, qrels.
 -- Each query contributes (judgments in the stored qrels) x (its documents in the run).
 with run_counts as (

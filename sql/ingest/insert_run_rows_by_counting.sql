@@ -1,4 +1,4 @@
--- insert_judged_run_rows: the judged rows of a validated staged run, ranked without sorting the run.
+-- insert_run_rows_by_counting: the judged rows of a validated staged run, ranked without sorting the run.
 -- Grain: one row per (query, doc) of the file that some stored qrels judge. Only for a warehouse
 -- that exists to evaluate files once (warehouse/ingest.py: judged_rows_only): every measure reads
 -- judged documents at their ranks plus run_queries' counts, nothing else (relstring and --compat 10
