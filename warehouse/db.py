@@ -1,8 +1,9 @@
-"""Opens a warehouse file through SQLAlchemy (duckdb-engine) and keeps its schema current.
+"""Opens a warehouse file with DuckDB and keeps its schema current; SQLAlchemy on request.
 
-SQLAlchemy is the connection layer users can reach (`Warehouse.engine`); bulk paths run on the
-raw DuckDB connection of the same engine, because a second duckdb.connect on the same file in one
-process fails.
+SQLAlchemy is the connection layer users can reach (`Warehouse.engine`): an engine whose one
+pooled connection is this DuckDB connection (a second duckdb.connect on the same file in one
+process fails). It is built on first use: importing SQLAlchemy and building the engine cost
+~0.2 s, which every irw command that never asks for it would otherwise pay at start-up.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-import sqlalchemy as sa
+import duckdb
 
 from .errors import SchemaVersionError, WarehouseNotFound, WarehouseOpenError
 from .resources import read_sql, sql_dir
@@ -37,7 +38,7 @@ def migrations() -> list[tuple[int, str]]:
 
 
 class Database:
-    """One open warehouse file: a SQLAlchemy engine and connection, and its DuckDB connection."""
+    """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
                  create: bool = True):
@@ -50,16 +51,12 @@ class Database:
             )
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        url = "duckdb:///:memory:" if self.path == MEMORY else f"duckdb:///{Path(self.path).resolve()}"
-        connect_args = {"read_only": True} if read_only else {}
-        self.engine = sa.create_engine(url, connect_args=connect_args, poolclass=sa.pool.StaticPool)
         try:
-            self._sa_connection = self.engine.connect()
-        except sa.exc.DBAPIError as exc:
-            self.engine.dispose()
-            raise WarehouseOpenError(_open_failure(self.path, exc.orig)) from None
-        # duckdb-engine's ConnectionWrapper forwards every attribute to the DuckDBPyConnection.
-        self.con = self._sa_connection.connection.driver_connection
+            self.con = duckdb.connect(self.path if self.path == MEMORY else str(Path(self.path).resolve()),
+                                      read_only=read_only)
+        except duckdb.Error as exc:
+            raise WarehouseOpenError(_open_failure(self.path, exc)) from None
+        self._engine = None
         # DuckDB draws its own progress bar on stdout, which carries data here; irw shows progress on stderr.
         self.con.execute("set enable_progress_bar = false")
         try:
@@ -69,6 +66,17 @@ class Database:
             # other options (read_only) fails with DuckDB's "different configuration" error.
             self.close()
             raise
+
+    @property
+    def engine(self):
+        """A SQLAlchemy engine (duckdb-engine dialect) whose one connection is self.con."""
+        if self._engine is None:
+            import sqlalchemy as sa
+            from duckdb_engine import ConnectionWrapper
+
+            self._engine = sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(self.con),
+                                            poolclass=sa.pool.StaticPool)
+        return self._engine
 
     # -- statements --------------------------------------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
@@ -109,9 +117,10 @@ class Database:
 
     def close(self) -> None:
         try:
-            self._sa_connection.close()
+            if self._engine is not None:
+                self._engine.dispose()
         finally:
-            self.engine.dispose()
+            self.con.close()
 
     # -- schema ------------------------------------------------------------------------------
     def schema_version(self) -> int:
