@@ -16,9 +16,9 @@ with run_lines as (
     select
         query_id,
         doc_id,
-        rank_text,
-        trec_float32(cast(score_text as double)) as score_f32,
-        cast(score_text as double) as score
+        rank_given,
+        score,
+        trec_float32(score) as score_f32
     from stage_run
 ),
 
@@ -47,7 +47,7 @@ final as (
         $run_id as run_id,
         j.query_id,
         j.doc_id,
-        try_cast(j.rank_text as bigint) as rank_given,
+        j.rank_given,
         j.score,
         r.trec_rank
     from judged as j
