@@ -386,9 +386,9 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
                 [name, system or name, tag, description, dict(parameters or {}), ir_metadata,
                  str(path.resolve()), sha, _file_created_at(path)],
             )[0]
+            db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
             _insert_run_rows(db, run_id, judged_rows_only)
             db.run_file("ingest/judged_rows_of_run.sql", {"run_id": run_id})
-            db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
             rows, queries = db.fetchone(
                 "update runs set row_count = counts.row_count, query_count = counts.query_count "
                 "from (select sum(num_ret) as row_count, count(*) as query_count from run_queries "
@@ -406,7 +406,7 @@ _COUNTING_COMPARISONS_PER_ROW = 8
 
 def _insert_run_rows(db: Database, run_id: int, judged_rows_only: bool) -> None:
     if judged_rows_only:
-        comparisons, documents = db.run_file("ingest/counting_comparisons.sql").fetchone()
+        comparisons, documents = db.run_file("ingest/counting_comparisons.sql", {"run_id": run_id}).fetchone()
         if comparisons <= _COUNTING_COMPARISONS_PER_ROW * documents:
             db.run_file("ingest/insert_run_rows_by_counting.sql", {"run_id": run_id})
             return

@@ -1,13 +1,8 @@
--- counting_comparisons: an upper bound on the comparisons insert_run_rows_by_counting.sql would make.
--- Grain: one row. Inputs: stage_run, qrels.
+-- counting_comparisons: an upper bound on the comparisons insert_run_rows_by_counting.sql would
+-- make for run $run_id, beside the run's row count.
+-- Grain: one row. Inputs: run_queries (already written for the run), qrels, $run_id.
 -- Each query contributes (judgments in the stored qrels) x (its documents in the run).
-with run_counts as (
-    select query_id, count(*) as documents
-    from stage_run
-    group by query_id
-),
-
-judgment_counts as (
+with judgment_counts as (
     select query_id, count(*) as judgments
     from qrels
     group by query_id
@@ -15,11 +10,12 @@ judgment_counts as (
 
 final as (
     select
-        coalesce(sum(r.documents * j.judgments), 0) as comparisons,
-        (select count(*) from stage_run) as documents
-    from run_counts as r
+        coalesce(sum(r.num_ret * j.judgments), 0) as comparisons,
+        (select sum(num_ret) from run_queries where run_id = $run_id) as documents
+    from run_queries as r
     inner join judgment_counts as j
         on j.query_id = r.query_id
+    where r.run_id = $run_id
 )
 
 select * from final
