@@ -70,6 +70,8 @@ VARIANTS = {
     "duplicate document": (CLEAN + "q1 Q0 d1 3 1.0 tagA\n", "run.txt", True, False),
     "two tags": (CLEAN.replace("0.5 tagA", "0.5 tagB"), "run.txt", True, False),
     "two tags trec_eval mode": (CLEAN.replace("0.5 tagA", "0.5 tagB"), "run.txt", False, False),
+    "second tag on the first line": ("q0 Q0 d1 1 9 tagB\n" + CLEAN, "run.txt", True, False),
+    "first data line beyond the head": ("#\n" * 10_001 + CLEAN, "run.txt", True, False),
     "invalid utf-8": (CLEAN.encode() + b"q3 Q0 d\xff 1 1 tagA\n", "run.txt", True, False),
 }
 VARIANTS = {k: (v if isinstance(v, tuple) else (v, "run.txt", True, True)) for k, v in VARIANTS.items()}
@@ -89,9 +91,8 @@ def ingest_outcome(tmp_path, monkeypatch, text, filename, strict, *, column_read
     real = ingest._stage_run_columns
 
     def spy(db, params):
-        result = real(db, params) if column_reader else None
-        took.append(result is not None)
-        return result
+        took.append(real(db, params) if column_reader else False)
+        return took[-1]
 
     monkeypatch.setattr(ingest, "_stage_run_columns", spy)
     folder = tmp_path / ("columns" if column_reader else "lines")

@@ -218,8 +218,8 @@ def stage_file(db: Database, path: Path) -> None:
 
 def stage_run(db: Database, path: Path, *, strict: bool,
               holds: Mapping[str, bool] | None = None) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
-    """Stages a validated run file as the view stage_run (query_id, doc_id, rank_given, score,
-    tag); returns its ir_metadata text and its tags as (tag, first line, last line),
+    """Stages a validated run file as the view stage_run (query_id, doc_id, rank_given, score);
+    returns its ir_metadata text and its tags as (tag, first line, last line),
     the lines None when the file has one tag.
 
     The column reader takes a clean file in one pass; anything it does not take exactly as line mode
@@ -233,36 +233,34 @@ def stage_run(db: Database, path: Path, *, strict: bool,
                       "strict": strict, **{f"may_hold_{key}": value for key, value in holds.items()}}
             db.run_file("ingest/run_field_rules.sql")
             with _read_errors(path, compression):
-                ir_metadata, header_lines = db.run_file("ingest/ir_metadata.sql", params).fetchone()
-            clean = _stage_run_columns(db, params | {"skip": header_lines})
-            if clean:
+                ir_metadata, header_lines, first_tag = db.run_file("ingest/ir_metadata.sql", params).fetchone()
+            if _stage_run_columns(db, params | {"skip": header_lines, "first_tag": first_tag}):
                 db.execute("create or replace temp view stage_run as "
-                           "select query_id, doc_id, rank_given, score, tag from stage_run_columns")
-                return ir_metadata, [(clean, None, None)]  # one tag (run_columns_clean.sql)
+                           "select query_id, doc_id, rank_given, score from stage_run_columns")
+                return ir_metadata, [(first_tag, None, None)]  # every line has that tag
             with _read_errors(path, compression):
                 db.run_file("ingest/stage_fields.sql", params)
         _require_data(db, path, "run")
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
         # validated: every score casts (the rank only when strict; trec_eval mode does not read it)
         db.execute("create or replace temp view stage_run as select fields[1] as query_id, fields[3] as doc_id, "
-                   "try_cast(fields[4] as bigint) as rank_given, cast(fields[5] as double) as score, "
-                   "fields[6] as tag from stage_fields")
+                   "try_cast(fields[4] as bigint) as rank_given, cast(fields[5] as double) as score "
+                   "from stage_fields")
         return ir_metadata, db.run_file("ingest/run_tags.sql").fetchall()
 
     return _with_integrity_check(path, read)
 
 
-def _stage_run_columns(db: Database, params: dict) -> str | None:
-    """The run's one tag when the column reader took the file cleanly, else None (line mode follows)."""
+def _stage_run_columns(db: Database, params: dict) -> bool:
+    """Whether the column reader took the file cleanly (else line mode follows)."""
     try:
         db.run_file("ingest/stage_run_columns.sql", params)
-        clean, tag = db.run_file("ingest/run_columns_clean.sql", params).fetchone()
+        clean = db.run_file("ingest/run_columns_clean.sql", params).fetchone()[0]
     except duckdb.Error:
         clean = False
-    if clean:
-        return tag
-    db.execute("drop table if exists stage_run_columns")
-    return None
+    if not clean:
+        db.execute("drop table if exists stage_run_columns")
+    return clean
 
 
 def _drop_stage(db: Database) -> None:

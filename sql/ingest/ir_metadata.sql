@@ -1,6 +1,7 @@
 -- ir_metadata: the text of the `# ir_metadata.start` ... `# ir_metadata.end` comment block at the
--- head of a run file (the ir_metadata convention puts it there), and how many comment and blank
--- lines head the file (the column reader, stage_run_columns.sql, skips them).
+-- head of a run file (the ir_metadata convention puts it there), how many comment and blank lines
+-- head the file (the column reader, stage_run_columns.sql, skips them) and the tag of the first
+-- data line (the column reader checks every line against it).
 -- Grain: one row; ir_metadata is NULL when the first $head_lines lines hold no complete block.
 -- Inputs: $path, $compression, $head_lines. Only the head of the file is read, so a 7M-line run
 -- pays nothing for it. The block's lines are kept without their leading '#' and one space, so the
@@ -46,22 +47,28 @@ block as (
       and l.line is not null
 ),
 
-header as (
+data_lines as (
     -- a comment is a line whose first field starts with '#', as stage_fields.sql reads it
-    select coalesce(
-        min(line_no) filter (
-            where trim(coalesce(line, ''), ' ' || chr(9)) <> ''
-              and not starts_with(ltrim(line, ' ' || chr(9)), '#')
-        ) - 1,
-        count(*)
-    ) as header_lines
+    select
+        line_no,
+        list_filter(string_split(replace(line, chr(9), ' '), ' '), lambda x: x <> '') as fields
     from numbered
+    where trim(coalesce(line, ''), ' ' || chr(9)) <> ''
+      and not starts_with(ltrim(line, ' ' || chr(9)), '#')
+),
+
+header as (
+    select
+        coalesce(min(line_no) - 1, (select count(*) from numbered)) as header_lines,
+        arg_min(fields[6], line_no) as first_tag
+    from data_lines
 ),
 
 final as (
     select
         (select string_agg(text, chr(10) order by line_no) from block) as ir_metadata,
-        header.header_lines
+        header.header_lines,
+        header.first_tag
     from header
 )
 

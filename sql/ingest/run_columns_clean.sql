@@ -2,15 +2,13 @@
 -- line mode would read from the file, with nothing line mode would refuse.
 -- Grain: one row. Inputs: stage_run_columns.
 -- clean is false when any line is not clean_line, the file has no data line, a (query, doc) pair
--- may repeat (equal 64-bit hashes; line mode compares the strings), or the file mixes tags. Then
+-- may repeat (equal 64-bit hashes; line mode compares the strings). Then
 -- warehouse/ingest.py reads the file again in line mode, which reports each problem by line, as
 -- trec_eval would fail.
 with file_check as (
     select
         count(*) as row_count,
         count(*) filter (where not clean_line) as unclean_lines,
-        min(tag) as first_tag,
-        max(tag) as last_tag,
         count(distinct hash(query_id, doc_id)) as distinct_pairs
     from stage_run_columns
 ),
@@ -19,9 +17,7 @@ final as (
     select
         row_count > 0
             and unclean_lines = 0
-            and first_tag = last_tag
-            and distinct_pairs = row_count as clean,
-        first_tag as tag
+            and distinct_pairs = row_count as clean
     from file_check
 )
 

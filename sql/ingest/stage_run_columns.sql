@@ -2,7 +2,8 @@
 -- line's verdict on whether line mode would read it the same way.
 -- Grain: one row per data line (line numbers are not kept: a file this reader does not take
 -- cleanly goes through line mode instead, which names lines; see warehouse/ingest.py).
--- Inputs: $path, $compression, $skip (the comment and blank lines heading the file), $strict, the
+-- Inputs: $path, $compression, $skip (the comment and blank lines heading the file), $first_tag
+-- (the tag of the first data line; NULL when the head holds none, which fails every line), $strict, the
 -- macros of run_field_rules.sql, and $may_hold_tab/_cr/_soh (false when warehouse/ingest.py found
 -- no such byte in the plain file: memchr over 254 MB costs ~0.05 s, searching 7M rows' fields in
 -- SQL ~0.3 s per byte).
@@ -11,7 +12,8 @@
 -- reads them, so every field is read as text and judged here with line mode's own rules.
 -- clean_line is false when a field is empty (a doubled space), holds a tab, CR or U+0001 (line
 -- mode splits on the first two and refuses the third), when the line is a comment (first field
--- starting with '#'), or its score or rank breaks run_field_rules.sql. run_columns_clean.sql adds
+-- starting with '#'), its tag is not the first line's (one file, one run; the tag is then not
+-- stored per line: 7M copies of it cost ~110 MB), or its score or rank breaks run_field_rules.sql. run_columns_clean.sql adds
 -- the whole-file checks. Any read error simply means "use line mode".
 create or replace temp table stage_run_columns as
 with lines as (
@@ -39,11 +41,11 @@ final as (
         doc_id,
         try_cast(rank_text as bigint) as rank_given,
         try_cast(score_text as double) as score,
-        tag,
         coalesce(not (
             query_id is null or q0 is null or doc_id is null
             or rank_text is null or score_text is null or tag is null
             or starts_with(query_id, '#')
+            or tag <> $first_tag
             or ($may_hold_tab and contains(concat(query_id, q0, doc_id, rank_text, score_text, tag), chr(9)))
             or ($may_hold_cr and contains(concat(query_id, q0, doc_id, rank_text, score_text, tag), chr(13)))
             or ($may_hold_soh and contains(concat(query_id, q0, doc_id, rank_text, score_text, tag), chr(1)))
