@@ -33,6 +33,8 @@ VARIANTS = {
     "trailing space": CLEAN.replace("\n", " \n"),
     "hash inside docids": (CLEAN.replace("d1", "d#1"), "run.txt", True, True),
     "ir_metadata header": ("# ir_metadata.start\n# tag: x\n# ir_metadata.end\n\n" + CLEAN, "run.txt", True, True),
+    "ir_metadata header gz": ("# ir_metadata.start\n# tag: x\n# ir_metadata.end\n" + CLEAN, "run.txt.gz", True, True),
+    "crlf header and data": (("# c\n\n" + CLEAN).replace("\n", "\r\n"), "run.txt", True, True),
     "blank line in the data": (CLEAN.replace("\n", "\n\n", 1), "run.txt", True, True),
     "utf-8 bom": ("\ufeff" + CLEAN, "run.txt", True, True),
     "nul inside a docid": (CLEAN.replace("d2", "d\x002"), "run.txt", True, True),
