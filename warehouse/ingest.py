@@ -1,7 +1,9 @@
 """Validated ingest of TREC qrels and run files.
 
-Each file is read by DuckDB in line mode, split and validated in SQL (sql/ingest/), and inserted
-in one transaction: a bad file raises InputFileError naming file:line and changes nothing.
+Each file is read by DuckDB and validated in SQL (sql/ingest/), and inserted in one transaction: a
+bad file raises InputFileError naming file:line and changes nothing. Qrels are read in line mode
+(one text column, split in SQL); a run is first read as six columns, and read again in line mode
+only when that reading would differ from line mode's or the file has problems to name by line.
 """
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ class IngestResult:
 
 
 # Bytes that make the column reader's view of a run differ from line mode's (see
-# sql/ingest/run_columns_clean.sql); a plain file is searched for them while it is hashed.
+# sql/ingest/stage_run_columns.sql); a plain file is searched for them while it is hashed.
 _FIELD_BREAKING_BYTES = {"tab": b"\t", "cr": b"\r", "soh": b"\x01"}
 
 
@@ -223,8 +225,8 @@ def stage_run(db: Database, path: Path, *, strict: bool,
     the lines None when the file has one tag.
 
     The column reader takes a clean file in one pass; anything it does not take exactly as line mode
-    would (sql/ingest/run_columns_clean.sql) is read again in line mode, which names each problem's
-    line. Either way the staged rows are the same. holds (FileScan.holds) spares the search for
+    would (sql/ingest/stage_run_columns.sql, run_columns_clean.sql) is read again in line mode, which
+    names each problem's line. Either way the staged rows are the same. holds (FileScan.holds) spares the search for
     bytes the file is known not to hold."""
     holds = holds or dict.fromkeys(_FIELD_BREAKING_BYTES, True)
     def read() -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
@@ -353,7 +355,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     sha = scan.sha256
     if name:
         existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
-        if existing and existing[1] == sha:
+        if existing and sha and existing[1] == sha:
             return _unchanged("run", name, path, sha, existing)
     try:
         ir_metadata, tags = stage_run(db, path, strict=strict, holds=scan.holds)
@@ -369,7 +371,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
         tag = max(tags, key=lambda t: t[2])[0] if len(tags) > 1 else tags[0][0]
         name = name or (tag if len(tags) == 1 else None) or display_name(path)
         existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
-        if existing and existing[1] == sha:
+        if existing and sha and existing[1] == sha:
             return _unchanged("run", name, path, sha, existing)
         if existing and not replace:
             raise ConflictError(f"run {name} already exists with different content; "
@@ -397,8 +399,10 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     return IngestResult("run", name, str(path), "replaced" if existing else "ingested", rows, queries)
 
 
-# Ranking judged rows by counting costs (judgments x documents) per query; sorting costs about
-# n log n over all rows. Beyond this many comparisons per run row, sorting is the cheaper way.
+# Ranking judged rows by counting costs (judged retrieved x documents) per query, sorting about
+# n log n over all rows. Measured on 1M rows (1,000 per query): 10 judged per query 0.15 s
+# counting vs 0.19 s sorting, 50 judged 0.78 s vs 0.19 s. The choice uses an upper bound
+# (judgments, retrieved or not), so counting is taken only where it cannot be much slower.
 _COUNTING_COMPARISONS_PER_ROW = 8
 
 
