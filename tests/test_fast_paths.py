@@ -213,3 +213,10 @@ def test_evaluate_files_equals_the_stored_evaluation(tmp_path, monkeypatch, judg
 def comparable(rows):
     """Rows with NaN spelled out, so that equal results compare equal (nan != nan)."""
     return [tuple("NaN" if isinstance(v, float) and math.isnan(v) else v for v in row) for row in rows]
+
+
+def test_evaluate_files_takes_a_path_given_twice_once(tmp_path):
+    qrels_path, run_paths = write_corpus(tmp_path, seed=1, judged_per_query=3)
+    twice = warehouse.evaluate_files(qrels_path, [run_paths[0], str(run_paths[0])], ["AP"])
+    once = warehouse.evaluate_files(qrels_path, run_paths[0], ["AP"])
+    assert twice.summary.rows == once.summary.rows and len(once.summary.rows) == 1

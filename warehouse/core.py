@@ -172,11 +172,9 @@ def evaluate_files(qrels: str | os.PathLike[str], runs: str | os.PathLike[str] |
     paths = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
     with Warehouse(":memory:") as wh:
         wh.ingest_qrels(qrels, "qrels")
-        names = []
-        for path in paths:
-            name = os.fspath(path)
-            ingest.ingest_run(wh.db, path, name, judged_rows_only=settings.compat == 9)
-            names.append(name)
+        names = list(dict.fromkeys(os.fspath(path) for path in paths))  # a path given twice is one run
+        for name in names:
+            ingest.ingest_run(wh.db, name, name, judged_rows_only=settings.compat == 9)
         return wh.evaluate(names, "qrels", measures, per_query=per_query, settings=settings)
 
 
