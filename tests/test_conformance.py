@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from warehouse import trec_eval
+from warehouse import ingest, trec_eval
 
 # ../shared/conformance beside the checkout (as laid out for developers and CI)
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
@@ -100,3 +100,44 @@ def test_dl19_passage_outputs(expected_name, args, monkeypatch):
 
 def test_dl19_covers_all_24_expected_files():
     assert len(dl19_cases()) == 24
+
+
+def _without_relstring(case):
+    """The same case with every all_trec measure but relstring: the trec_eval drop-in then keeps
+    only judged run rows, ranked by counting (warehouse/ingest.py judged_rows_only), so that path
+    is held to trec_eval's own output too."""
+    from warehouse.measures import FAMILIES
+
+    expected_name, args = case.values
+    families = [name for name, family in FAMILIES.items() if name != "relstring" and not family.v10_only]
+    args = [a for a in args if a not in ("-m", "all_trec", "-mrelstring.20")]
+    requested = [arg for name in families for arg in ("-m", name)]
+    return pytest.param(expected_name, requested + args, id=f"{expected_name}-judged-rows-only")
+
+
+def judged_rows_only_cases():
+    cases = [c for c in trec_eval_test_cases() + dl19_cases()
+             if c.values[0].endswith((".v9", ".v9.txt")) and "all_trec" in c.values[1]]
+    return [_without_relstring(c) for c in cases]
+
+
+@pytest.mark.parametrize("expected_name, args", judged_rows_only_cases())
+def test_outputs_from_judged_rows_only(expected_name, args, monkeypatch):
+    folder = TREC_EVAL_TEST if expected_name.startswith("out.") else DL19
+    expected = "".join(line for line in (folder / expected_name).read_text().splitlines(keepends=True)
+                       if not line.startswith("relstring"))
+    judged_rows_only = []
+    original = ingest.ingest_run
+
+    def spy(*a, **k):
+        judged_rows_only.append(k.get("judged_rows_only"))
+        return original(*a, **k)
+
+    monkeypatch.setattr(ingest, "ingest_run", spy)
+    assert run_trec_eval(args, folder, monkeypatch) == expected
+    assert judged_rows_only == [True]
+
+
+def test_judged_rows_only_cases_cover_both_folders():
+    names = [c.values[0] for c in judged_rows_only_cases()]
+    assert sum(n.startswith("out.") for n in names) >= 4 and sum(n.startswith("expected_") for n in names) == 12
