@@ -328,7 +328,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                 [name, description, str(path.resolve()), sha],
             )[0]
             db.run_file("ingest/insert_qrels.sql", {"qrels_set_id": set_id})
-            db.run_file("ingest/judged_rows_of_qrels.sql", {"qrels_set_id": set_id})
+            db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
             rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
                                         [set_id])
     finally:
@@ -388,7 +388,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
             )[0]
             db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
             _insert_run_rows(db, run_id, judged_rows_only)
-            db.run_file("ingest/judged_rows_of_run.sql", {"run_id": run_id})
+            db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
             rows, queries = db.fetchone(
                 "update runs set row_count = counts.row_count, query_count = counts.query_count "
                 "from (select sum(num_ret) as row_count, count(*) as query_count from run_queries "

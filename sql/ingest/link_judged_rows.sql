@@ -1,0 +1,22 @@
+-- link_judged_rows: adds to judged_run_rows the run rows a qrels set judges, for a newly ingested
+-- run ($run_id, every stored qrels set) or a newly ingested qrels set ($qrels_set_id, every
+-- stored run); the other parameter is NULL, meaning all.
+-- Grain: one row per qrels set x run x retrieved document that qrels set judges.
+-- Inputs: run_rows, qrels, $run_id, $qrels_set_id.
+-- trec_eval: ranks are run_rows.trec_rank, unchanged. DuckDB folds the NULL tests of bound
+-- parameters, so the run_id filter still skips other runs' row groups (0.02 s for one run of 101).
+-- sql/schema/004_judged_run_rows.sql holds the same join for warehouses made before it: a
+-- migration stays as it was written.
+insert into judged_run_rows (qrels_set_id, run_id, query_id, doc_id, trec_rank)
+select
+    q.qrels_set_id,
+    r.run_id,
+    r.query_id,
+    r.doc_id,
+    r.trec_rank
+from run_rows as r
+inner join qrels as q
+    on q.query_id = r.query_id
+   and q.doc_id = r.doc_id
+where ($run_id is null or r.run_id = $run_id)
+  and ($qrels_set_id is null or q.qrels_set_id = $qrels_set_id)
