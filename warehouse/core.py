@@ -99,10 +99,7 @@ class Warehouse:
         """
         from .evaluate import Evaluator, Settings
 
-        if settings is None:
-            settings = Settings(**options)
-        elif options:
-            raise TypeError("pass either settings or keyword options, not both")
+        settings = Settings.resolve(settings, options)
         runs = [runs] if isinstance(runs, str) else list(runs)
         measures = [measures] if isinstance(measures, str) else list(measures)
         return Evaluator(self.db).evaluate(runs, qrels, measures, per_query=per_query, settings=settings)
@@ -165,16 +162,13 @@ def evaluate_files(qrels: str | os.PathLike[str], runs: str | os.PathLike[str] |
     """
     from .evaluate import Settings
 
-    if settings is None:
-        settings = Settings(**options)
-    elif options:
-        raise TypeError("pass either settings or keyword options, not both")
+    settings = Settings.resolve(settings, options)
     paths = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
     with Warehouse(":memory:") as wh:
         wh.ingest_qrels(qrels, "qrels")
         names = list(dict.fromkeys(os.fspath(path) for path in paths))  # a path given twice is one run
         for name in names:
-            ingest.ingest_run(wh.db, name, name, judged_rows_only=settings.compat == 9)
+            ingest.ingest_run(wh.db, name, name, judged_rows_only=settings.reads_judged_rows_only)
         return wh.evaluate(names, "qrels", measures, per_query=per_query, settings=settings)
 
 

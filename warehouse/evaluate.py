@@ -18,7 +18,7 @@ NO_DEPTH = 1 << 62
 def prepare_steps(s: "Settings") -> list[str]:
     """The SQL that builds the evaluation's temp tables, in order, for these settings."""
     steps = ["eval/01_qrels.sql", "eval/02_query_stats.sql",
-             "eval/03_ranked_float32.sql" if s.compat == 9 else "eval/03_ranked_double.sql"]
+             "eval/03_ranked_float32.sql" if s.reads_judged_rows_only else "eval/03_ranked_double.sql"]
     if s.judged_only:
         steps.append("eval/03b_judged_only.sql")
     return steps + ["eval/04_run_queries.sql", "eval/05_judged.sql"]
@@ -42,6 +42,21 @@ class Settings:
             raise UsageError(f"norel takes include or exclude, not {self.norel!r}")
         if self.depth is not None and self.depth < 1:
             raise UsageError("--depth must be at least 1")
+
+    @classmethod
+    def resolve(cls, settings: "Settings | None", options: dict) -> "Settings":
+        """The settings of an API call that takes either a Settings or its fields as keywords."""
+        if settings is None:
+            return cls(**options)
+        if options:
+            raise TypeError("pass either settings or keyword options, not both")
+        return settings
+
+    @property
+    def reads_judged_rows_only(self) -> bool:
+        """Whether an evaluation reads only the judged run rows at their stored ranks (9.0.8's
+        order); 10.0's double-score order re-sorts every row of a run (sql/eval/03_ranked_*.sql)."""
+        return self.compat == 9
 
     @property
     def key(self) -> str:

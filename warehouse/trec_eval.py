@@ -99,9 +99,9 @@ def run(argv: list[str], out: TextIO) -> None:
     with Warehouse(MEMORY) as wh:
         wh.ingest_qrels(args.qrels, "qrels")
         from .ingest import ingest_run
-        # every measure but relstring reads judged rows only; 10.0's double order re-sorts all rows
-        needs_every_row = s.compat == 10 or any(m.family.trec_name == "relstring" for m in measures)
-        ingest_run(wh.db, args.run, "run", strict=False, judged_rows_only=not needs_every_row)
+        # relstring prints unjudged documents too
+        judged_rows_only = s.reads_judged_rows_only and not any(m.family.trec_name == "relstring" for m in measures)
+        ingest_run(wh.db, args.run, "run", strict=False, judged_rows_only=judged_rows_only)
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
         evaluation = wh.evaluate(["run"], "qrels", scored, per_query=True, settings=s) if scored else None
         db = wh.db
