@@ -212,6 +212,7 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
 def stage_file(db: Database, path: Path) -> None:
     """Loads the file's data lines, split into fields, into stage_fields (line mode)."""
     def read() -> None:
+        db.run_file("ingest/line_mode.sql")
         with _readable_by_duckdb(path) as (readable, compression), _read_errors(path, compression):
             db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
 
@@ -233,6 +234,7 @@ def stage_run(db: Database, path: Path, *, strict: bool,
         with _readable_by_duckdb(path) as (readable, compression):
             params = {"path": str(readable), "compression": compression, "head_lines": IR_METADATA_HEAD_LINES,
                       "strict": strict, **{f"may_hold_{key}": value for key, value in holds.items()}}
+            db.run_file("ingest/line_mode.sql")
             db.run_file("ingest/run_field_rules.sql")
             with _read_errors(path, compression):
                 ir_metadata, header_lines, first_tag = db.run_file("ingest/ir_metadata.sql", params).fetchone()

@@ -3,22 +3,12 @@
 -- head the file (the column reader, stage_run_columns.sql, skips them) and the tag of the first
 -- data line (the column reader checks every line against it).
 -- Grain: one row; ir_metadata is NULL when the first $head_lines lines hold no complete block.
--- Inputs: $path, $compression, $head_lines. Only the head of the file is read, so a 7M-line run
--- pays nothing for it. The block's lines are kept without their leading '#' and one space, so the
--- stored text is the YAML document the convention writes there.
+-- Inputs: $path, $compression, $head_lines, the macros of line_mode.sql. Only the head of the
+-- file is read, so a 7M-line run pays nothing for it. The block's lines are kept without their
+-- leading '#' and one space, so the stored text is the YAML document the convention writes there.
 with head_lines as (
     select line
-    from read_csv(
-        $path,
-        columns = {'line': 'VARCHAR'},
-        delim = chr(1),
-        quote = '',
-        escape = '',
-        header = false,
-        auto_detect = false,
-        strict_mode = true,
-        compression = $compression
-    )
+    from trec_lines($path, $compression)
     limit $head_lines
 ),
 
@@ -48,13 +38,11 @@ block as (
 ),
 
 data_lines as (
-    -- a comment is a line whose first field starts with '#', as stage_fields.sql reads it
     select
         line_no,
-        list_filter(string_split(replace(line, chr(9), ' '), ' '), lambda x: x <> '') as fields
+        trec_fields(line) as fields
     from numbered
-    where trim(coalesce(line, ''), ' ' || chr(9)) <> ''
-      and not starts_with(ltrim(line, ' ' || chr(9)), '#')
+    where is_trec_data(trec_fields(line))
 ),
 
 header as (
