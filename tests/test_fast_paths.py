@@ -30,7 +30,7 @@ VARIANTS = {
     "clean zst": (CLEAN, "run.txt.zst", True, True),
     "clean bz2": (CLEAN, "run.txt.bz2", True, True),
     "no final newline": (CLEAN.rstrip("\n"), "run.txt", True, True),
-    "trailing space": CLEAN.replace("\n", " \n"),
+    "trailing space": (CLEAN.replace("\n", " \n"), "run.txt", True, True),
     "hash inside docids": (CLEAN.replace("d1", "d#1"), "run.txt", True, True),
     "ir_metadata header": ("# ir_metadata.start\n# tag: x\n# ir_metadata.end\n\n" + CLEAN, "run.txt", True, True),
     "ir_metadata header gz": ("# ir_metadata.start\n# tag: x\n# ir_metadata.end\n" + CLEAN, "run.txt.gz", True, True),
@@ -76,7 +76,6 @@ VARIANTS = {
     "first data line beyond the head": ("#\n" * 10_001 + CLEAN, "run.txt", True, False),
     "invalid utf-8": (CLEAN.encode() + b"q3 Q0 d\xff 1 1 tagA\n", "run.txt", True, False),
 }
-VARIANTS = {k: (v if isinstance(v, tuple) else (v, "run.txt", True, True)) for k, v in VARIANTS.items()}
 
 
 def stored(wh):

@@ -171,9 +171,8 @@ def _read_error_reason(message: str) -> str:
 
 def _with_integrity_check(path: Path, read: Callable[[], T]) -> T:
     """Runs read() while a thread checks the file's compressed data; damaged data explains
-    whatever DuckDB tripped over, so that cause is the one reported."""
-    if not path.is_file():
-        raise InputFileError([Problem(str(path), 0, "no such file")])
+    whatever DuckDB tripped over, so that cause is the one reported. The caller has checked that
+    the file exists."""
     check = _COMPRESSION_CHECKS.get(path.suffix.lower())
     with ThreadPoolExecutor(max_workers=1) as pool:
         integrity = pool.submit(check, path) if check else None
@@ -239,17 +238,13 @@ def stage_run(db: Database, path: Path, *, strict: bool,
             with _read_errors(path, compression):
                 ir_metadata, header_lines, first_tag = db.run_file("ingest/ir_metadata.sql", params).fetchone()
             if _stage_run_columns(db, params | {"skip": header_lines, "first_tag": first_tag}):
-                db.execute("create or replace temp view stage_run as "
-                           "select query_id, doc_id, rank_given, score from stage_run_columns")
+                db.run_file("ingest/stage_run_from_columns.sql")
                 return ir_metadata, [(first_tag, None, None)]  # every line has that tag
             with _read_errors(path, compression):
                 db.run_file("ingest/stage_fields.sql", params)
         _require_data(db, path, "run")
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
-        # validated: every score casts (the rank only when strict; trec_eval mode does not read it)
-        db.execute("create or replace temp view stage_run as select fields[1] as query_id, fields[3] as doc_id, "
-                   "try_cast(fields[4] as bigint) as rank_given, cast(fields[5] as double) as score "
-                   "from stage_fields")
+        db.run_file("ingest/stage_run_from_fields.sql")
         return ir_metadata, db.run_file("ingest/run_tags.sql").fetchall()
 
     return _with_integrity_check(path, read)
