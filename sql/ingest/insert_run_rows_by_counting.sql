@@ -23,15 +23,21 @@ with run_lines as (
 ),
 
 judged as materialized (
+    -- materialized so that these ~10k rows are what the join below builds on: planned inline in an
+    -- early version, DuckDB joined the run with itself first (7M x 1,000 rows, spilling to disk)
     select *
     from run_lines as r
     where exists (select 1 from qrels as q where q.query_id = r.query_id and q.doc_id = r.doc_id)
 ),
 
-ranked as (
+final as (
+    -- (query, doc) is unique, so grouping by the judged row's columns keeps one row per judged doc
     select
+        $run_id as run_id,
         j.query_id,
         j.doc_id,
+        j.rank_given,
+        j.score,
         1 + count(*) filter (
             where o.score_f32 > j.score_f32
                or (o.score_f32 = j.score_f32 and o.doc_id > j.doc_id)
@@ -39,21 +45,7 @@ ranked as (
     from judged as j
     inner join run_lines as o
         on o.query_id = j.query_id
-    group by j.query_id, j.doc_id
-),
-
-final as (
-    select
-        $run_id as run_id,
-        j.query_id,
-        j.doc_id,
-        j.rank_given,
-        j.score,
-        r.trec_rank
-    from judged as j
-    inner join ranked as r
-        on r.query_id = j.query_id
-       and r.doc_id = j.doc_id
+    group by j.query_id, j.doc_id, j.rank_given, j.score
 )
 
 select * from final
