@@ -46,6 +46,7 @@ TOLERANCE = 1e-4
 
 FULL = {"msmarco_queries": 7000, "trec_queries": 250, "leaderboard_runs": 100,
         "scaling_lines": [1_000_000, 7_000_000, 28_000_000], "repeats": 3}
+FULL_RUN_LINES = FULL["msmarco_queries"] * 1000  # the 7M-line run every target but the leaderboard's is set on
 QUICK = {"msmarco_queries": 100, "trec_queries": 20, "leaderboard_runs": 10,
          "scaling_lines": [50_000, 100_000, 200_000], "repeats": 1}
 
@@ -265,8 +266,12 @@ class Bench:
         self.tables.append(table)
         print(table.text(), flush=True)
 
-    def target(self, name: str, goal: str, measured: str, met: bool | None) -> None:
+    def target(self, name: str, goal: str, measured: str, met: bool | None, *, set_here: bool = True) -> None:
+        """set_here=False: the goal is set on the full sizes (the 7M-line MS MARCO-like run, 100
+        stored runs), not on this shape or size; the number is shown for information only."""
         state = "n/a" if met is None else ("met" if met else "MISSED")
+        if not set_here and met is not None:
+            state = "info: the goal is set at full size"
         self.targets.append([name, goal, measured, state])
 
     def repeat(self, jobs: dict[str, callable], note: str) -> dict[str, Result]:
@@ -380,6 +385,7 @@ class Bench:
                            "hand (interpreter start and imports included); time / irw's > 1 means irw is faster")
         self.emit(table)
         if not irw.error:
+            set_here = shape == "msmarco" and data.run_lines == FULL_RUN_LINES
             for peer, goal_key in (("pytrec_eval", "files_pytrec_eval"), ("ranx", "files_ranx")):
                 res = results.get(peer)
                 if res is None or res.error:
@@ -388,14 +394,15 @@ class Bench:
                     continue
                 ratio = res.median("wall") / base
                 self.target(f"files to numbers, {shape}: vs {peer}", f">= {TARGETS[goal_key]:g}x faster",
-                            f"{ratio:.2f}x ({secs(base)} vs {secs(res.median('wall'))})", ratio >= TARGETS[goal_key])
+                            f"{ratio:.2f}x ({secs(base)} vs {secs(res.median('wall'))})", ratio >= TARGETS[goal_key],
+                            set_here=set_here)
             for peer in PEERS:
                 res = results.get(peer)
                 if res is None or res.error:
                     continue
                 self.target(f"peak memory, {shape}: vs {peer}", "below the peer's",
                             f"{mem(irw.median('rss'))} vs {mem(res.median('rss'))}",
-                            irw.median("rss") < res.median("rss"))
+                            irw.median("rss") < res.median("rss"), set_here=set_here)
 
     def tie_sensitive_queries(self, data) -> set[str]:
         """Queries where a relevant document shares its (float32) score with another retrieved
@@ -480,8 +487,10 @@ class Bench:
             "irw ingest_run (file warehouse)": ingest_job,
             "DuckDB count(*) over read_csv": lambda: run_worker("count-lines-duckdb", {"run": str(data.run)},
                                                                  self.args.timeout),
+            "DuckDB reading the six fields as text": lambda: run_worker(
+                "read-columns-duckdb", {"run": str(data.run)}, self.args.timeout),
         }, "ingest")
-        ingest_res, count_res = results.values()
+        ingest_res, count_res, _ = results.values()
         if not ingest_res.error:
             self.ingest_base = self.copy_db(db, self.work / "ingest-base.duckdb")
         table = Table(f"Ingest: one {lines(data.run_lines)}-line run into a file warehouse",
@@ -498,13 +507,16 @@ class Bench:
                                secs(res.median("wall")), secs(res.median("cpu")), mem(res.median("rss")), detail])
         table.notes.append("ingest time = ingest_run (read, split, validate, rank, insert in one transaction) "
                            "plus closing the warehouse; the qrels were ingested first, untimed")
+        table.notes.append("reading the six fields as text (into a temporary table, no checks) is the least an "
+                           "ingest that validates every field must do")
         self.emit(table)
         if not ingest_res.error and not count_res.error:
             ratio = ingest_res.median("job") / count
             self.target("ingest of a 7M-line run" if data.run_lines == 7_000_000 else
                         f"ingest of a {lines(data.run_lines)}-line run", f"<= {TARGETS['ingest_vs_count']:g}x "
                         "DuckDB counting its lines", f"{ratio:.2f}x ({secs(ingest_res.median('job'))} vs "
-                        f"{secs(count)})", ratio <= TARGETS["ingest_vs_count"])
+                        f"{secs(count)})", ratio <= TARGETS["ingest_vs_count"],
+                        set_here=data.run_lines == FULL_RUN_LINES)
 
     # -- evaluate a stored run ---------------------------------------------------------------
     def evaluate(self) -> None:
@@ -550,7 +562,8 @@ class Bench:
                 ratio = pyt.median("job") / irw.median("job")
                 self.target("evaluate a stored run", f">= {TARGETS['stored_vs_pytrec']:g}x faster than "
                             "pytrec_eval's evaluate()", f"{ratio:.2f}x ({secs(irw.median('job'))} vs "
-                            f"{secs(pyt.median('job'))})", ratio >= TARGETS["stored_vs_pytrec"])
+                            f"{secs(pyt.median('job'))})", ratio >= TARGETS["stored_vs_pytrec"],
+                            set_here=data.run_lines == FULL_RUN_LINES)
             else:
                 self.target("evaluate a stored run", f">= {TARGETS['stored_vs_pytrec']:g}x faster than "
                             "pytrec_eval's evaluate()", "pytrec_eval not run", None)
@@ -610,7 +623,8 @@ class Bench:
             only_new = incremental.info("old runs recomputed") == 0 and incremental.info("new run computed")
             self.target(f"leaderboard over {n} stored runs, incremental", f"< {TARGETS['incremental_seconds']:g} s, "
                         "only the new run computed", f"{secs(t)}; old runs recomputed: "
-                        f"{incremental.info('old runs recomputed')}", t < TARGETS["incremental_seconds"] and only_new)
+                        f"{incremental.info('old runs recomputed')}", t < TARGETS["incremental_seconds"] and only_new,
+                        set_here=n == FULL["leaderboard_runs"])
 
     # -- SQL over stored scores --------------------------------------------------------------
     SQL = ("select r.name as run, avg(s.value) as ap, count(*) as queries "
