@@ -219,3 +219,24 @@ def test_evaluate_files_takes_a_path_given_twice_once(tmp_path):
     twice = warehouse.evaluate_files(qrels_path, [run_paths[0], str(run_paths[0])], ["AP"])
     once = warehouse.evaluate_files(qrels_path, run_paths[0], ["AP"])
     assert twice.summary.rows == once.summary.rows and len(once.summary.rows) == 1
+
+
+def test_counted_ranks_at_the_top_and_inside_ties(tmp_path, monkeypatch):
+    """Counting ranks a judged document that nothing precedes as 1, and inside a score tie by
+    docid descending, as trec_eval sorts: b (judged) ties a and c at 3.0, so c comes first."""
+    qrels = write_file(tmp_path, "qrels.txt", "q1 0 top 1\nq1 0 b 1\nq2 0 z 1\n")
+    run = write_file(tmp_path, "run.txt", "".join([
+        "q1 Q0 top 1 9.5 r\n", "q1 Q0 a 2 3.0 r\n", "q1 Q0 b 3 3.0 r\n", "q1 Q0 c 4 3.0 r\n",
+        "q1 Q0 d 5 1.0 r\n",
+        "q2 Q0 y 1 2.0 r\n", "q2 Q0 z 2 2.0 r\n",  # z ties y and sorts first: rank 1
+    ]))
+    ran = []
+    real_run_file = warehouse.db.Database.run_file
+    monkeypatch.setattr(warehouse.db.Database, "run_file",
+                        lambda self, path, params=None: ran.append(path) or real_run_file(self, path, params))
+    result = warehouse.evaluate_files(qrels, run, ["RR", "AP", "P@2"], per_query=True)
+    assert "ingest/insert_run_rows_by_counting.sql" in ran
+    values = {(query, measure): value for _, query, measure, value in result.per_query.rows}
+    assert values[("q1", "RR")] == 1.0 and values[("q2", "RR")] == 1.0
+    assert values[("q1", "AP")] == pytest.approx((1 / 1 + 2 / 3) / 2)  # top at 1, b at 3 (c, b, a)
+    assert values[("q1", "P@2")] == 0.5

@@ -13,6 +13,9 @@
 -- when the qrels judge so many documents per query that the comparisons would cost more.
 -- The run's float32 scores are computed where each side reads stage_run, not in a shared CTE:
 -- DuckDB materializes a CTE with two consumers, 7M rows copied (0.47 s -> 0.42 s without it).
+-- "Before it" is a join condition, not a filter on all pairs, so only the ~2.7M rows ahead of a
+-- judged document reach the grouping (0.42 s -> 0.39 s); the left join keeps a judged document
+-- that nothing precedes (rank 1).
 insert into run_rows (run_id, query_id, doc_id, rank_given, score, trec_rank)
 with judged as materialized (
     -- materialized so that these ~10k rows are what the join below builds on: planned inline in an
@@ -30,13 +33,12 @@ final as (
         j.doc_id,
         j.rank_given,
         j.score,
-        1 + count(*) filter (
-            where trec_float32(o.score) > j.score_f32
-               or (trec_float32(o.score) = j.score_f32 and o.doc_id > j.doc_id)
-        ) as trec_rank
+        1 + count(o.query_id) as trec_rank
     from judged as j
-    inner join stage_run as o
+    left join stage_run as o
         on o.query_id = j.query_id
+       and (trec_float32(o.score) > j.score_f32
+            or (trec_float32(o.score) = j.score_f32 and o.doc_id > j.doc_id))
     group by j.query_id, j.doc_id, j.rank_given, j.score
 )
 
