@@ -153,12 +153,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    import warehouse  # noqa: F401 - its import time is reported apart
+    import warehouse  # its import time is reported apart
 
     imported = time.perf_counter() - STARTED
     job = profile_files if args.job == "files" else profile_ingest
     with timed_sql_files(args.plans is not None, args.slower_than) as timings:
-        total = job(args)
+        try:
+            total = job(args)
+        except warehouse.IrwError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
     print("\n".join(report(timings, total, imported)))
     if args.plans is not None:
         for path in write_plans(timings, args.plans):

@@ -49,3 +49,9 @@ def test_ingest_writes_operator_trees(profile_sql, sample, tmp_path, capsys):
     assert "ingest/insert_run_rows.sql" in capsys.readouterr().out
     tree = (tmp_path / "ingest_insert_run_rows_sql_1.txt").read_text()
     assert "INSERT" in tree and "WINDOW" in tree
+
+
+def test_a_bad_input_is_a_message_not_a_traceback(profile_sql, sample, tmp_path, capsys):
+    qrels, _ = sample
+    assert profile_sql.main(["files", str(qrels), str(tmp_path / "missing.txt")]) == 1
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'missing.txt'}: no such file"
