@@ -2,11 +2,9 @@
 -- Grain: one row per run x requested measure.
 -- Inputs: scores, measures (aggregate kind), runs; $wanted (list of {evaluation_id, stored,
 -- measure, position}: which stored scores to read and the name to show), $run_ids (in order).
--- trec_eval: the summary is the mean over evaluated queries, except counts (num_ret, num_rel,
--- num_rel_ret, num_nonrel_judged_ret, num_q), which are sums, and gm_map / gm_bpref, the
--- geometric mean with each value floored at 1e-5 (trec_eval's MIN_GEO_MEAN).
+-- trec_eval: the summary is trec_summary (schema 005): the mean over evaluated queries, sums for
+-- counts, the geometric mean for gm_map / gm_bpref, summed in query-id order.
 -- micro: pooled counts, sum(numerator) / sum(denominator), for measures that are ratios of counts.
--- Sums run in query-id order, trec_eval's accumulation order, so the result is deterministic.
 with wanted as (
     select unnest($wanted, recursive := true)
 ),
@@ -24,11 +22,7 @@ aggregated as (
         w.position,
         m.aggregate,
         count(*) as queries,
-        -- sums taken in query-id order, as trec_eval accumulates: the same bytes on every run,
-        -- where a parallel avg() may differ in the last bits from one run to the next
-        sum(s.value order by s.query_id) / count(*) as mean_value,
-        sum(s.value order by s.query_id) as sum_value,
-        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value,
+        trec_summary(m.aggregate, s.value, s.query_id) as value,
         sum(s.numerator) / nullif(sum(s.denominator), 0) as micro_value
     from scores as s
     inner join wanted as w
@@ -44,11 +38,7 @@ final as (
     select
         r.name as run,
         a.measure,
-        case a.aggregate
-            when 'sum' then a.sum_value
-            when 'geo' then a.geo_value
-            else a.mean_value
-        end as value,
+        a.value,
         a.micro_value as micro,
         a.queries
     from aggregated as a

@@ -3,23 +3,19 @@
 -- then run name (byte order), which is also the order "the run before" follows.
 -- Inputs: runs, scores, measures (aggregate kind); $evaluation_id, $stored (the measure's stored
 -- name), $systems (names to keep; empty keeps every system).
--- trec_eval: value is the summary of eval/summary.sql for the measure (mean over the evaluated
--- queries; sum for counts; geometric mean for gm_map and gm_bpref).
+-- trec_eval: value is trec_summary (schema 005), the summary eval/summary.sql prints for the
+-- measure (mean over the evaluated queries; sum for counts; geometric mean for gm_map, gm_bpref).
 -- run_date is the run file's creation (or modification) time recorded at ingest.
 with aggregated as (
     select
         s.run_id,
         count(*) as queries,
-        case max(m.aggregate)
-            when 'sum' then sum(s.value)
-            when 'geo' then exp(avg(ln(greatest(s.value, 0.00001))))
-            else avg(s.value)
-        end as value
+        trec_summary(m.aggregate, s.value, s.query_id) as value
     from scores as s
     inner join measures as m on m.measure = s.measure
     where s.evaluation_id = $evaluation_id
       and s.measure = $stored
-    group by s.run_id
+    group by s.run_id, m.aggregate
 ),
 
 dated as (

@@ -3,25 +3,22 @@
 -- shares with the qrels) keeps its row with a null value.
 -- Inputs: runs, scores, measures (aggregate kind), qrels_sets; $wanted (list of {evaluation_id,
 -- stored, measure, position}; position 0 is the primary measure), $qrels_set_id.
--- trec_eval: value is the summary eval/summary.sql computes (the "all" line): the mean over the
--- evaluated queries, the sum for counts, the geometric mean with values floored at 1e-5 for
--- gm_map and gm_bpref. queries counts the evaluated queries; judged_queries the qrels set's.
+-- trec_eval: value is trec_summary (schema 005), the summary eval/summary.sql prints (the "all"
+-- line). queries counts the evaluated queries; judged_queries the qrels set's.
 -- Rank: competition rank ("1, 2, 2, 4") by the primary measure, highest first, values equal to 12
--- decimals sharing a rank (a parallel sum can differ in the last bits between two runs of the same
--- query); runs without a primary value come last, unranked. Ties order by run name (byte order).
+-- decimals sharing a rank (two runs with equal means over different per-query values can differ
+-- in the last bits); runs without a primary value come last, unranked. Ties order by run name
+-- (byte order).
 with wanted as (
     select unnest($wanted, recursive := true)
 ),
 
-aggregated as (
+summarized as (
     select
         s.run_id,
         w.position,
-        m.aggregate,
         count(*) as queries,
-        avg(s.value) as mean_value,
-        sum(s.value) as sum_value,
-        exp(avg(ln(greatest(s.value, 0.00001)))) as geo_value
+        trec_summary(m.aggregate, s.value, s.query_id) as value
     from scores as s
     inner join wanted as w
         on w.evaluation_id = s.evaluation_id
@@ -29,19 +26,6 @@ aggregated as (
     inner join measures as m
         on m.measure = s.measure
     group by s.run_id, w.position, m.aggregate
-),
-
-summarized as (
-    select
-        run_id,
-        position,
-        queries,
-        case aggregate
-            when 'sum' then sum_value
-            when 'geo' then geo_value
-            else mean_value
-        end as value
-    from aggregated
 ),
 
 primary_values as (
