@@ -166,6 +166,20 @@ def write_corpus(folder, seed: int, judged_per_query: int):
     return qrels_path, run_paths
 
 
+@pytest.fixture
+def ran(monkeypatch):
+    """The SQL files (paths under sql/) the warehouse runs during the test, in order."""
+    files = []
+    real_run_file = warehouse.db.Database.run_file
+
+    def spy(self, relative_path, params=None):
+        files.append(relative_path)
+        return real_run_file(self, relative_path, params)
+
+    monkeypatch.setattr(warehouse.db.Database, "run_file", spy)
+    return files
+
+
 SETTINGS = {
     "default": {},
     "-M 7": {"depth": 7},
@@ -177,19 +191,11 @@ SETTINGS = {
 
 @pytest.mark.parametrize("judged_per_query", [3, 50], ids=["counted ranks", "sorted ranks"])
 @pytest.mark.parametrize("setting", list(SETTINGS))
-def test_evaluate_files_equals_the_stored_evaluation(tmp_path, monkeypatch, judged_per_query, setting):
+def test_evaluate_files_equals_the_stored_evaluation(tmp_path, ran, judged_per_query, setting):
     options = SETTINGS[setting]
     measures = [m for m in trec_measure_set("all_trec", options.get("compat", 9)) if m.family.sql]
     qrels_path, run_paths = write_corpus(tmp_path, seed=judged_per_query, judged_per_query=judged_per_query)
 
-    ran = []
-    real_run_file = warehouse.db.Database.run_file
-
-    def spy(self, relative_path, params=None):
-        ran.append(relative_path)
-        return real_run_file(self, relative_path, params)
-
-    monkeypatch.setattr(warehouse.db.Database, "run_file", spy)
     files = warehouse.evaluate_files(qrels_path, run_paths, measures, per_query=True, **options)
     judged_rows_file = {"counted ranks": "ingest/insert_run_rows_by_counting.sql",
                         "sorted ranks": "ingest/delete_unjudged_run_rows.sql"}[
@@ -221,7 +227,7 @@ def test_evaluate_files_takes_a_path_given_twice_once(tmp_path):
     assert twice.summary.rows == once.summary.rows and len(once.summary.rows) == 1
 
 
-def test_counted_ranks_at_the_top_and_inside_ties(tmp_path, monkeypatch):
+def test_counted_ranks_at_the_top_and_inside_ties(tmp_path, ran):
     """Counting ranks a judged document that nothing precedes as 1, and inside a score tie by
     docid descending, as trec_eval sorts: b (judged) ties a and c at 3.0, so c comes first."""
     qrels = write_file(tmp_path, "qrels.txt", "q1 0 top 1\nq1 0 b 1\nq2 0 z 1\n")
@@ -230,10 +236,6 @@ def test_counted_ranks_at_the_top_and_inside_ties(tmp_path, monkeypatch):
         "q1 Q0 d 5 1.0 r\n",
         "q2 Q0 y 1 2.0 r\n", "q2 Q0 z 2 2.0 r\n",  # z ties y and sorts first: rank 1
     ]))
-    ran = []
-    real_run_file = warehouse.db.Database.run_file
-    monkeypatch.setattr(warehouse.db.Database, "run_file",
-                        lambda self, path, params=None: ran.append(path) or real_run_file(self, path, params))
     result = warehouse.evaluate_files(qrels, run, ["RR", "AP", "P@2"], per_query=True)
     assert "ingest/insert_run_rows_by_counting.sql" in ran
     values = {(query, measure): value for _, query, measure, value in result.per_query.rows}
