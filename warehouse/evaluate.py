@@ -79,8 +79,8 @@ GAIN_SCHEME_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "G")
 
 
 def measure_bindings(measure: Measure) -> dict[str, Any]:
-    """The parameter struct a family's SQL reads: measure name, family, and its numbers."""
-    bound = {"measure": measure.name, "family": measure.family.trec_name, "k": 0, "x": 0.0,
+    """The parameter struct a family's SQL reads: the name its scores are stored under, family, numbers."""
+    bound = {"measure": stored_name(measure), "family": measure.family.trec_name, "k": 0, "x": 0.0,
              "xs": [0.0], "gain_grades": [0], "gain_values": [0.0], "has_gains": False}
     kind = measure.family.kind
     if kind == CUTOFFS:

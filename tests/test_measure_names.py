@@ -1,0 +1,42 @@
+"""Measure names with parameters (`AP(rel=2)`, `R(rel=2)@1000`, `SetF(beta=0.5)`): one stored key per
+score, equal to trec_eval's form with the same settings, repaired in warehouses that stored them wrong."""
+from __future__ import annotations
+
+import warehouse
+
+from conftest import RUN_ROWS, run_text, write_file
+
+QRELS = "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d1 1\nq2 0 d9 2\n"
+
+
+def _warehouse_with_a_run(db_path, tmp_path):
+    wh = warehouse.open(db_path)
+    wh.ingest_qrels(write_file(tmp_path, "q.qrels", QRELS), "q")
+    wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+    return wh
+
+
+def test_rel_forms_equal_the_level_setting_in_either_order(db_path, tmp_path):
+    with _warehouse_with_a_run(db_path, tmp_path) as wh:
+        by_name = wh.evaluate("a", "q", ["AP(rel=2)", "R(rel=2)@2", "nDCG@2"])
+        by_level = wh.evaluate("a", "q", ["AP", "R@2"], level=2)
+        assert by_name.value("a", "AP(rel=2)") == by_level.value("a", "AP") > 0
+        assert by_name.value("a", "R(rel=2)@2") == by_level.value("a", "R@2") > 0
+        # stored once, under the name without rel=, in the level-2 evaluation
+        assert sorted(wh.sql("select measure, level from score_values where level = 2 group by all").rows) == [
+            ("AP", 2), ("R@2", 2)]
+
+
+def test_a_warehouse_that_stored_rel_names_is_repaired_when_opened(db_path, tmp_path):
+    with _warehouse_with_a_run(db_path, tmp_path) as wh:
+        expected = wh.evaluate("a", "q", ["AP", "P@2"], level=2, per_query=True).per_query.rows
+        # what irw before schema 6 wrote: scores under 'AP(rel=2)', bookkeeping under 'AP'; P@2's
+        # bookkeeping with no scores at all
+        wh.db.execute("update scores set measure = 'AP(rel=2)' where measure = 'AP'")
+        wh.db.execute("delete from scores where measure = 'P@2'")
+        wh.db.execute("delete from irw_schema where version >= 6")
+        assert wh.evaluate("a", "q", ["AP", "P@2"], level=2).summary.rows == []
+    with warehouse.open(db_path) as wh:
+        assert wh.db.schema_version() >= 6
+        assert wh.sql("select count(*) from scores where measure like '%rel=%'").rows == [(0,)]
+        assert wh.evaluate("a", "q", ["AP", "P@2"], level=2, per_query=True).per_query.rows == expected
