@@ -4,9 +4,12 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import os
 import shutil
 from pathlib import Path
 from typing import Callable, Iterable
+
+import zstandard
 
 import pytest
 from typer.testing import CliRunner
@@ -14,23 +17,72 @@ from typer.testing import CliRunner
 import warehouse
 from warehouse.cli import app
 
+# -- the conformance folder ------------------------------------------------------------------------
+# trec_eval's own outputs and the dl19-passage runs, read-only, beside the checkout. The one rule for
+# every test that reads it: request the `conformance` fixture (cases listed from the folder at
+# collection go through `conformance_params`). Where the folder is absent the test is skipped with
+# CONFORMANCE_ABSENT, and the run's summary says how many were; under CI (env CI set) it is an error,
+# so CI can never pass without them.
+CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+CONFORMANCE_ABSENT = (f"../shared/conformance (trec_eval's own outputs) is absent beside this checkout "
+                      f"({CONFORMANCE}): conformance test skipped")
+
+
+def under_ci() -> bool:
+    """True when the environment says CI (CI=true, as .ci/run's callers set it)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require_conformance() -> Path:
+    """The conformance folder; else skip the calling test, or fail it under CI."""
+    if CONFORMANCE.is_dir():
+        return CONFORMANCE
+    if under_ci():
+        pytest.fail(f"CI is set and {CONFORMANCE} is absent: the conformance tests cannot be skipped in CI; "
+                    "place trec_eval's outputs beside the checkout at ../shared/conformance", pytrace=False)
+    pytest.skip(CONFORMANCE_ABSENT)
+
+
+@pytest.fixture(scope="session")
+def conformance() -> Path:
+    """The conformance folder (see require_conformance). Tests using it are marked `conformance`."""
+    return require_conformance()
+
+
+def conformance_params(make_cases: Callable[[], list], width: int) -> list:
+    """pytest.param cases listed from the conformance folder by make_cases. Where the folder is absent,
+    one placeholder case of `width` Nones stands in, so the test still meets its `conformance` fixture
+    (a skip with the one reason, or a CI failure) instead of pytest's silent 'empty parameter set'."""
+    if CONFORMANCE.is_dir():
+        return make_cases()
+    return [pytest.param(*([None] * width), id="conformance-absent")]
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "conformance" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.conformance)
+
+
+def pytest_terminal_summary(terminalreporter):
+    skipped = [r for r in terminalreporter.stats.get("skipped", [])
+               if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(CONFORMANCE_ABSENT)]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} skipped: {CONFORMANCE_ABSENT}", yellow=True)
+
+
+# -- input files -----------------------------------------------------------------------------------
 COMPRESSIONS: dict[str, Callable[[bytes], bytes]] = {
     "": lambda data: data,
     ".gz": gzip.compress,
     ".bz2": bz2.compress,
     ".xz": lzma.compress,
+    # zstandard is a runtime dependency (pyproject), so always there
+    ".zst": lambda data: zstandard.ZstdCompressor(write_checksum=True).compress(data),
 }
-try:  # a test dependency (pyproject [test]); DuckDB itself reads .zst at runtime
-    import zstandard
-
-    COMPRESSIONS[".zst"] = lambda data: zstandard.ZstdCompressor(write_checksum=True).compress(data)
-except ImportError:  # pragma: no cover - `make test` installs it
-    zstandard = None
 
 
 def compress(data: bytes, suffix: str) -> bytes:
-    if suffix == ".zst" and zstandard is None:
-        pytest.skip("zstandard is not installed (pip install -e '.[test]')")
     return COMPRESSIONS[suffix](data)
 
 

@@ -7,14 +7,13 @@ import shutil
 
 import numpy as np
 import pytest
+import scipy.stats as scipy_stats  # a declared test dependency (pyproject [test]): never skipped
 from typer.testing import CliRunner
 
 import warehouse
 from warehouse import reports, stats
 from warehouse.cli import app
 from warehouse.sample import DEMO_SYSTEMS, write_sample
-
-scipy_stats = pytest.importorskip("scipy.stats", reason="scipy is a test dependency: pip install -e '.[test]'")
 
 
 @pytest.fixture(scope="module")

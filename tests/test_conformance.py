@@ -2,7 +2,8 @@
 
 Every expected file there is checked: trec_eval_test/ (the commands of its TESTS.md; `.v9` files
 against the default 9.0.8 conventions, the others with --compat 10) and dl19-passage/
-(`-m all_trec -q`, with and without `-l 2`, both versions). Skipped where the folder is absent.
+(`-m all_trec -q`, with and without `-l 2`, both versions). Every test requests conftest's
+`conformance` fixture: skipped where the folder is absent, a failure under CI.
 """
 from __future__ import annotations
 
@@ -12,15 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CONFORMANCE, conformance_params
 from warehouse import ingest, trec_eval
 
-# ../shared/conformance beside the checkout (as laid out for developers and CI)
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
-
-pytestmark = [
-    pytest.mark.conformance,
-    pytest.mark.skipif(not CONFORMANCE.is_dir(), reason="../shared/conformance is absent in this checkout"),
-]
+# every test here reads the folder: the fixture skips them where it is absent and fails them under CI
+pytestmark = pytest.mark.usefixtures("conformance")
 
 TREC_EVAL_TEST = CONFORMANCE / "trec_eval_test"
 DL19 = CONFORMANCE / "dl19-passage"
@@ -52,8 +49,6 @@ def run_trec_eval(args: list[str], cwd: Path, monkeypatch) -> str:
 
 
 def trec_eval_test_cases():
-    if not TREC_EVAL_TEST.is_dir():
-        return []
     cases = []
     for path in sorted(TREC_EVAL_TEST.glob("out.*")):
         base = path.name[:-3] if path.name.endswith(".v9") else path.name
@@ -64,7 +59,7 @@ def trec_eval_test_cases():
     return cases
 
 
-@pytest.mark.parametrize("expected_name, args", trec_eval_test_cases())
+@pytest.mark.parametrize("expected_name, args", conformance_params(trec_eval_test_cases, 2))
 def test_trec_eval_test_outputs(expected_name, args, monkeypatch):
     expected = (TREC_EVAL_TEST / expected_name).read_text()
     assert run_trec_eval(args, TREC_EVAL_TEST, monkeypatch) == expected
@@ -76,8 +71,6 @@ def test_every_trec_eval_test_output_is_covered():
 
 
 def dl19_cases():
-    if not DL19.is_dir():
-        return []
     cases = []
     pattern = re.compile(r"expected_run\.dl19\.(?P<run>.+)\.all_trec\.q(?P<l2>\.l2)?\.v(?P<v>9|10)\.txt$")
     for path in sorted(DL19.glob("expected_*.txt")):
@@ -92,7 +85,7 @@ def dl19_cases():
     return cases
 
 
-@pytest.mark.parametrize("expected_name, args", dl19_cases())
+@pytest.mark.parametrize("expected_name, args", conformance_params(dl19_cases, 2))
 def test_dl19_passage_outputs(expected_name, args, monkeypatch):
     expected = (DL19 / expected_name).read_text()
     assert run_trec_eval(args, DL19, monkeypatch) == expected
@@ -121,7 +114,7 @@ def judged_rows_only_cases():
     return [_without_relstring(c) for c in cases]
 
 
-@pytest.mark.parametrize("expected_name, args", judged_rows_only_cases())
+@pytest.mark.parametrize("expected_name, args", conformance_params(judged_rows_only_cases, 2))
 def test_outputs_from_judged_rows_only(expected_name, args, monkeypatch):
     folder = TREC_EVAL_TEST if expected_name.startswith("out.") else DL19
     expected = "".join(line for line in (folder / expected_name).read_text().splitlines(keepends=True)

@@ -48,11 +48,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import pytrec_eval  # a declared test dependency (pyproject [test]): never skipped
 
 import warehouse
 from warehouse.measures import parse_all
-
-pytrec_eval = pytest.importorskip("pytrec_eval")
 
 SEED = 908
 N_TOPICS = 260

@@ -7,12 +7,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import scipy.stats as scipy_stats  # a declared test dependency (pyproject [test]): never skipped
 
-scipy_stats = pytest.importorskip("scipy.stats", reason="scipy is a test dependency: pip install -e '.[test]'")
-
-from warehouse import stats  # noqa: E402
-from warehouse.errors import UsageError  # noqa: E402
-from warehouse.stats import StatsSettings  # noqa: E402
+from warehouse import stats
+from warehouse.errors import UsageError
+from warehouse.stats import StatsSettings
 
 
 def paired(n: int, shift: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
