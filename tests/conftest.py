@@ -5,6 +5,7 @@ import bz2
 import gzip
 import lzma
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Callable, Iterable
@@ -163,6 +164,29 @@ def seeded_db(db_path: Path, _templates) -> Path:
     """A closed warehouse file at db_path holding qrels set `base` and run `tagA` (from RUN_ROWS)."""
     shutil.copyfile(_templates["seeded"], db_path)
     return db_path
+
+
+# The top-level commands, as the README's command table lists them.
+COMMANDS = ("ingest", "runs", "qrels", "rm", "eval", "trec-eval", "compare", "report", "sql", "measures", "demo")
+
+
+def help_commands(text: str) -> list[str]:
+    """The command names in the commands panel of `irw --help`: the first word of each row of the
+    panel (rich's box, or click's plain `Commands:` list); a wrapped description's continuation
+    rows start with spaces and are skipped. Empty when there is no such panel."""
+    lines = text.splitlines()
+    heads = [i for i, line in enumerate(lines) if re.fullmatch(r"[\s╭+\-─]*Commands:?[\s─\-+╮]*", line)]
+    if len(heads) != 1:
+        return []
+    names = []
+    for line in lines[heads[0] + 1:]:
+        if not line.strip() or line.lstrip().startswith(("╰", "+")):
+            break
+        # a rich row is "│ name  description │"; a click row is "  name  description"
+        row = line[2:] if line[:2] in ("│ ", "| ", "  ") else line
+        if row[:1].strip():
+            names.append(row.split()[0])
+    return names
 
 
 class Cli:

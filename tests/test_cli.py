@@ -12,7 +12,7 @@ import pytest
 import warehouse
 from warehouse.cli import app
 
-from conftest import RUN_ROWS, Cli, fingerprint_at, qrels_text, run_text, write_file
+from conftest import COMMANDS, RUN_ROWS, Cli, fingerprint_at, help_commands, qrels_text, run_text, write_file
 
 
 def runs_in(db_path):
@@ -283,7 +283,16 @@ def test_every_printing_command_takes_format():
 
 
 def test_help_lists_the_commands():
+    """Each command is a row of the commands panel (a word anywhere in the text would also match
+    inside a description: "rm" in "information")."""
     result = Cli(None)("--help", db=False)
     assert result.exit_code == 0
-    for command in ("ingest", "runs", "qrels", "rm", "sql", "demo"):
-        assert command in result.stdout
+    assert sorted(help_commands(result.stdout)) == sorted(COMMANDS)
+
+
+def test_help_commands_reads_rows_not_words():
+    """The reader above finds nothing in text that merely mentions the commands."""
+    assert help_commands("Usage: irw [OPTIONS]\n  ingest runs, qrels, rm, sql and demo: information\n") == []
+    panel = ("╭─ Commands ───╮\n│ runs   List the stored runs.  │\n│ sql    Run SQL (tables: runs, │\n"
+             "│        qrels, rm ...).        │\n╰──────────────╯\n")
+    assert help_commands(panel) == ["runs", "sql"]
