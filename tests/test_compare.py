@@ -172,14 +172,46 @@ def test_measures_that_are_not_means_are_listed_but_not_tested(db):
     assert "not tested (not a mean over queries): NumRelRet" in comparison.notes()
 
 
-def test_library_family_matches_the_stats_module(db):
+def test_library_comparison_with_bootstrap_settings_agrees_with_scipy(db):
+    """reports.compare with the bootstrap test, checked against independent oracles: the pairs are the
+    per-query scores `irw eval -q` prints, means an fsum over them, p and the interval scipy's
+    bootstrap, the correction Holm by hand."""
+    runs, measures, resamples = ["bm25-rm3", "bm25-trunc", "dense"], ["AP", "P@10"], 2_000
     with warehouse.open(db) as wh:
-        comparison = reports.compare(wh, ["bm25", "bm25-rm3", "dense"], "sample", ["AP"], baseline="bm25",
-                                     stats=stats.StatsSettings(test="bootstrap", permutations=2_000, seed=3))
+        comparison = reports.compare(wh, ["bm25", *runs], "sample", measures, baseline="bm25",
+                                     stats=stats.StatsSettings(test="bootstrap", permutations=resamples, seed=3))
+    per_query = eval_per_query(db, ["bm25", *runs], measures)
+    assert len(comparison.rows) == 6
+    raw = []
     for row in comparison.rows:
-        expected = stats.bootstrap_test(row.run_values, row.baseline_values, resamples=2_000, seed=3)
-        assert row.result.p_value == expected
-    assert [r.p_adjusted for r in comparison.rows] == stats.correct([r.result.p_value for r in comparison.rows])
+        queries, a, b = paired_values(per_query, row.run, row.baseline, row.measure.name)
+        assert list(row.queries) == queries
+        assert list(row.run_values) == list(a) and list(row.baseline_values) == list(b)
+        result = row.result
+        assert result.n == len(queries) == (45 if row.run == "bm25-trunc" else 50)
+        assert result.mean_a == pytest.approx(math.fsum(a) / len(a), abs=1e-12)
+        assert result.mean_b == pytest.approx(math.fsum(b) / len(b), abs=1e-12)
+        d = a - b
+        # the null: scipy's bootstrap distribution of the mean of the differences shifted to mean 0
+        null = scipy_stats.bootstrap((d - d.mean(),), np.mean, method="percentile", n_resamples=50_000,
+                                     rng=np.random.default_rng(11)).bootstrap_distribution
+        reference = float(np.mean(np.abs(null) >= abs(d.mean())))
+        tolerance = 5 * math.sqrt(max(reference * (1 - reference), 1e-4) / resamples) + 3 / resamples
+        assert abs(result.p_value - reference) <= tolerance, (row.measure.name, row.run, result.p_value, reference)
+        interval = scipy_stats.bootstrap((d,), np.mean, method="percentile", n_resamples=20_000,
+                                         rng=np.random.default_rng(12)).confidence_interval
+        # two Monte Carlo quantile estimates, one of them from 2,000 resamples
+        se = float(np.std(d, ddof=1) / math.sqrt(len(d)))
+        assert abs(result.ci_low - interval.low) < 0.3 * se and abs(result.ci_high - interval.high) < 0.3 * se
+        raw.append(result.p_value)
+    # a p-value a test with these runs must give: bm25-trunc differs from bm25 on AP in 5 queries only
+    assert 0.01 < raw[1] < 0.5 and max(raw[0], raw[2]) < 0.01
+    order = sorted(range(len(raw)), key=lambda i: raw[i])
+    expected, running = [0.0] * len(raw), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(raw) - rank) * raw[i]))
+        expected[i] = running
+    assert [r.p_adjusted for r in comparison.rows] == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("args,code,message", [
