@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .db import Database
-from .errors import NotFoundError
+from .errors import NotFoundError, UsageError
 
 # Tables that hold rows derived from a run or a qrels set, keyed by run_id / qrels_set_id.
 # Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
@@ -30,6 +30,19 @@ def qrels_set_id(db: Database, name: str) -> int:
     if row is None:
         raise NotFoundError(f"no qrels set named {name!r}; `irw qrels` lists the stored sets")
     return row[0]
+
+
+def qrels_name(db: Database, name: str | None) -> str:
+    """The qrels set a command means: the one named, or the only one stored when none is named."""
+    if name is not None:
+        return name
+    names = [row[0] for row in db.fetchall("select name from qrels_sets order by name")]
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise NotFoundError("no qrels set is stored; ingest one with `irw ingest qrels FILE --name NAME`")
+    raise UsageError(f"name the qrels set with --qrels: this warehouse holds {len(names)} "
+                     f"({', '.join(names)})")
 
 
 def delete_run(db: Database, run_id_: int) -> None:

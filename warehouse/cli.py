@@ -25,6 +25,24 @@ app = typer.Typer(
 )
 ingest_app = typer.Typer(help="Ingest TREC qrels and run files.", no_args_is_help=True)
 rm_app = typer.Typer(help="Remove a run or a qrels set and everything derived from it.", no_args_is_help=True)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"irw {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print irw's version and exit.")] = False,
+) -> None:
+    """irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB)."""
+
+
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(rm_app, name="rm")
 
@@ -33,7 +51,8 @@ DbOption = Annotated[
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
 # The evaluation settings, shared by eval, compare and the reports.
-QrelsOption = Annotated[str, typer.Option("--qrels", help="Stored qrels set to evaluate against.")]
+QrelsOption = Annotated[Optional[str], typer.Option(
+    "--qrels", help="Stored qrels set to evaluate against (may be left out when only one is stored).")]
 CompleteOption = Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing ones "
                                               "score 0 (trec_eval -c).")]
 LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")]
@@ -61,6 +80,16 @@ def reported_errors() -> Iterator[None]:
 
 def emit(table: Table, fmt: OutputFormat) -> None:
     sys.stdout.write(formatting.render(table, fmt))
+
+
+def _all_runs(wh: Warehouse) -> list[str]:
+    """Every stored run, for commands that default to all of them; none stored is an error."""
+    from .errors import NotFoundError
+
+    names = [row[0] for row in wh.runs().rows]
+    if not names:
+        raise NotFoundError("no run is stored; ingest runs with `irw ingest run FILE...`")
+    return names
 
 
 def _progress(total: int):
@@ -214,7 +243,7 @@ class EvalFormat(str, Enum):
 @app.command("eval")
 def eval_(
     runs: Annotated[Optional[List[str]], typer.Argument(help="Stored run names (default: every run).")] = None,
-    qrels: QrelsOption = ...,
+    qrels: QrelsOption = None,
     measure: Annotated[List[str], typer.Option("-m", "--measure", help="Measure, e.g. AP, P@10, nDCG@10, "
                                                "SetF(beta=0.5), map, P.5,10, all_trec; repeatable.")] = ...,
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
@@ -225,18 +254,21 @@ def eval_(
     compat: CompatOption = 9,
     norel: NorelOption = "include",
     micro: Annotated[bool, typer.Option("--micro", help="Also print micro averages (pooled counts).")] = False,
+    recompute: Annotated[bool, typer.Option(
+        "--recompute", help="Compute the scores again and replace the stored ones.")] = False,
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[EvalFormat, typer.Option("--format", "-f", help="Output format.")] = EvalFormat.table,
 ) -> None:
     """Evaluate stored runs; per-query scores are stored and reused by later calls."""
-    from .evaluate import Settings
-
+    with reported_errors():
+        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
     with reported_errors(), Warehouse(db) as wh:
-        names = runs or [r[0] for r in wh.runs().rows]
-        settings = Settings(level=level, depth=depth, judged_only=judged_only, complete=complete,
-                            compat=compat, norel=norel)
-        evaluation = wh.evaluate(names, qrels, measure, per_query=per_query, settings=settings)
+        names = runs or _all_runs(wh)
+        qrels = wh.qrels_name(qrels)
+        evaluation = wh.evaluate(names, qrels, measure, per_query=per_query, settings=settings, recompute=recompute)
         err(f"# qrels {qrels}; {settings.describe()}")
+        for level_note in evaluation.level_notes():
+            err(f"# {level_note}")
         for run, count in sorted(evaluation.ignored_queries.items()):
             err(f"# {run}: {count} queries not in the qrels were ignored")
         if evaluation.norel_queries:
@@ -400,7 +432,8 @@ def compare(
         settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
         stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        comparison = reports.compare(wh, runs, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+        comparison = reports.compare(wh, runs or _all_runs(wh), wh.qrels_name(qrels), measure, baseline=baseline,
+                                     settings=settings, stats=stats)
         for line in comparison.notes():
             err(f"# {line}")
         emit(comparison.table(), fmt)

@@ -80,6 +80,10 @@ class Warehouse:
     def qrels_sets(self) -> Table:
         return Table.from_result(self.db.run_file("catalog/qrels_sets.sql"))
 
+    def qrels_name(self, name: str | None = None) -> str:
+        """name, or the only stored qrels set's name when name is None (an error if there are several)."""
+        return catalog.qrels_name(self.db, name)
+
     def remove_run(self, name: str) -> None:
         run_id = catalog.run_id(self.db, name)
         with self.db.transaction():
@@ -92,17 +96,21 @@ class Warehouse:
 
     # -- evaluation --------------------------------------------------------------------------
     def evaluate(self, runs: str | Sequence[str], qrels: str, measures: Iterable[str] | str, *,
-                 per_query: bool = False, settings: "Settings | None" = None, **options: Any) -> "Evaluation":
+                 per_query: bool = False, settings: "Settings | None" = None, recompute: bool = False,
+                 **options: Any) -> "Evaluation":
         """Evaluates stored runs against a stored qrels set; scores are stored and reused.
 
         options are Settings fields: level, depth, judged_only, complete, compat, norel.
+        recompute=True computes the scores again and replaces the stored ones. A run and measure
+        with no value raises MeasureError (ReadOnlyError on a read-only warehouse) saying why.
         """
         from .evaluate import Evaluator, Settings
 
         settings = Settings.resolve(settings, options)
         runs = [runs] if isinstance(runs, str) else list(runs)
         measures = [measures] if isinstance(measures, str) else list(measures)
-        return Evaluator(self.db).evaluate(runs, qrels, measures, per_query=per_query, settings=settings)
+        return Evaluator(self.db).evaluate(runs, qrels, measures, per_query=per_query, settings=settings,
+                                           recompute=recompute)
 
     # -- ad-hoc SQL --------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Sequence
 
 from . import catalog
 from .db import Database
-from .errors import MeasureError, UsageError
+from .errors import MeasureError, ReadOnlyError, UsageError
 from .measures import CUTOFFS, LEVELS, RAW, Measure, parse_all
 from .resources import read_sql
 from .table import Table
@@ -125,6 +125,11 @@ class Evaluation:
     ignored_queries: dict[str, int] = field(default_factory=dict)  # run -> queries not in the qrels
     norel_queries: int = 0
 
+    def level_notes(self) -> list[str]:
+        """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`)."""
+        return [f"{m.name}: relevant means grade >= {m.level}" for m in self.measures
+                if m.level is not None and m.level != self.settings.level]
+
     def value(self, run: str, measure: str) -> float:
         for row in self.summary.rows:
             if row[0] == run and row[1] == measure:
@@ -134,6 +139,11 @@ class Evaluation:
     def wide(self, per_query: bool = False, micro: bool = False) -> Table:
         """One row per run (or run x query), one column per measure: the shape people read."""
         names = [m.name for m in self.measures if m.family.sql is not None]
+        counts = {m.name for m in self.measures if m.is_count}
+
+        def shown(name: str, value: float | None):  # counts print as integers, as trec_eval prints them
+            return int(value) if value is not None and name in counts else value
+
         if per_query:
             if self.per_query is None:
                 raise UsageError("evaluate with per_query=True to read per-query values")
@@ -141,7 +151,7 @@ class Evaluation:
             for run, query, measure, value in self.per_query.rows:
                 cells.setdefault((run, query), {})[measure] = value
             return Table(["run", "query", *names],
-                         [(*key, *(values.get(n) for n in names)) for key, values in cells.items()])
+                         [(*key, *(shown(n, values.get(n)) for n in names)) for key, values in cells.items()])
         ratio = {m.name for m in self.measures if m.family.ratio}
         columns = ["run", "queries", *names]
         if micro:
@@ -153,7 +163,7 @@ class Evaluation:
             queries[run] = max(queries.get(run, 0), count)
         rows = []
         for run, values in runs.items():
-            row = [run, queries[run], *(values.get(n, (None, None))[0] for n in names)]
+            row = [run, queries[run], *(shown(n, values.get(n, (None, None))[0]) for n in names)]
             if micro:
                 row += [values.get(n, (None, None))[1] for n in names if n in ratio]
             rows.append(tuple(row))
@@ -165,7 +175,8 @@ class Evaluator:
         self.db = db
 
     def evaluate(self, runs: Sequence[str], qrels: str, measures: Iterable[str | Measure], *,
-                 per_query: bool = False, settings: Settings | None = None) -> Evaluation:
+                 per_query: bool = False, settings: Settings | None = None, recompute: bool = False) -> Evaluation:
+        """recompute: compute the scores again even where stored ones exist, and store the new ones."""
         settings = settings or Settings()
         if not runs:
             raise UsageError("name at least one run")
@@ -180,8 +191,11 @@ class Evaluator:
         evaluation_ids = {}
         for level, group in by_level.items():
             group_settings = replace(settings, level=level)
-            evaluation_ids[level] = self._ensure_scores(qrels_id, group_settings, list(run_ids.values()), group)
-        return self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
+            evaluation_ids[level] = self._ensure_scores(qrels_id, group_settings, list(run_ids.values()), group,
+                                                        recompute)
+        evaluation = self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
+        _require_values(evaluation, list(run_ids), self.db.read_only)
+        return evaluation
 
     # -- computing ---------------------------------------------------------------------------
     def _find_evaluation_id(self, qrels_id: int, s: Settings) -> int | None:
@@ -198,14 +212,17 @@ class Evaluator:
             "compat, norel_queries) values (?, ?, ?, ?, ?, ?, ?, ?) returning evaluation_id",
             [qrels_id, s.key, s.level, s.depth, s.judged_only, s.complete, s.compat, s.norel])[0]
 
-    def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure]) -> int:
+    def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure],
+                       recompute: bool = False) -> int:
         scored = [m for m in measures if m.family.sql is not None]
         if self.db.read_only:
+            if recompute:
+                raise ReadOnlyError("the warehouse is open read-only: scores cannot be recomputed")
             found = self._find_evaluation_id(qrels_id, s)
             return found if found is not None else -1
         with self.db.transaction():
             evaluation_id = self._evaluation_id(qrels_id, s)
-            done = set(self.db.fetchall(
+            done = set() if recompute else set(self.db.fetchall(
                 "select run_id, measure from evaluated where evaluation_id = ? and run_id in (select unnest(?))",
                 [evaluation_id, run_ids]))
             missing = [(r, m) for r in run_ids for m in scored if (r, stored_name(m)) not in done]
@@ -271,6 +288,31 @@ class Evaluator:
         norel = self.db.fetchone("select count(*) from (select query_id from qrels where qrels_set_id = ? "
                                  "group by query_id having max(grade) < ?)", [qrels_id, s.level])[0]
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
+
+
+def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) -> None:
+    """An evaluation that yields no value for a requested run and measure is an error saying why,
+    never an empty table."""
+    have = {(row[0], row[1]) for row in evaluation.summary.rows}
+    names = [m.name for m in evaluation.measures if m.family.sql is not None]
+    problems = []
+    for run in runs:
+        missing = [n for n in names if (run, n) not in have]
+        if not missing:
+            continue
+        if len(missing) == len(names) and evaluation.ignored_queries.get(run) and read_only is False:
+            problems.append(f"run {run} has no query judged in qrels {evaluation.qrels} "
+                            f"({evaluation.ignored_queries[run]} of its queries are not in the qrels): "
+                            "no measure has a value; check that run and qrels are of the same collection")
+        elif read_only:
+            problems.append(f"{', '.join(missing)} of run {run} with these settings ({evaluation.settings.key}) "
+                            "were never computed, and the warehouse is open read-only: run `irw eval` with "
+                            "the same measures and settings first")
+        else:
+            problems.append(f"{', '.join(missing)} of run {run}: no value with these settings "
+                            f"({evaluation.settings.describe()}); no query was evaluated")
+    if problems:
+        raise (ReadOnlyError if read_only else MeasureError)("\n".join(problems))
 
 
 def stored_name(m: Measure) -> str:

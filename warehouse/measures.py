@@ -177,6 +177,16 @@ class Measure:
         """A count (num_ret, num_q ...): summed over queries and printed as an integer."""
         return self.family.aggregate == SUM
 
+    @property
+    def trec_spec(self) -> str:
+        """How trec_eval's -m names this measure (`ndcg_cut.10`, `set_F.0.25`, `map`)."""
+        f = self.family
+        if f.kind == NONE or (f.kind == RAW and self.param in ("", None)):
+            return f.trec_name
+        if f.kind == LEVELS:
+            return f"{f.trec_name}.{self.param:g}"
+        return f"{f.trec_name}.{self.param}"
+
     def sql_param(self) -> dict[str, Any]:
         return {"measure": self.name, "trec_name": self.trec_name, "family": self.family.trec_name}
 
@@ -306,16 +316,77 @@ def parse_ir(spec: str) -> list[Measure]:
 
 
 def parse(spec: str) -> list[Measure]:
-    """One user-typed measure (either syntax) -> the measures it names."""
+    """One user-typed measure (either syntax) -> the measures it names.
+
+    An unknown name raises MeasureError with the names the user most likely meant."""
     spec = spec.strip()
     if not spec:
         raise MeasureError("empty measure name")
+    try:
+        return _parse_exact(spec)
+    except MeasureError as exc:
+        if not str(exc).startswith("unknown measure"):
+            raise
+        hint = suggestion(spec)
+        raise MeasureError(f"unknown measure {spec!r}; " + (f"did you mean {hint}? " if hint else "")
+                           + "`irw measures` lists them") from None
+
+
+def _parse_exact(spec: str) -> list[Measure]:
     if "@" in spec or "(" in spec:
         return parse_ir(spec)
     head = re.match(r"[A-Za-z0-9_]+", spec).group(0) if re.match(r"[A-Za-z0-9_]+", spec) else ""
     if head in _IR_NAMES and head not in ALL_FAMILIES and "." not in spec:
         return parse_ir(spec)
     return parse_trec(spec)
+
+
+# What users type for a measure elsewhere (other libraries, papers, habit), lower-cased -> irw's name.
+_COMMON_SPELLINGS = {
+    "map": "AP", "mean_ap": "AP", "avg_precision": "AP", "average_precision": "AP",
+    "mrr": "RR", "reciprocal_rank": "RR", "recip_rank": "RR",
+    "recall": "R", "r": "R", "p": "P", "precision": "P", "prec": "P",
+    "ndcg_cut": "nDCG", "hits": "Success", "hit": "Success", "hit_rate": "Success", "f": "SetF", "f1": "SetF",
+}
+
+
+def _ir_head_in_any_case() -> dict[str, str]:
+    heads = {name.lower(): name for name in _IR_NAMES}
+    heads.update({name.lower(): name for name in ALL_FAMILIES if name.lower() not in heads})
+    heads.update(_COMMON_SPELLINGS)
+    return heads
+
+
+def suggestion(spec: str) -> str | None:
+    """The canonical name(s) a mistyped measure most likely means (`ndcg@10` -> nDCG@10,
+    `map@100` -> AP@100, `recall@1000` -> R@1000, `mrr` -> RR, `NDCG_cut_10` -> nDCG@10,
+    `ndgc@10` -> nDCG@10), or None."""
+    import difflib
+
+    heads = _ir_head_in_any_case()
+    candidates = []
+    head = re.match(r"[A-Za-z][A-Za-z0-9_]*?(?=(_[0-9.]+)?([@(.]|$))", spec)
+    if head:
+        rest = spec[head.end():]
+        typed = head.group(0).lower()
+        known = heads.get(typed)
+        if known is None:
+            close = difflib.get_close_matches(typed, list(heads), n=1, cutoff=0.7)
+            known = heads[close[0]] if close else None
+        if known:
+            candidates.append(known + rest)
+            if rest.startswith("_"):  # a printed trec_eval name: NDCG_cut_10 -> ndcg_cut_10
+                candidates.append(known + "@" + rest[1:])
+    candidates += [spec.lower(), spec.replace("-", "_")]
+    for candidate in candidates:
+        if candidate == spec:
+            continue
+        try:
+            names = [m.name for m in _parse_exact(candidate)]
+        except MeasureError:
+            continue
+        return ", ".join(names) if len(names) <= 3 else f"{candidate} ({names[0]} ... {names[-1]})"
+    return None
 
 
 def parse_all(specs: list[str]) -> list[Measure]:

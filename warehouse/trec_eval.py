@@ -7,16 +7,16 @@ default, 10.0 with --compat 10 (see /README.md, "trec_eval conventions").
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
 from .core import Warehouse
 from .db import MEMORY
-from .errors import IrwError, UsageError
+from .errors import IrwError, MeasureError, UsageError
 from .evaluate import NO_DEPTH, Settings
 from .formatting import trec_line
-from .measures import FAMILIES, Measure, parse_trec, trec_measure_set
+from .measures import FAMILIES, Measure, parse, parse_trec, suggestion, trec_measure_set
 
 FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
 
@@ -35,6 +35,37 @@ class TrecEvalArgs:
     settings: Settings
 
 
+HELP = """\
+Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... [--compat 9|10] QRELS_FILE RUN_FILE
+
+A drop-in for trec_eval: evaluates one TREC run file against one qrels file and prints trec_eval's
+lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints them (10.0 with
+--compat 10). Nothing is stored; `irw ingest` and `irw eval` keep runs and scores.
+
+  QRELS_FILE     qrels: `qid iter docid grade` (or `qid docid grade`); plain, .gz, .zst, .bz2, .xz
+  RUN_FILE       run: `qid Q0 docid rank score tag`
+  -h, --help     print this help and exit
+  -q             print the value of every measure for every query, then the summary ("all")
+  -n             no summary: print only the per-query lines (with -q)
+  -c             complete: average over every query of the qrels, a query the run lacks scoring 0
+  -l N           relevance level: a document is relevant when its grade >= N (default 1); gain
+                 measures (ndcg, ndcg_cut, G ...) use the grades and ignore it
+  -M N           depth: only the first N documents of each query count (after ranking)
+  -J             judged only: drop unjudged documents (and negative grades) and re-rank the rest
+  -m MEASURE     a measure to print; repeatable (default: official). trec_eval names with their
+                 parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,
+                 ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,
+                 nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names.
+                 `irw measures` lists every measure.
+  --compat 9|10  follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for
+                 interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)
+
+Ties are broken by docid, descending, in byte order; the file's rank column is ignored.
+Exit status: 0 on success, 1 for a bad file, 2 for bad arguments, 7 when no query has both
+results and relevance judgments.
+"""
+
+
 def parse_args(argv: list[str]) -> TrecEvalArgs:
     parser = argparse.ArgumentParser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
     parser.add_argument("-q", action="store_true")
@@ -50,7 +81,7 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     try:
         ns = parser.parse_args(argv)
     except SystemExit:
-        raise UsageError("usage: irw trec-eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... "
+        raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... "
                          "[--compat 9|10] QRELS_FILE RUN_FILE") from None
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat)
     return TrecEvalArgs(Path(ns.qrels), Path(ns.run), ns.m or ["official"], ns.q, ns.n, settings)
@@ -69,7 +100,7 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
         if name in ("all_trec", "official"):
             families.extend(m.family.trec_name for m in trec_measure_set(name, compat))
             continue
-        parse_trec(spec)  # validates the name and parameters
+        name, dot, spec = _as_trec_spec(spec)
         families.append(name)
         if dot:
             explicit.setdefault(name, spec)
@@ -85,6 +116,34 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
     return ordered
 
 
+def _as_trec_spec(spec: str) -> tuple[str, str, str]:
+    """(family, '.' if parameters were given, trec_eval spec) of one -m argument, which may be a
+    trec_eval name (`ndcg_cut.10`) or an ir_measures name (`nDCG@10`), as `irw measures` lists."""
+    try:
+        parse_trec(spec)  # validates the name and parameters
+        name, dot, _ = spec.partition(".")
+        return name, dot, spec
+    except MeasureError as trec_error:
+        try:
+            named = parse(spec)
+        except MeasureError:
+            if not str(trec_error).startswith("unknown measure"):
+                raise trec_error from None
+            hint = suggestion(spec)
+            if hint:
+                hint = f"did you mean {hint} (trec_eval: {parse(hint.split(',')[0])[0].trec_spec})? "
+            raise MeasureError(f"unknown measure {spec!r}; {hint or ''}irw trec-eval takes trec_eval names "
+                               "(map, P.10, ndcg_cut.10) and ir_measures names (AP, P@10, nDCG@10); "
+                               "`irw measures` lists both") from None
+    if any(m.level is not None for m in named):
+        raise MeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
+                           f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec}")
+    families = {m.family.trec_name for m in named}
+    if len(named) > 1 or len(families) > 1:  # P without @k: the family's defaults
+        return named[0].family.trec_name, "", named[0].family.trec_name
+    return named[0].family.trec_name, ".", named[0].trec_spec
+
+
 def _format(m: Measure, qid: str, value) -> str:
     if m.family.trec_name == "relstring":
         name = "relstring" if m.param == 10 else f"relstring_{m.param}"
@@ -93,6 +152,9 @@ def _format(m: Measure, qid: str, value) -> str:
 
 
 def run(argv: list[str], out: TextIO) -> None:
+    if any(a in ("-h", "--help") for a in argv):
+        out.write(HELP)
+        return
     args = parse_args(argv)
     s = args.settings
     measures = requested_measures(args.measures, s.compat)
@@ -103,8 +165,13 @@ def run(argv: list[str], out: TextIO) -> None:
         judged_rows_only = s.reads_judged_rows_only and not any(m.family.trec_name == "relstring" for m in measures)
         ingest_run(wh.db, args.run, "run", strict=False, judged_rows_only=judged_rows_only)
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
-        evaluation = wh.evaluate(["run"], "qrels", scored, per_query=True, settings=s) if scored else None
         db = wh.db
+        try:
+            evaluation = wh.evaluate(["run"], "qrels", scored, per_query=True, settings=s) if scored else None
+        except MeasureError:
+            if db.fetchone("select count(*) from eval_run_queries")[0] == 0:
+                raise NoQueriesError("trec_eval: No queries with both results and relevance info") from None
+            raise
         evaluated = [r[0] for r in db.fetchall("select query_id from eval_run_queries order by query_id")] \
             if evaluation else []
         if not evaluated:
