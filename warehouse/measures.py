@@ -7,7 +7,7 @@ Measure objects. Help text, the README's measure table and `irw measures` come f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .errors import MeasureError
@@ -163,10 +163,13 @@ class Measure:
     def name(self) -> str:
         """The canonical irw name: ir_measures syntax where it has one, else trec_eval's."""
         base = self.family.ir_name(self.param) if self.family.ir_name else self.trec_name
-        if self.level is not None:
-            base = base.replace("@", f"(rel={self.level})@", 1) if "@" in base and "(" not in base \
-                else f"{base}(rel={self.level})"
-        return base
+        if self.level is None:
+            return base
+        if base.endswith(")"):  # SetF(beta=0.5) -> SetF(beta=0.5,rel=2), as ir_measures writes it
+            return f"{base[:-1]},rel={self.level})"
+        if "@" in base:
+            return base.replace("@", f"(rel={self.level})@", 1)
+        return f"{base}(rel={self.level})"
 
     @property
     def aggregate(self) -> str:
@@ -332,8 +335,14 @@ def parse(spec: str) -> list[Measure]:
                            + "`irw measures` lists them") from None
 
 
+_TREC_NAME_AT_LEVEL = re.compile(r"(?P<name>[A-Za-z0-9_.]+)\(rel=(?P<level>-?[0-9]+)\)")
+
+
 def _parse_exact(spec: str) -> list[Measure]:
     if "@" in spec or "(" in spec:
+        at_level = _TREC_NAME_AT_LEVEL.fullmatch(spec)
+        if at_level and at_level.group("name") not in _IR_NAMES:  # a trec_eval name at a level: gm_bpref(rel=2)
+            return [replace(m, level=int(at_level.group("level"))) for m in parse_trec(at_level.group("name"))]
         return parse_ir(spec)
     head = re.match(r"[A-Za-z0-9_]+", spec).group(0) if re.match(r"[A-Za-z0-9_]+", spec) else ""
     if head in _IR_NAMES and head not in ALL_FAMILIES and "." not in spec:
