@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import warehouse
-from warehouse import MeasureError
+from warehouse import MeasureError, ReadOnlyError
 from warehouse.resources import read_sql
 
 from conftest import RUN_ROWS, run_text, write_file
@@ -46,3 +46,25 @@ def test_a_warehouse_that_stored_rel_names_is_repaired_when_opened(db_path, tmp_
         assert ("schema/006_measure_keys_and_typed_settings.sql",) in wh.sql("select name from irw_schema").rows
         assert wh.sql("select count(*) from scores where measure like '%rel=%'").rows == [(0,)]
         assert wh.evaluate("a", "q", ["AP", "P@2"], level=2, per_query=True).per_query.rows == expected
+
+
+def test_a_read_only_warehouse_says_why_scores_never_computed_are_missing(db_path, tmp_path):
+    with _warehouse_with_a_run(db_path, tmp_path) as wh:
+        wh.evaluate("a", "q", ["AP"])
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert wh.evaluate("a", "q", ["AP"]).value("a", "AP") > 0  # stored: read back
+        with pytest.raises(ReadOnlyError, match=r"P@2 of run a .* never computed, and the warehouse is open "
+                                                r"read-only: run `irw eval`"):
+            wh.evaluate("a", "q", ["AP", "P@2"])
+        with pytest.raises(ReadOnlyError, match="cannot be recomputed"):
+            wh.evaluate("a", "q", ["AP"], recompute=True)
+
+
+def test_recompute_replaces_the_stored_scores(db_path, tmp_path):
+    with _warehouse_with_a_run(db_path, tmp_path) as wh:
+        first = wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows
+        wh.db.execute("update scores set value = 0.123")  # a stored score gone wrong
+        assert wh.evaluate("a", "q", ["AP"]).value("a", "AP") == 0.123
+        again = wh.evaluate("a", "q", ["AP", "P@2"], per_query=True, recompute=True).per_query.rows
+        assert again == first
+        assert wh.sql("select count(*) from scores").rows == [(len(first),)]  # replaced, not added
