@@ -314,6 +314,7 @@ class TestName(str, Enum):
 class CorrectionName(str, Enum):
     holm = "holm"
     bonferroni = "bonferroni"
+    bh = "bh"
     none = "none"
 
 
