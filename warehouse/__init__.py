@@ -22,3 +22,7 @@ __all__ = [
     "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
     "MeasureError",
 ]
+
+from .errors import MissingExtraError  # noqa: E402
+
+__all__ += ["MissingExtraError"]

@@ -72,3 +72,7 @@ class UsageError(IrwError):
     """Options that do not fit together."""
 
     exit_code = 2
+
+
+class MissingExtraError(IrwError):
+    """An optional library (pandas, polars, pyarrow) is needed and not installed."""

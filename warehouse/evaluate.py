@@ -11,7 +11,7 @@ from .db import Database
 from .errors import MeasureError, ReadOnlyError, UsageError
 from .measures import CUTOFFS, LEVELS, RAW, Measure, parse_all
 from .resources import read_sql
-from .table import Table
+from .table import Table, Tabular
 
 NO_DEPTH = 1 << 62
 
@@ -114,8 +114,11 @@ def measure_bindings(measure: Measure) -> dict[str, Any]:
 
 
 @dataclass
-class Evaluation:
-    """The result of evaluate(): per-query scores and summaries, with the settings behind them."""
+class Evaluation(Tabular):
+    """The result of evaluate(): per-query scores and summaries, with the settings behind them.
+
+    As a table (to_pandas(), to_polars(), to_arrow(), Jupyter's HTML) it is wide(): one row per
+    run, one column per measure; per_query_table() and the summary / per_query Tables give the rest."""
 
     qrels: str
     settings: Settings
@@ -124,6 +127,9 @@ class Evaluation:
     per_query: Table | None = None
     ignored_queries: dict[str, int] = field(default_factory=dict)  # run -> queries not in the qrels
     norel_queries: int = 0
+
+    def table(self) -> Table:
+        return self.wide(per_query=False)
 
     def level_notes(self) -> list[str]:
         """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`)."""

@@ -51,6 +51,11 @@ def _cell(value: Any, human: bool) -> str:
     return str(value)
 
 
+def cell_text(value: Any) -> str:
+    """One value as the text table prints it (4 decimals for floats)."""
+    return _cell(value, human=True)
+
+
 def _json_value(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
