@@ -32,15 +32,16 @@ def test_several_run_files_in_one_call_are_named_by_their_tags(irw, db_path, tmp
     assert [(r[0], r[5]) for r in runs_in(db_path)] == [("sys0", 1), ("sys1", 2), ("sys2", 3)]
 
 
-def test_one_bad_file_among_several_is_reported_and_the_others_are_ingested(irw, db_path, tmp_path):
+def test_one_bad_file_among_several_is_reported_and_nothing_is_stored(irw, db_path, tmp_path):
     good1 = write_file(tmp_path, "a.txt", run_text(RUN_ROWS, tag="a"))
     bad = write_file(tmp_path, "b.txt", run_text(RUN_ROWS, tag="b") + "q9 Q0 d1 1 NaN b\n")
     good2 = write_file(tmp_path, "c.txt", run_text(RUN_ROWS, tag="c"))
     result = irw("ingest", "run", good1, bad, good2)
     assert result.exit_code == 1
     assert f"Error: {bad}:5: score NaN is not finite" in result.stderr.splitlines()
-    assert result.stderr.splitlines()[-1] == "1 of 3 files were not ingested; the others were"
-    assert [r[0] for r in runs_in(db_path)] == ["a", "c"]
+    assert result.stderr.splitlines()[-1] == "Error: nothing was stored: 1 of 3 files cannot be ingested as they are"
+    # the batch is checked whole before anything is stored (a new warehouse is not even left behind)
+    assert not db_path.exists() or runs_in(db_path) == []
 
 
 def test_name_with_several_files_is_a_usage_error(irw, db_path, tmp_path):
@@ -80,6 +81,7 @@ def test_same_bytes_again_is_a_no_op_that_says_so(seeded_db, irw, tmp_path):
     result = irw("ingest", "run", path)
     assert result.exit_code == 0
     assert result.stderr.startswith("run tagA already holds these bytes (sha256 ")
+    assert f" of {path}; " in result.stderr  # every message names its file
     assert result.stderr.rstrip().endswith("nothing to do")
     qresult = irw("ingest", "qrels", qpath, "--name", "base")
     assert qresult.exit_code == 0
@@ -90,9 +92,9 @@ def test_same_bytes_again_is_a_no_op_that_says_so(seeded_db, irw, tmp_path):
 def test_same_name_other_bytes_needs_replace(seeded_db, irw, tmp_path):
     path = write_file(tmp_path, "changed.run", run_text(RUN_ROWS[:1]))
     before = fingerprint_at(seeded_db)
-    refused = irw("ingest", "run", path)
+    refused = irw("ingest", "run", path, "--name", "tagA")
     assert refused.exit_code == 1
-    assert refused.stderr.startswith("Error: run tagA already exists with different content; pass --replace")
+    assert refused.stderr.startswith(f"Error: {path}: run tagA already exists with different content; pass --replace")
     assert fingerprint_at(seeded_db) == before
     replaced = irw("ingest", "run", path, "--replace")
     assert replaced.exit_code == 0, replaced.stderr
@@ -159,7 +161,7 @@ def test_runs_listing_in_every_format(seeded_db, irw):
     table = irw("runs")
     assert table.exit_code == 0
     header, rule, row = table.stdout.splitlines()
-    assert header.split() == ["name", "system", "tag", "rows", "queries", "file_created", "ingested_at",
+    assert header.split() == ["name", "system", "tag", "rows", "queries", "date", "date_source", "ingested_at",
                               "description"]
     assert set(rule) == {"-", " "}
     assert row.split()[:5] == ["tagA", "tagA", "tagA", "4", "2"]

@@ -10,7 +10,7 @@
     warehouse.evaluate_files("qrels.txt", "run.bm25.txt", ["AP", "nDCG@10"]).summary
 """
 from .core import Warehouse, evaluate_files, open
-from .errors import (ConflictError, InputFileError, IrwError, MeasureError, NotFoundError, Problem,
+from .errors import (BatchError, ConflictError, InputFileError, IrwError, MeasureError, NotFoundError, Problem,
                      QueryError, ReadOnlyError, SchemaVersionError, UsageError, WarehouseNotFound,
                      WarehouseOpenError)
 from .table import Table
@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Warehouse", "open", "evaluate_files", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
     "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
-    "MeasureError",
+    "MeasureError", "BatchError",
 ]
 
 from .errors import MissingExtraError  # noqa: E402

@@ -129,45 +129,56 @@ def ingest_qrels(
         _report_ingest(result)
 
 
+class NameFrom(str, Enum):
+    auto = "auto"
+    file = "file"
+    tag = "tag"
+
+
 @ingest_app.command("run")
 def ingest_run(
-    files: Annotated[List[Path], typer.Argument(help="TREC run files (`qid Q0 docid rank score tag`); "
-                                                     "plain, .gz, .zst, .bz2 or .xz.")],
-    name: Annotated[Optional[str], typer.Option(help="Run name (one file only; default: its tag).")] = None,
+    files: Annotated[List[Path], typer.Argument(help="TREC run files (`qid Q0 docid rank score tag`; plain, .gz, "
+                                                     ".zst, .bz2 or .xz), or folders of them.")],
+    name: Annotated[Optional[str], typer.Option(help="Run name (one file only; default: see --name-from).")] = None,
+    name_from: Annotated[NameFrom, typer.Option(
+        "--name-from", help="Run names: tag; file (the file name without extensions and the prefix the batch's "
+                            "file names share); auto: the tag unless another file of the batch has that tag or a "
+                            "stored run of that name holds other content (then file).")] = NameFrom.auto,
     system: Annotated[Optional[str], typer.Option(help="System the run belongs to (default: the run name).")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
     param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable.")] = None,
-    replace: Annotated[bool, typer.Option(help="Replace a run of the same name and its scores.")] = False,
+    date: Annotated[Optional[str], typer.Option(
+        help="The runs' date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] (default: the ir_metadata header's "
+             "date:, else the file's modification time).")] = None,
+    replace: Annotated[bool, typer.Option(help="Replace a stored run of the same name and its scores.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Ingest run files; each file is one run."""
+    """Ingest run files; each file is one run. The whole batch is checked before anything is stored."""
+    from .batch import given_date
+
     with reported_errors():  # options are checked before the warehouse is opened (or created)
         if name and len(files) > 1:
-            raise UsageError("--name names one run; with several files each is named by its tag")
+            raise UsageError("--name names one run; with several files each is named by the rule of --name-from")
+        if name and name_from is not NameFrom.auto:
+            raise UsageError("--name and --name-from both name the run: give one of them")
         parameters = _parse_params(param)
+        run_date = given_date(date) if date is not None else None
     with reported_errors(), Warehouse(db) as wh:
-        progress = _progress(len(files))
-        failed = 0
+        progress = _progress(2 * len(files))
+
+        def on_step(done: int, total: int) -> None:
+            if progress:
+                progress.update(0, completed=done, total=total)
+
         try:
-            for file in files:
-                try:
-                    result = wh.ingest_run(file, name, system=system, description=description,
-                                           parameters=parameters, replace=replace)
-                    _report_ingest(result)
-                except IrwError as exc:
-                    if len(files) == 1:
-                        raise
-                    failed += 1
-                    for line in str(exc).splitlines():
-                        err(f"Error: {line}")
-                if progress:
-                    progress.advance(0)
+            results = wh.ingest_runs(files, name=name, name_from=name_from.value, system=system,
+                                     description=description, parameters=parameters, replace=replace,
+                                     date=run_date.value if run_date else None, on_step=on_step)
         finally:
             if progress:
                 progress.stop()
-        if failed:
-            err(f"{failed} of {len(files)} files were not ingested; the others were")
-            raise typer.Exit(1)
+        for result in results:
+            _report_ingest(result)
 
 
 def _report_ingest(result) -> None:
@@ -311,6 +322,11 @@ class TestName(str, Enum):
     bootstrap = "bootstrap"
 
 
+PAPER_FORMATS = ("latex", "markdown")
+CompareFormat = Enum("CompareFormat", {name: name for name in [*(f.value for f in OutputFormat), *PAPER_FORMATS]},
+                     type=str)
+
+
 class CorrectionName(str, Enum):
     holm = "holm"
     bonferroni = "bonferroni"
@@ -424,7 +440,9 @@ def compare(
     compat: CompatOption = 9,
     norel: NorelOption = "include",
     db: DbOption = DEFAULT_DB,
-    fmt: FormatOption = OutputFormat.table,
+    fmt: Annotated[CompareFormat, typer.Option(
+        "--format", "-f", help="Output format; latex and markdown print a runs x measures table for a paper "
+                               "(best in bold, superscript letters for significance).")] = CompareFormat.table,
 ) -> None:
     """Paired significance tests: means, difference, confidence interval, p and corrected p, wins/ties/losses."""
     from . import reports
@@ -437,7 +455,12 @@ def compare(
                                      settings=settings, stats=stats)
         for line in comparison.notes():
             err(f"# {line}")
-        emit(comparison.table(), fmt)
+        if fmt.value in PAPER_FORMATS:
+            from . import paper
+
+            sys.stdout.write(paper.render(comparison.paper_table(), fmt.value))
+        else:
+            emit(comparison.table(), OutputFormat(fmt.value))
 
 
 @report_app.command("leaderboard")

@@ -1,14 +1,15 @@
 """The Python API: `warehouse.open(path)` returns a Warehouse; the CLI is a thin shell over it."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
-from . import catalog, ingest
+from . import batch, catalog, ingest
 from .db import Database, default_path
 from .errors import QueryError, ReadOnlyError
 from .table import Table
@@ -66,12 +67,24 @@ class Warehouse:
 
     def ingest_run(self, path: str | os.PathLike[str], name: str | None = None, *, system: str | None = None,
                    description: str | None = None, parameters: Mapping[str, str] | None = None,
-                   replace: bool = False) -> ingest.IngestResult:
-        return ingest.ingest_run(self.db, path, name, system=system, description=description,
-                                 parameters=parameters, replace=replace)
+                   replace: bool = False, date: str | dt.date | None = None) -> ingest.IngestResult:
+        """Ingests one run file as run name, or else as its tag. date (an ISO string, a date or a
+        datetime) defaults to the ir_metadata header's date, else the file's modification time."""
+        return batch.ingest_runs(self.db, [path], name=name, name_from="auto" if name else "tag", system=system,
+                                 description=description, parameters=parameters, replace=replace, date=date,
+                                 folders=False)[0]
 
-    def ingest_runs(self, paths: Iterable[str | os.PathLike[str]], **options: Any) -> list[ingest.IngestResult]:
-        return [self.ingest_run(p, **options) for p in paths]
+    def ingest_runs(self, paths: Iterable[str | os.PathLike[str]], *, name: str | None = None, name_from: str = "auto",
+                    system: str | None = None, description: str | None = None,
+                    parameters: Mapping[str, str] | None = None, replace: bool = False,
+                    date: str | dt.date | None = None,
+                    on_step: Callable[[int, int], None] | None = None) -> list[ingest.IngestResult]:
+        """Ingests run files and folders of run files, one run each (`irw ingest run`): named by
+        name_from ("auto", "file" or "tag"; the rule is in warehouse/batch.py and the README), the
+        whole batch checked before anything is stored (BatchError lists every problem). name names
+        the run of a one-file batch."""
+        return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, system=system, description=description,
+                                 parameters=parameters, replace=replace, date=date, on_step=on_step)
 
     # -- browse ------------------------------------------------------------------------------
     def runs(self) -> Table:

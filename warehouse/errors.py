@@ -76,3 +76,12 @@ class UsageError(IrwError):
 
 class MissingExtraError(IrwError):
     """An optional library (pandas, polars, pyarrow) is needed and not installed."""
+
+
+class BatchError(IrwError):
+    """Files of a batch (`irw ingest run FILE... / FOLDER`) cannot be ingested: every problem, each
+    naming its file. Nothing was stored, unless the last line says what was."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        super().__init__("\n".join(lines))

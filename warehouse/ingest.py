@@ -288,10 +288,23 @@ def _unchanged(kind: str, name: str, path: Path, sha: str, existing: tuple) -> I
                         [f"{kind} {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
 
 
-def _file_created_at(path: Path) -> dt.datetime:
-    stat = path.stat()
-    seconds = getattr(stat, "st_birthtime", None) or stat.st_mtime
-    return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc).replace(tzinfo=None)
+# Where a run's date came from (runs.date_source, schema 007).
+DATE_GIVEN, DATE_IR_METADATA, DATE_FILE_MTIME = "--date", "ir_metadata", "file mtime"
+
+
+@dataclass(frozen=True)
+class RunDate:
+    """A run's date (naive, UTC) and where it came from (one of the DATE_ sources)."""
+
+    value: dt.datetime
+    source: str
+
+
+def file_mtime_date(path: Path) -> RunDate:
+    """The fallback: the file's modification time in UTC. (Not its birth time, which some systems
+    have and others do not: the same file would be dated differently by the machine reading it.)"""
+    stamp = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc).replace(tzinfo=None)
+    return RunDate(stamp, DATE_FILE_MTIME)
 
 
 def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
@@ -336,14 +349,15 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
 def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
                system: str | None = None, description: str | None = None,
                parameters: Mapping[str, str] | None = None, replace: bool = False,
-               strict: bool = True, judged_rows_only: bool = False) -> IngestResult:
-    """Ingests one run file. strict=False reads as trec_eval does (extra columns and any rank
-    accepted, several tags allowed), for the trec_eval drop-in.
+               strict: bool = True, judged_rows_only: bool = False, run_date: RunDate | None = None) -> IngestResult:
+    """Ingests one run file, named name or else by its tag. strict=False reads as trec_eval does
+    (extra columns and any rank accepted, several tags allowed), for the trec_eval drop-in.
 
     judged_rows_only=True stores only the rows the stored qrels judge (with their trec_eval ranks
     and every query's document count): enough for every measure but relstring and --compat 10,
     for a warehouse that exists to evaluate files once (warehouse.evaluate_files); the file is
-    not hashed (runs.sha256 is "")."""
+    not hashed (runs.sha256 is ""). run_date defaults to the file's modification time.
+    Batches, the naming rule and dates from ir_metadata are warehouse.batch.ingest_runs."""
     path = Path(path)
     if not path.is_file():
         raise InputFileError([Problem(str(path), 0, "no such file")])
@@ -351,49 +365,76 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     scan = scan_file(path, digest=not judged_rows_only)
     sha = scan.sha256
     if name:
-        existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
+        existing = stored_run(db, name)
         if existing and sha and existing[1] == sha:
-            return _unchanged("run", name, path, sha, existing)
+            return unchanged_run(name, path, sha, existing)
     try:
         ir_metadata, tags = stage_run(db, path, strict=strict, holds=scan.holds)
-        if strict and len(tags) > 1:
-            # One file, one run: two tags almost always mean run files were concatenated, and the
-            # scores of two systems would be silently mixed under one name.
-            raise InputFileError([
-                Problem(str(path), first_line, f"a second run tag {tag!r} (the file began with tag {tags[0][0]!r}); "
-                        "a run file holds one run: split it into one file per tag")
-                for tag, first_line, _ in tags[1:]
-            ])
-        # trec_eval's runid is the tag of the last line; with one tag that is the only tag.
-        tag = max(tags, key=lambda t: t[2])[0] if len(tags) > 1 else tags[0][0]
+        tag = staged_tag(path, tags, strict)
         name = name or (tag if len(tags) == 1 else None) or display_name(path)
-        existing = db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
+        existing = stored_run(db, name)
         if existing and sha and existing[1] == sha:
-            return _unchanged("run", name, path, sha, existing)
+            return unchanged_run(name, path, sha, existing)
         if existing and not replace:
-            raise ConflictError(f"run {name} already exists with different content; "
-                                "pass --replace to replace it and every score computed from it, or choose --name")
-        with db.transaction():
-            if existing:
-                delete_run(db, existing[0])
-            run_id = db.fetchone(
-                "insert into runs (name, system, tag, description, parameters, ir_metadata, source_path, sha256, "
-                "file_created_at, row_count, query_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0) "
-                "returning run_id",
-                [name, system or name, tag, description, dict(parameters or {}), ir_metadata,
-                 str(path.resolve()), sha, _file_created_at(path)],
-            )[0]
-            db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
-            _insert_run_rows(db, run_id, judged_rows_only)
-            db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
-            rows, queries = db.fetchone(
-                "update runs set row_count = counts.row_count, query_count = counts.query_count "
-                "from (select sum(num_ret) as row_count, count(*) as query_count from run_queries "
-                "where run_id = $run_id) as counts where runs.run_id = $run_id returning runs.row_count, runs.query_count",
-                {"run_id": run_id})
+            raise ConflictError(f"{path}: run {name} already exists with different content; pass --replace to "
+                                "replace it and every score computed from it, or choose --name")
+        return insert_staged_run(db, path, name, tag=tag, sha=sha, ir_metadata=ir_metadata, replacing=existing,
+                                 system=system, description=description, parameters=parameters,
+                                 run_date=run_date or file_mtime_date(path), judged_rows_only=judged_rows_only)
     finally:
         _drop_stage(db)
-    return IngestResult("run", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def stored_run(db: Database, name: str) -> tuple | None:
+    """(run_id, sha256, row_count, query_count) of the stored run of that name, or None."""
+    return db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
+
+
+def unchanged_run(name: str, path: Path, sha: str, existing: tuple) -> IngestResult:
+    """The no-op result of ingesting a run file whose bytes the warehouse holds under that name."""
+    return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],
+                        [f"run {name} already holds these bytes (sha256 {sha[:12]}) of {path}; nothing to do"])
+
+
+def staged_tag(path: Path, tags: list[tuple[str, int | None, int | None]], strict: bool) -> str:
+    """The run tag of a staged file (stage_run's tags); strict refuses a file with two tags."""
+    if strict and len(tags) > 1:
+        # One file, one run: two tags almost always mean run files were concatenated, and the
+        # scores of two systems would be silently mixed under one name.
+        raise InputFileError([
+            Problem(str(path), first_line, f"a second run tag {tag!r} (the file began with tag {tags[0][0]!r}); "
+                    "a run file holds one run: split it into one file per tag")
+            for tag, first_line, _ in tags[1:]
+        ])
+    # trec_eval's runid is the tag of the last line; with one tag that is the only tag.
+    return max(tags, key=lambda t: t[2])[0] if len(tags) > 1 else tags[0][0]
+
+
+def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str, ir_metadata: str | None,
+                      replacing: tuple | None, system: str | None, description: str | None,
+                      parameters: Mapping[str, str] | None, run_date: RunDate,
+                      judged_rows_only: bool = False) -> IngestResult:
+    """Stores the staged run (stage_run) as run name in one transaction, replacing the stored run
+    `replacing` (stored_run's row) if given."""
+    with db.transaction():
+        if replacing:
+            delete_run(db, replacing[0])
+        run_id = db.fetchone(
+            "insert into runs (name, system, tag, description, parameters, ir_metadata, source_path, sha256, "
+            "file_created_at, date_source, row_count, query_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0) "
+            "returning run_id",
+            [name, system or name, tag, description, dict(parameters or {}), ir_metadata,
+             str(path.resolve()), sha, run_date.value, run_date.source],
+        )[0]
+        db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
+        _insert_run_rows(db, run_id, judged_rows_only)
+        db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
+        rows, queries = db.fetchone(
+            "update runs set row_count = counts.row_count, query_count = counts.query_count "
+            "from (select sum(num_ret) as row_count, count(*) as query_count from run_queries "
+            "where run_id = $run_id) as counts where runs.run_id = $run_id returning runs.row_count, runs.query_count",
+            {"run_id": run_id})
+    return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries)
 
 
 # Ranking judged rows by counting costs (judged retrieved x documents) per query, sorting about

@@ -279,6 +279,12 @@ class Comparison:
                         *(3 * [None] if r is None else [r.wins, r.ties, r.losses])))
         return Table(columns, out)
 
+    def paper_table(self):
+        """The runs x measures table for a paper (warehouse/paper.py): to_latex / to_markdown."""
+        from . import paper
+
+        return paper.from_comparison(self, _higher_is_better)
+
     def notes(self) -> list[str]:
         """What a reader needs beside the numbers: settings, test, correction, query sets."""
         lines = [f"qrels {self.qrels}; {self.settings.describe()}",

@@ -1,7 +1,8 @@
 -- run_metadata: what the warehouse knows about each run a report shows.
 -- Grain: one row per requested run, in the order of $run_ids.
--- Inputs: runs; $run_ids. run_date is the run file's creation (or modification) time recorded at
--- ingest; the ingest time itself is left out so a report depends only on the data.
+-- Inputs: runs; $run_ids. run_date is the run's date recorded at ingest and date_source where it
+-- came from ('--date', 'ir_metadata' or 'file mtime'; schema 007); the ingest time itself is left
+-- out so a report depends only on the data.
 with run_order as (
     select
         unnest($run_ids) as run_id,
@@ -20,6 +21,7 @@ final as (
         r.source_path,
         r.sha256,
         r.file_created_at as run_date,
+        r.date_source,
         r.row_count,
         r.query_count
     from runs as r

@@ -1,0 +1,151 @@
+"""Tables for papers: runs x measures, best value per measure in bold, superscript letters naming
+the runs each run is significantly better than (after the report's correction), and a caption that
+states the test, the correction, alpha and the query count. LaTeX (booktabs) and GitHub Markdown.
+
+The shape is ranx's compare table; the letters follow the corrected p-values of the comparison the
+table comes from, so a letter means what `irw compare` calls significant."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from string import ascii_lowercase
+
+from .formatting import format_number
+from .stats import CORRECTIONS, TESTS
+
+
+@dataclass(frozen=True)
+class PaperCell:
+    value: float | None
+    best: bool
+    better_than: tuple[str, ...]   # letters of the runs this run is significantly better than
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    runs: list[str]
+    letters: list[str]
+    measures: list[str]
+    cells: list[list[PaperCell]]   # [run][measure]
+    caption: str
+
+
+def letter(i: int) -> str:
+    """a ... z, then aa, ab ...: one label per run."""
+    return ascii_lowercase[i] if i < 26 else letter(i // 26 - 1) + ascii_lowercase[i % 26]
+
+
+def from_comparison(comparison, higher_is_better) -> PaperTable:
+    """The paper table of a reports.Comparison: every run it names, in the order it was given."""
+    runs = list(dict.fromkeys(r for pair in comparison.pairs for r in pair[::-1]))
+    if comparison.baseline is not None:
+        runs = [comparison.baseline] + [r for r in runs if r != comparison.baseline]
+    letters = [letter(i) for i in range(len(runs))]
+    label = dict(zip(runs, letters))
+    means: dict[tuple[str, str], float] = {}
+    wins: dict[tuple[str, str], set[str]] = {}
+    queries = set()
+    for row in comparison.rows:
+        name = row.measure.name
+        if row.result is not None and row.result.n > 0:
+            means.setdefault((row.run, name), row.result.mean_a)
+            means.setdefault((row.baseline, name), row.result.mean_b)
+            queries.add(row.result.n)
+        if row.direction == "better":
+            wins.setdefault((row.run, name), set()).add(label[row.baseline])
+        elif row.direction == "worse":
+            wins.setdefault((row.baseline, name), set()).add(label[row.run])
+    names = [m.name for m in comparison.measures]
+    cells = []
+    for run in runs:
+        row_cells = []
+        for m in comparison.measures:
+            value = means.get((run, m.name))
+            shown = [format_number(means[(r, m.name)]) for r in runs if means.get((r, m.name)) is not None]
+            best = None
+            if shown:
+                pick = max if higher_is_better(m) is not False else min
+                best = pick(shown, key=float)
+            row_cells.append(PaperCell(value, value is not None and format_number(value) == best,
+                                       tuple(sorted(wins.get((run, m.name), ()), key=lambda s: (len(s), s)))))
+        cells.append(row_cells)
+    stats = comparison.stats
+    query_text = (f"{queries.pop()} queries" if len(queries) == 1 else
+                  f"{min(queries)}-{max(queries)} queries (each pair over the queries both runs have)"
+                  if queries else "no queries")
+    against = f"every run against {comparison.baseline}" if comparison.baseline else "every pair of runs"
+    correction = CORRECTIONS[stats.correction]
+    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {comparison.qrels}. A superscript letter "
+               f"marks a run significantly better than the run of that letter: {TESTS[stats.test]}, "
+               f"two-sided, {against}, "
+               + (f"{correction} correction over {comparison.tested} comparisons, " if stats.correction != "none"
+                  else "no correction for multiple testing, ")
+               + f"alpha {stats.alpha:g}. The best value of each measure is in bold.")
+    return PaperTable(runs, letters, names, cells, caption)
+
+
+# -- LaTeX -------------------------------------------------------------------------------------
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def _latex_cell(cell: PaperCell) -> str:
+    if cell.value is None or math.isnan(cell.value):
+        return "--"
+    text = format_number(cell.value)
+    if cell.best:
+        text = rf"\textbf{{{text}}}"
+    if cell.better_than:
+        text += rf"$^{{{''.join(cell.better_than)}}}$"
+    return text
+
+
+def to_latex(table: PaperTable, label: str = "tab:irw") -> str:
+    """A booktabs table (needs \\usepackage{booktabs})."""
+    lines = [r"\begin{table}[t]", r"\centering",
+             rf"\caption{{{latex_escape(table.caption)}}}", rf"\label{{{latex_escape(label)}}}",
+             rf"\begin{{tabular}}{{ll{'r' * len(table.measures)}}}", r"\toprule",
+             " & ".join(["", "Run", *(latex_escape(m) for m in table.measures)]) + r" \\", r"\midrule"]
+    for run, mark, cells in zip(table.runs, table.letters, table.cells):
+        lines.append(" & ".join([mark, latex_escape(run), *(_latex_cell(c) for c in cells)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+# -- Markdown ----------------------------------------------------------------------------------
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|<>$])")  # $: GitHub reads $...$ as math
+
+
+def markdown_escape(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def _markdown_cell(cell: PaperCell) -> str:
+    if cell.value is None or math.isnan(cell.value):
+        return "–"
+    text = format_number(cell.value)
+    if cell.best:
+        text = f"**{text}**"
+    if cell.better_than:
+        text += f"<sup>{''.join(cell.better_than)}</sup>"
+    return text
+
+
+def to_markdown(table: PaperTable) -> str:
+    """A GitHub-flavoured Markdown table, its caption below it."""
+    lines = ["| | Run | " + " | ".join(markdown_escape(m) for m in table.measures) + " |",
+             "| --- | --- | " + " | ".join("---:" for _ in table.measures) + " |"]
+    for run, mark, cells in zip(table.runs, table.letters, table.cells):
+        lines.append(f"| {mark} | {markdown_escape(run)} | " + " | ".join(_markdown_cell(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n\n" + markdown_escape(table.caption) + "\n"
+
+
+def render(table: PaperTable, fmt: str) -> str:
+    return to_latex(table) if fmt == "latex" else to_markdown(table)
+
