@@ -63,3 +63,92 @@ def test_a_missing_library_names_the_extra(monkeypatch, module, extra, method):
         getattr(warehouse.Table(["a"], [(1,)]), method)()
     assert str(caught.value) == (f"{module} is not installed; install it with pip install 'irwarehouse[{extra}]' "
                                  f"(or pip install {module})")
+
+
+# -- runs and qrels from frames ----------------------------------------------------------------
+def _read_trec(path) -> list[list[str]]:
+    return [line.split() for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def dl19_frames(conformance):
+    """DL19's qrels as ir_datasets gives them and a run as PyTerrier gives it, built from the files."""
+    folder = conformance / "dl19-passage"
+    qrels = pandas.DataFrame([(q, d, int(g), it) for q, it, d, g in _read_trec(folder / "qrels.dl19-passage.txt")],
+                             columns=["query_id", "doc_id", "relevance", "iteration"])
+    run_path = folder / "runs" / "run.dl19.REP_LLAMA.txt"
+    run = pandas.DataFrame([(q, d, float(s), int(r)) for q, _, d, r, s, _ in _read_trec(run_path)],
+                           columns=["qid", "docno", "score", "rank"])
+    return folder, qrels, run, run_path
+
+
+MEASURES = ["AP", "nDCG@10", "P(rel=2)@10", "R@1000", "RR", "NumRelRet"]
+
+
+def test_pyterrier_and_ir_datasets_frames_give_the_numbers_of_the_files(dl19_frames, tmp_path):
+    folder, qrels, run, run_path = dl19_frames
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        wh.ingest_qrels(folder / "qrels.dl19-passage.txt", "files")
+        wh.ingest_run(run_path, name="from-file")
+        wh.ingest_qrels(qrels, "frames")
+        for name, frame in {"pandas": run, "polars": polars.from_pandas(run),
+                            "arrow": pyarrow.Table.from_pandas(run, preserve_index=False)}.items():
+            result = wh.ingest_run(frame, name=name)
+            assert (result.status, result.rows, result.queries, result.path) == ("ingested", 43000, 43, f"run frame {name}")
+        by_file = wh.evaluate(["from-file"], "files", MEASURES, per_query=True).per_query.rows
+        for name in ("pandas", "polars", "arrow"):
+            by_frame = wh.evaluate([name], "frames", MEASURES, per_query=True).per_query.rows
+            assert [row[1:] for row in by_frame] == [row[1:] for row in by_file], name
+        runs = {row["name"]: row for row in wh.runs().to_dicts()}
+        assert runs["pandas"]["date_source"] == "data frame" and runs["from-file"]["date_source"] == "file mtime"
+        again = wh.ingest_run(run, name="pandas")  # the same frame again changes nothing
+        assert again.status == "unchanged" and "/tmp" not in " ".join(again.messages)
+
+
+def test_a_run_round_trips_frame_warehouse_frame(dl19_frames, tmp_path):
+    _, _, run, _ = dl19_frames
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        wh.ingest_run(run, name="rt")
+        back = wh.sql("select query_id as qid, doc_id as docno, score, rank_given as rank from run_rows "
+                      "where run_id = (select run_id from runs where name = 'rt')").to_pandas()
+    key = ["qid", "docno"]
+    merged = run.merge(back, on=key, suffixes=("", "_back"), validate="one_to_one")
+    assert len(merged) == len(run) == 43000
+    assert (merged["score"] == merged["score_back"]).all()  # every double exactly
+    assert (merged["rank"] == merged["rank_back"]).all()
+
+
+def test_evaluate_files_takes_frames(dl19_frames):
+    folder, qrels, run, run_path = dl19_frames
+    by_files = warehouse.evaluate_files(folder / "qrels.dl19-passage.txt", [run_path], MEASURES).wide().rows
+    by_frames = warehouse.evaluate_files(qrels, {"REP_LLAMA": run}, MEASURES).wide().rows
+    assert [row[1:] for row in by_frames] == [row[1:] for row in by_files]
+    assert by_frames[0][0] == "REP_LLAMA"
+    assert warehouse.evaluate_files(qrels, [run, run.head(100)], ["AP"]).wide().column("run") == ["run 1", "run 2"]
+
+
+def test_frame_rows_break_the_same_rules_as_file_lines(tmp_path):
+    run = pandas.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["a", "b", "a", "c d"],
+                            "score": [2.0, float("nan"), 0.5, 0.7]})
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        before = wh.sql("select count(*) from runs").rows
+        with pytest.raises(warehouse.InputFileError) as caught:
+            wh.ingest_run(run, name="bad")
+        assert str(caught.value).splitlines() == [
+            "run frame bad row 1: its score is missing (None or NaN)",
+            "run frame bad row 3: its docno 'c d' holds whitespace, which a TREC line cannot carry"]
+        duplicate = pandas.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 0.5]})
+        with pytest.raises(warehouse.InputFileError, match=r"^run frame dup row 1: duplicate document a for query 1 "
+                                                           r"\(first at row 0\)$"):
+            wh.ingest_run(duplicate, name="dup")
+        infinite = polars.DataFrame({"qid": ["1"], "docno": ["a"], "score": [float("inf")]})
+        with pytest.raises(warehouse.InputFileError, match="run frame inf row 0: score inf is not"):
+            wh.ingest_run(infinite, name="inf")
+        grades = pandas.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1.5]})
+        with pytest.raises(warehouse.InputFileError, match="qrels frame g row 0: .*1.5"):
+            wh.ingest_qrels(grades, "g")
+        with pytest.raises(warehouse.UsageError, match="needs a name"):
+            wh.ingest_run(run)
+        with pytest.raises(warehouse.UsageError, match=r"no query column: name one of query_id, qid, query \(it has x\)"):
+            wh.ingest_run(pandas.DataFrame({"x": [1]}), name="x")
+        assert wh.sql("select count(*) from runs").rows == before

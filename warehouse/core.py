@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
-from . import batch, catalog, ingest
+from . import batch, catalog, frames, ingest
 from .db import Database, default_path
 from .errors import QueryError, ReadOnlyError
 from .table import Table
@@ -61,15 +61,28 @@ class Warehouse:
         self.close()
 
     # -- ingest ------------------------------------------------------------------------------
-    def ingest_qrels(self, path: str | os.PathLike[str], name: str | None = None, *,
+    def ingest_qrels(self, path: "str | os.PathLike[str] | DataFrame", name: str | None = None, *,
                      description: str | None = None, replace: bool = False) -> ingest.IngestResult:
+        """Ingests a qrels file, or a pandas / polars / Arrow frame (columns query_id, doc_id, grade,
+        or ir_datasets' query_id, doc_id, relevance: warehouse/frames.py) with a name."""
+        if frames.is_frame(path):
+            return frames.ingest_qrels_frame(self.db, path, name, store=lambda file: ingest.ingest_qrels(
+                self.db, file, name, description=description, replace=replace))
         return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace)
 
     def ingest_run(self, path: str | os.PathLike[str], name: str | None = None, *, system: str | None = None,
                    description: str | None = None, parameters: Mapping[str, str] | None = None,
                    replace: bool = False, date: str | dt.date | None = None) -> ingest.IngestResult:
         """Ingests one run file as run name, or else as its tag. date (an ISO string, a date or a
-        datetime) defaults to the ir_metadata header's date, else the file's modification time."""
+        datetime) defaults to the ir_metadata header's date, else the file's modification time.
+
+        path may be a pandas / polars / Arrow frame (columns query_id, doc_id, score and optionally
+        rank, or PyTerrier's qid, docno, score, rank: warehouse/frames.py); it then needs a name,
+        and its date defaults to now."""
+        if frames.is_frame(path):
+            return frames.ingest_run_frame(self.db, path, name, date=date, store=lambda file, when: batch.ingest_runs(
+                self.db, [file], name=name, system=system, description=description, parameters=parameters,
+                replace=replace, date=when, folders=False)[0])
         return batch.ingest_runs(self.db, [path], name=name, name_from="auto" if name else "tag", system=system,
                                  description=description, parameters=parameters, replace=replace, date=date,
                                  folders=False)[0]
@@ -171,12 +184,15 @@ class Warehouse:
                 return f"{node['function_name']}() changes a sequence"
         return None
 
-def evaluate_files(qrels: str | os.PathLike[str], runs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
+                   runs: "str | os.PathLike[str] | DataFrame | Sequence[str | os.PathLike[str] | DataFrame] | "
+                         "Mapping[str, str | os.PathLike[str] | DataFrame]",
                    measures: Iterable[str] | str, *, per_query: bool = False, settings: "Settings | None" = None,
                    **options: Any) -> "Evaluation":
     """Evaluates run files against a qrels file, keeping nothing: files to numbers in one call.
 
-    Runs are named by their paths as given. The files are validated as `irw ingest` validates them
+    Runs are named by their paths as given (a mapping names them; frames in a list are `run 1`,
+    `run 2` ...); qrels and runs may be pandas / polars / Arrow frames. The files are validated as `irw ingest` validates them
     (a bad file raises InputFileError naming file:line), into an in-memory warehouse that keeps
     only the judged rows of each run (ingest.ingest_run's judged_rows_only), unless --compat 10
     needs every row to re-sort by double scores. options are Settings fields, as for evaluate().
@@ -184,13 +200,25 @@ def evaluate_files(qrels: str | os.PathLike[str], runs: str | os.PathLike[str] |
     from .evaluate import Settings
 
     settings = Settings.resolve(settings, options)
-    paths = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
+    named = _named_runs(runs)
     with Warehouse(":memory:") as wh:
         wh.ingest_qrels(qrels, "qrels")
-        names = list(dict.fromkeys(os.fspath(path) for path in paths))  # a path given twice is one run
-        for name in names:
-            ingest.ingest_run(wh.db, name, name, judged_rows_only=settings.reads_judged_rows_only)
-        return wh.evaluate(names, "qrels", measures, per_query=per_query, settings=settings)
+        for name, run in named.items():
+            if frames.is_frame(run):
+                frames.ingest_run_frame(wh.db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
+                    wh.db, file, name, judged_rows_only=settings.reads_judged_rows_only))
+            else:
+                ingest.ingest_run(wh.db, run, name, judged_rows_only=settings.reads_judged_rows_only)
+        return wh.evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
+
+
+def _named_runs(runs) -> dict[str, Any]:
+    """name -> path or frame: a mapping as given; paths named by themselves (a path given twice is
+    one run); frames in a list named `run 1`, `run 2` ... by their position."""
+    if isinstance(runs, Mapping):
+        return {str(name): run for name, run in runs.items()}
+    items = [runs] if isinstance(runs, (str, os.PathLike)) or frames.is_frame(runs) else list(runs)
+    return {(f"run {i}" if frames.is_frame(run) else os.fspath(run)): run for i, run in enumerate(items, start=1)}
 
 
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
