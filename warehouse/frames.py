@@ -113,6 +113,8 @@ def frame_as_file(frame: Any, kind: str, label: str, tag: str = "frame") -> Iter
         select = "select " + ", ".join(fields.values()) + " from frame order by irw_row"
         with tempfile.TemporaryDirectory(prefix="irw-frame-") as folder:
             path = Path(folder) / f"frame.{kind}"
+            if "'" in str(path):  # COPY takes no parameter for its file: the path is ours, and checked
+                raise UsageError(f"the temporary folder {folder} has a quote in its path; set TMPDIR elsewhere")
             con.execute(f"copy ({select}) to '{path}' (format csv, delimiter ' ', header false, quote '', "
                         "escape '')", {"tag": tag} if kind == "run" else None)
             yield path
