@@ -7,6 +7,12 @@ import lzma
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -133,6 +139,28 @@ def fingerprint_at(path: Path) -> dict[str, tuple]:
         return warehouse_fingerprint(wh)
 
 
+def contents_at(path: Path) -> dict[str, tuple]:
+    """Like fingerprint_at, but blind to timestamp columns (when a row was written): two warehouses
+    made by the same commands from the same files, at different times, have equal contents."""
+    with warehouse.open(path, read_only=True) as wh:
+        columns: dict[str, list[str]] = {}
+        for table, column, data_type in wh.db.fetchall(
+                "select c.table_name, c.column_name, c.data_type from information_schema.columns c "
+                "join information_schema.tables t using (table_catalog, table_schema, table_name) "
+                "where c.table_catalog = current_database() and c.table_schema = 'main' "
+                "and t.table_type = 'BASE TABLE' order by c.table_name, c.ordinal_position"):
+            columns.setdefault(table, [])
+            if not data_type.startswith("TIMESTAMP"):
+                columns[table].append(f'"{column}"')
+        contents: dict[str, tuple] = {}
+        for table, kept in columns.items():
+            row_hash = f"hash({', '.join(kept)})" if kept else "0"
+            contents[table] = tuple(wh.db.fetchone(f'select count(*), coalesce(sum({row_hash}), 0) from "{table}"'))
+        for name, value in wh.db.fetchall("select sequence_name, last_value from duckdb_sequences() order by 1"):
+            contents[f"sequence {name}"] = (value,)
+        return contents
+
+
 @pytest.fixture(scope="session")
 def _templates(tmp_path_factory) -> dict[str, Path]:
     """Warehouse files built once per session; tests get copies (a fresh schema takes ~0.1 s)."""
@@ -206,3 +234,106 @@ class Cli:
 @pytest.fixture
 def irw(db_path: Path) -> Cli:
     return Cli(db_path)
+
+
+# -- irw in a subprocess, run in steps ----------------------------------------------------------------
+@dataclass
+class View:
+    """What a stopped irw process is doing with its warehouse, seen from outside (Linux /proc)."""
+
+    open_files: set[str]   # resolved paths of the files it has open
+    lock: str | None       # the lock it holds on the warehouse file: 'READ', 'WRITE' or None
+    db_size: int           # the warehouse file's size
+    wal: bool              # DuckDB's write-ahead log exists beside it
+
+    def has_open(self, path: Path) -> bool:
+        return str(Path(path).resolve()) in self.open_files
+
+
+def stepping_supported() -> bool:
+    return Path("/proc/locks").is_file() and Path("/proc/self/fd").is_dir() and hasattr(signal, "SIGSTOP")
+
+
+class SteppedIrw:
+    """`python -m warehouse ARGS --db DB` in a subprocess that runs only when let: step_until() runs it
+    STEP seconds at a time, stopping it (SIGSTOP) after each step to look at it, until a condition on
+    what it is doing holds; it is then left stopped (to be killed, or held while others run). The
+    points are states, never times: a slow machine only makes the steps finer."""
+
+    STEP = 0.002
+
+    def __init__(self, db: Path, *args):
+        self.db = Path(db).resolve()
+        self.args = [str(a) for a in args]
+        self._out, self._err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, "-m", "warehouse", *self.args, "--db", str(self.db)],
+                                     stdout=self._out, stderr=self._err)
+        self.views: list[View] = []
+
+    def _state(self) -> str:
+        stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        return stat[stat.rindex(")") + 2]
+
+    def look(self) -> View:
+        pid = self.proc.pid
+        files = set()
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                files.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+            except OSError:
+                pass
+        stat = self.db.stat()
+        lock = None
+        for line in Path("/proc/locks").read_text().splitlines():
+            fields = line.split()  # id: class mode READ|WRITE pid major:minor:inode start end
+            if len(fields) > 5 and fields[4] == str(pid) and fields[5].rsplit(":", 1)[-1] == str(stat.st_ino):
+                lock = fields[3]
+        return View(files, lock, stat.st_size, Path(f"{self.db}.wal").exists())
+
+    def step_until(self, holds: Callable[[View, list[View]], bool], timeout: float = 60) -> bool:
+        """Steps until holds(view now, earlier views): True, the process stopped there; False if it
+        ended first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(self.STEP)
+            os.kill(self.proc.pid, signal.SIGSTOP)
+            try:
+                while (state := self._state()) not in "TtZX":
+                    pass
+                if state in "ZX":
+                    return False
+                view = self.look()
+            except FileNotFoundError:  # reaped: it ended
+                return False
+            if holds(view, self.views):
+                self.views.append(view)
+                return True
+            self.views.append(view)
+            os.kill(self.proc.pid, signal.SIGCONT)
+        self.kill()
+        pytest.fail(f"irw {' '.join(self.args)}: the condition did not hold within {timeout} s")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+    def finish(self, timeout: float = 120) -> tuple[int, str, str]:
+        """Lets it run to its end: (exit code, stdout, stderr)."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+        code = self.proc.wait(timeout)
+        return code, self.output()[0], self.output()[1]
+
+    def output(self) -> tuple[str, str]:
+        out = []
+        for f in (self._out, self._err):
+            f.seek(0)
+            out.append(f.read().decode("utf-8", errors="replace"))
+        return out[0], out[1]
+
+    def close(self) -> None:
+        self.kill()
+        self._out.close()
+        self._err.close()
+
