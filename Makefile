@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= demo
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench install clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,21 @@ install: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(BIN)/irw demo $(DEMO_DIR)
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest -q
+
+# The browser tests (tests/test_browser.py) drive Debian's Chromium. CI runs as root on Debian:
+# install it there when it is missing; elsewhere say how, and those tests skip.
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser tests" >&2; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "chromium is not installed (apt-get install chromium); the browser tests will be skipped" >&2; \
+	  fi; \
+	fi
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/run.py

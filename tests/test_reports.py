@@ -11,8 +11,11 @@ import json
 import os
 import re
 import shutil
+import subprocess
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
 import numpy as np
 import pytest
@@ -134,7 +137,7 @@ def golden_pages(demo: Path) -> dict[str, str]:
                                                                    baseline="bm25"))
     return {
         "leaderboard.html": (demo / "leaderboard.html").read_text(encoding="utf-8"),
-        "run-bm25-trunc.html": (demo / "runs" / "bm25-trunc.html").read_text(encoding="utf-8"),
+        "run-bm25-trunc.html": (demo / "leaderboard_runs" / "bm25-trunc.html").read_text(encoding="utf-8"),
         "history.html": (demo / "history.html").read_text(encoding="utf-8"),
         "compare.html": compare,
     }
@@ -167,11 +170,11 @@ def test_the_same_inputs_give_the_same_bytes(demo, db, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "again" / "leaderboard.html").read_bytes() == first
     for run in RUNS:
-        assert (tmp_path / "again" / "runs" / f"{run}.html").read_bytes() == (demo / "runs" / f"{run}.html").read_bytes()
+        assert (tmp_path / "again" / "leaderboard_runs" / f"{run}.html").read_bytes() == (demo / "leaderboard_runs" / f"{run}.html").read_bytes()
     # a second demo in another folder (scores computed afresh) writes the same pages
     other = tmp_path / "elsewhere"
     run_demo(other)
-    for name in ["leaderboard.html", "history.html", "runs/bm25.html", "runs/rerank.html"]:
+    for name in ["leaderboard.html", "history.html", "leaderboard_runs/bm25.html", "leaderboard_runs/rerank.html"]:
         assert (other / name).read_bytes() == (demo / name).read_bytes(), name
 
 
@@ -206,9 +209,9 @@ def test_leaderboard_significance_is_the_comparison_irw_compare_makes(demo, db):
         assert mark == ("\u25bc" if row["significant"] and row["diff"] < 0 else
                         "\u25b2" if row["significant"] else ""), (row["run"], row["measure"])
         if row["measure"] == "AP":
-            assert board[row["run"]]["p (holm)"][0] == reports.fmt_p(row["p_adjusted"])
-            assert board[row["run"]]["\u0394 AP"][0] == reports.fmt_delta(row["diff"])
-    assert board["rerank"]["\u0394 AP"][0] == "0.0000" and board["rerank"]["p (holm)"][0] == "\u2014"
+            assert board[row["run"]]["p (holm) vs top run"][0] == reports.fmt_p(row["p_adjusted"])
+            assert board[row["run"]]["\u0394 AP vs top run"][0] == reports.fmt_delta(row["diff"])
+    assert board["rerank"]["\u0394 AP vs top run"][0] == "0.0000" and board["rerank"]["p (holm) vs top run"][0] == "\u2014"
     assert "baseline" in board["rerank"]["Run"][0]
     assert "over 15 comparisons: 5 runs against rerank x 3 measures" in html
 
@@ -262,7 +265,7 @@ def test_leaderboard_reads_stored_scores_and_a_new_run_costs_only_that_run(db, t
 
 # -- run page --------------------------------------------------------------------------------------
 def test_run_page_numbers_match_irw_eval_and_the_run_file(demo, db):
-    html = (demo / "runs" / "bm25-trunc.html").read_text(encoding="utf-8")
+    html = (demo / "leaderboard_runs" / "bm25-trunc.html").read_text(encoding="utf-8")
     per_query = {}
     for row in eval_json(db, "bm25-trunc", "rerank", *[a for m in MEASURES for a in ("-m", m)], "-q"):
         per_query.setdefault(row["run"], {})[row["query"]] = row
@@ -361,8 +364,8 @@ def test_leaderboard_command_writes_run_pages_or_not_and_to_stdout(db, tmp_path)
                  "--no-run-pages", "-o", tmp_path / "lb.html", db=db)
     assert result.exit_code == 0, result.stderr
     html = (tmp_path / "lb.html").read_text(encoding="utf-8")
-    assert not (tmp_path / "runs").exists() and "<a href" not in html
-    assert [h for h in table_with(html, "leaderboard")["head"]][4] == "nDCG@10"
+    assert not (tmp_path / "lb_runs").exists() and "<a href" not in html
+    assert [h for h in table_with(html, "leaderboard")["head"]][3] == "nDCG@10"
     assert "Baseline: <strong>bm25</strong>." in html
     result = irw("report", "leaderboard", "--qrels", "sample", "-o", "-", db=db)
     assert result.exit_code == 0 and result.stdout.startswith("<!DOCTYPE html>")
@@ -374,7 +377,7 @@ def test_demo_ends_with_the_leaderboard_and_prints_its_path(demo, tmp_path, caps
     run_demo(tmp_path / "d")
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith(f"# leaderboard: {(tmp_path / 'd' / 'leaderboard.html').resolve()}")
-    assert (tmp_path / "d" / "runs" / "rerank.html").is_file()
+    assert (tmp_path / "d" / "leaderboard_runs" / "rerank.html").is_file()
 
 
 # -- safety: escaping and self-containment ----------------------------------------------------------
@@ -406,7 +409,7 @@ def test_markup_in_names_and_metadata_shows_as_text(hostile_db, tmp_path):
         pages = [p.read_text(encoding="utf-8") for p in written]
         pages.append(reports.render_compare_page(reports.compare_page(wh, [HOSTILE, "plain"], "q", ["AP"])))
         pages.append(reports.render_history(reports.history(wh, "q")))
-    assert all(p.parent.name in ("runs", tmp_path.name) and "<" not in p.name for p in written)
+    assert all(p.parent.name in ("lb_runs", tmp_path.name) and "<" not in p.name for p in written)
     for html in pages:
         assert "<script>alert" not in html and "<img" not in html and "<b>sys" not in html
         assert html.count("<script>") == 1  # the sorting script, and nothing else
@@ -417,7 +420,7 @@ def test_markup_in_names_and_metadata_shows_as_text(hostile_db, tmp_path):
 
 
 def test_every_page_is_self_contained(demo):
-    pages = [demo / "leaderboard.html", demo / "history.html", *sorted((demo / "runs").glob("*.html"))]
+    pages = [demo / "leaderboard.html", demo / "history.html", *sorted((demo / "leaderboard_runs").glob("*.html"))]
     for path in pages:
         html = path.read_text(encoding="utf-8")
         assert "Content-Security-Policy" in html and "default-src 'none'" in html
@@ -425,10 +428,155 @@ def test_every_page_is_self_contained(demo):
         assert not re.search(r"\bsrc\s*=", html) and "url(" not in html and "@import" not in html, path
         assert set(re.findall(r"https?://[^\s\"'<>]+", html)) <= {"http://www.w3.org/2000/svg"}, path
         for href in re.findall(r'href="([^"]*)"', html):
-            assert re.fullmatch(r"(\.\./)?([a-z0-9._-]+/)?[a-z0-9._-]+\.html", href), (path, href)
+            assert re.fullmatch(r"(\.\./)?([A-Za-z0-9._-]+/)?[A-Za-z0-9._%-]+\.html", href), (path, href)
         # every setting behind the numbers is stated
         for label in ("Test", "Alpha", "Correction", "Permutations", "Seed", "Tie rule", "Query set",
                       "Relevance level", "Cutoffs", "trec_eval compatibility"):
             if path.name != "rerank.html" or label in ("Tie rule", "Query set", "Relevance level", "Cutoffs",
                                                        "trec_eval compatibility"):
                 assert f"<dt>{label}</dt>" in html, (path, label)
+
+
+# -- real-use layout: where pages go, what they show first, what a failed write leaves -----------------
+def hrefs(html: str) -> list[str]:
+    return re.findall(r'href="([^"]*)"', html)
+
+
+def test_two_leaderboards_in_one_folder_keep_their_own_run_pages(db, tmp_path):
+    out = tmp_path / "site"
+    for name, measure in (("by-ap.html", "AP"), ("by-ndcg.html", "nDCG@10")):
+        result = irw("report", "leaderboard", "--qrels", "sample", "-m", measure, "-o", out / name, db=db)
+        assert result.exit_code == 0, result.stderr
+        assert f"wrote 6 run pages to {out / name.replace('.html', '_runs')}" in result.stderr
+    for name, measure in (("by-ap.html", "AP"), ("by-ndcg.html", "nDCG@10")):
+        html = (out / name).read_text(encoding="utf-8")
+        links = [h for h in hrefs(html) if h.endswith(".html")]
+        assert len(links) == 6
+        for link in links:
+            page = (out / unquote(link)).resolve()
+            assert page.parent == (out / name.replace(".html", "_runs")).resolve() and page.is_file(), link
+            text = page.read_text(encoding="utf-8")
+            # the run page links back to its own leaderboard and shows that leaderboard's measure first
+            assert hrefs(text) == [f"../{name}"]
+            assert (page.parent / unquote(hrefs(text)[0])).resolve() == (out / name).resolve()
+            summary = table_with(text, "per-query")["head"]
+            assert summary[1] == measure
+
+
+@pytest.fixture
+def awkward_names_db(tmp_path):
+    """Runs named as no file should be: a path, a parent folder, a Windows device, names equal but for case,
+    60 characters, a space, non-ASCII; their systems are their names."""
+    names = ["../escape", "a/b", "CON", "BM25", "bm25", "SPLADE_" + "X" * 53, "spaced name", "\u00fcn\u00ef"]
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {int(d % 3 == 0)}\n" for q in range(4) for d in range(12)))
+    db = tmp_path / "names.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "q")
+        for index, name in enumerate(names):
+            run = tmp_path / f"run{index}.txt"
+            run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {20 - d - index * (d % 2)} t{index}\n"
+                                   for q in range(4) for d in range(12)))
+            wh.ingest_run(run, name)
+    return db, names
+
+
+def test_run_pages_of_awkward_names_stay_in_their_folder(awkward_names_db, tmp_path):
+    db, names = awkward_names_db
+    out = tmp_path / "out"
+    with warehouse.open(db) as wh:
+        written = reports.write_leaderboard(wh, "q", out / "board.html", ["AP"])
+    pages = written[1:]
+    assert written[0] == out / "board.html" and len(pages) == len(names)
+    assert all(p.parent == out / "board_runs" for p in pages)
+    assert sorted(p.name for p in (out / "board_runs").iterdir()) == sorted(p.name for p in pages)
+    assert len({p.name.casefold() for p in pages}) == len(names)  # BM25 and bm25 apart on any file system
+    assert sorted(p.name for p in out.iterdir()) == ["board.html", "board_runs"]  # nothing escaped
+    by_name = {p.name for p in pages}
+    assert {"SPLADE_" + "X" * 53 + ".html"} <= by_name and "CON.html" not in by_name
+    html = written[0].read_text(encoding="utf-8")
+    board = as_dicts(table_with(html, "leaderboard"))
+    assert len(board) == len(names)
+    linked = {}
+    for href in hrefs(html):
+        target = (out / unquote(href)).resolve()
+        assert target.parent == (out / "board_runs").resolve() and target.is_file(), href
+        title = re.search(r"<h1>Run (.*?) <span", target.read_text(encoding="utf-8")).group(1)
+        linked[unescape(title)] = href
+    assert sorted(linked) == sorted(names)
+    # every system is its run's name: no System column
+    assert "System" not in table_with(html, "leaderboard")["head"]
+
+
+def test_system_column_shows_when_a_system_differs_from_its_run(demo):
+    html = (demo / "leaderboard.html").read_text(encoding="utf-8")
+    assert "System" in table_with(html, "leaderboard")["head"]  # bm25-rm3 is of system bm25
+
+
+def test_run_page_puts_the_per_query_table_before_the_collapsed_relevant_documents(demo):
+    html = (demo / "leaderboard_runs" / "bm25-trunc.html").read_text(encoding="utf-8")
+    per_query = html.index('<table class="sortable per-query">')
+    details = html.index('<details class="long-table">')
+    relevant = html.index('<table class="sortable relevant">')
+    assert per_query < details < relevant
+    assert "<details class=\"long-table\" open" not in html  # collapsed until asked for
+    assert html.index("</details>") > relevant
+
+
+def test_history_leads_with_one_overview_and_draws_only_systems_with_runs_to_compare(demo, db):
+    html = (demo / "history.html").read_text(encoding="utf-8")
+    headings = re.findall(r"<h2>(.*?)</h2>", html)
+    assert headings[:3] == ["All runs", 'bm25 <span class="flag">&#9660; 1</span>', "Systems with a single run"]
+    figures = re.findall(r"<figure>.*?</figure>", html, flags=re.S)
+    assert len(figures) == 2  # the overview and bm25's: dense, rerank and random have one run each
+    overview = figures[0]
+    assert len(re.findall(r'<path class="(?:run|flagged)"', overview)) == 6
+    # the best so far over the whole board, in time order: bm25, bm25-rm3, dense, rerank, then flat
+    ap = {row["run"]: row["AP"] for row in eval_json(db, "-m", "AP")}
+    order = ["bm25", "bm25-rm3", "dense", "rerank", "random", "bm25-trunc"]
+    titles = re.findall(r"<title>(.*?)</title>", overview)
+    assert [t.split(" (")[0].split(": ")[-1] for t in titles if "(2026" in t] == order
+    steps = re.search(r'<path class="best" d="([^"]+)"', overview).group(1)
+    assert steps.count("V") == 3  # three new bests after the first run
+    single = as_dicts(table_with(html, "single-runs"))
+    assert [row["Run"][0] for row in single] == ["dense", "rerank", "random"]  # in time order
+    assert [row["AP"][0] for row in single] == [format_number(ap[r]) for r in ("dense", "rerank", "random")]
+    assert "System" not in table_with(html, "single-runs")["head"]
+
+
+def test_report_that_cannot_be_written_is_an_error_and_leaves_no_page(db, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for command in (["leaderboard"], ["history"], ["compare", "bm25", "dense"], ["run", "bm25"]):
+        result = irw("report", *command, "--qrels", "sample", "-m", "AP", "-o", blocker / "x.html", db=db)
+        assert result.exit_code == 1, (command, result.stderr)
+        assert result.stderr.startswith("Error: cannot write") and "a-file is a file, not a folder" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert blocker.read_text() == "not a folder"
+    result = irw("report", "history", "--qrels", "sample", "-o", tmp_path, db=db)
+    assert result.exit_code == 1 and "it is a folder" in result.stderr
+    if Path("/sys").is_dir() and not os.access("/sys", os.W_OK | os.X_OK):
+        result = irw("report", "history", "--qrels", "sample", "-o", "/sys/irw-report.html", db=db)
+        assert result.exit_code == 1 and result.stderr.startswith("Error: cannot write /sys/irw-report.html")
+
+
+def test_a_full_disk_leaves_the_previous_page_whole(db, tmp_path):
+    """A 16 KB tmpfs (root only): the report does not fit, the page there before stays as it was."""
+    disk = tmp_path / "full"
+    disk.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode != 0:
+        pytest.skip("needs root and a mountable tmpfs to fill a disk")
+    try:
+        page = disk / "history.html"
+        page.write_text("the previous page\n")
+        result = irw("report", "history", "--qrels", "sample", "-o", page, db=db)
+        assert result.exit_code == 1, result.stderr
+        assert result.stderr.strip() == (f"Error: cannot write {page}: no space left on the device; the file is as "
+                                         "it was (free some space or choose another -o path)")
+        assert page.read_text() == "the previous page\n" and sorted(disk.iterdir()) == [page]
+        result = irw("report", "leaderboard", "--qrels", "sample", "-o", disk / "lb.html", db=db)
+        assert result.exit_code == 1 and "no space left" in result.stderr and "Traceback" not in result.stderr
+        assert not (disk / "lb.html").exists() and not list(disk.glob(".*.tmp"))
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)

@@ -25,6 +25,18 @@ SERIES_STYLES = 6  # CSS classes series-0 ... series-5 (colour + dash); marker s
 MARKER_SHAPES = ("circle", "square", "triangle", "diamond", "cross", "x")
 
 
+# Average glyph widths (in em) of the fonts the charts ask for, DejaVu Sans being the widest
+# common one: enough to keep a label inside the chart without measuring text.
+GLYPH_EM = 0.62
+BOLD_GLYPH_EM = 0.7
+
+
+def fit(text: str, width: float, font_px: float = 12.0, bold: bool = False) -> str:
+    """text cut to about width pixels at font_px, ending in an ellipsis when cut (long run names)."""
+    room = int(width / (font_px * (BOLD_GLYPH_EM if bold else GLYPH_EM)))
+    return text if len(text) <= room else text[:max(room - 1, 1)] + "\u2026"
+
+
 def c(value: float) -> str:
     """A coordinate as printed in SVG: one decimal, no negative zero."""
     text = f"{value:.1f}"
@@ -120,6 +132,8 @@ class Frame:
     y_label_x: str
     y_label_y: str
     zero_y: str | None = None   # a stronger rule at y = 0 (difference charts)
+    x_label_full: str = ""      # the whole axis label when x_label had to be cut to fit, else ""
+    y_label_full: str = ""
 
 
 def _frame(title: str, x_label: str, y_label: str, x_ticks: list[Tick], y_ticks: list[Tick],
@@ -127,10 +141,13 @@ def _frame(title: str, x_label: str, y_label: str, x_ticks: list[Tick], y_ticks:
            zero_y: float | None = None) -> Frame:
     right = width - MARGIN_RIGHT
     bottom = height - bottom_margin
-    return Frame(width, height, c(left), c(MARGIN_TOP), c(right), c(bottom), x_ticks, y_ticks, x_label, y_label,
+    x_fit = fit(x_label, right - left, bold=True)
+    y_fit = fit(y_label, bottom - MARGIN_TOP, bold=True)
+    return Frame(width, height, c(left), c(MARGIN_TOP), c(right), c(bottom), x_ticks, y_ticks, x_fit, y_fit,
                  title, y_tick_x=c(left - 6), x_tick_y=c(bottom + 16), x_label_x=c((left + right) / 2),
                  x_label_y=c(height - 8), y_label_x="14", y_label_y=c((MARGIN_TOP + bottom) / 2),
-                 zero_y=None if zero_y is None else c(zero_y))
+                 zero_y=None if zero_y is None else c(zero_y), x_label_full=x_label if x_fit != x_label else "",
+                 y_label_full=y_label if y_fit != y_label else "")
 
 
 def _plot_box(width: int = WIDTH, height: int = HEIGHT, left: int = MARGIN_LEFT,
@@ -325,11 +342,12 @@ class RankMark:
 
 @dataclass
 class StripRow:
-    label: str
+    label: str             # cut to fit left of the strip; full_label is the whole name
     label_y: str
     base_y: str
     marks: list[RankMark]
     missing: str           # "4 not retrieved" text, or ""
+    full_label: str = ""
 
 
 @dataclass
@@ -363,8 +381,8 @@ def rank_strip(rows: Sequence[tuple[str, Sequence[tuple[str, int, int | None]], 
             tall = 10 + 7 * level
             marks.append(RankMark(c(x(rank)), c(base), c(base - tall), f"grade-{level}",
                                   f"{doc} (grade {grade}) at rank {rank}"))
-        strips.append(StripRow(label, c(base - 20), c(base), marks,
-                               f"{missing} not retrieved" if missing else "all retrieved"))
+        strips.append(StripRow(fit(label, left - 12), c(base - 20), c(base), marks,
+                               f"{missing} not retrieved" if missing else "all retrieved", label))
     ticks = []
     value = 1
     while value <= top_rank:
@@ -427,7 +445,7 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
     else:
         t0, t1 = (min(times), max(times)) if times else (0.0, 0.0)
     span = t1 - t0
-    if span > 0:
+    if span >= 1:  # under a second apart (files copied together) is one moment on a time axis
         pad = span * 0.05
         x = Scale(t0 - pad, t1 + pad, left, right)
         step = next((s for s in _TIME_STEPS if span / s <= 6), _TIME_STEPS[-1])
@@ -438,7 +456,7 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
             x_ticks.append(Tick(c(x(value)), _time_label(value, step)))
             value += step
     else:
-        x = Scale(t0 - 1, t0 + 1, left, right)
+        x = Scale(t0, t0, left, right)  # every point at the middle
         x_ticks = [Tick(c(x(t0)), _time_label(t0, 86400))] if points else []
     values = [v for _, v, _, _ in points]
     hi = max(values + [y_top or 0.0, 1e-9])

@@ -414,11 +414,12 @@ def _pages_progress():
 
 
 def _write_html(output: Path, html: str) -> None:
+    from .reports import write_atomically
+
     if str(output) == "-":
         sys.stdout.write(html)
         return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(html, encoding="utf-8", newline="\n")
+    write_atomically(output, html.encode("utf-8"))  # whole or not at all; OutputError says why
     err(f"wrote {output}")
 
 
@@ -471,7 +472,8 @@ def report_leaderboard(
     baseline: Annotated[Optional[str], typer.Option(
         "--baseline", help="Run the others are tested against (default: the top run by the primary measure).")] = None,
     run_pages: Annotated[bool, typer.Option(
-        "--run-pages/--no-run-pages", help="Also write each run's page to runs/ beside the leaderboard.")] = True,
+        "--run-pages/--no-run-pages",
+        help="Also write each run's page to a folder named after the leaderboard (dl19.html: dl19_runs/).")] = True,
     test: TestOption = TestName.randomization,
     alpha: AlphaOption = 0.05,
     correction: CorrectionOption = CorrectionName.holm,

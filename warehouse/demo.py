@@ -49,6 +49,6 @@ def _write_reports(wh: Warehouse, directory: Path) -> Path:
     history = reports.write_history(wh, "sample", directory / "history.html")
     print(f"# history: {history.resolve()}", file=sys.stderr)
     written = reports.write_leaderboard(wh, "sample", directory / "leaderboard.html")
-    print(f"# leaderboard: {written[0].resolve()} (run pages in {written[0].parent.resolve() / 'runs'})",
+    print(f"# leaderboard: {written[0].resolve()} (run pages in {reports.run_pages_dir(written[0]).resolve()})",
           file=sys.stderr)
     return written[0]

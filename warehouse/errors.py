@@ -85,3 +85,8 @@ class BatchError(IrwError):
     def __init__(self, lines: list[str]):
         self.lines = lines
         super().__init__("\n".join(lines))
+
+
+class OutputError(IrwError):
+    """An output file (a report) cannot be written: its folder, permissions or the disk. Nothing
+    half-written is left behind."""

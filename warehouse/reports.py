@@ -14,23 +14,27 @@ fixed, and no generation time is printed.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import math
+import os
 import re
+import secrets
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
+from urllib.parse import quote
 
 from . import catalog, charts
 from .core import Warehouse
-from .errors import NotFoundError, UsageError
+from .errors import NotFoundError, OutputError, UsageError
 from .evaluate import NO_DEPTH, Settings, stored_name
 from .formatting import format_number
 from .measures import Measure, parse_all
 from .resources import templates_dir
 from .stats import CORRECTIONS, Family, PairedResult, StatsSettings
-from .table import Table
+from .table import Table, Tabular
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10")
 COVERAGE_MEASURE = "Judged@10"
@@ -100,13 +104,44 @@ def sort_value(value: Any) -> str:
     return f"{value:.12g}" if isinstance(value, float) else str(value)
 
 
+_SAFE_PAGE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}")
+# names Windows refuses as files whatever their extension (con.html is the console)
+_RESERVED_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+
+
 def run_page_name(run: str) -> str:
-    """A file name for a run's page: the name itself when it is a safe lower-case file name,
-    else a cleaned name and 8 hex digits of its SHA-256 (unique, and safe on any file system)."""
-    if re.fullmatch(r"[a-z0-9][a-z0-9._-]{0,80}", run) and not run.endswith("."):
+    """A file name for a run's page: the name itself when it is a safe file name, else a cleaned
+    name and 8 hex digits of its SHA-256 (unique, and safe on any file system). A safe name has
+    only letters, digits, '.', '_' and '-', starts with a letter or digit, and is never a path."""
+    if _SAFE_PAGE_NAME.fullmatch(run) and not run.endswith(".") and run.split(".")[0].lower() not in _RESERVED_NAMES:
         return f"{run}.html"
-    clean = re.sub(r"[^a-z0-9._-]+", "_", run.lower()).strip("._-")[:60] or "run"
+    return _hashed_page_name(run)
+
+
+def _hashed_page_name(run: str) -> str:
+    clean = re.sub(r"[^A-Za-z0-9._-]+", "_", run).strip("._-")[:60] or "run"
     return f"{clean}-{hashlib.sha256(run.encode('utf-8')).hexdigest()[:8]}.html"
+
+
+def run_page_names(runs: Iterable[str]) -> dict[str, str]:
+    """Each run's page file name (run_page_name), unique even where the file system ignores case:
+    runs whose names differ only in case (BM25, bm25) get the hashed form."""
+    names = {run: run_page_name(run) for run in runs}
+    folded: dict[str, int] = {}
+    for page in names.values():
+        folded[page.casefold()] = folded.get(page.casefold(), 0) + 1
+    return {run: page if folded[page.casefold()] == 1 else _hashed_page_name(run) for run, page in names.items()}
+
+
+def run_pages_dir(report: Path) -> Path:
+    """Where a leaderboard's run pages go: a folder beside it named after it (dl19.html ->
+    dl19_runs/), so the run pages of two leaderboards in one folder never overwrite each other."""
+    return report.with_name(f"{report.stem or report.name}_runs")
+
+
+def href(*parts: str) -> str:
+    """A relative link from path parts (file and folder names), each percent-encoded."""
+    return "/".join(quote(part, safe="") for part in parts)
 
 
 # -- the scores a report reads -----------------------------------------------------------------
@@ -251,8 +286,10 @@ def _test(rows: Sequence[PairRow], stats: StatsSettings) -> Family:
 
 
 @dataclass
-class Comparison:
-    """The result of compare(): every measure x pair, tested and corrected together."""
+class Comparison(Tabular):
+    """The result of compare(): every measure x pair, tested and corrected together. As a table
+    (to_pandas(), to_polars(), to_arrow(), Jupyter) one row per measure x pair; as a paper table
+    to_latex() / to_markdown()."""
 
     qrels: str
     settings: Settings
@@ -284,6 +321,18 @@ class Comparison:
         from . import paper
 
         return paper.from_comparison(self, _higher_is_better)
+
+    def to_latex(self, label: str = "tab:irw") -> str:
+        """The paper table as LaTeX (booktabs): best in bold, significance letters, a caption."""
+        from . import paper
+
+        return paper.to_latex(self.paper_table(), label)
+
+    def to_markdown(self) -> str:
+        """The paper table as GitHub Markdown."""
+        from . import paper
+
+        return paper.to_markdown(self.paper_table())
 
     def notes(self) -> list[str]:
         """What a reader needs beside the numbers: settings, test, correction, query sets."""
@@ -398,7 +447,8 @@ def environment():
     env = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
-                       datetime=fmt_datetime, sortval=sort_value, runpage=run_page_name)
+                       datetime=fmt_datetime, sortval=sort_value, runpage=run_page_name,
+                       urlquote=lambda text: quote(str(text), safe=""))
     return env
 
 
@@ -407,9 +457,59 @@ def render(template: str, **context: Any) -> str:
 
 
 def _write(path: Path, html: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8", newline="\n")
+    """Writes a page whole or not at all: to a temporary file in the target folder, then renamed
+    over the target, so a full disk or an error never leaves a truncated page (and a reader never
+    sees one). A folder that cannot be made or written to is an OutputError."""
+    write_atomically(path, html.encode("utf-8"))
     return path
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """data into path whole or not at all (temporary file in the same folder, fsync, rename)."""
+    path = Path(path)
+    _make_folder(path.parent)
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder; name a file with -o")
+    temporary = path.with_name(f".{path.name[:100]}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        # os.open, not tempfile: the page gets the usual permissions (0666 less the umask), not 0600
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except OSError as exc:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+        hint = "free some space or choose another -o path" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else \
+            "choose another -o path"
+        raise OutputError(f"cannot write {path}: {_os_reason(exc)}; the file is as it was ({hint})") from None
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocker = next((p for p in [folder, *folder.parents] if p.exists() and not p.is_dir()), folder)
+        raise OutputError(f"cannot write into {folder}: {blocker} is a file, not a folder; "
+                          "choose another -o path") from None
+    except OSError as exc:
+        raise OutputError(f"cannot make the folder {folder}: {_os_reason(exc)}; choose another -o path") from None
+
+
+def _os_reason(exc: OSError) -> str:
+    reasons = {errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+               errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+               errno.EROFS: "the file system is read-only", errno.ENOTDIR: "a part of the path is not a folder",
+               errno.EISDIR: "it is a folder", errno.ENAMETOOLONG: "the name is too long",
+               errno.ENOENT: "its folder does not exist or cannot hold files"}
+    return reasons.get(exc.errno, exc.strerror or type(exc).__name__)
 
 
 # -- shared pieces -----------------------------------------------------------------------------
@@ -516,6 +616,11 @@ class Leaderboard:
     def measures(self) -> list[Measure]:
         return self.scope.measures
 
+    @property
+    def show_system(self) -> bool:
+        """The System column says something only when some run's system is not its own name."""
+        return any(row.system != row.run for row in self.rows)
+
     def table(self) -> Table:
         """The leaderboard as data (irw report leaderboard --format json|csv|...)."""
         primary = self.scope.primary.name
@@ -566,6 +671,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     by_pair = {(row.run, row.measure.name): row for row in pair_rows}
     best = {m.name: _best([e["values"].get(m.name) for e in runs.values()], m) for m in shown}
     rows = []
+    pages = run_page_names(runs) if run_pages else {}
     for name, entry in runs.items():
         cells = []
         for m in shown:
@@ -583,36 +689,41 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
             paired_queries=len(primary.queries) if primary else None,
             partial_pairing=bool(primary and not primary.same_queries),
             queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
-            coverage=entry["values"].get(coverage.name), link=run_page_name(name) if run_pages else None))
+            coverage=entry["values"].get(coverage.name), link=pages.get(name)))
     family_text = (f"over {plural(family.tested, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
                    f"{plural(sum(1 for m in shown if _testable(m)), 'measure')}" if baseline else "no comparisons")
     return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
                        settings_items(scope, stats, family_text), family_text)
 
 
-def render_leaderboard(board: Leaderboard, run_pages_dir: str = "runs") -> str:
+def render_leaderboard(board: Leaderboard, run_pages_href: str | None = None) -> str:
+    """The leaderboard page; run_pages_href: the folder of its run pages, relative to it (links)."""
     return render("leaderboard.html", board=board, title=f"Leaderboard: {board.scope.qrels}",
-                  runs_dir=run_pages_dir, settings=board.settings)
+                  runs_dir=run_pages_href, settings=board.settings)
 
 
 def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[str] | None = None, *,
                       baseline: str | None = None, settings: Settings | None = None,
                       stats: StatsSettings | None = None, run_pages: bool = True,
                       progress: Callable[[int, int], None] | None = None) -> list[Path]:
-    """Writes the leaderboard to path and, with run_pages, each run's page to runs/ beside it.
-    Returns the files written, the leaderboard first. progress(done, total) follows the run pages."""
+    """Writes the leaderboard to path and, with run_pages, each run's page to the folder named
+    after it (run_pages_dir: dl19.html -> dl19_runs/). Returns the files written, the leaderboard
+    first; it is written last, so it never links to a page not written yet.
+    progress(done, total) follows the run pages."""
+    path = Path(path)
     board = leaderboard(wh, qrels, measures, baseline=baseline, settings=settings, stats=stats,
                         run_pages=run_pages)
-    written = [_write(path, render_leaderboard(board))]
+    folder = run_pages_dir(path)
+    pages = []
     if run_pages:
+        back = href("..", path.name)
         for done, row in enumerate(board.rows, start=1):
             page = run_page(wh, row.run, qrels, measures, baseline=board.baseline, settings=board.scope.settings,
                             stats=board.stats, from_leaderboard=board)
-            written.append(_write(path.parent / "runs" / run_page_name(row.run),
-                                  render_run_page(page, leaderboard_href="../" + path.name)))
+            pages.append(_write(folder / row.link, render_run_page(page, leaderboard_href=back)))
             if progress is not None:
                 progress(done, len(board.rows))
-    return written
+    return [_write(path, render_leaderboard(board, href(folder.name) if run_pages else None)), *pages]
 
 
 # -- run page ----------------------------------------------------------------------------------
@@ -802,6 +913,11 @@ class ComparePage:
     def runs(self) -> list[str]:
         return list(self.meta)
 
+    @property
+    def show_system(self) -> bool:
+        """The System column says something only when some run's system is not its own name."""
+        return any(meta["system"] != run for run, meta in self.meta.items())
+
     def table(self) -> Table:
         return self.comparison.table()
 
@@ -869,6 +985,7 @@ class HistoryRun:
     is_best: bool
     previous: str | None
     pair: PairRow | None
+    system: str = ""
 
     @property
     def flagged(self) -> bool:
@@ -883,7 +1000,7 @@ class HistoryRun:
 class SystemHistory:
     system: str
     runs: list[HistoryRun]
-    chart: charts.HistoryChart
+    chart: charts.HistoryChart | None     # drawn only for a system with two or more runs
 
     @property
     def flags(self) -> int:
@@ -898,10 +1015,43 @@ class HistoryPage:
     tested: int
     settings: list[tuple[str, str]]
     family: str
+    overview: charts.HistoryChart         # every run, and the best of the whole board so far
 
     @property
     def measure(self) -> Measure:
         return self.scope.primary
+
+    @property
+    def runs(self) -> int:
+        return sum(len(s.runs) for s in self.systems)
+
+    @property
+    def with_history(self) -> list[SystemHistory]:
+        """Systems with two or more runs: each gets its chart and table."""
+        return [s for s in self.systems if len(s.runs) > 1]
+
+    @property
+    def single_runs(self) -> list[HistoryRun]:
+        """The run of each system that has only one, in time order (then by name): one table."""
+        return sorted((s.runs[0] for s in self.systems if len(s.runs) == 1),
+                      key=lambda r: (r.date or EPOCH, r.run))
+
+    @property
+    def partial_pairing(self) -> bool:
+        """Some run was tested against the run before it over fewer queries than either has."""
+        return any(r.pair is not None and r.pair.result is not None and not r.pair.same_queries
+                   for s in self.systems for r in s.runs)
+
+    @property
+    def one_moment(self) -> bool:
+        """Every run has (nearly) the same date, as run files copied together do: no order in time."""
+        dates = [(r.date or EPOCH) for s in self.systems for r in s.runs]
+        return len(dates) > 1 and (max(dates) - min(dates)).total_seconds() < 1
+
+    @property
+    def single_show_system(self) -> bool:
+        """That table's System column says something only when a system is not named as its run."""
+        return any(r.system != r.run for r in self.single_runs)
 
     @property
     def flags(self) -> int:
@@ -949,11 +1099,11 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence
     for r in rows:
         grouped.setdefault(r["system"], []).append(HistoryRun(
             r["run"], r["description"], r["run_date"], r["value"], r["queries"], r["best_so_far"],
-            r["value"] == r["best_so_far"], id_to_name.get(r["previous_run_id"]), by_run.get(r["run"])))
+            r["value"] == r["best_so_far"], id_to_name.get(r["previous_run_id"]), by_run.get(r["run"]), r["system"]))
     top = max([r["value"] for r in rows] + [0.0])
     dates = [r["run_date"] or EPOCH for r in rows]
     domain = (min(dates), max(dates)) if dates else None
-    out = []
+    out, everything = [], []
     for system, runs in grouped.items():
         points = []
         for h in runs:
@@ -964,11 +1114,22 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence
                 text += (f"; {verdict} {h.previous} ({fmt_delta(h.pair.result.diff)}, corrected p "
                          f"{fmt_p(h.pair.p_adjusted)})")
             points.append((h.date or EPOCH, h.value, text, h.flagged))
-        out.append(SystemHistory(system, runs, charts.history_chart(
+            everything.append((h.date or EPOCH, h.run, h.value, text if system == h.run else f"{system}: {text}",
+                               h.flagged))
+        # one dot says nothing over time: a system with a single run is listed in a table instead
+        chart = charts.history_chart(
             points, title=f"{system}: {m.name} of its runs over time", y_label=m.name, y_top=top,
-            time_domain=domain)))
+            time_domain=domain) if len(runs) > 1 else None
+        out.append(SystemHistory(system, runs, chart))
+    # the overview: every run in time order (then by name), and the best of the board so far
+    everything.sort(key=lambda p: (p[0], p[1]))
+    overview = charts.history_chart(
+        [(when, value, text, flagged) for when, _run, value, text, flagged in everything],
+        title=f"Every run's {m.name} over time, and the best so far", y_label=m.name, y_top=top,
+        time_domain=domain)
     family_text = f"over {plural(family.tested, 'comparison')}: each run against the run of its system before it"
-    return HistoryPage(scope, stats, out, family.tested, settings_items(scope, stats, family_text), family_text)
+    return HistoryPage(scope, stats, out, family.tested, settings_items(scope, stats, family_text), family_text,
+                       overview)
 
 
 def render_history(page: HistoryPage) -> str:

@@ -1,5 +1,7 @@
-// Sortable tables: a click on a column header sorts by it (numbers high first, text A-Z first),
-// a second click reverses. Cells sort by their data-value when they have one, else their text;
+// Sortable tables: a click anywhere in a column's header cell sorts by it (numbers high first,
+// text A-Z first), a second click reverses. The header's text moves into a button, so the
+// keyboard sorts too (Tab to it, Enter or Space); its click reaches the cell like any other.
+// Cells sort by their data-value when they have one, else their text;
 // empty values stay last. Without JavaScript the tables keep the order the report chose.
 (function () {
   "use strict";
@@ -35,7 +37,20 @@
       button.className = "sort";
       while (header.firstChild) { button.appendChild(header.firstChild); }
       header.appendChild(button);
-      button.addEventListener("click", function () { sort(table, header, column); });
+      header.classList.add("sorts");
+      header.addEventListener("click", function () { sort(table, header, column); });
     });
   });
+  // a table that scrolls sideways can be scrolled from the keyboard too (Tab to it, arrow keys)
+  function focusable() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-wrap"), function (wrap) {
+      if (wrap.scrollWidth > wrap.clientWidth) {
+        wrap.setAttribute("tabindex", "0");
+      } else {
+        wrap.removeAttribute("tabindex");
+      }
+    });
+  }
+  focusable();
+  window.addEventListener("resize", focusable);
 }());
