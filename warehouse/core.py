@@ -138,6 +138,24 @@ class Warehouse:
         return Evaluator(self.db).evaluate(runs, qrels, measures, per_query=per_query, settings=settings,
                                            recompute=recompute)
 
+    def compare(self, runs: Sequence[str] | None = None, qrels: str | None = None,
+                measures: Iterable[str] | str | None = None, *, baseline: str | None = None,
+                settings: "Settings | None" = None, test: str = "randomization", alpha: float = 0.05,
+                correction: str = "holm", permutations: int = 10_000, seed: int = 0, **options: Any):
+        """Paired significance tests as `irw compare` makes them (every stored run and the only qrels
+        set by default; options are Settings fields). The result prints as a table (to_pandas() ...)
+        and as a paper table: .paper_table() -> warehouse.paper.to_latex / to_markdown."""
+        from . import reports
+        from .evaluate import Settings
+        from .stats import StatsSettings
+
+        settings = Settings.resolve(settings, options)
+        measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
+        names = list(runs) if runs is not None else [row[0] for row in self.runs().rows]
+        stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
+        return reports.compare(self, names, self.qrels_name(qrels), measures, baseline=baseline, settings=settings,
+                               stats=stats)
+
     # -- ad-hoc SQL --------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:
         """Runs one read-only statement (SELECT or EXPLAIN), with values bound as parameters.
