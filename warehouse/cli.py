@@ -425,8 +425,9 @@ def _write_html(output: Path, html: str) -> None:
 
 @app.command("compare")
 def compare(
-    runs: Annotated[List[str], typer.Argument(help="Stored run names; with no --baseline every pair is tested.")],
-    qrels: QrelsOption = ...,
+    runs: Annotated[Optional[List[str]], typer.Argument(
+        help="Stored run names (default: every run); with no --baseline every pair is tested.")] = None,
+    qrels: QrelsOption = None,
     measure: MeasuresOption = None,
     baseline: BaselineOption = None,
     test: TestOption = TestName.randomization,
