@@ -215,18 +215,19 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
     only the judged rows of each run (ingest.ingest_run's judged_rows_only), unless --compat 10
     needs every row to re-sort by double scores. options are Settings fields, as for evaluate().
     """
-    from .evaluate import Settings
+    from .evaluate import Settings, keeps_judged_rows_only
 
     settings = Settings.resolve(settings, options)
+    judged_rows_only = keeps_judged_rows_only(settings, measures)
     named = _named_runs(runs)
     with Warehouse(":memory:") as wh:
         wh.ingest_qrels(qrels, "qrels")
         for name, run in named.items():
             if frames.is_frame(run):
                 frames.ingest_run_frame(wh.db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
-                    wh.db, file, name, judged_rows_only=settings.reads_judged_rows_only))
+                    wh.db, file, name, judged_rows_only=judged_rows_only))
             else:
-                ingest.ingest_run(wh.db, run, name, judged_rows_only=settings.reads_judged_rows_only)
+                ingest.ingest_run(wh.db, run, name, judged_rows_only=judged_rows_only)
         return wh.evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
 
 

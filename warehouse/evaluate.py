@@ -191,6 +191,7 @@ class Evaluator:
         parsed = [m for m in _resolve(measures) if m.family.sql is not None]
         if not parsed:
             raise MeasureError("runid and relstring are text, not scores: only `irw trec-eval` prints them")
+        check_qrels_for(self.db, qrels, qrels_id, parsed)
         by_level: dict[int, list[Measure]] = {}
         for m in parsed:
             by_level.setdefault(m.level if m.level is not None else settings.level, []).append(m)
@@ -265,6 +266,7 @@ class Evaluator:
                 "denominator) select $evaluation_id, $qrels_set_id, run_id, query_id, measure, value, numerator, "
                 f"denominator from (\n{read_sql(sql_file)}\n)",
                 {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
+                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only,
                  "params": [measure_bindings(m) for m in group]},
             )
         self.db.execute(
@@ -319,6 +321,30 @@ def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) ->
                             f"({evaluation.settings.describe()}); no query was evaluated")
     if problems:
         raise (ReadOnlyError if read_only else MeasureError)("\n".join(problems))
+
+
+def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure] | str") -> bool:
+    """Whether a warehouse made only to evaluate these measures (warehouse.evaluate_files) may keep
+    only the judged rows of each run: not when a measure ranks every row itself (gdeval's order,
+    tie groups, ndeval's order), nor under --compat 10. A bad name is left for evaluate() to report."""
+    try:
+        parsed = _resolve([measures] if isinstance(measures, str) else measures)
+    except MeasureError:
+        return settings.reads_judged_rows_only
+    return settings.reads_judged_rows_only and not any(m.family.reads_run_rows for m in parsed)
+
+
+def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Measure]) -> None:
+    """Measures that need something of the qrels set say so before anything is computed: gdeval's
+    ERR refuses grades above 4, as gdeval.pl does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    if any(m.family.trec_name == "gdeval_err" for m in measures):
+        row = db.fetchone("select query_id, doc_id, grade from qrels where qrels_set_id = ? and grade > 4 "
+                          "order by query_id, doc_id limit 1", [qrels_id])
+        if row:
+            raise MeasureError(
+                f"ERR (gdeval) takes grades up to 4, and qrels {qrels} grades document {row[1]} of query "
+                f"{row[0]} {row[2]}: gdeval.pl refuses such a file. Map the grades to 0..4 in a copy of the "
+                "qrels and ingest it under another name (nDCG(dcg=exp-log2) takes any grade)")
 
 
 def stored_name(m: Measure) -> str:

@@ -34,6 +34,8 @@ class Family:
     summary: bool = True            # trec_eval prints an "all" line
     ratio: bool = False             # value = numerator / denominator of counts: has a micro average
     v10_only: bool = False
+    reference: str = ""             # what the values match (default: trec_eval, or ir_measures for extras)
+    reads_run_rows: bool = False    # its SQL ranks run_rows itself (every row, not only the judged ones)
 
 
 def _k(fmt: str) -> Callable[[Any], str]:
@@ -137,6 +139,15 @@ EXTRA_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            "Share of the top k documents that are judged (denominator k).", _k("Judged@{}"), ratio=True),
     Family("map_cut_min", "measures/average_precision.sql", CUTOFFS, (10,), MEAN,
            "AP over the top k with denominator min(R, k).", _k("AP@{}(denom=min)")),
+    # gdeval.pl's measures (TREC Web 2010-2014), as ir_measures names and runs them
+    Family("gdeval_err", "measures/gdeval.sql", CUTOFFS, (20,), MEAN,
+           "Expected reciprocal rank at k (Chapelle et al. 2009), stopping chance (2^grade - 1) / 16, "
+           "gdeval's tie order; grades above 4 are refused.", _k("ERR@{}"),
+           reference="gdeval.pl 1.2a, as ir_measures runs it", reads_run_rows=True),
+    Family("gdeval_ndcg", "measures/gdeval.sql", CUTOFFS, (20,), MEAN,
+           "nDCG at k with gain 2^grade - 1 and log2 discount, ideal from the documents graded > 0, "
+           "gdeval's tie order.", _k("nDCG(dcg=exp-log2)@{}"), reference="gdeval.pl 1.2a, as ir_measures runs it",
+           reads_run_rows=True),
 ]}
 
 ALL_FAMILIES = {**FAMILIES, **EXTRA_FAMILIES}
@@ -206,7 +217,7 @@ _IR_NAMES: dict[str, tuple[str, bool]] = {
     "SetR": ("set_recall", False), "SetF": ("set_F", False), "SetAP": ("set_map", False),
     "IPrec": ("iprec_at_recall", True), "Success": ("success", True), "Judged": ("judged", True),
     "NumQ": ("num_q", False), "NumRet": ("num_ret", False), "NumRel": ("num_rel", False),
-    "NumRelRet": ("num_rel_ret", False),
+    "NumRelRet": ("num_rel_ret", False), "ERR": ("gdeval_err", True),
 }
 _AT_FAMILY = {"AP": "map_cut", "RR": "recip_rank_cut", "nDCG": "ndcg_cut", "NDCG": "ndcg_cut"}
 _IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
@@ -297,6 +308,18 @@ def parse_ir(spec: str) -> list[Measure]:
         family_name = _AT_FAMILY[name]
         if name == "AP" and args.pop("denom", "R") == "min":
             family_name = "map_cut_min"
+    if name in ("nDCG", "NDCG") and "dcg" in args:
+        dcg = args.pop("dcg").strip("'\"")
+        if dcg == "exp-log2":  # gdeval's nDCG; nDCG(dcg='exp-log2')@k, as ir_measures prints it, too
+            if at is None:
+                raise MeasureError(f"{spec}: nDCG(dcg=exp-log2) needs a cutoff, as gdeval does, e.g. "
+                                   "nDCG(dcg=exp-log2)@20")
+            family_name = "gdeval_ndcg"
+        elif dcg != "log2":
+            raise MeasureError(f"{spec}: dcg= takes log2 (trec_eval's nDCG, the default) or exp-log2 (gdeval's)")
+    if family_name.startswith("gdeval_") and level is not None:
+        raise MeasureError(f"{spec}: gdeval's measures take no rel=: every grade above 0 counts "
+                           "(its gain is 2^grade - 1)")
     if needs_at and at is None and family_name not in ("P", "recall"):
         raise MeasureError(f"{spec}: {name} needs a cutoff, e.g. {name}@10")
     family = ALL_FAMILIES[family_name]
@@ -431,8 +454,18 @@ def _name_pattern(family: Family) -> str:
     return example.name
 
 
+def reference(family: Family) -> str:
+    """What a family's values are checked against: its own reference, else trec_eval's version, or
+    ir_measures for the extras that came from it."""
+    if family.reference:
+        return family.reference
+    if family.trec_name in FAMILIES:
+        return "trec_eval 10.0" if family.v10_only else "trec_eval 9.0.8"
+    return "ir_measures"
+
+
 def measure_table():
-    """Every measure family: irw name, trec_eval name, parameters, summary rule, description."""
+    """Every measure family: irw name, trec_eval name, parameters, summary rule, description, reference."""
     from .table import Table
 
     rows = []
@@ -442,18 +475,18 @@ def measure_table():
         params = {NONE: "", CUTOFFS: "k", LEVELS: "x", RAW: "parameter string"}[family.kind]
         defaults = ",".join(str(d) for d in family.defaults if d != "")
         rows.append((_name_pattern(family), family.trec_name, params, defaults, family.aggregate,
-                     "10.0 only" if family.v10_only else "", family.description))
-    return Table(["irw name", "trec_eval", "parameter", "trec_eval defaults", "summary", "note", "description"],
-                 rows)
+                     "10.0 only" if family.v10_only else "", family.description, reference(family)))
+    return Table(["irw name", "trec_eval", "parameter", "trec_eval defaults", "summary", "note", "description",
+                  "reference"], rows)
 
 
 def measure_table_markdown() -> str:
     """The README's measure table, generated from this registry (tests/test_readme.py checks it)."""
-    lines = ["| irw name | trec_eval name | parameter (trec_eval default) | summary | what it is |",
-             "| --- | --- | --- | --- | --- |"]
-    for name, trec, param, defaults, aggregate, note, description in measure_table().rows:
+    lines = ["| irw name | trec_eval name | parameter (trec_eval default) | summary | what it is | reference |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for name, trec, param, defaults, aggregate, note, description, ref in measure_table().rows:
         parameter = f"{param} ({defaults})" if param and defaults else param
         if note:
             description = f"{description} ({note})"
-        lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} |")
+        lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} | {ref} |")
     return "\n".join(lines) + "\n"
