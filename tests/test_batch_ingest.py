@@ -318,6 +318,30 @@ def test_iso_dates(text, value):
     assert parse_iso_date(text) == value
 
 
+def test_replace_corrects_the_date_of_a_run_already_stored_and_keeps_its_scores(seeded_db, irw, tmp_path):
+    path = write_file(tmp_path, "seed.run", run_text(RUN_ROWS))  # the seeded run tagA's bytes
+    assert irw("eval", "--qrels", "base", "-m", "AP", "tagA").exit_code == 0
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        scores = wh.sql("select run_id, query_id, measure, value from scores order by all").rows
+    assert scores
+    asked = irw("ingest", "run", path, "--date", "2019-03-01")
+    assert asked.exit_code == 0
+    assert asked.stderr.splitlines()[-1].startswith(f"{path}: run tagA is dated ")
+    assert asked.stderr.splitlines()[-1].endswith("(from file mtime), not 2019-03-01 00:00:00: "
+                                                  "pass --replace to change its date")
+    redated = irw("ingest", "run", path, "--date", "2019-03-01", "--replace")
+    assert redated.exit_code == 0, redated.stderr
+    lines = redated.stderr.splitlines()
+    assert lines[0].startswith(f"{path}: run tagA already holds these bytes; its date is now 2019-03-01 00:00:00 "
+                               "(from --date), was ")
+    assert lines[1] == f"redated run tagA: 4 lines, 2 queries from {path}"
+    assert stored(seeded_db, "name, file_created_at, date_source") == [("tagA", dt.datetime(2019, 3, 1), "--date")]
+    with warehouse.open(seeded_db, read_only=True) as wh:  # same bytes: the scores stay
+        assert wh.sql("select run_id, query_id, measure, value from scores order by all").rows == scores
+    again = irw("ingest", "run", path, "--date", "2019-03-01", "--replace")
+    assert again.exit_code == 0 and again.stderr.rstrip().endswith("nothing to do")
+
+
 def test_a_bad_ir_metadata_date_names_the_file_and_is_overridden_by_date(irw, db_path, tmp_path):
     path = write_file(tmp_path, "r.txt", "# ir_metadata.start\n# date: last Tuesday\n# ir_metadata.end\n"
                       + run_text(RUN_ROWS))

@@ -13,8 +13,8 @@ Real run files share tags (all six TREC DL 2019 passage runs are tagged `rank`, 
   run of that name holds other bytes and replace is off; then the file rule.
 
 Two files resolving to one name is an error naming both: one file of a batch never replaces
-another. A stored run holding the same bytes under the resolved name is a no-op; other bytes are
-refused unless replace.
+another. A stored run holding the same bytes under the resolved name is a no-op (with replace, a
+date that differs by the rule below is corrected in place); other bytes are refused unless replace.
 
 Dates (runs.file_created_at, its source in runs.date_source): the date given (`--date`), else the
 `date:` key at the top level of the file's ir_metadata header, else the file's modification time.
@@ -248,6 +248,29 @@ def _message_lines(files: list[_File]) -> list[str]:
     return lines
 
 
+def _same_bytes(db: Database, file: _File, replace: bool) -> IngestResult:
+    """The result for a file whose bytes the run of its name holds: nothing to do, unless its date
+    by the rule differs from the stored one. With replace the date is corrected in place (the
+    scores stay: the bytes are the same); without, a date given that differs is said."""
+    result = ingest.unchanged_run(file.name, file.path, file.sha, file.existing)
+    stored_date, stored_source = db.fetchone("select file_created_at, date_source from runs where run_id = ?",
+                                             [file.existing[0]])
+    if (stored_date, stored_source) == (file.date.value, file.date.source):
+        return result
+    was = f"{stored_date} (from {stored_source})"
+    if replace:
+        with db.transaction():
+            db.execute("update runs set file_created_at = ?, date_source = ? where run_id = ?",
+                       [file.date.value, file.date.source, file.existing[0]])
+        return IngestResult("run", file.name, str(file.path), "redated", result.rows, result.queries,
+                            [f"{file.path}: run {file.name} already holds these bytes; its date is now "
+                             f"{file.date.value} (from {file.date.source}), was {was}"])
+    if file.date.source == ingest.DATE_GIVEN:
+        result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {file.date.value}: "
+                               "pass --replace to change its date")
+    return result
+
+
 def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: str | None = None,
                 name_from: str = "auto", system: str | None = None, description: str | None = None,
                 parameters: Mapping[str, str] | None = None, replace: bool = False,
@@ -311,7 +334,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         results = []
         for index, file in enumerate(files):
             if file.existing and file.existing[1] == file.sha:
-                result = ingest.unchanged_run(file.name, file.path, file.sha, file.existing)
+                result = _same_bytes(db, file, replace)
             else:
                 try:
                     if staged != [file.path]:

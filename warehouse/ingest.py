@@ -43,7 +43,7 @@ class IngestResult:
     kind: str  # "run" or "qrels"
     name: str
     path: str
-    status: str  # "ingested", "replaced" or "unchanged"
+    status: str  # "ingested", "replaced", "unchanged" or "redated" (same bytes, date corrected: warehouse.batch)
     rows: int
     queries: int
     messages: list[str] = field(default_factory=list)
