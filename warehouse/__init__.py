@@ -26,3 +26,7 @@ __all__ = [
 from .errors import MissingExtraError  # noqa: E402
 
 __all__ += ["MissingExtraError"]
+
+from .errors import DatabaseError, NotAWarehouse, WarehouseClosed, WarehouseDamaged, WarehouseLocked  # noqa: E402
+
+__all__ += ["DatabaseError", "NotAWarehouse", "WarehouseClosed", "WarehouseDamaged", "WarehouseLocked"]

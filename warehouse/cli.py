@@ -46,8 +46,10 @@ def _main_options(
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(rm_app, name="rm")
 
+# A str, not a Path: Path would turn postgresql://host/db into postgresql:/host/db, which the
+# library could no longer tell from a file name (it refuses URLs, and what is not a regular file).
 DbOption = Annotated[
-    Path, typer.Option("--db", envvar="IRW_DB", help="Warehouse file (default ./irw.duckdb, or $IRW_DB).")
+    str, typer.Option("--db", envvar="IRW_DB", help="Warehouse file (default ./irw.duckdb, or $IRW_DB).")
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
 # The evaluation settings, shared by eval, compare and the reports.
@@ -60,7 +62,7 @@ DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only 
 JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
 CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
 NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
-DEFAULT_DB = Path("irw.duckdb")
+DEFAULT_DB = "irw.duckdb"
 
 
 def err(message: str) -> None:
@@ -225,10 +227,23 @@ def sql(
     db: DbOption = DEFAULT_DB,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
-    """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...)."""
-    text = sys.stdin.read() if query == "-" else query
-    with reported_errors(), Warehouse(db, read_only=True) as wh:
+    """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...).
+
+    Only the sandboxed connection is opened: read-only, nothing outside the warehouse."""
+    with reported_errors():
+        try:
+            text = sys.stdin.read() if query == "-" else query
+        except UnicodeDecodeError:
+            raise UsageError("the SQL on stdin is not UTF-8 text") from None
+    with reported_errors(), Warehouse(db, sandboxed=True) as wh:
         emit(wh.sql(text), fmt)
+
+
+@app.command("migrate")
+def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """Upgrade a warehouse made by an older irw (commands that write do it too); list its migrations."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        emit(wh.migrations(), fmt)
 
 
 @app.command("demo")
@@ -273,7 +288,7 @@ def eval_(
     """Evaluate stored runs; per-query scores are stored and reused by later calls."""
     with reported_errors():
         settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
-    with reported_errors(), Warehouse(db) as wh:
+    with reported_errors(), Warehouse(db, create=False) as wh:  # nothing to evaluate in a new file
         names = runs or _all_runs(wh)
         qrels = wh.qrels_name(qrels)
         evaluation = wh.evaluate(names, qrels, measure, per_query=per_query, settings=settings, recompute=recompute)

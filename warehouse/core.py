@@ -14,32 +14,14 @@ from .db import Database, default_path
 from .errors import QueryError, ReadOnlyError
 from .table import Table
 
-# Statement types the read-only SQL interface runs; anything else could change the warehouse.
-_READ_ONLY_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
-# Query nodes (in DuckDB's json_serialize_sql tree) and functions that write inside a SELECT.
-_WRITE_NODES = {"INSERT_QUERY_NODE": "an INSERT", "UPDATE_QUERY_NODE": "an UPDATE",
-                "DELETE_QUERY_NODE": "a DELETE", "MERGE_INTO_QUERY_NODE": "a MERGE"}
-_WRITE_FUNCTIONS = {"nextval", "setval"}
-_EXPLAIN_PREFIX = re.compile(r"^\s*explain\s+(analy[sz]e\s+)?", re.IGNORECASE)
-
-
-def _json_nodes(value: Any) -> Iterator[dict]:
-    """Every JSON object in a parsed json_serialize_sql tree."""
-    if isinstance(value, dict):
-        yield value
-        for child in value.values():
-            yield from _json_nodes(child)
-    elif isinstance(value, list):
-        for child in value:
-            yield from _json_nodes(child)
-
-
 class Warehouse:
     """A warehouse file: ingest qrels and runs, list them, query them with SQL."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
-                 create: bool = True):
-        self.db = Database(path if path is not None else default_path(), read_only=read_only, create=create)
+                 create: bool = True, sandboxed: bool = False):
+        """Opens (or creates) the warehouse at path; see warehouse.open."""
+        self.db = Database(path if path is not None else default_path(), read_only=read_only, create=create,
+                           sandboxed=sandboxed)
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
@@ -48,7 +30,12 @@ class Warehouse:
 
     @property
     def engine(self):
-        """The SQLAlchemy engine, for tools that speak SQLAlchemy (pandas.read_sql, reflection)."""
+        """The SQLAlchemy engine, for tools that speak SQLAlchemy (pandas.read_sql, reflection).
+
+        It is a FULL-ACCESS engine, not a read-only one: SQL through it can change or delete
+        anything in the warehouse, read and write any file this process can, ATTACH other
+        databases and install extensions. Never pass it SQL you did not write; `sql()` is the
+        read-only way in."""
         return self.db.engine
 
     def close(self) -> None:
@@ -57,8 +44,18 @@ class Warehouse:
     def __enter__(self) -> "Warehouse":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        """Closes the warehouse. When the block failed: a warehouse file this open created and
+        nothing was stored in is deleted again, and a DuckDB error (a damaged file, a full disk)
+        is raised as the IrwError that says so."""
+        if exc_type is None:
+            self.close()
+            return
+        self.db.discard()
+        if isinstance(exc, duckdb.Error):
+            from .db import failure
+
+            raise failure(self.path, exc) from exc
 
     # -- ingest ------------------------------------------------------------------------------
     def ingest_qrels(self, path: "str | os.PathLike[str] | DataFrame", name: str | None = None, *,
@@ -105,6 +102,11 @@ class Warehouse:
 
     def qrels_sets(self) -> Table:
         return Table.from_result(self.db.run_file("catalog/qrels_sets.sql"))
+
+    def migrations(self) -> Table:
+        """The schema migrations this warehouse has applied (opening it for writing applies the
+        ones it lacks)."""
+        return Table.from_result(self.db.run_file("catalog/migrations.sql"))
 
     def qrels_name(self, name: str | None = None) -> str:
         """name, or the only stored qrels set's name when name is None (an error if there are several)."""
@@ -158,49 +160,19 @@ class Warehouse:
 
     # -- ad-hoc SQL --------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:
-        """Runs one read-only statement (SELECT or EXPLAIN), with values bound as parameters.
+        """Runs one read-only statement (SELECT, PIVOT, or EXPLAIN of one), values bound as parameters.
 
-        The statement type is not enough: a SELECT can hold `with x as (delete ... returning *)`,
-        EXPLAIN ANALYZE runs its statement, and nextval() moves a sequence. Those are refused by
-        name, and the statement runs in a transaction that is always rolled back, so nothing the
-        checks miss can change the warehouse either.
+        It reads the warehouse and nothing else, and DuckDB enforces it: the statement runs on a
+        read-only connection with external access, extension install/autoload and configuration
+        changes disabled and locked (warehouse/db.py, Database.sandbox; on a warehouse open for
+        writing that connection replaces the writing one until irw needs it again). Statement
+        checks come first, for clear messages (warehouse/adhoc.py), and the statement runs in a
+        transaction that is always rolled back. Refusals raise ReadOnlyError, SQL DuckDB rejects
+        QueryError.
         """
-        try:
-            statements = self.db.con.extract_statements(query)
-        except duckdb.Error as exc:
-            raise QueryError(str(exc).strip()) from None
-        if len(statements) != 1:
-            raise QueryError(f"expected one SQL statement, found {len(statements)}")
-        refusal = self._write_in(statements[0])
-        if refusal:
-            raise ReadOnlyError(f"irw sql is read-only: {refusal} (use irw ingest / irw rm to change the warehouse)")
-        try:
-            with self.db.rolled_back():
-                return Table.from_result(self.db.execute(query, params))
-        except duckdb.Error as exc:
-            raise QueryError(str(exc).strip()) from None
+        from . import adhoc
 
-    def _write_in(self, statement) -> str | None:
-        """Why a parsed statement could change the warehouse, or None if it only reads."""
-        if statement.type == duckdb.StatementType.EXPLAIN:
-            inner = _EXPLAIN_PREFIX.sub("", statement.query, count=1)
-            try:
-                inner_statements = self.db.con.extract_statements(inner)
-            except duckdb.Error:
-                return None  # the rollback still holds
-            return self._write_in(inner_statements[0]) if len(inner_statements) == 1 else None
-        if statement.type not in _READ_ONLY_STATEMENTS:
-            return f"{statement.type.name} statements are refused"
-        try:
-            tree = json.loads(self.db.fetchone("select json_serialize_sql(?)", [statement.query])[0])
-        except (duckdb.Error, ValueError):
-            return None  # a statement DuckDB cannot serialize still runs under the rollback
-        for node in _json_nodes(tree):
-            if node.get("type") in _WRITE_NODES:
-                return f"the query holds {_WRITE_NODES[node['type']]} statement"
-            if node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _WRITE_FUNCTIONS:
-                return f"{node['function_name']}() changes a sequence"
-        return None
+        return adhoc.run(self.db, query, params)
 
 def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
                    runs: "str | os.PathLike[str] | DataFrame | Sequence[str | os.PathLike[str] | DataFrame] | "
@@ -241,7 +213,12 @@ def _named_runs(runs) -> dict[str, Any]:
 
 
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
-         create: bool = True) -> Warehouse:
+         create: bool = True, sandboxed: bool = False) -> Warehouse:
     """Opens the warehouse at path (default ./irw.duckdb or $IRW_DB), creating it unless
-    read_only or create=False."""
-    return Warehouse(path, read_only=read_only, create=create)
+    read_only or create=False.
+
+    sandboxed=True opens only the sandbox `sql()` runs on (read-only, nothing outside the
+    warehouse; `irw sql` opens it so). What cannot be a warehouse is refused with a
+    WarehouseOpenError: a URL, a directory, FIFO or device, a file that is not DuckDB's, and a
+    DuckDB database that is not an irw warehouse (irw never adds its tables to one)."""
+    return Warehouse(path, read_only=read_only, create=create, sandboxed=sandboxed)

@@ -1,26 +1,60 @@
 """Opens a warehouse file with DuckDB and keeps its schema current; SQLAlchemy on request.
 
+Two kinds of DuckDB connection reach a warehouse file:
+
+- the full-access connection irw works through (ingest, evaluate, reports, `Warehouse.engine`):
+  read-write unless opened read_only, with DuckDB's defaults (it reads input files);
+- the sandbox, for SQL irw did not write (`irw sql`, `Warehouse.sql`): read-only, with
+  `enable_external_access=false` (no file, URL, ATTACH, COPY TO, INSTALL or LOAD),
+  `autoload_known_extensions=false`, `autoinstall_known_extensions=false`, no Python replacement
+  scans, and `lock_configuration=true` so no statement can undo any of it. DuckDB enforces these
+  itself, whatever the statement checks in warehouse/core.py miss.
+
+DuckDB keeps one configuration per database file in a process: a connection with other settings
+to a file already open fails ("different configuration"), and a second instance cannot attach it
+("Unique file handle conflict"). So the two never coexist on one file: `sandbox()` closes the
+full-access connection and opens the sandbox; the next use of `con` closes the sandbox and opens
+the full-access connection again (see `sandbox` for the cost and the alternatives measured).
+
 SQLAlchemy is the connection layer users can reach (`Warehouse.engine`): an engine whose one
-pooled connection is this DuckDB connection (a second duckdb.connect on the same file in one
-process fails). It is built on first use: importing SQLAlchemy and building the engine cost
-~0.2 s, which every irw command that never asks for it would otherwise pay at start-up.
+pooled connection is the full-access DuckDB connection. It is built on first use: importing
+SQLAlchemy and building the engine cost ~0.2 s, which every irw command that never asks for it
+would otherwise pay at start-up.
 """
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import stat
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import duckdb
 
-from .errors import SchemaVersionError, WarehouseNotFound, WarehouseOpenError
+from .errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
+                     WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
 from .resources import read_sql, sql_dir
 
 DEFAULT_PATH = "irw.duckdb"
 MEMORY = ":memory:"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+# postgresql://..., s3://..., x://; and DuckDB's own remote prefixes (MotherDuck).
+_URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.\-]*://|md:|motherduck:)", re.IGNORECASE)
+# Bytes 8-11 of every DuckDB database file.
+_DUCKDB_MAGIC = b"DUCK"
+
+# Settings of the sandbox connection, given when it is opened (enable_external_access can only be
+# turned off before a database starts). enable_progress_bar is a per-connection setting DuckDB
+# refuses in a connect config, so it is set just before lock_configuration.
+SANDBOX_CONFIG = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "python_enable_replacements": False,
+}
 
 
 def default_path() -> str:
@@ -41,35 +75,138 @@ class Database:
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
-                 create: bool = True):
-        """create=False (and read_only) refuse a missing file instead of creating an empty warehouse."""
-        self.path = str(path)
-        self.read_only = read_only
-        if self.path != MEMORY and (read_only or not create) and not Path(self.path).exists():
-            raise WarehouseNotFound(
-                f"no warehouse at {self.path}; create one with `irw ingest` or pass --db / IRW_DB"
-            )
-        if self.path != MEMORY:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.con = duckdb.connect(self.path if self.path == MEMORY else str(Path(self.path).resolve()),
-                                      read_only=read_only)
-        except duckdb.Error as exc:
-            raise WarehouseOpenError(_open_failure(self.path, exc)) from None
+                 create: bool = True, sandboxed: bool = False):
+        """create=False (and read_only) refuse a missing file instead of creating an empty warehouse.
+
+        sandboxed=True opens only the sandbox (see the module docstring): every statement, irw's
+        own included, runs read-only without access to anything outside the warehouse. `irw sql`
+        opens its warehouse so.
+        """
+        self.path = _checked_path(path)
+        self.sandboxed = sandboxed
+        self.read_only = read_only or sandboxed
+        self.created = False  # this open created the file (a failed command removes it again)
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._mode: str | None = None  # "full" or "sandbox": which connection _con is
         self._engine = None
-        # DuckDB draws its own progress bar on stdout, which carries data here; irw shows progress on stderr.
-        self.con.execute("set enable_progress_bar = false")
+        self._closed = False
+        self._new_dirs: list[Path] = []
+        if self.path == MEMORY:
+            if sandboxed:
+                raise WarehouseOpenError("a sandboxed warehouse reads a file; an in-memory one would be empty")
+        elif not _existing_warehouse_file(self.path):
+            if self.read_only or not create:
+                raise WarehouseNotFound(
+                    f"no warehouse at {self.path}; create one with `irw ingest` or pass --db / IRW_DB")
+            self._make_parent_dirs()
+            self.created = True
         try:
+            self._connect("sandbox" if sandboxed else "full")
+            self._check_is_warehouse()
             self._migrate()
-        except BaseException:
+        except BaseException as exc:
             # Left open, the file stays attached in this process and every later open of it with
             # other options (read_only) fails with DuckDB's "different configuration" error.
-            self.close()
+            self.discard()
+            if isinstance(exc, duckdb.Error):
+                raise failure(self.path, exc) from None
             raise
+
+    # -- connections -------------------------------------------------------------------------
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The full-access connection (reopened if the sandbox was last used)."""
+        if self._closed:
+            raise WarehouseClosed(f"the warehouse {self.path} was closed; open it again with warehouse.open()")
+        if self._mode != "full" and not self.sandboxed:
+            self._switch("full")
+        return self._con
+
+    @contextmanager
+    def sandbox(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection that can read the warehouse and nothing else, enforced by DuckDB.
+
+        For a file, the full-access connection is closed and the file opened again read-only with
+        SANDBOX_CONFIG; the sandbox stays open until the full-access connection is needed again,
+        so a run of queries pays one switch (~10 ms each way on a small file; DuckDB checkpoints
+        the file when the writer closes). An open transaction on the full-access connection is
+        refused rather than rolled back by the switch. In the gap between the two connections
+        another process may take the file: the next use then reports the lock.
+
+        Measured alternatives (DuckDB 2.0.1): locking down the full-access connection is one-way
+        (enable_external_access cannot be turned back on, and ingest needs it); a second
+        connection to the same file with the sandbox settings fails ("different configuration");
+        a fresh in-memory sandbox cannot ATTACH the file ("Unique file handle conflict"), and
+        copying a file warehouse into one costs its size. An in-memory warehouse has no file to
+        reopen, so it is copied (COPY FROM DATABASE, tables, views and macros) into a temporary
+        file that the sandbox opens and that is deleted afterwards: in /dev/shm where there is
+        one, as the warehouse itself is in memory (~17 ms a query for a small warehouse there,
+        ~80 ms on this machine's disk, mostly DuckDB syncing the file).
+        """
+        if self._closed:
+            raise WarehouseClosed(f"the warehouse {self.path} was closed; open it again with warehouse.open()")
+        if self.path != MEMORY:
+            if self._mode != "sandbox":
+                self._switch("sandbox")
+            yield self._con
+            return
+        folder = tempfile.mkdtemp(prefix="irw-sql-", dir=_memory_backed_folder())
+        snapshot = os.path.join(folder, "snapshot.duckdb")
+        try:
+            try:
+                source = self.con.execute("select current_database()").fetchone()[0]
+                # Our own temporary path, quoted: ATTACH takes no bound parameters.
+                self.con.execute("attach '" + snapshot.replace("'", "''") + "' as irw_sql_snapshot")
+                try:
+                    self.con.execute(f'copy from database "{source}" to irw_sql_snapshot')
+                finally:
+                    self.con.execute("detach irw_sql_snapshot")
+            except duckdb.Error as exc:
+                raise failure(self.path, exc) from None
+            con = _connect_sandbox(snapshot)
+            try:
+                yield con
+            finally:
+                con.close()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _switch(self, mode: str) -> None:
+        if self._con is not None:
+            if self._mode == "full" and not self.read_only:
+                _refuse_open_transaction(self._con)
+            self._drop_connection()
+        self._connect(mode)
+
+    def _connect(self, mode: str) -> None:
+        target = self.path if self.path == MEMORY else str(Path(self.path).resolve())
+        try:
+            if mode == "sandbox":
+                con = _connect_sandbox(target)
+            else:
+                con = duckdb.connect(target, read_only=self.read_only)
+                # DuckDB draws its own progress bar on stdout, which carries data here; irw shows
+                # progress on stderr.
+                con.execute("set enable_progress_bar = false")
+        except duckdb.Error as exc:
+            raise _open_failure(self.path, exc, read_only=self.read_only or mode == "sandbox") from None
+        self._con, self._mode = con, mode
+
+    def _drop_connection(self) -> None:
+        try:
+            if self._engine is not None:
+                # The pool lets go of its connection; the next checkout reopens through self.con.
+                self._engine.dispose()
+        finally:
+            con, self._con, self._mode = self._con, None, None
+            if con is not None:
+                con.close()
 
     @property
     def engine(self):
-        """A SQLAlchemy engine (duckdb-engine dialect) whose one connection is self.con."""
+        """A SQLAlchemy engine (duckdb-engine dialect) whose one connection is self.con: full
+        access, as irw's own code has (it can write the warehouse, read and write files and load
+        extensions). It is not a sandbox: SQL from other people goes through Warehouse.sql."""
         if self._engine is None:
             import sqlalchemy as sa
             from duckdb_engine import ConnectionWrapper
@@ -116,11 +253,53 @@ class Database:
             self.con.execute("rollback")
 
     def close(self) -> None:
+        self._closed = True
+        self._drop_connection()
+
+    def discard(self) -> None:
+        """Closes the warehouse, and deletes its file if this open created it and it holds no
+        data: a command that fails before storing anything leaves no new empty warehouse behind."""
+        remove = False
+        # Only a file this object opened (and so held DuckDB's lock on) and found empty: a file
+        # whose open failed may be another process's, created in the meantime.
+        if self.created and self._con is not None and not self._closed:
+            try:
+                remove = self._holds_no_data()
+            except (duckdb.Error, IrwError):
+                remove = False
         try:
-            if self._engine is not None:
-                self._engine.dispose()
+            self.close()
         finally:
-            self.con.close()
+            if remove:
+                for leftover in (self.path, self.path + ".wal"):
+                    try:
+                        os.unlink(leftover)
+                    except FileNotFoundError:
+                        pass
+                for folder in reversed(self._new_dirs):
+                    try:
+                        folder.rmdir()
+                    except OSError:
+                        break
+
+    def _holds_no_data(self) -> bool:
+        tables = [r[0] for r in self._con.execute(
+            "select table_name from duckdb_tables() where database_name = current_database() "
+            "and schema_name = 'main' and table_name <> 'irw_schema'").fetchall()]
+        return all(self._con.execute(f'select count(*) = 0 from "{t}"').fetchone()[0] for t in tables)
+
+    def _make_parent_dirs(self) -> None:
+        missing = []
+        folder = Path(self.path).absolute().parent
+        while not folder.exists() and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        try:
+            Path(self.path).absolute().parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WarehouseOpenError(f"cannot create warehouse {self.path}: cannot create its folder "
+                                     f"({exc.strerror or exc})") from None
+        self._new_dirs = list(reversed(missing))
 
     # -- schema ------------------------------------------------------------------------------
     def schema_version(self) -> int:
@@ -131,6 +310,30 @@ class Database:
         if not row[0]:
             return 0
         return self.fetchone("select coalesce(max(version), 0) from irw_schema")[0]
+
+    def _check_is_warehouse(self) -> None:
+        """A DuckDB database that is not empty and has no irw_schema is someone else's: refused,
+        so irw never adds its tables to it (an empty one becomes a warehouse, as a new file does)."""
+        con = self._con
+        if con.execute("select count(*) from duckdb_tables() where database_name = current_database() "
+                       "and schema_name = 'main' and table_name = 'irw_schema'").fetchone()[0]:
+            return
+        objects = [r[0] for r in con.execute(
+            "select name from ("
+            " select schema_name, table_name as name from duckdb_tables() where database_name = current_database()"
+            " union all select schema_name, view_name from duckdb_views()"
+            "  where database_name = current_database() and not internal"
+            " union all select schema_name, sequence_name from duckdb_sequences() where database_name = current_database()"
+            " union all select schema_name, function_name from duckdb_functions()"
+            "  where database_name = current_database() and not internal"
+            "   and function_type in ('macro', 'table_macro')"
+            ") order by name limit 6").fetchall()]
+        if objects:
+            shown = ", ".join(objects[:5]) + (", ..." if len(objects) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: it is a DuckDB database but not an irw warehouse "
+                f"(it holds {shown} and no irw_schema table); irw does not add its tables to another "
+                "database: pass the path of an irw warehouse, or a new file name to create one")
 
     def _migrate(self) -> None:
         known = migrations()
@@ -147,7 +350,8 @@ class Database:
         if self.read_only:
             raise SchemaVersionError(
                 f"{self.path} has schema version {current} and needs migrating to {latest}; "
-                "open it once without read-only (e.g. `irw runs`) to upgrade it"
+                f"upgrade it with `irw migrate --db {self.path}` (commands that write, such as "
+                "`irw eval` and `irw ingest`, upgrade it too)"
             )
         with self.transaction():
             self.run_file("schema/000_schema_version.sql")
@@ -157,15 +361,160 @@ class Database:
                                  [version, relative_path])
 
 
-def _open_failure(path: str, error: BaseException) -> str:
+# -- paths ------------------------------------------------------------------------------------
+
+def _checked_path(path: Any) -> str:
+    """The warehouse path as a string, refusing what cannot be one before anything touches disk."""
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise WarehouseOpenError(f"a warehouse is a file path (str or os.PathLike), not {type(path).__name__}")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        text = os.fsdecode(text)
+    if text == MEMORY:
+        return text
+    match = _URL.match(text)
+    if match:  # the rest (user, password, host) is not repeated
+        raise WarehouseOpenError(f"cannot open warehouse {match.group(0)}...: URL warehouses are not supported "
+                                 "yet; pass a file path")
+    if not text or "\x00" in text:
+        raise WarehouseOpenError(f"cannot open warehouse {text!r}: not a usable file path")
+    return text
+
+
+def _existing_warehouse_file(path: str) -> bool:
+    """Whether path exists; refuses, without opening it, anything DuckDB could not use as a
+    warehouse file (a FIFO would block the open forever, a directory or device fails obscurely)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        raise NotAWarehouse(f"cannot open warehouse {path}: a part of its path is a file, not a folder") from None
+    except OSError as exc:
+        raise WarehouseOpenError(f"cannot open warehouse {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise NotAWarehouse(f"cannot open warehouse {path}: it is a directory; pass a file path, "
+                            f"e.g. {os.path.join(path, DEFAULT_PATH)}")
+    if not stat.S_ISREG(info.st_mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else
+                "a character device" if stat.S_ISCHR(info.st_mode) else
+                "a block device" if stat.S_ISBLK(info.st_mode) else
+                "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+        raise NotAWarehouse(f"cannot open warehouse {path}: it is {kind}, not a regular file; "
+                            "a warehouse is a DuckDB database file")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(16)
+    except OSError as exc:
+        raise WarehouseOpenError(f"cannot open warehouse {path}: {exc.strerror or exc}") from None
+    if len(head) < 12 or head[8:12] != _DUCKDB_MAGIC:
+        what = ("it is empty" if not head else
+                "it starts like a SQLite database" if head.startswith(b"SQLite format 3") else
+                "it does not start as DuckDB files do")
+        raise NotAWarehouse(f"cannot open warehouse {path}: not a valid DuckDB database file ({what}); "
+                            "pass the path of an irw warehouse, or a new file name to create one")
+    return True
+
+
+# -- connections --------------------------------------------------------------------------------
+
+def _memory_backed_folder() -> str | None:
+    """/dev/shm when it is a folder this process can write, else the default temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(target, read_only=True, config=SANDBOX_CONFIG)
+    try:
+        con.execute("set enable_progress_bar = false")
+        con.execute("set lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _refuse_open_transaction(con: duckdb.DuckDBPyConnection) -> None:
+    """Switching connections would roll back a transaction the caller opened: refuse instead."""
+    try:
+        con.execute("begin transaction")
+    except duckdb.TransactionException:
+        from .errors import QueryError
+
+        raise QueryError("Warehouse.sql cannot run while a transaction is open on the warehouse "
+                         "(its connection is reopened read-only for the query): commit or roll back first") from None
+    con.execute("rollback")
+
+
+# -- what DuckDB's errors mean ----------------------------------------------------------------
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _open_failure(path: str, error: BaseException, *, read_only: bool) -> IrwError:
     """Why DuckDB could not open a warehouse file, said so a person knows what to do."""
-    message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    message = _first_line(error)
     if "Could not set lock" in message:
-        holder = re.search(r"\(PID (\d+)\)", message)
-        who = f"another process (PID {holder.group(1)})" if holder else "another process"
-        return (f"cannot open warehouse {path}: {who} has it open for writing; DuckDB allows one writing "
-                "process per file, so wait for it to finish")
-    return f"cannot open warehouse {path}: {message}"
+        holder = re.search(r"held in (.+?) \(PID (\d+)\)", message)
+        who = (f"another process ({os.path.basename(holder.group(1))}, PID {holder.group(2)})" if holder
+               else "another process")
+        if "open this database in read-only mode" in message:
+            # DuckDB says so when the process in the way only reads the file.
+            return WarehouseLocked(
+                f"cannot open warehouse {path}: {who} has it open for reading, and DuckDB lets no process "
+                "write a file others have open: wait until it closes it (commands that only read, such as "
+                "`irw runs`, work alongside it)")
+        return WarehouseLocked(
+            f"cannot open warehouse {path}: {who} has it open for writing; DuckDB lets one process write "
+            "a file and no other open it meanwhile: wait until it finishes")
+    if "Permission denied" in message or "Read-only file system" in message:
+        verb = "open" if read_only or Path(path).exists() else "create"
+        return WarehouseOpenError(
+            f"cannot {verb} warehouse {path}: permission denied ({message}); "
+            + ("check the file's permissions" if read_only else
+               "irw writes the file and a .wal file beside it, so both it and its folder must be writable"))
+    damage = failure(path, error)
+    if isinstance(damage, WarehouseDamaged):
+        return damage
+    return WarehouseOpenError(f"cannot open warehouse {path}: {message}")
+
+
+def about_the_file(error: BaseException) -> bool:
+    """Whether a DuckDB error is about the warehouse file or its disk (damage, no space, no
+    permission) rather than about the statement that met it."""
+    text = str(error)
+    return (isinstance(error, (duckdb.IOException, duckdb.FatalException)) or "Corrupt database file" in text
+            or "database has been invalidated" in text or "No space left on device" in text
+            or "Permission denied" in text or "Read-only file system" in text)
+
+
+def failure(path: str, error: BaseException) -> IrwError:
+    """A DuckDB error met while working on the warehouse, as an IrwError that says what happened
+    and what to do: a damaged file, a full disk, a folder DuckDB cannot write, or (otherwise)
+    DuckDB's own message."""
+    message = _first_line(error)
+    text = str(error)
+    if ("Corrupt database file" in text or ("checksum" in text and "does not match" in text)
+            or "database has been invalidated" in text or isinstance(error, duckdb.FatalException)):
+        return WarehouseDamaged(
+            f"the warehouse {path} is damaged: {message}; nothing more was changed. Restore it from a backup "
+            "(or rebuild it with `irw ingest`); `irw sql` may still read the parts that are intact")
+    if "No space left on device" in text or "Disk full" in text or "disk is full" in text.lower():
+        return DatabaseError(
+            f"the disk holding the warehouse {path} is full: {message}; the transaction was rolled back, "
+            "so nothing was stored: free some space and run the command again")
+    if "Permission denied" in text or "Read-only file system" in text:
+        return DatabaseError(
+            f"cannot write the warehouse {path}: {message}; DuckDB writes the file and a .wal file beside "
+            "it, so both it and its folder must be writable (nothing was stored)")
+    if isinstance(error, duckdb.IOException):
+        return DatabaseError(f"DuckDB could not read or write the warehouse {path}: {message}")
+    return DatabaseError(f"DuckDB failed on the warehouse {path}: {message}")
 
 
 class _Transaction:
@@ -182,4 +531,3 @@ class _Transaction:
         else:
             self.con.execute("rollback")
         return False
-

@@ -48,6 +48,27 @@ class WarehouseOpenError(IrwError):
     """The warehouse file exists but cannot be opened: not a DuckDB file, or another process holds it."""
 
 
+class NotAWarehouse(WarehouseOpenError):
+    """The path names something that is not an irw warehouse: a directory, a FIFO or device, a file
+    that is not DuckDB's, or a DuckDB database of someone else's (irw never adds its tables to it)."""
+
+
+class WarehouseLocked(WarehouseOpenError):
+    """Another process has the warehouse file open in a way DuckDB does not let this open share."""
+
+
+class WarehouseClosed(IrwError):
+    """The warehouse was used after close()."""
+
+
+class DatabaseError(IrwError):
+    """DuckDB failed on the warehouse file: damaged blocks, a full disk, a folder it cannot write."""
+
+
+class WarehouseDamaged(DatabaseError):
+    """The warehouse file is damaged (DuckDB found blocks whose checksums do not match)."""
+
+
 class NotFoundError(IrwError):
     """A named run, qrels set or measure does not exist."""
 

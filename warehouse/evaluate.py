@@ -36,6 +36,14 @@ class Settings:
     norel: str = "include"         # queries with no relevant document: include (trec_eval) or exclude
 
     def __post_init__(self):
+        # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
+        # BIGINT, so larger values would overflow in DuckDB instead of saying what is wrong.
+        if not isinstance(self.level, int) or not -2**31 <= self.level < 2**31:
+            raise UsageError(f"--level takes an integer from {-2**31} to {2**31 - 1} (grades are 32-bit "
+                             f"integers), not {self.level!r}")
+        if self.depth is not None and (not isinstance(self.depth, int) or self.depth > NO_DEPTH):
+            raise UsageError(f"--depth takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
+                             f"length counts every document), not {self.depth!r}")
         if self.compat not in (9, 10):
             raise UsageError(f"--compat takes 9 or 10, not {self.compat}")
         if self.norel not in ("include", "exclude"):
