@@ -8,7 +8,7 @@ from .errors import NotFoundError, UsageError
 # Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
 # Every table exists once the schema is migrated, which opening a warehouse does.
 RUN_TABLES = ("scores", "evaluated", "judged_run_rows", "run_queries", "run_rows", "runs")
-QRELS_TABLES = ("scores", "evaluations", "judged_run_rows", "qrels", "qrels_sets")
+QRELS_TABLES = ("scores", "evaluations", "judged_run_rows", "qrels_subtopics", "qrels", "qrels_sets")
 
 
 def run_ids(db: Database, names) -> dict[str, int]:

@@ -123,11 +123,13 @@ def ingest_qrels(
     name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: file name).")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
     replace: Annotated[bool, typer.Option(help="Replace a set of the same name and its scores.")] = False,
+    subtopics: Annotated[bool, typer.Option(
+        "--subtopics", help="Diversity qrels (ndeval's `qid subtopic docid grade`), for alpha_nDCG@k, ERR_IA@k ...")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Ingest one qrels file as a named qrels set."""
     with reported_errors(), Warehouse(db) as wh:
-        result = wh.ingest_qrels(file, name, description=description, replace=replace)
+        result = wh.ingest_qrels(file, name, description=description, replace=replace, subtopics=subtopics)
         _report_ingest(result)
 
 

@@ -59,13 +59,16 @@ class Warehouse:
 
     # -- ingest ------------------------------------------------------------------------------
     def ingest_qrels(self, path: "str | os.PathLike[str] | DataFrame", name: str | None = None, *,
-                     description: str | None = None, replace: bool = False) -> ingest.IngestResult:
+                     description: str | None = None, replace: bool = False,
+                     subtopics: bool = False) -> ingest.IngestResult:
         """Ingests a qrels file, or a pandas / polars / Arrow frame (columns query_id, doc_id, grade,
-        or ir_datasets' query_id, doc_id, relevance: warehouse/frames.py) with a name."""
+        or ir_datasets' query_id, doc_id, relevance: warehouse/frames.py) with a name.
+        subtopics=True reads a diversity qrels file, `qid subtopic docid grade` (ndeval's format)."""
         if frames.is_frame(path):
             return frames.ingest_qrels_frame(self.db, path, name, store=lambda file: ingest.ingest_qrels(
                 self.db, file, name, description=description, replace=replace))
-        return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace)
+        return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
+                                   subtopics=subtopics)
 
     def ingest_run(self, path: str | os.PathLike[str], name: str | None = None, *, system: str | None = None,
                    description: str | None = None, parameters: Mapping[str, str] | None = None,

@@ -89,7 +89,10 @@ GAIN_SCHEME_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "G")
 def measure_bindings(measure: Measure) -> dict[str, Any]:
     """The parameter struct a family's SQL reads: the name its scores are stored under, family, numbers."""
     bound = {"measure": stored_name(measure), "family": measure.family.trec_name, "k": 0, "x": 0.0,
-             "xs": [0.0], "gain_grades": [0], "gain_values": [0.0], "has_gains": False}
+             "xs": [0.0], "gain_grades": [0], "gain_values": [0.0], "has_gains": False,
+             # the options of the diversity and tie-aware families (measures.Family.options)
+             "alpha": float(measure.option("alpha") or 0.5), "beta": float(measure.option("beta") or 0.5),
+             "ties": str(measure.option("ties") or "")}
     kind = measure.family.kind
     if kind == CUTOFFS:
         bound["k"] = int(measure.param)
@@ -274,7 +277,7 @@ class Evaluator:
                 "denominator) select $evaluation_id, $qrels_set_id, run_id, query_id, measure, value, numerator, "
                 f"denominator from (\n{read_sql(sql_file)}\n)",
                 {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
-                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only,
+                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
                  "params": [measure_bindings(m) for m in group]},
             )
         self.db.execute(
@@ -343,8 +346,14 @@ def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure
 
 
 def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Measure]) -> None:
-    """Measures that need something of the qrels set say so before anything is computed: gdeval's
-    ERR refuses grades above 4, as gdeval.pl does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    """Measures that need something of the qrels set say so before anything is computed: the
+    diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
+    does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
+    if diversity and not db.fetchone("select count(*) > 0 from qrels_subtopics where qrels_set_id = ?", [qrels_id])[0]:
+        raise MeasureError(f"{', '.join(diversity)} need subtopic judgments, and qrels {qrels} has none: ingest "
+                           "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
+                           "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
     if any(m.family.trec_name == "gdeval_err" for m in measures):
         row = db.fetchone("select query_id, doc_id, grade from qrels where qrels_set_id = ? and grade > 4 "
                           "order by query_id, doc_id limit 1", [qrels_id])

@@ -308,7 +308,9 @@ def file_mtime_date(path: Path) -> RunDate:
 
 
 def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
-                 description: str | None = None, replace: bool = False) -> IngestResult:
+                 description: str | None = None, replace: bool = False, subtopics: bool = False) -> IngestResult:
+    """subtopics=True reads ndeval's diversity format, `qid subtopic docid grade`, into a subtopic
+    set (qrels_subtopics, schema 008; qrels gets each document's highest grade)."""
     path = Path(path)
     name = name or display_name(path)
     if not path.is_file():
@@ -316,7 +318,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     sha = file_sha256(path)
     existing = db.fetchone("select qrels_set_id, sha256, judgment_count, query_count from qrels_sets where name = ?",
                            [name])
-    if existing and existing[1] == sha:
+    if existing and existing[1] == sha and _is_subtopic_set(db, existing[0]) == subtopics:
         return _unchanged("qrels", name, path, sha, existing)
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
@@ -328,7 +330,10 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
         # is reported on its own instead of making every good line "differ from the first".
         layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
                              "where field_count in (3, 4)")[0]
-        _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": layout})
+        if subtopics:
+            _collect_problems(db, path, "ingest/subtopic_qrels_problems.sql", {})
+        else:
+            _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": layout})
         with db.transaction():
             if existing:
                 delete_qrels_set(db, existing[0])
@@ -337,13 +342,18 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                 "select ?, ?, ?, ?, count(distinct fields[1]), count(*) from stage_fields returning qrels_set_id",
                 [name, description, str(path.resolve()), sha],
             )[0]
-            db.run_file("ingest/insert_qrels.sql", {"qrels_set_id": set_id})
+            db.run_file("ingest/insert_subtopic_qrels.sql" if subtopics else "ingest/insert_qrels.sql",
+                        {"qrels_set_id": set_id})
             db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
             rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
                                         [set_id])
     finally:
         _drop_stage(db)
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def _is_subtopic_set(db: Database, set_id: int) -> bool:
+    return db.fetchone("select count(*) > 0 from qrels_subtopics where qrels_set_id = ?", [set_id])[0]
 
 
 def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = None, *,

@@ -36,6 +36,9 @@ class Family:
     v10_only: bool = False
     reference: str = ""             # what the values match (default: trec_eval, or ir_measures for extras)
     reads_run_rows: bool = False    # its SQL ranks run_rows itself (every row, not only the judged ones)
+    # named options written in the name's parentheses, with defaults (None: the option is required):
+    # alpha_nDCG(alpha=0.3)@10 is (("alpha", 0.5),); AP(ties=min) is (("ties", None),)
+    options: tuple = ()
 
 
 def _k(fmt: str) -> Callable[[Any], str]:
@@ -150,6 +153,39 @@ EXTRA_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            reads_run_rows=True),
 ]}
 
+# Diversity measures over subtopic judgments (`irw ingest qrels FILE --subtopics`): ndeval's, as
+# ir_measures runs it through pyndeval (sql/measures/diversity.sql).
+_NDEVAL = "ndeval 4.5 (pyndeval 0.0.8), as ir_measures runs it"
+DIVERSITY_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("alpha_ndcg", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
+           "alpha-nDCG at k (Clarke et al. 2008): each subtopic a document is relevant to gains (1 - alpha)^(times "
+           "it was covered above), log2 discount, over ndeval's greedy ideal; alpha = 0.5 unless "
+           "alpha_nDCG(alpha=a)@k.", _k("alpha_nDCG@{}"), reference=_NDEVAL, reads_run_rows=True,
+           options=(("alpha", 0.5),)),
+    Family("err_ia", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
+           "Intent-aware ERR at k (Chapelle et al. 2009) as ndeval computes it: gains (1 - 0.5)^(times covered) "
+           "over rank, normalised by the ideal of every subtopic covered at every rank.", _k("ERR_IA@{}"),
+           reference=_NDEVAL, reads_run_rows=True),
+    Family("nrbp", "measures/diversity.sql", NONE, (), MEAN,
+           "Novelty- and rank-biased precision (Clarke et al. 2009) over the whole ranking, alpha = beta = 0.5 "
+           "unless NRBP(alpha=a,beta=b).", _k("NRBP"), reference=_NDEVAL, reads_run_rows=True,
+           options=(("alpha", 0.5), ("beta", 0.5))),
+    Family("nnrbp", "measures/diversity.sql", NONE, (), MEAN,
+           "NRBP divided by the NRBP of ndeval's greedy ideal ranking.", _k("nNRBP"), reference=_NDEVAL,
+           reads_run_rows=True, options=(("alpha", 0.5), ("beta", 0.5))),
+    Family("p_ia", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
+           "Intent-aware precision at k: (subtopic, document) hits in the top k over k times the subtopics.",
+           _k("P_IA@{}"), reference=_NDEVAL, reads_run_rows=True),
+    Family("strec", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
+           "Subtopic recall at k: share of the query's subtopics covered in the top k.", _k("StRecall@{}"),
+           reference=_NDEVAL, reads_run_rows=True),
+]}
+
+TIE_MODES = ("expected", "min", "max")
+_TIE_FAMILY: dict[str, str] = {}  # AP(ties=...) and friends: sql/measures/ties.sql
+
+EXTRA_FAMILIES.update(DIVERSITY_FAMILIES)
+
 ALL_FAMILIES = {**FAMILIES, **EXTRA_FAMILIES}
 
 
@@ -158,6 +194,11 @@ class Measure:
     family: Family
     param: Any = None           # a cutoff, a level, or the raw parameter string
     level: int | None = None    # per-measure relevance level (ir_measures' rel=), else the evaluation's
+    options: tuple = ()         # (name, value) pairs of the family's options that differ from their default
+
+    def option(self, key: str) -> Any:
+        """The value of one of the family's options (alpha, beta, ties): as given, else its default."""
+        return dict(self.family.options).get(key) if key not in dict(self.options) else dict(self.options)[key]
 
     @property
     def trec_name(self) -> str:
@@ -174,6 +215,11 @@ class Measure:
     def name(self) -> str:
         """The canonical irw name: ir_measures syntax where it has one, else trec_eval's."""
         base = self.family.ir_name(self.param) if self.family.ir_name else self.trec_name
+        if self.family.options:  # alpha_nDCG(alpha=0.3,rel=2)@10, AP(ties=min), NRBP(alpha=0.3,beta=0.8)
+            args = [f"{key}={_option_text(value)}" for key, value in self.options]
+            args += [f"rel={self.level}"] if self.level is not None else []
+            head, at, cutoff = base.partition("@")
+            return f"{head}({','.join(args)}){at}{cutoff}" if args else base
         if self.level is None:
             return base
         if base.endswith(")"):  # SetF(beta=0.5) -> SetF(beta=0.5,rel=2), as ir_measures writes it
@@ -208,6 +254,10 @@ class Measure:
         return self.name
 
 
+def _option_text(value: Any) -> str:
+    return _short_float(value) if isinstance(value, float) else str(value)
+
+
 # -- parsing ---------------------------------------------------------------------------------
 _IR_NAMES: dict[str, tuple[str, bool]] = {
     # ir_measures name -> (family, takes @k)
@@ -218,6 +268,8 @@ _IR_NAMES: dict[str, tuple[str, bool]] = {
     "IPrec": ("iprec_at_recall", True), "Success": ("success", True), "Judged": ("judged", True),
     "NumQ": ("num_q", False), "NumRet": ("num_ret", False), "NumRel": ("num_rel", False),
     "NumRelRet": ("num_rel_ret", False), "ERR": ("gdeval_err", True),
+    "alpha_nDCG": ("alpha_ndcg", True), "ERR_IA": ("err_ia", True), "NRBP": ("nrbp", False),
+    "nNRBP": ("nnrbp", False), "P_IA": ("p_ia", True), "StRecall": ("strec", True),
 }
 _AT_FAMILY = {"AP": "map_cut", "RR": "recip_rank_cut", "nDCG": "ndcg_cut", "NDCG": "ndcg_cut"}
 _IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
@@ -276,6 +328,15 @@ def _parse_printed_trec_name(spec: str) -> Measure | None:
     return None
 
 
+def _refuse_unsaid_options(measures: list[Measure], spec: str) -> list[Measure]:
+    for m in measures:
+        missing = [key for key, default in m.family.options if default is None and key not in dict(m.options)]
+        if missing:
+            example = Measure(m.family, m.param, options=((missing[0], TIE_MODES[0]),)).name
+            raise MeasureError(f"{spec}: write it with its {missing[0]}= option, e.g. {example}")
+    return measures
+
+
 def default_measures(family: Family) -> list[Measure]:
     if family.kind == NONE:
         return [Measure(family)]
@@ -322,7 +383,12 @@ def parse_ir(spec: str) -> list[Measure]:
                            "(its gain is 2^grade - 1)")
     if needs_at and at is None and family_name not in ("P", "recall"):
         raise MeasureError(f"{spec}: {name} needs a cutoff, e.g. {name}@10")
+    if "ties" in args:
+        if family_name not in _TIE_FAMILY or (at is None and family_name in ("P", "recall")):
+            raise MeasureError(f"{spec}: ties= is offered for AP, nDCG@k, P@k, RR and R@k")
+        family_name = _TIE_FAMILY[family_name]
     family = ALL_FAMILIES[family_name]
+    options = _take_options(family, args, spec)
     if family_name == "set_F":
         beta = _number(args.pop("beta", "1"), spec)
         measure = Measure(family, beta * beta, level)
@@ -338,7 +404,30 @@ def parse_ir(spec: str) -> list[Measure]:
         raise MeasureError(f"{spec}: unknown parameter(s) {', '.join(args)}")
     if measure is None:  # P or R without @k: trec_eval's default cutoffs
         return [Measure(family, k, level) for k in family.defaults]
-    return [measure]
+    return [replace(measure, options=options)]
+
+
+def _take_options(family: Family, args: dict[str, str], spec: str) -> tuple:
+    """The family's options read (and removed) from args: those that differ from their default,
+    in the family's order; a required one (default None) must be given."""
+    taken = []
+    for key, default in family.options:
+        if key not in args:
+            if default is None:
+                raise MeasureError(f"{spec}: say which {key}= ({', '.join(TIE_MODES)})")
+            continue
+        text = args.pop(key).strip("'\"")
+        if key == "ties":
+            if text not in TIE_MODES:
+                raise MeasureError(f"{spec}: ties= takes {', '.join(TIE_MODES)}, not {text!r}")
+            taken.append((key, text))
+            continue
+        value = _number(text, spec)
+        if not 0.0 <= value <= 1.0:
+            raise MeasureError(f"{spec}: {key} must be between 0 and 1")
+        if value != default:
+            taken.append((key, value))
+    return tuple(taken)
 
 
 def parse(spec: str) -> list[Measure]:
@@ -362,6 +451,10 @@ _TREC_NAME_AT_LEVEL = re.compile(r"(?P<name>[A-Za-z0-9_.]+)\(rel=(?P<level>-?[0-
 
 
 def _parse_exact(spec: str) -> list[Measure]:
+    return _refuse_unsaid_options(_parse_exact_names(spec), spec)
+
+
+def _parse_exact_names(spec: str) -> list[Measure]:
     if "@" in spec or "(" in spec:
         at_level = _TREC_NAME_AT_LEVEL.fullmatch(spec)
         if at_level and at_level.group("name") not in _IR_NAMES:  # a trec_eval name at a level: gm_bpref(rel=2)
@@ -439,7 +532,11 @@ def trec_measure_set(which: str, compat: int = 9) -> list[Measure]:
 
 
 def _name_pattern(family: Family) -> str:
-    """How a family's measures are written: P@k, IPrec@x, nDCG, utility ..."""
+    """How a family's measures are written: P@k, IPrec@x, nDCG, utility, AP(ties=expected|min|max) ..."""
+    required = [key for key, default in family.options if default is None]
+    if required:
+        head, at, cutoff = (family.ir_name("k") if family.kind == CUTOFFS else family.ir_name(None)).partition("@")
+        return f"{head}({required[0]}={'|'.join(TIE_MODES)}){at}{cutoff}"
     if family.kind == CUTOFFS and family.ir_name:
         return family.ir_name("k")
     if family.kind == CUTOFFS:
@@ -488,5 +585,6 @@ def measure_table_markdown() -> str:
         parameter = f"{param} ({defaults})" if param and defaults else param
         if note:
             description = f"{description} ({note})"
+        name = name.replace("|", "\\|")  # a pipe inside a cell, even in code, splits it
         lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} | {ref} |")
     return "\n".join(lines) + "\n"

@@ -23,7 +23,8 @@
 --     out). So under -c the values and the mean are ir_measures' exactly. -l plays no part. -M keeps
 --     the first N documents of this order; -J then drops unjudged and negatively graded ones and
 --     ranks the rest from 1.
--- gdeval prints 5 decimals; tests/test_gdeval.py compares per query within 5e-6.
+-- Sums run in rank order (the same bits every time). gdeval prints 5 decimals;
+-- tests/test_gdeval.py compares per query within 5e-6.
 with params as (
     select unnest($params, recursive := true)
 ),
@@ -127,7 +128,7 @@ ideal_dcg as (
         s.run_id,
         s.query_id,
         s.measure,
-        sum(i.gain / log2(cast(i.position + 1 as double))) as idcg
+        sum(i.gain / log2(cast(i.position + 1 as double)) order by i.position) as idcg
     from scored_queries as s
     inner join ideal as i
         on i.query_id = s.query_id
@@ -141,8 +142,8 @@ run_sums as (
         s.run_id,
         s.query_id,
         s.measure,
-        sum(t.gain / log2(cast(t.rank + 1 as double))) as dcg,
-        sum(t.err_term) as err
+        sum(t.gain / log2(cast(t.rank + 1 as double)) order by t.rank) as dcg,
+        sum(t.err_term order by t.rank) as err
     from scored_queries as s
     inner join err_terms as t
         on t.run_id = s.run_id
