@@ -128,6 +128,26 @@ def test_a_file_that_is_not_duckdb_is_refused_and_left_alone(kind, expected, com
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("kind", ["directory", "text", "empty", "sqlite", "device"])
+@pytest.mark.parametrize("read_only", [False, True])
+def test_the_api_refuses_what_is_not_a_duckdb_file(kind, read_only, tmp_path):
+    path = tmp_path / "x.duckdb"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "text":
+        path.write_text("not a database\n")
+    elif kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "sqlite":
+        with sqlite3.connect(path) as con:
+            con.execute("create table t (x)")
+        con.close()
+    else:
+        path = Path("/dev/null")
+    with pytest.raises(warehouse.NotAWarehouse, match=f"cannot open warehouse {path}: "):
+        warehouse.open(path, read_only=read_only)
+
+
 def _foreign_database(path: Path) -> list[tuple]:
     con = duckdb.connect(str(path))
     con.execute("create table runs (id integer, note varchar)")
@@ -325,6 +345,8 @@ def test_an_older_warehouse_names_a_command_that_migrates_it(tmp_path):
         result = Cli(path)(*command)
         assert_clear_error(result, f"has schema version {newest - 1} and needs migrating to {newest}; "
                                    f"upgrade it with `irw migrate --db {path}`")
+    with pytest.raises(warehouse.SchemaVersionError, match="upgrade it with `irw migrate"):
+        warehouse.open(path, read_only=True)
     migrated = Cli(path)("migrate", "--format", "csv")
     assert migrated.exit_code == 0, migrated.stderr
     assert [line.split(",")[:2] for line in migrated.stdout.splitlines()[1:]] == [

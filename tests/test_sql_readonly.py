@@ -474,3 +474,20 @@ def test_catalogue_hints_become_the_warehouse_tables_and_views(seeded_db, irw):
     near = irw("sql", "select * from run")  # a suggestion that is one of ours stays
     assert near.stderr.splitlines()[:3] == ["Error: Catalog Error: Table with name run does not exist!",
                                             'Error: Did you mean "runs"?', listing]
+
+
+@pytest.mark.parametrize("via", ["argv", "stdin"])
+def test_sql_that_is_not_utf8_is_an_error_line(via, seeded_db):
+    """Bytes that are not UTF-8 reach Python as lone surrogates (argv) or fail to decode (stdin)."""
+    import subprocess
+    import sys
+
+    text = b"select '\xff'"
+    argv = [sys.executable, "-m", "warehouse", "sql", "--db", str(seeded_db)]
+    if via == "argv":
+        result = subprocess.run([*argv, text], capture_output=True)
+    else:
+        result = subprocess.run([*argv, "-"], input=text, capture_output=True)
+    stderr = result.stderr.decode("utf-8", "replace")
+    assert result.returncode in (1, 2), stderr
+    assert stderr.startswith("Error: ") and "UTF-8" in stderr and "Traceback" not in stderr, stderr
