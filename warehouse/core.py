@@ -2,17 +2,15 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
-import re
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import duckdb
 
 from . import batch, catalog, frames, ingest
 from .db import Database, default_path
-from .errors import QueryError, ReadOnlyError
 from .table import Table
+
 
 class Warehouse:
     """A warehouse file: ingest qrels and runs, list them, query them with SQL."""
