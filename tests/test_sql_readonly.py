@@ -491,3 +491,9 @@ def test_sql_that_is_not_utf8_is_an_error_line(via, seeded_db):
     stderr = result.stderr.decode("utf-8", "replace")
     assert result.returncode in (1, 2), stderr
     assert stderr.startswith("Error: ") and "UTF-8" in stderr and "Traceback" not in stderr, stderr
+
+
+def test_other_hints_from_duckdb_stay(seeded_db, irw):
+    result = irw("sql", "select * from rnge(3)")  # a table function, not a table: DuckDB's hint is right
+    assert result.stderr.splitlines()[:2] == ["Error: Catalog Error: Table Function with name rnge does not exist!",
+                                              'Error: Did you mean "range"?']

@@ -36,7 +36,7 @@ _WRITE_WORDS = {"insert", "update", "delete", "merge", "copy", "attach", "detach
                 "truncate", "install", "load", "checkpoint", "export", "import", "pragma", "set", "reset",
                 "vacuum", "call", "returning", "nextval", "setval"}
 _DID_YOU_MEAN = re.compile(r'\s*Did you mean "([^"]+)"\?')
-_MISSING_TABLE = re.compile(r"^Catalog Error: Table( Function)? with name \S+ does not exist")
+_MISSING_TABLE = re.compile(r"^Catalog Error: Table with name \S+ does not exist")
 
 
 def run(db: Database, query: Any, params: Any = None) -> Table:
