@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import warehouse
+
 from conftest import Cli, under_ci
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -96,3 +98,30 @@ def test_the_latex_table_compiles(hostile, tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout[-2000:]
     assert (tmp_path / "paper.pdf").stat().st_size > 0
+
+
+def test_the_leaderboard_paper_table_marks_what_the_leaderboard_marks(tmp_path, conformance):
+    irw = Cli(tmp_path / "irw.duckdb")
+    folder = conformance / "dl19-passage"
+    irw("ingest", "qrels", folder / "qrels.dl19-passage.txt", "--name", "dl19")
+    irw("ingest", "run", folder / "runs")  # six runs, one command
+    args = ["report", "leaderboard", "-m", "nDCG@10", "-m", "AP(rel=2)", "--baseline", "BM25"]  # --qrels: the only set
+    board = json.loads(irw(*args, "--format", "json").stdout)
+    latex = irw(*args, "--format", "latex")
+    assert latex.exit_code == 0, latex.stderr
+    rows = [line for line in latex.stdout.splitlines() if line[:2] in {f"{c} " for c in "abcdef"}]
+    assert [row.split(" & ")[1].replace("\\_", "_") for row in rows] == [r["run"] for r in board]
+    letter = {r["run"]: "abcdef"[i] for i, r in enumerate(board)}
+    for row, entry in zip(rows, board):
+        cells = row.rstrip(" \\").split(" & ")[2:]
+        for name, cell in zip(["nDCG@10", "AP(rel=2)"], cells):
+            better = f"{name} better" in (entry["significant"] or "")
+            assert cell.endswith(f"$^{{{letter['BM25']}}}$") == better, (entry["run"], name, cell)
+    assert "every run against BM25" in latex.stdout
+    with warehouse.open(tmp_path / "irw.duckdb", read_only=True) as wh:
+        from warehouse import reports
+
+        frame = reports.leaderboard(wh, "dl19", ["nDCG@10"]).to_pandas()
+        assert list(frame["run"]) == [r["run"] for r in sorted(board, key=lambda r: -r["nDCG@10"])]
+    other = irw("report", "run", "BM25", "--format", "markdown")
+    assert other.exit_code == 2 and "irw report leaderboard and irw compare make one" in other.stderr

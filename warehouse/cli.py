@@ -372,6 +372,8 @@ class ReportFormat(str, Enum):
     csv = "csv"
     tsv = "tsv"
     json = "json"
+    latex = "latex"
+    markdown = "markdown"
 
 
 ReportFormatOption = Annotated[ReportFormat, typer.Option(
@@ -401,6 +403,13 @@ def _check_output(fmt: ReportFormat, output: Optional[Path]) -> None:
 def _emit_report(report, fmt: ReportFormat, output: Optional[Path], render) -> None:
     if fmt is ReportFormat.html:
         _write_html(output, render(report))
+    elif fmt.value in PAPER_FORMATS:
+        from . import paper
+
+        if not hasattr(report, "paper_table"):
+            raise UsageError(f"--format {fmt.value} prints a paper table: irw report leaderboard and irw compare "
+                             "make one")
+        sys.stdout.write(paper.render(report.paper_table(), fmt.value))
     else:
         emit(report.table(), OutputFormat(fmt.value))
 
@@ -484,7 +493,7 @@ def compare(
 
 @report_app.command("leaderboard")
 def report_leaderboard(
-    qrels: QrelsOption = ...,
+    qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
     baseline: Annotated[Optional[str], typer.Option(
@@ -515,12 +524,12 @@ def report_leaderboard(
         stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
         if fmt is not ReportFormat.html or str(output) == "-":
-            board = reports.leaderboard(wh, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+            board = reports.leaderboard(wh, wh.qrels_name(qrels), measure, baseline=baseline, settings=settings, stats=stats)
             _emit_report(board, fmt, output, reports.render_leaderboard)
             return
         bar = _pages_progress()
         try:
-            written = reports.write_leaderboard(wh, qrels, output, measure, baseline=baseline, settings=settings,
+            written = reports.write_leaderboard(wh, wh.qrels_name(qrels), output, measure, baseline=baseline, settings=settings,
                                                 stats=stats, run_pages=run_pages, progress=bar)
         finally:
             if bar is not None:
@@ -533,7 +542,7 @@ def report_leaderboard(
 @report_app.command("run")
 def report_run(
     run: Annotated[str, typer.Argument(help="Stored run name.")],
-    qrels: QrelsOption = ...,
+    qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
     baseline: BaselineOption = None,
@@ -562,7 +571,7 @@ def report_run(
         settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
         stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.run_page(wh, run, qrels, measure, baseline=baseline, query=query, settings=settings,
+        page = reports.run_page(wh, run, wh.qrels_name(qrels), measure, baseline=baseline, query=query, settings=settings,
                                 stats=stats)
         _emit_report(page, fmt, output, reports.render_run_page)
 
@@ -570,7 +579,7 @@ def report_run(
 @report_app.command("compare")
 def report_compare(
     runs: Annotated[List[str], typer.Argument(help="Stored run names (two or more, or one with --baseline).")],
-    qrels: QrelsOption = ...,
+    qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
     baseline: BaselineOption = None,
@@ -596,13 +605,13 @@ def report_compare(
         settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
         stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.compare_page(wh, runs, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+        page = reports.compare_page(wh, runs, wh.qrels_name(qrels), measure, baseline=baseline, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_compare_page)
 
 
 @report_app.command("history")
 def report_history(
-    qrels: QrelsOption = ...,
+    qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: Annotated[str, typer.Option("-m", "--measure", help="The measure to follow over time.")] = "AP",
     system: Annotated[Optional[List[str]], typer.Option("--system", help="Only these systems; repeatable.")] = None,
@@ -628,7 +637,7 @@ def report_history(
         settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
         stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.history(wh, qrels, measure, systems=system, settings=settings, stats=stats)
+        page = reports.history(wh, wh.qrels_name(qrels), measure, systems=system, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_history)
 
 

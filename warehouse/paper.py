@@ -41,45 +41,62 @@ def from_comparison(comparison, higher_is_better) -> PaperTable:
     runs = list(dict.fromkeys(r for pair in comparison.pairs for r in pair[::-1]))
     if comparison.baseline is not None:
         runs = [comparison.baseline] + [r for r in runs if r != comparison.baseline]
+    means: dict[tuple[str, str], float] = {}
+    for row in comparison.rows:
+        if row.result is not None and row.result.n > 0:
+            means.setdefault((row.run, row.measure.name), row.result.mean_a)
+            means.setdefault((row.baseline, row.measure.name), row.result.mean_b)
+    return build(runs, comparison.measures, means, comparison.rows, comparison.baseline, comparison.qrels,
+                 comparison.stats, comparison.tested, higher_is_better)
+
+
+def from_leaderboard(board, higher_is_better) -> PaperTable:
+    """The paper table of a reports.Leaderboard: its runs in its order, its values (trec_eval's
+    summary of each run), letters from its tests against the baseline."""
+    means = {(row.run, m.name): cell.value for row in board.rows for m, cell in zip(board.measures, row.cells)
+             if cell.value is not None}
+    return build([row.run for row in board.rows], board.measures, means, board.pair_rows, board.baseline,
+                 board.scope.qrels, board.stats, board.tested, higher_is_better)
+
+
+def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_rows, baseline: str | None,
+          qrels: str, stats, tested: int, higher_is_better) -> PaperTable:
+    """Runs x measures from the means and the tested pairs (reports.PairRow: run against baseline,
+    direction after correction)."""
     letters = [letter(i) for i in range(len(runs))]
     label = dict(zip(runs, letters))
-    means: dict[tuple[str, str], float] = {}
     wins: dict[tuple[str, str], set[str]] = {}
     queries = set()
-    for row in comparison.rows:
+    for row in pair_rows:
         name = row.measure.name
         if row.result is not None and row.result.n > 0:
-            means.setdefault((row.run, name), row.result.mean_a)
-            means.setdefault((row.baseline, name), row.result.mean_b)
             queries.add(row.result.n)
         if row.direction == "better":
             wins.setdefault((row.run, name), set()).add(label[row.baseline])
         elif row.direction == "worse":
             wins.setdefault((row.baseline, name), set()).add(label[row.run])
-    names = [m.name for m in comparison.measures]
+    names = [m.name for m in measures]
     cells = []
     for run in runs:
         row_cells = []
-        for m in comparison.measures:
+        for m in measures:
             value = means.get((run, m.name))
             shown = [format_number(means[(r, m.name)]) for r in runs if means.get((r, m.name)) is not None]
             best = None
-            if shown:
-                pick = max if higher_is_better(m) is not False else min
-                best = pick(shown, key=float)
+            if shown and higher_is_better(m) is not None:
+                best = (max if higher_is_better(m) else min)(shown, key=float)
             row_cells.append(PaperCell(value, value is not None and format_number(value) == best,
                                        tuple(sorted(wins.get((run, m.name), ()), key=lambda s: (len(s), s)))))
         cells.append(row_cells)
-    stats = comparison.stats
     query_text = (f"{queries.pop()} queries" if len(queries) == 1 else
                   f"{min(queries)}-{max(queries)} queries (each pair over the queries both runs have)"
                   if queries else "no queries")
-    against = f"every run against {comparison.baseline}" if comparison.baseline else "every pair of runs"
+    against = f"every run against {baseline}" if baseline else "every pair of runs"
     correction = CORRECTIONS[stats.correction]
-    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {comparison.qrels}. A superscript letter "
+    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}. A superscript letter "
                f"marks a run significantly better than the run of that letter: {TESTS[stats.test]}, "
                f"two-sided, {against}, "
-               + (f"{correction} correction over {comparison.tested} comparisons, " if stats.correction != "none"
+               + (f"{correction} correction over {tested} comparisons, " if stats.correction != "none"
                   else "no correction for multiple testing, ")
                + f"alpha {stats.alpha:g}. The best value of each measure is in bold.")
     return PaperTable(runs, letters, names, cells, caption)

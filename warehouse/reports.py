@@ -601,7 +601,7 @@ class LeaderboardRow:
 
 
 @dataclass
-class Leaderboard:
+class Leaderboard(Tabular):
     scope: Scope
     stats: StatsSettings
     baseline: str | None
@@ -620,6 +620,23 @@ class Leaderboard:
     def show_system(self) -> bool:
         """The System column says something only when some run's system is not its own name."""
         return any(row.system != row.run for row in self.rows)
+
+    def paper_table(self):
+        """The runs x measures table for a paper (warehouse/paper.py), letters from the tests
+        against the baseline."""
+        from . import paper
+
+        return paper.from_leaderboard(self, _higher_is_better)
+
+    def to_latex(self, label: str = "tab:irw") -> str:
+        from . import paper
+
+        return paper.to_latex(self.paper_table(), label)
+
+    def to_markdown(self) -> str:
+        from . import paper
+
+        return paper.to_markdown(self.paper_table())
 
     def table(self) -> Table:
         """The leaderboard as data (irw report leaderboard --format json|csv|...)."""
@@ -744,7 +761,7 @@ class RankRow:
 
 
 @dataclass
-class RunPage:
+class RunPage(Tabular):
     scope: Scope
     stats: StatsSettings
     run: str
@@ -898,7 +915,7 @@ def write_run_page(wh: Warehouse, run: str, qrels: str, path: Path, measures: Se
 
 # -- compare page ------------------------------------------------------------------------------
 @dataclass
-class ComparePage:
+class ComparePage(Tabular):
     comparison: Comparison
     scope: Scope
     meta: dict[str, dict[str, Any]]
@@ -1008,7 +1025,7 @@ class SystemHistory:
 
 
 @dataclass
-class HistoryPage:
+class HistoryPage(Tabular):
     scope: Scope
     stats: StatsSettings
     systems: list[SystemHistory]
