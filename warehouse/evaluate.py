@@ -203,6 +203,7 @@ class Evaluator:
         if not parsed:
             raise MeasureError("runid and relstring are text, not scores: only `irw trec-eval` prints them")
         check_qrels_for(self.db, qrels, qrels_id, parsed)
+        check_settings_for(settings, parsed)
         by_level: dict[int, list[Measure]] = {}
         for m in parsed:
             by_level.setdefault(m.level if m.level is not None else settings.level, []).append(m)
@@ -343,6 +344,16 @@ def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure
     except MeasureError:
         return settings.reads_judged_rows_only
     return settings.reads_judged_rows_only and not any(m.family.reads_run_rows for m in parsed)
+
+
+def check_settings_for(settings: Settings, measures: list[Measure]) -> None:
+    """The tie-aware measures take -M (a cutoff of every tie order) or -J (ties among the judged
+    documents), not both: which documents -M keeps before -J drops the unjudged ones would itself
+    depend on the tie order."""
+    ties = sorted({m.name for m in measures if m.family.sql == "measures/ties.sql"})
+    if ties and settings.depth is not None and settings.judged_only:
+        raise UsageError(f"{', '.join(ties)} take -M or -J, not both (which documents -M keeps before -J "
+                         "drops the unjudged ones depends on the tie order): drop one of them")
 
 
 def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Measure]) -> None:

@@ -181,10 +181,35 @@ DIVERSITY_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            reference=_NDEVAL, reads_run_rows=True),
 ]}
 
+# Tie-aware scores (McSherry and Najork, ECIR 2008): over every order of the documents that tie
+# (the evaluation's tie rule: float32 scores under --compat 9, doubles under 10), the expected
+# value in closed form, and the lowest and highest any order gives (sql/measures/ties.sql).
+_TIES = "McSherry and Najork, ECIR 2008 (expected); min and max over tie orders"
+_TIES_OPTION = (("ties", None),)
+TIE_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("map_ties", "measures/ties.sql", NONE, (), MEAN,
+           "AP over the orders of tied documents: ties=expected (the mean over every order), min or max.",
+           _k("AP"), reference=_TIES, reads_run_rows=True, options=_TIES_OPTION),
+    Family("ndcg_cut_ties", "measures/ties.sql", CUTOFFS, (10,), MEAN,
+           "nDCG@k over the orders of tied documents: ties=expected, min or max.", _k("nDCG@{}"),
+           reference=_TIES, reads_run_rows=True, options=_TIES_OPTION),
+    Family("P_ties", "measures/ties.sql", CUTOFFS, (10,), MEAN,
+           "P@k over the orders of tied documents: ties=expected, min or max.", _k("P@{}"),
+           reference=_TIES, reads_run_rows=True, options=_TIES_OPTION),
+    Family("recip_rank_ties", "measures/ties.sql", NONE, (), MEAN,
+           "RR over the orders of tied documents: ties=expected, min or max.", _k("RR"),
+           reference=_TIES, reads_run_rows=True, options=_TIES_OPTION),
+    Family("recall_ties", "measures/ties.sql", CUTOFFS, (1000,), MEAN,
+           "R@k over the orders of tied documents: ties=expected, min or max.", _k("R@{}"),
+           reference=_TIES, reads_run_rows=True, options=_TIES_OPTION),
+]}
 TIE_MODES = ("expected", "min", "max")
-_TIE_FAMILY: dict[str, str] = {}  # AP(ties=...) and friends: sql/measures/ties.sql
+# the measure each tie family scores, as parse_ir finds it before ties= is read
+_TIE_FAMILY = {"map": "map_ties", "ndcg_cut": "ndcg_cut_ties", "P": "P_ties", "recip_rank": "recip_rank_ties",
+               "recall": "recall_ties"}
 
 EXTRA_FAMILIES.update(DIVERSITY_FAMILIES)
+EXTRA_FAMILIES.update(TIE_FAMILIES)
 
 ALL_FAMILIES = {**FAMILIES, **EXTRA_FAMILIES}
 
