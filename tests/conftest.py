@@ -31,8 +31,7 @@ from warehouse.cli import app
 # CONFORMANCE_ABSENT, and the run's summary says how many were; under CI (env CI set) it is an error,
 # so CI can never pass without them.
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
-CONFORMANCE_ABSENT = (f"../shared/conformance (trec_eval's own outputs) is absent beside this checkout "
-                      f"({CONFORMANCE}): conformance test skipped")
+CONFORMANCE_ABSENT = f"../shared/conformance (trec_eval's own outputs) is absent beside this checkout ({CONFORMANCE})"
 
 
 def under_ci() -> bool:
@@ -75,7 +74,7 @@ def pytest_terminal_summary(terminalreporter):
     skipped = [r for r in terminalreporter.stats.get("skipped", [])
                if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(CONFORMANCE_ABSENT)]
     if skipped:
-        terminalreporter.write_line(f"{len(skipped)} skipped: {CONFORMANCE_ABSENT}", yellow=True)
+        terminalreporter.write_line(f"{len(skipped)} conformance tests skipped: {CONFORMANCE_ABSENT}", yellow=True)
 
 
 # -- input files -----------------------------------------------------------------------------------
@@ -337,4 +336,3 @@ class SteppedIrw:
         self.kill()
         self._out.close()
         self._err.close()
-
