@@ -247,8 +247,9 @@ class Measure:
             return f"{head}({','.join(args)}){at}{cutoff}" if args else base
         if self.level is None:
             return base
-        if base.endswith(")"):  # SetF(beta=0.5) -> SetF(beta=0.5,rel=2), as ir_measures writes it
-            return f"{base[:-1]},rel={self.level})"
+        close = base.find(")")
+        if close >= 0:  # SetF(beta=0.5) -> SetF(beta=0.5,rel=2), as ir_measures writes its arguments
+            return f"{base[:close]},rel={self.level}{base[close:]}"
         if "@" in base:
             return base.replace("@", f"(rel={self.level})@", 1)
         return f"{base}(rel={self.level})"
