@@ -72,3 +72,26 @@ def test_eval_compare_sql_and_reports(irw, stored):
         assert written.exit_code == 0, written.stderr
         page = out.read_text(encoding="utf-8")
         assert all(name.replace("&", "&amp;") in page for name in MEASURES), report
+
+
+def test_leaderboard_marks_runs_a_tie_order_could_reorder_and_run_pages_show_the_spread(irw, tmp_path):
+    """Query 1 judges x (relevant) and y, z (not). Run `tied` scores all three equally: AP is 1/3 to 1
+    over the orders (trec_eval's docid order z, y, x gives 1/3). Run `half` ranks y first, then x:
+    AP 1/2, inside that range, so both ranks could change. Run `best` ranks x first: AP 1, no tie,
+    but `tied` can reach 1 too, which only ties it: no mark for `best`."""
+    write_file(tmp_path, "q.qrels", "1 0 x 1\n1 0 y 0\n1 0 z 0\n")
+    irw("ingest", "qrels", tmp_path / "q.qrels", "--name", "q")
+    for name, rows in (("tied", "x 1.0\ny 1.0\nz 1.0"), ("half", "y 2.0\nx 1.0\nz 0.5"), ("best", "x 2.0\ny 1.0\nz 0.5")):
+        text = "".join(f"1 Q0 {doc} {i} {score} {name}\n" for i, (doc, score) in
+                       enumerate((line.split() for line in rows.splitlines()), 1))
+        assert irw("ingest", "run", write_file(tmp_path, f"{name}.run", text), "--name", name).exit_code == 0
+    out = tmp_path / "board.html"
+    assert irw("report", "leaderboard", "-m", "AP", "-o", out).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    marked = {row.split('data-value="', 2)[2].split('"')[0] for row in page.split("<tr")[1:]
+              if 'class="ties"' in row}
+    assert marked == {"tied", "half"}
+    assert 'title="AP is 0.3333 to 1.0000 over the orders of this run' in page
+    run_page = (tmp_path / "board_runs" / "tied.html").read_text(encoding="utf-8")
+    assert "AP over tie orders" in run_page and "0.3333 &ndash; 1.0000" in run_page
+    assert "over tie orders" not in (tmp_path / "board_runs" / "best.html").read_text(encoding="utf-8")

@@ -433,6 +433,14 @@ def parse_ir(spec: str) -> list[Measure]:
     return [replace(measure, options=options)]
 
 
+def tie_variant(measure: Measure, mode: str) -> Measure | None:
+    """The tie-aware form of a measure (AP -> AP(ties=min)), or None when it has none."""
+    family = _TIE_FAMILY.get(measure.family.trec_name)
+    if family is None or measure.options:
+        return None
+    return Measure(ALL_FAMILIES[family], measure.param, measure.level, (("ties", mode),))
+
+
 def _take_options(family: Family, args: dict[str, str], spec: str) -> tuple:
     """The family's options read (and removed) from args: those that differ from their default,
     in the family's order; a required one (default None) must be given."""

@@ -28,10 +28,10 @@ from urllib.parse import quote
 
 from . import catalog, charts
 from .core import Warehouse
-from .errors import NotFoundError, OutputError, UsageError
+from .errors import NotFoundError, OutputError, ReadOnlyError, UsageError
 from .evaluate import NO_DEPTH, Settings, stored_name
 from .formatting import format_number
-from .measures import Measure, parse_all
+from .measures import Measure, parse_all, tie_variant
 from .resources import templates_dir
 from .stats import CORRECTIONS, Family, PairedResult, StatsSettings
 from .table import Table, Tabular
@@ -598,6 +598,8 @@ class LeaderboardRow:
     judged_queries: int
     coverage: float | None      # Judged@10
     link: str | None
+    tie_range: tuple[float, float] | None = None  # the primary measure's lowest and highest over tie orders
+    rank_may_change: bool = False  # another order of tied documents could move this run past another
 
 
 @dataclass
@@ -707,10 +709,47 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
             partial_pairing=bool(primary and not primary.same_queries),
             queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
             coverage=entry["values"].get(coverage.name), link=pages.get(name)))
+    _mark_tie_ranks(rows, _tie_ranges(wh, qrels, scope.primary, ranked, settings))
     family_text = (f"over {plural(family.tested, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
                    f"{plural(sum(1 for m in shown if _testable(m)), 'measure')}" if baseline else "no comparisons")
     return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
                        settings_items(scope, stats, family_text), family_text)
+
+
+def _tie_ranges(wh: Warehouse, qrels: str, measure: Measure, runs: Sequence[str], settings: Settings,
+                per_query: bool = False) -> dict[Any, tuple[float, float]]:
+    """The lowest and highest value of a measure over the orders of each run's tied documents
+    (sql/measures/ties.sql): {run: (low, high)} of the mean, or {(run, query): ...} per query.
+    Empty when the measure has no tie-aware form, or a read-only warehouse never computed it."""
+    low, high = tie_variant(measure, "min"), tie_variant(measure, "max")
+    if low is None or not runs:
+        return {}
+    try:
+        evaluation = wh.evaluate(list(runs), qrels, [low, high], settings=settings, per_query=per_query)
+    except ReadOnlyError:
+        return {}
+    values: dict[Any, dict[str, float]] = {}
+    if per_query:
+        for run, query, name, value in evaluation.per_query.rows:
+            values.setdefault((run, query), {})[name] = value
+    else:
+        for run, name, value, *_ in evaluation.summary.rows:
+            values.setdefault(run, {})[name] = value
+    return {key: (v[low.name], v[high.name]) for key, v in values.items() if low.name in v and high.name in v}
+
+
+def _mark_tie_ranks(rows: Sequence[LeaderboardRow], ranges: dict[str, tuple[float, float]]) -> None:
+    """A run's rank could change under another tie order when its range of the primary mean
+    overlaps another run's: each run's tie orders are its own, so any pair of values in the two
+    ranges can occur together."""
+    for row in rows:
+        row.tie_range = ranges.get(row.run)
+    for row in rows:
+        if row.tie_range is None:
+            continue
+        low, high = row.tie_range
+        row.rank_may_change = any(other is not row and other.tie_range is not None
+                                  and low < other.tie_range[1] and other.tie_range[0] < high for other in rows)
 
 
 def render_leaderboard(board: Leaderboard, run_pages_href: str | None = None) -> str:
@@ -750,6 +789,7 @@ class QueryRow:
     values: list[float | None]
     baseline_value: float | None
     delta: float | None
+    tie_range: tuple[float, float] | None = None  # the primary measure's lowest and highest over tie orders
 
 
 @dataclass
@@ -781,6 +821,7 @@ class RunPage(Tabular):
     settings: list[tuple[str, str]]
     family: str
     leaderboard_family: bool
+    tie_spread: bool = False    # some query's primary value depends on the order of tied documents
 
     def table(self) -> Table:
         """Per-query values as data (irw report run --format json|csv|...)."""
@@ -841,6 +882,9 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
         delta = run_primary - base_primary if comparing and base_primary is not None else None
         query_rows.append(QueryRow(q, [values.get(m.name, (None, None))[0] for m in shown],
                                    base_primary if comparing else None, delta))
+    spreads = _tie_ranges(wh, qrels, scope.primary, [run], settings, per_query=True)
+    for row in query_rows:
+        row.tie_range = spreads.get((run, row.query))
     difference_chart = None
     if comparing:
         diffs = [(r.query, r.delta) for r in query_rows if r.delta is not None]
@@ -861,7 +905,8 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
     return RunPage(scope, stats, run, meta[run], comparing, meta.get(comparing) if comparing else None, summary,
                    query_rows, difference_chart, pr_chart, chosen, reason, relevant, retrieved, baseline_retrieved,
                    strip, settings_items(scope, stats if comparing else None, family_text), family_text,
-                   from_leaderboard is not None)
+                   from_leaderboard is not None,
+                   any(r.tie_range is not None and r.tie_range[1] - r.tie_range[0] > 1e-12 for r in query_rows))
 
 
 def _choose_query(query: str | None, rows: Sequence[QueryRow], relevance: dict[str, int], baseline: str | None,
