@@ -388,6 +388,8 @@ def dl19(tmp_path_factory) -> dict[str, Path]:
 
 
 def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, capsys):
+    # seven long names make no title: the compare page's heading counts them, its table lists them
+    assert "<h1>Compare 7 runs <span" in dl19["compare"].read_text(encoding="utf-8")
     shots = []
     for name in ("leaderboard", "compare", "run", "long run", "history"):
         page = Page(browser, dl19[name])
