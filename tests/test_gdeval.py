@@ -234,3 +234,16 @@ def test_eval_compare_and_sql_read_the_stored_scores(irw, tmp_path):
     compared = irw("compare", "seeded", "other", "-m", "ERR@20", "--test", "ttest", "--format", "csv")
     assert compared.exit_code == 0, compared.stderr
     assert compared.stdout.splitlines()[1].startswith("ERR@20,")
+
+
+def test_trec_eval_drop_in_prints_gdeval_values(irw, tmp_path):
+    """irw trec-eval takes ir_measures names: ERR@k reads every run row, not only the judged ones."""
+    qrels, run = seeded_files(tmp_path)
+    result = irw("trec-eval", "-q", "-m", "ERR@10", "-m", "nDCG(dcg=exp-log2)@10", qrels, run, db=False)
+    assert result.exit_code == 0, result.stderr
+    printed = {(name, query): float(value) for name, query, value in
+               (line.split("\t") for line in result.stdout.splitlines())}
+    theirs = gdeval(qrels, run, 10)
+    for name, trec_name in (("ERR@10", "gdeval_err_10"), ("nDCG(dcg=exp-log2)@10", "gdeval_ndcg_10")):
+        for query in JUDGED_IN_RUN:
+            assert abs(printed[(trec_name.ljust(22), query)] - theirs[name][query]) <= 1e-4  # 4 printed decimals

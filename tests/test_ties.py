@@ -170,3 +170,17 @@ def test_dl19_trec_eval_lies_between_min_and_max(dl19_scores):
             assert low - 1e-12 <= mean <= high + 1e-12
             spread += high - low > 1e-12
     assert spread > 0, "some DL19 query has ties that move a score"
+
+
+def test_trec_eval_refuses_options_it_cannot_print(irw, tmp_path):
+    qrels = write_file(tmp_path, "ties.qrels", QRELS)
+    run = write_file(tmp_path, "ties.run", RUN)
+    result = irw("trec-eval", "-m", "AP(ties=min)", qrels, run, db=False)
+    assert result.exit_code == 1 and "options only at their defaults" in result.stderr
+
+
+def test_each_mode_has_its_own_printed_name():
+    from warehouse.measures import parse
+
+    names = {parse(f"P(ties={mode})@10")[0].trec_name for mode in ("expected", "min", "max")}
+    assert names == {"P_ties_expected_10", "P_ties_min_10", "P_ties_max_10"}

@@ -228,10 +228,13 @@ class Measure:
     @property
     def trec_name(self) -> str:
         f = self.family
+        # options that differ from their default join the name, so AP(ties=min) and AP(ties=max)
+        # print apart: map_ties_min, P_ties_max_10, nrbp_0.3_0.8
+        head = "_".join([f.trec_name, *(_option_text(value) for _, value in self.options)])
         if f.kind == NONE:
-            return f.trec_name
+            return head
         if f.kind == CUTOFFS:
-            return f"{f.trec_name}_{self.param}"
+            return f"{head}_{self.param}"
         if f.kind == LEVELS:
             return f"{f.trec_name}_{self.param:.2f}" if f.trec_name != "set_F" else "set_F"
         return f.trec_name if self.param in f.defaults else f"{f.trec_name}_{self.param}"

@@ -135,6 +135,9 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
             raise MeasureError(f"unknown measure {spec!r}; {hint or ''}irw trec-eval takes trec_eval names "
                                "(map, P.10, ndcg_cut.10) and ir_measures names (AP, P@10, nDCG@10); "
                                "`irw measures` lists both") from None
+    if any(m.options for m in named):  # AP(ties=min), NRBP(alpha=0.3,beta=0.8): trec_eval's -m cannot say it
+        raise MeasureError(f"{spec}: irw trec-eval takes a measure's options only at their defaults (a trec_eval "
+                           "name has none); evaluate it with `irw eval` or warehouse.evaluate_files")
     if any(m.level is not None for m in named):
         raise MeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
                            f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec}")
@@ -162,14 +165,19 @@ def run(argv: list[str], out: TextIO) -> None:
         wh.ingest_qrels(args.qrels, "qrels")
         from .ingest import ingest_run
         # relstring prints unjudged documents too
-        judged_rows_only = s.reads_judged_rows_only and not any(m.family.trec_name == "relstring" for m in measures)
+        # relstring prints unjudged documents too; gdeval's, the diversity and the tie-aware measures
+        # rank every row themselves
+        judged_rows_only = s.reads_judged_rows_only and not any(
+            m.family.trec_name == "relstring" or m.family.reads_run_rows for m in measures)
         ingest_run(wh.db, args.run, "run", strict=False, judged_rows_only=judged_rows_only)
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
         db = wh.db
         try:
             evaluation = wh.evaluate(["run"], "qrels", scored, per_query=True, settings=s) if scored else None
         except MeasureError:
-            if db.fetchone("select count(*) from eval_run_queries")[0] == 0:
+            # a measure refused before anything was prepared (a diversity measure: no subtopics here)
+            prepared = db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
+            if prepared and db.fetchone("select count(*) from eval_run_queries")[0] == 0:
                 raise NoQueriesError("trec_eval: No queries with both results and relevance info") from None
             raise
         evaluated = [r[0] for r in db.fetchall("select query_id from eval_run_queries order by query_id")] \
