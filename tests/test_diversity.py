@@ -160,6 +160,8 @@ def test_cli_ingest_eval_sql_and_rm(irw, tmp_path):
     assert result.exit_code == 0, result.stderr
     header, row = result.stdout.splitlines()
     assert header == "run,queries,alpha_nDCG@10,ERR_IA@20,nNRBP"
+    assert "# alpha_nDCG@10: ndeval's conventions (as pyndeval runs it): ties by score as a double, then docid " \
+           "ascending" in result.stderr
     theirs = pyndeval(qrels, run, ["alpha_nDCG@10", "ERR_IA@20", "nNRBP"])
     judged_in_run = {"1", "2", "3", "4", "5"}
     for name, cell in zip(["alpha_nDCG@10", "ERR_IA@20", "nNRBP"], row.split(",")[2:]):

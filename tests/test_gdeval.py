@@ -221,6 +221,8 @@ def test_eval_compare_and_sql_read_the_stored_scores(irw, tmp_path):
     assert evaluated.exit_code == 0, evaluated.stderr
     header, row = evaluated.stdout.splitlines()
     assert header == "run,queries,ERR@20,nDCG(dcg=exp-log2)@20"
+    # the settings line speaks for trec_eval's measures; these say their own tie order
+    assert "# ERR@20: gdeval's conventions: ties by score as a double, then docid descending" in evaluated.stderr
     values = row.split(",")
     assert values[:2] == ["seeded", "6"]
     mean = {name: sum(x for q, x in v.items() if q in JUDGED_IN_RUN) / 6 for name, v in expected.items()}

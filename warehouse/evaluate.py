@@ -143,9 +143,11 @@ class Evaluation(Tabular):
         return self.wide(per_query=False)
 
     def level_notes(self) -> list[str]:
-        """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`)."""
+        """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`), and one per
+        measure whose conventions are not the printed settings' (gdeval's and ndeval's tie orders)."""
         return [f"{m.name}: relevant means grade >= {m.level}" for m in self.measures
-                if m.level is not None and m.level != self.settings.level]
+                if m.level is not None and m.level != self.settings.level] + \
+            [f"{m.name}: {m.family.conventions}" for m in self.measures if m.family.conventions]
 
     def value(self, run: str, measure: str) -> float:
         for row in self.summary.rows:

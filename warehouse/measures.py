@@ -39,6 +39,7 @@ class Family:
     # named options written in the name's parentheses, with defaults (None: the option is required):
     # alpha_nDCG(alpha=0.3)@10 is (("alpha", 0.5),); AP(ties=min) is (("ties", None),)
     options: tuple = ()
+    conventions: str = ""           # where it departs from the evaluation's printed settings (irw eval says so)
 
 
 def _k(fmt: str) -> Callable[[Any], str]:
@@ -134,6 +135,10 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            ratio=True, v10_only=True),
 ]}
 
+_GDEVAL_CONVENTIONS = "gdeval's conventions: ties by score as a double, then docid descending; every grade > 0 counts"
+_NDEVAL_CONVENTIONS = ("ndeval's conventions (as pyndeval runs it): ties by score as a double, then docid "
+                       "ascending; relevant per subtopic")
+
 # Measures of irw beyond trec_eval's: ir_measures' names, computed by the same SQL families.
 EXTRA_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("recip_rank_cut", "measures/reciprocal_rank.sql", CUTOFFS, (10,), MEAN,
@@ -146,11 +151,11 @@ EXTRA_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("gdeval_err", "measures/gdeval.sql", CUTOFFS, (20,), MEAN,
            "Expected reciprocal rank at k (Chapelle et al. 2009), stopping chance (2^grade - 1) / 16, "
            "gdeval's tie order; grades above 4 are refused.", _k("ERR@{}"),
-           reference="gdeval.pl 1.2a, as ir_measures runs it", reads_run_rows=True),
+           reference="gdeval.pl 1.2a, as ir_measures runs it", reads_run_rows=True, conventions=_GDEVAL_CONVENTIONS),
     Family("gdeval_ndcg", "measures/gdeval.sql", CUTOFFS, (20,), MEAN,
            "nDCG at k with gain 2^grade - 1 and log2 discount, ideal from the documents graded > 0, "
            "gdeval's tie order.", _k("nDCG(dcg=exp-log2)@{}"), reference="gdeval.pl 1.2a, as ir_measures runs it",
-           reads_run_rows=True),
+           reads_run_rows=True, conventions=_GDEVAL_CONVENTIONS),
 ]}
 
 # Diversity measures over subtopic judgments (`irw ingest qrels FILE --subtopics`): ndeval's, as
@@ -160,25 +165,25 @@ DIVERSITY_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("alpha_ndcg", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
            "alpha-nDCG at k (Clarke et al. 2008): each subtopic a document is relevant to gains (1 - alpha)^(times "
            "it was covered above), log2 discount, over ndeval's greedy ideal; alpha = 0.5 unless "
-           "alpha_nDCG(alpha=a)@k.", _k("alpha_nDCG@{}"), reference=_NDEVAL, reads_run_rows=True,
+           "alpha_nDCG(alpha=a)@k.", _k("alpha_nDCG@{}"), reference=_NDEVAL, reads_run_rows=True, conventions=_NDEVAL_CONVENTIONS,
            options=(("alpha", 0.5),)),
     Family("err_ia", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
            "Intent-aware ERR at k (Chapelle et al. 2009) as ndeval computes it: gains (1 - 0.5)^(times covered) "
            "over rank, normalised by the ideal of every subtopic covered at every rank.", _k("ERR_IA@{}"),
-           reference=_NDEVAL, reads_run_rows=True),
+           reference=_NDEVAL, reads_run_rows=True, conventions=_NDEVAL_CONVENTIONS),
     Family("nrbp", "measures/diversity.sql", NONE, (), MEAN,
            "Novelty- and rank-biased precision (Clarke et al. 2009) over the whole ranking, alpha = beta = 0.5 "
-           "unless NRBP(alpha=a,beta=b).", _k("NRBP"), reference=_NDEVAL, reads_run_rows=True,
+           "unless NRBP(alpha=a,beta=b).", _k("NRBP"), reference=_NDEVAL, reads_run_rows=True, conventions=_NDEVAL_CONVENTIONS,
            options=(("alpha", 0.5), ("beta", 0.5))),
     Family("nnrbp", "measures/diversity.sql", NONE, (), MEAN,
            "NRBP divided by the NRBP of ndeval's greedy ideal ranking.", _k("nNRBP"), reference=_NDEVAL,
-           reads_run_rows=True, options=(("alpha", 0.5), ("beta", 0.5))),
+           reads_run_rows=True, options=(("alpha", 0.5), ("beta", 0.5)), conventions=_NDEVAL_CONVENTIONS),
     Family("p_ia", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
            "Intent-aware precision at k: (subtopic, document) hits in the top k over k times the subtopics.",
-           _k("P_IA@{}"), reference=_NDEVAL, reads_run_rows=True),
+           _k("P_IA@{}"), reference=_NDEVAL, reads_run_rows=True, conventions=_NDEVAL_CONVENTIONS),
     Family("strec", "measures/diversity.sql", CUTOFFS, (20,), MEAN,
            "Subtopic recall at k: share of the query's subtopics covered in the top k.", _k("StRecall@{}"),
-           reference=_NDEVAL, reads_run_rows=True),
+           reference=_NDEVAL, reads_run_rows=True, conventions=_NDEVAL_CONVENTIONS),
 ]}
 
 # Tie-aware scores (McSherry and Najork, ECIR 2008): over every order of the documents that tie
