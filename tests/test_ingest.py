@@ -3,6 +3,7 @@ and leaves the warehouse byte-for-byte as it was."""
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import pytest
 
@@ -213,6 +214,24 @@ BAD_RUNS = {
                                     "bytes that are not valid UTF-8"),
     "not utf-8 on line 1": (b"q1 Q0 \xff\xfe 1 2.0 tagA\n" + GOOD.encode(), 1, "bytes that are not valid UTF-8"),
     "control character": (GOOD + "q1 Q0 d2\x01x 2 2.0 tagA\n", 2, "control character"),
+    # U+0001 just before a line end was silently dropped: a 7-field line read as 6, a tag t\x01 as t
+    "U+0001 ending the tag": (GOOD + "q1 Q0 d2 2 2.0 tagA\x01\n", 2, "the control character U+0001"),
+    "U+0001 as a seventh field": (GOOD + "q1 Q0 d2 2 2.0 tagA \x01\n", 2, "the control character U+0001"),
+    "U+0001 before a CR LF": (GOOD + "q1 Q0 d2 2 2.0 tagA\x01\r\n", 2, "the control character U+0001"),
+    "a CR inside a line": (GOOD + "q1 Q0 d2 2\r 2.0 tagA\n", 2, "a carriage return (CR) inside the line"),
+    "CR-only line ends": ("q1 Q0 d1 1 3.5 tagA\rq1 Q0 d2 2 2.0 tagA\r", 1, "lines end in CR alone"),
+    # numbers DuckDB's casts take and the README's rules do not
+    "rank 0x10": (GOOD + "q1 Q0 d2 0x10 2.0 tagA\n", 2, "rank 0x10 is not an integer"),
+    "rank 0b11": (GOOD + "q1 Q0 d2 0b11 2.0 tagA\n", 2, "rank 0b11 is not an integer"),
+    "rank with a trailing VT": (GOOD + "q1 Q0 d2 2\v 2.0 tagA\n", 2, "rank 2\\x0b is not an integer"),
+    "rank with a trailing FF": (GOOD + "q1 Q0 d2 2\f 2.0 tagA\n", 2, "rank 2\\x0c is not an integer"),
+    "rank out of range": (GOOD + "q1 Q0 d2 99999999999999999999 2.0 tagA\n", 2,
+                          "rank 99999999999999999999 is out of range"),
+    "score with a trailing VT": (GOOD + "q1 Q0 d2 2 2.0\v tagA\n", 2, "score 2.0\\x0b is not a number"),
+    "score with a trailing FF": (GOOD + "q1 Q0 d2 2 2.0\f tagA\n", 2, "score 2.0\\x0c is not a number"),
+    "score +-1": (GOOD + "q1 Q0 d2 2 +-1 tagA\n", 2, "score +-1 is not a number"),
+    "a qrels file": ("q1 0 d1 1\nq1 0 d2 0\n", 0,
+                     "looks like a qrels file (4 fields: qid iter docid grade), not a run"),
 }
 BAD_QRELS = {
     "five columns": ("q1 0 d1 1\nq1 0 d2 1 extra\n", 2, "expected 4 fields (qid iter docid grade) or 3 (qid docid grade), found 5"),
@@ -224,6 +243,11 @@ BAD_QRELS = {
     "grade too large": ("q1 0 d1 1\nq1 0 d2 99999999999\n", 2, "grade 99999999999 is out of range"),
     "duplicate judgment": ("q1 0 d1 1\n# c\nq1 0 d1 0\n", 3, "duplicate judgment of document d1 for query q1 (first at line 1)"),
     "not utf-8": (b"q1 0 d1 1\n\nq1 0 d\xc3\x28 1\n", 3, "bytes that are not valid UTF-8"),
+    "grade with U+0001": ("q1 0 d1 1\x01\nq1 0 d2 0\n", 1, "the control character U+0001"),
+    "grade with a trailing VT": ("q1 0 d1 1\nq1 0 d2 1\v\n", 2, "grade 1\\x0b is not an integer"),
+    "a CR inside a line": ("q1 0 d1 1\nq1 0\rd2 1\n", 2, "a carriage return (CR) inside the line"),
+    "a run file": ("q1 Q0 d1 1 3.5 tagA\nq1 Q0 d2 2 2.0 tagA\n", 0,
+                   "looks like a run file (6 fields: qid Q0 docid rank score tag), not qrels"),
 }
 
 
@@ -231,7 +255,7 @@ def _assert_refused(result, path, line, reason, before, db_path):
     assert result.exit_code == 1, result.output
     assert result.stdout == ""
     first = result.stderr.splitlines()[0]
-    assert first.startswith(f"Error: {path}:{line}: "), result.stderr
+    assert first.startswith(f"Error: {path}:{line}: " if line else f"Error: {path}: "), result.stderr
     assert reason in first
     assert fingerprint_at(db_path) == before
 
@@ -405,3 +429,256 @@ def test_large_file_numbers_lines_in_file_order(wh, tmp_path):
     with pytest.raises(InputFileError) as caught:
         wh.ingest_run(path)
     assert [(p.line, p.reason) for p in caught.value.problems] == [(123_457, "score oops is not a number")]
+
+
+# -- line ends, control bytes, odd paths: every input gets a clear answer ---------------------------
+
+LF_RUN = run_text(RUN_ROWS)
+MIXED_LINE_ENDS = {
+    "one CR LF line in an LF file": lambda text: text.replace("\n", "\r\n", 1),
+    "LF lines in a CR LF file": lambda text: text.replace("\n", "\r\n").replace("\r\n", "\n", 2),
+    "a CR ending the file": lambda text: text[:-1] + "\r",
+}
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz", ".zst", ".bz2"])
+@pytest.mark.parametrize("mix", MIXED_LINE_ENDS)
+def test_mixed_line_ends_are_read_as_lf(mix, suffix, tmp_path, irw, db_path):
+    """Mixed CR LF and LF line ends were refused with DuckDB's "CSV Parser state machine reached an
+    invalid state" and no line: they read as the LF file does, runs and qrels, on a fresh warehouse."""
+    run = write_file(tmp_path, f"mixed.run{suffix}", MIXED_LINE_ENDS[mix](LF_RUN))
+    qrels = write_file(tmp_path, f"mixed.qrels{suffix}", MIXED_LINE_ENDS[mix](qrels_text()))
+    assert irw("ingest", "run", run).exit_code == 0
+    assert irw("ingest", "qrels", qrels, "--name", "mixed").exit_code == 0
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
+        assert stored_qrels(wh, "mixed") == sorted(QRELS_ROWS)
+
+
+def test_trec_eval_reads_mixed_line_ends_as_lf(tmp_path, irw):
+    lf = [write_file(tmp_path, "q.txt", qrels_text()), write_file(tmp_path, "r.txt", LF_RUN)]
+    mixed = [write_file(tmp_path, "q.mixed.txt", MIXED_LINE_ENDS["LF lines in a CR LF file"](qrels_text())),
+             write_file(tmp_path, "r.mixed.txt.gz", MIXED_LINE_ENDS["one CR LF line in an LF file"](LF_RUN))]
+    expected = irw("trec-eval", "-q", "-m", "all_trec", *lf, db=False)
+    result = irw("trec-eval", "-q", "-m", "all_trec", *mixed, db=False)
+    assert (result.exit_code, expected.exit_code) == (0, 0), result.stderr
+    assert result.stdout == expected.stdout and "map" in result.stdout
+
+
+def test_trec_eval_on_a_real_run_with_mixed_line_ends_matches_trec_eval(conformance, tmp_path, irw):
+    """A DL19 run (../shared/conformance) whose every third line ends in CR LF: trec_eval 9.0.8's own
+    output for the LF file, byte for byte."""
+    dl19 = conformance / "dl19-passage"
+    lines = (dl19 / "runs" / "run.dl19.BM25.txt").read_bytes().split(b"\n")
+    mixed = b"\n".join(line + b"\r" if i % 3 == 0 and line else line for i, line in enumerate(lines))
+    run = tmp_path / "run.dl19.BM25.mixed.txt"
+    run.write_bytes(mixed)
+    result = irw("trec-eval", "-m", "all_trec", "-q", dl19 / "qrels.dl19-passage.txt", run, db=False)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (dl19 / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
+
+
+@pytest.mark.parametrize("case", ["soh", "lone cr"])
+def test_trec_eval_refuses_a_control_byte_with_its_line(case, tmp_path, irw):
+    """trec_eval mode (extra fields allowed) took `... tag x\\x01` silently as `... tag x`."""
+    bad = {"soh": "q2 Q0 d1 1 0.5 tagA x\x01\n", "lone cr": "q2 Q0 d1 1 0.5\rtagA\n"}[case]
+    qrels = write_file(tmp_path, "q.txt", qrels_text())
+    run = write_file(tmp_path, "r.txt", LF_RUN + bad)
+    result = irw("trec-eval", qrels, run, db=False)
+    assert result.exit_code == 1 and result.stdout == ""
+    reason = {"soh": "the control character U+0001", "lone cr": "a carriage return (CR) inside the line"}[case]
+    assert result.stderr.startswith(f"Error: {run}:5: {reason}"), result.stderr
+    qrels_bad = write_file(tmp_path, "q.bad.txt", qrels_text() + "q3 0 d1 1\x01\n")
+    result = irw("trec-eval", qrels_bad, write_file(tmp_path, "r2.txt", LF_RUN), db=False)
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {qrels_bad}:5: the control character U+0001")
+
+
+def test_other_control_bytes_are_kept_as_data(tmp_path, irw, db_path):
+    """Only U+0001 and CR outside a line end are refused; NUL, ESC, DEL, VT or FF inside a docid or
+    tag are data, stored as read."""
+    rows = [("q1", "d\x00x", 1, "2.5"), ("q1", "e\x1b[0m", 2, "1.5"), ("q1", "v\x0bt\x0c", 3, "0.5"),
+            ("q1", "del\x7f", 4, "0.25")]
+    path = write_file(tmp_path, "ctl.run", run_text(rows, tag="t\x02"))
+    assert irw("ingest", "run", path).exit_code == 0
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert stored_run_rows(wh, "t\x02") == expected_run(rows)
+
+
+def _gzip_padded(text: str) -> bytes:
+    import gzip
+
+    return gzip.compress(text.encode()) + b"\x00" * 1024
+
+
+def test_gzip_with_trailing_zero_padding_is_read(tmp_path, irw, db_path):
+    """`gzip -t` accepts zeros after the last member (tape blocks); DuckDB's reader does not, so such a
+    file is decompressed by Python. Runs, qrels and trec-eval."""
+    run, qrels = tmp_path / "padded.run.gz", tmp_path / "padded.qrels.gz"
+    run.write_bytes(_gzip_padded(LF_RUN))
+    qrels.write_bytes(_gzip_padded(qrels_text()))
+    assert irw("ingest", "run", run).exit_code == 0
+    assert irw("ingest", "qrels", qrels, "--name", "padded").exit_code == 0
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert stored_run_rows(wh, "tagA") == expected_run(RUN_ROWS)
+        assert stored_qrels(wh, "padded") == sorted(QRELS_ROWS)
+    plain = irw("trec-eval", write_file(tmp_path, "q.txt", qrels_text()), write_file(tmp_path, "r.txt", LF_RUN),
+                db=False)
+    padded = irw("trec-eval", qrels, run, db=False)
+    assert padded.exit_code == 0 and padded.stdout == plain.stdout
+
+
+def test_a_line_over_the_limit_is_named(seeded_db, tmp_path, irw):
+    """DuckDB reads lines of up to 2,000,000 bytes (the README says so): a longer one is named."""
+    path = write_file(tmp_path, "long.run", GOOD * 3 + "q1 Q0 " + "x" * 2_000_001 + " 2 1 tagA\n" + GOOD)
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    _assert_refused(result, path, 4, "a line longer than 2,000,000 bytes", before, seeded_db)
+
+
+def test_a_file_name_that_is_not_utf8_gets_a_clear_error(seeded_db, tmp_path):
+    """It failed with DuckDB's "Python Conversion Failure"."""
+    import os
+    import subprocess
+    import sys
+
+    name = os.fsencode(tmp_path) + b"/r\xe9sultat.run"
+    with open(name, "wb") as handle:
+        handle.write(run_text(RUN_ROWS[:3]).encode())
+    before = fingerprint_at(seeded_db)
+    for args in (["ingest", "run", name, "--db", os.fsencode(seeded_db)],
+                 ["trec-eval", os.fsencode(write_file(tmp_path, "q.txt", qrels_text())), name]):
+        done = subprocess.run([sys.executable, "-m", "warehouse", *args], capture_output=True)
+        assert done.returncode == 1, done.stderr
+        first = done.stderr.decode().splitlines()[0]
+        assert first == (f"Error: {tmp_path}/r\\xe9sultat.run: the file name is not valid UTF-8, which irw "
+                         "cannot pass to DuckDB; rename the file (or link it under a UTF-8 name)"), first
+    assert fingerprint_at(seeded_db) == before
+
+
+def _not_a_file(kind: str, tmp_path: Path) -> tuple[Path, str]:
+    import os
+
+    if kind == "directory":
+        return tmp_path, "is a directory, not a file"
+    if kind == "/dev/null":
+        return Path("/dev/null"), "is a character device (like /dev/null), not a regular file"
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+        return tmp_path / "fifo", "is a pipe, not a regular file"
+    if kind == "/proc/self/mem":  # a regular file that no one, root included, can read from its start
+        return Path("/proc/self/mem"), "cannot read the file: Input/output error"
+    if kind == "chmod 000":
+        path = write_file(tmp_path, "locked.txt", LF_RUN)
+        path.chmod(0)
+        return path, "cannot read the file: Permission denied"
+    return tmp_path / "nope.txt", "no such file"
+
+
+NOT_FILES = ["missing", "directory", "/dev/null", "fifo", "/proc/self/mem", "chmod 000"]
+
+
+def _skip_unless_possible(kind: str) -> None:
+    import os
+
+    if kind == "/proc/self/mem" and not Path("/proc/self/mem").exists():
+        pytest.skip("no /proc/self/mem here")
+    if kind == "chmod 000" and os.geteuid() == 0:
+        pytest.skip("root reads a chmod 000 file; /proc/self/mem is the unreadable case that holds for root")
+
+
+@pytest.mark.parametrize("kind", NOT_FILES)
+@pytest.mark.parametrize("command", ["ingest qrels", "ingest run", "trec-eval qrels", "trec-eval run"])
+def test_an_input_that_is_not_a_readable_file_says_what_it_is(command, kind, seeded_db, tmp_path, irw):
+    """A directory or /dev/null was "no such file"; /proc/self/mem and an unreadable file to trec-eval
+    gave a traceback. Now one `Error:` line saying what the path is, exit 1, nothing changed."""
+    _skip_unless_possible(kind)
+    if command == "ingest run" and kind == "directory":
+        pytest.skip("irw ingest run takes a folder's run files (tests/test_batch_ingest.py)")
+    path, reason = _not_a_file(kind, tmp_path)
+    good_qrels, good_run = write_file(tmp_path, "q.txt", qrels_text()), write_file(tmp_path, "r.txt", LF_RUN)
+    before = fingerprint_at(seeded_db)
+    args = {"ingest qrels": ["ingest", "qrels", path, "--name", "new"],
+            "ingest run": ["ingest", "run", path],
+            "trec-eval qrels": ["trec-eval", path, good_run],
+            "trec-eval run": ["trec-eval", good_qrels, path]}[command]
+    result = irw(*args, db=command.startswith("ingest"))
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines() == [f"Error: {path}: {reason}" + (
+        ": irw reads an input file twice (to hash it, then to load it); save the data to a file first"
+        if "regular file" in reason else "")], result.stderr
+    assert fingerprint_at(seeded_db) == before
+
+
+@pytest.mark.parametrize("kind", ["/proc/self/mem", "chmod 000"])
+def test_an_unreadable_run_file_is_refused(kind, seeded_db, tmp_path, irw):
+    _skip_unless_possible(kind)
+    path, reason = _not_a_file(kind, tmp_path)
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    assert result.exit_code == 1 and f"Error: {path}: {reason}" in result.stderr.splitlines()[0], result.stderr
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_the_api_refuses_an_unreadable_file_with_input_file_error(wh):
+    if not Path("/proc/self/mem").exists():
+        pytest.skip("no /proc/self/mem here")
+    with pytest.raises(InputFileError, match="cannot read the file"):
+        wh.ingest_qrels("/proc/self/mem", "mem")
+    with pytest.raises(InputFileError, match="cannot read the file"):
+        warehouse.evaluate_files("/proc/self/mem", "/proc/self/mem", ["AP"])
+
+
+# -- a run given as qrels, qrels given as a run (issue 10) -------------------------------------------
+
+def test_a_run_file_given_as_qrels_is_named_first(seeded_db, tmp_path, irw):
+    path = write_file(tmp_path, "run.txt", LF_RUN)
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "qrels", path, "--name", "oops")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [f"Error: {path}: looks like a run file (6 fields: qid Q0 docid rank score "
+                                          "tag), not qrels; a run is ingested with `irw ingest run`"]
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_trec_eval_with_qrels_and_run_swapped_asks(tmp_path, irw):
+    qrels, run = write_file(tmp_path, "qrels.txt", qrels_text()), write_file(tmp_path, "run.txt", LF_RUN)
+    result = irw("trec-eval", run, qrels, db=False)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.splitlines()[0] == (f"Error: {run}: looks like a run file (6 fields: qid Q0 docid rank "
+                                             "score tag), not qrels; did you swap QRELS and RUN? "
+                                             "(irw trec-eval QRELS_FILE RUN_FILE)")
+    # the converse: the qrels file is right, the run is a qrels file
+    result = irw("trec-eval", qrels, qrels, db=False)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"Error: {qrels}: looks like a qrels file (4 fields: qid iter docid "
+                                             "grade), not a run; did you swap QRELS and RUN? "
+                                             "(irw trec-eval QRELS_FILE RUN_FILE)")
+
+
+def test_trec_eval_with_the_real_dl19_files_swapped(conformance, irw):
+    dl19 = conformance / "dl19-passage"
+    run, qrels = dl19 / "runs" / "run.dl19.BM25.txt", dl19 / "qrels.dl19-passage.txt"
+    result = irw("trec-eval", "-m", "map", run, qrels, db=False)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0].startswith(f"Error: {run}: looks like a run file (6 fields")
+    assert "did you swap QRELS and RUN?" in result.stderr.splitlines()[0]
+
+
+def test_a_qrels_file_given_as_a_run_is_named_first(seeded_db, tmp_path, irw):
+    path = write_file(tmp_path, "qrels.txt", "q1 d1 1\nq1 d2 0\nq2 d1 2\n")
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"Error: {path}: looks like a qrels file (3 fields: qid docid grade), "
+                                             "not a run; qrels are ingested with `irw ingest qrels`")
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_a_run_with_a_few_short_lines_is_not_taken_for_qrels(wh, tmp_path):
+    """Half or more of the lines must look like the other kind: a run with one 4-field line is a run
+    with a bad line."""
+    path = write_file(tmp_path, "r.run", "q1 Q0 d9 1\n" + LF_RUN)
+    with pytest.raises(InputFileError) as caught:
+        wh.ingest_run(path)
+    assert [(p.line, p.reason) for p in caught.value.problems] == [
+        (1, "expected 6 fields (qid Q0 docid rank score tag), found 4")]

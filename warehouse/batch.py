@@ -181,8 +181,7 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
 def _check(db: Database, file: _File, staged: list[Path]) -> None:
     """Reads what naming and dating need: sha256, tag, ir_metadata. A file no stored run holds is
     staged, which validates it; staged records the file whose stage is left in place."""
-    if not file.path.is_file():
-        raise InputFileError([Problem(str(file.path), 0, "no such file")])
+    ingest.check_input_file(file.path)  # says what a path that is not a readable file is
     scan = ingest.scan_file(file.path)
     file.sha, file.holds = scan.sha256, scan.holds
     known = db.fetchone("select name, tag, ir_metadata from runs where sha256 = ? order by run_id limit 1",

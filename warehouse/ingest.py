@@ -11,17 +11,19 @@ import bz2
 import datetime as dt
 import gzip
 import hashlib
+import io
 import lzma
 import os
 import re
-import shutil
+import stat
 import tempfile
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, TypeVar
+from collections.abc import Mapping
+from typing import BinaryIO, Callable, Iterator, TypeVar
 
 import duckdb
 
@@ -49,34 +51,162 @@ class IngestResult:
     messages: list[str] = field(default_factory=list)
 
 
-# Bytes that make the column reader's view of a run differ from line mode's (see
-# sql/ingest/stage_run_columns.sql); a plain file is searched for them while it is hashed.
-_FIELD_BREAKING_BYTES = {"tab": b"\t", "cr": b"\r", "soh": b"\x01"}
+# Bytes a plain file is searched for while it is hashed (memchr over each chunk). tab, CR and U+0001
+# make the column reader's view of a run differ from line mode's; VT and FF are whitespace to
+# DuckDB's number casts, so a score holding them must go through line mode's rules (see
+# sql/ingest/stage_run_columns.sql).
+_FIELD_BREAKING_BYTES = {"tab": b"\t", "cr": b"\r", "soh": b"\x01", "vt": b"\x0b", "ff": b"\x0c"}
+_CHUNK = 1 << 20
+
+
+class TextScan(Mapping[str, bool]):
+    """What a file's text holds, seen chunk by chunk: which of _FIELD_BREAKING_BYTES occur (the
+    mapping), and how its lines end. CR LF and LF line ends may be mixed; a CR anywhere else (the
+    file's last byte excepted, which ends its last line) is an error, as is U+0001, which line mode
+    cannot read (sql/ingest/line_mode.sql). Counting CRs costs a chunk anything only when it holds one."""
+
+    def __init__(self) -> None:
+        self._holds = dict.fromkeys(_FIELD_BREAKING_BYTES, False)
+        self.crlf = False       # a line ends in CR LF
+        self.bare_lf = False    # a line ends in LF alone
+        self.lone_cr = False    # a CR that neither precedes an LF nor ends the file
+        self.final_cr = False   # the file's last byte is a CR
+        self._cr_pending = False  # the last chunk ended in CR: the next byte says which it was
+
+    def __getitem__(self, key: str) -> bool:
+        return self._holds[key]
+
+    def __iter__(self):
+        return iter(self._holds)
+
+    def __len__(self) -> int:
+        return len(self._holds)
+
+    def feed(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        holds = self._holds
+        for key, byte in _FIELD_BREAKING_BYTES.items():
+            if not holds[key] and byte in chunk:
+                holds[key] = True
+        start = 0
+        if self._cr_pending:
+            self._cr_pending = False
+            if chunk[:1] == b"\n":
+                self.crlf, start = True, 1
+            else:
+                self.lone_cr = True
+        if b"\r" in chunk:
+            ends_in_cr = chunk.endswith(b"\r")
+            pairs = chunk.count(b"\r\n")
+            self.crlf = self.crlf or pairs > 0
+            if chunk.count(b"\r") - ends_in_cr > pairs:
+                self.lone_cr = True
+            if chunk.count(b"\n", start) > pairs:
+                self.bare_lf = True
+            self._cr_pending = ends_in_cr
+        elif not self.bare_lf and chunk.find(b"\n", start) >= 0:
+            self.bare_lf = True
+
+    def finish(self) -> "TextScan":
+        if self._cr_pending:
+            self._cr_pending, self.final_cr = False, True
+        return self
+
+    @property
+    def has_line_problems(self) -> bool:
+        """Lines irw refuses before reading them: U+0001, or a CR inside a line."""
+        return self._holds["soh"] or self.lone_cr
+
+    @property
+    def mixed_line_ends(self) -> bool:
+        """Line ends DuckDB's reader refuses ("state machine reached an invalid state"): CR LF and LF
+        mixed, or a CR ending the file. Python rewrites CR LF as LF in a copy, which DuckDB reads."""
+        return (self.crlf and self.bare_lf) or self.final_cr
 
 
 @dataclass
 class FileScan:
     sha256: str
-    # which of _FIELD_BREAKING_BYTES occur in the file's text; all assumed present when the file is
-    # compressed (its bytes are not its text)
-    holds: dict[str, bool]
+    # what the file's text holds (a TextScan) when the file is plain; every byte assumed present
+    # when it is compressed (its bytes are not its text)
+    holds: Mapping[str, bool]
+
+    @property
+    def text(self) -> TextScan | None:
+        return self.holds if isinstance(self.holds, TextScan) else None
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISCHR(mode):
+        return "a character device (like /dev/null)"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_input_file(path: Path) -> None:
+    """Refuses, with a message saying what the path is, anything irw cannot read as an input file:
+    a missing path, a directory, a device or pipe (irw reads a file twice: to hash it, then to load
+    it), a file it may not read, a name that is not UTF-8 (DuckDB takes paths as UTF-8 text)."""
+    shown = _shown_path(path)
+    _check_name(path)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise InputFileError([Problem(shown, 0, "no such file")]) from None
+    except OSError as exc:
+        raise InputFileError([Problem(shown, 0, f"cannot read the file: {exc.strerror or exc}")]) from None
+    if stat.S_ISDIR(mode):
+        raise InputFileError([Problem(shown, 0, "is a directory, not a file")])
+    if not stat.S_ISREG(mode):
+        raise InputFileError([Problem(shown, 0, f"is {_file_kind(mode)}, not a regular file: irw reads an input "
+                                      "file twice (to hash it, then to load it); save the data to a file first")])
+    try:
+        with open(path, "rb") as handle:
+            handle.read(1)
+    except OSError as exc:
+        raise InputFileError([Problem(shown, 0, f"cannot read the file: {exc.strerror or exc}")]) from None
+
+
+def _check_name(path: Path) -> None:
+    try:
+        os.fsencode(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputFileError([Problem(_shown_path(path), 0, "the file name is not valid UTF-8, which irw cannot "
+                                      "pass to DuckDB; rename the file (or link it under a UTF-8 name)")]) from None
+
+
+def _shown_path(path: Path) -> str:
+    """The path as printed: bytes of a non-UTF-8 name as \\xNN escapes."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def scan_file(path: Path, *, digest: bool = True) -> FileScan:
     """Hashes the file (unless digest=False: sha256 is then "") and, when it is plain text, notes
-    which field-breaking bytes it holds (memchr over the chunks read: ~0.05 s on a 7M-line run)."""
+    what its text holds (TextScan: memchr and, where there are CRs, counts over the chunks read:
+    ~0.05 s on a 7M-line run)."""
     hasher = hashlib.sha256() if digest else None
     compressed = path.suffix.lower() in (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
-    holds = dict.fromkeys(_FIELD_BREAKING_BYTES, compressed)
+    text = None if compressed else TextScan()
+    holds = dict.fromkeys(_FIELD_BREAKING_BYTES, True) if compressed else text
     if compressed and not hasher:
         return FileScan("", holds)
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            if hasher:
-                hasher.update(chunk)
-            if not compressed:
-                for key, byte in _FIELD_BREAKING_BYTES.items():
-                    holds[key] = holds[key] or byte in chunk
+    try:
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(_CHUNK), b""):
+                if hasher:
+                    hasher.update(chunk)
+                if text is not None:
+                    text.feed(chunk)
+    except OSError as exc:
+        raise InputFileError([Problem(_shown_path(path), 0, f"cannot read the file: {exc.strerror or exc}")]) from None
+    if text is not None:
+        text.finish()
     return FileScan(hasher.hexdigest() if hasher else "", holds)
 
 
@@ -96,59 +226,130 @@ def display_name(path: Path) -> str:
     return name or path.name
 
 
-@contextmanager
-def _readable_by_duckdb(path: Path) -> Iterator[tuple[Path, str]]:
-    """Yields a path DuckDB can read and its compression; bz2 and xz go through a temporary file."""
+def _open_decompressed(path: Path) -> BinaryIO:
+    """The file's text as a binary stream, decompressed by Python whatever its suffix."""
     suffix = path.suffix.lower()
-    if suffix not in _PYTHON_DECOMPRESSORS:
+    if suffix == ".gz":
+        return gzip.open(path, "rb")  # also reads past the zero padding `gzip -t` accepts
+    if suffix == ".zst":
+        import zstandard
+
+        raw = open(path, "rb")
+        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True,
+                                                                            closefd=True))
+    if suffix in _PYTHON_DECOMPRESSORS:
+        return _PYTHON_DECOMPRESSORS[suffix](path, "rb")
+    return open(path, "rb")
+
+
+_DECOMPRESSION_ERRORS: tuple[type[BaseException], ...] = (EOFError, OSError, lzma.LZMAError, zlib.error)
+
+
+def _decompression_errors() -> tuple[type[BaseException], ...]:
+    try:
+        import zstandard
+    except ImportError:  # pragma: no cover - a dependency
+        return _DECOMPRESSION_ERRORS
+    return (*_DECOMPRESSION_ERRORS, zstandard.ZstdError)
+
+
+def _line_problems(path: Path) -> InputFileError:
+    """The lines holding U+0001 or a CR that does not end the line, by number, read by Python (only
+    a file holding them pays for this pass)."""
+    problems: list[Problem] = []
+    total = 0
+    mac_line_ends = False
+    with _open_decompressed(path) as stream:
+        for number, line in enumerate(stream, start=1):
+            body = line[:-1] if line.endswith(b"\n") else line
+            if body.endswith(b"\r"):
+                body = body[:-1]
+            reasons = []
+            if b"\r" in body:
+                mac_line_ends = number == 1 and not line.endswith(b"\n")
+                reasons.append("a carriage return (CR) inside the line; lines end in LF or CR LF"
+                               + (" (this file's lines end in CR alone, as on classic Mac OS: "
+                                  "convert them, e.g. with tr '\\r' '\\n')" if mac_line_ends else ""))
+            if b"\x01" in body:
+                reasons.append("the control character U+0001 inside the line; it is not text a TREC file "
+                               "holds: remove it")
+            total += len(reasons)
+            if len(problems) < InputFileError.MAX_SHOWN:
+                problems.extend(Problem(_shown_path(path), number, reason) for reason in reasons)
+    return InputFileError(problems, total=total)
+
+
+@contextmanager
+def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[tuple[Path, str]]:
+    """Yields a path DuckDB can read and its compression. bz2 and xz, and any file when
+    through_python, are decompressed by Python into a temporary file, CR LF line ends made LF
+    (DuckDB refuses a file that mixes them with LF); a file whose text has line problems
+    (TextScan) is refused there, naming the lines."""
+    suffix = path.suffix.lower()
+    if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
         yield path, _DUCKDB_COMPRESSION.get(suffix, "none")
         return
     with tempfile.TemporaryDirectory(prefix="irw-") as tmp:
-        plain = Path(tmp) / path.stem
+        plain = Path(tmp) / "text"
+        text = TextScan()
         try:
-            with _PYTHON_DECOMPRESSORS[suffix](path, "rb") as src, open(plain, "wb") as dst:
-                shutil.copyfileobj(src, dst, 1 << 20)
-        except (EOFError, OSError, lzma.LZMAError) as exc:
-            raise InputFileError([Problem(str(path), 0, f"corrupt or truncated {suffix[1:]} data ({exc})")])
+            with _open_decompressed(path) as src, open(plain, "wb") as dst:
+                held = b""  # a CR ending one chunk may start a CR LF with the next
+                for chunk in iter(lambda: src.read(_CHUNK), b""):
+                    text.feed(chunk)
+                    data = held + chunk
+                    held = b"\r" if data.endswith(b"\r") else b""
+                    data = data[:-1] if held else data
+                    dst.write(data.replace(b"\r\n", b"\n") if b"\r" in data else data)
+                # a CR ending the file ends its last line: dropped
+        except _decompression_errors() as exc:
+            raise InputFileError([Problem(_shown_path(path), 0,
+                                          f"corrupt or truncated {suffix[1:]} data ({exc})")]) from None
+        if text.finish().has_line_problems:
+            raise _line_problems(path)  # the file's own lines: the copy's CR LF are LF
         yield plain, "none"
 
 
-def _gzip_problem(path: Path) -> str | None:
+def _gzip_problem(path: Path) -> tuple[str | None, TextScan]:
     """DuckDB's gzip reader checks neither the CRC32 nor the length in each member's trailer, so a
     damaged file can decode to plausible wrong lines; Python's gzip checks both. That costs about
-    1 s of CPU on a 7M-line run, spent in a thread beside DuckDB's own read (zlib drops the GIL)."""
+    1 s of CPU on a 7M-line run, spent in a thread beside DuckDB's own read (zlib drops the GIL).
+    The decompressed text is scanned on the way (TextScan)."""
+    text = TextScan()
     try:
         with gzip.open(path, "rb") as handle:
-            while handle.read(1 << 20):
-                pass
+            for chunk in iter(lambda: handle.read(_CHUNK), b""):
+                text.feed(chunk)
     except (EOFError, OSError, zlib.error) as exc:
-        return f"corrupt or truncated gz data ({exc})"
-    return None
+        return f"corrupt or truncated gz data ({exc})", text
+    return None, text.finish()
 
 
-def _zstd_problem(path: Path) -> str | None:
+def _zstd_problem(path: Path) -> tuple[str | None, TextScan]:
     """DuckDB's zstd reader stops quietly at a truncated frame and returns the lines before it.
     python-zstandard decodes the whole file in a thread beside DuckDB's read (checking each frame's
-    content checksum where it has one); a frame that never reaches its end means the file was cut."""
+    content checksum where it has one); a frame that never reaches its end means the file was cut.
+    The decompressed text is scanned on the way (TextScan)."""
     import zstandard
 
+    text = TextScan()
     try:
         with open(path, "rb") as handle:
             frame = zstandard.ZstdDecompressor().decompressobj()
             fed = False
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
+            for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 while chunk:
-                    frame.decompress(chunk)
+                    text.feed(frame.decompress(chunk))
                     fed = True
                     if not frame.eof:
                         break
                     # a frame ended inside this chunk: the rest belongs to the next frame
                     chunk, frame, fed = frame.unused_data, zstandard.ZstdDecompressor().decompressobj(), False
     except zstandard.ZstdError as exc:
-        return f"corrupt or truncated zst data ({exc})"
+        return f"corrupt or truncated zst data ({exc})", text
     if fed and not frame.eof:
-        return "corrupt or truncated zst data (the file ends inside a frame)"
-    return None
+        return "corrupt or truncated zst data (the file ends inside a frame)", text
+    return None, text.finish()
 
 
 _COMPRESSION_CHECKS = {".gz": _gzip_problem, ".zst": _zstd_problem}
@@ -160,32 +361,53 @@ def _read_error_reason(message: str) -> str:
         return "bytes that are not valid UTF-8"
     size = re.search(r"Maximum line size of (\d+) bytes exceeded", message)
     if size:
-        return f"a line longer than {size.group(1)} bytes: not a TREC file"
+        return f"a line longer than {int(size.group(1)):,} bytes: not a TREC file"
     if "Expected Number of Columns" in message:
-        # stage_fields.sql reads with chr(1) as the delimiter, so a second column means that byte.
+        # stage_fields.sql reads with chr(1) as the delimiter, so a second column means that byte
+        # (a file holding it is refused before it is read: this is a safety net).
         return "the control character U+0001 inside the line"
     lines = [line for line in message.splitlines()
              if line.strip() and not line.startswith(("Invalid Input Error: CSV Error", "Original Line"))]
     return lines[0] if lines else message.strip()
 
 
-def _with_integrity_check(path: Path, read: Callable[[], T]) -> T:
-    """Runs read() while a thread checks the file's compressed data; damaged data explains
-    whatever DuckDB tripped over, so that cause is the one reported. The caller has checked that
-    the file exists."""
-    check = _COMPRESSION_CHECKS.get(path.suffix.lower())
+class _UnreadableByDuckDB(InputFileError):
+    """DuckDB could not read the file as a whole (no line to name): a copy Python decompressed and
+    whose line ends it made LF may still be read."""
+
+
+def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) -> T:
+    """Runs read(through_python), which stages the file with DuckDB (through_python: from the copy
+    _readable_by_duckdb makes), refusing first what DuckDB would misread.
+
+    A plain file's text was scanned before (text): lines holding U+0001 or a lone CR are named
+    and refused, mixed line ends are read through Python. bz2 and xz always go through Python. A
+    .gz or .zst file is read by DuckDB while a thread checks its compressed data and scans its
+    text: damaged data explains whatever DuckDB tripped over, so that cause is reported; then the
+    text's line problems; and mixed line ends, or a file DuckDB could not read at all (gzip's zero
+    padding), are read again through Python. The caller has checked that the file exists."""
+    _check_name(path)
+    suffix = path.suffix.lower()
+    check = _COMPRESSION_CHECKS.get(suffix)
+    if check is None:
+        if text is not None and text.has_line_problems:
+            raise _line_problems(path)
+        return read(text is not None and text.mixed_line_ends)
     with ThreadPoolExecutor(max_workers=1) as pool:
-        integrity = pool.submit(check, path) if check else None
+        checked = pool.submit(check, path)
         try:
-            result = read()
-        except InputFileError:
-            problem = integrity.result() if integrity else None
-            if problem:
-                raise InputFileError([Problem(str(path), 0, problem)]) from None
-            raise
-        problem = integrity.result() if integrity else None
-        if problem:
-            raise InputFileError([Problem(str(path), 0, problem)])
+            result, failed = read(False), None
+        except InputFileError as exc:
+            result, failed = None, exc
+        problem, text = checked.result()
+    if problem:
+        raise InputFileError([Problem(_shown_path(path), 0, problem)])
+    if text.has_line_problems:
+        raise _line_problems(path)
+    if text.mixed_line_ends or isinstance(failed, _UnreadableByDuckDB):
+        return read(True)
+    if failed:
+        raise failed
     return result
 
 
@@ -197,25 +419,67 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
     except duckdb.InvalidInputException as exc:
         message = str(exc)
         line = _CSV_LINE.search(message)
-        raise InputFileError([Problem(str(path), int(line.group(1)) if line else 0,
-                                      _read_error_reason(message))]) from None
+        problem = Problem(_shown_path(path), int(line.group(1)) if line else 0, _read_error_reason(message))
+        raise (InputFileError if line else _UnreadableByDuckDB)([problem]) from None
     except (duckdb.IOException, duckdb.Error) as exc:
         first = str(exc).splitlines()[0].removeprefix("IO Error: ")
         if compression != "none":
             reason = f"corrupt or truncated {path.suffix.lower()[1:]} data ({first})"
         else:
             reason = f"cannot read the file: {first}"
-        raise InputFileError([Problem(str(path), 0, reason)]) from None
+        raise _UnreadableByDuckDB([Problem(_shown_path(path), 0, reason)]) from None
 
 
-def stage_file(db: Database, path: Path) -> None:
-    """Loads the file's data lines, split into fields, into stage_fields (line mode)."""
-    def read() -> None:
+def _text_of(path: Path, holds: Mapping[str, bool] | None) -> TextScan | None:
+    """The TextScan of a plain file: holds when it is one (FileScan.holds), else scanned now."""
+    if isinstance(holds, TextScan):
+        return holds
+    if path.suffix.lower() in (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS):
+        return None
+    return scan_file(path, digest=False).text
+
+
+def stage_file(db: Database, path: Path, holds: Mapping[str, bool] | None = None) -> None:
+    """Loads the file's data lines, split into fields, into stage_fields (line mode). holds:
+    FileScan.holds, if the file was scanned already."""
+    def read(through_python: bool) -> None:
         db.run_file("ingest/line_mode.sql")
-        with _readable_by_duckdb(path) as (readable, compression), _read_errors(path, compression):
+        with _readable_by_duckdb(path, through_python) as (readable, compression), \
+                _read_errors(path, compression):
             db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
 
-    _with_integrity_check(path, read)
+    _read_checked(path, read, _text_of(path, holds))
+
+
+class SwappedFileError(InputFileError):
+    """A run file given as qrels, or qrels given as a run. looks_like: what the file looks like,
+    for callers that add their own hint (irw trec-eval asks whether QRELS and RUN were swapped)."""
+
+    def __init__(self, path: Path, looks_like: str, hint: str):
+        self.path, self.looks_like = path, looks_like
+        super().__init__([Problem(_shown_path(path), 0, f"{looks_like}; {hint}")])
+
+
+RUN_FILE_LOOKS = "looks like a run file (6 fields: qid Q0 docid rank score tag), not qrels"
+QRELS_FILE_LOOKS = {4: "looks like a qrels file (4 fields: qid iter docid grade), not a run",
+                    3: "looks like a qrels file (3 fields: qid docid grade), not a run"}
+
+
+def _refuse_swapped(db: Database, path: Path, kind: str) -> None:
+    """Refuses a staged file (stage_fields) that is plainly the other kind: qrels whose first data
+    line and at least half of all have 6 or more fields (a run), or a run whose first data line and
+    at least half have 3 or 4 fields ending in an integer (qrels). Said first, and alone: the
+    problems of every line would only hide it."""
+    first_count, first_grade, share = db.fetchone(
+        "select arg_min(field_count, line_no), arg_min(regexp_full_match(fields[-1], '[+-]?[0-9]+'), line_no), "
+        "count(*) filter (where field_count " + ("in (3, 4)" if kind == "run" else ">= 6") + ") / count(*) "
+        "from stage_fields")
+    if share < 0.5:
+        return
+    if kind == "qrels" and first_count >= 6:
+        raise SwappedFileError(path, RUN_FILE_LOOKS, "a run is ingested with `irw ingest run`")
+    if kind == "run" and first_count in (3, 4) and first_grade:
+        raise SwappedFileError(path, QRELS_FILE_LOOKS[first_count], "qrels are ingested with `irw ingest qrels`")
 
 
 def stage_run(db: Database, path: Path, *, strict: bool,
@@ -226,13 +490,19 @@ def stage_run(db: Database, path: Path, *, strict: bool,
 
     The column reader takes a clean file in one pass; anything it does not take exactly as line mode
     would (sql/ingest/stage_run_columns.sql, run_columns_clean.sql) is read again in line mode, which
-    names each problem's line. Either way the staged rows are the same. holds (FileScan.holds) spares the search for
-    bytes the file is known not to hold."""
-    holds = holds or dict.fromkeys(_FIELD_BREAKING_BYTES, True)
-    def read() -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
-        with _readable_by_duckdb(path) as (readable, compression):
+    names each problem's line. Either way the staged rows are the same. holds (FileScan.holds) says
+    what the file's text holds: it spares the search for bytes the file is known not to hold, and
+    the scan of a plain file's text."""
+    text = _text_of(path, holds)
+    present = text if text is not None else dict.fromkeys(_FIELD_BREAKING_BYTES, True)
+
+    def read(through_python: bool) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
+        with _readable_by_duckdb(path, through_python) as (readable, compression):
+            # a copy made by Python is searched for no bytes (its TextScan is not kept)
+            may_hold = present if compression == "none" and not through_python else \
+                dict.fromkeys(_FIELD_BREAKING_BYTES, True)
             params = {"path": str(readable), "compression": compression, "head_lines": IR_METADATA_HEAD_LINES,
-                      "strict": strict, **{f"may_hold_{key}": value for key, value in holds.items()}}
+                      "strict": strict, **{f"may_hold_{key}": value for key, value in may_hold.items()}}
             db.run_file("ingest/line_mode.sql")
             db.run_file("ingest/run_field_rules.sql")
             with _read_errors(path, compression):
@@ -243,11 +513,12 @@ def stage_run(db: Database, path: Path, *, strict: bool,
             with _read_errors(path, compression):
                 db.run_file("ingest/stage_fields.sql", params)
         _require_data(db, path, "run")
+        _refuse_swapped(db, path, "run")
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
         db.run_file("ingest/stage_run_from_fields.sql")
         return ir_metadata, db.run_file("ingest/run_tags.sql").fetchall()
 
-    return _with_integrity_check(path, read)
+    return _read_checked(path, read, text)
 
 
 def _stage_run_columns(db: Database, params: dict) -> bool:
@@ -268,17 +539,22 @@ def _drop_stage(db: Database) -> None:
         db.execute(f"drop table if exists {table}")
 
 
+# Control characters in a reason (a field quoted from the file) printed as \xNN: a VT or FF
+# would otherwise break the message into lines, a NUL or ESC hide part of it.
+_CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
+
+
 def _collect_problems(db: Database, path: Path, sql_file: str, params: dict) -> None:
     rows = db.run_file(sql_file, params).fetchall()
     if rows:
-        raise InputFileError([Problem(str(path), line, reason) for line, reason in rows[: InputFileError.MAX_SHOWN]],
-                             total=len(rows))
+        raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
+                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=len(rows))
 
 
 def _require_data(db: Database, path: Path, what: str) -> int:
     count = db.fetchone("select count(*) from stage_fields")[0]
     if count == 0:
-        raise InputFileError([Problem(str(path), 0, f"the file is empty: no {what} lines found")])
+        raise InputFileError([Problem(_shown_path(path), 0, f"the file is empty: no {what} lines found")])
     return count
 
 
@@ -313,9 +589,9 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     set (qrels_subtopics, schema 008; qrels gets each document's highest grade)."""
     path = Path(path)
     name = name or display_name(path)
-    if not path.is_file():
-        raise InputFileError([Problem(str(path), 0, "no such file")])
-    sha = file_sha256(path)
+    check_input_file(path)
+    scan = scan_file(path)
+    sha = scan.sha256
     existing = db.fetchone("select qrels_set_id, sha256, judgment_count, query_count from qrels_sets where name = ?",
                            [name])
     if existing and existing[1] == sha and _is_subtopic_set(db, existing[0]) == subtopics:
@@ -324,8 +600,9 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
         raise ConflictError(f"qrels set {name} already exists with different content; "
                             "pass --replace to replace it and every score computed with it")
     try:
-        stage_file(db, path)
+        stage_file(db, path, scan.holds)
         _require_data(db, path, "qrels")
+        _refuse_swapped(db, path, "qrels")
         # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
         # is reported on its own instead of making every good line "differ from the first".
         layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
@@ -369,8 +646,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     not hashed (runs.sha256 is ""). run_date defaults to the file's modification time.
     Batches, the naming rule and dates from ir_metadata are warehouse.batch.ingest_runs."""
     path = Path(path)
-    if not path.is_file():
-        raise InputFileError([Problem(str(path), 0, "no such file")])
+    check_input_file(path)
     # an evaluation-only warehouse is thrown away: nothing will ask whether it holds these bytes
     scan = scan_file(path, digest=not judged_rows_only)
     sha = scan.sha256

@@ -7,15 +7,17 @@ default, 10.0 with --compat 10 (see /README.md, "trec_eval conventions").
 from __future__ import annotations
 
 import argparse
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
+from typing import Iterator, TextIO
 
 from .core import Warehouse
 from .db import MEMORY
 from .errors import IrwError, MeasureError, UsageError
 from .evaluate import NO_DEPTH, Settings
 from .formatting import trec_line
+from .ingest import SwappedFileError
 from .measures import FAMILIES, Measure, parse, parse_trec, suggestion, trec_measure_set
 
 FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
@@ -154,6 +156,17 @@ def _format(m: Measure, qid: str, value) -> str:
     return trec_line(m.trec_name, qid, value, m.is_count)
 
 
+@contextmanager
+def _swapped_files_named() -> Iterator[None]:
+    """A qrels file that looks like a run, or a run that looks like qrels: trec_eval's own
+    arguments are easy to give in the wrong order, so the first error line asks."""
+    try:
+        yield
+    except SwappedFileError as exc:
+        raise SwappedFileError(exc.path, exc.looks_like, "did you swap QRELS and RUN? "
+                               "(irw trec-eval QRELS_FILE RUN_FILE)") from None
+
+
 def run(argv: list[str], out: TextIO) -> None:
     if any(a in ("-h", "--help") for a in argv):
         out.write(HELP)
@@ -161,7 +174,7 @@ def run(argv: list[str], out: TextIO) -> None:
     args = parse_args(argv)
     s = args.settings
     measures = requested_measures(args.measures, s.compat)
-    with Warehouse(MEMORY) as wh:
+    with Warehouse(MEMORY) as wh, _swapped_files_named():
         wh.ingest_qrels(args.qrels, "qrels")
         from .ingest import ingest_run
         # relstring prints unjudged documents too
