@@ -22,9 +22,9 @@ from warehouse import InputFileError, MeasureError
 
 from conftest import write_file
 
-NAMES = ["alpha_nDCG@1", "alpha_nDCG@5", "alpha_nDCG@20", "alpha_nDCG(alpha=0.3)@10", "ERR_IA@1", "ERR_IA@5",
-         "ERR_IA@20", "NRBP", "nNRBP", "NRBP(alpha=0.3,beta=0.8)", "nNRBP(alpha=0.3,beta=0.8)", "P_IA@5", "P_IA@20",
-         "StRecall@5", "StRecall@20"]
+NAMES = ["alpha_nDCG@1", "alpha_nDCG@5", "alpha_nDCG@20", "alpha_nDCG(alpha=0.3)@10", "alpha_nDCG(alpha=0)@10",
+         "ERR_IA@1", "ERR_IA@5", "ERR_IA@20", "NRBP", "nNRBP", "NRBP(alpha=0.3,beta=0.8)", "nNRBP(alpha=0.3,beta=0.8)",
+         "P_IA@5", "P_IA@20", "StRecall@5", "StRecall@20"]
 TOLERANCE = 1e-9
 
 

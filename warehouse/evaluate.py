@@ -86,12 +86,18 @@ GAIN_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "rbp_resid")  # parame
 GAIN_SCHEME_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "G")
 
 
+def _option(measure: Measure, key: str, unused: float) -> float:
+    """A numeric option's value (alpha=0 is a value), or a placeholder for families without it."""
+    value = measure.option(key)
+    return unused if value is None else float(value)
+
+
 def measure_bindings(measure: Measure) -> dict[str, Any]:
     """The parameter struct a family's SQL reads: the name its scores are stored under, family, numbers."""
     bound = {"measure": stored_name(measure), "family": measure.family.trec_name, "k": 0, "x": 0.0,
              "xs": [0.0], "gain_grades": [0], "gain_values": [0.0], "has_gains": False,
              # the options of the diversity and tie-aware families (measures.Family.options)
-             "alpha": float(measure.option("alpha") or 0.5), "beta": float(measure.option("beta") or 0.5),
+             "alpha": _option(measure, "alpha", 0.5), "beta": _option(measure, "beta", 0.5),
              "ties": str(measure.option("ties") or "")}
     kind = measure.family.kind
     if kind == CUTOFFS:
