@@ -52,6 +52,8 @@ DbOption = Annotated[
     str, typer.Option("--db", envvar="IRW_DB", help="Warehouse file (default ./irw.duckdb, or $IRW_DB).")
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
+SqlFormat = Enum("SqlFormat", {name: name for name in [*(f.value for f in OutputFormat), "jsonl", "parquet", "arrow"]},
+                 type=str)
 # The evaluation settings, shared by eval, compare and the reports.
 QrelsOption = Annotated[Optional[str], typer.Option(
     "--qrels", help="Stored qrels set to evaluate against (may be left out when only one is stored).")]
@@ -227,18 +229,33 @@ def rm_qrels(name: str, db: DbOption = DEFAULT_DB) -> None:
 def sql(
     query: Annotated[str, typer.Argument(help="One SELECT statement, or - to read it from stdin.")],
     db: DbOption = DEFAULT_DB,
-    fmt: FormatOption = OutputFormat.table,
+    fmt: Annotated[SqlFormat, typer.Option(
+        "--format", "-f", help="Output format; parquet and arrow (an Arrow IPC file) are written to -o and need "
+                               "pyarrow (pip install 'irwarehouse[arrow]'); jsonl is one JSON object a line.")
+    ] = SqlFormat.table,
+    output: Annotated[Optional[Path], typer.Option(
+        "-o", "--output", help="File to write (parquet and arrow need one; the others print to stdout without).")
+    ] = None,
 ) -> None:
     """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...).
 
-    Only the sandboxed connection is opened: read-only, nothing outside the warehouse."""
+    Only the sandboxed connection is opened: read-only, nothing outside the warehouse. The result
+    file is written by irw after the query, never by the SQL."""
     with reported_errors():
         try:
             text = sys.stdin.read() if query == "-" else query
         except UnicodeDecodeError:
             raise UsageError("the SQL on stdin is not UTF-8 text") from None
+        if fmt.value in formatting.FILE_FORMATS and output is None:
+            raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
     with reported_errors(), Warehouse(db, sandboxed=True) as wh:
-        emit(wh.sql(text), fmt)
+        result = wh.sql(text)
+    with reported_errors():
+        if output is None:
+            sys.stdout.write(formatting.render(result, fmt.value))
+        else:
+            formatting.write(result, fmt.value, output)
+            err(f"wrote {len(result):,} rows to {output}")
 
 
 @app.command("migrate")

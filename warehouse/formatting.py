@@ -74,7 +74,15 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+FILE_FORMATS = ("parquet", "arrow")  # binary: written to a file, never to a terminal
+
+
 def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
+    if fmt == "jsonl":
+        return "".join(json.dumps({c: _json_value(v) for c, v in zip(table.columns, row)}, ensure_ascii=False,
+                                  default=str) + "\n" for row in table.rows)
+    if fmt in FILE_FORMATS:
+        raise ValueError(f"{fmt} is written to a file (write()), not rendered as text")
     fmt = OutputFormat(fmt)
     if fmt is OutputFormat.json:
         return json.dumps([{c: _json_value(v) for c, v in zip(table.columns, row)} for row in table.rows],
@@ -131,3 +139,33 @@ def render_trec(evaluation, per_query: bool) -> str:
             if r == run:
                 out.append(trec_line(m.trec_name, "all", value, m.is_count))
     return "".join(out)
+
+
+def write(table: Table, fmt: str, path) -> None:
+    """The table into a file: parquet or an Arrow IPC file (through pyarrow, the `arrow` extra), or
+    any text format; whole or not at all (a temporary file beside it, renamed)."""
+    import os
+    from pathlib import Path
+
+    from .errors import OutputError
+
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        if fmt in FILE_FORMATS:
+            arrow = table.to_arrow()
+            if fmt == "parquet":
+                import pyarrow.parquet as parquet
+
+                parquet.write_table(arrow, temporary)
+            else:
+                import pyarrow
+
+                with pyarrow.OSFile(str(temporary), "wb") as sink, pyarrow.ipc.new_file(sink, arrow.schema) as out:
+                    out.write_table(arrow)
+        else:
+            temporary.write_text(render(table, fmt), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}; choose another -o path") from None

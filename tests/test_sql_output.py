@@ -1,0 +1,38 @@
+"""`irw sql --format parquet|arrow|jsonl`: results that go on into other tools keep every value."""
+from __future__ import annotations
+
+import json
+import sys
+
+import pyarrow
+import pyarrow.parquet
+
+import warehouse
+
+QUERY = "select run_id, query_id, doc_id, score, trec_rank from run_rows order by all"
+
+
+def test_parquet_arrow_and_jsonl_keep_every_value(seeded_db, irw, tmp_path):
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        expected = wh.sql(QUERY)
+    assert len(expected) > 0
+    for fmt in ("parquet", "arrow"):
+        out = tmp_path / f"rows.{fmt}"
+        result = irw("sql", QUERY, "--format", fmt, "-o", out)
+        assert result.exit_code == 0, result.stderr
+        assert result.stderr == f"wrote {len(expected)} rows to {out}\n"
+        table = pyarrow.parquet.read_table(out) if fmt == "parquet" else pyarrow.ipc.open_file(out).read_all()
+        assert table.column_names == expected.columns
+        assert [tuple(row.values()) for row in table.to_pylist()] == expected.rows
+    lines = irw("sql", QUERY, "--format", "jsonl").stdout.splitlines()
+    assert [tuple(json.loads(line).values()) for line in lines] == expected.rows
+
+
+def test_binary_formats_need_a_file_and_pyarrow(seeded_db, irw, tmp_path, monkeypatch):
+    refused = irw("sql", QUERY, "--format", "parquet")
+    assert refused.exit_code == 2 and "--format parquet writes a file: name it with -o FILE" in refused.stderr
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    missing = irw("sql", QUERY, "--format", "arrow", "-o", tmp_path / "x.arrow")
+    assert missing.exit_code == 1
+    assert "pip install 'irwarehouse[arrow]'" in missing.stderr
+    assert not (tmp_path / "x.arrow").exists() and not list(tmp_path.glob(".x.arrow*"))
