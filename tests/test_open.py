@@ -405,6 +405,25 @@ def test_a_warehouse_duckdb_cannot_write_is_a_clear_error(case, locked_folder, t
         assert listed.returncode == 0, listed.stderr
 
 
+@pytest.mark.parametrize("case, error", [("new file in the folder", "WarehouseOpenError"),
+                                         ("warehouse in the folder", "DatabaseError"),
+                                         ("read-only file", "WarehouseOpenError")])
+def test_the_api_raises_an_irw_error_where_duckdb_cannot_write(case, error, locked_folder, tmp_path, inputs):
+    folder, prefix = locked_folder
+    target = {"new file in the folder": folder / "new.duckdb", "warehouse in the folder": folder / "irw.duckdb",
+              "read-only file": tmp_path / "readonly.duckdb"}[case]
+    code = ("import sys, warehouse\n"
+            "try:\n"
+            "    wh = warehouse.open(sys.argv[1])\n"
+            "    wh.ingest_qrels(sys.argv[2], 'other')\n"
+            "except warehouse.IrwError as e:\n"
+            "    print(type(e).__name__, e)\n")
+    result = subprocess.run([*prefix, sys.executable, "-c", code, str(target), str(inputs["qrels"])],
+                            capture_output=True, text=True, timeout=GUARD_SECONDS)
+    assert result.stdout.startswith(f"{error} "), result.stdout + result.stderr
+    assert "permission denied" in result.stdout.lower()
+
+
 # -- damaged blocks ----------------------------------------------------------------------------------
 
 def _block_offsets(path: Path, tables: list[str]) -> list[int]:

@@ -241,7 +241,7 @@ class Database:
         return result
 
     def transaction(self) -> "_Transaction":
-        return _Transaction(self.con)
+        return _Transaction(self.con, self.path)
 
     @contextmanager
     def rolled_back(self) -> Iterator[None]:
@@ -518,8 +518,13 @@ def failure(path: str, error: BaseException) -> IrwError:
 
 
 class _Transaction:
-    def __init__(self, con):
+    """One transaction of irw's own writes. A commit DuckDB cannot write (a folder it cannot
+    write the .wal in, a full disk) and a statement that met a damaged file or a full disk raise
+    the IrwError that says so (failure()); nothing of the transaction is stored."""
+
+    def __init__(self, con, path: str = ""):
         self.con = con
+        self.path = path
 
     def __enter__(self):
         self.con.execute("begin transaction")
@@ -527,7 +532,27 @@ class _Transaction:
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
-            self.con.execute("commit")
-        else:
-            self.con.execute("rollback")
+            try:
+                self.con.execute("commit")
+            except duckdb.Error as error:
+                _roll_back(self.con)
+                raise failure(self.path, error) from error
+            return False
+        _roll_back(self.con)
+        if isinstance(exc, duckdb.Error) and _damage_or_full_disk(exc):
+            raise failure(self.path, exc) from exc
         return False
+
+
+def _roll_back(con) -> None:
+    try:
+        con.execute("rollback")
+    except duckdb.Error:
+        pass  # a failed commit or a fatal error leaves no transaction to roll back
+
+
+def _damage_or_full_disk(error: BaseException) -> bool:
+    """Narrower than about_the_file: an unreadable input file is the caller's to report."""
+    text = str(error)
+    return ("Corrupt database file" in text or "database has been invalidated" in text
+            or "No space left on device" in text or isinstance(error, duckdb.FatalException))
