@@ -481,3 +481,14 @@ def test_the_api_raises_warehouse_damaged(evaluated_copy):
     with pytest.raises(warehouse.WarehouseDamaged, match="is damaged"):
         with warehouse.open(evaluated_copy) as wh:
             wh.runs()
+
+
+@pytest.mark.parametrize("command", ["runs", "ingest qrels"])
+def test_a_file_name_that_is_not_utf8_is_a_clear_error(command, tmp_path, inputs):
+    """DuckDB takes UTF-8 names only (it failed with std::bad_cast)."""
+    args = [os.fsencode(a) for a in commands(inputs)[command]] + [b"--db", os.fsencode(tmp_path) + b"/bad\xff.duckdb"]
+    result = subprocess.run([*IRW, *args], capture_output=True, timeout=GUARD_SECONDS)
+    stderr = result.stderr.decode("utf-8", "replace")
+    assert result.returncode == 1, stderr
+    assert stderr.startswith("Error: cannot open warehouse ") and "bad\\xff.duckdb: the file name is not UTF-8" in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]

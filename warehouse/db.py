@@ -380,6 +380,12 @@ def _checked_path(path: Any) -> str:
                                  "yet; pass a file path")
     if not text or "\x00" in text:
         raise WarehouseOpenError(f"cannot open warehouse {text!r}: not a usable file path")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8 reach Python as lone surrogates
+        shown = os.fsencode(text).decode("utf-8", "backslashreplace")
+        raise WarehouseOpenError(f"cannot open warehouse {shown}: the file name is not UTF-8, and DuckDB "
+                                 "takes only UTF-8 names; rename the file or its folder") from None
     return text
 
 
