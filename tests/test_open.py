@@ -492,3 +492,15 @@ def test_a_file_name_that_is_not_utf8_is_a_clear_error(command, tmp_path, inputs
     assert result.returncode == 1, stderr
     assert stderr.startswith("Error: cannot open warehouse ") and "bad\\xff.duckdb: the file name is not UTF-8" in stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]
+
+
+@pytest.mark.parametrize("keep", [0.05, 0.2])
+@pytest.mark.parametrize("command", [["runs"], ["eval", "--qrels", "base", "-m", "AP"],
+                                     ["sql", "select * from runs join run_rows using (run_id)"]],
+                         ids=["runs", "eval", "sql"])
+def test_a_truncated_warehouse_is_named_damaged(keep, command, evaluated_copy):
+    path = evaluated_copy
+    with open(path, "r+b") as handle:
+        handle.truncate(int(path.stat().st_size * keep))
+    result = irw_process(*command, "--db", path, cwd=path.parent)
+    assert_clear_error(result, f"the warehouse {path} is damaged: ", "Could not read enough bytes")

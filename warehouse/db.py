@@ -506,6 +506,7 @@ def failure(path: str, error: BaseException) -> IrwError:
     message = _first_line(error)
     text = str(error)
     if ("Corrupt database file" in text or ("checksum" in text and "does not match" in text)
+            or "Could not read enough bytes" in text  # a truncated file
             or "database has been invalidated" in text or isinstance(error, duckdb.FatalException)):
         return WarehouseDamaged(
             f"the warehouse {path} is damaged: {message}; nothing more was changed. Restore it from a backup "
@@ -561,4 +562,5 @@ def _damage_or_full_disk(error: BaseException) -> bool:
     """Narrower than about_the_file: an unreadable input file is the caller's to report."""
     text = str(error)
     return ("Corrupt database file" in text or "database has been invalidated" in text
+            or "Could not read enough bytes" in text
             or "No space left on device" in text or isinstance(error, duckdb.FatalException))
