@@ -580,3 +580,22 @@ def test_a_full_disk_leaves_the_previous_page_whole(db, tmp_path):
         assert not (disk / "lb.html").exists() and not list(disk.glob(".*.tmp"))
     finally:
         subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_history_of_many_single_run_systems_is_one_chart_and_one_table(tmp_path):
+    """40 systems of one run each (a board of submissions): one overview chart, no chart per system."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {int(d % 3 == 0)}\n" for q in range(4) for d in range(12)))
+    with warehouse.open(tmp_path / "many.duckdb") as wh:
+        wh.ingest_qrels(qrels, "q")
+        for index in range(40):
+            run = tmp_path / f"run{index}.txt"
+            run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {(d * 7 + index) % 12} s{index}\n"
+                                   for q in range(4) for d in range(12)))
+            wh.ingest_run(run, f"s{index}", date=f"2026-{1 + index // 28:02d}-{1 + index % 28:02d}")
+        html = reports.render_history(reports.history(wh, "q"))
+    assert len(re.findall(r"<figure>", html)) == 1
+    assert len(re.findall(r'<path class="run"', html)) == 40  # every run a point of the overview
+    assert [row["Run"][0] for row in as_dicts(table_with(html, "single-runs"))] == sorted(
+        (f"s{i}" for i in range(40)), key=lambda name: int(name[1:]))  # in time order: one a day
+    assert "system-history" not in html
