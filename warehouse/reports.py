@@ -435,7 +435,8 @@ def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None
             ("Win / tie / loss", "per query, from the run's side; a tie is a difference below 1e-12 of the "
                                  "largest difference"),
         ]
-    items.append(("Run date", "the run file's creation (or modification) time recorded at ingest"))
+    items.append(("Run date", "the date given at ingest (irw ingest run --date), else the run's ir_metadata date, "
+                              "else its file's modification time; a run's page says which"))
     return items
 
 
