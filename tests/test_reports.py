@@ -477,7 +477,7 @@ def awkward_names_db(tmp_path):
             run = tmp_path / f"run{index}.txt"
             run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {20 - d - index * (d % 2)} t{index}\n"
                                    for q in range(4) for d in range(12)))
-            wh.ingest_run(run, name)
+            wh.ingest_run(run, name, date="2026-11-01T10:00:00")  # one date, as files copied together have
     return db, names
 
 
@@ -506,6 +506,10 @@ def test_run_pages_of_awkward_names_stay_in_their_folder(awkward_names_db, tmp_p
     assert sorted(linked) == sorted(names)
     # every system is its run's name: no System column
     assert "System" not in table_with(html, "leaderboard")["head"]
+    # all runs share one date: the history says it cannot order them in time
+    with warehouse.open(db) as wh:
+        history = reports.render_history(reports.history(wh, "q"))
+    assert "<strong>Every run has the same date</strong>" in history and "--date" in history
 
 
 def test_system_column_shows_when_a_system_differs_from_its_run(demo):
