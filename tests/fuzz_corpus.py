@@ -22,6 +22,8 @@ The oracle's reading, rule by rule (README, "Input formats"):
   data line with 3 or 4; the grade is an optional sign and ASCII digits within 32 bits; a repeated
   (qid, docid) refuses every later line.
 - problems are reported in line order, 20 at most, with the total.
+- `irw trec-eval` reads a run with 6 or more fields, does not read the rank, takes several tags
+  and keeps the last line's (read(..., strict=False)).
 """
 from __future__ import annotations
 
@@ -74,8 +76,10 @@ def _fields(line: bytes) -> list[bytes]:
     return [f for f in re.split(rb"[ \t]+", line) if f]
 
 
-def read(kind: str, text: bytes) -> Verdict:
-    """What irw must do with a file of this kind ("run" or "qrels") whose text (decompressed) is text."""
+def read(kind: str, text: bytes, strict: bool = True) -> Verdict:
+    """What irw must do with a file of this kind ("run" or "qrels") whose text (decompressed) is text.
+    strict=False reads a run as `irw trec-eval` does (README: 6 or more fields, the rank column not
+    read, several tags allowed, the last line's tag kept); its rows are then (qid, docid, score)."""
     if text.startswith(BOM):
         text = text[len(BOM):]
     lines = text.split(b"\n")
@@ -107,7 +111,7 @@ def read(kind: str, text: bytes) -> Verdict:
     if kind == "run" and len(first) in (3, 4) and INTEGER.fullmatch(first[-1]) \
             and 2 * sum(len(f) in (3, 4) for _, f in data) >= len(data):
         return _refused([(0, "looks like a qrels file")])
-    return _read_run(data) if kind == "run" else _read_qrels(data)
+    return _read_run(data, strict) if kind == "run" else _read_qrels(data)
 
 
 def _duplicates(data: list[tuple[int, list[bytes]]], key) -> list[tuple[int, str]]:
@@ -124,10 +128,10 @@ def _duplicates(data: list[tuple[int, list[bytes]]], key) -> list[tuple[int, str
     return problems
 
 
-def _read_run(data: list[tuple[int, list[bytes]]]) -> Verdict:
+def _read_run(data: list[tuple[int, list[bytes]]], strict: bool) -> Verdict:
     problems = []
     for number, fields in data:
-        if len(fields) != 6:
+        if len(fields) < 6 or (strict and len(fields) > 6):
             problems.append((number, "expected 6 fields"))
             continue
         rank, score = fields[3], fields[4]
@@ -138,7 +142,7 @@ def _read_run(data: list[tuple[int, list[bytes]]]) -> Verdict:
             problems.append((number, "is not finite"))
         else:
             problems.append((number, "is not a number"))
-        if problems and problems[-1][0] == number:
+        if (problems and problems[-1][0] == number) or not strict:
             continue
         if not INTEGER.fullmatch(rank):
             problems.append((number, "is not an integer"))
@@ -147,6 +151,9 @@ def _read_run(data: list[tuple[int, list[bytes]]]) -> Verdict:
     problems += _duplicates(data, lambda f: (f[0], f[2]) if len(f) >= 6 else None)
     if problems:
         return _refused(problems)
+    if not strict:
+        rows = [(f[0].decode(), f[2].decode(), float(f[4])) for _, f in data]
+        return Verdict(rows=sorted(rows), tag=data[-1][1][5].decode())
     tags: dict[bytes, int] = {}
     for number, fields in data:
         tags.setdefault(fields[5], number)

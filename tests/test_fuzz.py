@@ -2,7 +2,8 @@
 
 Accepted by the oracle: irw stores exactly the rows the oracle read (and the run's tag). Refused:
 irw raises InputFileError naming the oracle's lines in order (0: the file as a whole), with the
-oracle's total, and the warehouse is unchanged (warehouse_fingerprint). `make test` runs the first
+oracle's total, and the warehouse is unchanged (warehouse_fingerprint). Every second run file is
+also read as `irw trec-eval` reads it (strict=False). `make test` runs the first
 IRW_FUZZ_CASES files (default 300, seconds); `make fuzz` runs 4,000. A sample goes through the CLI
 (`irw ingest ... --db`): exit code, the first `Error: FILE:LINE: ` line, nothing stored.
 """
@@ -102,6 +103,34 @@ def test_fuzz_file_gets_the_readme_answer(case, fuzz_wh, tmp_path):
     _remove(wh, case.kind)
     assert rows == verdict.rows, describe(case, verdict)
     assert tag == verdict.tag, describe(case, verdict)
+
+
+TREC_EVAL_CASES = [case for case in CASES if case.kind == "run"][::2]
+
+
+@pytest.mark.parametrize("case", TREC_EVAL_CASES, ids=[c.id for c in TREC_EVAL_CASES])
+def test_fuzz_run_read_as_trec_eval_reads_it(case, fuzz_wh, tmp_path):
+    """The trec_eval drop-in's reading (strict=False): extra fields, any rank, several tags."""
+    verdict = read(case.kind, case.text, strict=False)
+    path = tmp_path / f"case{case.suffix or '.txt'}"
+    path.write_bytes(case.raw)
+    before = fuzz_wh.fingerprint()
+    wh = fuzz_wh.wh
+    try:
+        ingest.ingest_run(wh.db, path, "fuzz", strict=False)
+    except InputFileError as exc:
+        assert not verdict.accepted, f"refused: {exc}\n{describe(case, verdict)}"
+        assert [p.line for p in exc.problems] == verdict.lines, f"{exc}\n{describe(case, verdict)}"
+        assert exc.total == verdict.total and verdict.names(exc.problems[0].reason), f"{exc}\n{describe(case, verdict)}"
+        assert warehouse_fingerprint(wh) == before
+        return
+    fuzz_wh.changed()
+    assert verdict.accepted, f"accepted\n{describe(case, verdict)}"
+    rows = sorted(wh.sql("select r.query_id, r.doc_id, r.score from run_rows r join runs u using (run_id) "
+                         "where u.name = 'fuzz'").rows)
+    (tag,) = wh.sql("select tag from runs where name = 'fuzz'").rows[0]
+    _remove(wh, "run")
+    assert (rows, tag) == (verdict.rows, verdict.tag), describe(case, verdict)
 
 
 CLI_CASES = CASES[::CLI_EVERY]
