@@ -4,10 +4,13 @@
 -- file order; trec_fields and is_trec_data are scalar macros over one line.
 -- Inputs: none (created per connection before a file is read).
 -- Why line mode: DuckDB's CSV sniffer silently merges TREC lines; one VARCHAR column with a
--- delimiter that never occurs (chr(1)), no quoting and no sniffing reads each line as written.
--- strict_mode: a line holding chr(1) reads as two columns; strict mode makes that an error naming
--- the line (warehouse/ingest.py words it) instead of silently dropping the rest of the line.
--- trec_eval: fields are separated by any run of spaces or tabs (a trailing CR too); a line whose
+-- delimiter no accepted file holds (chr(1)), no quoting and no sniffing reads each line as written.
+-- chr(1) and CR: a line holding chr(1) reads as two columns (strict mode refuses that, but a chr(1)
+-- just before the line end was silently dropped), and DuckDB refuses a file mixing CR LF and LF
+-- line ends. So warehouse/ingest.py refuses, by line, every line holding chr(1) or a CR that does
+-- not end it before DuckDB reads the file, and reads a file with mixed line ends from a copy with
+-- LF line ends: here a CR is only ever part of a CR LF line end DuckDB strips.
+-- trec_eval: fields are separated by any run of spaces or tabs; a line whose
 -- first field starts with '#' is a comment (trec_eval 10 skips these); '#' inside a field is data
 -- (docids like msmarco_v2.1_doc_50_2286987788#13_3087841662).
 -- Measured on 7M lines: string_split + list_filter 2.7 s, a regex split 7-8 s.
