@@ -22,7 +22,7 @@ from conftest import Cli, SteppedIrw, View, contents_at, stepping_supported
 
 pytestmark = pytest.mark.skipif(not stepping_supported(), reason="needs Linux /proc and SIGSTOP")
 
-QUERIES, DEPTH = 100, 100  # 10,000 lines: long enough to be caught in every phase, quick to run
+QUERIES, DEPTH = 100, 400  # 40,000 lines: each phase lasts several 2 ms steps even on an idle machine
 
 
 def write_run(path: Path, tag: str, seed: int, queries: int = QUERIES, depth: int = DEPTH) -> Path:
