@@ -1,6 +1,6 @@
 """Chart geometry for the HTML reports: Python computes every coordinate, Jinja macros draw SVG.
 
-Nothing here knows about runs or measures; reports.py hands in numbers and labels and gets back
+Nothing here knows about runs or measures; warehouse/reports/ hands in numbers and labels and gets back
 dataclasses whose fields are ready to print (coordinates as short decimal strings, tick labels
 formatted through warehouse.formatting). The same input gives the same strings, so reports are
 byte-stable. Series are told apart by dash pattern and marker shape as well as colour, so a chart

@@ -1,0 +1,87 @@
+"""The compare page: a few runs side by side, a scatter per pair, the precision-recall curves."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .. import charts
+from ..core import Warehouse
+from ..evaluate import Settings
+from ..stats import StatsSettings
+from ..table import Table, Tabular
+from .display import plural, wins_ties_losses
+from .footer import settings_items
+from .pairs import Comparison, PairRow, compare_scope, compared_runs
+from .render import render
+from .scope import Scope, load_scope, pr_curve_chart, pr_measures, require_runs, run_metadata, testable
+
+
+@dataclass
+class ComparePage(Tabular):
+    comparison: Comparison
+    scope: Scope
+    meta: dict[str, dict[str, Any]]
+    means: dict[str, dict[str, tuple[float | None, int]]]   # run -> measure -> (mean over own queries, queries)
+    scatters: list[tuple[PairRow, charts.ScatterChart]]
+    difference: charts.BarChart | None
+    pr_chart: charts.LineChart | None
+    settings: list[tuple[str, str]]
+    family: str
+
+    @property
+    def runs(self) -> list[str]:
+        return list(self.meta)
+
+    @property
+    def show_system(self) -> bool:
+        """The System column says something only when some run's system is not its own name."""
+        return any(meta["system"] != run for run, meta in self.meta.items())
+
+    def table(self) -> Table:
+        return self.comparison.table()
+
+
+def compare_page(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Sequence[str] | None = None, *,
+                 baseline: str | None = None, settings: Settings | None = None,
+                 stats: StatsSettings | None = None) -> ComparePage:
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    names = compared_runs(runs, baseline)
+    require_runs(wh, names)
+    scope = load_scope(wh, qrels, measures, names, settings, pr_measures())
+    comparison = compare_scope(scope, names, baseline, stats)
+    meta = run_metadata(scope, names)
+    means = {n: {m.name: scope.summary[(n, m.name)] for m in scope.measures if (n, m.name) in scope.summary}
+             for n in names}
+    primary = scope.primary.name
+    scatters = []
+    for row in comparison.rows:
+        if row.measure.name != primary:
+            continue
+        r = row.result
+        summary_text = (f"{r.wins} above the diagonal ({row.run} higher), {r.ties} on it, {r.losses} below, "
+                        f"{plural(len(row.queries), 'query', 'queries')}" if r
+                        else plural(len(row.queries), 'query', 'queries'))
+        points = [(q, b, a) for q, a, b in zip(row.queries, row.run_values, row.baseline_values)]
+        scatters.append((row, charts.scatter(points, title=f"{primary} per query: {row.run} against {row.baseline}",
+                                             x_label=f"{row.baseline} {primary}", y_label=f"{row.run} {primary}",
+                                             summary=summary_text)))
+    difference = None
+    if len(comparison.pairs) == 1:
+        (row, _chart), = scatters
+        r = row.result
+        difference = charts.difference_bars(
+            [(q, a - b) for q, a, b in zip(row.queries, row.run_values, row.baseline_values)],
+            title=f"{primary}: {row.run} minus {row.baseline}, per query", y_label=f"\u0394 {primary}",
+            x_label=f"queries, sorted by difference ({len(row.queries)})",
+            summary=wins_ties_losses(r) if r else "")
+    pr_chart = pr_curve_chart(scope, names, "11-point interpolated precision-recall")
+    family_text = (f"over {plural(comparison.tested, 'comparison')}: "
+                   f"{'every run against ' + baseline if baseline else 'all pairs of runs'} x "
+                   f"{plural(sum(1 for m in scope.measures if testable(m)), 'measure')}")
+    return ComparePage(comparison, scope, meta, means, scatters, difference, pr_chart,
+                       settings_items(scope, stats, family_text), family_text)
+
+
+def render_compare_page(page: ComparePage) -> str:
+    return render("compare.html", page=page, title=f"Compare: {', '.join(page.runs)}", settings=page.settings)

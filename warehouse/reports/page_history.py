@@ -1,0 +1,190 @@
+"""History: each system's runs over time on one measure, each tested against the run before it."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from .. import charts
+from ..core import Warehouse
+from ..errors import NotFoundError
+from ..evaluate import Settings
+from ..measures import Measure
+from ..stats import StatsSettings
+from ..table import Table, Tabular
+from .display import fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
+from .files import write_page
+from .footer import settings_items
+from .pairs import PairRow, paired_rows, test_together
+from .render import render
+from .scope import Scope, load_scope
+
+EPOCH = dt.datetime(1970, 1, 1)  # the chart position of a run without a date
+
+
+@dataclass
+class HistoryRun:
+    run: str
+    description: str | None
+    date: dt.datetime | None
+    value: float
+    queries: int
+    best_so_far: float
+    is_best: bool
+    previous: str | None
+    pair: PairRow | None
+    system: str = ""
+
+    @property
+    def flagged(self) -> bool:
+        return self.pair is not None and self.pair.significant and self.pair.result.diff < 0
+
+    @property
+    def improved(self) -> bool:
+        return self.pair is not None and self.pair.significant and self.pair.result.diff > 0
+
+
+@dataclass
+class SystemHistory:
+    system: str
+    runs: list[HistoryRun]
+    chart: charts.HistoryChart | None     # drawn only for a system with two or more runs
+
+    @property
+    def flags(self) -> int:
+        return sum(1 for r in self.runs if r.flagged)
+
+
+@dataclass
+class HistoryPage(Tabular):
+    scope: Scope
+    stats: StatsSettings
+    systems: list[SystemHistory]
+    tested: int
+    settings: list[tuple[str, str]]
+    family: str
+    overview: charts.HistoryChart         # every run, and the best of the whole board so far
+
+    @property
+    def measure(self) -> Measure:
+        return self.scope.primary
+
+    @property
+    def runs(self) -> int:
+        return sum(len(s.runs) for s in self.systems)
+
+    @property
+    def with_history(self) -> list[SystemHistory]:
+        """Systems with two or more runs: each gets its chart and table."""
+        return [s for s in self.systems if len(s.runs) > 1]
+
+    @property
+    def single_runs(self) -> list[HistoryRun]:
+        """The run of each system that has only one, in time order (then by name): one table."""
+        return sorted((s.runs[0] for s in self.systems if len(s.runs) == 1),
+                      key=lambda r: (r.date or EPOCH, r.run))
+
+    @property
+    def partial_pairing(self) -> bool:
+        """Some run was tested against the run before it over fewer queries than either has."""
+        return any(r.pair is not None and r.pair.result is not None and not r.pair.same_queries
+                   for s in self.systems for r in s.runs)
+
+    @property
+    def one_moment(self) -> bool:
+        """Every run has (nearly) the same date, as run files copied together do: no order in time."""
+        dates = [(r.date or EPOCH) for s in self.systems for r in s.runs]
+        return len(dates) > 1 and (max(dates) - min(dates)).total_seconds() < 1
+
+    @property
+    def single_show_system(self) -> bool:
+        """That table's System column says something only when a system is not named as its run."""
+        return any(r.system != r.run for r in self.single_runs)
+
+    @property
+    def flags(self) -> int:
+        return sum(s.flags for s in self.systems)
+
+    def table(self) -> Table:
+        """Every system's runs in time order as data (irw report history --format json|csv|...)."""
+        columns = ["system", "run", "run_date", self.measure.name, "best_so_far", "previous", "delta", "p_adjusted",
+                   "verdict", "queries"]
+        rows = []
+        for system in self.systems:
+            for r in system.runs:
+                result = r.pair.result if r.pair else None
+                verdict = ("worse" if r.flagged else "better" if r.improved else
+                           "no significant change" if result else None)
+                rows.append((system.system, r.run, r.date, r.value, r.best_so_far, r.previous,
+                             result.diff if result else None, r.pair.p_adjusted if result else None, verdict,
+                             r.queries))
+        return Table(columns, rows)
+
+
+def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence[str] | None = None,
+            settings: Settings | None = None, stats: StatsSettings | None = None) -> HistoryPage:
+    """Each system's runs over time on one measure, the best so far, and every newer run tested
+    against the run before it (one family, corrected together)."""
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    wanted_systems = sorted(set(systems or []))
+    names = [name for name, system in wh.db.fetchall("select name, coalesce(system, name) from runs order by name")
+             if not wanted_systems or system in wanted_systems]
+    if not names:
+        raise NotFoundError("no runs to show" + (f" for system {', '.join(wanted_systems)}" if wanted_systems else ""))
+    scope = load_scope(wh, qrels, [measure], names, settings)
+    m = scope.primary
+    w = scope.wanted[m.name]
+    table = scope.sql("history", {"evaluation_id": w["evaluation_id"], "stored": w["stored"],
+                                  "systems": wanted_systems})
+    rows = table.to_dicts()
+    id_to_name = {r["run_id"]: r["run"] for r in rows}
+    pairs = [(r["run"], id_to_name[r["previous_run_id"]]) for r in rows if r["previous_run_id"] in id_to_name]
+    pair_rows = paired_rows(scope, pairs, [m]) if pairs else []
+    family = test_together(pair_rows, stats)
+    by_run = {r.run: r for r in pair_rows}
+    grouped: dict[str, list[HistoryRun]] = {}
+    for r in rows:
+        grouped.setdefault(r["system"], []).append(HistoryRun(
+            r["run"], r["description"], r["run_date"], r["value"], r["queries"], r["best_so_far"],
+            r["value"] == r["best_so_far"], id_to_name.get(r["previous_run_id"]), by_run.get(r["run"]), r["system"]))
+    top = max([r["value"] for r in rows] + [0.0])
+    dates = [r["run_date"] or EPOCH for r in rows]
+    domain = (min(dates), max(dates)) if dates else None
+    out, everything = [], []
+    for system, runs in grouped.items():
+        points = []
+        for h in runs:
+            text = f"{h.run} ({fmt_datetime(h.date)}): {m.name} {fmt_value(h.value)}"
+            if h.pair is not None and h.pair.result is not None:
+                verdict = ("significantly worse than" if h.flagged else "significantly better than" if h.improved
+                           else "not significantly different from")
+                text += (f"; {verdict} {h.previous} ({fmt_delta(h.pair.result.diff)}, corrected p "
+                         f"{fmt_p(h.pair.p_adjusted)})")
+            points.append((h.date or EPOCH, h.value, text, h.flagged))
+            everything.append((h.date or EPOCH, h.run, h.value, text if system == h.run else f"{system}: {text}",
+                               h.flagged))
+        # one dot says nothing over time: a system with a single run is listed in a table instead
+        chart = charts.history_chart(
+            points, title=f"{system}: {m.name} of its runs over time", y_label=m.name, y_top=top,
+            time_domain=domain) if len(runs) > 1 else None
+        out.append(SystemHistory(system, runs, chart))
+    # the overview: every run in time order (then by name), and the best of the board so far
+    everything.sort(key=lambda p: (p[0], p[1]))
+    overview = charts.history_chart(
+        [(when, value, text, flagged) for when, _run, value, text, flagged in everything],
+        title=f"Every run's {m.name} over time, and the best so far", y_label=m.name, y_top=top,
+        time_domain=domain)
+    family_text = f"over {plural(family.tested, 'comparison')}: each run against the run of its system before it"
+    return HistoryPage(scope, stats, out, family.tested, settings_items(scope, stats, family_text), family_text,
+                       overview)
+
+
+def render_history(page: HistoryPage) -> str:
+    return render("history.html", page=page, title=f"History: {page.measure.name} on {page.scope.qrels}",
+                  settings=page.settings)
+
+
+def write_history(wh: Warehouse, qrels: str, path: Path, measure: str = "AP", **options: Any) -> Path:
+    return write_page(path, render_history(history(wh, qrels, measure, **options)))

@@ -1,0 +1,220 @@
+"""The leaderboard: every stored run on one qrels set, ranked, tested against a baseline."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..core import Warehouse
+from ..errors import NotFoundError, UsageError
+from ..evaluate import Settings
+from ..measures import Measure, parse_all
+from ..stats import StatsSettings
+from ..table import Table, Tabular
+from .display import fmt_delta, fmt_p, fmt_value, missing, plural
+from .files import href, run_page_names, run_pages_dir, write_page
+from .footer import settings_items
+from .page_run import render_run_page, run_page
+from .pairs import PairRow, paired_rows, test_together
+from .paper_tables import PaperTables
+from .render import render
+from .scope import (COVERAGE_MEASURE, Scope, all_run_names, higher_is_better, load_scope, pr_measures, testable,
+                    tie_ranges)
+
+
+@dataclass
+class Cell:
+    value: float | None
+    best: bool = False
+    mark: str = ""          # 'better' / 'worse' (significant against the baseline, corrected)
+    title: str = ""
+
+
+def _mark_title(row: PairRow) -> str:
+    if row.result is None:
+        return ""
+    verdict = {"better": "significantly better than", "worse": "significantly worse than"}.get(
+        row.direction, "not significantly different from")
+    return (f"{row.measure.name}: {verdict} {row.baseline}; difference {fmt_delta(row.result.diff)}, "
+            f"p {fmt_p(row.result.p_value)}, corrected p {fmt_p(row.p_adjusted)}, {len(row.queries)} queries")
+
+
+def _best(values: Sequence[float | None], m: Measure) -> set[str]:
+    """The displayed values (4 decimals) that are best in a column; none for neutral measures."""
+    direction = higher_is_better(m)
+    shown = [fmt_value(v) for v in values if not missing(v)]
+    if direction is None or not shown:
+        return set()
+    numbers = [v for v in values if not missing(v)]
+    best = max(numbers) if direction else min(numbers)
+    return {fmt_value(best)}
+
+
+@dataclass
+class LeaderboardRow:
+    rank: int | None
+    run: str
+    system: str
+    description: str | None
+    date: dt.datetime | None
+    cells: list[Cell]
+    is_baseline: bool
+    delta: float | None
+    p_adjusted: float | None
+    paired_queries: int | None
+    partial_pairing: bool
+    queries: int
+    judged_queries: int
+    coverage: float | None      # Judged@10
+    link: str | None
+    tie_range: tuple[float, float] | None = None  # the primary measure's lowest and highest over tie orders
+    rank_may_change: bool = False  # another order of tied documents could move this run past another
+
+
+@dataclass
+class Leaderboard(PaperTables, Tabular):
+    scope: Scope
+    stats: StatsSettings
+    baseline: str | None
+    baseline_chosen: bool       # True when the baseline defaulted to the top run
+    rows: list[LeaderboardRow]
+    pair_rows: list[PairRow]
+    tested: int
+    settings: list[tuple[str, str]]
+    family: str
+
+    @property
+    def measures(self) -> list[Measure]:
+        return self.scope.measures
+
+    @property
+    def show_system(self) -> bool:
+        """The System column says something only when some run's system is not its own name."""
+        return any(row.system != row.run for row in self.rows)
+
+    def paper_table(self):
+        """The runs x measures table for a paper (warehouse/paper.py), letters from the tests
+        against the baseline."""
+        from .. import paper
+
+        return paper.from_leaderboard(self, higher_is_better)
+
+    def table(self) -> Table:
+        """The leaderboard as data (irw report leaderboard --format json|csv|...)."""
+        primary = self.scope.primary.name
+        columns = ["rank", "run", "system", "run_date", *[m.name for m in self.measures], f"delta_{primary}",
+                   f"p_adjusted_{primary}", "significant", "queries", "judged_queries", COVERAGE_MEASURE]
+        rows = []
+        for row in self.rows:
+            marks = {m.name: cell.mark for m, cell in zip(self.measures, row.cells) if cell.mark}
+            rows.append((row.rank, row.run, row.system, row.date, *[c.value for c in row.cells], row.delta,
+                         row.p_adjusted, ", ".join(f"{k} {v}" for k, v in marks.items()) or None, row.queries,
+                         row.judged_queries, row.coverage))
+        return Table(columns, rows)
+
+
+def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None, *, baseline: str | None = None,
+                settings: Settings | None = None, stats: StatsSettings | None = None,
+                run_pages: bool = False) -> Leaderboard:
+    """Every stored run on one qrels set, ranked by the primary (first) measure, tested against the
+    baseline (default: the top run) on every measure, corrected together."""
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    names = all_run_names(wh)
+    if not names:
+        raise UsageError("the warehouse holds no runs; ingest some with `irw ingest run`")
+    if baseline is not None and baseline not in names:
+        raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
+    extra = [COVERAGE_MEASURE] + (pr_measures() if run_pages else [])
+    scope = load_scope(wh, qrels, measures, names, settings, extra)
+    shown = scope.measures
+    coverage = parse_all([COVERAGE_MEASURE])[0]
+    table = scope.sql("leaderboard", {"wanted": scope.wanted_for(shown + ([coverage] if coverage.name not in
+                                                                           {m.name for m in shown} else [])),
+                                      "qrels_set_id": scope.qrels_id})
+    runs: dict[str, dict[str, Any]] = {}
+    for row in table.to_dicts():
+        entry = runs.setdefault(row["run"], {**row, "values": {}, "queries_by": {}})
+        entry["values"][row["measure"]] = row["value"]
+        entry["queries_by"][row["measure"]] = row["queries"]
+    ranked = [name for name, entry in runs.items() if entry["rank"] is not None]
+    chosen = baseline is None
+    if baseline is None and ranked:
+        baseline = ranked[0]
+    elif baseline is not None and baseline not in ranked:
+        raise UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
+    pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
+    pair_rows = paired_rows(scope, pairs, shown) if pairs else []
+    family = test_together(pair_rows, stats)
+    by_pair = {(row.run, row.measure.name): row for row in pair_rows}
+    best = {m.name: _best([e["values"].get(m.name) for e in runs.values()], m) for m in shown}
+    rows = []
+    pages = run_page_names(runs) if run_pages else {}
+    for name, entry in runs.items():
+        cells = []
+        for m in shown:
+            value = entry["values"].get(m.name)
+            pair = by_pair.get((name, m.name))
+            cells.append(Cell(value, fmt_value(value) in best[m.name], pair.direction if pair else "",
+                              _mark_title(pair) if pair else ""))
+        primary = by_pair.get((name, scope.primary.name))
+        rows.append(LeaderboardRow(
+            rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
+            date=entry["run_date"], cells=cells, is_baseline=name == baseline,
+            delta=(primary.result.diff if primary and primary.result and primary.result.n
+                   else 0.0 if name == baseline else None),
+            p_adjusted=primary.p_adjusted if primary and primary.tested else None,
+            paired_queries=len(primary.queries) if primary else None,
+            partial_pairing=bool(primary and not primary.same_queries),
+            queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
+            coverage=entry["values"].get(coverage.name), link=pages.get(name)))
+    _mark_tie_ranks(rows, tie_ranges(wh, qrels, scope.primary, ranked, settings))
+    family_text = (f"over {plural(family.tested, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
+                   f"{plural(sum(1 for m in shown if testable(m)), 'measure')}" if baseline else "no comparisons")
+    return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
+                       settings_items(scope, stats, family_text), family_text)
+
+
+def _mark_tie_ranks(rows: Sequence[LeaderboardRow], ranges: dict[str, tuple[float, float]]) -> None:
+    """A run's rank could change under another tie order when its range of the primary mean
+    overlaps another run's: each run's tie orders are its own, so any pair of values in the two
+    ranges can occur together."""
+    for row in rows:
+        row.tie_range = ranges.get(row.run)
+    for row in rows:
+        if row.tie_range is None:
+            continue
+        low, high = row.tie_range
+        row.rank_may_change = any(other is not row and other.tie_range is not None
+                                  and low < other.tie_range[1] and other.tie_range[0] < high for other in rows)
+
+
+def render_leaderboard(board: Leaderboard, run_pages_href: str | None = None) -> str:
+    """The leaderboard page; run_pages_href: the folder of its run pages, relative to it (links)."""
+    return render("leaderboard.html", board=board, title=f"Leaderboard: {board.scope.qrels}",
+                  runs_dir=run_pages_href, settings=board.settings)
+
+
+def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[str] | None = None, *,
+                      baseline: str | None = None, settings: Settings | None = None,
+                      stats: StatsSettings | None = None, run_pages: bool = True,
+                      progress: Callable[[int, int], None] | None = None) -> list[Path]:
+    """Writes the leaderboard to path and, with run_pages, each run's page to the folder named
+    after it (run_pages_dir: dl19.html -> dl19_runs/). Returns the files written, the leaderboard
+    first; it is written last, so it never links to a page not written yet.
+    progress(done, total) follows the run pages."""
+    path = Path(path)
+    board = leaderboard(wh, qrels, measures, baseline=baseline, settings=settings, stats=stats,
+                        run_pages=run_pages)
+    folder = run_pages_dir(path)
+    pages = []
+    if run_pages:
+        back = href("..", path.name)
+        for done, row in enumerate(board.rows, start=1):
+            page = run_page(wh, row.run, qrels, measures, baseline=board.baseline, settings=board.scope.settings,
+                            stats=board.stats, from_leaderboard=board)
+            pages.append(write_page(folder / row.link, render_run_page(page, leaderboard_href=back)))
+            if progress is not None:
+                progress(done, len(board.rows))
+    return [write_page(path, render_leaderboard(board, href(folder.name) if run_pages else None)), *pages]

@@ -1,0 +1,25 @@
+"""Jinja rendering: the templates/ environment and the filters that format values."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote
+
+from ..resources import templates_dir
+from .display import fmt_count, fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, sort_value
+
+
+@lru_cache(maxsize=1)
+def environment():
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    env = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
+                       datetime=fmt_datetime, sortval=sort_value,
+                       urlquote=lambda text: quote(str(text), safe=""))
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)

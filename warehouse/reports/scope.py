@@ -1,0 +1,149 @@
+"""The scores a report reads: which evaluation holds each measure, the runs' metadata, the
+precision-recall curve and the tie-order ranges every page kind draws on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from .. import catalog, charts
+from ..core import Warehouse
+from ..errors import ReadOnlyError, UsageError
+from ..evaluate import Settings, stored_name
+from ..measures import Measure, parse_all, tie_variant
+from ..table import Table
+
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10")
+COVERAGE_MEASURE = "Judged@10"
+PR_RECALLS = tuple(i / 10 for i in range(11))
+NEUTRAL_FAMILIES = {"num_q", "num_ret", "num_rel"}        # no "best": more is not better
+LOWER_IS_BETTER = {"unj", "rbp_resid"}
+
+
+@dataclass
+class Scope:
+    """One report's evaluation: qrels set, settings, measures, and where their stored scores are."""
+
+    wh: Warehouse
+    qrels: str
+    qrels_id: int
+    settings: Settings
+    measures: list[Measure]              # shown, primary first
+    wanted: dict[str, dict[str, Any]]    # measure name -> {evaluation_id, stored, measure, position}
+    summary: dict[tuple[str, str], tuple[float, int]] = field(default_factory=dict)  # (run, measure) -> (value, queries)
+
+    @property
+    def primary(self) -> Measure:
+        return self.measures[0]
+
+    def wanted_for(self, measures: Iterable[Measure]) -> list[dict[str, Any]]:
+        return [self.wanted[m.name] for m in measures]
+
+    def sql(self, name: str, params: dict[str, Any]) -> Table:
+        return Table.from_result(self.wh.db.run_file(f"reports/{name}.sql", params))
+
+
+def _parse_measures(specs: Sequence[str] | None) -> list[Measure]:
+    measures = [m for m in parse_all(list(specs or DEFAULT_MEASURES)) if m.family.sql is not None]
+    if not measures:
+        raise UsageError("name at least one measure with a per-query score (-m), e.g. -m AP -m nDCG@10")
+    return measures
+
+
+def load_scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Sequence[str], settings: Settings,
+               extra: Sequence[str] = ()) -> Scope:
+    measures = _parse_measures(specs)
+    extra_measures = [m for m in parse_all(list(extra)) if m.name not in {x.name for x in measures}]
+    everything = measures + extra_measures
+    summary = {}
+    if runs:
+        # computes only the (run, measure) scores not stored yet; the summary is irw eval's
+        evaluation = wh.evaluate(list(runs), qrels, everything, settings=settings)
+        summary = {(run, measure): (value, queries) for run, measure, value, _micro, queries in evaluation.summary.rows}
+    qrels_id = catalog.qrels_set_id(wh.db, qrels)
+    # a measure with its own relevance level (AP(rel=2)) reads the evaluation made at that level
+    keys = {m.name: replace(settings, level=m.level if m.level is not None else settings.level).key
+            for m in everything}
+    evaluation_ids = dict(wh.db.run_file("reports/evaluation_id.sql", {
+        "qrels_set_id": qrels_id, "settings_keys": sorted(set(keys.values()))}).fetchall())
+    wanted = {m.name: {"evaluation_id": evaluation_ids.get(keys[m.name], -1), "stored": stored_name(m),
+                       "measure": m.name, "position": position} for position, m in enumerate(everything)}
+    return Scope(wh, qrels, qrels_id, settings, measures, wanted, summary)
+
+
+def testable(m: Measure) -> bool:
+    """Paired tests compare means: measures summarized otherwise (sums, geometric means) are not tested."""
+    return m.aggregate == "mean"
+
+
+def higher_is_better(m: Measure) -> bool | None:
+    if m.family.trec_name in NEUTRAL_FAMILIES:
+        return None
+    return m.family.trec_name not in LOWER_IS_BETTER
+
+
+def all_run_names(wh: Warehouse) -> list[str]:
+    return [r[0] for r in wh.db.fetchall("select name from runs order by name")]
+
+
+def require_runs(wh: Warehouse, names: Sequence[str]) -> None:
+    """A name the warehouse does not hold is a NotFoundError, before any evaluation starts."""
+    catalog.run_ids(wh.db, names)
+
+
+def run_ids_in_order(wh: Warehouse, names: Sequence[str]) -> list[int]:
+    ids = catalog.run_ids(wh.db, names)
+    return [ids[n] for n in names]
+
+
+def run_metadata(scope: Scope, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    rows = scope.sql("run_metadata", {"run_ids": run_ids_in_order(scope.wh, names)}).to_dicts()
+    for row in rows:
+        row["source_name"] = Path(row["source_path"]).name if row["source_path"] else None
+        row["parameters"] = sorted((row["parameters"] or {}).items())
+    return {row["run"]: row for row in rows}
+
+
+def pr_curve_chart(scope: Scope, names: Sequence[str], title: str) -> charts.LineChart | None:
+    recalls = [m for m in parse_all([f"IPrec@{x:.1f}" for x in PR_RECALLS])]
+    levels = [{"evaluation_id": scope.wanted[m.name]["evaluation_id"], "stored": scope.wanted[m.name]["stored"],
+               "recall": float(m.param)} for m in recalls if m.name in scope.wanted]
+    if not levels:
+        return None
+    ids = run_ids_in_order(scope.wh, names)
+    table = scope.sql("pr_curve", {"levels": levels, "run_ids": ids})
+    by_run: dict[int, list[tuple[float, float]]] = {}
+    for run_id, recall, precision, _queries in table.rows:
+        by_run.setdefault(run_id, []).append((recall, precision))
+    series = [(name, by_run[run_id]) for name, run_id in zip(names, ids) if run_id in by_run]
+    if not series:
+        return None
+    return charts.line_chart(series, title=title, x_label="recall", y_label="interpolated precision",
+                             point_title="{name}: precision {y} at recall {x}")
+
+
+def pr_measures() -> list[str]:
+    return [f"IPrec@{x:.1f}" for x in PR_RECALLS]
+
+
+def tie_ranges(wh: Warehouse, qrels: str, measure: Measure, runs: Sequence[str], settings: Settings,
+                per_query: bool = False) -> dict[Any, tuple[float, float]]:
+    """The lowest and highest value of a measure over the orders of each run's tied documents
+    (sql/measures/ties.sql): {run: (low, high)} of the mean, or {(run, query): ...} per query.
+    Empty when the measure has no tie-aware form, or a read-only warehouse never computed it."""
+    low, high = tie_variant(measure, "min"), tie_variant(measure, "max")
+    if low is None or not runs:
+        return {}
+    try:
+        evaluation = wh.evaluate(list(runs), qrels, [low, high], settings=settings, per_query=per_query)
+    except ReadOnlyError:
+        return {}
+    values: dict[Any, dict[str, float]] = {}
+    if per_query:
+        for run, query, name, value in evaluation.per_query.rows:
+            values.setdefault((run, query), {})[name] = value
+    else:
+        for run, name, value, *_ in evaluation.summary.rows:
+            values.setdefault(run, {})[name] = value
+    return {key: (v[low.name], v[high.name]) for key, v in values.items() if low.name in v and high.name in v}
