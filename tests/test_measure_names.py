@@ -68,3 +68,20 @@ def test_recompute_replaces_the_stored_scores(db_path, tmp_path):
         again = wh.evaluate("a", "q", ["AP", "P@2"], per_query=True, recompute=True).per_query.rows
         assert again == first
         assert wh.sql("select count(*) from scores").rows == [(len(first),)]  # replaced, not added
+
+
+def test_writes_on_a_read_only_warehouse_are_refused_by_irw(db_path, tmp_path):
+    run = write_file(tmp_path, "b.run", run_text(RUN_ROWS, tag="b"))
+    with _warehouse_with_a_run(db_path, tmp_path):
+        pass
+    for options in ({"read_only": True}, {"sandboxed": True}):
+        with warehouse.open(db_path, **options) as wh:
+            for action, call in [("ingest a run", lambda: wh.ingest_run(run)),
+                                 ("ingest runs", lambda: wh.ingest_runs([run])),
+                                 ("ingest qrels", lambda: wh.ingest_qrels(run, "x")),
+                                 ("remove a run", lambda: wh.remove_run("a")),
+                                 ("remove a qrels set", lambda: wh.remove_qrels("q"))]:
+                with pytest.raises(ReadOnlyError, match=f"^cannot {action}: the warehouse .* is open read-only"):
+                    call()
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert [r[0] for r in wh.runs().rows] == ["a"]

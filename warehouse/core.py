@@ -9,6 +9,7 @@ import duckdb
 
 from . import batch, catalog, frames, ingest
 from .db import Database, default_path
+from .errors import ReadOnlyError
 from .table import Table
 
 
@@ -56,12 +57,19 @@ class Warehouse:
             raise failure(self.path, exc) from exc
 
     # -- ingest ------------------------------------------------------------------------------
+    def _require_writable(self, action: str) -> None:
+        """A write on a warehouse opened read-only is refused by irw, before DuckDB would refuse it."""
+        if self.db.read_only:
+            raise ReadOnlyError(f"cannot {action}: the warehouse {self.path} is open read-only; open it with "
+                                "warehouse.open(path) (without read_only or sandboxed) to change it")
+
     def ingest_qrels(self, path: "str | os.PathLike[str] | DataFrame", name: str | None = None, *,
                      description: str | None = None, replace: bool = False,
                      subtopics: bool = False) -> ingest.IngestResult:
         """Ingests a qrels file, or a pandas / polars / Arrow frame (columns query_id, doc_id, grade,
         or ir_datasets' query_id, doc_id, relevance: warehouse/frames.py) with a name.
         subtopics=True reads a diversity qrels file, `qid subtopic docid grade` (ndeval's format)."""
+        self._require_writable("ingest qrels")
         if frames.is_frame(path):
             return frames.ingest_qrels_frame(self.db, path, name, store=lambda file: ingest.ingest_qrels(
                 self.db, file, name, description=description, replace=replace))
@@ -77,6 +85,7 @@ class Warehouse:
         path may be a pandas / polars / Arrow frame (columns query_id, doc_id, score and optionally
         rank, or PyTerrier's qid, docno, score, rank: warehouse/frames.py); it then needs a name,
         and its date defaults to now."""
+        self._require_writable("ingest a run")
         if frames.is_frame(path):
             return frames.ingest_run_frame(self.db, path, name, date=date, store=lambda file, when: batch.ingest_runs(
                 self.db, [file], name=name, system=system, description=description, parameters=parameters,
@@ -94,6 +103,7 @@ class Warehouse:
         name_from ("auto", "file" or "tag"; the rule is in warehouse/batch.py and the README), the
         whole batch checked before anything is stored (BatchError lists every problem). name names
         the run of a one-file batch."""
+        self._require_writable("ingest runs")
         return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, system=system, description=description,
                                  parameters=parameters, replace=replace, date=date, on_step=on_step)
 
@@ -114,11 +124,13 @@ class Warehouse:
         return catalog.qrels_name(self.db, name)
 
     def remove_run(self, name: str) -> None:
+        self._require_writable("remove a run")
         run_id = catalog.run_id(self.db, name)
         with self.db.transaction():
             catalog.delete_run(self.db, run_id)
 
     def remove_qrels(self, name: str) -> None:
+        self._require_writable("remove a qrels set")
         set_id = catalog.qrels_set_id(self.db, name)
         with self.db.transaction():
             catalog.delete_qrels_set(self.db, set_id)
