@@ -347,10 +347,13 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                         run_date=file.date)
                 except IrwError as exc:
                     stored_before = [r.name for r in results if r.status != "unchanged"]
+                    # a file refused now passed the check: it changed since; anything else (a full
+                    # disk, a lock) is said as it is
+                    cause = (f"{file.path} changed or became unreadable after the batch was checked; "
+                             if isinstance(exc, InputFileError) else f"{file.path} was not stored; ")
                     raise BatchError([*str(exc).splitlines(),
-                                      f"{file.path} changed or became unreadable after the batch was checked; "
-                                      + (f"stored before it: {', '.join(stored_before)}" if stored_before
-                                         else "nothing was stored")]) from None
+                                      cause + (f"stored before it: {', '.join(stored_before)}" if stored_before
+                                               else "nothing was stored")]) from None
                 finally:
                     ingest._drop_stage(db)
                     staged.clear()
