@@ -181,8 +181,7 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
 def _check(db: Database, file: _File, staged: list[Path]) -> None:
     """Reads what naming and dating need: sha256, tag, ir_metadata. A file no stored run holds is
     staged, which validates it; staged records the file whose stage is left in place."""
-    ingest.check_input_file(file.path)  # says what a path that is not a readable file is
-    scan = ingest.scan_file(file.path)
+    scan = ingest.read_input(file.path)  # says what a path that is not a readable file is
     file.sha, file.holds = scan.sha256, scan.holds
     known = db.fetchone("select name, tag, ir_metadata from runs where sha256 = ? order by run_id limit 1",
                         [file.sha])
@@ -251,7 +250,7 @@ def _same_bytes(db: Database, file: _File, replace: bool) -> IngestResult:
     """The result for a file whose bytes the run of its name holds: nothing to do, unless its date
     by the rule differs from the stored one. With replace the date is corrected in place (the
     scores stay: the bytes are the same); without, a date given that differs is said."""
-    result = ingest.unchanged_run(file.name, file.path, file.sha, file.existing)
+    result = ingest.unchanged("run", file.name, file.path, file.sha, file.existing)
     stored_date, stored_source = db.fetchone("select file_created_at, date_source from runs where run_id = ?",
                                              [file.existing[0]])
     if (stored_date, stored_source) == (file.date.value, file.date.source):

@@ -210,6 +210,13 @@ def scan_file(path: Path, *, digest: bool = True) -> FileScan:
     return FileScan(hasher.hexdigest() if hasher else "", holds)
 
 
+def read_input(path: Path, *, digest: bool = True) -> FileScan:
+    """The first step of every ingest: refuse what is not a readable file (check_input_file), then
+    hash it and note what its text holds (scan_file)."""
+    check_input_file(path)
+    return scan_file(path, digest=digest)
+
+
 def file_sha256(path: Path) -> str:
     return scan_file(path).sha256
 
@@ -539,6 +546,15 @@ def _drop_stage(db: Database) -> None:
         db.execute(f"drop table if exists {table}")
 
 
+@contextmanager
+def _staging(db: Database) -> Iterator[None]:
+    """The stage tables a file is read into live only inside: dropped on the way out, stored or not."""
+    try:
+        yield
+    finally:
+        _drop_stage(db)
+
+
 # Control characters in a reason (a field quoted from the file) printed as \xNN: a VT or FF
 # would otherwise break the message into lines, a NUL or ESC hide part of it.
 _CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
@@ -558,10 +574,11 @@ def _require_data(db: Database, path: Path, what: str) -> int:
     return count
 
 
-def _unchanged(kind: str, name: str, path: Path, sha: str, existing: tuple) -> IngestResult:
-    """The no-op result of ingesting bytes the warehouse already holds under that name."""
+def unchanged(kind: str, name: str, path: Path, sha: str, existing: tuple) -> IngestResult:
+    """The no-op result of ingesting a file whose bytes the warehouse holds under that name
+    (existing: stored_run's or stored_qrels_set's row)."""
     return IngestResult(kind, name, str(path), "unchanged", existing[2], existing[3],
-                        [f"{kind} {name} already holds these bytes (sha256 {sha[:12]}); nothing to do"])
+                        [f"{kind} {name} already holds these bytes (sha256 {sha[:12]}) of {path}; nothing to do"])
 
 
 # Where a run's date came from (runs.date_source, schema 007).
@@ -589,17 +606,15 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     set (qrels_subtopics, schema 008; qrels gets each document's highest grade)."""
     path = Path(path)
     name = name or display_name(path)
-    check_input_file(path)
-    scan = scan_file(path)
+    scan = read_input(path)
     sha = scan.sha256
-    existing = db.fetchone("select qrels_set_id, sha256, judgment_count, query_count from qrels_sets where name = ?",
-                           [name])
+    existing = stored_qrels_set(db, name)
     if existing and existing[1] == sha and _is_subtopic_set(db, existing[0]) == subtopics:
-        return _unchanged("qrels", name, path, sha, existing)
+        return unchanged("qrels", name, path, sha, existing)
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
                             "pass --replace to replace it and every score computed with it")
-    try:
+    with _staging(db):
         stage_file(db, path, scan.holds)
         _require_data(db, path, "qrels")
         _refuse_swapped(db, path, "qrels")
@@ -624,9 +639,13 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
             db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
             rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
                                         [set_id])
-    finally:
-        _drop_stage(db)
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def stored_qrels_set(db: Database, name: str) -> tuple | None:
+    """(qrels_set_id, sha256, judgment_count, query_count) of the stored set of that name, or None."""
+    return db.fetchone("select qrels_set_id, sha256, judgment_count, query_count from qrels_sets where name = ?",
+                       [name])
 
 
 def _is_subtopic_set(db: Database, set_id: int) -> bool:
@@ -646,40 +665,33 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     not hashed (runs.sha256 is ""). run_date defaults to the file's modification time.
     Batches, the naming rule and dates from ir_metadata are warehouse.batch.ingest_runs."""
     path = Path(path)
-    check_input_file(path)
     # an evaluation-only warehouse is thrown away: nothing will ask whether it holds these bytes
-    scan = scan_file(path, digest=not judged_rows_only)
+    scan = read_input(path, digest=not judged_rows_only)
     sha = scan.sha256
-    if name:
-        existing = stored_run(db, name)
-        if existing and sha and existing[1] == sha:
-            return unchanged_run(name, path, sha, existing)
-    try:
+    # a run named by the caller is looked up before its file is read (unchanged bytes cost a hash);
+    # one named by its tag, once the file is staged
+    existing = stored_run(db, name) if name else None
+    if existing and sha and existing[1] == sha:
+        return unchanged("run", name, path, sha, existing)
+    with _staging(db):
         ir_metadata, tags = stage_run(db, path, strict=strict, holds=scan.holds)
         tag = staged_tag(path, tags, strict)
-        name = name or (tag if len(tags) == 1 else None) or display_name(path)
-        existing = stored_run(db, name)
-        if existing and sha and existing[1] == sha:
-            return unchanged_run(name, path, sha, existing)
+        if not name:
+            name = (tag if len(tags) == 1 else None) or display_name(path)
+            existing = stored_run(db, name)
+            if existing and sha and existing[1] == sha:
+                return unchanged("run", name, path, sha, existing)
         if existing and not replace:
             raise ConflictError(f"{path}: run {name} already exists with different content; pass --replace to "
                                 "replace it and every score computed from it, or choose --name")
         return insert_staged_run(db, path, name, tag=tag, sha=sha, ir_metadata=ir_metadata, replacing=existing,
                                  system=system, description=description, parameters=parameters,
                                  run_date=run_date or file_mtime_date(path), judged_rows_only=judged_rows_only)
-    finally:
-        _drop_stage(db)
 
 
 def stored_run(db: Database, name: str) -> tuple | None:
     """(run_id, sha256, row_count, query_count) of the stored run of that name, or None."""
     return db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
-
-
-def unchanged_run(name: str, path: Path, sha: str, existing: tuple) -> IngestResult:
-    """The no-op result of ingesting a run file whose bytes the warehouse holds under that name."""
-    return IngestResult("run", name, str(path), "unchanged", existing[2], existing[3],
-                        [f"run {name} already holds these bytes (sha256 {sha[:12]}) of {path}; nothing to do"])
 
 
 def staged_tag(path: Path, tags: list[tuple[str, int | None, int | None]], strict: bool) -> str:
