@@ -1,20 +1,27 @@
 """The `irw` command: a thin shell over the library. Errors become `Error: ...` and an exit code."""
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 from enum import Enum
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Iterator, List, Optional
+from typing import TYPE_CHECKING, Annotated, Iterator, List, Optional
 
 import typer
 
 
 from . import formatting
 from .core import Warehouse
+from .db import DEFAULT_PATH as DEFAULT_DB
 from .errors import IrwError, UsageError
 from .formatting import OutputFormat
 from .table import Table
+
+if TYPE_CHECKING:
+    from .evaluate import Settings
+    from .stats import StatsSettings
 
 app = typer.Typer(
     name="irw",
@@ -64,7 +71,96 @@ DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only 
 JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
 CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
 NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
-DEFAULT_DB = "irw.duckdb"
+
+
+class TestName(str, Enum):
+    randomization = "randomization"
+    ttest = "ttest"
+    bootstrap = "bootstrap"
+
+
+class CorrectionName(str, Enum):
+    holm = "holm"
+    bonferroni = "bonferroni"
+    bh = "bh"
+    none = "none"
+
+
+TestOption = Annotated[TestName, typer.Option("--test", help="Paired two-sided test.")]
+AlphaOption = Annotated[float, typer.Option("--alpha", help="Significance level (after correction).")]
+CorrectionOption = Annotated[CorrectionName, typer.Option(
+    "--correction", help="Multiple-testing correction over every comparison the report makes.")]
+PermutationsOption = Annotated[int, typer.Option(
+    "--permutations", help="Randomization sign flips, and bootstrap resamples (also for the confidence interval).")]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the permutations and resamples.")]
+
+
+# -- options shared by eval, compare and the reports: declared once --------------------------------
+# A command decorated with @shared_options names `settings` and/or `stats` among its parameters
+# (keyword-only: Typer passes every value by name); the decorator puts the group's options in their
+# place in the signature Typer reads (so --help lists them there) and hands the command the Settings /
+# StatsSettings built from them.
+SETTINGS_OPTIONS = (
+    ("complete", CompleteOption, False),
+    ("level", LevelOption, 1),
+    ("depth", DepthOption, None),
+    ("judged_only", JudgedOnlyOption, False),
+    ("compat", CompatOption, 9),
+    ("norel", NorelOption, "include"),
+)
+STATS_OPTIONS = (
+    ("test", TestOption, TestName.randomization),
+    ("alpha", AlphaOption, 0.05),
+    ("correction", CorrectionOption, CorrectionName.holm),
+    ("permutations", PermutationsOption, 10_000),
+    ("seed", SeedOption, 0),
+)
+
+
+def _settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str):
+    from .evaluate import Settings
+
+    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel)
+
+
+def _stats(test: TestName, alpha: float, correction: CorrectionName, permutations: int, seed: int):
+    from .stats import StatsSettings
+
+    return StatsSettings(test=test.value, alpha=alpha, correction=correction.value, permutations=permutations,
+                         seed=seed)
+
+
+_GROUPS = {"settings": (SETTINGS_OPTIONS, _settings), "stats": (STATS_OPTIONS, _stats)}
+
+
+def shared_options(command):
+    """Replaces a command's `settings` / `stats` parameters by their options (SETTINGS_OPTIONS,
+    STATS_OPTIONS); the command is called with the Settings / StatsSettings they make. A value the
+    library refuses (--compat 8) is an `Error:` line, as the command's own errors are."""
+    # Typer reads the annotations as objects; Settings and StatsSettings are imported only when a
+    # command runs (numpy is slow to load), so their names stay names
+    signature = inspect.signature(command, eval_str=True, locals={"Settings": "Settings",
+                                                                  "StatsSettings": "StatsSettings"})
+    parameters, groups = [], []
+    for parameter in signature.parameters.values():
+        if parameter.name in _GROUPS:
+            options, build = _GROUPS[parameter.name]
+            groups.append((parameter.name, [name for name, _, _ in options], build))
+            parameters += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
+                                             default=default) for name, annotation, default in options]
+        else:
+            parameters.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+
+    @functools.wraps(command)
+    def with_settings(**values):
+        with reported_errors():
+            for group, names, build in groups:
+                values[group] = build(*(values.pop(name) for name in names))
+        return command(**values)
+
+    with_settings.__signature__ = signature.replace(parameters=parameters)
+    with_settings.__annotations__ = {p.name: p.annotation for p in parameters}
+    return with_settings
 
 
 def err(message: str) -> None:
@@ -286,18 +382,15 @@ class EvalFormat(str, Enum):
 
 
 @app.command("eval")
+@shared_options
 def eval_(
+    *,
     runs: Annotated[Optional[List[str]], typer.Argument(help="Stored run names (default: every run).")] = None,
     qrels: QrelsOption = None,
     measure: Annotated[List[str], typer.Option("-m", "--measure", help="Measure, e.g. AP, P@10, nDCG@10, "
                                                "SetF(beta=0.5), map, P.5,10, all_trec; repeatable.")] = ...,
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
-    complete: CompleteOption = False,
-    level: LevelOption = 1,
-    depth: DepthOption = None,
-    judged_only: JudgedOnlyOption = False,
-    compat: CompatOption = 9,
-    norel: NorelOption = "include",
+    settings: Settings,
     micro: Annotated[bool, typer.Option("--micro", help="Also print micro averages (pooled counts).")] = False,
     recompute: Annotated[bool, typer.Option(
         "--recompute", help="Compute the scores again and replace the stored ones.")] = False,
@@ -305,8 +398,6 @@ def eval_(
     fmt: Annotated[EvalFormat, typer.Option("--format", "-f", help="Output format.")] = EvalFormat.table,
 ) -> None:
     """Evaluate stored runs; per-query scores are stored and reused by later calls."""
-    with reported_errors():
-        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
     with reported_errors(), Warehouse(db, create=False) as wh:  # nothing to evaluate in a new file
         names = runs or _all_runs(wh)
         qrels = wh.qrels_name(qrels)
@@ -317,7 +408,7 @@ def eval_(
         for run, count in sorted(evaluation.ignored_queries.items()):
             err(f"# {run}: {count} queries not in the qrels were ignored")
         if evaluation.norel_queries:
-            action = "excluded" if norel == "exclude" else "included, scoring 0 on recall-based measures"
+            action = "excluded" if settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
             err(f"# {evaluation.norel_queries} qrels queries have no relevant document ({action})")
         if fmt is EvalFormat.trec:
             sys.stdout.write(formatting.render_trec(evaluation, per_query))
@@ -350,35 +441,15 @@ report_app = typer.Typer(help="Write self-contained HTML reports: leaderboard, r
 app.add_typer(report_app, name="report")
 
 
-class TestName(str, Enum):
-    randomization = "randomization"
-    ttest = "ttest"
-    bootstrap = "bootstrap"
-
-
 PAPER_FORMATS = ("latex", "markdown")
 CompareFormat = Enum("CompareFormat", {name: name for name in [*(f.value for f in OutputFormat), *PAPER_FORMATS]},
                      type=str)
-
-
-class CorrectionName(str, Enum):
-    holm = "holm"
-    bonferroni = "bonferroni"
-    bh = "bh"
-    none = "none"
 
 
 MeasuresOption = Annotated[Optional[List[str]], typer.Option(
     "-m", "--measure", help="Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary "
                             "(default: AP, nDCG@10, P@10).")]
 BaselineOption = Annotated[Optional[str], typer.Option("--baseline", help="Run every other run is tested against.")]
-TestOption = Annotated[TestName, typer.Option("--test", help="Paired two-sided test.")]
-AlphaOption = Annotated[float, typer.Option("--alpha", help="Significance level (after correction).")]
-CorrectionOption = Annotated[CorrectionName, typer.Option(
-    "--correction", help="Multiple-testing correction over every comparison the report makes.")]
-PermutationsOption = Annotated[int, typer.Option(
-    "--permutations", help="Randomization sign flips, and bootstrap resamples (also for the confidence interval).")]
-SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the permutations and resamples.")]
 OutputOption = Annotated[Optional[Path], typer.Option(
     "-o", "--output", help="HTML file to write; - writes it to stdout.")]
 
@@ -395,19 +466,6 @@ class ReportFormat(str, Enum):
 
 ReportFormatOption = Annotated[ReportFormat, typer.Option(
     "--format", "-f", help="html writes the report to -o; the others print its main table to stdout.")]
-
-
-def _eval_settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str):
-    from .evaluate import Settings
-
-    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel)
-
-
-def _stats_settings(test: TestName, alpha: float, correction: CorrectionName, permutations: int, seed: int):
-    from .stats import StatsSettings
-
-    return StatsSettings(test=test.value, alpha=alpha, correction=correction.value, permutations=permutations,
-                         seed=seed)
 
 
 def _check_output(fmt: ReportFormat, output: Optional[Path]) -> None:
@@ -467,23 +525,16 @@ def _write_html(output: Path, html: str) -> None:
 
 
 @app.command("compare")
+@shared_options
 def compare(
+    *,
     runs: Annotated[Optional[List[str]], typer.Argument(
         help="Stored run names (default: every run); with no --baseline every pair is tested.")] = None,
     qrels: QrelsOption = None,
     measure: MeasuresOption = None,
     baseline: BaselineOption = None,
-    test: TestOption = TestName.randomization,
-    alpha: AlphaOption = 0.05,
-    correction: CorrectionOption = CorrectionName.holm,
-    permutations: PermutationsOption = 10_000,
-    seed: SeedOption = 0,
-    complete: CompleteOption = False,
-    level: LevelOption = 1,
-    depth: DepthOption = None,
-    judged_only: JudgedOnlyOption = False,
-    compat: CompatOption = 9,
-    norel: NorelOption = "include",
+    stats: StatsSettings,
+    settings: Settings,
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[CompareFormat, typer.Option(
         "--format", "-f", help="Output format; latex and markdown print a runs x measures table for a paper "
@@ -492,9 +543,6 @@ def compare(
     """Paired significance tests: means, difference, confidence interval, p and corrected p, wins/ties/losses."""
     from . import reports
 
-    with reported_errors():
-        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
-        stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
         comparison = reports.compare(wh, runs or _all_runs(wh), wh.qrels_name(qrels), measure, baseline=baseline,
                                      settings=settings, stats=stats)
@@ -509,7 +557,9 @@ def compare(
 
 
 @report_app.command("leaderboard")
+@shared_options
 def report_leaderboard(
+    *,
     qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
@@ -518,17 +568,8 @@ def report_leaderboard(
     run_pages: Annotated[bool, typer.Option(
         "--run-pages/--no-run-pages",
         help="Also write each run's page to a folder named after the leaderboard (dl19.html: dl19_runs/).")] = True,
-    test: TestOption = TestName.randomization,
-    alpha: AlphaOption = 0.05,
-    correction: CorrectionOption = CorrectionName.holm,
-    permutations: PermutationsOption = 10_000,
-    seed: SeedOption = 0,
-    complete: CompleteOption = False,
-    level: LevelOption = 1,
-    depth: DepthOption = None,
-    judged_only: JudgedOnlyOption = False,
-    compat: CompatOption = 9,
-    norel: NorelOption = "include",
+    stats: StatsSettings,
+    settings: Settings,
     db: DbOption = DEFAULT_DB,
     fmt: ReportFormatOption = ReportFormat.html,
 ) -> None:
@@ -537,8 +578,6 @@ def report_leaderboard(
 
     with reported_errors():
         _check_output(fmt, output)
-        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
-        stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
         if fmt is not ReportFormat.html or str(output) == "-":
             board = reports.leaderboard(wh, wh.qrels_name(qrels), measure, baseline=baseline, settings=settings, stats=stats)
@@ -557,7 +596,9 @@ def report_leaderboard(
 
 
 @report_app.command("run")
+@shared_options
 def report_run(
+    *,
     run: Annotated[str, typer.Argument(help="Stored run name.")],
     qrels: QrelsOption = None,
     output: OutputOption = None,
@@ -566,17 +607,8 @@ def report_run(
     query: Annotated[Optional[str], typer.Option(
         "--query", help="Query whose relevant documents' ranks are shown (default: where the run loses most "
                         "to the baseline).")] = None,
-    test: TestOption = TestName.randomization,
-    alpha: AlphaOption = 0.05,
-    correction: CorrectionOption = CorrectionName.holm,
-    permutations: PermutationsOption = 10_000,
-    seed: SeedOption = 0,
-    complete: CompleteOption = False,
-    level: LevelOption = 1,
-    depth: DepthOption = None,
-    judged_only: JudgedOnlyOption = False,
-    compat: CompatOption = 9,
-    norel: NorelOption = "include",
+    stats: StatsSettings,
+    settings: Settings,
     db: DbOption = DEFAULT_DB,
     fmt: ReportFormatOption = ReportFormat.html,
 ) -> None:
@@ -585,8 +617,6 @@ def report_run(
 
     with reported_errors():
         _check_output(fmt, output)
-        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
-        stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
         page = reports.run_page(wh, run, wh.qrels_name(qrels), measure, baseline=baseline, query=query, settings=settings,
                                 stats=stats)
@@ -594,23 +624,16 @@ def report_run(
 
 
 @report_app.command("compare")
+@shared_options
 def report_compare(
+    *,
     runs: Annotated[List[str], typer.Argument(help="Stored run names (two or more, or one with --baseline).")],
     qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
     baseline: BaselineOption = None,
-    test: TestOption = TestName.randomization,
-    alpha: AlphaOption = 0.05,
-    correction: CorrectionOption = CorrectionName.holm,
-    permutations: PermutationsOption = 10_000,
-    seed: SeedOption = 0,
-    complete: CompleteOption = False,
-    level: LevelOption = 1,
-    depth: DepthOption = None,
-    judged_only: JudgedOnlyOption = False,
-    compat: CompatOption = 9,
-    norel: NorelOption = "include",
+    stats: StatsSettings,
+    settings: Settings,
     db: DbOption = DEFAULT_DB,
     fmt: ReportFormatOption = ReportFormat.html,
 ) -> None:
@@ -619,30 +642,21 @@ def report_compare(
 
     with reported_errors():
         _check_output(fmt, output)
-        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
-        stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
         page = reports.compare_page(wh, runs, wh.qrels_name(qrels), measure, baseline=baseline, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_compare_page)
 
 
 @report_app.command("history")
+@shared_options
 def report_history(
+    *,
     qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: Annotated[str, typer.Option("-m", "--measure", help="The measure to follow over time.")] = "AP",
     system: Annotated[Optional[List[str]], typer.Option("--system", help="Only these systems; repeatable.")] = None,
-    test: TestOption = TestName.randomization,
-    alpha: AlphaOption = 0.05,
-    correction: CorrectionOption = CorrectionName.holm,
-    permutations: PermutationsOption = 10_000,
-    seed: SeedOption = 0,
-    complete: CompleteOption = False,
-    level: LevelOption = 1,
-    depth: DepthOption = None,
-    judged_only: JudgedOnlyOption = False,
-    compat: CompatOption = 9,
-    norel: NorelOption = "include",
+    stats: StatsSettings,
+    settings: Settings,
     db: DbOption = DEFAULT_DB,
     fmt: ReportFormatOption = ReportFormat.html,
 ) -> None:
@@ -651,8 +665,6 @@ def report_history(
 
     with reported_errors():
         _check_output(fmt, output)
-        settings = _eval_settings(complete, level, depth, judged_only, compat, norel)
-        stats = _stats_settings(test, alpha, correction, permutations, seed)
     with reported_errors(), Warehouse(db, create=False) as wh:
         page = reports.history(wh, wh.qrels_name(qrels), measure, systems=system, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_history)
