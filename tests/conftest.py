@@ -55,6 +55,18 @@ def conformance() -> Path:
     return require_conformance()
 
 
+def dl19_expected(conformance: Path, run: str, level: int = 1, version: int = 9) -> dict[tuple[str, str], str]:
+    """trec_eval's `-m all_trec -q` output for a DL19 run (level 2: the `.l2.` file), as
+    (trec_eval name, query or 'all') -> the value as trec_eval printed it."""
+    suffix = f".q{'.l2' if level == 2 else ''}.v{version}.txt"
+    path = conformance / "dl19-passage" / f"expected_run.dl19.{run}.all_trec{suffix}"
+    values = {}
+    for line in path.read_text().splitlines():
+        name, query, value = (field.strip() for field in line.split("\t"))
+        values[(name, query)] = value
+    return values
+
+
 def conformance_params(make_cases: Callable[[], list], width: int) -> list:
     """pytest.param cases listed from the conformance folder by make_cases. Where the folder is absent,
     one placeholder case of `width` Nones stands in, so the test still meets its `conformance` fixture

@@ -13,7 +13,7 @@ import warehouse
 from warehouse import MeasureError
 from warehouse.measures import parse
 
-from conftest import Cli
+from conftest import Cli, dl19_expected as expected
 
 RUNS = ("BM25", "REP_LLAMA")  # a sparse run of 100 per query and a dense one of 1,000
 
@@ -29,17 +29,6 @@ AT_LEVEL_2 = {
 }
 AT_LEVEL_1 = {"nDCG@10": "ndcg_cut_10", "AP@1000": "map_cut_1000", "P@20": "P_20", "NumRet": "num_ret",
               "RR": "recip_rank", "Success@1": "success_1", "nDCG": "ndcg"}
-
-
-def expected(conformance: Path, run: str, level: int, version: int = 9) -> dict[tuple[str, str], str]:
-    """(trec_eval name, query or 'all') -> value as trec_eval printed it."""
-    suffix = f".q{'.l2' if level == 2 else ''}.v{version}.txt"
-    path = conformance / "dl19-passage" / f"expected_run.dl19.{run}.all_trec{suffix}"
-    values = {}
-    for line in path.read_text().splitlines():
-        name, query, value = (field.strip() for field in line.split("\t"))
-        values[(name, query)] = value
-    return values
 
 
 def as_trec(measure: str, value) -> str:

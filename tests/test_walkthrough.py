@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from scipy import stats as scipy_stats
 
+from conftest import dl19_expected as expected
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 RUNS = ["BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL"]
@@ -51,15 +53,6 @@ def bash(command: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
            "IRW_DB": "", "LC_ALL": "C"}
     return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
-
-
-def expected(conformance: Path, run: str, level: int = 1) -> dict[tuple[str, str], str]:
-    path = conformance / "dl19-passage" / f"expected_run.dl19.{run}.all_trec.q{'.l2' if level == 2 else ''}.v9.txt"
-    values = {}
-    for line in path.read_text().splitlines():
-        name, query, value = (field.strip() for field in line.split("\t"))
-        values[(name, query)] = value
-    return values
 
 
 def table_rows(lines: list[str]) -> list[list[str]]:
