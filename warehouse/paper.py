@@ -112,15 +112,21 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
 
 
-def _latex_cell(cell: PaperCell) -> str:
+def _cell(cell: PaperCell, missing: str, bold: str, superscript: str) -> str:
+    """One value as a paper shows it: `missing` when there is none, else 4 decimals, in `bold`
+    when best, with the letters in `superscript` ({} marks where the text goes)."""
     if cell.value is None or math.isnan(cell.value):
-        return "--"
+        return missing
     text = format_number(cell.value)
     if cell.best:
-        text = rf"\textbf{{{text}}}"
+        text = bold.format(text)
     if cell.better_than:
-        text += rf"$^{{{''.join(cell.better_than)}}}$"
+        text += superscript.format("".join(cell.better_than))
     return text
+
+
+def _latex_cell(cell: PaperCell) -> str:
+    return _cell(cell, "--", r"\textbf{{{}}}", r"$^{{{}}}$")
 
 
 def to_latex(table: PaperTable, label: str = "tab:irw") -> str:
@@ -144,14 +150,7 @@ def markdown_escape(text: str) -> str:
 
 
 def _markdown_cell(cell: PaperCell) -> str:
-    if cell.value is None or math.isnan(cell.value):
-        return "–"
-    text = format_number(cell.value)
-    if cell.best:
-        text = f"**{text}**"
-    if cell.better_than:
-        text += f"<sup>{''.join(cell.better_than)}</sup>"
-    return text
+    return _cell(cell, "–", "**{}**", "<sup>{}</sup>")
 
 
 def to_markdown(table: PaperTable) -> str:
