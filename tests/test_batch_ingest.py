@@ -22,7 +22,7 @@ import warehouse
 from warehouse.batch import common_prefix, parse_iso_date, run_file_stem
 from warehouse.db import migrations
 
-from conftest import RUN_ROWS, Cli, fingerprint_at, qrels_text, run_text, write_file
+from conftest import RUN_ROWS, Cli, fingerprint_at, run_text, write_file
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -435,7 +435,7 @@ def trec_eval(ctx: typer.Context) -> None:
         te.run(list(ctx.args), sys.stdout)
 
 
-# -- comparisons and HTML reports (library: warehouse/stats.py, warehouse/reports.py) ----------
+# -- comparisons and HTML reports (library: warehouse/stats.py, warehouse/reports/) -----------
 report_app = typer.Typer(help="Write self-contained HTML reports: leaderboard, run, compare, history.",
                          no_args_is_help=True)
 app.add_typer(report_app, name="report")

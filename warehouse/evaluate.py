@@ -2,7 +2,6 @@
 once, stores per-query values in `scores`, and reads summaries back. Python only orchestrates."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
 

@@ -8,7 +8,6 @@ from the frame itself.
 """
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 from contextlib import contextmanager
@@ -137,10 +136,6 @@ def row_problems(error: InputFileError, path: Path, label: str) -> InputFileErro
 
 def frame_label(kind: str, name: str | None) -> str:
     return f"{kind} frame {name}" if name else f"{kind} frame"
-
-
-def is_path_like(value: Any) -> bool:
-    return isinstance(value, (str, os.PathLike))
 
 
 def ingest_run_frame(db, frame: Any, name: str | None, *, store, date=None) -> Any:

@@ -217,10 +217,6 @@ def read_input(path: Path, *, digest: bool = True) -> FileScan:
     return scan_file(path, digest=digest)
 
 
-def file_sha256(path: Path) -> str:
-    return scan_file(path).sha256
-
-
 def display_name(path: Path) -> str:
     """run.dl19.BM25.txt.gz -> run.dl19.BM25"""
     name = path.name

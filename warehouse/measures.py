@@ -7,7 +7,7 @@ Measure objects. Help text, the README's measure table and `irw measures` come f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from .errors import MeasureError
@@ -44,10 +44,6 @@ class Family:
 
 def _k(fmt: str) -> Callable[[Any], str]:
     return lambda p: fmt.format(p)
-
-
-def _level_name(p: float) -> str:
-    return f"{p:.2f}"
 
 
 def _short_float(p: float) -> str:
@@ -280,9 +276,6 @@ class Measure:
         if f.kind == LEVELS:
             return f"{f.trec_name}.{self.param:g}"
         return f"{f.trec_name}.{self.param}"
-
-    def sql_param(self) -> dict[str, Any]:
-        return {"measure": self.name, "trec_name": self.trec_name, "family": self.family.trec_name}
 
     def __str__(self) -> str:
         return self.name
