@@ -106,17 +106,19 @@ def run_metadata(scope: Scope, names: Sequence[str]) -> dict[str, dict[str, Any]
 
 
 def pr_curve_chart(scope: Scope, names: Sequence[str], title: str) -> charts.LineChart | None:
-    recalls = [m for m in parse_all([f"IPrec@{x:.1f}" for x in PR_RECALLS])]
-    levels = [{"evaluation_id": scope.wanted[m.name]["evaluation_id"], "stored": scope.wanted[m.name]["stored"],
-               "recall": float(m.param)} for m in recalls if m.name in scope.wanted]
+    """The 11-point interpolated precision-recall curve of each run: irw eval's summary of the
+    IPrec@x measures (sql/eval/summary.sql), in recall order, so the curve is trec_eval's."""
+    levels = [m for m in parse_all(pr_measures()) if m.name in scope.wanted]
     if not levels:
         return None
-    ids = run_ids_in_order(scope.wh, names)
-    table = scope.sql("pr_curve", {"levels": levels, "run_ids": ids})
-    by_run: dict[int, list[tuple[float, float]]] = {}
-    for run_id, recall, precision, _queries in table.rows:
-        by_run.setdefault(run_id, []).append((recall, precision))
-    series = [(name, by_run[run_id]) for name, run_id in zip(names, ids) if run_id in by_run]
+    recall = {m.name: float(m.param) for m in levels}
+    wanted = [{**scope.wanted[m.name], "position": position} for position, m in enumerate(levels)]
+    table = Table.from_result(scope.wh.db.run_file("eval/summary.sql", {
+        "wanted": wanted, "run_ids": run_ids_in_order(scope.wh, names)}))
+    by_run: dict[str, list[tuple[float, float]]] = {}
+    for run, measure, precision, _micro, _queries in table.rows:
+        by_run.setdefault(run, []).append((recall[measure], precision))
+    series = [(name, by_run[name]) for name in names if name in by_run]
     if not series:
         return None
     return charts.line_chart(series, title=title, x_label="recall", y_label="interpolated precision",
