@@ -83,6 +83,8 @@ class Settings:
 GAIN_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "rbp_resid")  # parameters: grade=gain pairs
 # measures whose SQL reads the gain tables of sql/eval/06_gains.sql
 GAIN_SCHEME_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "G")
+# measures whose SQL reads the DCG tables of sql/eval/07_dcg.sql (built from the gain tables)
+DCG_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut")
 
 
 def _option(measure: Measure, key: str, unused: float) -> float:
@@ -279,6 +281,8 @@ class Evaluator:
         gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
         if gain_measures:
             self.db.run_file("eval/06_gains.sql", {"params": [measure_bindings(m) for m in gain_measures]})
+            if any(m.family.trec_name in DCG_FAMILIES for m in gain_measures):
+                self.db.run_file("eval/07_dcg.sql")
         for sql_file, group in sorted(by_file.items()):
             self.db.run_sql(
                 "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, "

@@ -4,7 +4,7 @@
 -- gain; eval_gain_ideal one row per query x scheme x ideal position (judged docs with gain > 0).
 -- Inputs: eval_judged, eval_qrels, eval_run_queries, $params (the nDCG family, G: {measure,
 -- family, has_gains, gain_grades, gain_values}). Run by warehouse/evaluate.py before
--- sql/measures/ndcg.sql and gain.sql, which both read these tables.
+-- the nDCG families (through sql/eval/07_dcg.sql) and sql/measures/gain.sql, which read these tables.
 -- trec_eval (gain_init.c): the gain of a grade is the grade itself unless the measure maps it
 -- (ndcg.1=3,2=9 binds gain_grades [1, 2], gain_values [3, 9]; the first pair given for a grade
 -- wins); a negative grade looks up level -2 and gets 0 unless mapped; an unjudged document gets 0.
