@@ -2,7 +2,7 @@
 -- every query's ideal ranking, under each gain scheme of sql/eval/06_gains.sql.
 -- Grain: eval_dcg_steps one row per run x query x scheme x retrieved document with a nonzero gain;
 -- eval_ideal_dcg one row per query x scheme x ideal position; eval_dcg_totals one row per run x
--- evaluated query x scheme.
+-- evaluated query x gain measure (with its scheme).
 -- Inputs: eval_gain_schemes, eval_gain_judged, eval_gain_ideal (sql/eval/06_gains.sql),
 -- eval_run_queries (num_ret = n, num_rel = R). Run by warehouse/evaluate.py after 06_gains.sql when
 -- a measure of ndcg, ndcg_cut, ndcg_rel or Rndcg is evaluated (sql/measures/ndcg*.sql, rndcg.sql).
@@ -36,11 +36,7 @@ select
 from eval_gain_ideal;
 
 create or replace temp table eval_dcg_totals as
-with schemes as (
-    select distinct scheme from eval_gain_schemes
-),
-
-dcg_totals as (
+with dcg_totals as (
     select
         run_id,
         query_id,
@@ -62,19 +58,20 @@ ideal_totals as (
 ),
 
 final as (
-    -- every evaluated (run, query) under every scheme, with the whole-ranking totals
+    -- every (run, query, measure) a measure file scores, with the whole-ranking totals of its scheme
     select
         q.run_id,
         q.query_id,
         q.num_ret,
         q.num_rel,
+        s.measure,
         s.scheme,
         coalesce(d.dcg, 0.0) as dcg,
         coalesce(d.positive_retrieved, 0) as positive_retrieved,
         coalesce(i.nrel, 0) as nrel,
         coalesce(i.idcg, 0.0) as idcg
     from eval_run_queries as q
-    cross join schemes as s
+    cross join eval_gain_schemes as s
     left join dcg_totals as d
         on d.run_id = q.run_id
        and d.query_id = q.query_id

@@ -1,7 +1,7 @@
 -- ndcg: nDCG over the whole ranking (trec_eval's m_ndcg), grades as gains unless ndcg.1=3,2=9 maps them.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_gain_schemes (sql/eval/06_gains.sql), eval_dcg_totals (sql/eval/07_dcg.sql: DCG
--- and IDCG of every run x query x gain scheme), $params (list of {measure}).
+-- Inputs: eval_dcg_totals (sql/eval/07_dcg.sql: DCG and IDCG of every run x query x gain measure),
+-- $params (list of {measure}).
 -- trec_eval: the gain of a grade is the grade itself unless the measure maps it (ndcg.1=3,2=9
 -- binds gain_grades [1, 2] and gain_values [3, 9]); a negative grade looks up level -2 and gets 0
 -- unless mapped, an unjudged document gets 0. The discount of rank r is log2(r + 1). The ideal
@@ -14,26 +14,17 @@ with params as (
     select unnest($params, recursive := true)
 ),
 
-measures as (
-    select
-        p.measure,
-        s.scheme
-    from params as p
-    inner join eval_gain_schemes as s
-        on s.measure = p.measure
-),
-
 final as (
     select
         t.run_id,
         t.query_id,
-        m.measure,
+        t.measure,
         coalesce(t.dcg / nullif(t.idcg, 0.0), 0.0) as value,
         cast(null as double) as numerator,
         cast(null as double) as denominator
     from eval_dcg_totals as t
-    inner join measures as m
-        on m.scheme = t.scheme
+    inner join params as p
+        on p.measure = t.measure
 )
 
 select * from final

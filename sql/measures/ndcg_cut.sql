@@ -1,8 +1,7 @@
 -- ndcg_cut: nDCG@k (trec_eval's m_ndcg_cut), grades > 0 as gains (gain maps are ignored).
 -- Grain: one row per run x evaluated query x requested cutoff.
--- Inputs: eval_gain_schemes (sql/eval/06_gains.sql: ndcg_cut's scheme is always '', grades as
--- gains), eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql), $params (list of
--- {measure, k}).
+-- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql; ndcg_cut's gain
+-- scheme is always '', grades as gains: sql/eval/06_gains.sql), $params (list of {measure, k}).
 -- trec_eval: the discount of rank r is log2(r + 1); the ideal ranking is every judged document of
 -- the query (retrieved or not) with grade > 0, by grade descending. -l plays no part.
 --   ndcg_cut_k = DCG@k / IDCG@k, both over the first k positions (0 when IDCG@k = 0).
@@ -10,27 +9,17 @@ with params as (
     select unnest($params, recursive := true)
 ),
 
-measures as (
-    select
-        p.measure,
-        p.k,
-        s.scheme
-    from params as p
-    inner join eval_gain_schemes as s
-        on s.measure = p.measure
-),
-
 evaluated as (
     -- every (run, query, cutoff) to score
     select
         t.run_id,
         t.query_id,
-        m.measure,
-        m.k,
-        m.scheme
+        t.measure,
+        p.k,
+        t.scheme
     from eval_dcg_totals as t
-    inner join measures as m
-        on m.scheme = t.scheme
+    inner join params as p
+        on p.measure = t.measure
 ),
 
 cut_dcg as (

@@ -1,8 +1,8 @@
 -- ndcg_rel: nDCG averaged over the relevant documents (trec_eval's m_ndcg_rel), grades as gains
 -- unless ndcg_rel.1=3,2=9 maps them.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_gain_schemes (sql/eval/06_gains.sql), eval_dcg_totals, eval_dcg_steps,
--- eval_ideal_dcg (sql/eval/07_dcg.sql), $params (list of {measure}).
+-- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql), $params (list of
+-- {measure}).
 -- trec_eval: gains, discount and ideal ranking as ndcg's (sql/measures/ndcg.sql). -l plays no part.
 --   ndcg_rel = (sum over retrieved documents with gain > 0 at rank r of DCG(<= r) / IDCG(<= r),
 --              the ideal cut at its end, plus (nrel - those documents) * DCG / IDCG) / nrel,
@@ -11,29 +11,20 @@ with params as (
     select unnest($params, recursive := true)
 ),
 
-measures as (
-    select
-        p.measure,
-        s.scheme
-    from params as p
-    inner join eval_gain_schemes as s
-        on s.measure = p.measure
-),
-
 evaluated as (
     -- every (run, query, measure) to score, with the whole-ranking totals
     select
         t.run_id,
         t.query_id,
-        m.measure,
-        m.scheme,
+        t.measure,
+        t.scheme,
         t.dcg,
         t.positive_retrieved,
         t.nrel,
         t.idcg
     from eval_dcg_totals as t
-    inner join measures as m
-        on m.scheme = t.scheme
+    inner join params as p
+        on p.measure = t.measure
 ),
 
 rel_terms as (

@@ -1,7 +1,7 @@
 -- Rndcg: nDCG at rank R (trec_eval's m_Rndcg), grades as gains unless Rndcg.1=3,2=9 maps them.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_gain_schemes (sql/eval/06_gains.sql), eval_dcg_totals, eval_dcg_steps,
--- eval_ideal_dcg (sql/eval/07_dcg.sql), $params (list of {measure}).
+-- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql), $params (list of
+-- {measure}).
 -- trec_eval: gains, discount and ideal ranking as ndcg's (sql/measures/ndcg.sql). -l plays no part
 -- except in the guard R = 0 -> 0 (trec_eval issue #35).
 --   Rndcg = mean of DCG(<= c) / IDCG(<= c) over the ideal positions c after which the ideal gain
@@ -11,15 +11,6 @@ with params as (
     select unnest($params, recursive := true)
 ),
 
-measures as (
-    select
-        p.measure,
-        s.scheme
-    from params as p
-    inner join eval_gain_schemes as s
-        on s.measure = p.measure
-),
-
 evaluated as (
     -- every (run, query, measure) to score, with the whole-ranking totals
     select
@@ -27,14 +18,14 @@ evaluated as (
         t.query_id,
         t.num_ret,
         t.num_rel,
-        m.measure,
-        m.scheme,
+        t.measure,
+        t.scheme,
         t.dcg,
         t.nrel,
         t.idcg
     from eval_dcg_totals as t
-    inner join measures as m
-        on m.scheme = t.scheme
+    inner join params as p
+        on p.measure = t.measure
 ),
 
 change_points as (
