@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -205,6 +204,10 @@ def test_compare_and_eval_need_no_run_names_nor_qrels_with_one_set_stored(dl19, 
     assert csv.stdout.splitlines()[1:] == ["BM25,43,4300", "REP_LLAMA,43,43000"]
     table = dl19("eval", "-m", "NumRet")
     assert re.search(r"BM25\s+43\s+4300$", table.stdout, re.M)
+    board = json.loads(dl19("report", "leaderboard", "-m", "NumRelRet", "-m", "AP", "--format", "json").stdout)
+    assert {r["run"]: r["NumRelRet"] for r in board} == {
+        run: int(expected(conformance, run, 1)[("num_rel_ret", "all")]) for run in RUNS}
+    assert all(isinstance(r["NumRelRet"], int) for r in board)
     dl19("ingest", "qrels", conformance / "dl19-passage" / "qrels.dl19-passage.txt", "--name", "dl19-copy")
     two = dl19("eval", "-m", "AP")
     assert two.exit_code == 2 and "name the qrels set with --qrels" in two.stderr and "dl19, dl19-copy" in two.stderr

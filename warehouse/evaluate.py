@@ -165,11 +165,6 @@ class Evaluation(Tabular):
     def wide(self, per_query: bool = False, micro: bool = False) -> Table:
         """One row per run (or run x query), one column per measure: the shape people read."""
         names = [m.name for m in self.measures if m.family.sql is not None]
-        counts = {m.name for m in self.measures if m.is_count}
-
-        def shown(name: str, value: float | None):  # counts print as integers, as trec_eval prints them
-            return int(value) if value is not None and name in counts else value
-
         if per_query:
             if self.per_query is None:
                 raise UsageError("evaluate with per_query=True to read per-query values")
@@ -177,7 +172,7 @@ class Evaluation(Tabular):
             for run, query, measure, value in self.per_query.rows:
                 cells.setdefault((run, query), {})[measure] = value
             return Table(["run", "query", *names],
-                         [(*key, *(shown(n, values.get(n)) for n in names)) for key, values in cells.items()])
+                         [(*key, *(values.get(n) for n in names)) for key, values in cells.items()])
         ratio = {m.name for m in self.measures if m.family.ratio}
         columns = ["run", "queries", *names]
         if micro:
@@ -189,7 +184,7 @@ class Evaluation(Tabular):
             queries[run] = max(queries.get(run, 0), count)
         rows = []
         for run, values in runs.items():
-            row = [run, queries[run], *(shown(n, values.get(n, (None, None))[0]) for n in names)]
+            row = [run, queries[run], *(values.get(n, (None, None))[0] for n in names)]
             if micro:
                 row += [values.get(n, (None, None))[1] for n in names if n in ratio]
             rows.append(tuple(row))
@@ -312,13 +307,26 @@ class Evaluator:
                    "stored": stored_name(m), "measure": m.name, "position": i}
                   for i, m in enumerate(measures) if m.family.sql is not None]
         params = {"wanted": wanted, "run_ids": list(run_ids.values())}
-        summary = Table.from_result(self.db.run_file("eval/summary.sql", params))
-        detail = Table.from_result(self.db.run_file("eval/per_query.sql", params)) if per_query else None
+        counts = {m.name for m in measures if m.is_count}
+        summary = _counts_as_integers(Table.from_result(self.db.run_file("eval/summary.sql", params)), counts)
+        detail = _counts_as_integers(Table.from_result(self.db.run_file("eval/per_query.sql", params)), counts) \
+            if per_query else None
         ignored = dict(self.db.run_file("eval/ignored_queries.sql",
                                         {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
         norel = self.db.fetchone("select count(*) from (select query_id from qrels where qrels_set_id = ? "
                                  "group by query_id having max(grade) < ?)", [qrels_id, s.level])[0]
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
+
+
+def _counts_as_integers(table: Table, counts: set[str]) -> Table:
+    """A summary or per-query table whose count measures (num_ret, NumQ ...) hold ints, as trec_eval
+    prints them: sums of whole numbers, stored as doubles like every score."""
+    if not counts:
+        return table
+    index = table.columns.index("value")
+    measure = table.columns.index("measure")
+    return Table(table.columns, [row[:index] + (int(row[index]),) + row[index + 1:]
+                                 if row[measure] in counts and row[index] is not None else row for row in table.rows])
 
 
 def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) -> None:

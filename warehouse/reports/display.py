@@ -16,6 +16,8 @@ def missing(value: Any) -> bool:
 
 
 def fmt_value(value: float | None) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):  # a count (NumRet ...): no decimals
+        return str(value)
     return DASH if missing(value) else format_number(value)
 
 

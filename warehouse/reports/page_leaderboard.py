@@ -134,9 +134,11 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
                                                                            {m.name for m in shown} else [])),
                                       "qrels_set_id": scope.qrels_id})
     runs: dict[str, dict[str, Any]] = {}
+    counts = {m.name for m in shown if m.is_count}  # shown as integers, as trec_eval prints them
     for row in table.to_dicts():
         entry = runs.setdefault(row["run"], {**row, "values": {}, "queries_by": {}})
-        entry["values"][row["measure"]] = row["value"]
+        entry["values"][row["measure"]] = int(row["value"]) if row["measure"] in counts and row["value"] is not None \
+            else row["value"]
         entry["queries_by"][row["measure"]] = row["queries"]
     ranked = [name for name, entry in runs.items() if entry["rank"] is not None]
     chosen = baseline is None
