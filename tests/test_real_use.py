@@ -106,6 +106,10 @@ def test_rel_names_in_compare_reports_and_the_api(dl19, conformance, tmp_path):
     board = dl19("report", "leaderboard", "--qrels", "dl19", "-m", "AP(rel=2)", "-m", "nDCG@10", "--format", "json")
     assert board.exit_code == 0, board.stderr
     assert {r["run"]: f"{r['AP(rel=2)']:.4f}" for r in json.loads(board.stdout)} == oracle
+    page = tmp_path / "board.html"
+    assert dl19("report", "leaderboard", "-m", "AP(rel=2)", "-m", "nDCG@10", "-o", page).exit_code == 0
+    assert "relevant means grade &gt;= 1 (trec_eval -l 1); nDCG uses grades as gains; AP(rel=2): grade &gt;= 2" \
+        in page.read_text()  # the footer states the level behind each number
     with warehouse.open(dl19.db, read_only=True) as wh:
         ev = wh.evaluate(list(RUNS), "dl19", ["AP(rel=2)"])
         assert {run: f"{ev.value(run, 'AP(rel=2)'):.4f}" for run in RUNS} == oracle

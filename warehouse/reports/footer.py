@@ -28,7 +28,9 @@ def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None
     items = [
         ("Qrels", qrels_text),
         ("Query set", query_set),
-        ("Relevance level", f"relevant means grade >= {s.level} (trec_eval -l {s.level}); nDCG uses grades as gains"),
+        ("Relevance level", f"relevant means grade >= {s.level} (trec_eval -l {s.level}); nDCG uses grades as gains"
+                            + "".join(f"; {m.name}: grade >= {m.level}" for m in scope.measures
+                                      if m.level is not None and m.level != s.level)),
         ("Cutoffs", f"evaluation depth: {'all retrieved documents' if s.depth is None else f'the top {s.depth:,} (trec_eval -M)'}"
                     f"; measure cutoffs: {', '.join(str(k) for k in cutoffs) if cutoffs else 'none'}"),
         ("Judged only", "yes: unjudged documents are removed before ranking (trec_eval -J)" if s.judged_only
