@@ -180,7 +180,7 @@ def test_a_plain_qrels_set_refuses_the_diversity_measures(irw, tmp_path):
     irw("ingest", "run", write_file(tmp_path, "r.run", "1 Q0 a 1 1.0 r\n"), "--name", "r")
     result = irw("eval", "-m", "alpha_nDCG@10", "-m", "AP")
     assert result.exit_code == 1
-    assert "alpha_nDCG@10 need subtopic judgments, and qrels plain has none" in result.stderr
+    assert "alpha_nDCG@10 needs subtopic judgments, and qrels plain has none" in result.stderr
     assert "irw ingest qrels FILE --subtopics" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -207,7 +207,7 @@ def test_api_evaluate_files_reads_no_subtopics(tmp_path):
     """evaluate_files takes plain qrels; a diversity measure there says what to do."""
     qrels, run = seeded_files(tmp_path)
     plain = write_file(tmp_path, "plain.qrels", "1 0 D01 1\n")
-    with pytest.raises(MeasureError, match="need subtopic judgments"):
+    with pytest.raises(MeasureError, match="needs subtopic judgments"):
         warehouse.evaluate_files(plain, run, ["alpha_nDCG@10"])
     with pytest.raises(InputFileError):  # a subtopic file as plain qrels: documents judged twice
         warehouse.evaluate_files(qrels, run, ["AP"])

@@ -243,15 +243,6 @@ class Database:
     def transaction(self) -> "_Transaction":
         return _Transaction(self.con, self.path)
 
-    @contextmanager
-    def rolled_back(self) -> Iterator[None]:
-        """Runs the block in a transaction that is always rolled back (read-only SQL)."""
-        self.con.execute("begin transaction")
-        try:
-            yield
-        finally:
-            self.con.execute("rollback")
-
     def close(self) -> None:
         self._closed = True
         self._drop_connection()

@@ -381,7 +381,8 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
     does (its stopping chance (2^g - 1) / 16 would pass 1)."""
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not db.fetchone("select count(*) > 0 from qrels_subtopics where qrels_set_id = ?", [qrels_id])[0]:
-        raise MeasureError(f"{', '.join(diversity)} need subtopic judgments, and qrels {qrels} has none: ingest "
+        raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
+                           f"judgments, and qrels {qrels} has none: ingest "
                            "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
                            "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
     if any(m.family.trec_name == "gdeval_err" for m in measures):
