@@ -20,7 +20,7 @@ def prepare_steps(s: "Settings") -> list[str]:
              "eval/03_ranked_float32.sql" if s.reads_judged_rows_only else "eval/03_ranked_double.sql"]
     if s.judged_only:
         steps.append("eval/03b_judged_only.sql")
-    return steps + ["eval/04_run_queries.sql", "eval/05_judged.sql"]
+    return steps + ["eval/04_run_queries.sql", "eval/04b_run_rows_graded.sql", "eval/05_judged.sql"]
 
 
 @dataclass(frozen=True)

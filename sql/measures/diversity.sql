@@ -1,8 +1,9 @@
 -- diversity family: alpha_nDCG@k, ERR_IA@k, NRBP, nNRBP, P_IA@k, StRecall@k over subtopic
 -- judgments, as ndeval 4.5 computes them through pyndeval (ir_measures' diversity provider).
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: qrels_subtopics (schema 008) of $qrels_set_id, run_rows (scores as doubles),
--- eval_run_queries (the query set), eval_qrels (each document's highest grade, for -J), $level
+-- Inputs: qrels_subtopics (schema 008) of $qrels_set_id, eval_run_rows_graded
+-- (sql/eval/04b: every run row of the query set with its highest grade, for -J), eval_run_queries
+-- (the query set), $level
 -- (relevant means grade >= level, per subtopic), $depth (-M), $judged_only (-J), $params (list of
 -- {measure, family, k, alpha, beta}; families alpha_ndcg, err_ia, nrbp, nnrbp, p_ia, strec).
 -- ndeval, as pyndeval runs it:
@@ -59,19 +60,8 @@ subtopic_counts as (
 ),
 
 in_scope as (
-    select
-        rr.run_id,
-        rr.query_id,
-        rr.doc_id,
-        rr.score,
-        q.grade
-    from run_rows as rr
-    inner join eval_run_queries as e
-        on e.run_id = rr.run_id
-       and e.query_id = rr.query_id
-    left join eval_qrels as q
-        on q.query_id = rr.query_id
-       and q.doc_id = rr.doc_id
+    select run_id, query_id, doc_id, score, grade
+    from eval_run_rows_graded
 ),
 
 ranked as (

@@ -1,9 +1,9 @@
 -- gdeval family: ERR@k and nDCG(dcg=exp-log2)@k, the TREC Web track's official measures as
 -- gdeval.pl computes them (version 1.2a, the copy ir_measures ships and runs for these names).
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: run_rows (scores as doubles), eval_run_queries (the query set), eval_qrels (grades),
--- $depth (-M), $judged_only (-J), $params (list of {measure, family, k}; family gdeval_err or
--- gdeval_ndcg).
+-- Inputs: eval_run_rows_graded (sql/eval/04b: every run row of the query set with its grade),
+-- eval_qrels (the ideal's grades), eval_run_queries (the query set), $depth (-M), $judged_only
+-- (-J), $params (list of {measure, family, k}; family gdeval_err or gdeval_ndcg).
 -- gdeval.pl's conventions, kept here:
 --   order: score as a double descending, then docid descending (Perl's `lt`, byte order), whatever
 --     --compat says (trec_eval 9.0.8's float32 ties do not apply); the rank column is ignored.
@@ -30,19 +30,8 @@ with params as (
 ),
 
 in_scope as (
-    select
-        rr.run_id,
-        rr.query_id,
-        rr.doc_id,
-        rr.score,
-        q.grade
-    from run_rows as rr
-    inner join eval_run_queries as e
-        on e.run_id = rr.run_id
-       and e.query_id = rr.query_id
-    left join eval_qrels as q
-        on q.query_id = rr.query_id
-       and q.doc_id = rr.doc_id
+    select run_id, query_id, doc_id, score, grade
+    from eval_run_rows_graded
 ),
 
 ranked as (

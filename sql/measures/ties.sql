@@ -1,10 +1,11 @@
 -- tie-aware family: AP, nDCG@k, P@k, RR and R@k over every order of the documents a run ties,
 -- as AP(ties=expected|min|max), nDCG(ties=...)@k, P(ties=...)@k, RR(ties=...), R(ties=...)@k.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: run_rows (scores), eval_run_queries (the query set; num_rel = R at the evaluation's
--- level), eval_qrels (grades, is_rel), $compat (which scores tie), $depth (-M), $judged_only (-J),
--- $params (list of {measure, family, k, ties}; families map_ties, ndcg_cut_ties, P_ties,
--- recip_rank_ties, recall_ties).
+-- Inputs: eval_run_rows_graded (sql/eval/04b: every run row of the query set with its grade and
+-- is_rel), eval_run_queries (num_rel = R at the evaluation's level), eval_qrels (the ideal's
+-- grades), $compat (which scores tie), $depth (-M), $judged_only (-J), $params (list of
+-- {measure, family, k, ties}; families map_ties, ndcg_cut_ties, P_ties, recip_rank_ties,
+-- recall_ties).
 -- Ties: documents tie when trec_eval could not order them by score: equal as 32-bit floats under
 -- --compat 9 (trec_eval 9.0.8), equal doubles under --compat 10. trec_eval breaks them by docid;
 -- here every order of each tie group counts, the groups independent and each order equally likely.
@@ -40,21 +41,15 @@ with params as (
 
 in_scope as (
     select
-        rr.run_id,
-        rr.query_id,
-        rr.doc_id,
-        case when $compat = 9 then cast(cast(rr.score as float) as double) else rr.score end as tie_score,
-        q.grade,
-        coalesce(q.is_rel, false) as is_rel,
-        case when q.grade > 0 then cast(q.grade as double) else 0.0 end as gain
-    from run_rows as rr
-    inner join eval_run_queries as e
-        on e.run_id = rr.run_id
-       and e.query_id = rr.query_id
-    left join eval_qrels as q
-        on q.query_id = rr.query_id
-       and q.doc_id = rr.doc_id
-    where not $judged_only or q.grade >= 0
+        run_id,
+        query_id,
+        doc_id,
+        case when $compat = 9 then cast(cast(score as float) as double) else score end as tie_score,
+        grade,
+        is_rel,
+        case when grade > 0 then cast(grade as double) else 0.0 end as gain
+    from eval_run_rows_graded
+    where not $judged_only or grade >= 0
 ),
 
 tie_groups as (
