@@ -1,6 +1,6 @@
-"""The README's notebook example, run as printed in the DL19 folder: data frames in (PyTerrier and
-ir_datasets shapes), a pandas frame and a LaTeX table out; what it prints is what the README shows,
-and the numbers are trec_eval's."""
+"""The README's Python examples (the Python API, and the notebook one: data frames in, a pandas
+frame and a LaTeX table out), run as printed in the DL19 folder: what they print is what the
+README shows, and the numbers are trec_eval's."""
 from __future__ import annotations
 
 import contextlib
@@ -8,30 +8,51 @@ import io
 import os
 from pathlib import Path
 
+import pytest
+
 from conftest import dl19_expected
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("\n### In a notebook\n", 1)[1].split("\n## ", 1)[0]
-CODE, PRINTED = SECTION.split("```python\n", 1)[1].split("```", 1)[0], SECTION.split("prints\n\n```\n", 1)[1].split("```")[0]
 
 
-def test_the_notebook_example_prints_what_the_readme_shows(tmp_path, conformance):
+def example(heading: str) -> tuple[str, str]:
+    """(code, what the README says it prints) of the python example under a heading."""
+    section = README.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```python\n", 1)[1].split("```", 1)[0], section.split("prints\n\n```\n", 1)[1].split("```")[0]
+
+
+def run_in_dl19_folder(code: str, folder: Path, conformance: Path) -> str:
     source = conformance / "dl19-passage"
-    (tmp_path / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
-    (tmp_path / "runs").symlink_to(source / "runs", target_is_directory=True)
+    (folder / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
+    (folder / "runs").symlink_to(source / "runs", target_is_directory=True)
     out = io.StringIO()
     cwd = os.getcwd()
     try:
-        os.chdir(tmp_path)
+        os.chdir(folder)
         with contextlib.redirect_stdout(out):
-            exec(compile(CODE, "README.md (In a notebook)", "exec"), {"__name__": "__readme__"})
+            exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
     finally:
         os.chdir(cwd)
-    assert out.getvalue().rstrip("\n") == PRINTED.rstrip("\n")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("heading", ["## Python API", "### In a notebook"])
+def test_the_python_examples_print_what_the_readme_shows(heading, tmp_path, conformance):
+    code, printed = example(heading)
+    assert run_in_dl19_folder(code, tmp_path, conformance).rstrip("\n") == printed.rstrip("\n")
+
+
+def test_their_numbers_are_trec_eval_s(conformance):
+    _, api = example("## Python API")
+    bm25 = dl19_expected(conformance, "BM25")
+    assert api.splitlines()[1].split()[0] == bm25[("map", "all")]
+    for line in api.splitlines()[2:5]:
+        _, query, measure, value = line.split()
+        assert value == bm25[({"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}[measure], query)]
+    _, notebook = example("### In a notebook")
     expected = {(name, measure): dl19_expected(conformance, run, level)[(measure, "all")]
                 for run, name in (("BM25", "bm25"), ("REP_LLAMA", "rep-llama"))
                 for level, measure in ((1, "ndcg_cut_10"), (2, "map"))}
-    rows = [line.split() for line in PRINTED.splitlines()[1:3]]
-    for name, _, ndcg, ap in rows:
+    for name, _, ndcg, ap in (line.split() for line in notebook.splitlines()[1:3]):
         assert (ndcg, ap) == (expected[(name, "ndcg_cut_10")], expected[(name, "map")])
