@@ -102,7 +102,8 @@ class Database:
             self.created = True
         try:
             self._connect("sandbox" if sandboxed else "full")
-            self._check_is_warehouse()
+            if self.path != MEMORY and not self.created:  # a new database holds nothing of anyone's
+                self._check_is_warehouse()
             self._migrate()
         except BaseException as exc:
             # Left open, the file stays attached in this process and every later open of it with
