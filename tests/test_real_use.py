@@ -226,3 +226,18 @@ def test_no_value_is_an_error_not_an_empty_table(tmp_path):
     result = irw("eval", "--qrels", "q", "-m", "AP")
     assert result.exit_code == 1 and result.stdout == ""
     assert "run other-collection has no query judged in qrels q" in result.stderr
+
+
+def test_the_leaderboards_table_carries_the_tie_ranges_its_page_marks(dl19):
+    """`--format` outputs say what the page's ≈ says: each run's lowest and highest primary mean
+    over the orders of its tied documents, and whether its rank could change with them."""
+    board = json.loads(dl19("report", "leaderboard", "-m", "AP", "--format", "json").stdout)
+    assert [r["run"] for r in board] == ["REP_LLAMA", "BM25"]
+    for row in board:
+        assert row["AP_tie_low"] <= row["AP"] <= row["AP_tie_high"]
+    rep = board[0]
+    assert rep["AP_tie_high"] - rep["AP_tie_low"] > 0.005  # REP_LLAMA's scores tie often on DL19
+    for row in board:
+        others = [o for o in board if o is not row]
+        overlap = any(row["AP_tie_low"] < o["AP_tie_high"] and o["AP_tie_low"] < row["AP_tie_high"] for o in others)
+        assert row["rank_may_change_with_ties"] == overlap

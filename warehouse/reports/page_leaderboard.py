@@ -104,13 +104,14 @@ class Leaderboard(PaperTables, Tabular):
         """The leaderboard as data (irw report leaderboard --format json|csv|...)."""
         primary = self.scope.primary.name
         columns = ["rank", "run", "system", "run_date", *[m.name for m in self.measures], f"delta_{primary}",
-                   f"p_adjusted_{primary}", "significant", "queries", "judged_queries", COVERAGE_MEASURE]
+                   f"p_adjusted_{primary}", "significant", "queries", "judged_queries", COVERAGE_MEASURE,
+                   f"{primary}_tie_low", f"{primary}_tie_high", "rank_may_change_with_ties"]
         rows = []
         for row in self.rows:
             marks = {m.name: cell.mark for m, cell in zip(self.measures, row.cells) if cell.mark}
             rows.append((row.rank, row.run, row.system, row.date, *[c.value for c in row.cells], row.delta,
                          row.p_adjusted, ", ".join(f"{k} {v}" for k, v in marks.items()) or None, row.queries,
-                         row.judged_queries, row.coverage))
+                         row.judged_queries, row.coverage, *(row.tie_range or (None, None)), row.rank_may_change))
         return Table(columns, rows)
 
 
