@@ -78,7 +78,8 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            _k("P@{}"), ratio=True),
     # relstring is text, not a score: the trec_eval drop-in prints it from sql/measures/relstring.sql
     Family("relstring", None, CUTOFFS, (10,), MEAN,
-           "The relevance of the top documents as a string (irw trec-eval -q only).", summary=False),
+           "The relevance of the top documents as a string (irw trec-eval -q only).", summary=False,
+           reads_run_rows=True),  # it prints unjudged documents too
     Family("recall", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
            "Recall at k: relevant in the top k, divided by R.", _k("R@{}"), ratio=True),
     Family("infAP", "measures/inf_ap.sql", NONE, (), MEAN,
@@ -224,7 +225,7 @@ class Measure:
 
     def option(self, key: str) -> Any:
         """The value of one of the family's options (alpha, beta, ties): as given, else its default."""
-        return dict(self.family.options).get(key) if key not in dict(self.options) else dict(self.options)[key]
+        return {**dict(self.family.options), **dict(self.options)}.get(key)
 
     @property
     def trec_name(self) -> str:

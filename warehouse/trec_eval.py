@@ -15,7 +15,7 @@ from typing import Iterator, TextIO
 from .core import Warehouse
 from .db import MEMORY
 from .errors import IrwError, MeasureError, UsageError
-from .evaluate import NO_DEPTH, Settings
+from .evaluate import NO_DEPTH, Settings, keeps_judged_rows_only
 from .formatting import trec_line
 from .ingest import SwappedFileError
 from .measures import FAMILIES, Measure, parse, parse_trec, suggestion, trec_measure_set
@@ -177,11 +177,7 @@ def run(argv: list[str], out: TextIO) -> None:
     with Warehouse(MEMORY) as wh, _swapped_files_named():
         wh.ingest_qrels(args.qrels, "qrels")
         from .ingest import ingest_run
-        # relstring prints unjudged documents too
-        # relstring prints unjudged documents too; gdeval's, the diversity and the tie-aware measures
-        # rank every row themselves
-        judged_rows_only = s.reads_judged_rows_only and not any(
-            m.family.trec_name == "relstring" or m.family.reads_run_rows for m in measures)
+        judged_rows_only = keeps_judged_rows_only(s, measures)
         ingest_run(wh.db, args.run, "run", strict=False, judged_rows_only=judged_rows_only)
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
         db = wh.db
