@@ -403,8 +403,8 @@ def eval_(
         qrels = wh.qrels_name(qrels)
         evaluation = wh.evaluate(names, qrels, measure, per_query=per_query, settings=settings, recompute=recompute)
         err(f"# qrels {qrels}; {settings.describe()}")
-        for level_note in evaluation.level_notes():
-            err(f"# {level_note}")
+        for note in evaluation.measure_notes():
+            err(f"# {note}")
         for run, count in sorted(evaluation.ignored_queries.items()):
             err(f"# {run}: {count} queries not in the qrels were ignored")
         if evaluation.norel_queries:

@@ -136,7 +136,7 @@ class Evaluation(Tabular):
     """The result of evaluate(): per-query scores and summaries, with the settings behind them.
 
     As a table (to_pandas(), to_polars(), to_arrow(), Jupyter's HTML) it is wide(): one row per
-    run, one column per measure; per_query_table() and the summary / per_query Tables give the rest."""
+    run, one column per measure; wide(per_query=True) and the summary / per_query Tables give the rest."""
 
     qrels: str
     settings: Settings
@@ -149,7 +149,7 @@ class Evaluation(Tabular):
     def table(self) -> Table:
         return self.wide(per_query=False)
 
-    def level_notes(self) -> list[str]:
+    def measure_notes(self) -> list[str]:
         """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`), and one per
         measure whose conventions are not the printed settings' (gdeval's and ndeval's tie orders)."""
         return [f"{m.name}: relevant means grade >= {m.level}" for m in self.measures
