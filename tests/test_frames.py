@@ -152,3 +152,11 @@ def test_frame_rows_break_the_same_rules_as_file_lines(tmp_path):
         with pytest.raises(warehouse.UsageError, match=r"no query column: name one of query_id, qid, query \(it has x\)"):
             wh.ingest_run(pandas.DataFrame({"x": [1]}), name="x")
         assert wh.sql("select count(*) from runs").rows == before
+
+
+def test_a_frame_is_not_read_as_subtopic_qrels(tmp_path):
+    qrels = pandas.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        with pytest.raises(warehouse.UsageError, match="subtopic qrels come from a file"):
+            wh.ingest_qrels(qrels, "q", subtopics=True)
+        assert wh.qrels_sets().rows == []

@@ -9,7 +9,7 @@ import duckdb
 
 from . import batch, catalog, frames, ingest
 from .db import Database, default_path
-from .errors import ReadOnlyError
+from .errors import ReadOnlyError, UsageError
 from .table import Table
 
 
@@ -71,6 +71,9 @@ class Warehouse:
         subtopics=True reads a diversity qrels file, `qid subtopic docid grade` (ndeval's format)."""
         self._require_writable("ingest qrels")
         if frames.is_frame(path):
+            if subtopics:
+                raise UsageError("subtopic qrels come from a file (`qid subtopic docid grade`, ndeval's format); "
+                                 "a frame is read as plain qrels")
             return frames.ingest_qrels_frame(self.db, path, name, store=lambda file: ingest.ingest_qrels(
                 self.db, file, name, description=description, replace=replace))
         return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
@@ -158,8 +161,8 @@ class Warehouse:
                 settings: "Settings | None" = None, test: str = "randomization", alpha: float = 0.05,
                 correction: str = "holm", permutations: int = 10_000, seed: int = 0, **options: Any):
         """Paired significance tests as `irw compare` makes them (every stored run and the only qrels
-        set by default; options are Settings fields). The result prints as a table (to_pandas() ...)
-        and as a paper table: .paper_table() -> warehouse.paper.to_latex / to_markdown."""
+        set by default; options are Settings fields). The result converts like a table (to_pandas() ...)
+        and prints as a paper table with to_latex() / to_markdown()."""
         from . import reports
         from .evaluate import Settings
         from .stats import StatsSettings
