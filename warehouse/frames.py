@@ -8,6 +8,8 @@ from the frame itself.
 """
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import re
 import tempfile
 from contextlib import contextmanager
@@ -138,21 +140,25 @@ def frame_label(kind: str, name: str | None) -> str:
     return f"{kind} frame {name}" if name else f"{kind} frame"
 
 
+def _store_frame(frame: Any, kind: str, name: str, store, tag: str = "frame") -> Any:
+    """The frame written as a file and stored by store(path) -> IngestResult, told of the frame:
+    problems name its rows, messages its label instead of the temporary file."""
+    label = frame_label(kind, name)
+    with frame_as_file(frame, kind, label, tag=tag) as path:
+        try:
+            result = store(path)
+        except InputFileError as exc:
+            raise row_problems(exc, path, label) from None
+        return dataclasses.replace(result, path=label, messages=[_as_rows(m, path, label) for m in result.messages])
+
+
 def ingest_run_frame(db, frame: Any, name: str | None, *, store, date=None) -> Any:
     """Ingests a run frame as run `name` by the file path (store(path, date) -> IngestResult); the
     stored run says it came from a data frame."""
-    import dataclasses
-    import datetime as dt
-
     if not name:
         raise UsageError("a run from a data frame needs a name: ingest_run(frame, name=...)")
-    label = frame_label("run", name)
-    with frame_as_file(frame, "run", label, tag=re.sub(r"\s+", "_", name)) as path:
-        try:
-            result = store(path, date if date is not None else dt.datetime.now().replace(microsecond=0))
-        except InputFileError as exc:
-            raise row_problems(exc, path, label) from None
-        result = dataclasses.replace(result, path=label, messages=[_as_rows(m, path, label) for m in result.messages])
+    when = date if date is not None else dt.datetime.now().replace(microsecond=0)
+    result = _store_frame(frame, "run", name, lambda path: store(path, when), tag=re.sub(r"\s+", "_", name))
     with db.transaction():
         db.execute("update runs set source_path = null, date_source = case when ? then '--date' else 'data frame' "
                    "end where name = ?", [date is not None, name])
@@ -161,17 +167,9 @@ def ingest_run_frame(db, frame: Any, name: str | None, *, store, date=None) -> A
 
 def ingest_qrels_frame(db, frame: Any, name: str | None, *, store) -> Any:
     """Ingests a qrels frame as qrels set `name` by the file path (store(path) -> IngestResult)."""
-    import dataclasses
-
     if not name:
         raise UsageError("qrels from a data frame need a name: ingest_qrels(frame, name=...)")
-    label = frame_label("qrels", name)
-    with frame_as_file(frame, "qrels", label) as path:
-        try:
-            result = store(path)
-        except InputFileError as exc:
-            raise row_problems(exc, path, label) from None
-        result = dataclasses.replace(result, path=label, messages=[_as_rows(m, path, label) for m in result.messages])
+    result = _store_frame(frame, "qrels", name, store)
     with db.transaction():
         db.execute("update qrels_sets set source_path = null where name = ?", [name])
     return result
