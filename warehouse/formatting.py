@@ -143,29 +143,22 @@ def render_trec(evaluation, per_query: bool) -> str:
 
 def write(table: Table, fmt: str, path) -> None:
     """The table into a file: parquet or an Arrow IPC file (through pyarrow, the `arrow` extra), or
-    any text format; whole or not at all (a temporary file beside it, renamed)."""
-    import os
-    from pathlib import Path
+    any text format; whole or not at all (output.write_atomically)."""
+    from .output import write_atomically
 
-    from .errors import OutputError
+    if fmt in FILE_FORMATS:
+        arrow = table.to_arrow()  # first: without pyarrow, its message names the extra to install
+        import pyarrow
 
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        if fmt in FILE_FORMATS:
-            arrow = table.to_arrow()
-            if fmt == "parquet":
-                import pyarrow.parquet as parquet
+        sink = pyarrow.BufferOutputStream()
+        if fmt == "parquet":
+            import pyarrow.parquet as parquet
 
-                parquet.write_table(arrow, temporary)
-            else:
-                import pyarrow
-
-                with pyarrow.OSFile(str(temporary), "wb") as sink, pyarrow.ipc.new_file(sink, arrow.schema) as out:
-                    out.write_table(arrow)
+            parquet.write_table(arrow, sink)
         else:
-            temporary.write_text(render(table, fmt), encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}; choose another -o path") from None
+            with pyarrow.ipc.new_file(sink, arrow.schema) as out:
+                out.write_table(arrow)
+        data = sink.getvalue().to_pybytes()
+    else:
+        data = render(table, fmt).encode("utf-8")
+    write_atomically(path, data)
