@@ -515,7 +515,7 @@ def _pages_progress():
 
 
 def _write_html(output: Path, html: str) -> None:
-    from .reports import write_atomically
+    from .output import write_atomically
 
     if str(output) == "-":
         sys.stdout.write(html)
