@@ -186,7 +186,7 @@ def _all_runs(wh: Warehouse) -> list[str]:
     """Every stored run, for commands that default to all of them; none stored is an error."""
     from .errors import NotFoundError
 
-    names = [row[0] for row in wh.runs().rows]
+    names = wh.run_names()
     if not names:
         raise NotFoundError("no run is stored; ingest runs with `irw ingest run FILE...`")
     return names

@@ -122,6 +122,10 @@ class Warehouse:
         ones it lacks)."""
         return Table.from_result(self.db.run_file("catalog/migrations.sql"))
 
+    def run_names(self) -> list[str]:
+        """Every stored run's name, in the order `runs()` lists them (oldest ingest first)."""
+        return [row[0] for row in self.runs().rows]
+
     def qrels_name(self, name: str | None = None) -> str:
         """name, or the only stored qrels set's name when name is None (an error if there are several)."""
         return catalog.qrels_name(self.db, name)
@@ -169,7 +173,7 @@ class Warehouse:
 
         settings = Settings.resolve(settings, options)
         measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
-        names = list(runs) if runs is not None else [row[0] for row in self.runs().rows]
+        names = list(runs) if runs is not None else self.run_names()
         stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
         return reports.compare(self, names, self.qrels_name(qrels), measures, baseline=baseline, settings=settings,
                                stats=stats)

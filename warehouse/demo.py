@@ -24,7 +24,7 @@ def run_demo(directory: Path, fmt: formatting.OutputFormat | str = formatting.Ou
         print("# stored runs", file=sys.stderr)
         sys.stdout.write(formatting.render(wh.runs(), fmt))
         # a first evaluation for the person watching (stdout keeps the one data listing)
-        evaluation = wh.evaluate([r[0] for r in wh.runs().rows], "sample", ["AP", "nDCG@10", "P@10", "R@100"])
+        evaluation = wh.evaluate(wh.run_names(), "sample", ["AP", "nDCG@10", "P@10", "R@100"])
         print(f"# first evaluation ({evaluation.settings.describe()})", file=sys.stderr)
         sys.stderr.write(formatting.render(evaluation.wide()))
         _write_reports(wh, directory)
