@@ -74,6 +74,8 @@ def migrations() -> list[tuple[int, str]]:
 class Database:
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
+    dialect = "duckdb"  # the engine seam: warehouse/postgres.py's PostgresDatabase says "postgres"
+
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
                  create: bool = True, sandboxed: bool = False):
         """create=False (and read_only) refuse a missing file instead of creating an empty warehouse.
@@ -240,6 +242,19 @@ class Database:
             else:
                 result = self.con.execute(statement.query)
         return result
+
+    def load_rows(self, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]) -> None:
+        """Replaces temporary table `table` (a name of irw's own, never user input) with `rows`.
+
+        This is how parameters that are lists of records reach SQL files on every engine (measure
+        parameters, the measures a summary reads): a table both DuckDB and PostgreSQL read the same
+        way. `columns` are (name, portable type) pairs: integer, bigint, double, varchar, boolean."""
+        definition = ", ".join(f"{name} {kind}" for name, kind in columns)
+        self.execute(f"drop table if exists {table}")
+        self.execute(f"create temp table {table} ({definition})")
+        if rows:
+            marks = ", ".join("?" for _ in columns)
+            self.con.executemany(f"insert into {table} values ({marks})", [list(row) for row in rows])
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self.con, self.path)
