@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= demo
 
-.PHONY: demo test fuzz bench install clean chromium texlive
+.PHONY: demo test fuzz bench install clean chromium texlive postgres-start postgres-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,24 @@ install: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(BIN)/irw demo $(DEMO_DIR)
 
+# The PostgreSQL tests (marker `postgres`) run against the server at IRW_TEST_POSTGRES. Unless it is
+# set, `make test` starts a throwaway PostgreSQL 15 cluster for the run (scripts/postgres.sh: as root
+# on Debian it installs Debian's postgresql when missing; elsewhere it says how) and always stops it
+# and removes it afterwards, keeping pytest's exit status. Without a server those tests skip, except
+# under CI, where they fail.
 test: $(VENV)/.installed-test chromium texlive
-	$(BIN)/python -m pytest -q
+	@pgdir=""; \
+	if [ -z "$${IRW_TEST_POSTGRES:-}" ]; then \
+	  pgdir="$$(mktemp -d "$${TMPDIR:-/tmp}/irw-test-pg.XXXXXX")" || exit 1; \
+	  trap 'bash scripts/postgres.sh stop "$$pgdir"' EXIT; trap 'exit 130' INT TERM; \
+	  if url="$$(bash scripts/postgres.sh start "$$pgdir")"; then \
+	    echo "PostgreSQL tests: a throwaway PostgreSQL 15 at $$url (in $$pgdir)" >&2; \
+	    export IRW_TEST_POSTGRES="$$url"; \
+	  else \
+	    echo "no PostgreSQL 15 for the tests (see above): the postgres tests will be skipped, or fail under CI" >&2; \
+	  fi; \
+	fi; \
+	$(BIN)/python -m pytest -q; status=$$?; exit $$status
 
 # The whole seeded fuzz corpus of run and qrels files (tests/fuzz_corpus.py, tests/test_fuzz.py):
 # 4,000 files held to the README's rules; `make test` runs the first 300 of them.
@@ -61,6 +77,16 @@ texlive:
 	    echo "pdflatex is not installed (apt-get install texlive-latex-recommended); the LaTeX test will be skipped" >&2; \
 	  fi; \
 	fi
+
+# A throwaway PostgreSQL 15 for working on the PostgreSQL engine by hand (PG_DIR, default
+# /tmp/irw-make-postgres): `make postgres-start` prints its URL (use it as IRW_TEST_POSTGRES or --db),
+# `make postgres-stop` stops it and deletes it.
+PG_DIR ?= /tmp/irw-make-postgres
+postgres-start:
+	@bash scripts/postgres.sh start $(PG_DIR)
+
+postgres-stop:
+	@bash scripts/postgres.sh stop $(PG_DIR)
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/run.py
