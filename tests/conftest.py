@@ -6,15 +6,18 @@ import gzip
 import lzma
 import os
 import re
+import secrets
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import zstandard
 
@@ -80,13 +83,131 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "conformance" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.conformance)
+        if "postgres_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
 
 
 def pytest_terminal_summary(terminalreporter):
-    skipped = [r for r in terminalreporter.stats.get("skipped", [])
-               if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(CONFORMANCE_ABSENT)]
-    if skipped:
-        terminalreporter.write_line(f"{len(skipped)} conformance tests skipped: {CONFORMANCE_ABSENT}", yellow=True)
+    for reason, what in ((CONFORMANCE_ABSENT, "conformance"), (POSTGRES_ABSENT, "postgres")):
+        skipped = [r for r in terminalreporter.stats.get("skipped", [])
+                   if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(reason)]
+        if skipped:
+            terminalreporter.write_line(f"{len(skipped)} {what} tests skipped: {reason}", yellow=True)
+
+
+# -- a PostgreSQL server -----------------------------------------------------------------------------
+# The PostgreSQL tests run against the server whose URL is in IRW_TEST_POSTGRES (its superuser, or a
+# role that may create databases and roles); `make test` starts a throwaway PostgreSQL 15 for them
+# with scripts/postgres.sh. The one rule: request `postgres_server` (or `postgres_url`, a fresh
+# database of the test's own, or `postgres_readonly_url`); such tests are marked `postgres`. Where the
+# variable is unset they are skipped with POSTGRES_ABSENT; under CI that is an error.
+POSTGRES_ENV = "IRW_TEST_POSTGRES"
+POSTGRES_ABSENT = (f"{POSTGRES_ENV} is unset: no PostgreSQL server for the postgres tests "
+                   f"(make test starts one; or {POSTGRES_ENV}=postgresql://USER@HOST:PORT/postgres)")
+
+
+def require_postgres() -> str:
+    """The server's URL from IRW_TEST_POSTGRES; else skip the calling test, or fail it under CI."""
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if url:
+        return url
+    if under_ci():
+        pytest.fail(f"CI is set and {POSTGRES_ENV} is unset: the PostgreSQL tests cannot be skipped in CI; "
+                    "make test starts a PostgreSQL 15 with scripts/postgres.sh (see its message above)", pytrace=False)
+    pytest.skip(POSTGRES_ABSENT)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    """The PostgreSQL server's URL (see require_postgres). Tests using it are marked `postgres`."""
+    return require_postgres()
+
+
+def postgres_url_with(url: str, *, dbname: str | None = None, user: str | None = None,
+                      password: str | None = None) -> str:
+    """url with its database, or its login (user and password), replaced; host, port and query kept."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if user is not None:
+        login = quote(user, safe="") + (f":{quote(password, safe='')}" if password is not None else "")
+        netloc = f"{login}@{netloc.rpartition('@')[2]}"
+    path = f"/{quote(dbname, safe='')}" if dbname is not None else parts.path
+    return urlunsplit((parts.scheme, netloc, path, parts.query, parts.fragment))
+
+
+def postgres_dbname(url: str) -> str:
+    return unquote(urlsplit(url).path.lstrip("/"))
+
+
+def _postgres_admin(url: str):
+    import psycopg  # the `postgresql` extra, part of `test`
+
+    return psycopg.connect(url, autocommit=True)
+
+
+@contextmanager
+def fresh_postgres_database(server_url: str) -> Iterator[str]:
+    """A new, empty database irw_test_<random> on the server; yields its URL (the server's login) and
+    drops it on leaving, closing whatever connections are still open to it."""
+    from psycopg import sql
+
+    name = f"irw_test_{secrets.token_hex(6)}"
+    with _postgres_admin(server_url) as admin:
+        admin.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+    try:
+        yield postgres_url_with(server_url, dbname=name)
+    finally:
+        with _postgres_admin(server_url) as admin:
+            admin.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+
+
+@contextmanager
+def postgres_reader(database_url: str) -> Iterator[str]:
+    """A login role irw_reader_<random> with a password, granted CONNECT on the database and SELECT on
+    the tables of its schema public, those there now and those the URL's user creates later; yields
+    its URL (`postgresql://irw_reader_x:secret-pass-y@HOST:PORT/DB`) and drops the role on leaving.
+    Nothing else is granted: it cannot create, insert, update or delete (it keeps what PostgreSQL
+    gives every role, PUBLIC: temporary tables of its own session)."""
+    from psycopg import sql
+
+    import psycopg
+
+    role, password = f"irw_reader_{secrets.token_hex(4)}", f"secret-pass-{secrets.token_hex(4)}"
+    dbname = postgres_dbname(database_url)
+    with _postgres_admin(database_url) as admin:
+        admin.execute(sql.SQL("create role {} login password {}").format(sql.Identifier(role), sql.Literal(password)))
+        for statement in ("grant connect on database {db} to {role}",
+                          "grant usage on schema public to {role}",
+                          "grant select on all tables in schema public to {role}",
+                          "alter default privileges in schema public grant select on tables to {role}"):
+            admin.execute(sql.SQL(statement).format(db=sql.Identifier(dbname), role=sql.Identifier(role)))
+    try:
+        yield postgres_url_with(database_url, user=role, password=password)
+    finally:
+        try:
+            admin, database_left = _postgres_admin(database_url), True
+        except psycopg.OperationalError:  # the database is gone, and the role's grants with it
+            admin, database_left = _postgres_admin(postgres_url_with(database_url, dbname="postgres")), False
+        with admin:
+            # its sessions end first (waiting up to 10 s for each), with whatever temporary tables they made
+            admin.execute("select pg_terminate_backend(pid, 10000) from pg_stat_activity where usename = %s", (role,))
+            if database_left:  # its grants in the database, and the default privileges
+                admin.execute(sql.SQL("drop owned by {}").format(sql.Identifier(role)))
+            admin.execute(sql.SQL("drop role if exists {}").format(sql.Identifier(role)))
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """The URL of a fresh, empty database of this test's own (fresh_postgres_database), dropped after it."""
+    with fresh_postgres_database(postgres_server) as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_readonly_url(postgres_url: str) -> Iterator[str]:
+    """The URL of a role that may only read postgres_url's database (postgres_reader), dropped after."""
+    with postgres_reader(postgres_url) as url:
+        yield url
 
 
 # -- input files -----------------------------------------------------------------------------------
