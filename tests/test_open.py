@@ -194,28 +194,43 @@ def test_an_empty_duckdb_database_becomes_a_warehouse(tmp_path, inputs):
 
 # -- URLs ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("url", ["postgresql://irw:s3cret@db.example.org/irw", "x://", "s3://bucket/irw.duckdb",
-                                 "md:irw"])
+@pytest.mark.parametrize("url", ["x://", "s3://bucket/irw.duckdb", "md:irw", "mysql://irw:s3cret@localhost/irw"])
 @pytest.mark.parametrize("via", ["--db", "IRW_DB"])
 @pytest.mark.parametrize("command", ["runs", "sql", "ingest qrels"])
-def test_a_url_is_a_clear_error_never_a_file_name(url, via, command, tmp_path, inputs):
+def test_a_url_irw_cannot_open_is_a_clear_error_never_a_file_name(url, via, command, tmp_path, inputs):
     args = commands(inputs)[command] + (["--db", url] if via == "--db" else [])
     result = irw_process(*args, cwd=tmp_path, env={"IRW_DB": url} if via == "IRW_DB" else None)
-    assert_clear_error(result, "URL warehouses are not supported yet; pass a file path")
+    assert_clear_error(result, "irw opens DuckDB files and PostgreSQL servers "
+                               "(postgresql://user:password@host:5432/dbname); pass one")
     assert "s3cret" not in result.stderr  # the rest of a URL may hold a password
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]  # no postgresql:/ folder, no file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]  # no mysql:/ folder, no file
 
 
-def test_the_api_refuses_a_url(tmp_path):
-    with pytest.raises(warehouse.WarehouseOpenError, match="URL warehouses are not supported yet"):
-        warehouse.open("postgresql://localhost/irw")
+@pytest.mark.parametrize("via", ["--db", "IRW_DB"])
+@pytest.mark.parametrize("command", ["runs", "sql", "ingest qrels"])
+def test_a_postgresql_server_that_cannot_be_reached_is_a_clear_error_without_the_password(via, command, tmp_path,
+                                                                                          inputs):
+    url = "postgresql://irw:s3cret@127.0.0.1:1/irw"  # port 1: nothing listens, the connection is refused
+    args = commands(inputs)[command] + (["--db", url] if via == "--db" else [])
+    result = irw_process(*args, cwd=tmp_path, env={"IRW_DB": url} if via == "IRW_DB" else None)
+    assert_clear_error(result, "cannot open warehouse postgresql://irw:***@127.0.0.1:1/irw: ")
+    assert "s3cret" not in result.stderr + result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]
+
+
+def test_the_api_refuses_a_url_it_cannot_open(tmp_path):
+    with pytest.raises(warehouse.WarehouseOpenError, match="irw opens DuckDB files and PostgreSQL servers"):
+        warehouse.open("mysql://localhost/irw")
+    with pytest.raises(warehouse.WarehouseOpenError, match=r"postgresql://irw:\*\*\*@127.0.0.1:1/irw") as caught:
+        warehouse.open("postgresql://irw:s3cret@127.0.0.1:1/irw")
+    assert "s3cret" not in str(caught.value)
 
 
 @pytest.mark.parametrize("bad", [None, 42, ["irw.duckdb"]])
 def test_the_api_refuses_what_is_not_a_path(bad, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     if bad is None:  # None means the default, ./irw.duckdb or $IRW_DB
-        monkeypatch.setenv("IRW_DB", "postgresql://localhost/irw")
+        monkeypatch.setenv("IRW_DB", "mysql://localhost/irw")
     with pytest.raises(warehouse.WarehouseOpenError):
         warehouse.Warehouse(bad)
     assert list(tmp_path.iterdir()) == []

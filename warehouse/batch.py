@@ -188,9 +188,9 @@ def _check(db: Database, file: _File, staged: list[Path]) -> None:
     if known:
         file.known_as, file.tag, file.ir_metadata = known
         return
-    ingest._drop_stage(db)
+    ingest._drop_stage(db.staging)
     staged.clear()
-    ir_metadata, tags = ingest.stage_run(db, file.path, strict=True, holds=scan.holds)
+    ir_metadata, tags = ingest.stage_run(db.staging, file.path, strict=True, holds=scan.holds)
     staged.append(file.path)
     file.tag, file.ir_metadata = ingest.staged_tag(file.path, tags, True), ir_metadata
 
@@ -336,9 +336,9 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             else:
                 try:
                     if staged != [file.path]:
-                        ingest._drop_stage(db)
+                        ingest._drop_stage(db.staging)
                         staged.clear()
-                        ir_metadata, tags = ingest.stage_run(db, file.path, strict=True, holds=file.holds)
+                        ir_metadata, tags = ingest.stage_run(db.staging, file.path, strict=True, holds=file.holds)
                         ingest.staged_tag(file.path, tags, True)
                     result = ingest.insert_staged_run(
                         db, file.path, file.name, tag=file.tag, sha=file.sha, ir_metadata=file.ir_metadata,
@@ -354,7 +354,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                                       cause + (f"stored before it: {', '.join(stored_before)}" if stored_before
                                                else "nothing was stored")]) from None
                 finally:
-                    ingest._drop_stage(db)
+                    ingest._drop_stage(db.staging)
                     staged.clear()
             if file.note and result.status != "unchanged":
                 result.messages.insert(0, file.note)
@@ -364,4 +364,4 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             step()
         return results
     finally:
-        ingest._drop_stage(db)
+        ingest._drop_stage(db.staging)

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import duckdb
 
 from . import batch, catalog, frames, ingest
-from .db import Database, default_path
+from .db import default_path, open_database
 from .errors import ReadOnlyError, UsageError
 from .table import Table
 
@@ -19,8 +19,8 @@ class Warehouse:
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
                  create: bool = True, sandboxed: bool = False):
         """Opens (or creates) the warehouse at path; see warehouse.open."""
-        self.db = Database(path if path is not None else default_path(), read_only=read_only, create=create,
-                           sandboxed=sandboxed)
+        self.db = open_database(path if path is not None else default_path(), read_only=read_only,
+                                create=create, sandboxed=sandboxed)
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property

@@ -36,6 +36,7 @@ import duckdb
 
 from .errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
                      WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
+from .dialect import POSTGRES_ONLY
 from .resources import read_sql, sql_dir
 
 DEFAULT_PATH = "irw.duckdb"
@@ -59,6 +60,17 @@ SANDBOX_CONFIG = {
 
 def default_path() -> str:
     return os.environ.get("IRW_DB") or DEFAULT_PATH
+
+
+def open_database(path: Any = DEFAULT_PATH, *, read_only: bool = False, create: bool = True,
+                  sandboxed: bool = False):
+    """The warehouse at path: a PostgreSQL URL (postgresql://user:password@host:5432/dbname) opens
+    a warehouse/postgres.py PostgresDatabase, anything else a DuckDB file (Database)."""
+    from .postgres import PostgresDatabase, is_url
+
+    if is_url(path):
+        return PostgresDatabase(path, read_only=read_only, create=create, sandboxed=sandboxed)
+    return Database(path, read_only=read_only, create=create, sandboxed=sandboxed)
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -236,6 +248,8 @@ class Database:
         """Runs SQL text of our own (never user input), each statement bound to the $names it uses."""
         result = None
         for statement in self.con.extract_statements(sql):
+            if POSTGRES_ONLY in statement.query:
+                continue  # see warehouse/dialect.py
             names = statement.named_parameters
             if names:
                 result = self.con.execute(statement.query, {name: (params or {})[name] for name in names})
@@ -255,6 +269,12 @@ class Database:
         if rows:
             marks = ", ".join("?" for _ in columns)
             self.con.executemany(f"insert into {table} values ({marks})", [list(row) for row in rows])
+
+    @property
+    def staging(self) -> "Database":
+        """Where files are read and validated before their rows are stored: this database itself
+        (a PostgreSQL warehouse stages in a local DuckDB one, warehouse/postgres.py)."""
+        return self
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self.con, self.path)
@@ -351,7 +371,8 @@ class Database:
                 f"{self.path} has schema version {current}, newer than this irw understands "
                 f"({latest}); upgrade irw to open it"
             )
-        pending = [(v, f) for v, f in known if v > current]
+        applied = self._applied_versions()
+        pending = [(v, f) for v, f in known if v not in applied]
         if not pending:
             return
         if self.read_only:
@@ -363,9 +384,16 @@ class Database:
         with self.transaction():
             self.run_file("schema/000_schema_version.sql")
             for version, relative_path in pending:
-                self.con.execute(read_sql(relative_path))
+                self.run_file(relative_path)
                 self.con.execute("insert into irw_schema (version, name) values (?, ?)",
                                  [version, relative_path])
+
+    def _applied_versions(self) -> set[int]:
+        """Every migration this warehouse has applied. Missing versions are applied even below the
+        newest one: two lines of work may add migrations in either order."""
+        if not self.schema_version():
+            return set()
+        return {row[0] for row in self.fetchall("select version from irw_schema")}
 
 
 # -- paths ------------------------------------------------------------------------------------
@@ -383,8 +411,8 @@ def _checked_path(path: Any) -> str:
         return text
     match = _URL.match(text)
     if match:  # the rest (user, password, host) is not repeated
-        raise WarehouseOpenError(f"cannot open warehouse {match.group(0)}...: URL warehouses are not supported "
-                                 "yet; pass a file path")
+        raise WarehouseOpenError(f"cannot open warehouse {match.group(0)}...: irw opens DuckDB files and "
+                                 "PostgreSQL servers (postgresql://user:password@host:5432/dbname); pass one")
     if not text or "\x00" in text:
         raise WarehouseOpenError(f"cannot open warehouse {text!r}: not a usable file path")
     try:

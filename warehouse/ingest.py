@@ -27,6 +27,7 @@ from typing import BinaryIO, Callable, Iterator, TypeVar
 
 import duckdb
 
+from . import transfer
 from .catalog import delete_qrels_set, delete_run
 from .db import Database
 from .errors import ConflictError, InputFileError, Problem
@@ -610,32 +611,50 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
                             "pass --replace to replace it and every score computed with it")
-    with _staging(db):
-        stage_file(db, path, scan.holds)
-        _require_data(db, path, "qrels")
-        _refuse_swapped(db, path, "qrels")
+    stage = db.staging
+    with _staging(stage):
+        stage_file(stage, path, scan.holds)
+        _require_data(stage, path, "qrels")
+        _refuse_swapped(stage, path, "qrels")
         # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
         # is reported on its own instead of making every good line "differ from the first".
-        layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
-                             "where field_count in (3, 4)")[0]
+        layout = stage.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
+                                "where field_count in (3, 4)")[0]
         if subtopics:
-            _collect_problems(db, path, "ingest/subtopic_qrels_problems.sql", {})
+            _collect_problems(stage, path, "ingest/subtopic_qrels_problems.sql", {})
         else:
-            _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": layout})
-        with db.transaction():
-            if existing:
-                delete_qrels_set(db, existing[0])
-            set_id = db.fetchone(
-                "insert into qrels_sets (name, description, source_path, sha256, query_count, judgment_count) "
-                "select ?, ?, ?, ?, count(distinct fields[1]), count(*) from stage_fields returning qrels_set_id",
-                [name, description, str(path.resolve()), sha],
-            )[0]
-            db.run_file("ingest/insert_subtopic_qrels.sql" if subtopics else "ingest/insert_qrels.sql",
-                        {"qrels_set_id": set_id})
-            db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
-            rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
-                                        [set_id])
+            _collect_problems(stage, path, "ingest/qrels_problems.sql", {"field_count": layout})
+        if stage is db:
+            with db.transaction():
+                set_id = _store_qrels(db, path, name, description, sha, subtopics, existing)
+        else:  # a server warehouse: stored locally, then sent (warehouse/transfer.py)
+            with stage.transaction():
+                local_id = _store_qrels(stage, path, name, description, sha, subtopics, None)
+            try:
+                with db.transaction():
+                    set_id = transfer.ship_qrels(stage, db, name, replacing=existing[0] if existing else None)
+            finally:
+                with stage.transaction():
+                    delete_qrels_set(stage, local_id)
+        rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
+                                    [set_id])
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def _store_qrels(db: Database, path: Path, name: str, description: str | None, sha: str, subtopics: bool,
+                 existing: tuple | None) -> int:
+    """Stores the staged qrels (stage_fields) as set name, in the caller's transaction; returns its id."""
+    if existing:
+        delete_qrels_set(db, existing[0])
+    set_id = db.fetchone(
+        "insert into qrels_sets (name, description, source_path, sha256, query_count, judgment_count) "
+        "select ?, ?, ?, ?, count(distinct fields[1]), count(*) from stage_fields returning qrels_set_id",
+        [name, description, str(path.resolve()), sha],
+    )[0]
+    db.run_file("ingest/insert_subtopic_qrels.sql" if subtopics else "ingest/insert_qrels.sql",
+                {"qrels_set_id": set_id})
+    db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
+    return set_id
 
 
 def stored_qrels_set(db: Database, name: str) -> tuple | None:
@@ -669,8 +688,8 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     existing = stored_run(db, name) if name else None
     if existing and sha and existing[1] == sha:
         return unchanged("run", name, path, sha, existing)
-    with _staging(db):
-        ir_metadata, tags = stage_run(db, path, strict=strict, holds=scan.holds)
+    with _staging(db.staging):
+        ir_metadata, tags = stage_run(db.staging, path, strict=strict, holds=scan.holds)
         tag = staged_tag(path, tags, strict)
         if not name:
             name = (tag if len(tags) == 1 else None) or display_name(path)
@@ -709,7 +728,21 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
                       parameters: Mapping[str, str] | None, run_date: RunDate,
                       judged_rows_only: bool = False) -> IngestResult:
     """Stores the staged run (stage_run) as run name in one transaction, replacing the stored run
-    `replacing` (stored_run's row) if given."""
+    `replacing` (stored_run's row) if given. A server warehouse (db.staging is a local DuckDB
+    database) gets the run stored and ranked locally, then sent in one transaction."""
+    if db.staging is not db:
+        stage = db.staging
+        insert_staged_run(stage, path, name, tag=tag, sha=sha, ir_metadata=ir_metadata, replacing=None,
+                          system=system, description=description, parameters=parameters, run_date=run_date,
+                          judged_rows_only=judged_rows_only)
+        try:
+            with db.transaction():
+                transfer.ship_run(stage, db, name, replacing=replacing[0] if replacing else None)
+        finally:
+            with stage.transaction():
+                delete_run(stage, stored_run(stage, name)[0])
+        rows, queries = stored_run(db, name)[2:]
+        return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries)
     with db.transaction():
         if replacing:
             delete_run(db, replacing[0])

@@ -5,6 +5,7 @@
 -- Inputs: run_rows, qrels, $run_id, $qrels_set_id.
 -- trec_eval: ranks are run_rows.trec_rank, unchanged. DuckDB folds the NULL tests of bound
 -- parameters, so the run_id filter still skips other runs' row groups (0.02 s for one run of 101).
+-- The casts type a NULL for PostgreSQL, which cannot infer the type of a bare `$x is null`.
 -- sql/schema/004_judged_run_rows.sql holds the same join for warehouses made before it: a
 -- migration stays as it was written.
 insert into judged_run_rows (qrels_set_id, run_id, query_id, doc_id, trec_rank)
@@ -18,5 +19,5 @@ from run_rows as r
 inner join qrels as q
     on q.query_id = r.query_id
    and q.doc_id = r.doc_id
-where ($run_id is null or r.run_id = $run_id)
-  and ($qrels_set_id is null or q.qrels_set_id = $qrels_set_id)
+where (cast($run_id as integer) is null or r.run_id = $run_id)
+  and (cast($qrels_set_id as integer) is null or q.qrels_set_id = $qrels_set_id)

@@ -11,6 +11,7 @@
 -- Why a stored macro: sql/eval/summary.sql, the run_summary view and the report queries
 -- (leaderboard, history, pr_curve) each wrote this rule out, and the reports had drifted to an
 -- unordered avg(); a view cannot call a temporary macro, so it lives in the schema.
+-- irw: duckdb only (PostgreSQL has no macros; schema 010 defines run_summary without it)
 create macro trec_summary(aggregate_kind, value, query_id) as
     case aggregate_kind
         when 'sum' then sum(value order by query_id)
@@ -18,6 +19,7 @@ create macro trec_summary(aggregate_kind, value, query_id) as
         else sum(value order by query_id) / count(*)
     end;
 
+-- irw: duckdb only (reads the macro; schema 010 redefines it)
 create or replace view run_summary as
 with aggregated as (
     select

@@ -64,6 +64,7 @@ inner join runs as r on r.run_id = s.run_id
 inner join evaluations as e on e.evaluation_id = s.evaluation_id
 inner join qrels_sets as qs on qs.qrels_set_id = s.qrels_set_id;
 
+-- irw: duckdb only (reads the trec_summary macro; schema 010 redefines it)
 create or replace view run_summary as
 with aggregated as (
     select

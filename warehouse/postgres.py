@@ -1,0 +1,368 @@
+"""A warehouse on a PostgreSQL server: the same interface as warehouse/db.py's Database.
+
+`--db postgresql://user:password@host:5432/dbname` (or IRW_DB, or warehouse.open(url)) opens one.
+Every statement comes from the same files under sql/ as DuckDB's, derived by warehouse/dialect.py
+(the one place the engines differ). What PostgreSQL does not do the way irw needs is kept local:
+
+- Files are read and validated by DuckDB in a local in-memory database (`staging`), exactly as for
+  a DuckDB warehouse (same rules, same FILE:LINE errors); the validated rows go to the server in
+  one transaction with COPY (warehouse/transfer.py). A killed ingest leaves nothing behind.
+- Schema migrations are the same files, applied once per database under an advisory lock, so two
+  clients opening a fresh database together do not both migrate it.
+- `irw sql` runs in a READ ONLY transaction that is always rolled back (warehouse/adhoc.py); the
+  role it connects as should be a read-only one (README, "A shared warehouse").
+- The URL's password is never shown: `path` (what messages, reports and `irw runs` print) is the
+  URL with the password masked, and server messages that quote it are scrubbed.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from .dialect import postgres_statements
+from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, SchemaVersionError,
+                     WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
+from .resources import read_sql
+
+URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
+# pg_advisory_xact_lock key of schema migrations: any constant, the same in every irw
+_MIGRATION_LOCK = 0x697277  # "irw"
+
+
+def is_url(path: Any) -> bool:
+    return isinstance(path, str) and bool(URL.match(path))
+
+
+def shown_url(url: str) -> str:
+    """The URL as irw prints it: the password (in the URL or as ?password=) replaced by ***."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        if ":" in userinfo:
+            userinfo = userinfo.split(":", 1)[0] + ":***"
+        netloc = f"{userinfo}@{host}"
+    query = parts.query
+    if query:
+        pairs = [(k, "***" if k.lower() == "password" else v) for k, v in parse_qsl(query, keep_blank_values=True)]
+        query = urlencode(pairs, safe="*")
+    scheme = parts.scheme.split("+", 1)[0]
+    return urlunsplit((scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _secrets(url: str) -> list[str]:
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    parts = urlsplit(url)
+    found = []
+    if parts.password:
+        found += [parts.password, unquote(parts.password)]
+    found += [v for k, v in parse_qsl(parts.query) if k.lower() == "password"]
+    return [s for s in found if s]
+
+
+class PostgresDatabase:
+    """One PostgreSQL database holding an irw warehouse (its tables in the connection's schema)."""
+
+    dialect = "postgres"
+
+    def __init__(self, url: str, *, read_only: bool = False, create: bool = True, sandboxed: bool = False):
+        import psycopg
+
+        self._url = url.replace("+psycopg", "", 1)
+        self._secrets = _secrets(url)
+        self.path = shown_url(url)
+        self.sandboxed = sandboxed
+        self.read_only = read_only or sandboxed
+        self.created = False
+        self._closed = False
+        self._staging = None
+        self._engine = None
+        self._in_transaction = False
+        try:
+            self._con = psycopg.connect(self._url, autocommit=True)
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
+        _configure(self._con)
+        try:
+            if self.read_only:
+                self._con.execute("set session characteristics as transaction read only")
+            version = self.schema_version()
+            if version == 0 and self.read_only:
+                raise WarehouseNotFound(f"no warehouse in {self.path} (its schema has no irw_schema table); "
+                                        "create one with `irw ingest` or `irw migrate` through a role that may "
+                                        "create tables")
+            if version == 0 and not create:
+                raise WarehouseNotFound(f"no warehouse in {self.path}; create one with `irw ingest`")
+            if version == 0:
+                self._check_is_warehouse()
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- errors ------------------------------------------------------------------------------
+    def scrub(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def failure(self, error: BaseException) -> IrwError:
+        import psycopg.errors as pe
+
+        message = self.scrub(_first_line(error))
+        if isinstance(error, pe.UniqueViolation):
+            return ConflictError(f"another writer stored the same thing meanwhile in {self.path}: {message}; "
+                                 "run the command again (it then finds what the other writer stored)")
+        if isinstance(error, pe.ReadOnlySqlTransaction):
+            return DatabaseError(f"the warehouse {self.path} is open read-only: {message}")
+        if isinstance(error, pe.InsufficientPrivilege):
+            return DatabaseError(f"the role in {self.path} may not do this: {message}; irw needs a role that may "
+                                 "create tables in the warehouse's schema to write (see the README, "
+                                 "\"A shared warehouse\")")
+        if isinstance(error, pe.DiskFull):
+            return DatabaseError(f"the server's disk is full: {message}; the transaction was rolled back, so "
+                                 "nothing was stored")
+        return DatabaseError(f"PostgreSQL failed on the warehouse {self.path}: {message}")
+
+    # -- connections -------------------------------------------------------------------------
+    @property
+    def con(self):
+        if self._closed:
+            raise WarehouseClosed(f"the warehouse {self.path} was closed; open it again with warehouse.open()")
+        return self._con
+
+    @property
+    def staging(self):
+        """A local in-memory DuckDB database where files are read and validated before their rows
+        are sent here (warehouse/transfer.py)."""
+        if self._staging is None:
+            from .db import MEMORY, Database
+
+            self._staging = Database(MEMORY)
+        return self._staging
+
+    @property
+    def engine(self):
+        """A SQLAlchemy engine (psycopg 3) on the same URL: full access as the URL's role."""
+        if self._engine is None:
+            import sqlalchemy as sa
+
+            self._engine = sa.create_engine(
+                re.sub(r"^postgres(?:ql)?(?:\+psycopg)?://", "postgresql+psycopg://", self._url), poolclass=sa.pool.NullPool)
+        return self._engine
+
+    @contextmanager
+    def sandbox(self) -> Iterator[Any]:
+        """The connection, for warehouse/adhoc.py's read-only transactions."""
+        yield self.con
+
+    # -- statements --------------------------------------------------------------------------
+    def _bind(self, statement, params):
+        if statement.names:
+            if not isinstance(params, dict):
+                raise TypeError(f"statement takes named parameters {statement.names}, got {type(params).__name__}")
+            return {name: _adapted(params[name]) for name in statement.names}
+        if statement.positional:
+            return [_adapted(v) for v in params]
+        return None
+
+    def _run(self, statement, params):
+        import psycopg
+
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(statement.text, self._bind(statement, params))
+        except psycopg.Error as exc:
+            cursor.close()
+            if self._in_transaction:
+                raise
+            raise self.failure(exc) from None
+        return cursor
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
+        result = None
+        for statement in postgres_statements(sql):
+            result = self._run(statement, params)
+        return result
+
+    def fetchall(self, sql: str, params=None) -> list[tuple]:
+        return self.execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params=None):
+        return self.execute(sql, params).fetchone()
+
+    def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
+        return self.run_sql(read_sql(relative_path), params)
+
+    def run_sql(self, sql: str, params: dict[str, Any] | None = None):
+        return self.execute(sql, params or {})
+
+    def load_rows(self, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]) -> None:
+        """Replaces temporary table `table` (a name of irw's own) with rows, as Database.load_rows."""
+        definition = ", ".join(f"{name} {kind}" for name, kind in columns)
+        self.execute(f"drop table if exists {table}")
+        self.execute(f"create temp table {table} ({definition})")
+        if rows:
+            with self.con.cursor() as cursor:
+                with cursor.copy(f"copy {table} ({', '.join(n for n, _ in columns)}) from stdin") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+
+    def copy_in(self, table: str, columns: Sequence[str], csv_path: str) -> None:
+        """Appends a headerless CSV file's rows to a table (irw's own name) with COPY."""
+        with self.con.cursor() as cursor:
+            with cursor.copy(f"copy {table} ({', '.join(columns)}) from stdin with (format csv)") as copy:
+                with open(csv_path, "rb") as handle:
+                    while chunk := handle.read(1 << 20):
+                        copy.write(chunk)
+
+    def copy_out(self, sql: str, params, csv_path: str) -> None:
+        """Writes a query's rows (irw's own SQL under sql/) to a headerless CSV file with COPY."""
+        (statement,) = postgres_statements(sql)
+        from psycopg import sql as psql
+
+        bound = self._bind(statement, params)
+        query = self.con.cursor().mogrify(statement.text, bound) if bound is not None else statement.text
+        with self.con.cursor() as cursor, open(csv_path, "wb") as handle:
+            with cursor.copy(psql.SQL("copy ({}) to stdout with (format csv)").format(psql.SQL(query))) as copy:
+                for chunk in copy:
+                    handle.write(chunk)
+
+    def transaction(self) -> "_Transaction":
+        return _Transaction(self)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def close(self) -> None:
+        self._closed = True
+        for thing in (self._staging,):
+            if thing is not None:
+                thing.close()
+        self._staging = None
+        if self._engine is not None:
+            self._engine.dispose()
+        try:
+            self._con.close()
+        except Exception:
+            pass
+
+    def discard(self) -> None:
+        self.close()
+
+    # -- schema ------------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        row = self.con.execute(
+            "select count(*) from information_schema.tables where table_name = 'irw_schema' "
+            "and table_schema = current_schema()").fetchone()
+        if not row[0]:
+            return 0
+        return self.con.execute("select coalesce(max(version), 0) from irw_schema").fetchone()[0]
+
+    def _check_is_warehouse(self) -> None:
+        rows = self.con.execute(
+            "select table_name from information_schema.tables where table_schema = current_schema() "
+            "order by table_name limit 6").fetchall()
+        if rows:
+            names = [r[0] for r in rows]
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: its schema holds tables ({shown}) and no irw_schema table; "
+                "irw does not add its tables to another application's schema: use an empty database or schema")
+
+    def _migrate(self) -> None:
+        from .db import migrations
+
+        known = migrations()
+        latest = known[-1][0] if known else 0
+        current = self.schema_version()
+        if current > latest:
+            raise SchemaVersionError(f"{self.path} has schema version {current}, newer than this irw understands "
+                                     f"({latest}); upgrade irw to open it")
+        if current == latest and len(self.fetchall("select version from irw_schema")) >= len(known):
+            return
+        if self.read_only:
+            raise SchemaVersionError(
+                f"{self.path} has schema version {current} and needs migrating to {latest}; upgrade it with "
+                f"`irw migrate --db URL` through a role that may create tables")
+        with self.transaction():
+            # Two clients opening a fresh database together: the second waits here, then finds the
+            # migrations applied.
+            self.execute("select pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
+            self.run_file("schema/000_schema_version.sql")
+            applied = {row[0] for row in self.fetchall("select version from irw_schema")}
+            for version, relative_path in known:
+                if version not in applied:
+                    self.run_file(relative_path)
+                    self.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
+
+
+class _Transaction:
+    def __init__(self, db: PostgresDatabase):
+        self.db = db
+
+    def __enter__(self):
+        self.db.con.execute("begin")
+        self.db._in_transaction = True
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        import psycopg
+
+        self.db._in_transaction = False
+        if exc_type is None:
+            try:
+                self.db.con.execute("commit")
+            except psycopg.Error as error:
+                _roll_back(self.db.con)
+                raise self.db.failure(error) from None
+            return False
+        _roll_back(self.db.con)
+        if isinstance(exc, psycopg.Error):
+            raise self.db.failure(exc) from None
+        return False
+
+
+def _roll_back(con) -> None:
+    try:
+        con.execute("rollback")
+    except Exception:
+        pass
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _adapted(value):
+    """A Python value as psycopg binds it the way DuckDB does: a dict as JSONB (runs.parameters),
+    an empty list as an array with one NULL (PostgreSQL cannot type an empty array; every list
+    parameter is read as `x in (select unnest(...))`, which a NULL never matches)."""
+    if isinstance(value, dict):
+        from psycopg.types.json import Jsonb
+
+        return Jsonb(value)
+    if isinstance(value, (list, tuple)):
+        return list(value) if value else [None]
+    return value
+
+
+def _configure(con) -> None:
+    """Strings bind as text (psycopg sends them untyped, and PostgreSQL cannot type an array of
+    untyped values); numerics load as int or float, as DuckDB returns them (PostgreSQL's sum of
+    bigints is numeric)."""
+    from psycopg.adapt import Loader
+    from psycopg.types.string import StrDumper
+
+    class NumericAsNumber(Loader):
+        def load(self, data):
+            text = bytes(data).decode()
+            if text.lstrip("-").isdigit():
+                return int(text)
+            return float(text)
+
+    con.adapters.register_dumper(str, StrDumper)
+    con.adapters.register_loader("numeric", NumericAsNumber)

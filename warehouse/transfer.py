@@ -1,0 +1,239 @@
+"""Moving stored rows between warehouses, DuckDB and PostgreSQL alike.
+
+Two uses: ingest into a PostgreSQL warehouse (files are validated and ranked in a local DuckDB
+staging database, then the run's or qrels set's rows are sent with COPY, warehouse/ingest.py),
+and `irw copy` (a warehouse's qrels, runs and stored scores into another, either direction).
+
+Rows travel as headerless CSV files in a private temporary folder: DuckDB writes and reads them
+with COPY, PostgreSQL through psycopg's COPY FROM STDIN / TO STDOUT, ~10x faster than row-by-row
+inserts. Doubles are written as their shortest round-trip text by both engines, so every score
+arrives with the same bits (tests/test_postgres.py checks this). Ids are the target's: a run's
+rows are written with its new run_id, so nothing is remapped on the target. The judged rows of a
+run (judged_run_rows) are linked again on the target, against the qrels it holds.
+
+Table and column names formatted into SQL here come only from the registries below.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from . import catalog
+from .errors import ConflictError, NotFoundError
+
+# table -> its columns, in the order rows travel; the first is replaced by the target's id
+RUN_ROW_TABLES = {
+    "run_rows": ("run_id", "query_id", "doc_id", "rank_given", "score", "trec_rank"),
+    "run_queries": ("run_id", "query_id", "num_ret"),
+}
+QRELS_ROW_TABLES = {
+    "qrels": ("qrels_set_id", "query_id", "doc_id", "grade"),
+    "qrels_subtopics": ("qrels_set_id", "query_id", "subtopic", "doc_id", "grade"),
+}
+RUN_COLUMNS = ("name", "system", "tag", "description", "parameters", "ir_metadata", "source_path", "sha256",
+               "file_created_at", "date_source", "ingested_at", "row_count", "query_count")
+QRELS_SET_COLUMNS = ("name", "description", "source_path", "sha256", "query_count", "judgment_count", "created_at")
+EVALUATION_COLUMNS = ("settings_key", "relevance_level", "depth", "judged_only", "complete", "compat",
+                      "norel_queries", "created_at")
+MEASURE_COLUMNS = ("measure", "trec_name", "family", "aggregate", "description")
+SCORE_COLUMNS = ("evaluation_id", "qrels_set_id", "run_id", "query_id", "measure", "value", "numerator",
+                 "denominator")
+
+
+@contextmanager
+def _folder() -> Iterator[str]:
+    folder = tempfile.mkdtemp(prefix="irw-transfer-")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _move_rows(source, target, table: str, columns: tuple[str, ...], where: str, params: dict,
+               new_id: int, folder: str) -> None:
+    """Sends source's rows of table (those `where` selects, bound to params) to target, their
+    first column set to new_id."""
+    path = os.path.join(folder, f"{table}.csv")
+    rest = ", ".join(columns[1:])
+    select = f"select $new_id as {columns[0]}, {rest} from {table} where {where}"
+    export(source, select, {**params, "new_id": new_id}, path)
+    load(target, table, columns, path)
+
+
+def export(db, select: str, params: dict, path: str) -> None:
+    """Writes a query's rows (irw's own SQL) to a headerless CSV file."""
+    if db.dialect == "postgres":
+        db.copy_out(select, params, path)
+        return
+    # The path is ours (a private temporary folder): COPY takes no parameter for it.
+    quoted = "'" + path.replace("'", "''") + "'"
+    db.run_sql(f"copy ({select}) to {quoted} (format csv, header false)", params)
+
+
+def load(db, table: str, columns: tuple[str, ...], path: str) -> None:
+    """Appends a headerless CSV file's rows to a table."""
+    if db.dialect == "postgres":
+        db.copy_in(table, columns, path)
+        return
+    quoted = "'" + path.replace("'", "''") + "'"
+    db.execute(f"copy {table} ({', '.join(columns)}) from {quoted} (format csv, header false)")
+
+
+def _row(db, table: str, columns: tuple[str, ...], key: str, value) -> dict | None:
+    row = db.fetchone(f"select {', '.join(columns)} from {table} where {key} = ?", [value])
+    return dict(zip(columns, row)) if row else None
+
+
+def _insert_returning(db, table: str, values: dict, returning: str) -> int:
+    names = list(values)
+    return db.fetchone(f"insert into {table} ({', '.join(names)}) values ({', '.join('?' for _ in names)}) "
+                       f"returning {returning}", [values[n] for n in names])[0]
+
+
+# -- one run, one qrels set ---------------------------------------------------------------------
+
+def ship_run(source, target, name: str, *, replacing: int | None = None, as_name: str | None = None) -> int:
+    """Copies run `name` (its row, run_rows, run_queries) from source to target inside the
+    caller's transaction on target, replacing target's run `replacing` (a run_id) if given; links
+    its judged rows against target's qrels. Returns the run's id in target."""
+    row = _row(source, "runs", ("run_id",) + RUN_COLUMNS, "name", name)
+    if row is None:
+        raise NotFoundError(f"no run named {name!r} in {source.path}")
+    source_id = row.pop("run_id")
+    if as_name:
+        row["name"] = as_name
+    if replacing is not None:
+        catalog.delete_run(target, replacing)
+    run_id = _insert_returning(target, "runs", row, "run_id")
+    with _folder() as folder:
+        for table, columns in RUN_ROW_TABLES.items():
+            _move_rows(source, target, table, columns, "run_id = $source_id", {"source_id": source_id}, run_id,
+                       folder)
+    target.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
+    return run_id
+
+
+def ship_qrels(source, target, name: str, *, replacing: int | None = None) -> int:
+    """Copies qrels set `name` (its row, judgments, subtopic judgments) from source to target
+    inside the caller's transaction on target; links the judged rows of target's runs."""
+    row = _row(source, "qrels_sets", ("qrels_set_id",) + QRELS_SET_COLUMNS, "name", name)
+    if row is None:
+        raise NotFoundError(f"no qrels set named {name!r} in {source.path}")
+    source_id = row.pop("qrels_set_id")
+    if replacing is not None:
+        catalog.delete_qrels_set(target, replacing)
+    set_id = _insert_returning(target, "qrels_sets", row, "qrels_set_id")
+    with _folder() as folder:
+        for table, columns in QRELS_ROW_TABLES.items():
+            _move_rows(source, target, table, columns, "qrels_set_id = $source_id", {"source_id": source_id},
+                       set_id, folder)
+    target.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
+    return set_id
+
+
+# -- irw copy -----------------------------------------------------------------------------------
+
+@dataclass
+class CopyResult:
+    """What `irw copy` did, name by name."""
+
+    qrels: dict[str, str] = field(default_factory=dict)   # name -> copied / replaced / unchanged
+    runs: dict[str, str] = field(default_factory=dict)
+    scores: int = 0                                        # per-query score rows copied
+
+    def lines(self) -> list[str]:
+        out = [f"qrels {name}: {what}" for name, what in self.qrels.items()]
+        out += [f"run {name}: {what}" for name, what in self.runs.items()]
+        out.append(f"{self.scores} stored per-query scores copied")
+        return out
+
+
+def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | None = None) -> CopyResult:
+    """Copies source's qrels sets, runs (all, or those named) and stored scores into target, in
+    one transaction on target. A name that target holds with other content (another sha256) is a
+    ConflictError unless replace; with the same content it is left as it is (its scores are
+    still copied where target lacks them)."""
+    result = CopyResult()
+    qrels_names = [r[0] for r in source.fetchall("select name from qrels_sets order by qrels_set_id")]
+    run_names = runs if runs is not None else [r[0] for r in source.fetchall("select name from runs order by run_id")]
+    if runs is not None:
+        catalog.run_ids(source, runs)  # every named run exists
+    clashes = []
+    for table, names, kind in (("qrels_sets", qrels_names, "qrels set"), ("runs", run_names, "run")):
+        for name in names:
+            mine = source.fetchone(f"select sha256 from {table} where name = ?", [name])[0]
+            theirs = target.fetchone(f"select sha256 from {table} where name = ?", [name])
+            if theirs is not None and theirs[0] != mine and not replace:
+                clashes.append(f"{kind} {name}")
+    if clashes:
+        raise ConflictError(f"{target.path} already holds {', '.join(clashes)} with other content; pass --replace "
+                            "to replace them (and every score computed with them), or remove them there first")
+    with target.transaction():
+        qrels_ids = {}
+        for name in qrels_names:
+            qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_sets", "qrels_set_id", name,
+                                                            ship_qrels)
+        run_ids = {}
+        for name in run_names:
+            run_ids[name], result.runs[name] = _copy_one(source, target, "runs", "run_id", name, ship_run)
+        result.scores = _copy_scores(source, target, qrels_ids, run_ids)
+    return result
+
+
+def _copy_one(source, target, table: str, key: str, name: str, ship) -> tuple[int, str]:
+    mine = source.fetchone(f"select sha256 from {table} where name = ?", [name])[0]
+    theirs = target.fetchone(f"select {key}, sha256 from {table} where name = ?", [name])
+    if theirs is not None and theirs[1] == mine:
+        return theirs[0], "unchanged"
+    return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
+
+
+def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int]) -> int:
+    """Copies the stored scores of the copied runs with the copied qrels sets that target lacks."""
+    copied = 0
+    evaluations = source.fetchall(
+        "select e.evaluation_id, q.name from evaluations as e inner join qrels_sets as q "
+        "on q.qrels_set_id = e.qrels_set_id order by e.evaluation_id")
+    source_run_ids = dict(source.fetchall("select name, run_id from runs"))
+    for source_eval, qrels in evaluations:
+        if qrels not in qrels_ids:
+            continue
+        values = _row(source, "evaluations", EVALUATION_COLUMNS, "evaluation_id", source_eval)
+        found = target.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
+                                [qrels_ids[qrels], values["settings_key"]])
+        target_eval = found[0] if found else _insert_returning(
+            target, "evaluations", {"qrels_set_id": qrels_ids[qrels], **values}, "evaluation_id")
+        for name, target_run in run_ids.items():
+            rows = source.fetchall(
+                "select measure, query_count, computed_at from evaluated where evaluation_id = ? and run_id = ?",
+                [source_eval, source_run_ids[name]])
+            have = {r[0] for r in target.fetchall(
+                "select measure from evaluated where evaluation_id = ? and run_id = ?", [target_eval, target_run])}
+            missing = [r for r in rows if r[0] not in have]
+            if not missing:
+                continue
+            for measure, _, _ in missing:
+                described = _row(source, "measures", MEASURE_COLUMNS, "measure", measure)
+                if described and not target.fetchone("select 1 from measures where measure = ?", [measure]):
+                    _insert_returning(target, "measures", described, "measure")
+            for measure, query_count, computed_at in missing:
+                target.execute("insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at) "
+                               "values (?, ?, ?, ?, ?)", [target_eval, target_run, measure, query_count, computed_at])
+            with _folder() as folder:
+                path = os.path.join(folder, "scores.csv")
+                export(source, "select $evaluation_id as evaluation_id, $qrels_set_id as qrels_set_id, "
+                               "$run_id as run_id, query_id, measure, value, numerator, denominator from scores "
+                               "where evaluation_id = $source_eval and run_id = $source_run "
+                               "and measure in (select unnest($measures))",
+                       {"evaluation_id": target_eval, "qrels_set_id": qrels_ids[qrels], "run_id": target_run,
+                        "source_eval": source_eval, "source_run": source_run_ids[name],
+                        "measures": [m for m, _, _ in missing]}, path)
+                load(target, "scores", SCORE_COLUMNS, path)
+                copied += target.fetchone("select count(*) from scores where evaluation_id = ? and run_id = ? "
+                                          "and measure in (select unnest(?))",
+                                          [target_eval, target_run, [m for m, _, _ in missing]])[0]
+    return copied
