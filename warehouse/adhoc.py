@@ -43,6 +43,8 @@ def run(db: Database, query: Any, params: Any = None) -> Table:
     """Runs one read-only statement on the sandbox and returns its rows; refusals raise
     ReadOnlyError, SQL DuckDB rejects raises QueryError, misuse raises QueryError too."""
     query, params = _checked_arguments(query, params)
+    if db.dialect == "postgres":
+        return run_on_postgres(db, query, params)
     with db.sandbox() as con:
         try:
             statements = con.extract_statements(query)
@@ -229,3 +231,89 @@ def _catalogue(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     if views:
         listing += f"; views: {', '.join(views)}"
     return {"names": set(tables) | set(views), "listing": listing}
+
+
+# -- PostgreSQL ---------------------------------------------------------------------------------
+# On a PostgreSQL warehouse the statement is PostgreSQL's SQL (parameters as psycopg takes them:
+# %s, %(name)s). The same three layers: checks of the statement parsed by sqlglot, PostgreSQL's
+# own enforcement (a READ ONLY transaction, and the role's privileges: the README asks for a
+# read-only role for `irw sql` and report readers), and a rollback whatever happens.
+
+_PG_QUERY_TYPES = ("Select", "Union", "Intersect", "Except", "Values")
+_PG_WRITE_NODES = {"Insert": "an INSERT", "Update": "an UPDATE", "Delete": "a DELETE", "Merge": "a MERGE",
+                   "Create": "a CREATE", "Drop": "a DROP", "Alter": "an ALTER", "Copy": "a COPY",
+                   "Command": "a command", "Lock": "a row lock (FOR UPDATE / FOR SHARE)", "Into": "SELECT INTO"}
+# Functions that act outside the query: files, large objects, other servers, sessions, sequences,
+# settings, locks, or SQL text run by the server (query_to_xml).
+_PG_REFUSED_FUNCTIONS = re.compile(
+    r"^(nextval|setval|set_config|pg_read_\w*|pg_ls_\w*|pg_stat_file|pg_file\w*|lo_\w+|dblink\w*|"
+    r"pg_terminate_backend|pg_cancel_backend|pg_reload_conf|pg_rotate_logfile|pg_promote|pg_switch_wal|"
+    r"pg_create_\w+|pg_drop_\w+|pg_log_\w+|pg_advisory_\w+|pg_try_advisory_\w+|pg_notify|pg_sleep\w*|"
+    r"query_to_xml\w*|cursor_to_xml\w*|pg_import_\w+|pg_replication_\w+|pg_logical_\w+)$", re.IGNORECASE)
+
+
+def postgres_refusal(query: str) -> str | None:
+    """Why a PostgreSQL statement is refused (it could write or act outside the query), or None."""
+    import logging
+
+    import sqlglot
+    from sqlglot import exp
+
+    # sqlglot warns on stderr when it reads a statement (EXPLAIN) as an opaque command; that is
+    # handled here, and stderr is the user's.
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)
+    try:
+        trees = [t for t in sqlglot.parse(query, read="postgres") if t is not None]
+    except sqlglot.errors.ParseError:
+        return "the statement cannot be parsed to be checked"
+    if len(trees) != 1:
+        return f"expected one SQL statement, found {len(trees)}"
+    tree = trees[0]
+    if isinstance(tree, exp.Command) and str(tree.this).lower() == "explain":
+        inner = str(tree.expression.this if isinstance(tree.expression, exp.Literal) else tree.expression or "")
+        if inner.lower().lstrip().startswith("analyze"):
+            inner = inner.lstrip()[len("analyze"):]
+        if inner.lstrip().startswith("("):
+            return "EXPLAIN with options is not checked here: EXPLAIN the query alone"
+        return postgres_refusal(inner) if inner.strip() else "EXPLAIN of nothing"
+    if type(tree).__name__ not in _PG_QUERY_TYPES:
+        return f"{type(tree).__name__.upper()} statements are refused"
+    for node in tree.walk():
+        kind = type(node).__name__
+        if kind in _PG_WRITE_NODES:
+            return f"the query holds {_PG_WRITE_NODES[kind]}"
+        if isinstance(node, (exp.Anonymous, exp.Func)):
+            name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
+            if _PG_REFUSED_FUNCTIONS.match(str(name)):
+                return f"{name}() acts outside the query"
+    return None
+
+
+def run_on_postgres(db, query: str, params: Any) -> Table:
+    import psycopg
+
+    why = postgres_refusal(query)
+    if why:
+        if why.startswith("expected one SQL statement"):
+            raise QueryError(why)
+        raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
+    con = db.con
+    con.execute("begin transaction read only")
+    try:
+        try:
+            cursor = con.execute(query, params)
+            return Table.from_result(cursor)
+        except psycopg.errors.ReadOnlySqlTransaction as exc:
+            raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {db.scrub(str(exc).strip())}") from None
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise ReadOnlyError(f"irw sql: the server refused it: {db.scrub(str(exc).strip())}") from None
+        except psycopg.Error as exc:
+            lines = [line.rstrip() for line in db.scrub(str(exc)).splitlines() if line.strip()]
+            raise QueryError("\n".join(lines) or type(exc).__name__) from None
+        except (TypeError, ValueError, IndexError, KeyError) as exc:
+            raise QueryError(f"cannot bind the parameters: {exc}") from None
+    finally:
+        try:
+            con.execute("rollback")
+        except psycopg.Error:
+            pass

@@ -356,9 +356,31 @@ def sql(
 
 @app.command("migrate")
 def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
-    """Upgrade a warehouse made by an older irw (commands that write do it too); list its migrations."""
-    with reported_errors(), Warehouse(db, create=False) as wh:
+    """Upgrade a warehouse made by an older irw (commands that write do it too); list its migrations.
+    On a PostgreSQL server it also creates the schema in an empty database."""
+    from .postgres import is_url
+
+    with reported_errors(), Warehouse(db, create=is_url(db)) as wh:
         emit(wh.migrations(), fmt)
+
+
+@app.command("copy")
+def copy_command(
+    source: Annotated[str, typer.Option("--from", help="The warehouse to copy from: a DuckDB file or a "
+                                                       "postgresql:// URL (opened read-only).")],
+    target: Annotated[str, typer.Option("--to", help="The warehouse to copy into (created if new).")],
+    run: Annotated[Optional[list[str]], typer.Option("--run", help="Copy only this run (repeatable); "
+                                                                   "default: every run.")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace runs and qrels sets the target holds "
+                                                            "under the same name with other content.")] = False,
+) -> None:
+    """Copy qrels sets, runs and stored scores between warehouses (DuckDB file <-> PostgreSQL)."""
+    from .core import copy as copy_warehouse
+
+    with reported_errors():
+        result = copy_warehouse(source, target, replace=replace, runs=run)
+        for line in result.lines():
+            err(line)
 
 
 @app.command("demo")

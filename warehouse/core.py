@@ -232,6 +232,28 @@ def _named_runs(runs) -> dict[str, Any]:
     return {(f"run {i}" if frames.is_frame(run) else os.fspath(run)): run for i, run in enumerate(items, start=1)}
 
 
+def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, replace: bool = False,
+         runs: Sequence[str] | None = None) -> "transfer.CopyResult":
+    """Copies a warehouse's qrels sets, runs (all, or those named) and stored scores into another,
+    DuckDB file or PostgreSQL URL either way (`irw copy --from SOURCE --to TARGET`), in one
+    transaction on the target. A name the target holds with other content is a ConflictError
+    unless replace=True; one it holds with the same content is kept (its missing scores are copied)."""
+    from . import transfer
+
+    with Warehouse(source, read_only=True) as src, Warehouse(target) as dst:
+        if _same_warehouse(src.db, dst.db):
+            raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
+        return transfer.copy_warehouse(src.db, dst.db, replace=replace, runs=list(runs) if runs is not None else None)
+
+
+def _same_warehouse(a, b) -> bool:
+    if a.dialect != b.dialect:
+        return False
+    if a.dialect == "duckdb":
+        return os.path.realpath(a.path) == os.path.realpath(b.path)
+    return a.path == b.path
+
+
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
          create: bool = True, sandboxed: bool = False) -> Warehouse:
     """Opens the warehouse at path (default ./irw.duckdb or $IRW_DB), creating it unless

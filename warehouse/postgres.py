@@ -222,11 +222,13 @@ class PostgresDatabase:
 
     def copy_out(self, sql: str, params, csv_path: str) -> None:
         """Writes a query's rows (irw's own SQL under sql/) to a headerless CSV file with COPY."""
-        (statement,) = postgres_statements(sql)
+        from psycopg import ClientCursor
         from psycopg import sql as psql
 
+        (statement,) = postgres_statements(sql)
         bound = self._bind(statement, params)
-        query = self.con.cursor().mogrify(statement.text, bound) if bound is not None else statement.text
+        # COPY takes no parameters: the values are bound client-side (psycopg quotes them).
+        query = ClientCursor(self.con).mogrify(statement.text, bound) if bound is not None else statement.text
         with self.con.cursor() as cursor, open(csv_path, "wb") as handle:
             with cursor.copy(psql.SQL("copy ({}) to stdout with (format csv)").format(psql.SQL(query))) as copy:
                 for chunk in copy:

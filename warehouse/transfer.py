@@ -76,11 +76,15 @@ def export(db, select: str, params: dict, path: str) -> None:
 
 def load(db, table: str, columns: tuple[str, ...], path: str) -> None:
     """Appends a headerless CSV file's rows to a table."""
+    if os.path.getsize(path) == 0:
+        return  # no rows (DuckDB cannot read an empty CSV file's dialect)
     if db.dialect == "postgres":
         db.copy_in(table, columns, path)
         return
     quoted = "'" + path.replace("'", "''") + "'"
-    db.execute(f"copy {table} ({', '.join(columns)}) from {quoted} (format csv, header false)")
+    # The dialect is the one both engines write (RFC 4180 quoting); nothing is guessed.
+    db.execute(f"copy {table} ({', '.join(columns)}) from {quoted} "
+               "(format csv, header false, delimiter ',', quote '\"', escape '\"', auto_detect false)")
 
 
 def _row(db, table: str, columns: tuple[str, ...], key: str, value) -> dict | None:
