@@ -35,11 +35,17 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402
-from workers import MEASURES, TREC_EVAL_NAMES, TREC_EVAL_REQUEST  # noqa: E402
+from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # noqa: E402
+                     TREC_EVAL_REQUEST)
 
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
-SECTIONS = ("files", "ingest", "evaluate", "leaderboard", "sql", "scaling")
+SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs")
+# trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
+# benchmarks/README.md describes (a cache folder outside the repository, never committed).
+TREC_EVAL_CACHE = Path.home() / ".cache" / "irw-bench" / "trec_eval" / "trec_eval"
+CONFORMANCE = ROOT.parent / "shared" / "conformance" / "dl19-passage"
+RUN_SCALE = (10, 100, 1000, 10000)    # stored runs (x 5k lines) on the many-runs scaling line
 PEERS = ("pytrec_eval", "ranx", "ir_measures")
 PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "ir_measures": "ir-measures"}
 TOLERANCE = 1e-4
@@ -49,6 +55,17 @@ FULL = {"msmarco_queries": 7000, "trec_queries": 250, "leaderboard_runs": 100,
 FULL_RUN_LINES = FULL["msmarco_queries"] * 1000  # the 7M-line run every target but the leaderboard's is set on
 QUICK = {"msmarco_queries": 100, "trec_queries": 20, "leaderboard_runs": 10,
          "scaling_lines": [50_000, 100_000, 200_000], "repeats": 1}
+# Issue 12's shapes (sections small and large): (label, kind, queries); dl19 is the real DL19
+# passage qrels and its 43,000-line run when /work/shared/conformance is there, else a TREC-like
+# 43-query shape of the same size.
+# Each shape: (label, kind, queries, role); the role names the full-size shape whose targets it
+# stands for (--quick runs smaller shapes in the same roles, their targets shown as info).
+FULL["shapes_small"] = [("dl19", "dl19", 43, "dl19"), ("250k", "trec", 250, "250k")]
+FULL["shapes_large"] = [("2M", "msmarco", 2000, "2M"), ("7M", "msmarco", 7000, "7M")]
+QUICK["shapes_small"] = [("dl19", "dl19", 43, "dl19"), ("20k", "trec", 20, "250k")]
+QUICK["shapes_large"] = [("100k", "msmarco", 100, "2M"), ("200k", "msmarco", 200, "7M")]
+FULL["run_scale"] = [10, 100, 1000]        # --scale-max 10000 adds the 10,000-run point
+QUICK["run_scale"] = [10, 30]
 
 TARGETS = {
     "files_pytrec_eval": 3.0,   # files to numbers: irw at least 3x faster than pytrec_eval
@@ -56,6 +73,16 @@ TARGETS = {
     "ingest_vs_count": 1.5,     # ingest within 1.5x of DuckDB counting the lines
     "stored_vs_pytrec": 5.0,    # evaluating a stored run 5x faster than pytrec_eval's evaluate()
     "incremental_seconds": 1.0,  # leaderboard over 100 stored runs, one added: under 1 s
+    # issue 12 (ratios in one run; "x pytrec_eval" = pytrec_eval's wall time / irw's)
+    "dl19_seconds": 0.2,         # irw trec-eval, DL19-sized file, five measures: at most ~0.2 s
+    "dl19_vs_pytrec": 0.6,       # ... and >= 0.6x pytrec_eval's whole job in its own process
+    "dl19_memory": 2.0,          # ... with peak memory within 2x pytrec_eval's
+    "all_trec_small": 1.5,       # all_trec: irw's time within 1.5x pytrec_eval's (all its measures)
+    "files_250k": 1.2,           # evaluate_files on the 250k shape >= 1.2x pytrec_eval
+    "files_7m": 2.28,            # 7M lines >= 2.28x pytrec_eval with the benchmark's measures
+    "all_trec_7m": 1.5,          # all_trec at 7M, with and without -q: >= 1.5x pytrec_eval (all its measures)
+    "many_runs_ratio": 3.0,      # leaderboard incremental over 1,001 runs <= 3x the same over 11
+    "many_runs_memory": 2**30,   # ... and its peak memory under 1 GB
 }
 
 
@@ -74,6 +101,8 @@ class Sample:
     info: dict = field(default_factory=dict)
     means: dict = field(default_factory=dict)
     per_query: dict = field(default_factory=dict)
+    trec_per_query: dict = field(default_factory=dict)   # {query: {trec_eval name: value}}
+    summary: dict = field(default_factory=dict)          # {trec_eval name: the "all" line's value}
     error: str | None = None
 
 
@@ -111,7 +140,51 @@ def run_worker(task: str, args: dict, timeout: float) -> Sample:
             return Sample(error=error or "no result written", cpu=cpu, rss=rss)
         out = json.loads(result.read_text())
     return Sample(wall=out["done_at"] - start, job=out["job"], cpu=cpu, rss=rss, phases=out["phases"],
-                  info=out.get("info", {}), means=out.get("means", {}), per_query=out.get("per_query", {}))
+                  info=out.get("info", {}), means=out.get("means", {}), per_query=out.get("per_query", {}),
+                  trec_per_query=out.get("trec_per_query", {}))
+
+
+def parse_trec_output(text: str) -> tuple[dict, dict]:
+    """trec_eval's lines (name, query or "all", value) -> ({query: {name: value}}, {name: value});
+    values that are not numbers (runid, relstring) are left out."""
+    per_query: dict[str, dict[str, float]] = {}
+    summary: dict[str, float] = {}
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) != 3:
+            continue
+        name, query, value = fields
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if query == "all":
+            summary[name] = number
+        else:
+            per_query.setdefault(query, {})[name] = number
+    return per_query, summary
+
+
+def run_command(cmd: list[str], timeout: float) -> Sample:
+    """A command that prints trec_eval's lines (irw trec-eval, trec_eval): wall time is spawn to
+    exit, and its output is read back for the agreement check."""
+    with tempfile.TemporaryFile(mode="w+b") as out:
+        start, end, cpu, rss, error = _wait(cmd, out, timeout)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    if error:
+        return Sample(error=error, cpu=cpu, rss=rss)
+    per_query, summary = parse_trec_output(text)
+    return Sample(wall=end - start, job=end - start, cpu=cpu, rss=rss, trec_per_query=per_query, summary=summary,
+                  info={"output lines": text.count("\n")})
+
+
+def run_timed(cmd: list[str], timeout: float) -> Sample:
+    """Any command, spawn to exit, output discarded."""
+    start, end, cpu, rss, error = _wait(cmd, subprocess.DEVNULL, timeout)
+    if error:
+        return Sample(error=error, cpu=cpu, rss=rss)
+    return Sample(wall=end - start, job=end - start, cpu=cpu, rss=rss)
 
 
 def irw_command() -> list[str]:
@@ -260,6 +333,7 @@ class Bench:
         self.ingest_base: Path | None = None
         self.leaderboard_db: Path | None = None
         self.warmed: set[str] = set()
+        self.trec_eval, self.trec_eval_note = find_trec_eval(args.trec_eval)
 
     # -- helpers -----------------------------------------------------------------------------
     def emit(self, table: Table) -> None:
@@ -346,6 +420,209 @@ class Bench:
             f"{'reused' if data.reused else f'written in {data.seconds:.1f} s'})")
         return data
 
+    # -- issue 12's shapes: each tool's whole job, five measures and all_trec -------------------
+    def small(self) -> None:
+        self.shapes(self.sizes["shapes_small"])
+
+    def large(self) -> None:
+        self.shapes(self.sizes["shapes_large"])
+
+    def shape_data(self, label: str, kind: str, queries: int):
+        if kind == "dl19":
+            qrels, run = CONFORMANCE / "qrels.dl19-passage.txt", CONFORMANCE / "runs" / "run.dl19.REP_LLAMA.txt"
+            if qrels.is_file() and run.is_file():
+                log(f"  data: DL19 passage qrels and the RepLLaMA run ({run}, 43k lines)")
+                return generate.DataSet("dl19", CONFORMANCE, qrels, [run], 43, 43_000,
+                                        extra={"source": "TREC DL 2019 passage qrels, RepLLaMA run (real files)"})
+            log(f"  {CONFORMANCE} is not here: a generated TREC-like 43-query shape stands in for DL19")
+            kind = "trec"
+        data = generate.trec(self.out, queries, 1, self.args.seed) if kind == "trec" else \
+            generate.msmarco(self.out, queries, self.args.seed)
+        data.extra.setdefault("source", f"generated {kind}-like")
+        log(f"  data: {data.directory.name} ({lines(data.run_lines)} run lines, "
+            f"{'reused' if data.reused else f'written in {data.seconds:.1f} s'})")
+        return data
+
+    def shape_jobs(self, data, measure_set: str) -> dict:
+        qrels, run = str(data.qrels), str(data.run)
+        request = [x for m in FIVE_REQUEST for x in ("-m", m)] if measure_set == "five" else ["-m", "all_trec"]
+        t = self.args.timeout
+        jobs = {
+            "irw trec-eval -q": lambda: run_command(irw_command() + ["trec-eval", "-q", *request, qrels, run], t),
+            "irw trec-eval": lambda: run_command(irw_command() + ["trec-eval", *request, qrels, run], t),
+        }
+        if measure_set == "five":
+            jobs["irw evaluate_files (Python)"] = lambda: run_worker("shape-evaluate_files", {"qrels": qrels, "run": run}, t)
+        if self.available.get("pytrec_eval") is None:
+            label = "pytrec_eval" if measure_set == "five" else "pytrec_eval (all its measures)"
+            jobs[label] = lambda: run_worker("shape-pytrec_eval", {"qrels": qrels, "run": run, "set": measure_set}, t)
+        if measure_set == "five" and self.available.get("ir_measures") is None:
+            jobs["ir_measures"] = lambda: run_worker("shape-ir_measures", {"qrels": qrels, "run": run}, t)
+        if self.trec_eval:
+            jobs["trec_eval (C) -q"] = lambda: run_command([self.trec_eval, "-q", *request, qrels, run], t)
+            jobs["trec_eval (C)"] = lambda: run_command([self.trec_eval, *request, qrels, run], t)
+        return jobs
+
+    def shapes(self, shapes: list) -> None:
+        self.warm_up(["irw", *[p for p in ("pytrec_eval", "ir_measures") if self.available.get(p) is None]])
+        for label, kind, queries, role in shapes:
+            data = self.shape_data(label, kind, queries)
+            for measure_set in ("five", "all_trec"):
+                results = self.repeat(self.shape_jobs(data, measure_set), f"{label} {measure_set}")
+                for res in results.values():   # keep one copy of the values (the first), for the agreement
+                    for sample in res.ok[1:]:
+                        sample.trec_per_query = {}
+                agrees, agreement = self.shape_agreement(label, data, measure_set, results)
+                self.shape_table(label, kind, data, measure_set, results, agrees)
+                self.emit(agreement)
+                self.shape_targets(label, role, measure_set, results, agrees)
+
+    def shape_agreement(self, label: str, data, measure_set: str, results: dict[str, Result]):
+        """Every tool's per-query values against `irw trec-eval -q`'s, on the (query, measure) pairs
+        both print, within TOLERANCE (trec_eval prints 4 decimals); the summary-only runs' "all"
+        lines against the -q run's of the same tool, and irw's against trec_eval (C)'s."""
+        agrees: dict[str, bool] = {}
+        ref = results["irw trec-eval -q"].first
+        table = Table(f"Agreement: {label}, {'five measures' if measure_set == 'five' else 'all_trec'} "
+                      f"(against irw trec-eval -q; within {TOLERANCE:g})",
+                      ["tool", "values compared", "measures compared", "queries", "differing", "largest difference",
+                       "first differences"])
+        if ref is None:
+            table.rows.append(["irw trec-eval -q", "failed: nothing to compare with", "", "", "", "", ""])
+            return agrees, table
+
+        def compare(mine: dict, theirs: dict) -> tuple[int, set, int, list, float]:
+            compared, names, differing, worst = 0, set(), [], 0.0
+            for query, values in theirs.items():
+                for name, value in values.items():
+                    base = mine.get(query, {}).get(name)
+                    if base is None:
+                        continue
+                    compared += 1
+                    names.add(name)
+                    diff = abs(base - value)
+                    if not diff <= TOLERANCE:
+                        differing.append(f"{name} q{query}: {value:g} vs {base:g}")
+                        worst = max(worst, diff)
+            return compared, names, len(theirs), differing, worst
+
+        for tool, res in results.items():
+            sample = res.first
+            if tool == "irw trec-eval -q" or sample is None:
+                continue
+            if sample.trec_per_query:
+                compared, names, queries, differing, worst = compare(ref.trec_per_query, sample.trec_per_query)
+                same_queries = set(sample.trec_per_query) == set(ref.trec_per_query)
+                agrees[tool] = compared > 0 and not differing and same_queries
+                note = "" if same_queries else f" (query sets differ: {queries} vs {len(ref.trec_per_query)})"
+                table.rows.append([tool, f"{compared:,}", str(len(names)), f"{queries:,}{note}", str(len(differing)),
+                                   f"{worst:.2e}", "; ".join(differing[:3])])
+            elif sample.summary:
+                peer = (results.get("irw trec-eval -q") if tool == "irw trec-eval" else
+                        results.get("trec_eval (C) -q") if tool == "trec_eval (C)" else None)
+                base = peer.first.summary if peer and peer.first else {}
+                if tool == "trec_eval (C)" and results.get("irw trec-eval") and results["irw trec-eval"].first:
+                    base = results["irw trec-eval"].first.summary   # irw's summary against trec_eval's
+                names = [n for n in sample.summary if n in base]
+                differing = [f"{n}: {sample.summary[n]:g} vs {base[n]:g}" for n in names
+                             if not abs(sample.summary[n] - base[n]) <= TOLERANCE]
+                worst = max([abs(sample.summary[n] - base[n]) for n in names] or [0.0])
+                agrees[tool] = bool(names) and not differing
+                against = "irw trec-eval's" if tool == "trec_eval (C)" else "its -q run's"
+                table.rows.append([f"{tool} (\"all\" lines, against {against})", f"{len(names)}", str(len(names)),
+                                   "all", str(len(differing)), f"{worst:.2e}", "; ".join(differing[:3])])
+        # irw's summary-only run counts as agreeing when its "all" lines match its -q run's and (if
+        # run) trec_eval's; trec_eval (C)'s rows say whether irw matches the C program.
+        table.notes.append("pytrec_eval (all its measures) computes more than all_trec (success, Rprec_mult ...): only the "
+                           "measures both print are compared; runid and relstring are not numbers and are skipped")
+        return agrees, table
+
+    def shape_table(self, label: str, kind: str, data, measure_set: str, results: dict[str, Result],
+                    agrees: dict[str, bool]) -> None:
+        pyt = next((r for k, r in results.items() if k.startswith("pytrec_eval") and not r.error), None)
+        te = {q: results.get(f"trec_eval (C){q}") for q in (" -q", "")}
+        what = f"the five measures ({', '.join(FIVE_REQUEST)})" if measure_set == "five" else "all_trec"
+        table = Table(f"{label}: {data.extra.get('source', kind)}, {data.queries:,} queries, "
+                      f"{lines(data.run_lines)} run lines; {what}",
+                      ["tool", "wall", "x pytrec_eval", "x trec_eval (C)", "peak memory", "memory / pytrec_eval's",
+                       "cpu", "agrees"])
+        for tool, res in results.items():
+            if res.error:
+                table.rows.append([tool, f"failed: {res.error}", "", "", "", "", "", ""])
+                continue
+            wall, rss = res.median("wall"), res.median("rss")
+            vs_pyt = pyt.median("wall") / wall if pyt else math.nan
+            same_mode = te[" -q"] if (tool.endswith("-q") or tool.startswith(("pytrec", "ir_measures", "irw evaluate"))) \
+                else te[""]
+            vs_te = same_mode.median("wall") / wall if same_mode and not same_mode.error else math.nan
+            table.rows.append([tool, secs(wall), times(vs_pyt), times(vs_te), mem(rss),
+                               times(rss / pyt.median("rss")) if pyt else "-", secs(res.median("cpu")),
+                               "reference" if tool == "irw trec-eval -q" else ("yes" if agrees.get(tool) else "NO")])
+        table.notes.append(f"median of {self.repeats}; wall = process start to exit (CLI) or to the values in hand "
+                           "(Python jobs: import, parse, evaluate); x pytrec_eval = pytrec_eval's wall / this "
+                           "tool's (above 1: faster than pytrec_eval); x trec_eval (C) likewise, against trec_eval "
+                           "with the same -q (per-query jobs against trec_eval -q)")
+        if not self.trec_eval:
+            table.notes.append(f"trec_eval (C): {self.trec_eval_note}")
+        self.emit(table)
+
+    def shape_targets(self, label: str, role: str, measure_set: str, results: dict[str, Result],
+                      agrees: dict[str, bool]) -> None:
+        full = label == role and not self.args.quick   # --quick's shapes and single runs: info only
+        pyt = next((r for k, r in results.items() if k.startswith("pytrec_eval") and not r.error), None)
+        irw = [results[k] for k in ("irw trec-eval", "irw trec-eval -q")]
+        failed = [r for r in irw if r.error]
+        if failed:
+            self.target(f"irw trec-eval, {label}, {measure_set}", "runs", "; ".join(f"{r.label} failed: {r.error}"
+                                                                               for r in failed), False)
+            return
+        ok_irw = all(not r.error for r in irw) and agrees.get("irw trec-eval", False)
+        agree_pyt = pyt is not None and agrees.get(pyt.label, False)
+
+        def state(met: bool) -> bool:
+            return met and ok_irw
+
+        walls = ", ".join(f"{r.label.removeprefix('irw trec-eval').strip() or 'no -q'} {secs(r.median('wall'))}"
+                          for r in irw)
+        if role == "dl19" and measure_set == "five":
+            worst = max(r.median("wall") for r in irw)
+            self.target("irw trec-eval, DL19-sized, five measures", f"<= ~{TARGETS['dl19_seconds']:g} s",
+                        walls, state(worst <= TARGETS["dl19_seconds"]), set_here=full)
+            if pyt:
+                ratio = min(pyt.median("wall") / r.median("wall") for r in irw)
+                memory = max(r.median("rss") for r in irw) / pyt.median("rss")
+                self.target("irw trec-eval, DL19-sized, five measures: vs pytrec_eval's whole job",
+                            f">= {TARGETS['dl19_vs_pytrec']:g}x", f"{ratio:.2f}x ({walls}; pytrec_eval "
+                            f"{secs(pyt.median('wall'))})" + ("" if agree_pyt else "; values disagree"),
+                            state(ratio >= TARGETS["dl19_vs_pytrec"] and agree_pyt), set_here=full)
+                self.target("irw trec-eval, DL19-sized: peak memory vs pytrec_eval's", f"<= {TARGETS['dl19_memory']:g}x",
+                            f"{memory:.2f}x ({mem(max(r.median('rss') for r in irw))} vs {mem(pyt.median('rss'))})",
+                            state(memory <= TARGETS["dl19_memory"] and agree_pyt), set_here=full)
+        if measure_set == "all_trec" and pyt and role in ("dl19", "250k", "7M"):
+            goal = TARGETS["all_trec_7m"] if role == "7M" else TARGETS["all_trec_small"]
+            for r in irw:
+                ratio = pyt.median("wall") / r.median("wall")
+                if role == "7M":
+                    met = ratio >= goal
+                    text = f">= {goal:g}x pytrec_eval (all its measures)"
+                else:
+                    met = r.median("wall") <= goal * pyt.median("wall")
+                    text = f"time within {goal:g}x pytrec_eval's (all its measures)"
+                self.target(f"{r.label} -m all_trec, {label}", text, f"{ratio:.2f}x ({secs(r.median('wall'))} vs "
+                            f"{secs(pyt.median('wall'))})" + ("" if agree_pyt else "; values disagree"),
+                            state(met and agree_pyt), set_here=full and role in ("dl19", "7M"))
+        if role in ("2M", "7M"):
+            for r in irw:
+                te = results.get("trec_eval (C) -q" if r.label.endswith("-q") else "trec_eval (C)")
+                name = f"{r.label}, {label}, {'five measures' if measure_set == 'five' else 'all_trec'}: vs trec_eval (C)"
+                if te is None or te.error:
+                    self.target(name, "faster", f"trec_eval (C): {te.error if te else self.trec_eval_note}", None)
+                    continue
+                ratio = te.median("wall") / r.median("wall")
+                self.target(name, "faster", f"{ratio:.2f}x ({secs(r.median('wall'))} vs {secs(te.median('wall'))})"
+                            + ("" if agrees.get(te.label) else "; values disagree"),
+                            state(ratio > 1 and agrees.get(te.label, False)), set_here=full)
+
     # -- files to numbers --------------------------------------------------------------------
     def files(self) -> None:
         self.warm_up(["irw", *self.peers()])
@@ -401,6 +678,16 @@ class Bench:
                             f"{ratio:.2f}x ({secs(base)} vs {secs(res.median('wall'))})"
                             + ("" if agrees.get(peer) else "; the numbers disagree (see Agreement)"),
                             ratio >= TARGETS[goal_key] and agrees.get(peer, False), set_here=set_here)
+            # issue 12's goals on the benchmark's measures: 250k (TREC-like) >= 1.2x, 7M >= 2.28x pytrec_eval
+            res = results.get("pytrec_eval")
+            goal_key = "files_250k" if shape == "trec" else "files_7m"
+            if res is not None and not res.error:
+                ratio = res.median("wall") / base
+                full_size = data.queries == FULL["trec_queries"] if shape == "trec" else data.run_lines == FULL_RUN_LINES
+                self.target(f"evaluate_files, {shape} ({lines(data.run_lines)} lines): vs pytrec_eval (issue 12)",
+                            f">= {TARGETS[goal_key]:g}x", f"{ratio:.2f}x ({secs(base)} vs {secs(res.median('wall'))})"
+                            + ("" if agrees.get("pytrec_eval") else "; the numbers disagree (see Agreement)"),
+                            ratio >= TARGETS[goal_key] and agrees.get("pytrec_eval", False), set_here=full_size)
             for peer in PEERS:
                 res = results.get(peer)
                 if res is None or res.error:
@@ -707,10 +994,181 @@ class Bench:
                            "process; exponent 1.00 is linear")
         self.emit(table)
 
+    # -- many runs: the scaling line of stored runs ----------------------------------------------
+    def many_runs(self) -> None:
+        """A warehouse of N TREC-like runs of 5,000 lines (benchmarks/many_runs.py writes the data
+        and names the runs and systems), for N on the scaling line: ingest, size on disk, irw eval
+        (cold and stored), the leaderboard page cold and after one more run (fixed --baseline),
+        history, and irw sql over every stored score. Each command in its own process."""
+        try:
+            import many_runs
+        except ImportError as exc:
+            self.emit(Table("Many runs", ["job", "result"], [["import benchmarks/many_runs.py", f"failed: {exc}"]]))
+            return
+        scale = [n for n in self.sizes["run_scale"] if n <= self.args.scale_max] if not self.args.quick \
+            else self.sizes["run_scale"]
+        if not self.args.quick and self.args.scale_max >= 10000 and 10000 not in scale:
+            scale.append(10000)
+        t = self.args.timeout
+        irw = irw_command()
+        measures = [x for m in many_runs.MEASURES for x in ("-m", m)]
+        sql = ("select r.name as run, s.measure, avg(s.value) as mean, count(*) as queries from scores s "
+               "join runs r on r.run_id = s.run_id group by r.name, s.measure order by r.name, s.measure")
+        columns: dict[int, dict[str, Result | str]] = {}
+        for n in scale:
+            started = time.monotonic()
+            log(f"  [many runs] {n} runs: data")
+            qrels, paths = many_runs.data(self.out, n + 1)
+            base = self.work / f"many-{n}-base.duckdb"
+            self.remove_db(base)
+            log(f"  [many runs] {n} runs: building the warehouse (qrels + {n} runs, each ingest timed)")
+            build = run_worker("many-runs-build", {"db": str(base), "data_root": str(self.out), "runs": n,
+                                                    "qrels": str(qrels)}, t)
+            cells: dict[str, Result | str] = {"build": Result("build", [build])}
+            columns[n] = cells
+            if build.error:
+                log(f"    failed: {build.error}")
+                continue
+            cells["size"] = mem(self.db_size(base))
+            common = ["--qrels", "q"]
+            site = self.work / f"many-{n}-site"
+            new_run = paths[n]
+            for r in range(self.repeats if n <= 1000 else 1):
+                log(f"  [many runs] {n} runs: eval, leaderboard, history, sql (repeat {r + 1})")
+                db = str(self.copy_db(base, self.work / "many-eval.duckdb"))
+                for label, argv in (("irw eval: every run, cold", ["eval", "--db", db, *common, *measures, "-f", "tsv"]),
+                                    ("irw eval: every run, stored", ["eval", "--db", db, *common, *measures, "-f", "tsv"])):
+                    cells.setdefault(label, Result(label)).samples.append(run_timed(irw + argv, t))
+                self.remove_db(Path(db))
+                db = str(self.copy_db(base, self.work / "many-board.duckdb"))
+                if site.exists():
+                    shutil.rmtree(site)
+                board = ["report", "leaderboard", "--db", db, *common, "--baseline", many_runs.BASELINE,
+                         "-o", str(site / "board.html")]
+                steps = [
+                    ("leaderboard: cold (page and run pages)", board),
+                    ("irw ingest run: one more run", ["ingest", "run", "--db", db, "--name", many_runs.run_name(n),
+                                                      "--system", many_runs.system_name(n), str(new_run)]),
+                    ("leaderboard: incremental (one run added)", board),
+                    ("history (AP)", ["report", "history", "--db", db, *common, "-m", "AP",
+                                      "-o", str(site / "history.html")]),
+                    ("irw sql: mean of every stored score per run and measure", ["sql", "--db", db, "-f", "tsv", sql]),
+                ]
+                for label, argv in steps:
+                    sample = run_timed(irw + argv, t)
+                    cells.setdefault(label, Result(label)).samples.append(sample)
+                    if sample.error:
+                        log(f"    {label} failed: {sample.error}")
+                cells["size after"] = mem(self.db_size(Path(db)))
+            if site.exists():
+                shutil.rmtree(site)
+            self.remove_db(self.work / "many-board.duckdb")
+            self.remove_db(base)
+            log(f"  [many runs] {n} runs done in {time.monotonic() - started:.0f} s")
+        self.many_runs_table(columns)
+        self.many_runs_targets(columns)
+
+    @staticmethod
+    def db_size(path: Path) -> int:
+        return sum(p.stat().st_size for p in (path, Path(str(path) + ".wal")) if p.exists())
+
+    def many_runs_table(self, columns: dict) -> None:
+        scale = list(columns)
+        table = Table(f"Many runs: {', '.join(f'{n:,}' for n in scale)} stored TREC-like runs (50 queries x 100 "
+                      "documents = 5,000 lines each; 3 measures: AP, nDCG@10, P@10)",
+                      ["job", *[f"{n:,} runs" for n in scale]])
+
+        def build_cell(n: int, key: str) -> str:
+            res = columns[n].get("build")
+            if not isinstance(res, Result) or res.error:
+                return f"failed: {res.error}" if isinstance(res, Result) else "-"
+            value = res.info(key)
+            return secs(value) if value is not None else "-"
+
+        table.rows.append(["ingest, per run (median; Warehouse.ingest_run)", *[build_cell(n, "per run, median") for n in scale]])
+        table.rows.append(["ingest, per run: first tenth / last tenth of the runs",
+                           *[f"{build_cell(n, 'per run, first tenth')} / {build_cell(n, 'per run, last tenth')}"
+                             for n in scale]])
+        table.rows.append(["build: qrels + every run, one process (time, peak memory)",
+                           *[(f"{secs(columns[n]['build'].median('job'))}, {mem(columns[n]['build'].median('rss'))}"
+                              if not columns[n]["build"].error else "-") for n in scale]])
+        table.rows.append(["size on disk: after ingest", *[columns[n].get("size", "-") for n in scale]])
+        table.rows.append(["size on disk: after the leaderboard, history and the added run",
+                           *[columns[n].get("size after", "-") for n in scale]])
+        labels = list(dict.fromkeys(k for n in scale for k, v in columns[n].items() if isinstance(v, Result)
+                                    and k != "build"))
+        for label in labels:
+            row = [label]
+            for n in scale:
+                res = columns[n].get(label)
+                if not isinstance(res, Result):
+                    row.append("-")
+                elif res.error:
+                    row.append(f"failed: {res.error}")
+                else:
+                    row.append(f"{secs(res.median('wall'))}, {mem(res.median('rss'))}")
+            table.rows.append(row)
+        table.notes.append(f"time, peak memory: each command in its own process, spawn to exit (median of "
+                           f"{self.repeats} up to 1,000 runs, one run at 10,000); the leaderboard writes its page "
+                           "and every run's page, with --baseline fixed; incremental = the same command after "
+                           "`irw ingest run` added one run, the first call's pages on disk")
+        table.notes.append("eval, cold: a copy of the warehouse as ingested (no score stored); stored: the same command "
+                           "again. The leaderboard runs on another copy, so its cold call computes every score")
+        self.emit(table)
+
+    def many_runs_targets(self, columns: dict) -> None:
+        key = "leaderboard: incremental (one run added)"
+
+        def res(n: int) -> Result | None:
+            r = columns.get(n, {}).get(key)
+            return r if isinstance(r, Result) and not r.error else None
+
+        small, large = (10, 1000) if not self.args.quick else (self.sizes["run_scale"][0], self.sizes["run_scale"][-1])
+        a, b = res(small), res(large)
+        set_here = not self.args.quick
+        if a and b:
+            ratio = b.median("wall") / a.median("wall")
+            self.target(f"leaderboard incremental over {large + 1:,} runs vs {small + 1} runs",
+                        f"<= {TARGETS['many_runs_ratio']:g}x", f"{ratio:.2f}x ({secs(b.median('wall'))} vs "
+                        f"{secs(a.median('wall'))})", ratio <= TARGETS["many_runs_ratio"], set_here=set_here)
+        else:
+            self.target(f"leaderboard incremental over {large + 1:,} runs vs {small + 1} runs",
+                        f"<= {TARGETS['many_runs_ratio']:g}x", "not run (or failed)", None)
+        if b:
+            self.target(f"leaderboard incremental over {large + 1:,} runs: peak memory", "< 1 GB",
+                        mem(b.median("rss")), b.median("rss") < TARGETS["many_runs_memory"], set_here=set_here)
+
     # -- report ------------------------------------------------------------------------------
     def targets_table(self) -> None:
         if self.targets:
             self.emit(Table("Targets", ["target", "goal", "measured", "state"], self.targets))
+
+
+def find_trec_eval(given: str | None) -> tuple[str | None, str]:
+    """(path, note) of a trec_eval (C) that runs, or (None, why not). Built by hand: see
+    benchmarks/README.md ("trec_eval (C)"); its by-hand numbers are in benchmarks/trec_eval_by_hand.md."""
+    candidates = [given] if given else [os.environ.get("IRW_TREC_EVAL"), shutil.which("trec_eval"),
+                                        str(TREC_EVAL_CACHE) if TREC_EVAL_CACHE.exists() else None]
+    with tempfile.TemporaryDirectory(prefix="irw-bench-") as tmp:
+        qrels, run = Path(tmp) / "qrels", Path(tmp) / "run"
+        qrels.write_text("1 0 a 1\n1 0 b 0\n")
+        run.write_text("1 Q0 b 1 2.0 t\n1 Q0 a 2 1.0 t\n")
+        for path in filter(None, candidates):
+            try:
+                probe = subprocess.run([path, "-m", "map", str(qrels), str(run)], capture_output=True, text=True,
+                                       timeout=30)
+            except OSError as exc:
+                if given:
+                    return None, f"{path} does not run: {exc}"
+                continue
+            if probe.returncode == 0 and probe.stdout.split() == ["map", "all", "0.5000"]:
+                return path, path + (" (built by hand from trec_eval 9.0.8's library: benchmarks/README.md)"
+                                      if Path(path) == TREC_EVAL_CACHE else "")
+            if given:
+                return None, (f"{path} does not behave as trec_eval (exit {probe.returncode}: "
+                              f"{(probe.stdout + probe.stderr).strip()[:200]})")
+    return None, ("not available (no --trec-eval, $IRW_TREC_EVAL, trec_eval on PATH or "
+                  f"{TREC_EVAL_CACHE}): its numbers were recorded by hand, see benchmarks/trec_eval_by_hand.md")
 
 
 def environment(args: argparse.Namespace, sizes: dict) -> list[str]:
@@ -749,9 +1207,13 @@ def environment(args: argparse.Namespace, sizes: dict) -> list[str]:
         f"python {platform.python_version()}; duckdb {version('duckdb')}; pytrec-eval-terrier "
         f"{version('pytrec-eval-terrier')}; ranx {version('ranx')} (numba {version('numba')}); ir-measures "
         f"{version('ir-measures')}; numpy {version('numpy')}",
+        f"trec_eval (C): {find_trec_eval(args.trec_eval)[1]}",
         f"sizes: MS MARCO-like {sizes['msmarco_queries']:,} queries; TREC-like {sizes['trec_queries']} queries; "
         f"leaderboard {sizes['leaderboard_runs']} runs; scaling "
-        f"{', '.join(lines(n) for n in sizes['scaling_lines'])} lines; repeats {args.repeats}; seed {args.seed}",
+        f"{', '.join(lines(n) for n in sizes['scaling_lines'])} lines; shapes "
+        f"{', '.join(label for label, *_ in sizes['shapes_small'] + sizes['shapes_large'])}; many runs "
+        f"{', '.join(f'{n:,}' for n in sizes['run_scale'] if args.quick or n <= args.scale_max)}"
+        f"{', 10,000' if not args.quick and args.scale_max >= 10000 else ''}; repeats {args.repeats}; seed {args.seed}",
     ]
 
 
@@ -774,7 +1236,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="small sizes and 1 repeat: a smoke check that takes seconds (plus a first "
                              "ranx warm-up)")
     parser.add_argument("--only", default="", metavar="NAME[,NAME]",
-                        help="run only these sections (files, ingest, evaluate, leaderboard, sql, scaling) "
+                        help=f"run only these sections ({', '.join(SECTIONS)}) "
                              "and/or peers (pytrec_eval, ranx, ir_measures: implies files unless a section "
                              "is named too)")
     parser.add_argument("--repeats", type=int, help="runs per job; the median is reported (default 3, quick 1)")
@@ -792,6 +1254,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--timeout", type=float, default=3600, help="seconds before one job is killed")
     parser.add_argument("--no-warmup", action="store_true", help="skip the untimed warm-up run of each tool")
+    parser.add_argument("--trec-eval", metavar="PATH",
+                        help="trec_eval (C) to time beside irw in the small and large sections (default: "
+                             f"$IRW_TREC_EVAL, else trec_eval on PATH, else {TREC_EVAL_CACHE} if it exists)")
+    parser.add_argument("--scale-max", type=int, default=1000, metavar="RUNS",
+                        help="largest warehouse on the many-runs line 10 / 100 / 1,000 / 10,000 runs (default "
+                             "1000; 10000 adds the 10,000-run point, which takes long: see benchmarks/README.md)")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     unknown = [n for n in names if n not in SECTIONS and n not in PEERS and n != "irw"]
@@ -839,14 +1307,19 @@ def main(argv: list[str] | None = None) -> int:
     bench = Bench(args, sizes)
     bench.check_peers()
     started = time.monotonic()
+    took = []
     for section in SECTIONS:
         if section in args.sections:
             log(f"== {section}")
-            getattr(bench, section)()
+            begun = time.monotonic()
+            getattr(bench, section.replace("-", "_"))()
+            took.append(f"{section} {time.monotonic() - begun:.0f} s")
+            log(f"== {section} took {time.monotonic() - begun:.0f} s")
     bench.targets_table()
     elapsed = time.monotonic() - started
     load = os.getloadavg()
-    footer = f"finished in {elapsed:.0f} s; load average at the end {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f}"
+    footer = (f"finished in {elapsed:.0f} s ({', '.join(took)}); load average at the end "
+              f"{load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f}")
     print(footer)
     skipped = [f"{peer}: {reason}" for peer, reason in bench.available.items()
                if reason and reason != "not selected (--tools)"]

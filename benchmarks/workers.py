@@ -33,6 +33,15 @@ TREC_EVAL_REQUEST = ["P.10", "recall.100", "Rprec", "map", "map_cut.1000", "reci
 RANX_NAMES = {"P@10": "precision@10", "R@100": "recall@100", "Rprec": "r-precision", "AP": "map",
               "AP@1000": "map@1000", "RR": "mrr", "nDCG@10": "ndcg@10"}
 
+# Issue 12's measure sets for the shapes table (benchmarks/run.py, sections small and large):
+# "five" in trec_eval's names (as `irw trec-eval -m` and trec_eval take them), with the names
+# trec_eval prints and ir_measures' names; "all_trec" is trec_eval's set for irw and trec_eval,
+# and for pytrec_eval every measure it supports (pytrec_eval.supported_measures).
+FIVE_REQUEST = ["map", "P.10", "ndcg_cut.10", "recall.1000", "recip_rank"]
+FIVE_PRINTED = ["map", "P_10", "ndcg_cut_10", "recall_1000", "recip_rank"]
+FIVE_IR_MEASURES = {"map": "AP", "P_10": "P@10", "ndcg_cut_10": "nDCG@10", "recall_1000": "R@1000",
+                    "recip_rank": "RR"}
+
 
 class Clock:
     def __init__(self):
@@ -124,6 +133,63 @@ def files_ir_measures(a: dict, clock: Clock) -> dict:
     # Which implementation ir_measures picked for these measures (after the timed work).
     provider = type(ir_measures.evaluator(measures, [ir_measures.Qrel("q", "d", 1)])).__name__
     return {"means": means, "per_query": per_query, "done_at": done_at, "info": {"provider": provider}}
+
+
+# -- the shapes table: per-query values under trec_eval's printed names ---------------------------
+def _trec_names(per_query: dict[str, dict[str, float]]) -> dict[str, float]:
+    """{query: {name: value}} -> {name: mean} over the queries (a plain mean: the agreement check
+    compares per-query values; the harness compares summaries only tool against tool)."""
+    out: dict[str, list[float]] = {}
+    for values in per_query.values():
+        for name, value in values.items():
+            out.setdefault(name, []).append(value)
+    return {name: sum(v) / len(v) for name, v in out.items()}
+
+
+def shape_pytrec_eval(a: dict, clock: Clock) -> dict:
+    """pytrec_eval's whole job: import, parse both files, build the evaluator, evaluate."""
+    import pytrec_eval
+    clock.lap("import")
+    with open(a["qrels"]) as f:
+        qrels = pytrec_eval.parse_qrel(f)
+    with open(a["run"]) as f:
+        run = pytrec_eval.parse_run(f)
+    clock.lap("parse")
+    measures = set(FIVE_REQUEST) if a["set"] == "five" else set(pytrec_eval.supported_measures)
+    results = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+    clock.lap("evaluate")
+    done_at = time.monotonic()
+    per_query = {q: {k: float(v) for k, v in values.items() if k not in ("runid", "relstring")}
+                 for q, values in results.items()}
+    return {"done_at": done_at, "trec_per_query": per_query,
+            "info": {"measures computed": len(next(iter(per_query.values()), {}))}}
+
+
+def shape_ir_measures(a: dict, clock: Clock) -> dict:
+    """ir_measures' whole job for the five measures (it has no all_trec)."""
+    import ir_measures
+    clock.lap("import")
+    names = {str(ir_measures.parse_measure(v)): k for k, v in FIVE_IR_MEASURES.items()}
+    per_query: dict[str, dict[str, float]] = {}
+    for metric in ir_measures.iter_calc([ir_measures.parse_measure(m) for m in FIVE_IR_MEASURES.values()],
+                                        ir_measures.read_trec_qrels(a["qrels"]), ir_measures.read_trec_run(a["run"])):
+        per_query.setdefault(metric.query_id, {})[names[str(metric.measure)]] = float(metric.value)
+    clock.lap("parse + evaluate")
+    return {"done_at": time.monotonic(), "trec_per_query": per_query}
+
+
+def shape_evaluate_files(a: dict, clock: Clock) -> dict:
+    """irw's Python call, files to numbers, for the five measures (ir_measures names)."""
+    import warehouse
+    clock.lap("import")
+    evaluation = warehouse.evaluate_files(a["qrels"], a["run"], list(FIVE_IR_MEASURES.values()), per_query=True)
+    clock.lap("evaluate_files")
+    done_at = time.monotonic()
+    printed = {v: k for k, v in FIVE_IR_MEASURES.items()}
+    per_query: dict[str, dict[str, float]] = {}
+    for _, query, measure, value in evaluation.per_query.rows:
+        per_query.setdefault(query, {})[printed[measure]] = float(value)
+    return {"done_at": done_at, "trec_per_query": per_query}
 
 
 # -- warehouse workloads ---------------------------------------------------------------------
@@ -265,6 +331,33 @@ def leaderboard_incremental(a: dict, clock: Clock) -> dict:
         "new run computed": any(run == new_id for run, _ in changed)}}
 
 
+def many_runs_build(a: dict, clock: Clock) -> dict:
+    """The N-run warehouse of the many-runs section: qrels, then each run by ingest_run in one
+    process (run names and systems from benchmarks/many_runs.py); every ingest is timed."""
+    import warehouse
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import many_runs
+    _, paths = many_runs.data(Path(a["data_root"]), a["runs"])   # written by the harness before: reused
+    clock.skip()
+    wh = warehouse.open(a["db"])
+    wh.ingest_qrels(a["qrels"], "q")
+    clock.lap("ingest qrels")
+    each = []
+    for s, path in enumerate(paths):
+        start = time.perf_counter()
+        wh.ingest_run(path, many_runs.run_name(s), system=many_runs.system_name(s))
+        each.append(time.perf_counter() - start)
+    clock.lap("ingest runs")
+    wh.close()
+    clock.lap("close")
+    tenth = max(1, len(each) // 10)
+    ordered = sorted(each)
+    # the first and the last tenth of the runs in ingest order: does ingest slow down as the warehouse grows?
+    return {"info": {"runs": len(each), "per run, median": ordered[len(each) // 2],
+                     "per run, first tenth": sum(each[:tenth]) / tenth,
+                     "per run, last tenth": sum(each[-tenth:]) / tenth, "per run, slowest": ordered[-1]}}
+
+
 def sql_in_process(a: dict, clock: Clock) -> dict:
     import warehouse
     wh = warehouse.open(a["db"], sandboxed=True)  # as `irw sql` opens it: the query alone is timed
@@ -282,6 +375,8 @@ TASKS = {
     "read-columns-duckdb": read_columns_duckdb, "evaluate-stored": evaluate_stored,
     "leaderboard-ingest": leaderboard_ingest, "leaderboard-cold": leaderboard_cold,
     "leaderboard-incremental": leaderboard_incremental, "sql-in-process": sql_in_process,
+    "shape-pytrec_eval": shape_pytrec_eval, "shape-ir_measures": shape_ir_measures,
+    "shape-evaluate_files": shape_evaluate_files, "many-runs-build": many_runs_build,
 }
 
 
