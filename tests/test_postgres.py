@@ -1,0 +1,257 @@
+"""A warehouse on a real PostgreSQL 15 server (issue 14): the same commands, the same numbers.
+
+Every test here gets a fresh database of its own on the server `make test` starts
+(scripts/postgres.sh; conftest's postgres_url). What is checked: the schema and its migrations
+(applied once, even by two clients at once), ingest (the same rows as DuckDB's, bit for bit;
+file errors as DuckDB gives them, with nothing stored), `irw copy` both ways, `irw sql` (read-only
+in a READ ONLY transaction, and under a read-only role), many writers at once, passwords never
+printed, and the numbers: DL19's six runs against trec_eval's own outputs and against the same
+evaluation on DuckDB.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import warehouse
+from conftest import Cli, dl19_expected
+from warehouse.db import migrations
+
+pytestmark = pytest.mark.postgres
+
+DL19 = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "dl19-passage"
+RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
+PASSWORD = "s3cret-Pass"
+
+
+def with_password(url: str) -> str:
+    """url with PASSWORD added to its login (the test server trusts local connections, so any
+    password works: what is checked is that irw never shows it)."""
+    scheme, rest = url.split("://", 1)
+    login, host = rest.split("@", 1)
+    return f"{scheme}://{login.split(':')[0]}:{PASSWORD}@{host}"
+
+
+def irw_process(*args: str, env: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "warehouse", *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, cwd=cwd, timeout=300)
+
+
+def rows_of(db, table: str, columns: str) -> list[tuple]:
+    return db.fetchall(f"select {columns} from {table} order by {columns}")
+
+
+@pytest.fixture
+def dl19(conformance) -> Path:
+    return conformance / "dl19-passage"
+
+
+def ingest_dl19(url: str, dl19: Path, runs=RUNS) -> None:
+    with warehouse.open(url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        if len(runs) == 1:
+            wh.ingest_run(dl19 / "runs" / f"run.dl19.{runs[0]}.txt", runs[0])
+        else:  # a batch names DL19's runs from their files (all share the tag `rank`), as for a user's folder
+            wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in runs])
+
+
+# -- schema ------------------------------------------------------------------------------------------
+
+def test_a_fresh_database_gets_every_migration_once(postgres_url):
+    with warehouse.open(postgres_url) as wh:
+        applied = [(v, name) for v, name, _ in wh.migrations().rows]
+    assert applied == migrations()
+    with warehouse.open(postgres_url) as wh:  # opening again applies nothing
+        assert [(v, name) for v, name, _ in wh.migrations().rows] == migrations()
+        collations = dict(wh.db.fetchall(
+            "select column_name, collation_name from information_schema.columns "
+            "where table_name = 'run_rows' and data_type = 'text'"))
+    # docid ties are broken in byte order, as trec_eval and DuckDB do, whatever the database's locale
+    assert collations == {"query_id": "C", "doc_id": "C"}
+
+
+def test_two_clients_opening_a_fresh_database_together_migrate_it_once(postgres_url):
+    def open_it(_):
+        with warehouse.open(postgres_url) as wh:
+            return wh.db.schema_version()
+
+    with ThreadPoolExecutor(4) as pool:
+        versions = list(pool.map(open_it, range(4)))
+    assert versions == [migrations()[-1][0]] * 4
+    with warehouse.open(postgres_url) as wh:
+        assert wh.db.fetchall("select version, count(*) from irw_schema group by version order by version") == \
+            [(v, 1) for v, _ in migrations()]
+
+
+def test_a_database_of_another_application_is_refused(postgres_url):
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as con:
+        con.execute("create table customers (id integer)")
+    with pytest.raises(warehouse.NotAWarehouse, match="holds tables \\(customers\\) and no irw_schema"):
+        warehouse.open(postgres_url)
+
+
+# -- ingest --------------------------------------------------------------------------------------------
+
+def test_ingest_stores_the_rows_duckdb_stores_bit_for_bit(postgres_url, dl19, tmp_path):
+    ingest_dl19(postgres_url, dl19)
+    ingest_dl19(str(tmp_path / "irw.duckdb"), dl19)
+    with warehouse.open(postgres_url) as server, warehouse.open(tmp_path / "irw.duckdb", read_only=True) as local:
+        for table, columns in (("qrels", "query_id, doc_id, grade"),
+                               ("run_queries", "run_id, query_id, num_ret"),
+                               ("judged_run_rows", "qrels_set_id, run_id, query_id, doc_id, trec_rank"),
+                               ("runs", "run_id, name, system, tag, sha256, row_count, query_count")):
+            assert rows_of(server.db, table, columns) == rows_of(local.db, table, columns), table
+        # every score, compared as the bits of the double (repr round-trips)
+        server_rows = rows_of(server.db, "run_rows", "run_id, query_id, doc_id, rank_given, score, trec_rank")
+        local_rows = rows_of(local.db, "run_rows", "run_id, query_id, doc_id, rank_given, score, trec_rank")
+        assert len(server_rows) == 64_500
+        assert [tuple(map(repr, r)) for r in server_rows] == [tuple(map(repr, r)) for r in local_rows]
+
+
+def test_a_bad_file_is_the_same_error_and_stores_nothing(postgres_url, dl19, tmp_path):
+    ingest_dl19(postgres_url, dl19, runs=("BM25",))
+    bad = tmp_path / "bad.txt"
+    lines = (dl19 / "runs" / "run.dl19.BM25_RM3.txt").read_text().splitlines()
+    fields = lines[41].split()
+    fields[4] = "notanumber"  # the score
+    lines[41] = " ".join(fields)
+    bad.write_text("\n".join(lines) + "\n")
+    server = Cli(postgres_url)(*["ingest", "run", str(bad), "--name", "bad"])
+    local = Cli(tmp_path / "irw.duckdb")(*["ingest", "run", str(bad), "--name", "bad"])
+    assert server.exit_code == local.exit_code != 0
+    assert server.stderr == local.stderr
+    assert f"{bad}:42:" in server.stderr
+    with warehouse.open(postgres_url) as wh:
+        assert wh.run_names() == ["BM25"]
+
+
+def test_four_writers_ingesting_different_runs_at_once_all_succeed(postgres_url, dl19):
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda run: irw_process(
+            "ingest", "run", dl19 / "runs" / f"run.dl19.{run}.txt", "--name", run, "--db", postgres_url), RUNS[:4]))
+    assert [r.returncode for r in results] == [0, 0, 0, 0], [r.stderr for r in results]
+    with warehouse.open(postgres_url) as wh:
+        assert sorted(wh.run_names()) == sorted(RUNS[:4])
+        assert wh.db.fetchone("select count(*) from judged_run_rows")[0] == sum(
+            wh.db.fetchone("select count(*) from judged_run_rows where run_id = ?", [rid])[0]
+            for rid in [r[0] for r in wh.db.fetchall("select run_id from runs")])
+
+
+def test_two_writers_ingesting_one_name_get_one_success_and_one_clear_conflict(postgres_url, dl19):
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+    files = [dl19 / "runs" / "run.dl19.BM25.txt", dl19 / "runs" / "run.dl19.REP_LLAMA.txt"]
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda f: irw_process("ingest", "run", f, "--name", "shared", "--db",
+                                                      with_password(postgres_url)), files))
+    codes = sorted(r.returncode for r in results)
+    assert codes[0] == 0 and codes[1] != 0, [r.stderr for r in results]
+    failed = next(r for r in results if r.returncode != 0)
+    assert "shared" in failed.stderr and ("already exists" in failed.stderr or "meanwhile" in failed.stderr)
+    assert PASSWORD not in failed.stderr
+    with warehouse.open(postgres_url) as wh:
+        assert wh.run_names() == ["shared"]
+        rows, = wh.db.fetchone("select row_count from runs")
+        assert rows in (4300, 43000)
+        assert wh.db.fetchone("select count(*) from run_rows")[0] == rows  # one run's rows, not both
+
+
+# -- irw copy --------------------------------------------------------------------------------------------
+
+def test_copy_to_duckdb_and_back_keeps_every_row(postgres_url, dl19, tmp_path):
+    ingest_dl19(postgres_url, dl19, runs=("BM25", "REP_LLAMA"))
+    local = tmp_path / "copy.duckdb"
+    first = Cli(local)("copy", "--from", with_password(postgres_url), "--to", str(local), db=False)
+    assert first.exit_code == 0, first.stderr
+    assert "run REP_LLAMA: copied" in first.stderr and PASSWORD not in first.stderr + first.stdout
+    again = Cli(local)("copy", "--from", postgres_url, "--to", str(local), db=False)
+    assert "run REP_LLAMA: unchanged" in again.stderr
+    with warehouse.open(postgres_url) as server, warehouse.open(local, read_only=True) as copied:
+        for table, columns in (("run_rows", "query_id, doc_id, rank_given, score, trec_rank"),
+                               ("qrels", "query_id, doc_id, grade"),
+                               ("judged_run_rows", "query_id, doc_id, trec_rank")):
+            assert [tuple(map(repr, r)) for r in rows_of(server.db, table, columns)] == \
+                [tuple(map(repr, r)) for r in rows_of(copied.db, table, columns)], table
+    # a clash: the target holds BM25 with other bytes
+    other = tmp_path / "other.duckdb"
+    with warehouse.open(other) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", "BM25")
+    clash = Cli(other)("copy", "--from", str(other), "--to", postgres_url, db=False)
+    assert clash.exit_code != 0 and "run BM25 with other content; pass --replace" in clash.stderr
+    replaced = Cli(other)("copy", "--from", str(other), "--to", postgres_url, "--replace", db=False)
+    assert replaced.exit_code == 0, replaced.stderr
+    assert "run BM25: replaced" in replaced.stderr
+
+
+# -- irw sql ------------------------------------------------------------------------------------------------
+
+def test_irw_sql_reads_and_refuses_to_write(postgres_url, dl19):
+    ingest_dl19(postgres_url, dl19, runs=("BM25",))
+    irw = Cli(postgres_url)
+    ok = irw("sql", "select name, row_count from runs")
+    assert ok.exit_code == 0 and "BM25" in ok.stdout and "4300" in ok.stdout
+    for statement, why in (("delete from runs", "DELETE statements are refused"),
+                           ("with x as (delete from runs returning *) select * from x", "holds a DELETE"),
+                           ("select pg_read_file('/etc/passwd')", "pg_read_file() acts outside the query"),
+                           ("select nextval('run_id_seq')", "nextval() acts outside the query"),
+                           ("copy runs to program 'id'", "COPY statements are refused"),
+                           ("select * from runs for update", "row lock"),
+                           ("select 1; select 2", "expected one SQL statement, found 2")):
+        refused = irw("sql", statement)
+        assert refused.exit_code != 0 and why in refused.stderr, (statement, refused.stderr)
+    with warehouse.open(postgres_url) as wh:
+        assert wh.run_names() == ["BM25"]
+        # the READ ONLY transaction holds even where the checks are bypassed
+        with pytest.raises(warehouse.ReadOnlyError, match="read-only transaction"):
+            _unchecked(wh.db, "update runs set tag = 'x'")
+        assert wh.db.fetchone("select tag from runs")[0] == "rank"
+
+
+def _unchecked(db, statement):
+    """run_on_postgres without its statement checks: what PostgreSQL alone enforces."""
+    from warehouse import adhoc
+
+    original = adhoc.postgres_refusal
+    adhoc.postgres_refusal = lambda query: None
+    try:
+        return adhoc.run_on_postgres(db, statement, None)
+    finally:
+        adhoc.postgres_refusal = original
+
+
+def test_a_read_only_role_reads_the_warehouse_and_nothing_more(postgres_url, postgres_readonly_url, dl19):
+    ingest_dl19(postgres_url, dl19, runs=("BM25",))
+    reader = Cli(postgres_readonly_url)
+    listed = reader("runs")
+    assert listed.exit_code == 0 and "BM25" in listed.stdout
+    assert reader("sql", "select count(*) from run_rows").exit_code == 0
+    refused = reader("ingest", "run", str(dl19 / "runs" / "run.dl19.BM25_RM3.txt"))
+    assert refused.exit_code != 0
+    assert "secret" not in refused.stderr + refused.stdout  # the reader URL's password
+    with warehouse.open(postgres_url) as wh:
+        assert wh.run_names() == ["BM25"]
+
+
+def test_the_password_is_never_printed(postgres_url, dl19):
+    url = with_password(postgres_url)
+    ingest_dl19(url, dl19, runs=("BM25",))
+    outputs = []
+    for args in (["runs"], ["qrels"], ["sql", "select * from nosuch"], ["rm", "run", "nosuch"],
+                 ["ingest", "run", str(dl19 / "runs" / "run.dl19.BM25.txt"), "--name", "BM25"],
+                 ["migrate"]):
+        result = irw_process(*args, "--db", url)
+        outputs.append(result.stdout + result.stderr)
+    with warehouse.open(url) as wh:
+        outputs.append(wh.path + repr(wh.runs().rows))
+    assert all(PASSWORD not in text for text in outputs), [t for t in outputs if PASSWORD in t]
+    assert "postgresql://" in outputs[3] or "no run named" in outputs[3]
