@@ -88,8 +88,10 @@ postgres-start:
 postgres-stop:
 	@bash scripts/postgres.sh stop $(PG_DIR)
 
+# The benchmark (benchmarks/README.md): long, run it on an idle machine. BENCH_ARGS passes options,
+# e.g. make bench BENCH_ARGS="--only small,many-runs" or BENCH_ARGS=--quick.
 bench: $(VENV)/.installed-bench
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR) build dist
