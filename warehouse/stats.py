@@ -293,6 +293,152 @@ def paired_comparison(a: Sequence[float], b: Sequence[float], settings: StatsSet
     return PairedResult(n, mean_a, mean_b, diff, low, high, statistic, p, wins, n - wins - losses, losses, exact)
 
 
+# -- many comparisons in one pass ---------------------------------------------------------------
+# Sums of scaled differences are integers of at most n * 1e12 in magnitude, and the tests compare
+# differences of two such sums: while 2 * n * 1e12 < 2^53 every one of them is exact in float64,
+# so the sums are matrix products made by BLAS; with more queries they are made in int64 (exact,
+# slower).
+_FLOAT_EXACT_QUERIES = int(2 ** 53 // (2 * _SCALE_DIGITS))
+
+
+def _exact_dtype(n: int) -> type:
+    return np.float64 if n <= _FLOAT_EXACT_QUERIES else np.int64
+
+
+def _column_chunks(k: int, rows: int) -> list[slice]:
+    """Slices of k comparisons such that rows x comparisons stays within _CHUNK_CELLS."""
+    size = max(1, _CHUNK_CELLS // max(rows, 1))
+    return [slice(start, min(k, start + size)) for start in range(0, k, size)]
+
+
+def _randomization_many(scaled: np.ndarray, permutations: int, seed: int) -> tuple[np.ndarray, bool]:
+    """p of the sign-flip test for each row of scaled (k x n), from the one stream of sign
+    patterns randomization_test draws for a comparison over n queries."""
+    k, n = scaled.shape
+    exact = n < 63 and (1 << n) <= permutations
+    kind = _exact_dtype(n)
+    values = scaled.astype(kind)
+    totals = values.sum(axis=1)
+    observed = np.abs(totals)
+    hits = np.zeros(k, dtype=np.int64)
+    count = 0
+    for bits in _sign_bits(n, permutations, seed):
+        bits = bits.astype(kind)
+        for cols in _column_chunks(k, bits.shape[0]):
+            # flipping the queries with bit 1 turns the sum into total - 2 * (sum of the flipped)
+            flipped = bits @ values[cols].T
+            hits[cols] += np.count_nonzero(np.abs(totals[cols] - 2 * flipped) >= observed[cols], axis=0)
+        count += bits.shape[0]
+    if exact:
+        return hits / count, True
+    return (hits + 1) / (count + 1), False
+
+
+def _resample_counts(n: int, resamples: int, seed: int, kind: type) -> Iterator[np.ndarray]:
+    """The resamples of _resample_indices as rows of counts: how often each query was drawn."""
+    for idx in _resample_indices(n, resamples, seed):
+        rows = idx.shape[0]
+        flat = (np.arange(rows, dtype=np.int64)[:, None] * n + idx).ravel()
+        yield np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(kind)
+
+
+def _bootstrap_many(scaled: np.ndarray, resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of scaled (k x n): the resampled sums (resamples x k, exact) and how many
+    reach |sum| after centring, as _bootstrap computes them for one row."""
+    k, n = scaled.shape
+    kind = _exact_dtype(n)
+    values = scaled.astype(kind)
+    totals = values.sum(axis=1)
+    sums = np.empty((resamples, k), dtype=kind)
+    at = 0
+    for counts in _resample_counts(n, resamples, seed, kind):
+        sums[at:at + counts.shape[0]] = counts @ values.T
+        at += counts.shape[0]
+    # centred at 0: |mean* - mean| >= |mean|  <=>  |sum* - sum| >= |sum|
+    hits = np.count_nonzero(np.abs(sums - totals) >= np.abs(totals), axis=0)
+    return sums, hits
+
+
+def _percentile_cis(d: np.ndarray, tops: np.ndarray, sums: np.ndarray, confidence: float) -> np.ndarray:
+    """_percentile_ci of each comparison (rows of d, columns of sums) at once: (k x 2)."""
+    means = sums.astype(np.float64) * (tops / _SCALE_DIGITS) / d.shape[1]
+    tail = (1.0 - confidence) / 2 * 100
+    return np.percentile(means, [tail, 100 - tail], axis=0).T
+
+
+def _ttest_many(d: np.ndarray, confidence: float) -> tuple[list[float], list[float], list[tuple[float, float]]]:
+    """paired_ttest and t_interval of each row of d (k x n): t, p and the interval."""
+    k, n = d.shape
+    if n < 2:
+        return [math.nan] * k, [math.nan] * k, [(math.nan, math.nan)] * k
+    from scipy import stats as scipy_stats  # imported only by the commands that test
+
+    means = d.mean(axis=1)
+    sds = d.std(axis=1, ddof=1)
+    spread = np.where(sds == 0.0, 1.0, sds)  # rows with sd 0 are decided below, without dividing
+    t = means / (spread / math.sqrt(n))
+    p = np.minimum(1.0, 2.0 * scipy_stats.t.sf(np.abs(t), n - 1))
+    t = np.where(sds == 0.0, np.where(means == 0.0, 0.0, np.copysign(np.inf, means)), t)
+    p = np.where(sds == 0.0, np.where(means == 0.0, 1.0, 0.0), p)
+    half = float(scipy_stats.t.ppf(1.0 - (1.0 - confidence) / 2, n - 1)) * sds / math.sqrt(n)
+    return ([float(x) for x in t], [float(x) for x in p],
+            [(float(m - h), float(m + h)) for m, h in zip(means, half)])
+
+
+def _scaled_rows(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """_scaled of each row of d (k x n): the int64 differences and each row's top."""
+    tops = np.maximum(1.0, np.max(np.abs(d), axis=1))
+    return np.rint(d * (_SCALE_DIGITS / tops)[:, None]).astype(np.int64), tops
+
+
+def paired_comparisons(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
+                       settings: StatsSettings) -> list[PairedResult]:
+    """paired_comparison of every (a, b), with the same numbers: comparisons over the same number
+    of queries see the same sign patterns and resamples, so each group is tested in one NumPy
+    pass (matrix products over all its comparisons) instead of one loop per comparison."""
+    results: list[PairedResult | None] = [None] * len(pairs)
+    groups: dict[int, list[int]] = {}
+    for i, (a, b) in enumerate(pairs):
+        groups.setdefault(_differences(a, b).size, []).append(i)
+    nan = math.nan
+    for n, members in groups.items():
+        if n == 0:
+            for i in members:
+                results[i] = PairedResult(0, nan, nan, nan, nan, nan, nan, nan, 0, 0, 0)
+            continue
+        a_rows = np.array([np.asarray(pairs[i][0], dtype=np.float64) for i in members])
+        b_rows = np.array([np.asarray(pairs[i][1], dtype=np.float64) for i in members])
+        d = a_rows - b_rows
+        scaled, tops = _scaled_rows(d)
+        wins = np.count_nonzero(scaled > 0, axis=1)
+        losses = np.count_nonzero(scaled < 0, axis=1)
+        for chunk in _column_chunks(len(members), settings.permutations if settings.test != "ttest" else 1):
+            _test_chunk(members[chunk], a_rows[chunk], b_rows[chunk], d[chunk], scaled[chunk], tops[chunk],
+                        wins[chunk], losses[chunk], settings, results)
+    return results  # type: ignore[return-value]
+
+
+def _test_chunk(members, a_rows, b_rows, d, scaled, tops, wins, losses, settings, results) -> None:
+    n = d.shape[1]
+    exact = False
+    if settings.test == "ttest":
+        statistics, p_values, intervals = _ttest_many(d, settings.confidence)
+    else:
+        statistics = [float(row.mean()) for row in d]
+        sums, boot_hits = _bootstrap_many(scaled, settings.permutations, settings.seed)
+        intervals = [(float(low), float(high)) for low, high in _percentile_cis(d, tops, sums, settings.confidence)]
+        if settings.test == "bootstrap":
+            p_values = list((boot_hits + 1) / (settings.permutations + 1))
+        else:
+            p_many, exact = _randomization_many(scaled, settings.permutations, settings.seed)
+            p_values = list(p_many)
+    for j, i in enumerate(members):
+        low, high = intervals[j]
+        results[i] = PairedResult(n, float(np.mean(a_rows[j])), float(np.mean(b_rows[j])), float(d[j].mean()),
+                                  low, high, float(statistics[j]), float(p_values[j]), int(wins[j]),
+                                  n - int(wins[j]) - int(losses[j]), int(losses[j]), exact)
+
+
 # -- multiple testing --------------------------------------------------------------------------
 def correct(p_values: Sequence[float], method: str = "holm") -> list[float]:
     """Adjusted p-values over one family of tests (nan entries are not tests and stay nan).
