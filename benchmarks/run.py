@@ -45,7 +45,7 @@ SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
 TREC_EVAL_CACHE = Path.home() / ".cache" / "irw-bench" / "trec_eval" / "trec_eval"
 CONFORMANCE = ROOT.parent / "shared" / "conformance" / "dl19-passage"
-RUN_SCALE = (10, 100, 1000, 10000)    # stored runs (x 5k lines) on the many-runs scaling line
+REPEAT_CAP = 120    # many-runs: a size whose one repeat (eval ... sql) takes longer is not repeated
 PEERS = ("pytrec_eval", "ranx", "ir_measures")
 PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "ir_measures": "ir-measures"}
 TOLERANCE = 1e-4
@@ -275,7 +275,7 @@ def secs(value: float) -> str:
 def mem(value: float) -> str:
     if not value or math.isnan(value):
         return "-"
-    if value >= 2**30:
+    if value >= 1000 * 2**20:
         return f"{value / 2**30:.2f} GB"
     return f"{value / 2**20:.0f} MB"
 
@@ -334,19 +334,26 @@ class Bench:
         self.leaderboard_db: Path | None = None
         self.warmed: set[str] = set()
         self.trec_eval, self.trec_eval_note = find_trec_eval(args.trec_eval)
+        self.issue12_targets: list[list[str]] = []        # the targets of issue 12, for the README summary
+        self.shape_summary: list[tuple[str, str, dict[str, Result]]] = []
+        self.run_scale_summary: dict[int, dict] = {}
+        self.in_issue12 = False
 
     # -- helpers -----------------------------------------------------------------------------
     def emit(self, table: Table) -> None:
         self.tables.append(table)
         print(table.text(), flush=True)
 
-    def target(self, name: str, goal: str, measured: str, met: bool | None, *, set_here: bool = True) -> None:
+    def target(self, name: str, goal: str, measured: str, met: bool | None, *, set_here: bool = True,
+               issue12: bool = False) -> None:
         """set_here=False: the goal is set on the full sizes (the 7M-line MS MARCO-like run, 100
         stored runs), not on this shape or size; the number is shown for information only."""
         state = "n/a" if met is None else ("met" if met else "MISSED")
         if not set_here and met is not None:
             state = "info: the goal is set at full size"
         self.targets.append([name, goal, measured, state])
+        if issue12 or self.in_issue12:
+            self.issue12_targets.append([name, goal, measured, state])
 
     def repeat(self, jobs: dict[str, callable], note: str) -> dict[str, Result]:
         """Runs every job once per repeat, interleaved, so drifting machine load hits all alike."""
@@ -475,7 +482,10 @@ class Bench:
                 agrees, agreement = self.shape_agreement(label, data, measure_set, results)
                 self.shape_table(label, kind, data, measure_set, results, agrees)
                 self.emit(agreement)
+                self.in_issue12 = True
                 self.shape_targets(label, role, measure_set, results, agrees)
+                self.in_issue12 = False
+                self.shape_summary.append((label, measure_set, results))
 
     def shape_agreement(self, label: str, data, measure_set: str, results: dict[str, Result]):
         """Every tool's per-query values against `irw trec-eval -q`'s, on the (query, measure) pairs
@@ -687,7 +697,8 @@ class Bench:
                 self.target(f"evaluate_files, {shape} ({lines(data.run_lines)} lines): vs pytrec_eval (issue 12)",
                             f">= {TARGETS[goal_key]:g}x", f"{ratio:.2f}x ({secs(base)} vs {secs(res.median('wall'))})"
                             + ("" if agrees.get("pytrec_eval") else "; the numbers disagree (see Agreement)"),
-                            ratio >= TARGETS[goal_key] and agrees.get("pytrec_eval", False), set_here=full_size)
+                            ratio >= TARGETS[goal_key] and agrees.get("pytrec_eval", False), set_here=full_size,
+                            issue12=True)
             for peer in PEERS:
                 res = results.get(peer)
                 if res is None or res.error:
@@ -1034,6 +1045,12 @@ class Bench:
             site = self.work / f"many-{n}-site"
             new_run = paths[n]
             for r in range(self.repeats if n <= 1000 else 1):
+                if r and time.monotonic() - repeat_started > REPEAT_CAP:
+                    log(f"  [many runs] {n} runs: one repeat took {time.monotonic() - repeat_started:.0f} s: "
+                        f"no more repeats at this size")
+                    cells["repeats"] = str(r)
+                    break
+                repeat_started = time.monotonic()
                 log(f"  [many runs] {n} runs: eval, leaderboard, history, sql (repeat {r + 1})")
                 db = str(self.copy_db(base, self.work / "many-eval.duckdb"))
                 for label, argv in (("irw eval: every run, cold", ["eval", "--db", db, *common, *measures, "-f", "tsv"]),
@@ -1066,7 +1083,10 @@ class Bench:
             self.remove_db(base)
             log(f"  [many runs] {n} runs done in {time.monotonic() - started:.0f} s")
         self.many_runs_table(columns)
+        self.in_issue12 = True
         self.many_runs_targets(columns)
+        self.in_issue12 = False
+        self.run_scale_summary = columns
 
     @staticmethod
     def db_size(path: Path) -> int:
@@ -1108,8 +1128,10 @@ class Bench:
                 else:
                     row.append(f"{secs(res.median('wall'))}, {mem(res.median('rss'))}")
             table.rows.append(row)
+        capped = [f"{n:,} runs: {columns[n]['repeats']}" for n in scale if "repeats" in columns[n]]
         table.notes.append(f"time, peak memory: each command in its own process, spawn to exit (median of "
-                           f"{self.repeats} up to 1,000 runs, one run at 10,000); the leaderboard writes its page "
+                           f"{self.repeats} up to 1,000 runs, one run at 10,000; fewer where one repeat took over "
+                           f"{REPEAT_CAP} s{': ' + ', '.join(capped) if capped else ''}); the leaderboard writes its page "
                            "and every run's page, with --baseline fixed; incremental = the same command after "
                            "`irw ingest run` added one run, the first call's pages on disk")
         table.notes.append("eval, cold: a copy of the warehouse as ingested (no score stored); stored: the same command "
@@ -1142,6 +1164,39 @@ class Bench:
     def targets_table(self) -> None:
         if self.targets:
             self.emit(Table("Targets", ["target", "goal", "measured", "state"], self.targets))
+
+    def readme_summary(self, env: list[str]) -> str:
+        """The README's block between <!-- bench-summary:start --> and <!-- bench-summary:end -->:
+        issue 12's shapes, the many-runs line and their targets, as this run measured them."""
+        tools = ["irw trec-eval -q", "irw trec-eval", "irw evaluate_files (Python)", "pytrec_eval", "ir_measures",
+                 "trec_eval (C) -q", "trec_eval (C)"]
+        out = [f"From `make bench` ({env[1].removeprefix('date: ')}; {env[2].removeprefix('machine: ')}; median of "
+               f"{self.repeats}, each job in its own process, wall time from process start to exit or to the values "
+               "in hand, and peak memory). Every tool's per-query values agreed with irw's unless a cell says so.", "",
+               "| shape | measures | " + " | ".join(tools) + " |", "|" + "---|" * (len(tools) + 2)]
+        for label, measure_set, results in self.shape_summary:
+            cells = []
+            for tool in tools:
+                res = results.get(tool) or (results.get("pytrec_eval (all its measures)") if tool == "pytrec_eval"
+                                            else None)
+                cells.append("" if res is None else (f"failed" if res.error else
+                                                     f"{secs(res.median('wall'))}, {mem(res.median('rss'))}"))
+            out.append(f"| {label} | {'five' if measure_set == 'five' else 'all_trec'} | " + " | ".join(cells) + " |")
+        out += ["", "five: map, P.10, ndcg_cut.10, recall.1000, recip_rank; all_trec: trec_eval's set (pytrec_eval: "
+                "every measure it supports). The evaluate_files column is the Python call, the others whole "
+                "processes.", ""]
+        if self.run_scale_summary:
+            scale = list(self.run_scale_summary)
+            out += ["| stored runs (x 5,000 lines) | " + " | ".join(f"{n:,}" for n in scale) + " |",
+                    "|---|" + "---|" * len(scale)]
+            for table in self.tables:
+                if table.title.startswith("Many runs:"):
+                    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in table.rows]
+            out.append("")
+        if self.issue12_targets:
+            out += ["| target (issue 12) | goal | measured | state |", "|---|---|---|---|"]
+            out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in self.issue12_targets]
+        return "\n".join(out) + "\n"
 
 
 def find_trec_eval(given: str | None) -> tuple[str | None, str]:
@@ -1279,6 +1334,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+README_START, README_END = "<!-- bench-summary:start -->", "<!-- bench-summary:end -->"
+
+
+def write_readme_summary(bench: Bench, args: argparse.Namespace, env: list[str], mode: str) -> None:
+    """Replaces the README's bench-summary block, only after a full-size run (not --quick, default
+    sizes) of every issue-12 section (small, large, many-runs) written to benchmarks/results.md."""
+    wanted = {"small", "large", "many-runs"}
+    if args.quick or mode.startswith("custom") or not wanted <= set(args.sections):
+        log("README summary not updated: it comes from a full-size run of the small, large and many-runs sections")
+        return
+    readme = ROOT / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        log(f"README summary not updated: README.md has no {README_START} ... {README_END} block")
+        return
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    readme.write_text(head + README_START + "\n" + bench.readme_summary(env) + README_END + tail, encoding="utf-8")
+    log("README.md: the bench-summary block was rewritten from this run")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     sizes = dict(QUICK if args.quick else FULL)
@@ -1339,8 +1415,14 @@ def main(argv: list[str] | None = None) -> int:
         text += [f"- skipped {s}" for s in skipped]
         text += ["", "Produced by `benchmarks/run.py`; see `benchmarks/README.md` for how to read it.", ""]
         text += [t.markdown() for t in bench.tables]
+        by_hand = HERE / "trec_eval_by_hand.md"
+        if not bench.trec_eval and by_hand.is_file() and {"small", "large"} & set(args.sections):
+            # no trec_eval (C) on this machine: its numbers as recorded by hand, with their commands
+            text += ["### trec_eval (C), recorded by hand (not measured in this run)", "",
+                     by_hand.read_text(encoding="utf-8").split("\n", 1)[1].strip(), ""]
         path.write_text("\n".join(text))
         log(f"markdown written to {path}")
+        write_readme_summary(bench, args, env, mode)
     return 0
 
 
