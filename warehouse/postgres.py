@@ -283,11 +283,14 @@ class PostgresDatabase:
         if current > latest:
             raise SchemaVersionError(f"{self.path} has schema version {current}, newer than this irw understands "
                                      f"({latest}); upgrade irw to open it")
-        if current == latest and len(self.fetchall("select version from irw_schema")) >= len(known):
+        applied = {row[0] for row in self.fetchall("select version from irw_schema")} if current else set()
+        missing = [version for version, _ in known if version not in applied]
+        if not missing:
             return
         if self.read_only:
             raise SchemaVersionError(
-                f"{self.path} has schema version {current} and needs migrating to {latest}; upgrade it with "
+                f"{self.path} has schema version {current} and lacks migration"
+                f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
                 f"`irw migrate --db URL` through a role that may create tables")
         with self.transaction():
             # Two clients opening a fresh database together: the second waits here, then finds the
