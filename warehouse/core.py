@@ -203,24 +203,30 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
 
     Runs are named by their paths as given (a mapping names them; frames in a list are `run 1`,
     `run 2` ...); qrels and runs may be pandas / polars / Arrow frames. The files are validated as `irw ingest` validates them
-    (a bad file raises InputFileError naming file:line), into an in-memory warehouse that keeps
-    only the judged rows of each run (ingest.ingest_run's judged_rows_only), unless --compat 10
-    needs every row to re-sort by double scores. options are Settings fields, as for evaluate().
+    (a bad file raises InputFileError naming file:line), into a one-shot in-memory database
+    (warehouse/oneshot.py: a warehouse's tables without its bookkeeping) that keeps only the judged
+    rows of each run (ingest.ingest_run's judged_rows_only), unless --compat 10 needs every row to
+    re-sort by double scores. options are Settings fields, as for evaluate().
     """
-    from .evaluate import Settings, keeps_judged_rows_only
+    from . import oneshot
+    from .evaluate import Evaluator, Settings, keeps_judged_rows_only
 
     settings = Settings.resolve(settings, options)
+    measures = [measures] if isinstance(measures, str) else list(measures)
     judged_rows_only = keeps_judged_rows_only(settings, measures)
     named = _named_runs(runs)
-    with Warehouse(":memory:") as wh:
-        wh.ingest_qrels(qrels, "qrels")
+    with oneshot.database() as db:
+        if frames.is_frame(qrels):
+            frames.ingest_qrels_frame(db, qrels, "qrels", store=lambda file: ingest.ingest_qrels(db, file, "qrels"))
+        else:
+            ingest.ingest_qrels(db, qrels, "qrels")
         for name, run in named.items():
             if frames.is_frame(run):
-                frames.ingest_run_frame(wh.db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
-                    wh.db, file, name, judged_rows_only=judged_rows_only))
+                frames.ingest_run_frame(db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
+                    db, file, name, judged_rows_only=judged_rows_only))
             else:
-                ingest.ingest_run(wh.db, run, name, judged_rows_only=judged_rows_only)
-        return wh.evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
+                ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only)
+        return Evaluator(db).evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
 
 
 def _named_runs(runs) -> dict[str, Any]:

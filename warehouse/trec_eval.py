@@ -12,10 +12,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator, TextIO
 
-from .core import Warehouse
-from .db import MEMORY
+from . import ingest, oneshot
 from .errors import IrwError, MeasureError, UsageError
-from .evaluate import NO_DEPTH, Settings, keeps_judged_rows_only
+from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
 from .ingest import SwappedFileError
 from .measures import FAMILIES, Measure, parse, parse_trec, suggestion, trec_measure_set
@@ -151,9 +150,40 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
 
 def _format(m: Measure, qid: str, value) -> str:
     if m.family.trec_name == "relstring":
-        name = "relstring" if m.param == 10 else f"relstring_{m.param}"
-        return trec_line(name, qid, f"'{value}'")
+        return trec_line(_relstring_name(m), qid, f"'{value}'")
     return trec_line(m.trec_name, qid, value, m.is_count)
+
+
+def _relstring_name(m: Measure) -> str:
+    return "relstring" if m.param == 10 else f"relstring_{m.param}"
+
+
+def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], in_run: set[str],
+                     relstrings: dict[str, dict[str, str]], compat: int) -> str:
+    """The -q lines: every evaluated query in order, each measure's line in trec_eval's order, as
+    _format() writes them (formatting.trec_line: `%-22s\t%s\t%6.4f`, `%ld` for counts, relstring
+    quoted). Each measure's line template is made once, not once per line: a 7,000-query run has
+    700,000 lines with -m all_trec."""
+    values = {(query, measure): value for _, query, measure, value in evaluation.per_query.rows} \
+        if evaluation and evaluation.per_query else {}
+    scores, texts = [], []  # (line template, measure name) of each score; (position, template, strings)
+    for m in (m for m in measures if m.family.per_query):
+        if m.family.trec_name == "relstring":
+            head = f"{_relstring_name(m):<22}".replace("%", "%%")
+            texts.append((len(scores) + len(texts), head + "\t%s\t'%s'\n", relstrings[m.trec_name]))
+        else:  # per-query values are numbers: scores.value is a double, counts ints
+            head = f"{m.trec_name:<22}".replace("%", "%%")
+            scores.append((head + ("\t%s\t%d\n" if m.is_count else "\t%s\t%6.4f\n"), m.name))
+    lines: list[str] = []
+    for qid in evaluated:
+        answered = qid in in_run
+        if not answered and compat == 9:
+            continue  # 9.0.8 -c averages over missing queries but prints no lines for them
+        query_lines = [template % (qid, values[(qid, name)]) for template, name in scores]
+        for position, template, strings in texts:
+            query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
+        lines.extend(query_lines)
+    return "".join(lines)
 
 
 @contextmanager
@@ -174,15 +204,17 @@ def run(argv: list[str], out: TextIO) -> None:
     args = parse_args(argv)
     s = args.settings
     measures = requested_measures(args.measures, s.compat)
-    with Warehouse(MEMORY) as wh, _swapped_files_named():
-        wh.ingest_qrels(args.qrels, "qrels")
-        from .ingest import ingest_run
-        judged_rows_only = keeps_judged_rows_only(s, measures)
-        ingest_run(wh.db, args.run, "run", strict=False, judged_rows_only=judged_rows_only)
+    with oneshot.database() as db, _swapped_files_named():
+        ingest.ingest_qrels(db, args.qrels, "qrels")
+        # relstring, which reads unjudged rows too, prints only per-query lines: without -q, a run
+        # evaluated on -m all_trec keeps only its judged rows (and is not hashed)
+        printed = measures if args.per_query else [m for m in measures if m.family.summary]
+        judged_rows_only = keeps_judged_rows_only(s, printed)
+        ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only)
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
-        db = wh.db
         try:
-            evaluation = wh.evaluate(["run"], "qrels", scored, per_query=True, settings=s) if scored else None
+            evaluation = Evaluator(db).evaluate(["run"], "qrels", scored, per_query=args.per_query,
+                                                settings=s) if scored else None
         except MeasureError:
             # a measure refused before anything was prepared (a diversity measure: no subtopics here)
             prepared = db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
@@ -194,29 +226,15 @@ def run(argv: list[str], out: TextIO) -> None:
         if not evaluated:
             raise NoQueriesError("trec_eval: No queries with both results and relevance info")
         in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
-        per_query: dict[tuple[str, str], float] = {}
-        if evaluation and evaluation.per_query:
-            for _, query, measure, value in evaluation.per_query.rows:
-                per_query[(query, measure)] = value
         relstrings = {}
-        for m in measures:
+        for m in measures if args.per_query else ():
             if m.family.trec_name == "relstring":
                 relstrings[m.trec_name] = dict(db.run_file(
                     "measures/relstring.sql",
                     {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
                      "depth": s.depth or NO_DEPTH}).fetchall())
         if args.per_query:
-            for qid in evaluated:
-                if qid not in in_run and s.compat == 9:
-                    continue  # 9.0.8 -c averages over missing queries but prints no lines for them
-                for m in measures:
-                    if not m.family.per_query:
-                        continue
-                    if m.family.trec_name == "relstring":
-                        value = relstrings[m.trec_name].get(qid, "") if qid in in_run else ""
-                    else:
-                        value = per_query[(qid, m.name)]
-                    out.write(_format(m, qid, value))
+            out.write(_per_query_lines(measures, evaluation, evaluated, in_run, relstrings, s.compat))
         if args.no_summary:
             return
         summary = {row[1]: row[2] for row in evaluation.summary.rows} if evaluation else {}
@@ -235,3 +253,4 @@ def run(argv: list[str], out: TextIO) -> None:
             else:
                 value = summary[m.name]
             out.write(_format(m, "all", value))
+
