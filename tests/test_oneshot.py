@@ -1,18 +1,31 @@
 """The one-shot path: `irw trec-eval` and warehouse.evaluate_files evaluate files in an in-memory
-database without a warehouse's bookkeeping (warehouse/oneshot.py).
+database without a warehouse's bookkeeping (warehouse/oneshot.py), and `irw trec-eval` starts
+without the Typer app (warehouse/__main__.py).
 
 - the one-shot schema (sql/oneshot/schema.sql) has a migrated warehouse's columns, table by table;
+- `python -m warehouse trec-eval ...` (the installed command's path) prints the same bytes on
+  stdout and stderr, with the same exit status, as the Typer command the rest of the tests use;
+- starting it imports none of the libraries other commands need (Typer, Rich, NumPy, SQLAlchemy,
+  pydantic) nor the warehouse API;
 - `-m all_trec` without -q keeps only the judged rows (relstring prints only with -q) and prints
   trec_eval's summary lines.
 """
 from __future__ import annotations
 
 import io
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import warehouse
 from warehouse import ingest, oneshot, trec_eval
+from warehouse.cli import app
+
+from conftest import RUN_ROWS, qrels_text, run_text, write_file
 
 
 def _columns(db) -> dict[str, list[tuple[str, str]]]:
@@ -71,3 +84,84 @@ def test_all_trec_without_q_reads_judged_rows_only(conformance, monkeypatch):
     trec_eval.run(["-q", "-m", "all_trec", "qrels.dl19-passage.txt", "runs/run.dl19.BM25.txt"], out)
     assert judged_rows_only == [True, False]  # relstring prints every query's top documents
 
+
+# -- the installed command's entry point (warehouse/__main__.py) ------------------------------------
+@pytest.fixture
+def files(tmp_path):
+    qrels = write_file(tmp_path, "qrels.txt", qrels_text())
+    run = write_file(tmp_path, "run.txt", run_text(RUN_ROWS))
+    return tmp_path, qrels, run
+
+
+def _entry_point(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    """`irw trec-eval ARGS` as the installed command runs it (warehouse/__main__.py)."""
+    done = subprocess.run([sys.executable, "-m", "warehouse", "trec-eval", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def _typer_command(args: list[str], cwd: Path, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(app, ["trec-eval", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+CASES = {
+    "summary": ["-m", "map", "-m", "P.5", "qrels.txt", "run.txt"],
+    "per query, official": ["-q", "qrels.txt", "run.txt"],
+    "per query, all_trec with -c": ["-q", "-c", "-m", "all_trec", "qrels.txt", "run.txt"],
+    "no summary": ["-q", "-n", "-m", "ndcg_cut.3", "qrels.txt", "run.txt"],
+    "a double dash": ["-m", "recip_rank", "--", "qrels.txt", "run.txt"],
+    "a double dash after -m": ["-m", "--", "map", "qrels.txt", "run.txt"],  # Click drops the first --
+    "help": ["-h"],
+    "bad arguments": ["-l", "x", "qrels.txt", "run.txt"],
+    "unknown measure": ["-m", "mapp", "qrels.txt", "run.txt"],
+    "missing file": ["qrels.txt", "nothing.txt"],
+    "swapped files": ["run.txt", "qrels.txt"],
+    "a bad line": ["qrels.txt", "bad.txt"],
+    "no judged query": ["qrels.txt", "other.txt"],
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_entry_point_prints_what_the_typer_command_prints(name, files, monkeypatch):
+    folder, _, _ = files
+    write_file(folder, "bad.txt", run_text(RUN_ROWS).replace("2.25", "NaN"))
+    write_file(folder, "other.txt", run_text([("q7", "d1", 1, "1")]))
+    args = CASES[name]
+    fast = _entry_point(args, folder)
+    typer = _typer_command(args, folder, monkeypatch)
+    assert fast == typer
+    expected_status = {"help": 0, "bad arguments": 2, "unknown measure": 1, "missing file": 1, "swapped files": 1,
+                       "a bad line": 1, "no judged query": 7}.get(name, 0)
+    assert fast[0] == expected_status, fast
+    assert (fast[1] != "") == (expected_status == 0)
+
+
+def test_entry_point_imports_neither_the_cli_libraries_nor_the_warehouse_api(files):
+    folder, _, _ = files
+    probe = ("import runpy, sys; sys.argv = ['irw', 'trec-eval', '-m', 'map', 'qrels.txt', 'run.txt']\n"
+             "try:\n    runpy.run_module('warehouse', run_name='__main__')\n"
+             "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+             "import json; print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=folder, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("map")
+    modules = set(json.loads(done.stderr.splitlines()[-1]))
+    for heavy in ("typer", "click", "rich", "numpy", "sqlalchemy", "pydantic", "jinja2", "scipy",
+                  "warehouse.cli", "warehouse.core", "warehouse.batch", "warehouse.frames"):
+        assert heavy not in modules, heavy
+    assert "duckdb" in modules and "warehouse.oneshot" in modules
+
+
+def test_the_package_still_offers_its_api_and_submodules():
+    done = subprocess.run(
+        [sys.executable, "-c", "import warehouse; print(warehouse.open, warehouse.Warehouse, warehouse.evaluate_files, "
+         "warehouse.Table, warehouse.InputFileError, warehouse.ingest.ingest_run, warehouse.db.Database, "
+         "warehouse.__version__); from warehouse import *; here = dir(); "
+         "print(sorted(n for n in warehouse.__all__ if n not in here))"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+    with pytest.raises(AttributeError):
+        warehouse.no_such_thing  # noqa: B018

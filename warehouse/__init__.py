@@ -9,24 +9,57 @@
     # files to numbers, keeping nothing
     warehouse.evaluate_files("qrels.txt", "run.bm25.txt", ["AP", "nDCG@10"]).summary
 """
-from .core import Warehouse, evaluate_files, open
-from .errors import (BatchError, ConflictError, InputFileError, IrwError, MeasureError, NotFoundError, Problem,
-                     QueryError, ReadOnlyError, SchemaVersionError, UsageError, WarehouseNotFound,
-                     WarehouseOpenError)
-from .table import Table
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# name -> the module under warehouse/ that defines it. Imported on first use (PEP 562), so that
+# `irw trec-eval`, which needs none of the warehouse API (warehouse/trec_eval.py), does not pay for
+# importing all of it at start-up; `from warehouse import Warehouse` and `warehouse.open` work as
+# if these names were imported here.
+_EXPORTS = {
+    "Warehouse": "core", "open": "core", "evaluate_files": "core",
+    "Table": "table",
+    **dict.fromkeys((
+        "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotFoundError", "Problem",
+        "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
+        "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed", "WarehouseDamaged",
+        "WarehouseLocked"), "errors"),
+}
 
 __all__ = [
     "Warehouse", "open", "evaluate_files", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
     "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
-    "MeasureError", "BatchError",
+    "MeasureError", "BatchError", "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed",
+    "WarehouseDamaged", "WarehouseLocked",
 ]
 
-from .errors import MissingExtraError  # noqa: E402
 
-__all__ += ["MissingExtraError"]
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value  # once imported, an ordinary attribute
+        return value
+    try:  # a submodule not imported yet (warehouse.ingest, warehouse.db ...), as an eager import made them
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-from .errors import DatabaseError, NotAWarehouse, WarehouseClosed, WarehouseDamaged, WarehouseLocked  # noqa: E402
 
-__all__ += ["DatabaseError", "NotAWarehouse", "WarehouseClosed", "WarehouseDamaged", "WarehouseLocked"]
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:  # for type checkers and IDEs: the names __getattr__ provides
+    from .core import Warehouse, evaluate_files, open  # noqa: F401
+    from .errors import (BatchError, ConflictError, DatabaseError, InputFileError, IrwError,  # noqa: F401
+                         MeasureError, MissingExtraError, NotAWarehouse, NotFoundError, Problem, QueryError,
+                         ReadOnlyError, SchemaVersionError, UsageError, WarehouseClosed, WarehouseDamaged,
+                         WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
+    from .table import Table  # noqa: F401

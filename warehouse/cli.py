@@ -693,4 +693,8 @@ def report_history(
 
 
 def main() -> None:
-    app()
+    """The `irw` command from a checkout (cli.py) or an install made before warehouse/__main__.py
+    became the entry point: the same dispatch, `irw trec-eval` before the Typer app is built."""
+    from .__main__ import main as dispatch
+
+    dispatch()

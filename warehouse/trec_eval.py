@@ -7,6 +7,9 @@ default, 10.0 with --compat 10 (see /README.md, "trec_eval conventions").
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -254,3 +257,27 @@ def run(argv: list[str], out: TextIO) -> None:
                 value = summary[m.name]
             out.write(_format(m, "all", value))
 
+
+def main(argv: list[str]) -> int:
+    """`irw trec-eval ARGV` without building the Typer app (warehouse/__main__.py calls it before
+    importing warehouse/cli.py): the same output, messages and exit status as the Typer command,
+    which calls run() too. Returns the exit status."""
+    if "--" in argv:  # Click drops the first `--` before the command sees its arguments
+        argv = argv[:argv.index("--")] + argv[argv.index("--") + 1:]
+    try:
+        run(argv, sys.stdout)
+        sys.stdout.flush()
+    except IrwError as exc:
+        from typer import echo  # as warehouse/cli.py's reported_errors prints it
+
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            echo(f"Error: {line}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader went away (`irw trec-eval ... | head`): exit 1 without a traceback, as Click
+        # does; stdout points at /dev/null so that the interpreter's final flush cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
