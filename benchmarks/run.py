@@ -40,7 +40,7 @@ from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # n
 
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
-SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs")
+SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "postgres")
 # trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
 TREC_EVAL_CACHE = Path.home() / ".cache" / "irw-bench" / "trec_eval" / "trec_eval"
@@ -1160,6 +1160,11 @@ class Bench:
             self.target(f"leaderboard incremental over {large + 1:,} runs: peak memory", "< 1 GB",
                         mem(b.median("rss")), b.median("rss") < TARGETS["many_runs_memory"], set_here=set_here)
 
+    # -- PostgreSQL beside DuckDB (issue 14): benchmarks/postgres.py ------------------------------
+    def postgres(self) -> None:
+        import postgres
+        postgres.section(self, sys.modules[__name__])
+
     # -- report ------------------------------------------------------------------------------
     def targets_table(self) -> None:
         if self.targets:
@@ -1423,6 +1428,9 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text("\n".join(text))
         log(f"markdown written to {path}")
         write_readme_summary(bench, args, env, mode)
+        if "postgres" in args.sections:
+            import postgres
+            postgres.write_readme(bench, args, env, mode)
     return 0
 
 
