@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -84,6 +85,31 @@ def test_all_trec_without_q_reads_judged_rows_only(conformance, monkeypatch):
     trec_eval.run(["-q", "-m", "all_trec", "qrels.dl19-passage.txt", "runs/run.dl19.BM25.txt"], out)
     assert judged_rows_only == [True, False]  # relstring prints every query's top documents
 
+
+
+@pytest.mark.parametrize("args", [["-q", "-m", "all_trec"], ["-q", "-c", "-m", "all_trec", "-m", "relstring.20"]],
+                         ids=["all_trec", "complete with relstring"])
+def test_per_query_lines_do_not_depend_on_the_order_of_the_values(args, conformance, monkeypatch):
+    """-q lines are formatted a query at a time when the per-query values come in query-id and
+    measure order (trec_eval._values_by_query checks it), else value by value: both print the same."""
+    folder = conformance / "dl19-passage"
+    monkeypatch.chdir(folder)
+    argv = [*args, "qrels.dl19-passage.txt", "runs/run.dl19.BM25.txt"]
+    in_order = io.StringIO()
+    trec_eval.run(argv, in_order)
+    original = trec_eval.Evaluator.evaluate
+
+    def shuffled(self, *a, **k):
+        evaluation = original(self, *a, **k)
+        random.Random(0).shuffle(evaluation.per_query.rows)
+        return evaluation
+
+    monkeypatch.setattr(trec_eval.Evaluator, "evaluate", shuffled)
+    out_of_order = io.StringIO()
+    trec_eval.run(argv, out_of_order)
+    assert out_of_order.getvalue() == in_order.getvalue()
+    if args == ["-q", "-m", "all_trec"]:
+        assert in_order.getvalue() == (folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
 
 # -- the installed command's entry point (warehouse/__main__.py) ------------------------------------
 @pytest.fixture

@@ -7,13 +7,14 @@ default, 10.0 with --compat 10 (see /README.md, "trec_eval conventions").
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from itertools import repeat
+from operator import itemgetter, mod
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Iterator, Sequence, TextIO
 
 from . import ingest, oneshot
 from .errors import IrwError, MeasureError, UsageError
@@ -165,10 +166,8 @@ def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], 
                      relstrings: dict[str, dict[str, str]], compat: int) -> str:
     """The -q lines: every evaluated query in order, each measure's line in trec_eval's order, as
     _format() writes them (formatting.trec_line: `%-22s\t%s\t%6.4f`, `%ld` for counts, relstring
-    quoted). Each measure's line template is made once, not once per line: a 7,000-query run has
-    700,000 lines with -m all_trec."""
-    values = {(query, measure): value for _, query, measure, value in evaluation.per_query.rows} \
-        if evaluation and evaluation.per_query else {}
+    quoted), from one line template per measure: a 7,000-query run has 700,000 lines with
+    -m all_trec, so no Python code runs per line where it can be helped."""
     scores, texts = [], []  # (line template, measure name) of each score; (position, template, strings)
     for m in (m for m in measures if m.family.per_query):
         if m.family.trec_name == "relstring":
@@ -177,16 +176,39 @@ def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], 
         else:  # per-query values are numbers: scores.value is a double, counts ints
             head = f"{m.trec_name:<22}".replace("%", "%%")
             scores.append((head + ("\t%s\t%d\n" if m.is_count else "\t%s\t%6.4f\n"), m.name))
-    lines: list[str] = []
-    for qid in evaluated:
+    templates = [template for template, _ in scores]
+    out: list[str] = []
+    for qid, values in zip(evaluated, _values_by_query(evaluation, evaluated, [name for _, name in scores])):
         answered = qid in in_run
         if not answered and compat == 9:
             continue  # 9.0.8 -c averages over missing queries but prints no lines for them
-        query_lines = [template % (qid, values[(qid, name)]) for template, name in scores]
+        query_lines = list(map(mod, templates, zip(repeat(qid), values)))
         for position, template, strings in texts:
             query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
-        lines.extend(query_lines)
-    return "".join(lines)
+        out.extend(query_lines)
+    return "".join(out)
+
+
+def _values_by_query(evaluation, evaluated: list[str], names: list[str]) -> Iterator[Sequence]:
+    """For each evaluated query, the per-query values of the measures `names`, in that order.
+
+    eval/per_query.sql lists the values query by query in query-id order, and within a query in the
+    order of evaluation.measures (those with SQL): then each query's values are a slice of the
+    value column, picked without a Python step per value. Checked, not assumed; else each value
+    is looked up by (query, measure)."""
+    rows = evaluation.per_query.rows if evaluation and evaluation.per_query else []
+    block = [m.name for m in evaluation.measures if m.family.sql is not None] if evaluation else []
+    width = len(block)
+    if width and len(rows) == width * len(evaluated) and set(names) <= set(block) \
+            and list(map(itemgetter(2), rows)) == block * len(evaluated) \
+            and list(map(itemgetter(1), rows[::width])) == evaluated:
+        values = list(map(itemgetter(3), rows))
+        positions = [block.index(name) for name in names]
+        pick = itemgetter(*positions) if len(positions) > 1 else \
+            (lambda v: (v[positions[0]],)) if positions else (lambda v: ())
+        return (pick(values[i:i + width]) for i in range(0, len(values), width))
+    found = {(query, measure): value for _, query, measure, value in rows}
+    return ([found[(qid, name)] for name in names] for qid in evaluated)
 
 
 @contextmanager
