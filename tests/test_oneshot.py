@@ -29,6 +29,13 @@ from warehouse.cli import app
 from conftest import RUN_ROWS, qrels_text, run_text, write_file
 
 
+@pytest.fixture
+def files(tmp_path):
+    qrels = write_file(tmp_path, "qrels.txt", qrels_text())
+    run = write_file(tmp_path, "run.txt", run_text(RUN_ROWS))
+    return tmp_path, qrels, run
+
+
 def _columns(db) -> dict[str, list[tuple[str, str]]]:
     rows = db.fetchall(
         "select table_name, column_name, data_type from information_schema.columns "
@@ -111,14 +118,30 @@ def test_per_query_lines_do_not_depend_on_the_order_of_the_values(args, conforma
     if args == ["-q", "-m", "all_trec"]:
         assert in_order.getvalue() == (folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
 
+
+def test_files_evaluated_once_are_not_hashed(files, monkeypatch):
+    """A one-shot database is thrown away: nothing will ask whether it holds a file's bytes, so
+    neither irw trec-eval nor evaluate_files hashes the files (ingest's digest=False), -q (which
+    keeps every run row for relstring) included."""
+    folder, qrels, run = files
+    digests = []
+    original = ingest.scan_file
+
+    def spy(path, *, digest=True):
+        digests.append(digest)
+        return original(path, digest=digest)
+
+    monkeypatch.setattr(ingest, "scan_file", spy)
+    monkeypatch.chdir(folder)
+    trec_eval.run(["-q", "-m", "all_trec", "qrels.txt", "run.txt"], io.StringIO())
+    warehouse.evaluate_files(qrels, [run], ["AP", "nDCG@10"])
+    assert digests and not any(digests)
+    with warehouse.open(":memory:") as wh:  # a warehouse keeps them
+        wh.ingest_qrels(qrels, "qrels")
+        wh.ingest_run(run, "run")
+        assert all(len(sha) == 64 for sha, in wh.sql("select sha256 from runs union all select sha256 from qrels_sets").rows)
+
 # -- the installed command's entry point (warehouse/__main__.py) ------------------------------------
-@pytest.fixture
-def files(tmp_path):
-    qrels = write_file(tmp_path, "qrels.txt", qrels_text())
-    run = write_file(tmp_path, "run.txt", run_text(RUN_ROWS))
-    return tmp_path, qrels, run
-
-
 def _entry_point(args: list[str], cwd: Path) -> tuple[int, str, str]:
     """`irw trec-eval ARGS` as the installed command runs it (warehouse/__main__.py)."""
     done = subprocess.run([sys.executable, "-m", "warehouse", "trec-eval", *args], cwd=cwd, capture_output=True,

@@ -215,17 +215,18 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
     measures = [measures] if isinstance(measures, str) else list(measures)
     judged_rows_only = keeps_judged_rows_only(settings, measures)
     named = _named_runs(runs)
-    with oneshot.database() as db:
+    with oneshot.database() as db:  # thrown away on return: no file is hashed
         if frames.is_frame(qrels):
-            frames.ingest_qrels_frame(db, qrels, "qrels", store=lambda file: ingest.ingest_qrels(db, file, "qrels"))
+            frames.ingest_qrels_frame(db, qrels, "qrels", store=lambda file: ingest.ingest_qrels(
+                db, file, "qrels", digest=False))
         else:
-            ingest.ingest_qrels(db, qrels, "qrels")
+            ingest.ingest_qrels(db, qrels, "qrels", digest=False)
         for name, run in named.items():
             if frames.is_frame(run):
                 frames.ingest_run_frame(db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
-                    db, file, name, judged_rows_only=judged_rows_only))
+                    db, file, name, judged_rows_only=judged_rows_only, digest=False))
             else:
-                ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only)
+                ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only, digest=False)
         return Evaluator(db).evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
 
 

@@ -598,12 +598,15 @@ def file_mtime_date(path: Path) -> RunDate:
 
 
 def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
-                 description: str | None = None, replace: bool = False, subtopics: bool = False) -> IngestResult:
+                 description: str | None = None, replace: bool = False, subtopics: bool = False,
+                 digest: bool = True) -> IngestResult:
     """subtopics=True reads ndeval's diversity format, `qid subtopic docid grade`, into a subtopic
-    set (qrels_subtopics, schema 008; qrels gets each document's highest grade)."""
+    set (qrels_subtopics, schema 008; qrels gets each document's highest grade). digest=False
+    skips hashing the file (qrels_sets.sha256 is ""), for a database thrown away after one
+    evaluation (warehouse/oneshot.py), where nothing will ask whether it holds these bytes."""
     path = Path(path)
     name = name or display_name(path)
-    scan = read_input(path)
+    scan = read_input(path, digest=digest)
     sha = scan.sha256
     existing = stored_qrels_set(db, name)
     if existing and existing[1] == sha and _is_subtopic_set(db, existing[0]) == subtopics:
@@ -670,18 +673,20 @@ def _is_subtopic_set(db: Database, set_id: int) -> bool:
 def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
                system: str | None = None, description: str | None = None,
                parameters: Mapping[str, str] | None = None, replace: bool = False,
-               strict: bool = True, judged_rows_only: bool = False, run_date: RunDate | None = None) -> IngestResult:
+               strict: bool = True, judged_rows_only: bool = False, run_date: RunDate | None = None,
+               digest: bool | None = None) -> IngestResult:
     """Ingests one run file, named name or else by its tag. strict=False reads as trec_eval does
     (extra columns and any rank accepted, several tags allowed), for the trec_eval drop-in.
 
     judged_rows_only=True stores only the rows the stored qrels judge (with their trec_eval ranks
     and every query's document count): enough for every measure but relstring and --compat 10,
-    for a warehouse that exists to evaluate files once (warehouse.evaluate_files); the file is
-    not hashed (runs.sha256 is ""). run_date defaults to the file's modification time.
+    for a warehouse that exists to evaluate files once (warehouse.evaluate_files). The file is
+    hashed (runs.sha256) unless digest=False, or digest is None and judged_rows_only: a database
+    thrown away after one evaluation (warehouse/oneshot.py) has nothing that will ask whether it
+    holds these bytes. run_date defaults to the file's modification time.
     Batches, the naming rule and dates from ir_metadata are warehouse.batch.ingest_runs."""
     path = Path(path)
-    # an evaluation-only warehouse is thrown away: nothing will ask whether it holds these bytes
-    scan = read_input(path, digest=not judged_rows_only)
+    scan = read_input(path, digest=not judged_rows_only if digest is None else digest)
     sha = scan.sha256
     # a run named by the caller is looked up before its file is read (unchanged bytes cost a hash);
     # one named by its tag, once the file is staged
