@@ -267,8 +267,11 @@ class Database:
         self.execute(f"drop table if exists {table}")
         self.execute(f"create temp table {table} ({definition})")
         if rows:
-            marks = ", ".join("?" for _ in columns)
-            self.con.executemany(f"insert into {table} values ({marks})", [list(row) for row in rows])
+            # One statement binding a list per column, unnested side by side: executemany runs a
+            # statement per row (~1 ms each: 73 ms for 107 measures, against 2.5 ms this way).
+            lists = ", ".join(f"unnest(?) as {name}" for name, _ in columns)
+            self.con.execute(f"insert into {table} select {lists}",
+                             [[row[i] for row in rows] for i in range(len(columns))])
 
     @property
     def staging(self) -> "Database":
