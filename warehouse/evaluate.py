@@ -1,5 +1,7 @@
-"""Evaluation: prepares the ranked join in DuckDB, runs each measure family's SQL for all runs at
-once, stores per-query values in `scores`, and reads summaries back. Python only orchestrates."""
+"""Evaluation: prepares the ranked join in the warehouse's database (DuckDB or PostgreSQL, from the
+same files under sql/), runs each measure family's SQL for all runs at once, stores per-query values
+in `scores`, and reads summaries back. Python only orchestrates: every statement is in sql/eval/
+and sql/measures/, and lists of records reach them as temporary tables (Database.load_rows)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -93,42 +95,96 @@ def _option(measure: Measure, key: str, unused: float) -> float:
     return unused if value is None else float(value)
 
 
-def measure_bindings(measure: Measure) -> dict[str, Any]:
-    """The parameter struct a family's SQL reads: the name its scores are stored under, family, numbers."""
-    bound = {"measure": stored_name(measure), "family": measure.family.trec_name, "k": 0, "x": 0.0,
-             "xs": [0.0], "gain_grades": [0], "gain_values": [0.0], "has_gains": False,
-             # the options of the diversity and tie-aware families (measures.Family.options)
-             "alpha": _option(measure, "alpha", 0.5), "beta": _option(measure, "beta", 0.5),
-             "ties": str(measure.option("ties") or "")}
-    kind = measure.family.kind
-    if kind == CUTOFFS:
-        bound["k"] = int(measure.param)
-    elif kind == LEVELS:
-        bound["x"] = float(measure.param)
-    if measure.family.trec_name == "rbp":
-        bound["x"] = 0.9  # rbp's persistence p; rbp.p=0.95 sets it
-    if kind == RAW and measure.param:
-        if measure.family.trec_name in GAIN_FAMILIES:
-            grades, gains = [], []
-            for pair in str(measure.param).split(","):
-                grade, eq, gain = pair.partition("=")
-                try:
-                    if grade == "p":  # rbp.p=0.95; the other gain measures skip it, as trec_eval 10.0 does
-                        if measure.family.trec_name == "rbp":
-                            bound["x"] = float(gain)
-                        continue
-                    grades.append(int(grade))
-                    gains.append(float(gain))
-                except ValueError:
-                    raise MeasureError(f"{measure.trec_name}: expected grade=gain pairs") from None
-            if grades:
-                bound.update(gain_grades=grades, gain_values=gains, has_gains=True)
-        else:
+# The temporary tables a measure family's SQL reads its measures from (sql/measures/*.sql and
+# sql/eval/06_gains.sql), filled by load_measure_params: one row per measure being computed (with
+# what sql/eval/register_measures.sql stores of it), and the lists some measures take, one row per
+# item in the order given.
+PARAM_COLUMNS = {
+    "eval_params": [("measure", "varchar"), ("family", "varchar"), ("k", "bigint"), ("x", "double"),
+                    ("has_gains", "boolean"), ("alpha", "double"), ("beta", "double"), ("ties", "varchar"),
+                    ("trec_name", "varchar"), ("aggregate", "varchar"), ("description", "varchar")],
+    # 11pt_avg's recall levels, utility's four coefficients
+    "eval_param_values": [("measure", "varchar"), ("position", "integer"), ("value", "double")],
+    # the grade=gain pairs of the gain measures (ndcg.1=3,2=9), in the order given
+    "eval_param_gains": [("measure", "varchar"), ("position", "integer"), ("grade", "bigint"), ("gain", "double")],
+}
+
+
+@dataclass(frozen=True)
+class MeasureParams:
+    """One measure as its family's SQL reads it: its row of eval_params, and its rows of
+    eval_param_values and eval_param_gains (PARAM_COLUMNS)."""
+
+    row: tuple
+    values: tuple[tuple, ...] = ()
+    gains: tuple[tuple, ...] = ()
+
+
+def measure_params(measure: Measure) -> MeasureParams:
+    """What a family's SQL reads of a measure: the name its scores are stored under, its family,
+    its numbers (k of a cutoff, x of a level, rbp's persistence, the options alpha, beta, ties),
+    its lists (numbers, or grade=gain pairs), and what the measures table says of it."""
+    name, family, kind = stored_name(measure), measure.family.trec_name, measure.family.kind
+    k = int(measure.param) if kind == CUTOFFS else 0
+    x = float(measure.param) if kind == LEVELS else 0.0
+    if family == "rbp":
+        x = 0.9  # rbp's persistence p; rbp.p=0.95 sets it
+    values: list[tuple] = []
+    gains: list[tuple] = []
+    if kind == RAW and family in GAIN_FAMILIES:
+        for pair in str(measure.param).split(",") if measure.param else []:
+            grade, _, gain = pair.partition("=")
             try:
-                bound["xs"] = [float(v) for v in str(measure.param).split(",") if v != ""]
+                if grade == "p":  # rbp.p=0.95; the other gain measures skip it, as trec_eval 10.0 does
+                    if family == "rbp":
+                        x = float(gain)
+                    continue
+                gains.append((name, len(gains) + 1, int(grade), float(gain)))
             except ValueError:
-                raise MeasureError(f"{measure.trec_name}: expected numbers separated by commas") from None
-    return bound
+                raise MeasureError(f"{measure.trec_name}: expected grade=gain pairs") from None
+    elif kind == RAW:
+        try:  # a list given empty (11pt_avg.) reads as the one number 0.0
+            numbers = [float(v) for v in str(measure.param).split(",") if v != ""] if measure.param else [0.0]
+        except ValueError:
+            raise MeasureError(f"{measure.trec_name}: expected numbers separated by commas") from None
+        values = [(name, position, number) for position, number in enumerate(numbers, 1)]
+    # alpha and beta: the options of the diversity families; ties: of the tie-aware ones (measures.Family.options)
+    row = (name, family, k, x, bool(gains), _option(measure, "alpha", 0.5), _option(measure, "beta", 0.5),
+           str(measure.option("ties") or ""), measure.trec_name, measure.aggregate, measure.family.description)
+    return MeasureParams(row, tuple(values), tuple(gains))
+
+
+def load_measure_params(db: Database, measures: Sequence[Measure]) -> None:
+    """Fills eval_params, eval_param_values and eval_param_gains with these measures: each family
+    file then reads the rows of the measures it is given ($measures, their stored names)."""
+    params = [measure_params(m) for m in measures]
+    db.load_rows("eval_params", PARAM_COLUMNS["eval_params"], [p.row for p in params])
+    db.load_rows("eval_param_values", PARAM_COLUMNS["eval_param_values"], [v for p in params for v in p.values])
+    db.load_rows("eval_param_gains", PARAM_COLUMNS["eval_param_gains"], [g for p in params for g in p.gains])
+
+
+# The temporary tables sql/eval/summary.sql and per_query.sql read: the stored scores to read
+# (evaluation, stored name), the name to show and its place; and the runs in the order asked.
+WANTED_COLUMNS = [("evaluation_id", "integer"), ("stored", "varchar"), ("measure", "varchar"), ("position", "integer")]
+WANTED_RUN_COLUMNS = [("run_id", "integer"), ("position", "integer")]
+
+
+def load_wanted(db: Database, wanted: Sequence[dict[str, Any]], run_ids: Sequence[int]) -> None:
+    """Fills eval_wanted with `wanted` ({evaluation_id, stored, measure, position} records) and
+    eval_wanted_runs with the runs in this order, before sql/eval/summary.sql or per_query.sql runs."""
+    db.load_rows("eval_wanted", WANTED_COLUMNS,
+                 [(w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in wanted])
+    db.load_rows("eval_wanted_runs", WANTED_RUN_COLUMNS, [(run_id, i) for i, run_id in enumerate(run_ids)])
+
+
+# where sql/eval/store_scores.sql takes a family file's SELECT
+_FAMILY_SCORES = "from family_scores as f"
+
+
+def store_scores_sql(family_file: str) -> str:
+    """sql/eval/store_scores.sql around one family file's SELECT (a subquery of its own, so its
+    WITH clauses stay inside it): the statement that stores the family's per-query values."""
+    return read_sql("eval/store_scores.sql").replace(_FAMILY_SCORES, f"from (\n{read_sql(family_file)}\n) as f")
 
 
 @dataclass
@@ -222,18 +278,18 @@ class Evaluator:
 
     # -- computing ---------------------------------------------------------------------------
     def _find_evaluation_id(self, qrels_id: int, s: Settings) -> int | None:
-        row = self.db.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
-                               [qrels_id, s.key])
+        row = self.db.run_file("eval/find_evaluation.sql",
+                               {"qrels_set_id": qrels_id, "settings_key": s.key}).fetchone()
         return row[0] if row else None
 
     def _evaluation_id(self, qrels_id: int, s: Settings) -> int:
         found = self._find_evaluation_id(qrels_id, s)
         if found is not None:
             return found
-        return self.db.fetchone(
-            "insert into evaluations (qrels_set_id, settings_key, relevance_level, depth, judged_only, complete, "
-            "compat, norel_queries) values (?, ?, ?, ?, ?, ?, ?, ?) returning evaluation_id",
-            [qrels_id, s.key, s.level, s.depth, s.judged_only, s.complete, s.compat, s.norel])[0]
+        return self.db.run_file("eval/insert_evaluation.sql", {
+            "qrels_set_id": qrels_id, "settings_key": s.key, "level": s.level, "depth": s.depth,
+            "judged_only": s.judged_only, "complete": s.complete, "compat": s.compat, "norel": s.norel,
+        }).fetchone()[0]
 
     def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure],
                        recompute: bool = False) -> int:
@@ -245,9 +301,8 @@ class Evaluator:
             return found if found is not None else -1
         with self.db.transaction():
             evaluation_id = self._evaluation_id(qrels_id, s)
-            done = set() if recompute else set(self.db.fetchall(
-                "select run_id, measure from evaluated where evaluation_id = ? and run_id in (select unnest(?))",
-                [evaluation_id, run_ids]))
+            done = set() if recompute else set(self.db.run_file(
+                "eval/evaluated_already.sql", {"evaluation_id": evaluation_id, "run_ids": run_ids}).fetchall())
             missing = [(r, m) for r in run_ids for m in scored if (r, stored_name(m)) not in done]
             if not missing:
                 return evaluation_id
@@ -255,7 +310,7 @@ class Evaluator:
             todo_measures = {m.name: m for _, m in missing}
             self._prepare(qrels_id, s, todo_runs)
             self._compute(evaluation_id, qrels_id, s, list(todo_measures.values()), todo_runs)
-            self._register(list(todo_measures.values()))
+            self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
         return evaluation_id
 
     def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
@@ -271,34 +326,21 @@ class Evaluator:
         for m in measures:
             by_file.setdefault(m.family.sql, []).append(m)
         names = [stored_name(m) for m in measures]
-        self.db.execute("delete from scores where evaluation_id = ? and run_id in (select unnest(?)) "
-                        "and measure in (select unnest(?))", [evaluation_id, run_ids, names])
+        self.db.run_file("eval/delete_scores.sql",
+                         {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
+        load_measure_params(self.db, measures)
         gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
         if gain_measures:
-            self.db.run_file("eval/06_gains.sql", {"params": [measure_bindings(m) for m in gain_measures]})
+            self.db.run_file("eval/06_gains.sql", {"measures": [stored_name(m) for m in gain_measures]})
             if any(m.family.trec_name in DCG_FAMILIES for m in gain_measures):
                 self.db.run_file("eval/07_dcg.sql")
         for sql_file, group in sorted(by_file.items()):
-            self.db.run_sql(
-                "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, "
-                "denominator) select $evaluation_id, $qrels_set_id, run_id, query_id, measure, value, numerator, "
-                f"denominator from (\n{read_sql(sql_file)}\n)",
-                {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
-                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
-                 "params": [measure_bindings(m) for m in group]},
-            )
-        self.db.execute(
-            "insert or replace into evaluated (evaluation_id, run_id, measure, query_count) "
-            "select ?, r.run_id, m.measure, coalesce(q.n, 0) "
-            "from (select unnest(?) as run_id) r cross join (select unnest(?) as measure) m "
-            "left join (select run_id, count(*) as n from eval_run_queries group by run_id) q on q.run_id = r.run_id",
-            [evaluation_id, run_ids, names])
-
-    def _register(self, measures: list[Measure]) -> None:
-        for m in measures:
-            self.db.execute("insert or replace into measures (measure, trec_name, family, aggregate, description) "
-                            "values (?, ?, ?, ?, ?)",
-                            [stored_name(m), m.trec_name, m.family.trec_name, m.aggregate, m.family.description])
+            self.db.run_sql(store_scores_sql(sql_file), {
+                "evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
+                "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
+                "measures": [stored_name(m) for m in group]})
+        self.db.run_file("eval/record_evaluated.sql",
+                         {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
 
     # -- reading -----------------------------------------------------------------------------
     def _read(self, qrels: str, qrels_id: int, run_ids: dict[str, int], measures: list[Measure], s: Settings,
@@ -306,15 +348,14 @@ class Evaluator:
         wanted = [{"evaluation_id": evaluation_ids[m.level if m.level is not None else s.level],
                    "stored": stored_name(m), "measure": m.name, "position": i}
                   for i, m in enumerate(measures) if m.family.sql is not None]
-        params = {"wanted": wanted, "run_ids": list(run_ids.values())}
+        load_wanted(self.db, wanted, list(run_ids.values()))
         counts = {m.name for m in measures if m.is_count}
-        summary = _counts_as_integers(Table.from_result(self.db.run_file("eval/summary.sql", params)), counts)
-        detail = _counts_as_integers(Table.from_result(self.db.run_file("eval/per_query.sql", params)), counts) \
+        summary = _counts_as_integers(Table.from_result(self.db.run_file("eval/summary.sql")), counts)
+        detail = _counts_as_integers(Table.from_result(self.db.run_file("eval/per_query.sql")), counts) \
             if per_query else None
         ignored = dict(self.db.run_file("eval/ignored_queries.sql",
                                         {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
-        norel = self.db.fetchone("select count(*) from (select query_id from qrels where qrels_set_id = ? "
-                                 "group by query_id having max(grade) < ?)", [qrels_id, s.level])[0]
+        norel = self.db.run_file("eval/norel_queries.sql", {"qrels_set_id": qrels_id, "level": s.level}).fetchone()[0]
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
 
 
@@ -380,14 +421,13 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
     diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
     does (its stopping chance (2^g - 1) / 16 would pass 1)."""
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
-    if diversity and not db.fetchone("select count(*) > 0 from qrels_subtopics where qrels_set_id = ?", [qrels_id])[0]:
+    if diversity and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
         raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
                            f"judgments, and qrels {qrels} has none: ingest "
                            "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
                            "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
     if any(m.family.trec_name == "gdeval_err" for m in measures):
-        row = db.fetchone("select query_id, doc_id, grade from qrels where qrels_set_id = ? and grade > 4 "
-                          "order by query_id, doc_id limit 1", [qrels_id])
+        row = db.run_file("eval/grade_above.sql", {"qrels_set_id": qrels_id, "max_grade": 4}).fetchone()
         if row:
             raise MeasureError(
                 f"ERR (gdeval) takes grades up to 4, and qrels {qrels} grades document {row[1]} of query "

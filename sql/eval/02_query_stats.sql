@@ -3,11 +3,16 @@
 -- Inputs: eval_qrels.
 -- trec_eval: num_rel counts grade >= level; num_nonrel counts judged non-relevant documents
 -- (0 <= grade < level), the N of bpref and infAP.
-create or replace temp table eval_query_stats as
+drop table if exists eval_query_stats;
+
+create temp table eval_query_stats as
 select
     query_id,
     cast(count(*) filter (where is_rel) as bigint) as num_rel,
     cast(count(*) filter (where is_nonrel) as bigint) as num_nonrel,
     cast(count(*) as bigint) as num_judged
 from eval_qrels
-group by query_id
+group by query_id;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_query_stats

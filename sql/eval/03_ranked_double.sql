@@ -5,7 +5,9 @@
 -- precision keep their order instead of tying, so the stored 9.0.8 rank cannot be reused and the
 -- run rows of judged queries are sorted here: score descending, then docid descending in byte
 -- order. Only judged documents are kept afterwards (see 03_ranked_float32.sql).
-create or replace temp table eval_ranked as
+drop table if exists eval_ranked;
+
+create temp table eval_ranked as
 with in_scope as (
     select
         rr.run_id,
@@ -43,4 +45,7 @@ final as (
     where r.rank <= $depth
 )
 
-select * from final
+select * from final;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_ranked

@@ -10,7 +10,9 @@
 -- non-relevant with gain 0; how many documents a query retrieved comes from run_queries. On a
 -- 7M-line run with ~16k judgments this keeps ~16k rows instead of 7M, and since the join with the
 -- qrels is made at ingest (sql/schema/004_judged_run_rows.sql), it reads only those rows.
-create or replace temp table eval_ranked as
+drop table if exists eval_ranked;
+
+create temp table eval_ranked as
 with final as (
     select
         rr.run_id,
@@ -29,4 +31,7 @@ with final as (
       and rr.trec_rank <= $depth
 )
 
-select * from final
+select * from final;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_ranked

@@ -1,13 +1,17 @@
 -- eval_run_queries: the query set each run is evaluated on, with the counts measures divide by.
 -- Grain: one row per run x evaluated query.
--- Inputs: run_queries (per-query document counts stored at ingest), eval_ranked, eval_query_stats,
--- $run_ids, $depth (-M), $complete (trec_eval -c), $judged_only (trec_eval -J).
+-- Inputs: run_queries (per-query document counts stored at ingest), runs, eval_ranked,
+-- eval_query_stats, $run_ids, $depth (-M), $complete (trec_eval -c), $judged_only (trec_eval -J),
+-- $exclude_norel (--norel exclude).
 -- trec_eval: a run is evaluated on the queries it shares with the qrels; with -c on every qrels
 -- query, a query the run lacks scoring as an empty ranking (num_ret = 0). num_ret is the number of
 -- documents after -M, and under -J the number of judged ones (a query -J empties is still
 -- evaluated, with num_ret = 0). in_run tells the two kinds of empty ranking apart (trec_eval
 -- computes some measures of an emptied ranking as 0/0).
-create or replace temp table eval_run_queries as
+-- cascade: as eval_qrels (01_qrels.sql), for the view of 04b_run_rows_graded.sql
+drop table if exists eval_run_queries cascade;
+
+create temp table eval_run_queries as
 with judged_counts as (
     select
         run_id,
@@ -37,9 +41,10 @@ missing as (
         s.query_id,
         false as in_run,
         cast(0 as bigint) as num_ret_within_depth
-    from (select unnest($run_ids) as run_id) as r
+    from runs as r
     cross join eval_query_stats as s
     where $complete
+      and r.run_id in (select unnest($run_ids))
       and not exists (
           select 1 from answered as a where a.run_id = r.run_id and a.query_id = s.query_id
       )
@@ -74,4 +79,7 @@ final as (
     where not ($exclude_norel and s.num_rel = 0)
 )
 
-select * from final
+select * from final;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_run_queries

@@ -6,7 +6,9 @@
 -- trec_eval: its own families read the judged ranked rows (03, 05) instead; this is for the families
 -- that rank every row by rules of their own (gdeval's and ndeval's double-score orders, the
 -- tie-aware measures' tie groups). A view: nothing is computed unless one of them reads it.
-create or replace temp view eval_run_rows_graded as
+drop view if exists eval_run_rows_graded;
+
+create temp view eval_run_rows_graded as
 select
     rr.run_id,
     rr.query_id,

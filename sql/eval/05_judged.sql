@@ -4,7 +4,9 @@
 -- Why: most measures read the rank of each judged document and how many relevant (or judged
 -- non-relevant) documents sit at or above it; computing the running counts once here spares each
 -- measure a window of its own.
-create or replace temp table eval_judged as
+drop table if exists eval_judged;
+
+create temp table eval_judged as
 select
     run_id,
     query_id,
@@ -19,4 +21,7 @@ select
     sum(case when is_nonrel then 1 else 0 end) over (
         partition by run_id, query_id order by rank rows between unbounded preceding and current row
     ) as nonrel_so_far
-from eval_ranked
+from eval_ranked;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_judged

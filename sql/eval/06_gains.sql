@@ -1,59 +1,64 @@
 -- eval_gains: the gain schemes of the gain-based measures under evaluation, the gain of every
 -- retrieved judged document and every query's ideal ranking under each scheme.
--- Grain: eval_gain_judged one row per run x query x scheme x retrieved judged doc with a nonzero
+-- Grain: eval_gain_schemes one row per gain measure; eval_gain_maps one row per scheme x mapped
+-- grade; eval_gain_judged one row per run x query x scheme x retrieved judged doc with a nonzero
 -- gain; eval_gain_ideal one row per query x scheme x ideal position (judged docs with gain > 0).
--- Inputs: eval_judged, eval_qrels, eval_run_queries, $params (the nDCG family, G: {measure,
--- family, has_gains, gain_grades, gain_values}). Run by warehouse/evaluate.py before
--- the nDCG families (through sql/eval/07_dcg.sql) and sql/measures/gain.sql, which read these tables.
+-- Inputs: eval_judged, eval_qrels, eval_run_queries, eval_params (measure, family, has_gains) of
+-- $measures (the nDCG families' and G's), eval_param_gains (their grade=gain pairs: measure,
+-- position, grade, gain).
+-- Run by warehouse/evaluate.py before the nDCG families (through sql/eval/07_dcg.sql) and
+-- sql/measures/gain.sql, which read these tables.
 -- trec_eval (gain_init.c): the gain of a grade is the grade itself unless the measure maps it
--- (ndcg.1=3,2=9 binds gain_grades [1, 2], gain_values [3, 9]; the first pair given for a grade
--- wins); a negative grade looks up level -2 and gets 0 unless mapped; an unjudged document gets 0.
+-- (ndcg.1=3,2=9 binds the pairs (1, 3) and (2, 9); the first pair given for a grade wins); a
+-- negative grade looks up level -2 and gets 0 unless mapped; an unjudged document gets 0.
 -- ndcg_cut ignores gain maps. A measure with a gain map is its own scheme; every other one shares
 -- the scheme '' (grades as gains). The ideal ranking is every judged document of the query
 -- (retrieved or not) with gain > 0, by gain descending.
-create or replace temp table eval_gain_schemes as
-with params as (
-    select unnest($params, recursive := true)
+drop table if exists eval_gain_schemes;
+
+create temp table eval_gain_schemes as
+select
+    measure,
+    case when family <> 'ndcg_cut' and has_gains then measure else '' end as scheme
+from eval_params
+where measure in (select unnest($measures));
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_gain_schemes;
+
+drop table if exists eval_gain_maps;
+
+create temp table eval_gain_maps as
+with gain_pairs as (
+    -- the pairs of the measures that are schemes of their own
+    select
+        s.scheme,
+        g.grade,
+        g.gain,
+        -- trec_eval uses the first pair given for a grade
+        row_number() over (partition by s.scheme, g.grade order by g.position) as nth_for_grade
+    from eval_param_gains as g
+    inner join eval_gain_schemes as s
+        on s.scheme = g.measure
 ),
 
 final as (
-    select
-        measure,
-        case when family <> 'ndcg_cut' and has_gains then measure else '' end as scheme
-    from params
-)
-
-select * from final;
-
-create or replace temp table eval_gain_maps as
-with params as (
-    select unnest($params, recursive := true)
-),
-
-gain_pairs as (
-    select
-        measure as scheme,
-        unnest(gain_grades) as grade,
-        unnest(gain_values) as gain,
-        generate_subscripts(gain_grades, 1) as position
-    from params
-    where family <> 'ndcg_cut'
-      and has_gains
-),
-
-final as (
-    -- trec_eval uses the first pair given for a grade
     select
         scheme,
         grade,
-        arg_min(gain, position) as gain
+        gain
     from gain_pairs
-    group by scheme, grade
+    where nth_for_grade = 1
 )
 
 select * from final;
 
-create or replace temp table eval_gain_judged as
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_gain_maps;
+
+drop table if exists eval_gain_judged;
+
+create temp table eval_gain_judged as
 with schemes as (
     select distinct scheme from eval_gain_schemes
 ),
@@ -75,7 +80,12 @@ final as (
 select * from final
 where gain <> 0;
 
-create or replace temp table eval_gain_ideal as
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_gain_judged;
+
+drop table if exists eval_gain_ideal;
+
+create temp table eval_gain_ideal as
 with schemes as (
     select distinct scheme from eval_gain_schemes
 ),
@@ -104,4 +114,7 @@ final as (
     where gain > 0
 )
 
-select * from final
+select * from final;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_gain_ideal

@@ -8,7 +8,13 @@
 -- a measure of ndcg, ndcg_cut, ndcg_rel or Rndcg is evaluated (sql/measures/ndcg*.sql, rndcg.sql).
 -- trec_eval: the discount of rank r is log2(r + 1); DCG sums gain / log2(r + 1) down the ranking,
 -- IDCG the same down the ideal ranking (every judged document with gain > 0, by gain descending).
-create or replace temp table eval_dcg_steps as
+-- log2(x) is written ln(x) / ln(2), as PostgreSQL has no log2 of a double; trec_eval calls C's
+-- log2, from which the quotient can differ in the last bit, far below trec_eval's 4 printed
+-- decimals (tests/test_conformance.py). A total is the running sum at the ranking's last row, found
+-- by its rank (a hash aggregate and a join: cheaper in DuckDB than numbering the rows from the end).
+drop table if exists eval_dcg_steps;
+
+create temp table eval_dcg_steps as
 -- running DCG at every retrieved document that changes it
 select
     run_id,
@@ -16,13 +22,18 @@ select
     scheme,
     rank,
     gain,
-    sum(gain / log2(cast(rank + 1 as double))) over (
+    sum(gain / (ln(cast(rank + 1 as double)) / ln(cast(2 as double)))) over (
         partition by run_id, query_id, scheme order by rank rows between unbounded preceding and current row
     ) as dcg_so_far
 from eval_gain_judged
 where gain <> 0;
 
-create or replace temp table eval_ideal_dcg as
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_dcg_steps;
+
+drop table if exists eval_ideal_dcg;
+
+create temp table eval_ideal_dcg as
 -- running IDCG at every ideal position, and the gain of the next one (Rndcg's change points)
 select
     query_id,
@@ -30,31 +41,65 @@ select
     position,
     gain,
     lead(gain) over (partition by query_id, scheme order by position) as next_gain,
-    sum(gain / log2(cast(position + 1 as double))) over (
+    sum(gain / (ln(cast(position + 1 as double)) / ln(cast(2 as double)))) over (
         partition by query_id, scheme order by position rows between unbounded preceding and current row
     ) as idcg_so_far
 from eval_gain_ideal;
 
-create or replace temp table eval_dcg_totals as
-with dcg_totals as (
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_ideal_dcg;
+
+drop table if exists eval_dcg_totals;
+
+create temp table eval_dcg_totals as
+with last_steps as (
     select
         run_id,
         query_id,
         scheme,
-        arg_max(dcg_so_far, rank) as dcg,
+        max(rank) as last_rank,
         count(*) filter (where gain > 0) as positive_retrieved
     from eval_dcg_steps
     group by run_id, query_id, scheme
 ),
 
-ideal_totals as (
+dcg_totals as (
+    -- the running DCG at the last rank with a gain
+    select
+        l.run_id,
+        l.query_id,
+        l.scheme,
+        d.dcg_so_far as dcg,
+        l.positive_retrieved
+    from last_steps as l
+    inner join eval_dcg_steps as d
+        on d.run_id = l.run_id
+       and d.query_id = l.query_id
+       and d.scheme = l.scheme
+       and d.rank = l.last_rank
+),
+
+ideal_ends as (
     select
         query_id,
         scheme,
-        max(position) as nrel,
-        arg_max(idcg_so_far, position) as idcg
+        max(position) as nrel
     from eval_ideal_dcg
     group by query_id, scheme
+),
+
+ideal_totals as (
+    -- positions run 1..n: the last one is the ideal's length, its running IDCG the total
+    select
+        e.query_id,
+        e.scheme,
+        e.nrel,
+        i.idcg_so_far as idcg
+    from ideal_ends as e
+    inner join eval_ideal_dcg as i
+        on i.query_id = e.query_id
+       and i.scheme = e.scheme
+       and i.position = e.nrel
 ),
 
 final as (
@@ -82,3 +127,6 @@ final as (
 )
 
 select * from final;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_dcg_totals

@@ -14,8 +14,8 @@ final as (
         count(*) as ignored
     from run_queries as rq
     inner join runs as r on r.run_id = rq.run_id
-    anti join judged_queries as j on j.query_id = rq.query_id
     where rq.run_id in (select unnest($run_ids))
+      and not exists (select 1 from judged_queries as j where j.query_id = rq.query_id)
     group by r.name
 )
 

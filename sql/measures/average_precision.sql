@@ -1,13 +1,16 @@
 -- average precision: AP (map), GMAP (gm_map), AP@k (map_cut_k), AP@k with denominator min(R, k).
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: eval_judged (rel_so_far = relevant documents at or above each rank), eval_run_queries,
--- $params (list of {measure, family, k}).
+-- eval_params (measure, family, k) of $measures (the stored names of this file's measures).
 -- trec_eval: AP sums the precision at the rank of each retrieved relevant document and divides
 -- by R, so unretrieved relevant documents count 0; AP = 0 when R = 0. map_cut_k sums only ranks
 -- <= k and still divides by R. gm_map stores AP per query; the summary takes the geometric mean.
 -- AP@k(denom=min) divides by min(R, k) instead (seed 003's second convention).
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, k
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 precision_at_relevant as (

@@ -1,13 +1,16 @@
 -- bpref and gm_bpref (Buckley and Voorhees 2004), as trec_eval computes them.
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: eval_judged (nonrel_so_far counts judged non-relevant documents at or above a rank),
--- eval_run_queries (num_rel = R, num_nonrel = N), $params.
+-- eval_run_queries (num_rel = R, num_nonrel = N), eval_params (measure) of $measures.
 -- trec_eval: every retrieved relevant document adds 1 - min(nr, R) / min(N, R), where nr is the
 -- number of judged non-relevant documents (0 <= grade < level) ranked above it, or 1 when nr = 0;
 -- the sum is divided by R (0 when R = 0). Unjudged and negatively graded documents are skipped.
 -- gm_bpref stores the same value; its summary is the geometric mean (floor 1e-5).
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 contributions as (

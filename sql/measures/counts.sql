@@ -1,11 +1,14 @@
 -- counts: num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret.
 -- Grain: one row per run x evaluated query x requested count.
--- Inputs: eval_run_queries (counts after -M and -J), $params.
+-- Inputs: eval_run_queries (counts after -M and -J), eval_params (measure, family) of $measures.
 -- trec_eval: num_ret counts retrieved documents after -M; num_rel counts judged documents with
 -- grade >= level (also for queries the run lacks, under -c); num_nonrel_judged_ret counts
 -- retrieved documents judged with 0 <= grade < level. The summary sums them.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 final as (

@@ -1,13 +1,16 @@
 -- cutoff measures: P@k, R@k (recall_k), relative_P@k, Success@k, Judged@k.
 -- Grain: one row per run x evaluated query x requested (family, k).
--- Inputs: eval_judged (judged retrieved documents with ranks), eval_run_queries, $params
--- (list of {measure, family, k}).
+-- Inputs: eval_judged (judged retrieved documents with ranks), eval_run_queries,
+-- eval_params (measure, family, k) of $measures.
 -- trec_eval: P_k divides by k even when fewer than k documents were retrieved; recall_k by R
 -- (0 when R = 0); relative_P_k by min(k, R); success_k is 1 when a relevant document is in the
 -- top k. Judged@k (ir_measures) is the share of the top k that is judged, denominator k.
 -- numerator/denominator carry the counts so micro averages pool them.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, k
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 hits as (

@@ -3,9 +3,9 @@
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: qrels_subtopics (schema 008) of $qrels_set_id, eval_run_rows_graded
 -- (sql/eval/04b: every run row of the query set with its highest grade, for -J), eval_run_queries
--- (the query set), $level
--- (relevant means grade >= level, per subtopic), $depth (-M), $judged_only (-J), $params (list of
--- {measure, family, k, alpha, beta}; families alpha_ndcg, err_ia, nrbp, nnrbp, p_ia, strec).
+-- (the query set), $level (relevant means grade >= level, per subtopic), $depth (-M),
+-- $judged_only (-J), eval_params (measure, family, k, alpha, beta; families alpha_ndcg, err_ia,
+-- nrbp, nnrbp, p_ia, strec) of $measures.
 -- ndeval, as pyndeval runs it:
 --   order: score as a double descending, then docid ASCENDING (pyndeval sorts (-score, docid)
 --     before handing ranks to ndeval; ndeval alone would use the rank column, or with -traditional
@@ -18,7 +18,9 @@
 --     documents above r relevant to that subtopic.
 --   alpha_nDCG@k = sum_{r<=k} G(r) / log2(r + 1) over the same for ndeval's greedy ideal ranking:
 --     at each rank the judged document with the largest G given those placed before it, a tie going
---     to the larger docid (byte order). Built by a recursive CTE (DuckDB lists and lambdas).
+--     to the larger docid (byte order). Built by a recursive CTE whose rows at step t are the
+--     (document, subtopic) pairs of the documents not placed yet, each with how many placed
+--     documents cover the subtopic.
 --   ERR_IA@k = sum_{r<=k} G(r) / r over sum_{r<=k} m (1 - alpha)^(r-1) / r, alpha = 0.5 (ir_measures
 --     passes ndeval's default); ndeval's normalising loop starts at rank 2, so ERR_IA@1 is G(1),
 --     not divided by m: kept.
@@ -31,7 +33,10 @@
 -- both. Sums run in rank order, so a value is the same bits every time it is computed. Values
 -- equal pyndeval's within 1e-9 (tests/test_diversity.py).
 with recursive params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, k, alpha, beta
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 subtopic_judgments as (
@@ -112,61 +117,91 @@ alphas as (
     select distinct alpha from params where family in ('alpha_ndcg', 'nnrbp')
 ),
 
-ideal_docs as (
+greedy(query_id, alpha, step, doc_id, subtopic, covered) as (
+    -- ndeval's greedy ideal, one step per rank: at step t every relevant document not placed yet,
+    -- per subtopic it is relevant to, with the placed documents covering that subtopic; the
+    -- document of largest gain sum((1 - alpha)^covered) (a tie to the larger docid) is placed at
+    -- rank t and leaves, its subtopics counting once more for the rest. Documents relevant to
+    -- nothing would only follow with gain 0.
     select
-        query_id,
-        doc_id,
-        list(subtopic order by subtopic) as subtopics
-    from relevant
-    group by query_id, doc_id
-),
-
-greedy(query_id, alpha, step, chosen, covered, gain) as (
-    -- ndeval's greedy ideal: each step places the unplaced relevant document of largest gain given
-    -- the subtopics covered so far (a tie to the larger docid); documents relevant to nothing
-    -- would only follow with gain 0
-    select
-        d.query_id,
+        r.query_id,
         a.alpha,
-        0,
-        cast([] as varchar[]),
-        cast([] as varchar[]),
-        cast(0.0 as double)
-    from (select distinct query_id from ideal_docs) as d
+        1,
+        r.doc_id,
+        r.subtopic,
+        0
+    from relevant as r
     cross join alphas as a
     union all
     select
         query_id,
         alpha,
         step + 1,
-        list_append(chosen, best.doc_id),
-        list_concat(covered, best.subtopics),
-        best.gain
+        doc_id,
+        subtopic,
+        covered + placed_covers
     from (
         select
-            g.query_id,
-            g.alpha,
-            g.step,
-            g.chosen,
-            g.covered,
-            max(struct_pack(
-                gain := list_sum(list_transform(d.subtopics, lambda s: power(1.0 - g.alpha,
-                    len(list_filter(g.covered, lambda c: c = s))))),
-                doc_id := d.doc_id,
-                subtopics := d.subtopics
-            )) as best
-        from greedy as g
-        inner join ideal_docs as d
-            on d.query_id = g.query_id
-           and not list_contains(g.chosen, d.doc_id)
-        group by g.query_id, g.alpha, g.step, g.chosen, g.covered
-    )
+            query_id,
+            alpha,
+            step,
+            doc_id,
+            subtopic,
+            covered,
+            is_placed,
+            max(case when is_placed then 1 else 0 end) over (
+                partition by query_id, alpha, subtopic
+            ) as placed_covers
+        from (
+            select
+                query_id,
+                alpha,
+                step,
+                doc_id,
+                subtopic,
+                covered,
+                dense_rank() over (partition by query_id, alpha order by gain desc, doc_id desc) = 1 as is_placed
+            from (
+                select
+                    query_id,
+                    alpha,
+                    step,
+                    doc_id,
+                    subtopic,
+                    covered,
+                    sum(power(1.0 - alpha, covered)) over (
+                        partition by query_id, alpha, doc_id order by subtopic
+                        rows between unbounded preceding and unbounded following
+                    ) as gain
+                from greedy
+            ) as with_gains
+        ) as with_placed
+    ) as next_step
+    where not is_placed
+),
+
+greedy_gains as (
+    -- each document's gain at each step, summed as in the recursion
+    select
+        query_id,
+        alpha,
+        step,
+        sum(power(1.0 - alpha, covered)) over (
+            partition by query_id, alpha, step, doc_id order by subtopic
+            rows between unbounded preceding and unbounded following
+        ) as gain
+    from greedy
 ),
 
 ideal as (
-    select query_id, alpha, step as rank, gain
-    from greedy
-    where step > 0
+    -- the gain of the document placed at each rank: the largest of its step
+    select
+        query_id,
+        alpha,
+        step as rank,
+        max(gain) as gain
+    from greedy_gains
+    group by query_id, alpha, step
 ),
 
 measures as (
@@ -206,9 +241,14 @@ run_sums as (
         m.run_id,
         m.query_id,
         m.measure,
-        sum(case when g.rank <= m.k then g.gain / log2(cast(g.rank + 1 as double)) else 0.0 end order by g.rank) as dcg,
+        sum(case when g.rank <= m.k then g.gain / (ln(cast(g.rank + 1 as double)) / ln(cast(2 as double))) else 0.0 end order by g.rank) as dcg,
         sum(case when g.rank <= m.k then g.gain / g.rank else 0.0 end order by g.rank) as err,
-        sum(g.gain * power(m.beta, g.rank - 1) order by g.rank) as rbp,
+        sum(g.gain * case
+            -- beta^(r-1) below e^-700 adds nothing a double holds (PostgreSQL's power() refuses to underflow)
+            when m.beta <= 0 then power(m.beta, g.rank - 1)
+            when (g.rank - 1) * ln(m.beta) < -700 then 0.0
+            else power(m.beta, g.rank - 1)
+        end order by g.rank) as rbp,
         sum(case when g.rank <= m.k then g.subtopic_hits else 0 end) as hits_at_k
     from measures as m
     inner join gains as g
@@ -238,8 +278,12 @@ ideal_sums as (
         m.run_id,
         m.query_id,
         m.measure,
-        sum(case when i.rank <= m.k then i.gain / log2(cast(i.rank + 1 as double)) else 0.0 end order by i.rank) as dcg,
-        sum(i.gain * power(m.beta, i.rank - 1) order by i.rank) as rbp
+        sum(case when i.rank <= m.k then i.gain / (ln(cast(i.rank + 1 as double)) / ln(cast(2 as double))) else 0.0 end order by i.rank) as dcg,
+        sum(i.gain * case
+            when m.beta <= 0 then power(m.beta, i.rank - 1)
+            when (i.rank - 1) * ln(m.beta) < -700 then 0.0
+            else power(m.beta, i.rank - 1)
+        end order by i.rank) as rbp
     from measures as m
     inner join ideal as i
         on i.query_id = m.query_id
@@ -256,7 +300,7 @@ err_norms as (
         m.measure,
         sum(m.m * power(1.0 - m.alpha, r.rank - 1) / r.rank order by r.rank) as norm
     from measures as m
-    cross join lateral (select unnest(generate_series(1, m.k)) as rank) as r
+    cross join lateral generate_series(1, m.k) as r(rank)
     where m.family = 'err_ia'
       and m.k > 1
     group by m.run_id, m.query_id, m.measure

@@ -3,7 +3,7 @@
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: eval_judged (rel_so_far = relevant documents at or above each rank), eval_gain_schemes,
 -- eval_gain_judged, eval_gain_ideal (sql/eval/06_gains.sql), eval_run_queries (num_rel = R),
--- $params (list of {measure, family}).
+-- eval_params (measure, family) of $measures.
 -- trec_eval:
 --   binG: each retrieved relevant document (grade >= level) adds 1 / log2(2 + the documents above
 --   it that are not relevant, unjudged ones included), i.e. 1 / log2(2 + rank - rel_so_far); the
@@ -14,15 +14,19 @@
 --   sc(r) = the sum over ideal positions 1..r of max(ideal gain, 1), every retrieved document
 --   with gain <> 0 at rank r adds gain / log2(2 + sc(r) - sr(r)); the sum is divided by the total
 --   ideal gain (0 when that is 0). -l changes binG, not G. On binary judgments G equals binG.
+-- log2(x) is written ln(x) / ln(2), as in sql/eval/07_dcg.sql.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 bin_sums as (
     select
         run_id,
         query_id,
-        sum(1.0 / log2(cast(2 + rank - rel_so_far as double)) order by rank) as gain_sum
+        sum(1.0 / (ln(cast(2 + rank - rel_so_far as double)) / ln(cast(2 as double))) order by rank) as gain_sum
     from eval_judged
     where is_rel
     group by run_id, query_id
@@ -88,14 +92,44 @@ ideal as (
     from ideal_positions
 ),
 
-ideal_totals as (
+ideal_ends as (
     select
         query_id,
         scheme,
-        max(position) as nrel,
-        arg_max(ideal_so_far, position) as ideal_gain
+        max(position) as nrel
     from ideal
     group by query_id, scheme
+),
+
+ideal_totals as (
+    -- positions run 1..n: the last one is the ideal's length, its running sum the total
+    select
+        e.query_id,
+        e.scheme,
+        e.nrel,
+        i.ideal_so_far as ideal_gain
+    from ideal_ends as e
+    inner join ideal as i
+        on i.query_id = e.query_id
+       and i.scheme = e.scheme
+       and i.position = e.nrel
+),
+
+step_positions as materialized (
+    -- the ideal position each retrieved rank reads: the rank, or the ideal's end past it
+    -- (materialized, so that PostgreSQL joins the ideal on it instead of filtering a join on it)
+    select
+        s.run_id,
+        s.query_id,
+        s.scheme,
+        s.rank,
+        s.gain,
+        s.gain_so_far,
+        least(s.rank, coalesce(t.nrel, 0)) as ideal_position
+    from gain_steps as s
+    left join ideal_totals as t
+        on t.query_id = s.query_id
+       and t.scheme = s.scheme
 ),
 
 g_sums as (
@@ -104,20 +138,17 @@ g_sums as (
         s.query_id,
         s.scheme,
         sum(
-            s.gain / log2(
+            s.gain / (ln(
                 2.0
-                + coalesce(i.cost_so_far, 0.0) + cast(s.rank - least(s.rank, coalesce(t.nrel, 0)) as double)
-                - s.gain_so_far)
+                + coalesce(i.cost_so_far, 0.0) + cast(s.rank - s.ideal_position as double)
+                - s.gain_so_far) / ln(cast(2 as double)))
             order by s.rank
         ) as gain_sum
-    from gain_steps as s
-    left join ideal_totals as t
-        on t.query_id = s.query_id
-       and t.scheme = s.scheme
+    from step_positions as s
     left join ideal as i
         on i.query_id = s.query_id
        and i.scheme = s.scheme
-       and i.position = least(s.rank, t.nrel)
+       and i.position = s.ideal_position
     group by s.run_id, s.query_id, s.scheme
 ),
 

@@ -3,13 +3,13 @@
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: eval_run_rows_graded (sql/eval/04b: every run row of the query set with its grade),
 -- eval_qrels (the ideal's grades), eval_run_queries (the query set), $depth (-M), $judged_only
--- (-J), $params (list of {measure, family, k}; family gdeval_err or gdeval_ndcg).
+-- (-J), eval_params (measure, family, k; family gdeval_err or gdeval_ndcg) of $measures.
 -- gdeval.pl's conventions, kept here:
 --   order: score as a double descending, then docid descending (Perl's `lt`, byte order), whatever
 --     --compat says (trec_eval 9.0.8's float32 ties do not apply); the rank column is ignored.
 --   gain of a grade g: 2^g - 1 for g > 0; 0 for g <= 0 and for unjudged documents.
---   nDCG@k = DCG@k / IDCG@k, discount log(rank + 1) (gdeval uses the natural log in both, so the
---     ratio is the log2 one); the ideal ranking is the query's documents graded > 0, by grade
+--   nDCG@k = DCG@k / IDCG@k, discount ln(rank + 1) as gdeval computes it (the natural log in both,
+--     so the ratio is the log2 one); the ideal ranking is the query's documents graded > 0, by grade
 --     descending, cut at k.
 --   ERR@k = sum over ranks r <= k of R(r) / r * prod over ranks above r of (1 - R), with
 --     R = (2^g - 1) / 2^4 (gdeval's MAX_JUDGMENT = 4). gdeval refuses a qrels file holding a grade
@@ -26,7 +26,10 @@
 -- Sums run in rank order (the same bits every time). gdeval prints 5 decimals;
 -- tests/test_gdeval.py compares per query within 5e-6.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, k
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 in_scope as (
@@ -73,29 +76,31 @@ relevant_ranks as (
         run_id,
         query_id,
         rank,
-        power(2.0, grade) - 1.0 as gain,
-        (power(2.0, grade) - 1.0) / 16.0 as stop
+        power(2.0, cast(grade as double)) - 1.0 as gain,
+        (power(2.0, cast(grade as double)) - 1.0) / 16.0 as stop
     from reranked
     where grade > 0
 ),
 
 err_terms as (
-    -- ERR's chance of reaching a rank: the product of (1 - R) over the relevant ranks above it
+    -- ERR's chance of reaching a rank: the product of (1 - R) over the relevant ranks above it,
+    -- as exp(sum(ln(1 - R))); a grade above 4 (R >= 1, only nDCG reads it) takes no logarithm, and
+    -- a chance below e^-700 is held at e^-700 (PostgreSQL's exp() refuses to underflow)
     select
         run_id,
         query_id,
         rank,
         gain,
-        stop * exp(coalesce(sum(ln(1.0 - stop)) over (
+        stop * exp(greatest(coalesce(sum(case when stop < 1 then ln(1.0 - stop) end) over (
             partition by run_id, query_id order by rank rows between unbounded preceding and 1 preceding
-        ), 0.0)) / rank as err_term
+        ), 0.0), -700.0)) / rank as err_term
     from relevant_ranks
 ),
 
 ideal as (
     select
         query_id,
-        power(2.0, grade) - 1.0 as gain,
+        power(2.0, cast(grade as double)) - 1.0 as gain,
         row_number() over (partition by query_id order by grade desc) as position
     from eval_qrels
     where grade > 0
@@ -117,7 +122,7 @@ ideal_dcg as (
         s.run_id,
         s.query_id,
         s.measure,
-        sum(i.gain / log2(cast(i.position + 1 as double)) order by i.position) as idcg
+        sum(i.gain / ln(cast(i.position + 1 as double)) order by i.position) as idcg
     from scored_queries as s
     inner join ideal as i
         on i.query_id = s.query_id
@@ -131,7 +136,7 @@ run_sums as (
         s.run_id,
         s.query_id,
         s.measure,
-        sum(t.gain / log2(cast(t.rank + 1 as double)) order by t.rank) as dcg,
+        sum(t.gain / ln(cast(t.rank + 1 as double)) order by t.rank) as dcg,
         sum(t.err_term order by t.rank) as err
     from scored_queries as s
     inner join err_terms as t

@@ -1,14 +1,17 @@
 -- infAP: inferred average precision (Yilmaz and Aslam 2006), trec_eval's m_infAP.
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: eval_judged (judged retrieved documents, ranks and running counts), eval_run_queries,
--- $params.
+-- eval_params (measure) of $measures.
 -- trec_eval: for the relevant document at rank j+1 (rs relevant so far, counting it; nr judged
 -- non-relevant and pu negatively graded documents above it), the expected precision is 1 at
 -- rank 1, else 1/(j+1) + (j/(j+1)) * ((rs-1+nr+pu)/j) * ((rs-1+e)/(rs-1+nr+2e)), e = 1e-5;
 -- unjudged documents occupy ranks but count nowhere. The sum is divided by R (0 when R = 0).
 -- On complete judgments infAP equals AP.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 judged_counts as (

@@ -1,7 +1,7 @@
 -- interpolated precision: IPrec@x (iprec_at_recall_x) and 11pt_avg.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_judged (rel_so_far at each relevant rank), eval_run_queries, $params (list of
--- {measure, family, x, xs}), $compat.
+-- Inputs: eval_judged (rel_so_far at each relevant rank), eval_run_queries, eval_params (measure,
+-- family, x: IPrec's level) of $measures, eval_param_values (11pt_avg's levels), $compat.
 -- trec_eval: the recall level x needs c = (long)(x R + 0.9) relevant documents in 9.0.8 and
 -- c = lround(x R) in 10.0; IPrec@x is the highest precision cnt(j)/j at any rank j at or below
 -- the c-th relevant document (the whole ranking when c = 0), and 0 when fewer than c relevant
@@ -10,14 +10,25 @@
 -- A query the run answers but whose ranking -J emptied gets NaN where c = 0: trec_eval starts
 -- from precision r/n = 0/0 there (pytrec_eval returns the same NaN).
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, x
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 levels as (
-    -- one row per (measure, recall level): IPrec has its x, 11pt_avg the list xs
+    -- one row per (measure, recall level): IPrec has its x, 11pt_avg its list of levels
     select measure, family, x as level, 1 as level_count from params where family = 'iprec_at_recall'
     union all
-    select measure, family, unnest(xs) as level, len(xs) as level_count from params where family = '11pt_avg'
+    select
+        p.measure,
+        p.family,
+        v.value as level,
+        count(*) over (partition by p.measure) as level_count
+    from params as p
+    inner join eval_param_values as v
+        on v.measure = p.measure
+    where p.family = '11pt_avg'
 ),
 
 needed as (

@@ -1,12 +1,16 @@
 -- ndcg_cut: nDCG@k (trec_eval's m_ndcg_cut), grades > 0 as gains (gain maps are ignored).
 -- Grain: one row per run x evaluated query x requested cutoff.
 -- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql; ndcg_cut's gain
--- scheme is always '', grades as gains: sql/eval/06_gains.sql), $params (list of {measure, k}).
+-- scheme is always '', grades as gains: sql/eval/06_gains.sql), eval_params (measure, k) of
+-- $measures.
 -- trec_eval: the discount of rank r is log2(r + 1); the ideal ranking is every judged document of
 -- the query (retrieved or not) with grade > 0, by grade descending. -l plays no part.
 --   ndcg_cut_k = DCG@k / IDCG@k, both over the first k positions (0 when IDCG@k = 0).
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, k
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 evaluated as (
@@ -16,39 +20,57 @@ evaluated as (
         t.query_id,
         t.measure,
         p.k,
-        t.scheme
+        t.scheme,
+        least(p.k, t.nrel) as ideal_cut
     from eval_dcg_totals as t
     inner join params as p
         on p.measure = t.measure
 ),
 
-cut_dcg as (
+cut_ranks as (
+    -- the last retrieved document with a gain within the cutoff
     select
         e.run_id,
         e.query_id,
         e.measure,
-        arg_max(d.dcg_so_far, d.rank) as dcg_at_k
+        e.scheme,
+        max(d.rank) as last_rank
     from evaluated as e
     inner join eval_dcg_steps as d
         on d.run_id = e.run_id
        and d.query_id = e.query_id
        and d.scheme = e.scheme
        and d.rank <= e.k
-    group by e.run_id, e.query_id, e.measure
+    group by e.run_id, e.query_id, e.measure, e.scheme
+),
+
+cut_dcg as (
+    -- the running DCG there
+    select
+        c.run_id,
+        c.query_id,
+        c.measure,
+        d.dcg_so_far as dcg_at_k
+    from cut_ranks as c
+    inner join eval_dcg_steps as d
+        on d.run_id = c.run_id
+       and d.query_id = c.query_id
+       and d.scheme = c.scheme
+       and d.rank = c.last_rank
 ),
 
 cut_idcg as (
+    -- ideal positions run 1..n: the running IDCG at min(k, n)
     select
         e.run_id,
         e.query_id,
         e.measure,
-        arg_max(i.idcg_so_far, i.position) as idcg_at_k
+        i.idcg_so_far as idcg_at_k
     from evaluated as e
     inner join eval_ideal_dcg as i
         on i.query_id = e.query_id
        and i.scheme = e.scheme
-       and i.position <= e.k
-    group by e.run_id, e.query_id, e.measure
+       and i.position = e.ideal_cut
 ),
 
 final as (

@@ -1,14 +1,17 @@
 -- ndcg_rel: nDCG averaged over the relevant documents (trec_eval's m_ndcg_rel), grades as gains
 -- unless ndcg_rel.1=3,2=9 maps them.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql), $params (list of
--- {measure}).
+-- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql), eval_params
+-- (measure) of $measures.
 -- trec_eval: gains, discount and ideal ranking as ndcg's (sql/measures/ndcg.sql). -l plays no part.
 --   ndcg_rel = (sum over retrieved documents with gain > 0 at rank r of DCG(<= r) / IDCG(<= r),
 --              the ideal cut at its end, plus (nrel - those documents) * DCG / IDCG) / nrel,
 --              nrel = ideal length; 0 unless the sum is > 0.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 evaluated as (

@@ -1,7 +1,10 @@
 -- num_q: one row per evaluated query with value 1; the summary sums them (trec_eval's num_q).
--- Grain: one row per run x evaluated query. Inputs: eval_run_queries, $params.
+-- Grain: one row per run x evaluated query. Inputs: eval_run_queries, eval_params of $measures.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 final as (

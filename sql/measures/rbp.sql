@@ -2,8 +2,9 @@
 -- m_rbp_resid (not in 9.0.8).
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: eval_judged (judged retrieved documents and their ranks), eval_qrels (the grades of the
--- query), eval_run_queries (num_ret = n), $params (list of {measure, family, x, has_gains,
--- gain_grades, gain_values}; x is rbp's persistence p, 0.9 unless rbp.p=0.95).
+-- query), eval_run_queries (num_ret = n), eval_params (measure, family, x, has_gains) of
+-- $measures (x is rbp's persistence p, 0.9 unless rbp.p=0.95), eval_param_gains (rbp.1=3,2=9's
+-- pairs: measure, position, grade, gain).
 -- trec_eval:
 --   rbp = (1 - p) * sum over retrieved documents at rank r of gain * p^(r-1). Gains are the
 --   grades unless rbp.1=3,2=9 maps them; they are then normalised per query: with mn = min(0,
@@ -17,7 +18,10 @@
 --   1 - (1 - p) * sum of p^(r-1) over the judged ranks, which reads only judged documents.
 -- -l plays no part in either.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, x, has_gains
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 rbp_measures as (
@@ -28,23 +32,24 @@ rbp_measures as (
 
 gain_pairs as (
     select
-        measure,
-        unnest(gain_grades) as grade,
-        unnest(gain_values) as gain,
-        generate_subscripts(gain_grades, 1) as position
-    from params
-    where family = 'rbp'
-      and has_gains
+        g.measure,
+        g.grade,
+        g.gain,
+        -- trec_eval looks up the first pair given for a grade
+        row_number() over (partition by g.measure, g.grade order by g.position) as nth_for_grade
+    from eval_param_gains as g
+    inner join rbp_measures as m
+        on m.measure = g.measure
+    where m.has_gains
 ),
 
 mapped_gains as (
-    -- trec_eval looks up the first pair given for a grade
     select
         measure,
         grade,
-        arg_min(gain, position) as gain
+        gain
     from gain_pairs
-    group by measure, grade
+    where nth_for_grade = 1
 ),
 
 query_levels as (
@@ -62,9 +67,10 @@ default_gains as (
     select
         l.query_id,
         m.measure,
-        unnest(range(0, l.level_count)) as grade
+        g.grade
     from query_levels as l
     cross join rbp_measures as m
+    cross join lateral generate_series(0, l.level_count - 1) as g(grade)
 ),
 
 gain_entries as (
@@ -114,7 +120,12 @@ rbp_sums as (
             case
                 when b.min_gain < 0 or b.max_gain > 1 then (j.gain - b.min_gain) / (b.max_gain - b.min_gain)
                 else j.gain
-            end * pow(j.p, cast(j.rank - 1 as double))
+            end * case
+                -- p^(r-1) below e^-700 adds nothing a double holds (PostgreSQL's power() refuses to underflow)
+                when j.p <= 0 then pow(j.p, cast(j.rank - 1 as double))
+                when (j.rank - 1) * ln(j.p) < -700 then 0.0
+                else pow(j.p, cast(j.rank - 1 as double))
+            end
             order by j.rank
         ) as weighted_gain
     from judged_gains as j
@@ -145,7 +156,10 @@ judged_weights as (
         run_id,
         query_id,
         count(*) as judged_count,
-        sum(pow(0.9, cast(rank - 1 as double)) order by rank) as judged_weight
+        sum(case
+            when (rank - 1) * ln(0.9) < -700 then 0.0  -- as in rbp_sums
+            else pow(0.9, cast(rank - 1 as double))
+        end order by rank) as judged_weight
     from eval_judged
     where grade >= 0
     group by run_id, query_id

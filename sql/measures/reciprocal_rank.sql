@@ -1,10 +1,14 @@
 -- reciprocal rank: RR (recip_rank) and RR@k.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_judged, eval_run_queries, $params (list of {measure, family, k}).
+-- Inputs: eval_judged, eval_run_queries, eval_params (measure, family, k) of
+-- $measures.
 -- trec_eval: 1 / rank of the first retrieved relevant document, 0 when none is retrieved.
 -- RR@k (ir_measures): 0 when the first relevant document is below rank k.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, k
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 first_relevant as (

@@ -6,7 +6,13 @@
 -- trec_eval: one character per rank: the grade 0-9, '>' above 9, '-' unjudged, '.' for a negative
 -- grade; raw grades are shown, -l does not change them. Ranks are trec_eval's (the stored 9.0.8
 -- rank, or score as a double under --compat 10); under -J only judged, non-negative documents
--- count. eval_ranked holds judged documents only, so the unjudged ones are read from run_rows.
+-- count, numbered in rank order.
+-- Why judged rows suffice under 9.0.8's order: a query's stored ranks number its documents 1, 2,
+-- ... num_ret, so every position up to min(width, num_ret) holds a document, and one no judged
+-- document holds is an unjudged one ('-'). irw trec-eval -q then keeps only a run's judged rows,
+-- as without -q (warehouse/ingest.py judged_rows_only), instead of ranking and storing every row
+-- (7M-line run: the sort and this file's join over every row cost ~1.5 s). --compat 10 ranks
+-- every row by its double score here, so it reads them all.
 with ranked as (
     select
         rr.query_id,
@@ -21,30 +27,65 @@ with ranked as (
        and q.doc_id = rr.doc_id
     where rr.run_id in (select run_id from eval_run_queries)
       and (not $judged_only or q.grade >= 0)
+      and ($compat <> 9 or q.grade is not null)
 ),
 
-top_ranks as (
+positioned as (
+    -- without -J the position is the rank (under --compat 10 every row was ranked, so ranks run
+    -- 1, 2, ... too); under -J the judged documents are numbered in rank order
     select
         query_id,
-        row_number() over (partition by query_id order by rank) as position,
+        grade,
         case
-            when grade is null then '-'
-            when grade < 0 then '.'
-            when grade > 9 then '>'
-            else cast(grade as varchar)
-        end as mark
+            when $judged_only then row_number() over (partition by query_id order by rank)
+            else rank
+        end as position
     from ranked
+),
+
+slots as (
+    -- the positions shown: without -J every retrieved one up to the width (num_ret is already
+    -- within the depth), judged or not; under -J each judged one up to the width and the depth
+    select
+        e.query_id,
+        g.position
+    from eval_run_queries as e
+    cross join generate_series(1, $width) as g(position)
+    where not $judged_only
+      and g.position <= e.num_ret
+    union all
+    select
+        query_id,
+        position
+    from positioned
+    where $judged_only
+      and position <= least($width, $depth)
+),
+
+shown as (
+    select
+        s.query_id,
+        s.position,
+        case
+            when p.query_id is null or p.grade is null then '-'
+            when p.grade < 0 then '.'
+            when p.grade > 9 then '>'
+            else cast(p.grade as varchar)
+        end as mark
+    from slots as s
+    left join positioned as p
+        on p.query_id = s.query_id
+       and p.position = s.position
 ),
 
 final as (
     select
-        q.query_id,
-        coalesce(string_agg(t.mark, '' order by t.position), '') as relstring
-    from eval_run_queries as q
-    left join top_ranks as t
-        on t.query_id = q.query_id
-       and t.position <= least($width, $depth)
-    group by q.query_id
+        e.query_id,
+        coalesce(string_agg(sh.mark, '' order by sh.position), '') as relstring
+    from eval_run_queries as e
+    left join shown as sh
+        on sh.query_id = e.query_id
+    group by e.query_id
 )
 
 select * from final

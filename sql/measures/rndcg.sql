@@ -1,14 +1,17 @@
 -- Rndcg: nDCG at rank R (trec_eval's m_Rndcg), grades as gains unless Rndcg.1=3,2=9 maps them.
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql), $params (list of
--- {measure}).
+-- Inputs: eval_dcg_totals, eval_dcg_steps, eval_ideal_dcg (sql/eval/07_dcg.sql), eval_params
+-- (measure) of $measures.
 -- trec_eval: gains, discount and ideal ranking as ndcg's (sql/measures/ndcg.sql). -l plays no part
 -- except in the guard R = 0 -> 0 (trec_eval issue #35).
 --   Rndcg = mean of DCG(<= c) / IDCG(<= c) over the ideal positions c after which the ideal gain
 --           changes (the last one, c = nrel, always counts), plus DCG / IDCG once more when
 --           n > nrel + 1 (trec_eval's loop adds that term only then); 0 when R = 0.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 evaluated as (
@@ -44,20 +47,39 @@ change_points as (
        and (i.next_gain is null or i.next_gain <> i.gain)
 ),
 
-change_terms as (
+change_ranks as (
+    -- the last retrieved document with a gain at or above each change point (null: none)
     select
         c.run_id,
         c.query_id,
         c.measure,
+        c.scheme,
         c.position,
-        coalesce(arg_max(d.dcg_so_far, d.rank), 0.0) / c.idcg_so_far as term
+        c.idcg_so_far,
+        max(d.rank) as last_rank
     from change_points as c
     left join eval_dcg_steps as d
         on d.run_id = c.run_id
        and d.query_id = c.query_id
        and d.scheme = c.scheme
        and d.rank <= c.position
-    group by c.run_id, c.query_id, c.measure, c.position, c.idcg_so_far
+    group by c.run_id, c.query_id, c.measure, c.scheme, c.position, c.idcg_so_far
+),
+
+change_terms as (
+    -- the running DCG there over the running IDCG at the change point
+    select
+        r.run_id,
+        r.query_id,
+        r.measure,
+        r.position,
+        coalesce(d.dcg_so_far, 0.0) / r.idcg_so_far as term
+    from change_ranks as r
+    left join eval_dcg_steps as d
+        on d.run_id = r.run_id
+       and d.query_id = r.query_id
+       and d.scheme = r.scheme
+       and d.rank = r.last_rank
 ),
 
 change_sums as (

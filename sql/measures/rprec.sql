@@ -1,12 +1,16 @@
 -- R-precision: Rprec and Rprec_mult_x (precision at rank x * R).
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: eval_judged, eval_run_queries, $params (list of {measure, family, x}).
+-- Inputs: eval_judged, eval_run_queries, eval_params (measure, family, x) of
+-- $measures.
 -- trec_eval: Rprec = cnt(min(n, R)) / R (0 when R = 0 or nothing was retrieved), where cnt(k) is
 -- the number of relevant documents in the top k. Rprec_mult_x takes k = (long)(x * R + 0.9) in
 -- both 9.0.8 and 10.0: r / k when k > n (n retrieved, r relevant of them), cnt(k) / k when
 -- 1 <= k <= n, and 0 when k = 0.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, family, x
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 cutoffs as (

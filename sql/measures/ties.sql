@@ -3,9 +3,9 @@
 -- Grain: one row per run x evaluated query x requested measure.
 -- Inputs: eval_run_rows_graded (sql/eval/04b: every run row of the query set with its grade and
 -- is_rel), eval_run_queries (num_rel = R at the evaluation's level), eval_qrels (the ideal's
--- grades), $compat (which scores tie), $depth (-M), $judged_only (-J), $params (list of
--- {measure, family, k, ties}; families map_ties, ndcg_cut_ties, P_ties, recip_rank_ties,
--- recall_ties).
+-- grades), $compat (which scores tie), $depth (-M), $judged_only (-J), eval_params (measure,
+-- family, k, ties; families map_ties, ndcg_cut_ties, P_ties, recip_rank_ties, recall_ties) of
+-- $measures.
 -- Ties: documents tie when trec_eval could not order them by score: equal as 32-bit floats under
 -- --compat 9 (trec_eval 9.0.8), equal doubles under --compat 10. trec_eval breaks them by docid;
 -- here every order of each tie group counts, the groups independent and each order equally likely.
@@ -19,7 +19,9 @@
 --       E[AP@c] * R      = sum over positions before + i <= c of
 --                          (r / n (rel_before + 1) + (i - 1) r (r - 1) / (n (n - 1))) / (before + i)
 --       E[RR]            = sum over i of P(the first relevant of the first group holding one is its
---                          i-th) / (before + i), P = C(n - i, r - 1) / C(n, r) (by lgamma).
+--                          i-th) / (before + i), P = C(n - i, r - 1) / C(n, r)
+--                          = r / n * prod over j < i of (n - r - j + 1) / (n - j), summed as
+--                          logarithms down the group.
 --   ties=min / ties=max: the lowest / highest value any order gives: every one of these measures
 --     only grows when a more relevant document moves above a less relevant one, so max puts each
 --     group's documents by grade descending and min by grade ascending.
@@ -36,7 +38,8 @@ with params as (
         -- the rank cutoff each measure reads, the depth included
         cast(least(case when family in ('map_ties', 'recip_rank_ties') then $depth else k end, $depth) as bigint) as c,
         k
-    from (select unnest($params, recursive := true))
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 in_scope as (
@@ -94,7 +97,7 @@ first_relevant_group as (
             row_number() over (partition by run_id, query_id order by tie_score desc) as nth
         from placed
         where r > 0
-    )
+    ) as relevant_groups
     where nth = 1
 ),
 
@@ -111,12 +114,13 @@ group_positions as (
         g.gain_sum,
         g.before,
         g.rel_before,
-        unnest(range(1, least(g.n, p.c - g.before) + 1)) as i
+        x.i
     from useful_groups as g
     inner join params as p
         on p.ties = 'expected'
        and p.family in ('map_ties', 'ndcg_cut_ties')
        and p.c > g.before
+    cross join lateral generate_series(1, least(g.n, p.c - g.before)) as x(i)
 ),
 
 expected_sums as (
@@ -129,7 +133,7 @@ expected_sums as (
                 (cast(r as double) / n * (rel_before + 1)
                  + case when n > 1 then (i - 1) * cast(r as double) * (r - 1) / (cast(n as double) * (n - 1)) else 0.0 end)
                 / (before + i)
-            else gain_sum / n / log2(cast(before + i + 1 as double))
+            else gain_sum / n / (ln(cast(before + i + 1 as double)) / ln(cast(2 as double)))
         end order by before, i) as total
     from group_positions
     group by run_id, query_id, measure
@@ -150,22 +154,50 @@ expected_counts as (
     group by g.run_id, g.query_id, p.measure
 ),
 
-expected_rr as (
+rr_positions as (
+    -- every position i of the first group holding a relevant document at which its first relevant
+    -- one can be (i <= n - r + 1), within the cutoff
     select
         f.run_id,
         f.query_id,
         p.measure,
-        sum(exp(lgamma(f.n - x.i + 1) - lgamma(f.r) - lgamma(f.n - x.i - f.r + 2)
-                - lgamma(f.n + 1) + lgamma(f.r + 1) + lgamma(f.n - f.r + 1))
-            / (f.before + x.i) order by x.i) as total
+        f.n,
+        f.r,
+        f.before,
+        x.i
     from first_relevant_group as f
     inner join params as p
         on p.ties = 'expected'
        and p.family = 'recip_rank_ties'
-    cross join lateral (
-        select unnest(range(1, least(f.n - f.r + 1, p.c - f.before) + 1)) as i
-    ) as x
-    group by f.run_id, f.query_id, p.measure
+    cross join lateral generate_series(1, least(f.n - f.r + 1, p.c - f.before)) as x(i)
+),
+
+rr_chances as (
+    -- ln P(the first relevant document is the group's i-th): ln(r / n) plus, for each j < i,
+    -- ln((n - r - j + 1) / (n - j)) (the j-th not relevant)
+    select
+        run_id,
+        query_id,
+        measure,
+        before,
+        i,
+        ln(cast(r as double)) - ln(cast(n as double)) + coalesce(sum(
+            case when i <= n - r then ln(cast(n - r - i + 1 as double)) - ln(cast(n - i as double)) else 0.0 end
+        ) over (
+            partition by run_id, query_id, measure order by i rows between unbounded preceding and 1 preceding
+        ), 0.0) as log_chance
+    from rr_positions
+),
+
+expected_rr as (
+    -- a chance below e^-700 is held at e^-700 (PostgreSQL's exp() refuses to underflow)
+    select
+        run_id,
+        query_id,
+        measure,
+        sum(exp(greatest(log_chance, -700.0)) / (before + i) order by i) as total
+    from rr_chances
+    group by run_id, query_id, measure
 ),
 
 -- min and max -------------------------------------------------------------------------------
@@ -231,7 +263,7 @@ extreme_dcg as (
         run_id,
         query_id,
         measure,
-        sum(gain / log2(cast(rank + 1 as double)) order by rank) as dcg
+        sum(gain / (ln(cast(rank + 1 as double)) / ln(cast(2 as double))) order by rank) as dcg
     from extreme_ranks
     where family = 'ndcg_cut_ties'
       and gain > 0
@@ -253,7 +285,7 @@ ideal_dcg as (
     select
         i.query_id,
         p.measure,
-        sum(i.gain / log2(cast(i.position + 1 as double)) order by i.position) as idcg
+        sum(i.gain / (ln(cast(i.position + 1 as double)) / ln(cast(2 as double))) order by i.position) as idcg
     from ideal as i
     inner join params as p
         on p.family = 'ndcg_cut_ties'

@@ -1,13 +1,16 @@
 -- unjudged at k: unj_k, trec_eval 10.0's m_unjudged (not in 9.0.8).
 -- Grain: one row per run x evaluated query x requested cutoff.
 -- Inputs: eval_judged (judged retrieved documents and their ranks), eval_run_queries (num_ret =
--- n), $params (list of {measure, family, k}).
+-- n), eval_params (measure, k) of $measures.
 -- trec_eval: the documents in the top min(k, n) that the qrels do not judge, or judge with a
 -- negative grade, divided by k (even when fewer than k were retrieved). Counted here as
 -- min(k, n) minus the documents judged with a grade >= 0 in the top k. -l plays no part.
 -- numerator/denominator carry the counts so micro averages pool them.
 with params as (
-    select unnest($params, recursive := true)
+    -- the measures of this file being computed (eval_params holds every measure of the step)
+    select measure, k
+    from eval_params
+    where measure in (select unnest($measures))
 ),
 
 judged_at_k as (

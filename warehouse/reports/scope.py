@@ -10,7 +10,7 @@ from typing import Any, Iterable, Sequence
 from .. import catalog, charts
 from ..core import Warehouse
 from ..errors import ReadOnlyError, UsageError
-from ..evaluate import Settings, stored_name
+from ..evaluate import Settings, load_wanted, stored_name
 from ..measures import Measure, parse_all, tie_variant
 from ..table import Table
 
@@ -113,8 +113,8 @@ def pr_curve_chart(scope: Scope, names: Sequence[str], title: str) -> charts.Lin
         return None
     recall = {m.name: float(m.param) for m in levels}
     wanted = [{**scope.wanted[m.name], "position": position} for position, m in enumerate(levels)]
-    table = Table.from_result(scope.wh.db.run_file("eval/summary.sql", {
-        "wanted": wanted, "run_ids": run_ids_in_order(scope.wh, names)}))
+    load_wanted(scope.wh.db, wanted, run_ids_in_order(scope.wh, names))
+    table = Table.from_result(scope.wh.db.run_file("eval/summary.sql"))
     by_run: dict[str, list[tuple[float, float]]] = {}
     for run, measure, precision, _micro, _queries in table.rows:
         by_run.setdefault(run, []).append((recall[measure], precision))
