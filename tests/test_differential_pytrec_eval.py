@@ -355,9 +355,11 @@ def _comparable(family: str, value: float, from_irw: bool) -> float:
 class Oracle:
     """Builds the corpus once, ingests it, and evaluates lazily per setting (cached)."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, warehouse_at: str | Path | None = None):
+        """warehouse_at: where irw stores and evaluates the corpus (a DuckDB file in directory by
+        default, or a PostgreSQL URL: the same SQL files on the other engine)."""
         self.corpus = generate()
-        self.wh = warehouse.open(directory / "irw.duckdb")
+        self.wh = warehouse.open(warehouse_at if warehouse_at is not None else directory / "irw.duckdb")
         qrels_path = directory / "diff.qrels"
         qrels_path.write_text(self.corpus.qrels_text, encoding="utf-8")
         self.wh.ingest_qrels(qrels_path, "diff")
@@ -471,11 +473,21 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= TOLERANCE
 
 
-@pytest.fixture(scope="module")
-def oracle(tmp_path_factory):
-    built = Oracle(tmp_path_factory.mktemp("differential"))
-    yield built
-    built.close()
+@pytest.fixture(scope="module", params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def oracle(request, tmp_path_factory):
+    """The corpus in a warehouse of each engine: every case runs against DuckDB and PostgreSQL."""
+    directory = tmp_path_factory.mktemp("differential")
+    if request.param == "duckdb":
+        built = Oracle(directory)
+        yield built
+        built.close()
+        return
+    from conftest import fresh_postgres_database, require_postgres
+
+    with fresh_postgres_database(require_postgres()) as url:
+        built = Oracle(directory, url)
+        yield built
+        built.close()
 
 
 # -- the tests ------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ evaluation on DuckDB.
 """
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -255,3 +256,68 @@ def test_the_password_is_never_printed(postgres_url, dl19):
         outputs.append(wh.path + repr(wh.runs().rows))
     assert all(PASSWORD not in text for text in outputs), [t for t in outputs if PASSWORD in t]
     assert "postgresql://" in outputs[3] or "no run named" in outputs[3]
+
+
+# -- the numbers ---------------------------------------------------------------------------------------------
+
+def _trec_values(evaluation, run: str) -> dict[tuple[str, str], str]:
+    """(trec_eval name, query or 'all') -> the value as trec_eval prints it, for one run."""
+    from warehouse.formatting import trec_line
+
+    by_name = {m.name: m for m in evaluation.measures}
+    values = {}
+    for r, query, name, value in evaluation.per_query.rows:
+        m = by_name[name]
+        if r == run and m.family.per_query:
+            values[(m.trec_name, query)] = trec_line(m.trec_name, query, value, m.is_count).split("\t")[2].strip()
+    for r, name, value, _micro, _queries in evaluation.summary.rows:
+        m = by_name[name]
+        if r == run and m.family.summary:
+            values[(m.trec_name, "all")] = trec_line(m.trec_name, "all", value, m.is_count).split("\t")[2].strip()
+    return values
+
+
+@pytest.mark.parametrize("level, compat", [(1, 9), (2, 9), (1, 10), (2, 10)])
+def test_dl19_all_trec_on_postgres_is_trec_eval_and_duckdb(postgres_url, dl19, conformance, tmp_path, level, compat):
+    """Every all_trec measure but the text ones (runid, relstring), per query and summary, for the
+    six DL19 runs: equal to trec_eval's own output at its 4 decimals, and to DuckDB's values (the
+    same SQL files on both engines)."""
+    from warehouse.trec_eval import requested_measures
+
+    ingest_dl19(postgres_url, dl19)
+    ingest_dl19(str(tmp_path / "irw.duckdb"), dl19)
+    measures = [m for m in requested_measures(["all_trec"], compat) if m.family.trec_name not in ("runid", "relstring")]
+    with warehouse.open(postgres_url) as server, warehouse.open(tmp_path / "irw.duckdb") as local:
+        on_server = server.evaluate(RUNS, "dl19", measures, per_query=True, level=level, compat=compat)
+        on_duckdb = local.evaluate(RUNS, "dl19", measures, per_query=True, level=level, compat=compat)
+    assert len(on_server.per_query.rows) > 6 * 43 * 50
+    # The same SQL on both engines; their libm's log and exp may differ in the last bit (Rndcg's
+    # discounts), so values agree to 1e-12, and at trec_eval's 4 decimals exactly (below).
+    server_values = {tuple(row[:3]): row[3] for row in on_server.per_query.rows}
+    duckdb_values = {tuple(row[:3]): row[3] for row in on_duckdb.per_query.rows}
+    assert server_values.keys() == duckdb_values.keys()
+    assert all(math.isclose(server_values[k], duckdb_values[k], rel_tol=1e-12, abs_tol=1e-15) for k in server_values)
+    assert [row[:2] for row in on_server.summary.rows] == [row[:2] for row in on_duckdb.summary.rows]
+    for run in RUNS:
+        expected = {key: value for key, value in dl19_expected(conformance, run, level, compat).items()
+                    if key[0] not in ("runid",) and not key[0].startswith("relstring")}
+        got = _trec_values(on_server, run)
+        assert {k: got.get(k) for k in expected} == expected, run
+
+
+def test_two_clients_evaluating_the_same_runs_at_once_store_each_score_once(postgres_url, dl19):
+    ingest_dl19(postgres_url, dl19)
+    measures = ["AP", "nDCG@10", "P@10", "R@1000", "RR", "Bpref", "infAP", "Rprec"]
+    args = [a for m in measures for a in ("-m", m)]
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda _: irw_process("eval", *args, "--format", "csv", "--db", postgres_url),
+                                range(2)))
+    assert [r.returncode for r in results] == [0, 0], [r.stderr for r in results]
+    assert results[0].stdout == results[1].stdout  # the same numbers, whichever stored them
+    with warehouse.open(postgres_url) as wh:
+        assert wh.db.fetchone("select count(*) from evaluations")[0] == 1
+        stored = wh.db.fetchone("select count(*) from scores")[0]
+        distinct = wh.db.fetchone("select count(*) from (select distinct evaluation_id, run_id, measure, query_id "
+                                  "from scores) as keys")[0]
+        assert stored == distinct == 6 * 43 * len(measures)
+        assert wh.db.fetchone("select count(*) from evaluated")[0] == 6 * len(measures)

@@ -273,6 +273,10 @@ class Database:
             self.con.execute(f"insert into {table} select {lists}",
                              [[row[i] for row in rows] for i in range(len(columns))])
 
+    def lock_scores(self, qrels_set_id: int) -> None:
+        """Called in the transaction that stores an evaluation's scores: nothing to do, as one
+        process at a time writes a DuckDB file (a server warehouse serialises writers here)."""
+
     @property
     def staging(self) -> "Database":
         """Where files are read and validated before their rows are stored: this database itself

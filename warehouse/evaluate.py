@@ -300,6 +300,9 @@ class Evaluator:
             found = self._find_evaluation_id(qrels_id, s)
             return found if found is not None else -1
         with self.db.transaction():
+            # on a server, another client may be storing these scores now: wait for it, then
+            # find what it stored (a DuckDB file has one writer at a time)
+            self.db.lock_scores(qrels_id)
             evaluation_id = self._evaluation_id(qrels_id, s)
             done = set() if recompute else set(self.db.run_file(
                 "eval/evaluated_already.sql", {"evaluation_id": evaluation_id, "run_ids": run_ids}).fetchall())

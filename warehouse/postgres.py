@@ -28,6 +28,8 @@ from .resources import read_sql
 URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
 # pg_advisory_xact_lock key of schema migrations: any constant, the same in every irw
 _MIGRATION_LOCK = 0x697277  # "irw"
+# pg_advisory_xact_lock(class, qrels_set_id) of the writers storing scores (lock_scores)
+_SCORES_LOCK = 0x697273
 
 
 def is_url(path: Any) -> bool:
@@ -233,6 +235,13 @@ class PostgresDatabase:
             with cursor.copy(psql.SQL("copy ({}) to stdout with (format csv)").format(psql.SQL(query))) as copy:
                 for chunk in copy:
                     handle.write(chunk)
+
+    def lock_scores(self, qrels_set_id: int) -> None:
+        """Serialises, until the caller's transaction ends, the writers that store scores computed
+        with one qrels set: two clients evaluating the same runs at once then store each score
+        once, the second finding the first's (the evaluation's row, and every score, have unique
+        keys as well)."""
+        self.execute("select pg_advisory_xact_lock(?, ?)", [_SCORES_LOCK, qrels_set_id])
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self)
