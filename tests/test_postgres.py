@@ -321,3 +321,25 @@ def test_two_clients_evaluating_the_same_runs_at_once_store_each_score_once(post
                                   "from scores) as keys")[0]
         assert stored == distinct == 6 * 43 * len(measures)
         assert wh.db.fetchone("select count(*) from evaluated")[0] == 6 * len(measures)
+
+
+def test_frames_remove_and_recompute_on_the_server(postgres_url, dl19):
+    import pandas as pd
+
+    ingest_dl19(postgres_url, dl19, runs=("BM25",))
+    lines = [line.split() for line in (dl19 / "runs" / "run.dl19.BM25_RM3.txt").read_text().splitlines()]
+    frame = pd.DataFrame({"qid": [l[0] for l in lines], "docno": [l[2] for l in lines],
+                          "score": [float(l[4]) for l in lines], "rank": [int(l[3]) for l in lines]})
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_run(frame, "rm3 from a frame")
+        first = wh.evaluate(["BM25", "rm3 from a frame"], "dl19", ["AP", "nDCG@10"])
+        again = wh.evaluate(["BM25", "rm3 from a frame"], "dl19", ["AP", "nDCG@10"], recompute=True)
+        assert first.summary.rows == again.summary.rows
+        assert wh.db.fetchone("select count(*) from scores")[0] == 2 * 43 * 2
+        wh.remove_run("rm3 from a frame")
+        assert wh.run_names() == ["BM25"]
+        for table in ("scores", "evaluated", "judged_run_rows", "run_queries", "run_rows"):
+            assert wh.db.fetchone(f"select count(distinct run_id) from {table}")[0] == 1, table
+        wh.remove_qrels("dl19")
+        assert wh.db.fetchone("select count(*) from scores")[0] == 0
+        assert wh.db.fetchone("select count(*) from judged_run_rows")[0] == 0
