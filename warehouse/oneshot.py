@@ -26,9 +26,6 @@ class OneShotDatabase(Database):
     def _migrate(self) -> None:
         """The one-shot schema instead of the warehouse's migrations."""
         self.run_file("oneshot/schema.sql")
-        # The trec_summary macro sql/eval/summary.sql calls, from the migration that defines it
-        # (with the run_summary view over it, which nothing here reads).
-        self.run_file("schema/005_trec_summary.sql")
 
 
 @contextmanager
