@@ -69,9 +69,10 @@ def test_oneshot_database_is_in_memory_and_closed_after():
         db.fetchone("select 1")
 
 
-def test_all_trec_without_q_reads_judged_rows_only(conformance, monkeypatch):
-    """relstring, the one all_trec measure that reads unjudged rows, prints only per-query lines:
-    without -q the run keeps only its judged rows, and the summary is trec_eval's."""
+def test_all_trec_reads_judged_rows_only(conformance, monkeypatch):
+    """-m all_trec, with or without -q, keeps only the run's judged rows (relstring, -q only, finds
+    the unjudged documents among its top ranks as the ranks no judged document holds), and prints
+    trec_eval's lines; --compat 10 ranks every row by its double score, so it keeps them all."""
     folder = conformance / "dl19-passage"
     expected = "".join(line for line in (folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
                        .splitlines(keepends=True) if line.split("\t")[1] == "all")
@@ -90,7 +91,10 @@ def test_all_trec_without_q_reads_judged_rows_only(conformance, monkeypatch):
     assert judged_rows_only == [True]
     out = io.StringIO()
     trec_eval.run(["-q", "-m", "all_trec", "qrels.dl19-passage.txt", "runs/run.dl19.BM25.txt"], out)
-    assert judged_rows_only == [True, False]  # relstring prints every query's top documents
+    assert out.getvalue() == (folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
+    trec_eval.run(["-q", "--compat", "10", "-m", "all_trec", "qrels.dl19-passage.txt", "runs/run.dl19.BM25.txt"],
+                  io.StringIO())
+    assert judged_rows_only == [True, True, False]
 
 
 

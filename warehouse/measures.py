@@ -76,10 +76,10 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("P", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
            "Precision at k: relevant in the top k, divided by k even when fewer were retrieved.",
            _k("P@{}"), ratio=True),
-    # relstring is text, not a score: the trec_eval drop-in prints it from sql/measures/relstring.sql
+    # relstring is text, not a score: the trec_eval drop-in prints it from sql/measures/relstring.sql,
+    # where its unjudged documents are the ranks no judged one holds (judged rows suffice)
     Family("relstring", None, CUTOFFS, (10,), MEAN,
-           "The relevance of the top documents as a string (irw trec-eval -q only).", summary=False,
-           reads_run_rows=True),  # it prints unjudged documents too
+           "The relevance of the top documents as a string (irw trec-eval -q only).", summary=False),
     Family("recall", "measures/cutoff.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
            "Recall at k: relevant in the top k, divided by R.", _k("R@{}"), ratio=True),
     Family("infAP", "measures/inf_ap.sql", NONE, (), MEAN,

@@ -231,10 +231,7 @@ def run(argv: list[str], out: TextIO) -> None:
     measures = requested_measures(args.measures, s.compat)
     with oneshot.database() as db, _swapped_files_named():
         ingest.ingest_qrels(db, args.qrels, "qrels", digest=False)  # nothing outlives the call
-        # relstring, which reads unjudged rows too, prints only per-query lines: without -q, a run
-        # evaluated on -m all_trec keeps only its judged rows (and is not hashed)
-        printed = measures if args.per_query else [m for m in measures if m.family.summary]
-        judged_rows_only = keeps_judged_rows_only(s, printed)
+        judged_rows_only = keeps_judged_rows_only(s, measures)
         ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False)
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
         try:
