@@ -179,7 +179,8 @@ def test_library_comparison_with_bootstrap_settings_agrees_with_scipy(db):
     runs, measures, resamples = ["bm25-rm3", "bm25-trunc", "dense"], ["AP", "P@10"], 2_000
     with warehouse.open(db) as wh:
         comparison = reports.compare(wh, ["bm25", *runs], "sample", measures, baseline="bm25",
-                                     stats=stats.StatsSettings(test="bootstrap", permutations=resamples, seed=3))
+                                     stats=stats.StatsSettings(test="bootstrap", permutations=resamples, seed=3),
+                                     values=True)
     per_query = eval_per_query(db, ["bm25", *runs], measures)
     assert len(comparison.rows) == 6
     raw = []

@@ -612,9 +612,8 @@ def report_leaderboard(
         finally:
             if bar is not None:
                 bar.stop()
-        err(f"wrote {written[0]}")
-        if len(written) > 1:
-            err(f"wrote {len(written) - 1} run pages to {written[1].parent}")
+        for line in written.messages():  # which pages were written, which were unchanged
+            err(line)
 
 
 @report_app.command("run")

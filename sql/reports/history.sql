@@ -2,20 +2,35 @@
 -- Grain: one row per run with a stored score for the measure, ordered by system, then run date,
 -- then run name (byte order), which is also the order "the run before" follows.
 -- Inputs: runs, scores, measures (aggregate kind); $evaluation_id, $stored (the measure's stored
--- name), $systems (names to keep; empty keeps every system).
--- trec_eval: value is trec_summary (schema 005), the summary eval/summary.sql prints for the
--- measure (mean over the evaluated queries; sum for counts; geometric mean for gm_map, gm_bpref).
+-- name), $every_system (true: keep every system), $systems (else the names to keep).
+-- trec_eval: value is the summary eval/summary.sql prints for the measure: the mean over the
+-- evaluated queries, the sum for counts, the geometric mean (values floored at 1e-5) for gm_map and
+-- gm_bpref, summed in query-id order (schema 005's rule, written out: PostgreSQL has no macros).
 -- run_date is the run file's creation (or modification) time recorded at ingest.
 with aggregated as (
     select
         s.run_id,
+        m.aggregate,
         count(*) as queries,
-        trec_summary(m.aggregate, s.value, s.query_id) as value
+        sum(s.value order by s.query_id) as sum_value,
+        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value
     from scores as s
     inner join measures as m on m.measure = s.measure
     where s.evaluation_id = $evaluation_id
       and s.measure = $stored
     group by s.run_id, m.aggregate
+),
+
+summarized as (
+    select
+        run_id,
+        queries,
+        case aggregate
+            when 'sum' then sum_value
+            when 'geo' then geo_value
+            else sum_value / queries
+        end as value
+    from aggregated
 ),
 
 dated as (
@@ -28,8 +43,8 @@ dated as (
         a.value,
         a.queries
     from runs as r
-    inner join aggregated as a on a.run_id = r.run_id
-    where len($systems) = 0
+    inner join summarized as a on a.run_id = r.run_id
+    where $every_system
        or coalesce(r.system, r.name) in (select unnest($systems))
 ),
 

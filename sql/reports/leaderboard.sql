@@ -1,31 +1,44 @@
 -- leaderboard: every stored run with the summary value of each requested measure, ranked.
 -- Grain: one row per run x requested measure; a run with no score for a measure (no query it
 -- shares with the qrels) keeps its row with a null value.
--- Inputs: runs, scores, measures (aggregate kind), qrels_sets; $wanted (list of {evaluation_id,
--- stored, measure, position}; position 0 is the primary measure), $qrels_set_id.
--- trec_eval: value is trec_summary (schema 005), the summary eval/summary.sql prints (the "all"
--- line). queries counts the evaluated queries; judged_queries the qrels set's.
+-- Inputs: runs, scores, measures (aggregate kind), qrels_sets; report_wanted (temporary:
+-- evaluation_id, stored, measure, position; position 0 is the primary measure), $qrels_set_id.
+-- trec_eval: value is the summary eval/summary.sql prints (the "all" line): the mean over the
+-- evaluated queries, the sum for counts, the geometric mean (values floored at 1e-5) for gm_map and
+-- gm_bpref, summed in query-id order (schema 005's rule, written out: PostgreSQL has no macros).
+-- queries counts the evaluated queries; judged_queries the qrels set's.
 -- Rank: competition rank ("1, 2, 2, 4") by the primary measure, highest first, values equal to 12
 -- decimals sharing a rank (two runs with equal means over different per-query values can differ
 -- in the last bits); runs without a primary value come last, unranked. Ties order by run name
 -- (byte order).
-with wanted as (
-    select unnest($wanted, recursive := true)
-),
-
-summarized as (
+with aggregated as (
     select
         s.run_id,
         w.position,
+        m.aggregate,
         count(*) as queries,
-        trec_summary(m.aggregate, s.value, s.query_id) as value
+        sum(s.value order by s.query_id) as sum_value,
+        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value
     from scores as s
-    inner join wanted as w
+    inner join report_wanted as w
         on w.evaluation_id = s.evaluation_id
        and w.stored = s.measure
     inner join measures as m
         on m.measure = s.measure
     group by s.run_id, w.position, m.aggregate
+),
+
+summarized as (
+    select
+        run_id,
+        position,
+        queries,
+        case aggregate
+            when 'sum' then sum_value
+            when 'geo' then geo_value
+            else sum_value / queries
+        end as value
+    from aggregated
 ),
 
 primary_values as (
@@ -65,7 +78,7 @@ final as (
         q.query_count as judged_queries
     from runs as r
     inner join ranked as k on k.run_id = r.run_id
-    cross join wanted as w
+    cross join report_wanted as w
     left join summarized as v
         on v.run_id = r.run_id
        and v.position = w.position

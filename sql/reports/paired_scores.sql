@@ -1,20 +1,12 @@
 -- paired_scores: per-query values of a run and its baseline, side by side, for each pair.
 -- Grain: one row per pair x requested measure x query that either run was evaluated on; a query
 -- only one of the two has carries a null on the other side (paired tests use the rows with both).
--- Inputs: scores; $pairs (list of {pair, run_id, baseline_id}), $wanted (list of {evaluation_id,
--- stored, measure, position}).
+-- Inputs: scores; report_pairs (temporary: pair, run_id, baseline_id), report_wanted (temporary:
+-- evaluation_id, stored, measure, position), both filled by warehouse/reports/pairs.py.
 -- trec_eval: the values are the -q lines of each run under the evaluation's settings; which
 -- queries a run has follows its query set (by default the queries in both run and qrels, every
 -- qrels query with -c).
-with pairs as (
-    select unnest($pairs, recursive := true)
-),
-
-wanted as (
-    select unnest($wanted, recursive := true)
-),
-
-scored as (
+with scored as (
     select
         s.run_id,
         w.position,
@@ -22,21 +14,21 @@ scored as (
         s.query_id,
         s.value
     from scores as s
-    inner join wanted as w
+    inner join report_wanted as w
         on w.evaluation_id = s.evaluation_id
        and w.stored = s.measure
-    where s.run_id in (select run_id from pairs union select baseline_id from pairs)
+    where s.run_id in (select run_id from report_pairs union select baseline_id from report_pairs)
 ),
 
 run_side as (
     select p.pair, sc.position, sc.measure, sc.query_id, sc.value
-    from pairs as p
+    from report_pairs as p
     inner join scored as sc on sc.run_id = p.run_id
 ),
 
 baseline_side as (
     select p.pair, sc.position, sc.measure, sc.query_id, sc.value
-    from pairs as p
+    from report_pairs as p
     inner join scored as sc on sc.run_id = p.baseline_id
 ),
 

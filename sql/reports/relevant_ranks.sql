@@ -1,20 +1,14 @@
 -- relevant_ranks: where each relevant document of one query sits in each run's ranking.
 -- Grain: one row per run x relevant document of $query_id (grade >= $level), in the order of
--- $run_ids, then rank (documents not retrieved last), then docid.
--- Inputs: qrels, run_rows; $qrels_set_id, $query_id, $run_ids, $level, $depth (-M, a large
--- number for all), $compat (9 or 10), $judged_only (-J).
+-- report_runs.run_position, then rank (documents not retrieved last), then docid.
+-- Inputs: qrels, run_rows; report_runs (temporary: run_id, run_position); $qrels_set_id,
+-- $query_id, $level, $depth (-M, a large number for all), $compat (9 or 10), $judged_only (-J).
 -- trec_eval: the rank is the one the measures use. 9.0.8 orders by score as a 32-bit float
 -- descending, then docid descending (the trec_rank stored at ingest); 10.0 by the double score.
 -- -M keeps the first $depth documents; -J then drops unjudged (and negatively graded) documents
 -- and ranks the rest from 1, as eval/03b_judged_only.sql does. rank is null when the document was
 -- not retrieved within those rules; retrieved counts the run's documents for the query.
-with run_order as (
-    select
-        unnest($run_ids) as run_id,
-        generate_subscripts($run_ids, 1) as run_position
-),
-
-judgments as (
+with judgments as (
     select doc_id, grade
     from qrels
     where qrels_set_id = $qrels_set_id
@@ -28,7 +22,7 @@ retrieved as (
         rr.trec_rank,
         row_number() over (partition by rr.run_id order by rr.score desc, rr.doc_id desc) as double_rank
     from run_rows as rr
-    where rr.run_id in (select run_id from run_order)
+    where rr.run_id in (select run_id from report_runs)
       and rr.query_id = $query_id
 ),
 
@@ -69,7 +63,7 @@ final as (
         j.grade,
         e.rank,
         coalesce(n.retrieved, 0) as retrieved
-    from run_order as o
+    from report_runs as o
     cross join judgments as j
     left join evaluated as e
         on e.run_id = o.run_id

@@ -1,15 +1,10 @@
 -- run_metadata: what the warehouse knows about each run a report shows.
--- Grain: one row per requested run, in the order of $run_ids.
--- Inputs: runs; $run_ids. run_date is the run's date recorded at ingest and date_source where it
--- came from ('--date', 'ir_metadata' or 'file mtime'; schema 007); the ingest time itself is left
--- out so a report depends only on the data.
-with run_order as (
-    select
-        unnest($run_ids) as run_id,
-        generate_subscripts($run_ids, 1) as run_position
-),
-
-final as (
+-- Grain: one row per requested run, in the order of report_runs.run_position.
+-- Inputs: runs; report_runs (temporary: run_id, run_position; warehouse/reports/scope.py).
+-- run_date is the run's date recorded at ingest and date_source where it came from ('--date',
+-- 'ir_metadata' or 'file mtime'; schema 007); the ingest time itself is left out so a report
+-- depends only on the data.
+with final as (
     select
         r.run_id,
         r.name as run,
@@ -25,7 +20,7 @@ final as (
         r.row_count,
         r.query_count
     from runs as r
-    inner join run_order as o on o.run_id = r.run_id
+    inner join report_runs as o on o.run_id = r.run_id
     order by o.run_position
 )
 

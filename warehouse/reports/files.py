@@ -1,14 +1,35 @@
-"""Where a report's files go and how they are written: run page names, links, whole-or-nothing writes."""
+"""Where a report's files go and how they are written: run page names, links, whole-or-nothing
+writes, and only the pages whose content changed.
+
+A leaderboard of a thousand runs writes a thousand run pages; after one run is added, one of
+them is new and the others would come out byte for byte as they are. Two things keep that cheap:
+
+- a page is written only when its bytes differ from the file's (write_if_changed), so an
+  unchanged page keeps its file and its modification time;
+- a folder of run pages holds a manifest (PAGE_MANIFEST) of what each page was made from: a key
+  over everything it reads (its run's and its baseline's metadata and stored scores, the qrels
+  set, the settings, the page it links back to, and irw's code and templates) and the size and
+  modification time the file had when written. A page whose key and file are as recorded is
+  neither built nor read again. A file edited, removed or replaced since is built and written.
+"""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 from urllib.parse import quote
 
 from ..output import write_atomically
+from ..resources import sql_dir, templates_dir
+
+PAGE_MANIFEST = ".irw-pages.json"
+_MANIFEST_FORMAT = 1
 
 _SAFE_PAGE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}")
 # names Windows refuses as files whatever their extension (con.html is the console)
@@ -56,3 +77,103 @@ def write_page(path: Path, html: str) -> Path:
     sees one). A folder that cannot be made or written to is an OutputError."""
     write_atomically(path, html.encode("utf-8"))
     return path
+
+
+def write_if_changed(path: Path, html: str) -> bool:
+    """Writes a page (whole or not at all, write_page) unless the file holds these bytes already;
+    True when it was written."""
+    data = html.encode("utf-8")
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # missing or unreadable: written (and an unwritable one reported) below
+    write_atomically(path, data)
+    return True
+
+
+@dataclass
+class PagesWritten(Sequence):
+    """The files of a report, its main page first: every one of them (as a sequence of paths), and
+    which were written and which were left as they were (their content had not changed)."""
+
+    paths: list[Path]
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+
+    def __getitem__(self, index):
+        return self.paths[index]
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def messages(self) -> list[str]:
+        """What was written, for a person: the main page, then the run pages in one line."""
+        main, pages = self.paths[0], self.paths[1:]
+        lines = [f"wrote {main}" if main in self.written else f"{main} unchanged"]
+        if pages:
+            written = set(self.written)
+            fresh = sum(1 for p in pages if p in written)
+            kept = len(pages) - fresh
+            line = f"wrote {fresh:,} run {'page' if fresh == 1 else 'pages'} to {pages[0].parent}"
+            lines.append(line + (f"; {kept:,} unchanged" if kept else ""))
+        return lines
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """SHA-256 over irw's Python code, SQL and templates: part of every page key, so pages made by
+    another version of irw are built again."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    files = [(f"warehouse/{p.relative_to(package).as_posix()}", p) for p in package.rglob("*.py")]
+    for name, folder in (("sql", sql_dir()), ("templates", templates_dir())):
+        files += [(f"{name}/{p.relative_to(folder).as_posix()}", p) for p in folder.rglob("*") if p.is_file()]
+    for name, path in sorted(files):
+        digest.update(name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def page_key(inputs: Any) -> str:
+    """A key over everything a page is made from (JSON of it; dates and other values as text)."""
+    text = json.dumps([code_digest(), inputs], sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class PageManifest:
+    """A folder's record of what each of its pages was made from (see the module docstring)."""
+
+    def __init__(self, folder: Path):
+        self.path = folder / PAGE_MANIFEST
+        self.pages: dict[str, dict[str, Any]] = {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("format") == _MANIFEST_FORMAT and isinstance(data.get("pages"), dict):
+                self.pages = data["pages"]
+        except (OSError, ValueError, AttributeError):
+            pass  # none yet, or unreadable: every page is built, and the manifest written anew
+        self._saved = dict(self.pages)
+
+    def current(self, name: str, key: str) -> bool:
+        """Whether page `name` was made from inputs with this key and its file is as written then."""
+        entry = self.pages.get(name)
+        if not isinstance(entry, dict) or entry.get("inputs") != key:
+            return False
+        try:
+            info = (self.path.parent / name).stat()
+        except OSError:
+            return False
+        return entry.get("size") == info.st_size and entry.get("mtime_ns") == info.st_mtime_ns
+
+    def record(self, name: str, key: str) -> None:
+        info = (self.path.parent / name).stat()
+        self.pages[name] = {"inputs": key, "size": info.st_size, "mtime_ns": info.st_mtime_ns}
+
+    def save(self, names: Iterable[str]) -> None:
+        """Keeps the entries of these pages (the report's now) and writes the manifest if it changed."""
+        keep = set(names)
+        self.pages = {name: entry for name, entry in sorted(self.pages.items()) if name in keep}
+        if self.pages != self._saved:
+            write_atomically(self.path, json.dumps({"format": _MANIFEST_FORMAT, "pages": self.pages}, indent=0,
+                                                   sort_keys=True).encode("utf-8"))
+            self._saved = dict(self.pages)

@@ -49,7 +49,7 @@ def compare_page(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Seque
     names = compared_runs(runs, baseline)
     require_runs(wh, names)
     scope = load_scope(wh, qrels, measures, names, settings, pr_measures())
-    comparison = compare_scope(scope, names, baseline, stats)
+    comparison = compare_scope(scope, names, baseline, stats, values=True)
     meta = run_metadata(scope, names)
     means = {n: {m.name: scope.summary[(n, m.name)] for m in scope.measures if (n, m.name) in scope.summary}
              for n in names}
@@ -60,8 +60,8 @@ def compare_page(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Seque
             continue
         r = row.result
         summary_text = (f"{r.wins} above the diagonal ({row.run} higher), {r.ties} on it, {r.losses} below, "
-                        f"{plural(len(row.queries), 'query', 'queries')}" if r
-                        else plural(len(row.queries), 'query', 'queries'))
+                        f"{plural(row.paired, 'query', 'queries')}" if r
+                        else plural(row.paired, 'query', 'queries'))
         points = [(q, b, a) for q, a, b in zip(row.queries, row.run_values, row.baseline_values)]
         scatters.append((row, charts.scatter(points, title=f"{primary} per query: {row.run} against {row.baseline}",
                                              x_label=f"{row.baseline} {primary}", y_label=f"{row.run} {primary}",

@@ -16,7 +16,7 @@ from ..table import Table, Tabular
 from .display import fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
 from .files import write_page
 from .footer import settings_items
-from .pairs import PairRow, paired_rows, test_together
+from .pairs import PairRow, correct_together, tested_pairs
 from .render import render
 from .scope import Scope, load_scope
 
@@ -137,12 +137,12 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence
     m = scope.primary
     w = scope.wanted[m.name]
     table = scope.sql("history", {"evaluation_id": w["evaluation_id"], "stored": w["stored"],
-                                  "systems": wanted_systems})
+                                  "every_system": not wanted_systems, "systems": wanted_systems})
     rows = table.to_dicts()
     id_to_name = {r["run_id"]: r["run"] for r in rows}
     pairs = [(r["run"], id_to_name[r["previous_run_id"]]) for r in rows if r["previous_run_id"] in id_to_name]
-    pair_rows = paired_rows(scope, pairs, [m]) if pairs else []
-    family = test_together(pair_rows, stats)
+    pair_rows = tested_pairs(scope, pairs, [m], stats)
+    family = correct_together(pair_rows, stats)
     by_run = {r.run: r for r in pair_rows}
     grouped: dict[str, list[HistoryRun]] = {}
     for r in rows:

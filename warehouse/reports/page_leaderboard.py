@@ -1,26 +1,28 @@
 """The leaderboard: every stored run on one qrels set, ranked, tested against a baseline."""
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..core import Warehouse
-from ..errors import NotFoundError, UsageError
+from ..errors import NotFoundError, ReadOnlyError, UsageError
 from ..evaluate import Settings
-from ..measures import Measure, parse_all
+from ..measures import Measure, parse_all, tie_variant
 from ..stats import StatsSettings
 from ..table import Table, Tabular
 from .display import fmt_delta, fmt_p, fmt_value, missing, plural
-from .files import href, run_page_names, run_pages_dir, write_page
+from .files import PageManifest, PagesWritten, href, run_page_names, run_pages_dir, write_if_changed
 from .footer import settings_items
-from .page_run import render_run_page, run_page
-from .pairs import PairRow, paired_rows, test_together
+from .page_run import render_run_page, run_page, run_page_keys
+from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
 from .paper_tables import PaperTables
 from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, all_run_names, higher_is_better, load_scope, pr_measures, testable,
-                    tie_ranges)
+from .scope import (COVERAGE_MEASURE, Scope, all_run_names, ensure_scores, higher_is_better, load_scope, pr_measures,
+                    testable, wanted_entries)
 
 
 @dataclass
@@ -37,7 +39,7 @@ def _mark_title(row: PairRow) -> str:
     verdict = {"better": "significantly better than", "worse": "significantly worse than"}.get(
         row.direction, "not significantly different from")
     return (f"{row.measure.name}: {verdict} {row.baseline}; difference {fmt_delta(row.result.diff)}, "
-            f"p {fmt_p(row.result.p_value)}, corrected p {fmt_p(row.p_adjusted)}, {len(row.queries)} queries")
+            f"p {fmt_p(row.result.p_value)}, corrected p {fmt_p(row.p_adjusted)}, {row.paired} queries")
 
 
 def _best(values: Sequence[float | None], m: Measure) -> set[str]:
@@ -128,15 +130,23 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     if baseline is not None and baseline not in names:
         raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
     extra = [COVERAGE_MEASURE] + (pr_measures() if run_pages else [])
-    scope = load_scope(wh, qrels, measures, names, settings, extra)
+    # the scores are computed where missing; the board reads every run's summary itself
+    scope = load_scope(wh, qrels, measures, names, settings, extra, summary=False)
     shown = scope.measures
     coverage = parse_all([COVERAGE_MEASURE])[0]
-    table = scope.sql("leaderboard", {"wanted": scope.wanted_for(shown + ([coverage] if coverage.name not in
-                                                                           {m.name for m in shown} else [])),
-                                      "qrels_set_id": scope.qrels_id})
+    ties = _tie_measures(scope, names)
+    tie_entries = wanted_entries(wh, scope.qrels_id, settings, ties)
+    load_wanted_entries(scope, scope.wanted_for(shown + ([coverage] if coverage.name not in {m.name for m in shown}
+                                                         else [])) + [tie_entries[m.name] for m in ties])
+    table = scope.sql("leaderboard", {"qrels_set_id": scope.qrels_id})
     runs: dict[str, dict[str, Any]] = {}
     counts = {m.name for m in shown if m.is_count}  # shown as integers, as trec_eval prints them
+    spreads: dict[str, dict[str, float]] = {}
     for row in table.to_dicts():
+        if row["measure"] in tie_entries:  # the primary measure's lowest / highest over tie orders
+            if row["value"] is not None:
+                spreads.setdefault(row["run"], {})[row["measure"]] = row["value"]
+            continue
         entry = runs.setdefault(row["run"], {**row, "values": {}, "queries_by": {}})
         entry["values"][row["measure"]] = int(row["value"]) if row["measure"] in counts and row["value"] is not None \
             else row["value"]
@@ -148,8 +158,8 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     elif baseline is not None and baseline not in ranked:
         raise UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
     pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
-    pair_rows = paired_rows(scope, pairs, shown) if pairs else []
-    family = test_together(pair_rows, stats)
+    pair_rows = tested_pairs(scope, pairs, shown, stats)
+    family = correct_together(pair_rows, stats)
     by_pair = {(row.run, row.measure.name): row for row in pair_rows}
     best = {m.name: _best([e["values"].get(m.name) for e in runs.values()], m) for m in shown}
     rows = []
@@ -168,29 +178,62 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
             delta=(primary.result.diff if primary and primary.result and primary.result.n
                    else 0.0 if name == baseline else None),
             p_adjusted=primary.p_adjusted if primary and primary.tested else None,
-            paired_queries=len(primary.queries) if primary else None,
+            paired_queries=primary.paired if primary else None,
             partial_pairing=bool(primary and not primary.same_queries),
             queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
             coverage=entry["values"].get(coverage.name), link=pages.get(name)))
-    _mark_tie_ranks(rows, tie_ranges(wh, qrels, scope.primary, ranked, settings))
+    if len(ties) == 2:
+        low, high = (m.name for m in ties)
+        ranked_runs = set(ranked)
+        _mark_tie_ranks(rows, {run: (v[low], v[high]) for run, v in spreads.items()
+                               if run in ranked_runs and len(v) == 2})
     family_text = (f"over {plural(family.tested, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
                    f"{plural(sum(1 for m in shown if testable(m)), 'measure')}" if baseline else "no comparisons")
     return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
                        settings_items(scope, stats, family_text), family_text)
 
 
+def _tie_measures(scope: Scope, names: Sequence[str]) -> list[Measure]:
+    """The primary measure's lowest and highest form over tie orders (sql/measures/ties.sql),
+    computed where missing; none when it has no such form, or a read-only warehouse never
+    computed them."""
+    ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
+    if ties:
+        try:
+            ensure_scores(scope.wh, scope.qrels, scope.qrels_id, names, ties, scope.settings)
+        except ReadOnlyError:
+            return []
+    return ties
+
+
 def _mark_tie_ranks(rows: Sequence[LeaderboardRow], ranges: dict[str, tuple[float, float]]) -> None:
     """A run's rank could change under another tie order when its range of the primary mean
     overlaps another run's: each run's tie orders are its own, so any pair of values in the two
-    ranges can occur together."""
+    ranges can occur together. Over the ranges in order of their low ends, the other ranges that
+    start below a range's high end overlap it when one of them ends above its low end: the
+    highest end among them (the second highest, where the highest is its own) says whether."""
     for row in rows:
         row.tie_range = ranges.get(row.run)
-    for row in rows:
-        if row.tie_range is None:
+    spans = sorted((row.tie_range[0], row.tie_range[1], i) for i, row in enumerate(rows) if row.tie_range is not None)
+    lows = [low for low, _high, _i in spans]
+    best: list[tuple[float, int]] = []     # (highest end, its row) of spans[:k + 1]
+    second: list[float] = []               # the highest end of spans[:k + 1] from another row
+    for low, high, i in spans:
+        top, top_row = best[-1] if best else (-math.inf, -1)
+        runner = second[-1] if second else -math.inf
+        if high > top:
+            best.append((high, i))
+            second.append(top)
+        else:
+            best.append((top, top_row))
+            second.append(max(runner, high))
+    for low, high, i in spans:
+        k = bisect.bisect_left(lows, high)  # the spans starting below this one's high end
+        if k == 0:
             continue
-        low, high = row.tie_range
-        row.rank_may_change = any(other is not row and other.tie_range is not None
-                                  and low < other.tie_range[1] and other.tie_range[0] < high for other in rows)
+        top, top_row = best[k - 1]
+        other = second[k - 1] if top_row == i else top
+        rows[i].rank_may_change = other > low
 
 
 def render_leaderboard(board: Leaderboard, run_pages_href: str | None = None) -> str:
@@ -202,22 +245,37 @@ def render_leaderboard(board: Leaderboard, run_pages_href: str | None = None) ->
 def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[str] | None = None, *,
                       baseline: str | None = None, settings: Settings | None = None,
                       stats: StatsSettings | None = None, run_pages: bool = True,
-                      progress: Callable[[int, int], None] | None = None) -> list[Path]:
+                      progress: Callable[[int, int], None] | None = None) -> PagesWritten:
     """Writes the leaderboard to path and, with run_pages, each run's page to the folder named
-    after it (run_pages_dir: dl19.html -> dl19_runs/). Returns the files written, the leaderboard
-    first; it is written last, so it never links to a page not written yet.
+    after it (run_pages_dir: dl19.html -> dl19_runs/). Returns every file of the report, the
+    leaderboard first, and which were written: a page whose content did not change is left as it
+    is, and a run page whose inputs did not change (files.PageManifest) is not even built. The
+    leaderboard is written last, so it never links to a page not written yet.
     progress(done, total) follows the run pages."""
     path = Path(path)
     board = leaderboard(wh, qrels, measures, baseline=baseline, settings=settings, stats=stats,
                         run_pages=run_pages)
     folder = run_pages_dir(path)
-    pages = []
+    out = PagesWritten([path])
     if run_pages:
         back = href("..", path.name)
+        manifest = PageManifest(folder)
+        keys = run_page_keys(board, back)
         for done, row in enumerate(board.rows, start=1):
-            page = run_page(wh, row.run, qrels, measures, baseline=board.baseline, settings=board.scope.settings,
-                            stats=board.stats, from_leaderboard=board)
-            pages.append(write_page(folder / row.link, render_run_page(page, leaderboard_href=back)))
+            page_path = folder / row.link
+            out.paths.append(page_path)
+            key = keys[row.run]
+            if manifest.current(row.link, key):
+                out.unchanged.append(page_path)
+            else:
+                page = run_page(wh, row.run, qrels, measures, baseline=board.baseline, settings=board.scope.settings,
+                                stats=board.stats, from_leaderboard=board)
+                changed = write_if_changed(page_path, render_run_page(page, leaderboard_href=back))
+                (out.written if changed else out.unchanged).append(page_path)
+                manifest.record(row.link, key)
             if progress is not None:
                 progress(done, len(board.rows))
-    return [write_page(path, render_leaderboard(board, href(folder.name) if run_pages else None)), *pages]
+        manifest.save(row.link for row in board.rows)
+    html = render_leaderboard(board, href(folder.name) if run_pages else None)
+    (out.written if write_if_changed(path, html) else out.unchanged).insert(0, path)
+    return out

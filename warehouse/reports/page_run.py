@@ -4,22 +4,23 @@ the relevant documents of one query were ranked.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import charts
 from ..core import Warehouse
 from ..errors import NotFoundError
 from ..evaluate import NO_DEPTH, Settings
-from ..measures import Measure
+from ..measures import Measure, parse_all, tie_variant
 from ..stats import StatsSettings
 from ..table import Table, Tabular
 from .display import plural, wins_ties_losses
 from .footer import settings_items
-from .pairs import PairRow, paired_rows, test_together
+from .files import page_key
+from .pairs import PAIR_COLUMNS, PairRow, correct_together, load_wanted, load_wanted_entries, tested_pairs
 from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, load_scope, pr_curve_chart, pr_measures, require_runs, run_metadata,
-                    tie_ranges)
+from .scope import (COVERAGE_MEASURE, Scope, load_run_order, load_scope, pr_curve_chart, pr_measures, require_runs,
+                    run_metadata, tie_ranges, wanted_entries)
 
 if TYPE_CHECKING:
     from .page_leaderboard import Leaderboard
@@ -95,20 +96,21 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
     scope = load_scope(wh, qrels, measures, names, settings, [COVERAGE_MEASURE] + pr_measures())
     shown = scope.measures
     meta = run_metadata(scope, names)
-    table = scope.sql("paired_scores", {"pairs": [{"pair": 0, "run_id": meta[run]["run_id"],
-                                                   "baseline_id": meta[comparing or run]["run_id"]}],
-                                        "wanted": scope.wanted_for(shown)})
+    load_wanted(scope, shown)
+    scope.wh.db.load_rows("report_pairs", PAIR_COLUMNS, [(0, meta[run]["run_id"], meta[comparing or run]["run_id"])])
+    table = scope.sql("paired_scores", {})
     per_query: dict[str, dict[str, tuple[float | None, float | None]]] = {}
     for _pair, _position, measure, q, run_value, baseline_value in table.rows:
         per_query.setdefault(q, {})[measure] = (run_value, baseline_value)
-    # the comparisons: the leaderboard's (same corrected p-values) or this page's own family
-    if from_leaderboard is not None and comparing:
-        pair_rows = [r for r in from_leaderboard.pair_rows if r.run == run]
-        family_text = f"{from_leaderboard.family} (the leaderboard's family)"
-        tested = from_leaderboard.tested
-    elif comparing:
-        pair_rows = paired_rows(scope, [(run, comparing)], shown)
-        tested = test_together(pair_rows, stats).tested
+    # the comparisons: this run against the baseline on every measure, corrected over this page's
+    # own family. A page written with a leaderboard takes the board's results, and corrects them so
+    # too: the board's correction changes with every run added, this page only with its own runs.
+    if comparing:
+        if from_leaderboard is not None:
+            pair_rows = [replace(r) for r in from_leaderboard.pair_rows if r.run == run]
+        else:
+            pair_rows = tested_pairs(scope, [(run, comparing)], shown, stats)
+        tested = correct_together(pair_rows, stats).tested
         family_text = f"over {plural(tested, 'comparison')}: {run} against {comparing} x {plural(tested, 'measure')}"
     else:
         pair_rows, family_text = [], "no comparisons"
@@ -132,7 +134,7 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
         diffs = [(r.query, r.delta) for r in query_rows if r.delta is not None]
         if diffs:
             primary_pair = by_measure.get(primary)
-            wtl = (f"{wins_ties_losses(primary_pair.result)} over {plural(len(primary_pair.queries), 'query', 'queries')}"
+            wtl = (f"{wins_ties_losses(primary_pair.result)} over {plural(primary_pair.paired, 'query', 'queries')}"
                    if primary_pair and primary_pair.result else "")
             difference_chart = charts.difference_bars(
                 diffs, title=f"{primary}: {run} minus {comparing}, per query", y_label=f"\u0394 {primary}",
@@ -149,6 +151,36 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
                    strip, settings_items(scope, stats if comparing else None, family_text), family_text,
                    from_leaderboard is not None,
                    any(r.tie_range is not None and r.tie_range[1] - r.tie_range[0] > 1e-12 for r in query_rows))
+
+
+def run_page_keys(board: "Leaderboard", leaderboard_href: str) -> dict[str, str]:
+    """The key (files.page_key) of each run page a leaderboard writes: over everything run_page
+    reads for it (the run's and the baseline's metadata and stored-score versions of every measure
+    the page shows, the qrels set, the settings and tests, the link back), read for every run at
+    once. A page's correction is over its own comparisons, so nothing of the other runs is in it."""
+    scope = board.scope
+    wh = scope.wh
+    names = [row.run for row in board.rows]
+    meta = run_metadata(scope, names)
+    primary = scope.primary
+    ties = [m for m in (tie_variant(primary, "min"), tie_variant(primary, "max")) if m is not None]
+    page_measures = [m for m in parse_all(list(scope.wanted))] + ties
+    wanted = wanted_entries(wh, scope.qrels_id, scope.settings, page_measures)
+    load_wanted_entries(scope, [wanted[m.name] for m in page_measures])
+    versions: dict[int, list] = {}
+    for evaluation_id, run_id, measure, queries, computed_at in scope.sql(
+            "score_versions", {"run_ids": [m["run_id"] for m in meta.values()]}).rows:
+        versions.setdefault(run_id, []).append((evaluation_id, measure, queries, computed_at))
+    s = scope.settings
+    qrels = scope.sql("qrels_summary", {"qrels_set_id": scope.qrels_id, "level": s.level}).to_dicts()
+    common = {"qrels": qrels, "settings": s.key, "measures": [m.name for m in scope.measures],
+              "page measures": sorted(wanted.items()), "stats": board.stats, "baseline": board.baseline,
+              "leaderboard": leaderboard_href}
+    base = meta.get(board.baseline) if board.baseline else None
+    base_inputs = (base, versions.get(base["run_id"], [])) if base else None
+    return {name: page_key({**common, "run": meta[name], "versions": versions.get(meta[name]["run_id"], []),
+                            "baseline run": base_inputs if name != board.baseline else None})
+            for name in names}
 
 
 def _choose_query(query: str | None, rows: Sequence[QueryRow], relevance: dict[str, int], baseline: str | None,
@@ -172,9 +204,10 @@ def _choose_query(query: str | None, rows: Sequence[QueryRow], relevance: dict[s
 def _relevant_ranks(scope: Scope, meta: dict[str, dict[str, Any]], run: str, baseline: str | None, query: str):
     s = scope.settings
     names = [run] + ([baseline] if baseline else [])
+    load_run_order(scope.wh, [meta[n]["run_id"] for n in names])
     table = scope.sql("relevant_ranks", {
-        "qrels_set_id": scope.qrels_id, "query_id": query, "run_ids": [meta[n]["run_id"] for n in names],
-        "level": s.level, "depth": s.depth or NO_DEPTH, "compat": s.compat, "judged_only": s.judged_only})
+        "qrels_set_id": scope.qrels_id, "query_id": query, "level": s.level, "depth": s.depth or NO_DEPTH,
+        "compat": s.compat, "judged_only": s.judged_only})
     by_run: dict[int, list[tuple[str, int, int | None]]] = {}
     retrieved: dict[int, int] = {}
     for run_id, doc, grade, rank, count in table.rows:

@@ -4,37 +4,40 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 from .. import catalog
 from ..core import Warehouse
 from ..errors import UsageError
 from ..evaluate import Settings
 from ..measures import Measure
-from ..stats import CORRECTIONS, Family, PairedResult, StatsSettings
+from ..stats import CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, paired_comparisons
 from ..table import Table, Tabular
 from .display import missing, plural
 from .paper_tables import PaperTables
-from .scope import Scope, higher_is_better, load_scope, require_runs, testable
+from .scope import WANTED_COLUMNS, Scope, higher_is_better, load_scope, require_runs, testable
 
 
 @dataclass
 class PairRow:
-    """One run against one baseline on one measure, with the per-query values behind the test."""
+    """One run against one baseline on one measure: the test's result and, when asked for, the
+    per-query values behind it."""
 
     pair: int
     run: str
     baseline: str
     measure: Measure
-    queries: list[str]            # paired: both runs were evaluated on them
-    run_values: list[float]
-    baseline_values: list[float]
-    run_only: int                 # queries only the run was evaluated on
-    baseline_only: int
+    paired: int = 0               # queries both runs were evaluated on
+    run_only: int = 0             # queries only the run was evaluated on
+    baseline_only: int = 0
     result: PairedResult | None = None
     p_adjusted: float = math.nan
     significant: bool = False
+    # the paired queries and both runs' values on them: read only by the pages that draw them
+    queries: list[str] = field(default_factory=list)
+    run_values: list[float] = field(default_factory=list)
+    baseline_values: list[float] = field(default_factory=list)
 
     @property
     def tested(self) -> bool:
@@ -55,17 +58,99 @@ class PairRow:
         return self.run_only == 0 and self.baseline_only == 0
 
 
-def paired_rows(scope: Scope, pairs: Sequence[tuple[str, str]], measures: Sequence[Measure]) -> list[PairRow]:
-    ids = catalog.run_ids(scope.wh.db, dict.fromkeys(r for pair in pairs for r in pair))
-    table = scope.sql("paired_scores", {
-        "pairs": [{"pair": i, "run_id": ids[r], "baseline_id": ids[b]} for i, (r, b) in enumerate(pairs)],
-        "wanted": scope.wanted_for(measures)})
-    by_key: dict[tuple[int, str], PairRow] = {}
-    for i, (run, baseline) in enumerate(pairs):
-        for m in measures:
-            by_key[(i, m.name)] = PairRow(i, run, baseline, m, [], [], [], 0, 0)
+# The temporary tables the report SQL reads its lists of records from (Database.load_rows).
+PAIR_COLUMNS = [("pair", "integer"), ("run_id", "integer"), ("baseline_id", "integer")]
+NEW_TEST_COLUMNS = [
+    ("evaluation_id", "integer"), ("measure", "varchar"), ("run_id", "integer"), ("baseline_id", "integer"),
+    ("run_scores_at", "timestamp"), ("run_queries", "integer"), ("baseline_scores_at", "timestamp"),
+    ("baseline_queries", "integer"), ("queries", "integer"), ("run_only", "integer"), ("baseline_only", "integer"),
+    ("run_mean", "double"), ("baseline_mean", "double"), ("diff", "double"), ("ci_low", "double"),
+    ("ci_high", "double"), ("statistic", "double"), ("p_value", "double"), ("wins", "integer"), ("ties", "integer"),
+    ("losses", "integer"), ("exact", "boolean")]
+
+
+def load_wanted(scope: Scope, measures: Sequence[Measure]) -> None:
+    """report_wanted: where each measure's stored scores are (evaluation, stored name), and its position."""
+    load_wanted_entries(scope, scope.wanted_for(measures))
+
+
+def load_wanted_entries(scope: Scope, entries: Sequence[dict[str, Any]]) -> None:
+    """report_wanted from entries of Scope.wanted (scope.wanted_entries), positions in the order given."""
+    scope.wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
+        (w["evaluation_id"], w["stored"], w["measure"], position) for position, w in enumerate(entries)])
+
+
+def _test_settings(stats: StatsSettings) -> dict[str, Any]:
+    """What a stored result is keyed by besides the scores: the t-test uses no seed or resamples."""
+    random = stats.test != "ttest"
+    return {"test": stats.test, "seed": stats.seed if random else 0,
+            "permutations": stats.permutations if random else 0, "alpha": stats.alpha, "method": METHOD}
+
+
+def tested_pairs(scope: Scope, pairs: Sequence[tuple[str, str]], measures: Sequence[Measure], stats: StatsSettings,
+                 *, values: bool = False) -> list[PairRow]:
+    """Every pair x measure, measure by measure: the results of the tests stored for the runs'
+    current scores and these settings are read (sql/reports/stored_tests.sql), the missing ones
+    are computed together (stats.paired_comparisons) and stored; measures that are not means are
+    not tested. values: read every pair's per-query values too (pages that draw them)."""
+    db = scope.wh.db
+    ids = catalog.run_ids(db, dict.fromkeys(r for pair in pairs for r in pair))
+    rows = {(i, m.name): PairRow(i, run, baseline, m) for m in measures for i, (run, baseline) in enumerate(pairs)}
+    order = [rows[(i, m.name)] for m in measures for i in range(len(pairs))]
+    if not pairs:
+        return order
+    testable_measures = [m for m in measures if testable(m)]
+    by_ids = {(ids[run], ids[baseline]): i for i, (run, baseline) in enumerate(pairs)}
+    settings = _test_settings(stats)
+    run_ids = sorted({ids[r] for r, _ in pairs})
+    baseline_ids = sorted({ids[b] for _, b in pairs})
+    if testable_measures:
+        load_wanted(scope, testable_measures)
+        stored = scope.sql("stored_tests", {**settings, "run_ids": run_ids, "baseline_ids": baseline_ids})
+        for measure, run_id, baseline_id, paired, run_only, baseline_only, *numbers in stored.rows:
+            i = by_ids.get((run_id, baseline_id))
+            if i is not None:
+                row = rows[(i, measure)]
+                row.paired, row.run_only, row.baseline_only = paired, run_only, baseline_only
+                row.result = _result(paired, numbers)
+    # per-query values: of the pairs still to test, of the measures not tested (their query
+    # counts), or of everything when the page draws them
+    need = {key for key, row in rows.items() if values or row.result is None}
+    if need:
+        _read_values(scope, pairs, ids, rows, need)
+    missing = [row for row in order if row.result is None and testable(row.measure)]
+    if missing:
+        results = paired_comparisons([(row.run_values, row.baseline_values) for row in missing], stats)
+        for row, result in zip(missing, results):
+            row.result = result
+        if not db.read_only:
+            _store(scope, missing, ids, settings)
+    if not values:
+        for row in order:  # read only to test them
+            row.queries, row.run_values, row.baseline_values = [], [], []
+    return order
+
+
+def _result(paired: int, numbers: Sequence[Any]) -> PairedResult:
+    run_mean, baseline_mean, diff, ci_low, ci_high, statistic, p_value, wins, ties, losses, exact = numbers
+    nan = math.nan
+    floats = [nan if v is None else float(v) for v in (run_mean, baseline_mean, diff, ci_low, ci_high, statistic,
+                                                         p_value)]
+    return PairedResult(paired, *floats, int(wins), int(ties), int(losses), bool(exact))
+
+
+def _read_values(scope: Scope, pairs, ids, rows, need) -> None:
+    """The per-query values of the (pair, measure) rows in need (sql/reports/paired_scores.sql)."""
+    wanted_pairs = sorted({i for i, _m in need})
+    measures = [m for m in dict.fromkeys(rows[key].measure for key in sorted(need, key=lambda k: k[0]))]
+    db = scope.wh.db
+    load_wanted(scope, measures)
+    db.load_rows("report_pairs", PAIR_COLUMNS, [(i, ids[pairs[i][0]], ids[pairs[i][1]]) for i in wanted_pairs])
+    table = scope.sql("paired_scores", {})
     for pair, _position, measure, query, run_value, baseline_value in table.rows:
-        row = by_key[(pair, measure)]
+        row = rows.get((pair, measure))
+        if row is None or (pair, measure) not in need:
+            continue
         if run_value is None:
             row.baseline_only += 1
         elif baseline_value is None:
@@ -74,25 +159,47 @@ def paired_rows(scope: Scope, pairs: Sequence[tuple[str, str]], measures: Sequen
             row.queries.append(query)
             row.run_values.append(run_value)
             row.baseline_values.append(baseline_value)
-    return [by_key[(i, m.name)] for m in measures for i in range(len(pairs))]
+    for key in need:
+        row = rows[key]
+        row.paired = len(row.queries)
 
 
-def test_together(rows: Sequence[PairRow], stats: StatsSettings) -> Family:
-    """Tests every testable row and corrects them as one family; returns the family."""
-    family = Family(stats)
-    index_of = {}
+def _store(scope: Scope, rows: Sequence[PairRow], ids: dict[str, int], settings: dict[str, Any]) -> None:
+    """The results just computed, keyed by the scores they were computed from (the runs'
+    `evaluated` rows): stored once, whoever stores them first (insert ... on conflict do nothing)."""
+    db = scope.wh.db
+    measures = list(dict.fromkeys(row.measure for row in rows))
+    load_wanted(scope, measures)
+    versions = {(run_id, measure): (computed_at, queries) for _e, run_id, measure, queries, computed_at in
+                scope.sql("score_versions", {"run_ids": sorted({ids[r.run] for r in rows} |
+                                                              {ids[r.baseline] for r in rows})}).rows}
+    new = []
     for row in rows:
-        if testable(row.measure):
-            index_of[id(row)] = family.add(row.run_values, row.baseline_values)
-        else:
-            row.result = None
+        run = versions.get((ids[row.run], row.measure.name))
+        base = versions.get((ids[row.baseline], row.measure.name))
+        if run is None or base is None:
+            continue  # scores without bookkeeping (never irw's own): nothing to key the result by
+        w = scope.wanted[row.measure.name]
+        r = row.result
+        new.append((w["evaluation_id"], w["stored"], ids[row.run], ids[row.baseline], run[0], run[1], base[0],
+                    base[1], r.n, row.run_only, row.baseline_only, *[None if math.isnan(v) else v for v in (
+                        r.mean_a, r.mean_b, r.diff, r.ci_low, r.ci_high, r.statistic, r.p_value)],
+                    r.wins, r.ties, r.losses, r.exact))
+    if not new:
+        return
+    with db.transaction():
+        db.load_rows("report_new_tests", NEW_TEST_COLUMNS, new)
+        db.run_file("reports/store_tests.sql", settings)
+
+
+def correct_together(rows: Sequence[PairRow], stats: StatsSettings) -> Family:
+    """Corrects the tested rows as one family (warehouse.stats.correct); returns the family."""
+    tested = [row for row in rows if row.result is not None]
+    family = Family(stats, [row.result for row in tested])
     family.finish()
-    for row in rows:
-        if id(row) in index_of:
-            k = index_of[id(row)]
-            row.result = family.results[k]
-            row.p_adjusted = family.adjusted[k]
-            row.significant = family.significant(k)
+    for k, row in enumerate(tested):
+        row.p_adjusted = family.adjusted[k]
+        row.significant = family.significant(k)
     return family
 
 
@@ -123,7 +230,7 @@ class Comparison(PaperTables, Tabular):
                 values = [r.mean_a, r.mean_b, r.diff, r.ci_low, r.ci_high, r.p_value, row.p_adjusted,
                           row.significant]
                 values = [None if missing(v) else v for v in values]
-            out.append((row.measure.name, row.run, row.baseline, len(row.queries), *values,
+            out.append((row.measure.name, row.run, row.baseline, row.paired, *values,
                         *(3 * [None] if r is None else [r.wins, r.ties, r.losses])))
         return Table(columns, out)
 
@@ -148,7 +255,7 @@ class Comparison(PaperTables, Tabular):
             if (row.run, row.baseline) in seen or row.same_queries:
                 continue
             seen.add((row.run, row.baseline))
-            lines.append(f"{row.run} vs {row.baseline}: {plural(len(row.queries), 'shared query', 'shared queries')} "
+            lines.append(f"{row.run} vs {row.baseline}: {plural(row.paired, 'shared query', 'shared queries')} "
                          f"({row.run_only} only in {row.run}, {row.baseline_only} only in {row.baseline})")
         untested = sorted({row.measure.name for row in self.rows if row.result is None})
         if untested:
@@ -158,13 +265,15 @@ class Comparison(PaperTables, Tabular):
 
 def compare(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Sequence[str] | None = None, *,
             baseline: str | None = None, settings: Settings | None = None,
-            stats: StatsSettings | None = None) -> Comparison:
+            stats: StatsSettings | None = None, values: bool = False) -> Comparison:
     """Paired tests of runs against a baseline (or of all pairs, each run against those named before
-    it), on every measure, corrected for multiple testing across all of them."""
+    it), on every measure, corrected for multiple testing across all of them. Results stored by an
+    earlier report are read, not computed again. values: each row also holds the paired queries and
+    both runs' values on them (PairRow.queries, run_values, baseline_values)."""
     names = compared_runs(runs, baseline)
     require_runs(wh, names)
     scope = load_scope(wh, qrels, measures, names, settings or Settings())
-    return compare_scope(scope, names, baseline, stats or StatsSettings())
+    return compare_scope(scope, names, baseline, stats or StatsSettings(), values=values)
 
 
 def compared_runs(runs: Sequence[str], baseline: str | None) -> list[str]:
@@ -174,11 +283,12 @@ def compared_runs(runs: Sequence[str], baseline: str | None) -> list[str]:
     return names
 
 
-def compare_scope(scope: Scope, names: Sequence[str], baseline: str | None, stats: StatsSettings) -> Comparison:
+def compare_scope(scope: Scope, names: Sequence[str], baseline: str | None, stats: StatsSettings, *,
+                  values: bool = False) -> Comparison:
     if baseline is not None:
         pairs = [(run, baseline) for run in names if run != baseline]
     else:
         pairs = [(names[j], names[i]) for i in range(len(names)) for j in range(i + 1, len(names))]
-    rows = paired_rows(scope, pairs, scope.measures)
-    family = test_together(rows, stats)
+    rows = tested_pairs(scope, pairs, scope.measures, stats, values=values)
+    family = correct_together(rows, stats)
     return Comparison(scope.qrels, scope.settings, stats, scope.measures, pairs, baseline, rows, family.tested)

@@ -52,24 +52,56 @@ def _parse_measures(specs: Sequence[str] | None) -> list[Measure]:
 
 
 def load_scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Sequence[str], settings: Settings,
-               extra: Sequence[str] = ()) -> Scope:
+               extra: Sequence[str] = (), summary: bool = True) -> Scope:
+    """The report's measures (specs, then extra), their scores computed where missing, and with
+    summary each run's summary value of each (irw eval's); without it the report reads them itself."""
     measures = _parse_measures(specs)
     extra_measures = [m for m in parse_all(list(extra)) if m.name not in {x.name for x in measures}]
     everything = measures + extra_measures
-    summary = {}
-    if runs:
+    values = {}
+    qrels_id = catalog.qrels_set_id(wh.db, qrels)
+    if runs and summary:
         # computes only the (run, measure) scores not stored yet; the summary is irw eval's
         evaluation = wh.evaluate(list(runs), qrels, everything, settings=settings)
-        summary = {(run, measure): (value, queries) for run, measure, value, _micro, queries in evaluation.summary.rows}
-    qrels_id = catalog.qrels_set_id(wh.db, qrels)
+        values = {(run, measure): (value, queries) for run, measure, value, _micro, queries in evaluation.summary.rows}
+    elif runs:
+        ensure_scores(wh, qrels, qrels_id, runs, everything, settings)
+    return Scope(wh, qrels, qrels_id, settings, measures, wanted_entries(wh, qrels_id, settings, everything), values)
+
+
+def ensure_scores(wh: Warehouse, qrels: str, qrels_id: int, runs: Sequence[str], measures: Sequence[Measure],
+                  settings: Settings) -> None:
+    """Computes the scores of runs x measures not stored yet (Warehouse.evaluate), asking it only
+    about the runs that lack one (sql/reports/missing_scores.sql): over a thousand stored runs, a
+    report then reads nothing it does not show. A run whose scores cover no query is asked about
+    again, so evaluate says why, as it would have with every run."""
+    entries = wanted_entries(wh, qrels_id, settings, measures)
+    if any(w["evaluation_id"] == -1 for w in entries.values()):
+        missing_runs, missing = list(runs), list(measures)
+    else:
+        ids = catalog.run_ids(wh.db, runs)
+        wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
+            (w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in entries.values()])
+        rows = wh.db.run_file("reports/missing_scores.sql", {"run_ids": list(ids.values())}).fetchall()
+        names = {run_id: name for name, run_id in ids.items()}
+        missing_runs = list(dict.fromkeys(names[run_id] for run_id, _m in rows))
+        lacking = {measure for _r, measure in rows}
+        missing = [m for m in measures if m.name in lacking]
+    if missing_runs:
+        wh.evaluate(missing_runs, qrels, missing, settings=settings)
+
+
+def wanted_entries(wh: Warehouse, qrels_id: int, settings: Settings,
+                   measures: Sequence[Measure]) -> dict[str, dict[str, Any]]:
+    """Where each measure's stored scores are: measure name -> {evaluation_id (-1: none yet),
+    stored (the name they are stored under), measure, position (in the order given)}."""
     # a measure with its own relevance level (AP(rel=2)) reads the evaluation made at that level
     keys = {m.name: replace(settings, level=m.level if m.level is not None else settings.level).key
-            for m in everything}
+            for m in measures}
     evaluation_ids = dict(wh.db.run_file("reports/evaluation_id.sql", {
         "qrels_set_id": qrels_id, "settings_keys": sorted(set(keys.values()))}).fetchall())
-    wanted = {m.name: {"evaluation_id": evaluation_ids.get(keys[m.name], -1), "stored": stored_name(m),
-                       "measure": m.name, "position": position} for position, m in enumerate(everything)}
-    return Scope(wh, qrels, qrels_id, settings, measures, wanted, summary)
+    return {m.name: {"evaluation_id": evaluation_ids.get(keys[m.name], -1), "stored": stored_name(m),
+                     "measure": m.name, "position": position} for position, m in enumerate(measures)}
 
 
 def testable(m: Measure) -> bool:
@@ -97,8 +129,20 @@ def run_ids_in_order(wh: Warehouse, names: Sequence[str]) -> list[int]:
     return [ids[n] for n in names]
 
 
+RUN_ORDER_COLUMNS = [("run_id", "integer"), ("run_position", "integer")]
+# report_wanted: where each measure a report query reads is stored (Scope.wanted's entries)
+WANTED_COLUMNS = [("evaluation_id", "integer"), ("stored", "varchar"), ("measure", "varchar"),
+                  ("position", "integer")]
+
+
+def load_run_order(wh: Warehouse, run_ids: Sequence[int]) -> None:
+    """report_runs: the runs a report query reads, in the order it lists them."""
+    wh.db.load_rows("report_runs", RUN_ORDER_COLUMNS, [(run_id, i) for i, run_id in enumerate(run_ids)])
+
+
 def run_metadata(scope: Scope, names: Sequence[str]) -> dict[str, dict[str, Any]]:
-    rows = scope.sql("run_metadata", {"run_ids": run_ids_in_order(scope.wh, names)}).to_dicts()
+    load_run_order(scope.wh, run_ids_in_order(scope.wh, names))
+    rows = scope.sql("run_metadata", {}).to_dicts()
     for row in rows:
         row["source_name"] = Path(row["source_path"]).name if row["source_path"] else None
         row["parameters"] = sorted((row["parameters"] or {}).items())
