@@ -1,6 +1,8 @@
 """warehouse.stats.paired_comparisons (every comparison of a report in one NumPy pass per query
-count) gives the numbers paired_comparison gives one comparison at a time, to the bit: the same
-sign patterns and resamples, so a stored p-value is the p-value of any later report."""
+count) gives, to the bit, the numbers of the one-comparison-at-a-time code it replaced (kept here
+as `reference`, as warehouse/stats.py had it at f89bffd): the same sign patterns and resamples
+over the same scaled differences, so p-values did not move when the tests were vectorised, and
+a stored p-value is the p-value any later report would compute."""
 from __future__ import annotations
 
 import math
@@ -10,7 +12,7 @@ import pytest
 
 from conftest import require_conformance
 from warehouse import stats
-from warehouse.stats import StatsSettings
+from warehouse.stats import PairedResult, StatsSettings
 
 TESTS = ("randomization", "bootstrap", "ttest")
 DL19_MEASURES = ("map", "ndcg_cut_10", "P_10")
@@ -30,6 +32,88 @@ def dl19_per_query() -> dict[str, dict[str, dict[str, float]]]:
         runs[run] = values
     assert len(runs) == 6
     return runs
+
+
+# -- the reference: one comparison at a time, loops over the shared random streams ---------------
+def _scaled(d: np.ndarray) -> np.ndarray:
+    if d.size == 0:
+        return d.astype(np.int64)
+    top = max(1.0, float(np.max(np.abs(d))))
+    return np.rint(d * (stats._SCALE_DIGITS / top)).astype(np.int64)
+
+
+def _randomization(d: np.ndarray, permutations: int, seed: int) -> tuple[float, bool]:
+    n = d.size
+    scaled = _scaled(d)
+    total = int(scaled.sum())
+    hits = count = 0
+    exact = n < 63 and (1 << n) <= permutations
+    for bits in stats._sign_bits(n, permutations, seed):
+        flipped = bits.astype(np.int64) @ scaled
+        hits += int(np.count_nonzero(np.abs(total - 2 * flipped) >= abs(total)))
+        count += bits.shape[0]
+    return (hits / count, True) if exact else ((hits + 1) / (count + 1), False)
+
+
+def _bootstrap(d: np.ndarray, resamples: int, seed: int) -> tuple[np.ndarray, int]:
+    scaled = _scaled(d)
+    total = int(scaled.sum())
+    sums = np.empty(resamples, dtype=np.int64)
+    hits = at = 0
+    for idx in stats._resample_indices(d.size, resamples, seed):
+        block = scaled[idx].sum(axis=1)
+        sums[at:at + block.size] = block
+        at += block.size
+        hits += int(np.count_nonzero(np.abs(block - total) >= abs(total)))
+    return sums, hits
+
+
+def _percentile_ci(d: np.ndarray, sums: np.ndarray, confidence: float) -> tuple[float, float]:
+    top = max(1.0, float(np.max(np.abs(d))))
+    means = sums.astype(np.float64) * (top / stats._SCALE_DIGITS) / d.size
+    tail = (1.0 - confidence) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def _ttest(d: np.ndarray, confidence: float) -> tuple[float, float, float, float]:
+    import scipy.stats as scipy_stats
+
+    n = d.size
+    if n < 2:
+        return math.nan, math.nan, math.nan, math.nan
+    mean, sd = float(d.mean()), float(d.std(ddof=1))
+    if sd == 0.0:
+        t, p = (0.0, 1.0) if mean == 0.0 else (math.copysign(math.inf, mean), 0.0)
+    else:
+        t = mean / (sd / math.sqrt(n))
+        p = min(1.0, 2.0 * float(scipy_stats.t.sf(abs(t), n - 1)))
+    half = float(scipy_stats.t.ppf(1.0 - (1.0 - confidence) / 2, n - 1)) * sd / math.sqrt(n)
+    return t, p, mean - half, mean + half
+
+
+def reference(a, b, settings: StatsSettings) -> PairedResult:
+    """paired_comparison as it was before the tests were vectorised."""
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    n = d.size
+    scaled = _scaled(d)
+    wins, losses = int(np.count_nonzero(scaled > 0)), int(np.count_nonzero(scaled < 0))
+    if n == 0:
+        nan = math.nan
+        return PairedResult(0, nan, nan, nan, nan, nan, nan, nan, 0, 0, 0)
+    mean_a, mean_b, diff = float(np.mean(a)), float(np.mean(b)), float(d.mean())
+    exact = False
+    if settings.test == "ttest":
+        statistic, p, low, high = _ttest(d, settings.confidence)
+    else:
+        statistic = diff
+        sums, boot_hits = _bootstrap(d, settings.permutations, settings.seed)
+        low, high = _percentile_ci(d, sums, settings.confidence)
+        if settings.test == "bootstrap":
+            p = (boot_hits + 1) / (settings.permutations + 1)
+        else:
+            p, exact = _randomization(d, settings.permutations, settings.seed)
+    return PairedResult(n, mean_a, mean_b, diff, low, high, statistic, p, wins, n - wins - losses, losses, exact)
 
 
 def same(one: stats.PairedResult, other: stats.PairedResult) -> bool:
@@ -54,7 +138,7 @@ def test_dl19_runs_against_bm25_give_the_numbers_one_at_a_time_gives(test):
                 queries = sorted(set(values[measure]) & set(base))
                 pairs.append(([values[measure][q] for q in queries], [base[q] for q in queries]))
     together = stats.paired_comparisons(pairs, settings)
-    alone = [stats.paired_comparison(a, b, settings) for a, b in pairs]
+    alone = [reference(a, b, settings) for a, b in pairs]
     assert len(together) == 15
     for one, other in zip(together, alone):
         assert same(one, other), (one, other)
@@ -76,7 +160,8 @@ def test_query_counts_mixed_in_one_call_exact_patterns_ties_and_empty(test):
     settings = StatsSettings(test=test, permutations=5_000, seed=3, alpha=0.1)
     together = stats.paired_comparisons(pairs, settings)
     for (a, b), one in zip(pairs, together):
-        assert same(one, stats.paired_comparison(a, b, settings)), (len(a), one)
+        assert same(one, reference(a, b, settings)), (len(a), one)
+        assert same(one, stats.paired_comparison(a, b, settings))  # a group of one
 
 
 def test_more_comparisons_than_one_chunk_holds(monkeypatch):
@@ -87,4 +172,4 @@ def test_more_comparisons_than_one_chunk_holds(monkeypatch):
     settings = StatsSettings(permutations=999)
     together = stats.paired_comparisons(pairs, settings)
     for (a, b), one in zip(pairs, together):
-        assert same(one, stats.paired_comparison(a, b, settings))
+        assert same(one, reference(a, b, settings))

@@ -27,6 +27,11 @@ not move the other runs' p-values (the corrected ones move: the family grew).
 Ties: differences are compared after scaling to integers (12 significant decimals of the largest
 difference), so the sums over resamples are exact and a resample that ties the observed
 statistic always counts; a query is a tie (for win/tie/loss) when its scaled difference is 0.
+
+Many comparisons at once (paired_comparisons, what reports call): comparisons over the same
+number of queries see the same sign patterns and resamples, so each group is tested in one pass,
+the sums of every resample for every comparison being one matrix product (exact: integers below
+2^53 in float64). One comparison is a group of one, so its numbers are the same either way.
 """
 from __future__ import annotations
 
@@ -117,15 +122,7 @@ class PairedResult:
     exact: bool = False     # randomization: every sign pattern was enumerated
 
 
-# -- scaled differences ------------------------------------------------------------------------
-def _scaled(d: np.ndarray) -> np.ndarray:
-    """The differences as int64 at 1e-12 of the largest magnitude (at least 1): exact sums, exact ties."""
-    if d.size == 0:
-        return d.astype(np.int64)
-    top = max(1.0, float(np.max(np.abs(d))))
-    return np.rint(d * (_SCALE_DIGITS / top)).astype(np.int64)
-
-
+# -- the random streams ------------------------------------------------------------------------
 def _stream(seed: int, purpose: int) -> np.random.PCG64:
     return np.random.PCG64(np.random.SeedSequence([seed, purpose]))
 
@@ -162,45 +159,16 @@ def _resample_indices(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]
         done += rows
 
 
-# -- the tests -------------------------------------------------------------------------------
+# -- the tests, one comparison at a time (the same code as many at once) ---------------------
 def randomization_test(a: Sequence[float], b: Sequence[float], permutations: int = 10_000,
                        seed: int = 0) -> tuple[float, bool]:
     """Two-sided paired sign-flip test; returns (p, exact)."""
     d = _differences(a, b)
-    n = d.size
-    if n == 0:
+    if d.size == 0:
         return math.nan, False
-    scaled = _scaled(d)
-    observed = abs(int(scaled.sum()))
-    total = int(scaled.sum())
-    hits = 0
-    count = 0
-    exact = n < 63 and (1 << n) <= permutations
-    for bits in _sign_bits(n, permutations, seed):
-        # flipping the queries with bit 1 turns the sum into total - 2 * (sum of the flipped)
-        flipped = bits.astype(np.int64) @ scaled
-        hits += int(np.count_nonzero(np.abs(total - 2 * flipped) >= observed))
-        count += bits.shape[0]
-    if exact:
-        return hits / count, True
-    return (hits + 1) / (count + 1), False
-
-
-def _bootstrap(d: np.ndarray, resamples: int, seed: int) -> tuple[np.ndarray, int]:
-    """The resampled sums of the scaled differences, and how many reach |sum| after centring."""
-    scaled = _scaled(d)
-    n = d.size
-    total = int(scaled.sum())
-    sums = np.empty(resamples, dtype=np.int64)
-    hits = 0
-    at = 0
-    for idx in _resample_indices(n, resamples, seed):
-        block = scaled[idx].sum(axis=1)
-        sums[at:at + block.size] = block
-        at += block.size
-        # centred at 0: |mean* - mean| >= |mean|  <=>  |sum* - sum| >= |sum|
-        hits += int(np.count_nonzero(np.abs(block - total) >= abs(total)))
-    return sums, hits
+    scaled, _tops = _scaled_rows(d[None, :])
+    p, exact = _randomization_many(scaled, permutations, seed)
+    return float(p[0]), exact
 
 
 def bootstrap_test(a: Sequence[float], b: Sequence[float], resamples: int = 10_000, seed: int = 0) -> float:
@@ -208,8 +176,9 @@ def bootstrap_test(a: Sequence[float], b: Sequence[float], resamples: int = 10_0
     d = _differences(a, b)
     if d.size == 0:
         return math.nan
-    _sums, hits = _bootstrap(d, resamples, seed)
-    return (hits + 1) / (resamples + 1)
+    scaled, _tops = _scaled_rows(d[None, :])
+    _sums, hits = _bootstrap_many(scaled, resamples, seed)
+    return (int(hits[0]) + 1) / (resamples + 1)
 
 
 def bootstrap_ci(a: Sequence[float], b: Sequence[float], confidence: float = 0.95, resamples: int = 10_000,
@@ -218,15 +187,9 @@ def bootstrap_ci(a: Sequence[float], b: Sequence[float], confidence: float = 0.9
     d = _differences(a, b)
     if d.size == 0:
         return math.nan, math.nan
-    sums, _hits = _bootstrap(d, resamples, seed)
-    return _percentile_ci(d, sums, confidence)
-
-
-def _percentile_ci(d: np.ndarray, sums: np.ndarray, confidence: float) -> tuple[float, float]:
-    top = max(1.0, float(np.max(np.abs(d))))
-    means = sums.astype(np.float64) * (top / _SCALE_DIGITS) / d.size
-    tail = (1.0 - confidence) / 2 * 100
-    low, high = np.percentile(means, [tail, 100 - tail])
+    scaled, tops = _scaled_rows(d[None, :])
+    sums, _hits = _bootstrap_many(scaled, resamples, seed)
+    low, high = _percentile_cis(d[None, :], tops, sums, confidence)[0]
     return float(low), float(high)
 
 
@@ -237,29 +200,15 @@ def paired_ttest(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     difference: t = 0, p = 1) and +-inf otherwise (p = 0); scipy.stats.ttest_rel gives nan for the first.
     """
     d = _differences(a, b)
-    n = d.size
-    if n < 2:
-        return math.nan, math.nan
-    mean = float(d.mean())
-    sd = float(d.std(ddof=1))
-    if sd == 0.0:
-        return (0.0, 1.0) if mean == 0.0 else (math.copysign(math.inf, mean), 0.0)
-    from scipy import stats as scipy_stats  # imported only by the commands that test
-
-    t = mean / (sd / math.sqrt(n))
-    return t, min(1.0, 2.0 * float(scipy_stats.t.sf(abs(t), n - 1)))
+    (t,), (p,), _intervals = _ttest_many(d[None, :], 0.95)
+    return t, p
 
 
 def t_interval(a: Sequence[float], b: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
+    """Student's t interval of the mean difference."""
     d = _differences(a, b)
-    n = d.size
-    if n < 2:
-        return math.nan, math.nan
-    from scipy import stats as scipy_stats
-
-    mean = float(d.mean())
-    half = float(scipy_stats.t.ppf(1.0 - (1.0 - confidence) / 2, n - 1)) * float(d.std(ddof=1)) / math.sqrt(n)
-    return mean - half, mean + half
+    _t, _p, (interval,) = _ttest_many(d[None, :], confidence)
+    return interval
 
 
 def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
@@ -272,28 +221,7 @@ def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
 
 def paired_comparison(a: Sequence[float], b: Sequence[float], settings: StatsSettings) -> PairedResult:
     """Means, difference, confidence interval, p-value and win/tie/loss of a against b."""
-    d = _differences(a, b)
-    n = d.size
-    scaled = _scaled(d)
-    wins = int(np.count_nonzero(scaled > 0))
-    losses = int(np.count_nonzero(scaled < 0))
-    if n == 0:
-        nan = math.nan
-        return PairedResult(0, nan, nan, nan, nan, nan, nan, nan, 0, 0, 0)
-    mean_a, mean_b, diff = float(np.mean(a)), float(np.mean(b)), float(d.mean())
-    exact = False
-    if settings.test == "ttest":
-        statistic, p = paired_ttest(a, b)
-        low, high = t_interval(a, b, settings.confidence)
-    else:
-        statistic = diff
-        sums, boot_hits = _bootstrap(d, settings.permutations, settings.seed)
-        low, high = _percentile_ci(d, sums, settings.confidence)
-        if settings.test == "bootstrap":
-            p = (boot_hits + 1) / (settings.permutations + 1)
-        else:
-            p, exact = randomization_test(a, b, settings.permutations, settings.seed)
-    return PairedResult(n, mean_a, mean_b, diff, low, high, statistic, p, wins, n - wins - losses, losses, exact)
+    return paired_comparisons([(a, b)], settings)[0]
 
 
 # -- many comparisons in one pass ---------------------------------------------------------------
@@ -389,7 +317,8 @@ def _ttest_many(d: np.ndarray, confidence: float) -> tuple[list[float], list[flo
 
 
 def _scaled_rows(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """_scaled of each row of d (k x n): the int64 differences and each row's top."""
+    """Each row of differences d (k x n) as int64 at 1e-12 of its largest magnitude (at least 1,
+    its top): exact sums, exact ties. Returns the scaled rows and each row's top."""
     tops = np.maximum(1.0, np.max(np.abs(d), axis=1))
     return np.rint(d * (_SCALE_DIGITS / tops)[:, None]).astype(np.int64), tops
 
