@@ -343,3 +343,18 @@ def test_frames_remove_and_recompute_on_the_server(postgres_url, dl19):
         wh.remove_qrels("dl19")
         assert wh.db.fetchone("select count(*) from scores")[0] == 0
         assert wh.db.fetchone("select count(*) from judged_run_rows")[0] == 0
+
+
+def test_a_read_only_role_reads_stored_scores_and_compares(postgres_url, postgres_readonly_url, dl19):
+    ingest_dl19(postgres_url, dl19, runs=("BM25", "REP_LLAMA"))
+    writer, reader = Cli(postgres_url), Cli(postgres_readonly_url)
+    stored = writer("eval", "-m", "AP", "-m", "nDCG@10", "--format", "csv")
+    assert stored.exit_code == 0, stored.stderr
+    read = reader("eval", "-m", "AP", "-m", "nDCG@10", "--format", "csv")
+    assert read.exit_code == 0, read.stderr
+    assert read.stdout == stored.stdout
+    compared = reader("compare", "-m", "AP", "--baseline", "BM25")
+    assert compared.exit_code == 0, compared.stderr
+    assert "REP_LLAMA" in compared.stdout
+    missing = reader("eval", "-m", "P@10")  # never computed: the reader may not store it
+    assert missing.exit_code != 0 and "P@10" in missing.stderr

@@ -10,7 +10,10 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
 - Schema migrations are the same files, applied once per database under an advisory lock, so two
   clients opening a fresh database together do not both migrate it.
 - `irw sql` runs in a READ ONLY transaction that is always rolled back (warehouse/adhoc.py); the
-  role it connects as should be a read-only one (README, "A shared warehouse").
+  role it connects as should be a read-only one (README, "A shared warehouse"). A warehouse opened
+  read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
+  not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
+  PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
 - The URL's password is never shown: `path` (what messages, reports and `irw runs` print) is the
   URL with the password masked, and server messages that quote it are scrubbed.
 """
@@ -79,6 +82,7 @@ class PostgresDatabase:
         self.path = shown_url(url)
         self.sandboxed = sandboxed
         self.read_only = read_only or sandboxed
+        self.read_only_reason: str | None = None  # why read_only when it was not asked for
         self.created = False
         self._closed = False
         self._staging = None
@@ -90,8 +94,6 @@ class PostgresDatabase:
             raise WarehouseOpenError(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
         _configure(self._con)
         try:
-            if self.read_only:
-                self._con.execute("set session characteristics as transaction read only")
             version = self.schema_version()
             if version == 0 and self.read_only:
                 raise WarehouseNotFound(f"no warehouse in {self.path} (its schema has no irw_schema table); "
@@ -101,6 +103,11 @@ class PostgresDatabase:
                 raise WarehouseNotFound(f"no warehouse in {self.path}; create one with `irw ingest`")
             if version == 0:
                 self._check_is_warehouse()
+            if version and not self.read_only and not self._role_may_write():
+                # A reader's role (README): irw reads stored scores and stores nothing, as for a
+                # warehouse opened read-only, instead of failing at its first write.
+                self.read_only = True
+                self.read_only_reason = "its role may read but not write the warehouse's tables"
             self._migrate()
         except BaseException:
             self.close()
@@ -262,6 +269,10 @@ class PostgresDatabase:
 
     def discard(self) -> None:
         self.close()
+
+    def _role_may_write(self) -> bool:
+        return self.con.execute("select has_table_privilege('scores', 'INSERT') "
+                                "and has_table_privilege('runs', 'INSERT')").fetchone()[0]
 
     # -- schema ------------------------------------------------------------------------------
     def schema_version(self) -> int:
