@@ -327,7 +327,7 @@ def seeded_db(db_path: Path, _templates) -> Path:
 
 
 # The top-level commands, as the README's command table lists them.
-COMMANDS = ("ingest", "runs", "qrels", "rm", "eval", "trec-eval", "compare", "report", "sql", "migrate", "measures",
+COMMANDS = ("ingest", "runs", "qrels", "rm", "eval", "trec-eval", "compare", "report", "sql", "migrate", "copy", "measures",
             "demo")
 
 

@@ -56,7 +56,8 @@ app.add_typer(rm_app, name="rm")
 # A str, not a Path: Path would turn postgresql://host/db into postgresql:/host/db, which the
 # library could no longer tell from a file name (it refuses URLs, and what is not a regular file).
 DbOption = Annotated[
-    str, typer.Option("--db", envvar="IRW_DB", help="Warehouse file (default ./irw.duckdb, or $IRW_DB).")
+    str, typer.Option("--db", envvar="IRW_DB", help="Warehouse: a DuckDB file (default ./irw.duckdb, or $IRW_DB) "
+                                                     "or a PostgreSQL URL, postgresql://USER:PASSWORD@HOST/DBNAME.")
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
 SqlFormat = Enum("SqlFormat", {name: name for name in [*(f.value for f in OutputFormat), "jsonl", "parquet", "arrow"]},
