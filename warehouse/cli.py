@@ -54,7 +54,7 @@ app.add_typer(ingest_app, name="ingest")
 app.add_typer(rm_app, name="rm")
 
 # A str, not a Path: Path would turn postgresql://host/db into postgresql:/host/db, which the
-# library could no longer tell from a file name (it refuses URLs, and what is not a regular file).
+# library could no longer tell from a file name (it opens PostgreSQL URLs and refuses other URLs).
 DbOption = Annotated[
     str, typer.Option("--db", envvar="IRW_DB", help="Warehouse: a DuckDB file (default ./irw.duckdb, or $IRW_DB) "
                                                      "or a PostgreSQL URL, postgresql://USER:PASSWORD@HOST/DBNAME.")
