@@ -7,7 +7,8 @@ for PostgreSQL (write="postgres"), after the few rewrites below, each one a plac
 engines differ in meaning rather than in spelling:
 
 - `log2(x)`: sqlglot writes `LOG(2, x)`, which PostgreSQL has only for numeric, not double: it
-  becomes `LN(x) / LN(2)` (trec_eval itself computes log(x) / log(2.0); see sql/eval/07_dcg.sql);
+  becomes `LN(x) / LN(2)` (trec_eval calls C's log2; the quotient may differ from it in the last
+  bit, 9e-16 relative at most on DL19, and the files under sql/ write ln(x) / ln(2) themselves);
 - text columns of tables irw creates are `COLLATE "C"`: PostgreSQL orders text by the database's
   collation (an ICU or glibc locale moved MAP by 3e-4 on one set, DESIGN.md), trec_eval and DuckDB
   by bytes; every ranking tie broken by docid depends on it;
