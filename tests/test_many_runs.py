@@ -1,0 +1,206 @@
+"""Many runs (issue 12): after one run is added, a leaderboard computes the tests of that run only
+and writes that run's page and the board only; stored test results are the results computed
+afresh and are computed again when what they depend on changes; a run page written with the
+board shows what `irw report run` shows; the 1,000-run board stays under 2 MB."""
+from __future__ import annotations
+
+import math
+import random
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import warehouse
+from many_runs_data import BASELINE, add_run, build, run_name, thousand_run_board
+from warehouse import reports, stats
+from warehouse.cli import app
+from warehouse.reports import page_leaderboard, pairs
+from warehouse.reports.files import PAGE_MANIFEST
+from warehouse.stats import StatsSettings
+
+RUNS = 8
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    return build(tmp_path / "irw.duckdb", range(RUNS))
+
+
+@pytest.fixture
+def computed(monkeypatch) -> list[int]:
+    """How many comparisons each call of stats.paired_comparisons (the reports' only way to test) got."""
+    calls: list[int] = []
+    original = pairs.paired_comparisons
+
+    def spy(compared, settings):
+        calls.append(len(compared))
+        return original(compared, settings)
+
+    monkeypatch.setattr(pairs, "paired_comparisons", spy)
+    return calls
+
+
+def irw(*args) -> str:
+    result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return result.stderr
+
+
+def board_args(db: Path, out: Path, *extra) -> list:
+    return ["report", "leaderboard", "--db", db, "--qrels", "q", "--baseline", BASELINE, "-o", out, *extra]
+
+
+def stamps(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in folder.glob("*.html")}
+
+
+def test_adding_a_run_tests_it_alone_and_writes_its_page_and_the_board(db, tmp_path, computed):
+    out = tmp_path / "site" / "board.html"
+    first = irw(*board_args(db, out))
+    assert f"wrote {RUNS} run pages to {out.parent / 'board_runs'}" in first
+    assert computed == [3 * (RUNS - 1)]  # every run against the baseline on AP, nDCG@10, P@10, at once
+    before = stamps(out.parent / "board_runs")
+    again = irw(*board_args(db, out))
+    assert f"{out} unchanged" in again and f"wrote 0 run pages to {out.parent / 'board_runs'}; {RUNS} unchanged" in again
+    assert computed == [3 * (RUNS - 1)] and stamps(out.parent / "board_runs") == before  # nothing tested or written
+    with warehouse.open(db) as wh:
+        add_run(wh, db.parent / "files", RUNS)
+    added = irw(*board_args(db, out))
+    assert f"wrote {out}" in added and f"wrote 1 run page to {out.parent / 'board_runs'}; {RUNS} unchanged" in added
+    assert computed == [3 * (RUNS - 1), 3]  # the new run against the baseline, nothing else
+    after = stamps(out.parent / "board_runs")
+    assert {name for name in after if after[name] != before.get(name)} == {f"{run_name(RUNS)}.html"}
+    assert (out.parent / "board_runs" / PAGE_MANIFEST).is_file()
+
+
+def test_a_page_changed_or_removed_on_disk_is_written_again(db, tmp_path):
+    out = tmp_path / "board.html"
+    irw(*board_args(db, out))
+    folder = out.parent / "board_runs"
+    edited, removed = folder / f"{run_name(1)}.html", folder / f"{run_name(2)}.html"
+    original = edited.read_bytes()
+    edited.write_text("edited by hand")
+    removed.unlink()
+    message = irw(*board_args(db, out))
+    assert f"wrote 2 run pages to {folder}; {RUNS - 2} unchanged" in message
+    assert edited.read_bytes() == original and removed.is_file()
+
+
+def test_a_page_whose_inputs_changed_is_built_and_left_alone_if_its_bytes_did_not(db, tmp_path):
+    out = tmp_path / "board.html"
+    irw(*board_args(db, out))
+    (out.parent / "board_runs" / PAGE_MANIFEST).write_text("{not json")  # every key unknown: all built again
+    assert f"wrote 0 run pages to {out.parent / 'board_runs'}; {RUNS} unchanged" in irw(*board_args(db, out))
+
+
+def results(comparison) -> list[tuple]:
+    return [(r.run, r.measure.name, r.paired, r.run_only, r.baseline_only, r.result, r.p_adjusted) for r in
+            comparison.rows]
+
+
+def same_results(one: list[tuple], other: list[tuple]) -> bool:
+    """Equal, nan equal to nan (a PairedResult holds nan where no test could be made)."""
+    def key(row):
+        return repr(row)
+    return [key(r) for r in one] == [key(r) for r in other]
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap", "ttest"])
+def test_stored_results_are_the_results_computed_afresh(db, computed, test):
+    settings = StatsSettings(test=test, permutations=2_000)
+    with warehouse.open(db) as wh:
+        names = wh.run_names()
+        fresh = reports.compare(wh, names, "q", baseline=BASELINE, stats=settings)
+        assert computed == [3 * (RUNS - 1)]
+        stored = reports.compare(wh, names, "q", baseline=BASELINE, stats=settings)
+        assert computed == [3 * (RUNS - 1)]  # read, not computed
+        assert wh.db.fetchone("select count(*) from significance_results")[0] == 3 * (RUNS - 1)
+    assert same_results(results(stored), results(fresh))
+    assert all(0 < r.result.p_value <= 1 for r in stored.rows)
+
+
+def test_results_are_computed_again_when_what_they_depend_on_changes(db, computed):
+    with warehouse.open(db) as wh:
+        names = wh.run_names()
+        reports.compare(wh, names, "q", baseline=BASELINE)
+        assert computed == [21]
+        # another seed, permutation count or alpha: every result again
+        for settings in (StatsSettings(seed=1), StatsSettings(permutations=999), StatsSettings(alpha=0.1)):
+            reports.compare(wh, names, "q", baseline=BASELINE, stats=settings)
+        assert computed == [21, 21, 21, 21]
+        # the t-test uses no seed or resamples: its results hold for any
+        reports.compare(wh, names, "q", baseline=BASELINE, stats=StatsSettings(test="ttest"))
+        reports.compare(wh, names, "q", baseline=BASELINE, stats=StatsSettings(test="ttest", seed=5,
+                                                                                permutations=50))
+        assert computed == [21, 21, 21, 21, 21]
+        # one run's scores computed again: its three comparisons again, the others' read
+        wh.evaluate([run_name(3)], "q", ["AP", "nDCG@10", "P@10"], recompute=True)
+        reports.compare(wh, names, "q", baseline=BASELINE)
+        assert computed == [21, 21, 21, 21, 21, 3]
+        # the baseline's: every comparison against it
+        wh.evaluate([BASELINE], "q", ["AP"], recompute=True)
+        reports.compare(wh, names, "q", baseline=BASELINE)
+        assert computed == [21, 21, 21, 21, 21, 3, 7]
+
+
+def test_stored_results_go_with_their_run(db):
+    with warehouse.open(db) as wh:
+        reports.compare(wh, wh.run_names(), "q", baseline=BASELINE)
+        run_id = wh.db.fetchone("select run_id from runs where name = ?", [run_name(4)])[0]
+        wh.remove_run(run_name(4))
+        assert wh.db.fetchone("select count(*) from significance_results where run_id = ? or baseline_id = ?",
+                              [run_id, run_id])[0] == 0
+        assert wh.db.fetchone("select count(*) from significance_results")[0] == 3 * (RUNS - 2)
+        wh.remove_run(BASELINE)
+        assert wh.db.fetchone("select count(*) from significance_results")[0] == 0
+
+
+def summary_rows(html: str) -> list[str]:
+    """The run page's Summary table rows, as HTML."""
+    table = html.split("<h2>Summary</h2>", 1)[1].split("</table>", 1)[0]
+    return re.findall(r"<tr>.*?</tr>", table, re.S)
+
+
+def test_a_run_page_of_the_board_shows_the_numbers_irw_report_run_shows(db, tmp_path):
+    out = tmp_path / "board.html"
+    irw(*board_args(db, out))
+    alone = tmp_path / "run.html"
+    irw("report", "run", run_name(5), "--db", db, "--qrels", "q", "--baseline", BASELINE, "-o", alone)
+    with_board = (out.parent / "board_runs" / f"{run_name(5)}.html").read_text(encoding="utf-8")
+    rows = summary_rows(with_board)
+    assert len(rows) == 4 and rows == summary_rows(alone.read_text(encoding="utf-8"))  # header and 3 measures
+    # corrected over the page's own three comparisons, not the board's 21
+    assert "over 3 comparisons" in with_board and "21 comparisons" not in with_board
+    board = out.read_text(encoding="utf-8")
+    assert "over 21 comparisons" in board
+
+
+def test_tie_overlap_marks_are_those_of_every_pair_compared():
+    rng = random.Random(3)
+    for _ in range(300):
+        rows = []
+        for i in range(rng.randint(0, 12)):
+            low = rng.choice([0.1, 0.2, 0.3, rng.random()])
+            high = low + rng.choice([0.0, 0.0, 0.05, 0.1, rng.random() / 3])
+            rows.append(page_leaderboard.LeaderboardRow(i, f"r{i}", "s", None, None, [], False, None, None, None,
+                                                        False, 1, 1, None, None))
+            rows[-1]._range = (low, high) if rng.random() < 0.9 else None
+        ranges = {r.run: r._range for r in rows if r._range is not None}
+        page_leaderboard._mark_tie_ranks(rows, ranges)
+        for row in rows:
+            expected = row.tie_range is not None and any(
+                other is not row and other.tie_range is not None and row.tie_range[0] < other.tie_range[1]
+                and other.tie_range[0] < row.tie_range[1] for other in rows)
+            assert row.rank_may_change == expected, (row.run, row.tie_range, ranges)
+
+
+def test_the_1000_run_leaderboard_is_under_2_mb():
+    page = thousand_run_board()
+    html = page.read_text(encoding="utf-8")
+    size = len(html.encode("utf-8"))
+    body = html.split('<table class="sortable leaderboard', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert body.count("<tr") == 1000 and "1,000 stored runs" in html and run_name(999) in html
+    assert size < 2 * 1024 * 1024, f"{size:,} bytes"
+    print(f"\n1,000-run leaderboard: {size:,} bytes")
