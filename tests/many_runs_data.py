@@ -2,8 +2,8 @@
 1,000-run page in tests/test_browser.py): 43 queries x 20 documents a run, long real-looking run
 and system names, built through the library API (Warehouse.ingest_qrels / ingest_run), seeded.
 
-The 1,000-run leaderboard is built once per test session (thousand_run_board) and shared: its
-ingest is most of its minute."""
+The 1,000-run warehouse and its leaderboard and history pages are built once per test session
+(thousand_runs) and shared: its ingest is most of its minute."""
 from __future__ import annotations
 
 import atexit
@@ -78,15 +78,19 @@ def add_run(wh, folder: Path, s: int) -> None:
 
 
 @lru_cache(maxsize=1)
-def thousand_run_board() -> Path:
-    """The leaderboard page (with links to run pages, which are not written) of a warehouse of
-    1,000 runs, against BASELINE; built once per session."""
+def thousand_runs() -> dict[str, Path]:
+    """A warehouse of 1,000 runs and its reports, built once per session: the leaderboard against
+    BASELINE (with links to run pages, which are not written) and the history of AP."""
     folder = Path(tempfile.mkdtemp(prefix="irw-1000-runs-"))
     atexit.register(shutil.rmtree, folder, True)
     db = build(folder / "irw.duckdb", range(1000))
     with warehouse.open(db) as wh:
         board = reports.leaderboard(wh, "q", baseline=BASELINE, run_pages=True)
-        html = reports.render_leaderboard(board, "board_runs")
-    page = folder / "board.html"
-    page.write_text(html, encoding="utf-8")
-    return page
+        (folder / "board.html").write_text(reports.render_leaderboard(board, "board_runs"), encoding="utf-8")
+        history = reports.history(wh, "q", "AP")
+        (folder / "history.html").write_text(reports.render_history(history), encoding="utf-8")
+    return {"db": db, "leaderboard": folder / "board.html", "history": folder / "history.html"}
+
+
+def thousand_run_board() -> Path:
+    return thousand_runs()["leaderboard"]

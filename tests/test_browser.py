@@ -363,9 +363,9 @@ SORT_TIMING = """(() => {
 def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, capsys):
     """The 1,000-run page of tests/many_runs_data.py: every column sorts, the filter works, the page
     fits 1,280 and 390 px. How long a sort takes is measured and printed, not asserted."""
-    from many_runs_data import thousand_run_board
+    from many_runs_data import thousand_runs
 
-    path = thousand_run_board()
+    path = thousand_runs()["leaderboard"]
     page = Page(browser, path)
     assert page.errors() == [] and set(page.requests()) == {page.url}
     table = "table.leaderboard"
@@ -401,6 +401,28 @@ def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, capsys):
         print(f"\n1,000-run leaderboard ({size:,} bytes) in headless Chromium: sorting 1,000 rows took "
               + ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
               + f"; typing a filter (13 characters, {len(names)} rows left) {filtered:.1f} ms")
+
+
+def test_a_1000_run_history_fits_a_desktop_and_a_phone(browser):
+    from many_runs_data import thousand_runs
+
+    page = Page(browser, thousand_runs()["history"])
+    assert page.errors() == [] and set(page.requests()) == {page.url}
+    assert page.js("document.querySelectorAll('svg.chart').length") == 1
+    assert page.js("document.querySelectorAll('#history-runs tbody tr').length") == 1000
+    page.js("document.getElementById('history-filter').focus()")
+    type_text(page, "team_05_ learned")
+    systems = page.js("Array.from(document.querySelectorAll('#history-runs tbody tr')).filter(r => !r.hidden)"
+                      ".map(r => r.cells[0].textContent.trim())")
+    assert systems and set(systems) == {"team_05_learned_sparse"}
+    for width in WIDTHS:
+        page.set_width(width)
+        assert page.js(GEOMETRY) == [], width
+        chart = page.js("(() => { const r = document.querySelector('svg.chart').getBoundingClientRect();"
+                        " return [r.left, r.right, r.top]; })()")
+        assert chart[0] >= 0 and chart[1] <= page.js("document.documentElement.clientWidth"), (width, chart)
+    page.screenshot(ARTIFACTS / "history-1000-390.png")
+    assert page.errors() == []
 
 
 def test_reports_read_with_javascript_off(browser):

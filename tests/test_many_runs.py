@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import warehouse
-from many_runs_data import BASELINE, add_run, build, run_name, thousand_run_board
+from many_runs_data import BASELINE, add_run, build, run_name, thousand_runs
 from warehouse import reports, stats
 from warehouse.cli import app
 from warehouse.reports import page_leaderboard, pairs
@@ -196,11 +196,18 @@ def test_tie_overlap_marks_are_those_of_every_pair_compared():
             assert row.rank_may_change == expected, (row.run, row.tie_range, ranges)
 
 
-def test_the_1000_run_leaderboard_is_under_2_mb():
-    page = thousand_run_board()
-    html = page.read_text(encoding="utf-8")
+def test_the_1000_run_leaderboard_is_under_2_mb_and_the_history_leads_with_one_small_chart():
+    pages = thousand_runs()
+    html = pages["leaderboard"].read_text(encoding="utf-8")
     size = len(html.encode("utf-8"))
     body = html.split('<table class="sortable leaderboard', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
     assert body.count("<tr") == 1000 and "1,000 stored runs" in html and run_name(999) in html
     assert size < 2 * 1024 * 1024, f"{size:,} bytes"
-    print(f"\n1,000-run leaderboard: {size:,} bytes")
+    history = pages["history"].read_text(encoding="utf-8")
+    # 111 systems of about 9 runs each: the overview chart first, then one table of their runs, no chart each
+    content = history.split("<main>", 1)[1]
+    assert content.index("<h2>All runs</h2>") < content.index("<svg") < content.index("<table")
+    assert content.count("<svg class=\"chart\"") == 1 and "111 systems have two or more runs" in content
+    history_size = len(history.encode("utf-8"))
+    assert history_size < 1024 * 1024, f"{history_size:,} bytes"
+    print(f"\n1,000 runs: leaderboard {size:,} bytes, history {history_size:,} bytes")

@@ -21,6 +21,7 @@ from .render import render
 from .scope import Scope, load_scope
 
 EPOCH = dt.datetime(1970, 1, 1)  # the chart position of a run without a date
+CHARTED_SYSTEMS = 12  # more systems with two or more runs than this: no chart of each, one table of all
 
 
 @dataclass
@@ -73,6 +74,16 @@ class HistoryPage(Tabular):
     @property
     def runs(self) -> int:
         return sum(len(s.runs) for s in self.systems)
+
+    @property
+    def charted(self) -> bool:
+        """Each system with two or more runs has its chart and table (else one table of them all)."""
+        return all(s.chart is not None for s in self.with_history)
+
+    @property
+    def history_rows(self) -> list[HistoryRun]:
+        """The runs of the systems with two or more runs, system by system, in time order."""
+        return [r for s in self.with_history for r in s.runs]
 
     @property
     def with_history(self) -> list[SystemHistory]:
@@ -133,7 +144,7 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence
              if not wanted_systems or system in wanted_systems]
     if not names:
         raise NotFoundError("no runs to show" + (f" for system {', '.join(wanted_systems)}" if wanted_systems else ""))
-    scope = load_scope(wh, qrels, [measure], names, settings)
+    scope = load_scope(wh, qrels, [measure], names, settings, summary=False)  # history.sql summarizes
     m = scope.primary
     w = scope.wanted[m.name]
     table = scope.sql("history", {"evaluation_id": w["evaluation_id"], "stored": w["stored"],
@@ -153,22 +164,26 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence
     dates = [r["run_date"] or EPOCH for r in rows]
     domain = (min(dates), max(dates)) if dates else None
     out, everything = [], []
+    # with many systems, their runs go in one table and only the overview is drawn (a chart per
+    # system would be most of the page: ~5 KB each)
+    draw_systems = sum(1 for runs in grouped.values() if len(runs) > 1) <= CHARTED_SYSTEMS
     for system, runs in grouped.items():
         points = []
         for h in runs:
             text = f"{h.run} ({fmt_datetime(h.date)}): {m.name} {fmt_value(h.value)}"
+            # the overview's dots say less (a thousand of them): the tables give the tests
+            everything.append((h.date or EPOCH, h.run, h.value, (text if system == h.run else f"{system}: {text}")
+                               + ("; significantly worse than the run before it" if h.flagged else ""), h.flagged))
             if h.pair is not None and h.pair.result is not None:
                 verdict = ("significantly worse than" if h.flagged else "significantly better than" if h.improved
                            else "not significantly different from")
                 text += (f"; {verdict} {h.previous} ({fmt_delta(h.pair.result.diff)}, corrected p "
                          f"{fmt_p(h.pair.p_adjusted)})")
             points.append((h.date or EPOCH, h.value, text, h.flagged))
-            everything.append((h.date or EPOCH, h.run, h.value, text if system == h.run else f"{system}: {text}",
-                               h.flagged))
         # one dot says nothing over time: a system with a single run is listed in a table instead
         chart = charts.history_chart(
             points, title=f"{system}: {m.name} of its runs over time", y_label=m.name, y_top=top,
-            time_domain=domain) if len(runs) > 1 else None
+            time_domain=domain) if len(runs) > 1 and draw_systems else None
         out.append(SystemHistory(system, runs, chart))
     # the overview: every run in time order (then by name), and the best of the board so far
     everything.sort(key=lambda p: (p[0], p[1]))
