@@ -358,3 +358,23 @@ def test_a_read_only_role_reads_stored_scores_and_compares(postgres_url, postgre
     assert "REP_LLAMA" in compared.stdout
     missing = reader("eval", "-m", "P@10")  # never computed: the reader may not store it
     assert missing.exit_code != 0 and "P@10" in missing.stderr
+
+
+@pytest.mark.parametrize("report", [["leaderboard", "--baseline", "BM25"], ["history"], ["run", "REP_LLAMA"],
+                                    ["compare", "BM25", "REP_LLAMA"]])
+def test_every_report_on_the_server_shows_duckdb_s_table_and_writes_its_page(report, postgres_url, dl19, tmp_path):
+    ingest_dl19(postgres_url, dl19)
+    local = tmp_path / "irw.duckdb"
+    assert Cli(local)("copy", "--from", postgres_url, "--to", str(local), db=False).exit_code == 0
+    on_server = Cli(postgres_url)("report", *report, "--format", "csv")
+    on_duckdb = Cli(local)("report", *report, "--format", "csv")
+    assert on_server.exit_code == 0, on_server.stderr
+    assert on_duckdb.exit_code == 0, on_duckdb.stderr
+    assert len(on_server.stdout.splitlines()) > 1
+    assert on_server.stdout == on_duckdb.stdout
+    page = tmp_path / "page.html"
+    written = Cli(with_password(postgres_url))("report", *report, "-o", str(page))
+    assert written.exit_code == 0, written.stderr
+    text = page.read_text()
+    assert len(text) > 1000 and "REP_LLAMA" in text
+    assert PASSWORD not in text + written.stderr + written.stdout

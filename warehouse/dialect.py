@@ -13,6 +13,9 @@ engines differ in meaning rather than in spelling:
   collation (an ICU or glibc locale moved MAP by 3e-4 on one set, DESIGN.md), trec_eval and DuckDB
   by bytes; every ranking tie broken by docid depends on it;
 - a `map(varchar, varchar)` column (runs.parameters) is `JSONB`: PostgreSQL has no map type;
+- `x in (select unnest($list))` is `x = any($list)`: PostgreSQL then types the list from x, and an
+  empty list (which psycopg sends untyped) works;
+- `round(x, n)` rounds x as a numeric (PostgreSQL has no round of a double to n places);
 - `create or replace view` drops the view first: DuckDB replaces any view, PostgreSQL only one
   whose columns keep their names and order (schema 6 added columns in the middle);
 - `%` in a statement that takes parameters is doubled, since psycopg reads `%` as a placeholder;
@@ -76,6 +79,19 @@ def postgres_statements(text: str) -> tuple[Statement, ...]:
 def _rewrite(node):
     from sqlglot import exp
 
+    if isinstance(node, exp.In) and isinstance(node.args.get("query"), exp.Subquery):
+        select = node.args["query"].this
+        if (isinstance(select, exp.Select) and len(select.expressions) == 1 and not select.args.get("from")
+                and isinstance(select.expressions[0], (exp.Explode, exp.Unnest))
+                and isinstance(select.expressions[0].this, exp.Placeholder)):
+            # x in (select unnest($list)) -> x = any($list): PostgreSQL types the list from x, so
+            # an empty list (which psycopg cannot type) works too
+            return exp.EQ(this=node.this.copy(),
+                          expression=exp.Any(this=exp.Paren(this=select.expressions[0].this.copy())))
+    if isinstance(node, exp.Round) and node.args.get("decimals") is not None:
+        # round(double, n) exists for numeric only: the same rounding, back to a double
+        return exp.cast(exp.Round(this=exp.cast(node.this.copy(), "NUMERIC"), decimals=node.args["decimals"].copy()),
+                        "DOUBLE PRECISION")
     if isinstance(node, exp.Log) and node.args.get("expression") is not None:
         base = node.this
         if isinstance(base, exp.Literal) and base.this == "2":

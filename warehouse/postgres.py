@@ -364,14 +364,13 @@ def _first_line(error: BaseException) -> str:
 
 def _adapted(value):
     """A Python value as psycopg binds it the way DuckDB does: a dict as JSONB (runs.parameters),
-    an empty list as an array with one NULL (PostgreSQL cannot type an empty array; every list
-    parameter is read as `x in (select unnest(...))`, which a NULL never matches)."""
+    a tuple as a list (an array)."""
     if isinstance(value, dict):
         from psycopg.types.json import Jsonb
 
         return Jsonb(value)
-    if isinstance(value, (list, tuple)):
-        return list(value) if value else [None]
+    if isinstance(value, tuple):
+        return list(value)
     return value
 
 
