@@ -32,16 +32,19 @@ class NoQueriesError(IrwError):
 
 @dataclass
 class TrecEvalArgs:
-    qrels: Path
-    run: Path
+    qrels: Path | str
+    run: Path | str
     measures: list[str]
     per_query: bool
     no_summary: bool
     settings: Settings
+    engine: str = "duckdb"
+    master: str | None = None
 
 
 HELP = """\
-Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... [--compat 9|10] QRELS_FILE RUN_FILE
+Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... [--compat 9|10]
+                    [--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE
 
 A drop-in for trec_eval: evaluates one TREC run file against one qrels file and prints trec_eval's
 lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints them (10.0 with
@@ -64,6 +67,11 @@ lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints the
                  `irw measures` lists every measure.
   --compat 9|10  follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for
                  interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)
+  --engine E     duckdb (default: in this process) or spark: the same SQL run by Spark SQL
+                 (pip install 'irwarehouse[spark]' and Java 17); the files are read and checked
+                 by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...)
+  --master URL   with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);
+                 default local[*], or what spark-submit set
 
 Ties are broken by docid, descending, in byte order; the file's rank column is ignored.
 Exit status: 0 on success, 1 for a bad file, 2 for bad arguments, 7 when no query has both
@@ -81,15 +89,21 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     parser.add_argument("-M", type=int, default=None)
     parser.add_argument("-m", action="append", default=[])
     parser.add_argument("--compat", type=int, default=9, choices=(9, 10))
+    parser.add_argument("--engine", default="duckdb", choices=("duckdb", "spark"))
+    parser.add_argument("--master", default=None)
     parser.add_argument("qrels")
     parser.add_argument("run")
     try:
         ns = parser.parse_args(argv)
     except SystemExit:
         raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... "
-                         "[--compat 9|10] QRELS_FILE RUN_FILE") from None
+                         "[--compat 9|10] [--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE") from None
+    if ns.master and ns.engine != "spark":
+        raise UsageError("--master names a Spark cluster: use it with --engine spark")
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat)
-    return TrecEvalArgs(Path(ns.qrels), Path(ns.run), ns.m or ["official"], ns.q, ns.n, settings)
+    # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
+    paths = (ns.qrels, ns.run) if ns.engine == "spark" else (Path(ns.qrels), Path(ns.run))
+    return TrecEvalArgs(*paths, ns.m or ["official"], ns.q, ns.n, settings, ns.engine, ns.master)
 
 
 def requested_measures(specs: list[str], compat: int) -> list[Measure]:
@@ -222,6 +236,30 @@ def _swapped_files_named() -> Iterator[None]:
                                "(irw trec-eval QRELS_FILE RUN_FILE)") from None
 
 
+@contextmanager
+def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
+    """A database holding the qrels set `qrels` and the run `run` of the two files: a one-shot
+    DuckDB database here, or (--engine spark) a warehouse/spark.py SparkDatabase in a session of
+    its own, the files read and checked by Spark."""
+    if args.engine == "spark":
+        from . import spark
+
+        with spark.command_session(args.master) as session:
+            db = spark.SparkDatabase(session)
+            try:
+                spark.load_qrels(db, args.qrels)
+                spark.load_runs(db, {"run": args.run}, strict=False)
+                yield db
+            finally:
+                db.close()
+        return
+    with oneshot.database() as db, _swapped_files_named():
+        ingest.ingest_qrels(db, args.qrels, "qrels", digest=False)  # nothing outlives the call
+        judged_rows_only = keeps_judged_rows_only(args.settings, measures)
+        ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False)
+        yield db
+
+
 def run(argv: list[str], out: TextIO) -> None:
     if any(a in ("-h", "--help") for a in argv):
         out.write(HELP)
@@ -229,17 +267,15 @@ def run(argv: list[str], out: TextIO) -> None:
     args = parse_args(argv)
     s = args.settings
     measures = requested_measures(args.measures, s.compat)
-    with oneshot.database() as db, _swapped_files_named():
-        ingest.ingest_qrels(db, args.qrels, "qrels", digest=False)  # nothing outlives the call
-        judged_rows_only = keeps_judged_rows_only(s, measures)
-        ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False)
+    with _files_database(args, measures) as db:
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
         try:
             evaluation = Evaluator(db).evaluate(["run"], "qrels", scored, per_query=args.per_query,
                                                 settings=s) if scored else None
         except MeasureError:
             # a measure refused before anything was prepared (a diversity measure: no subtopics here)
-            prepared = db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
+            prepared = db.has_table("eval_run_queries") if args.engine == "spark" else \
+                db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
             if prepared and db.fetchone("select count(*) from eval_run_queries")[0] == 0:
                 raise NoQueriesError("trec_eval: No queries with both results and relevance info") from None
             raise
