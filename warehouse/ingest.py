@@ -609,7 +609,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     scan = read_input(path, digest=digest)
     sha = scan.sha256
     existing = stored_qrels_set(db, name)
-    if existing and existing[1] == sha and _is_subtopic_set(db, existing[0]) == subtopics:
+    if existing and existing[1] == sha and existing[4] == subtopics:
         return unchanged("qrels", name, path, sha, existing)
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
@@ -639,8 +639,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
             finally:
                 with stage.transaction():
                     delete_qrels_set(stage, local_id)
-        rows, queries = db.fetchone("select judgment_count, query_count from qrels_sets where qrels_set_id = ?",
-                                    [set_id])
+        rows, queries = stored_qrels_set(db, name)[2:4]
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
 
 
@@ -649,11 +648,8 @@ def _store_qrels(db: Database, path: Path, name: str, description: str | None, s
     """Stores the staged qrels (stage_fields) as set name, in the caller's transaction; returns its id."""
     if existing:
         delete_qrels_set(db, existing[0])
-    set_id = db.fetchone(
-        "insert into qrels_sets (name, description, source_path, sha256, query_count, judgment_count) "
-        "select ?, ?, ?, ?, count(distinct fields[1]), count(*) from stage_fields returning qrels_set_id",
-        [name, description, str(path.resolve()), sha],
-    )[0]
+    set_id = db.run_file("ingest/insert_qrels_set.sql", {
+        "name": name, "description": description, "source_path": str(path.resolve()), "sha256": sha}).fetchone()[0]
     db.run_file("ingest/insert_subtopic_qrels.sql" if subtopics else "ingest/insert_qrels.sql",
                 {"qrels_set_id": set_id})
     db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
@@ -661,13 +657,9 @@ def _store_qrels(db: Database, path: Path, name: str, description: str | None, s
 
 
 def stored_qrels_set(db: Database, name: str) -> tuple | None:
-    """(qrels_set_id, sha256, judgment_count, query_count) of the stored set of that name, or None."""
-    return db.fetchone("select qrels_set_id, sha256, judgment_count, query_count from qrels_sets where name = ?",
-                       [name])
-
-
-def _is_subtopic_set(db: Database, set_id: int) -> bool:
-    return db.fetchone("select count(*) > 0 from qrels_subtopics where qrels_set_id = ?", [set_id])[0]
+    """(qrels_set_id, sha256, judgment_count, query_count, holds subtopics) of the stored set of
+    that name, or None."""
+    return db.run_file("catalog/stored_qrels_set.sql", {"name": name}).fetchone()
 
 
 def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
@@ -711,7 +703,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
 
 def stored_run(db: Database, name: str) -> tuple | None:
     """(run_id, sha256, row_count, query_count) of the stored run of that name, or None."""
-    return db.fetchone("select run_id, sha256, row_count, query_count from runs where name = ?", [name])
+    return db.run_file("catalog/stored_run.sql", {"name": name}).fetchone()
 
 
 def staged_tag(path: Path, tags: list[tuple[str, int | None, int | None]], strict: bool) -> str:
@@ -751,21 +743,14 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
     with db.transaction():
         if replacing:
             delete_run(db, replacing[0])
-        run_id = db.fetchone(
-            "insert into runs (name, system, tag, description, parameters, ir_metadata, source_path, sha256, "
-            "file_created_at, date_source, row_count, query_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0) "
-            "returning run_id",
-            [name, system or name, tag, description, dict(parameters or {}), ir_metadata,
-             str(path.resolve()), sha, run_date.value, run_date.source],
-        )[0]
+        run_id = db.run_file("ingest/insert_run.sql", {
+            "name": name, "system": system or name, "tag": tag, "description": description,
+            "parameters": dict(parameters or {}), "ir_metadata": ir_metadata, "source_path": str(path.resolve()),
+            "sha256": sha, "run_date": run_date.value, "date_source": run_date.source}).fetchone()[0]
         db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
         _insert_run_rows(db, run_id, judged_rows_only)
         db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
-        rows, queries = db.fetchone(
-            "update runs set row_count = counts.row_count, query_count = counts.query_count "
-            "from (select sum(num_ret) as row_count, count(*) as query_count from run_queries "
-            "where run_id = $run_id) as counts where runs.run_id = $run_id returning runs.row_count, runs.query_count",
-            {"run_id": run_id})
+        rows, queries = db.run_file("ingest/count_run.sql", {"run_id": run_id}).fetchone()
     return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries)
 
 
