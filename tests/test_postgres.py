@@ -378,3 +378,31 @@ def test_every_report_on_the_server_shows_duckdb_s_table_and_writes_its_page(rep
     text = page.read_text()
     assert len(text) > 1000 and "REP_LLAMA" in text
     assert PASSWORD not in text + written.stderr + written.stdout
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.6, 0.9, 1.2])
+def test_a_killed_ingest_leaves_a_whole_run_or_nothing(delay, postgres_url, dl19):
+    import signal
+    import time
+
+    ingest_dl19(postgres_url, dl19, runs=("BM25",))
+    process = subprocess.Popen([sys.executable, "-m", "warehouse", "ingest", "run",
+                                str(dl19 / "runs" / "run.dl19.REP_LLAMA.txt"), "--name", "REP_LLAMA",
+                                "--db", postgres_url], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    with warehouse.open(postgres_url) as wh:
+        names = wh.run_names()
+        rows = dict(wh.db.fetchall("select r.name, count(*) from run_rows as x join runs as r using (run_id) "
+                                   "group by r.name"))
+        judged = dict(wh.db.fetchall("select r.name, count(*) from judged_run_rows as x join runs as r "
+                                     "using (run_id) group by r.name"))
+    assert names in (["BM25"], ["BM25", "REP_LLAMA"])
+    assert rows["BM25"] == 4300
+    if "REP_LLAMA" in names:  # committed before the kill: whole
+        assert rows["REP_LLAMA"] == 43000 and judged["REP_LLAMA"] > 0
+    else:  # nothing of it
+        assert set(rows) == set(judged) == {"BM25"}
+    again = Cli(postgres_url)("ingest", "run", str(dl19 / "runs" / "run.dl19.REP_LLAMA.txt"), "--name", "REP_LLAMA")
+    assert again.exit_code == 0, again.stderr
