@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= demo
 
-.PHONY: demo test fuzz bench install clean chromium texlive postgres-start postgres-stop
+.PHONY: demo test fuzz bench install clean chromium texlive java postgres-start postgres-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ demo: $(VENV)/.installed
 # on Debian it installs Debian's postgresql when missing; elsewhere it says how) and always stops it
 # and removes it afterwards, keeping pytest's exit status. Without a server those tests skip, except
 # under CI, where they fail.
-test: $(VENV)/.installed-test chromium texlive
+test: $(VENV)/.installed-test chromium texlive java
 	@pgdir=""; \
 	if [ -z "$${IRW_TEST_POSTGRES:-}" ]; then \
 	  pgdir="$$(mktemp -d "$${TMPDIR:-/tmp}/irw-test-pg.XXXXXX")" || exit 1; \
@@ -61,6 +61,21 @@ chromium:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else \
 	    echo "chromium is not installed (apt-get install chromium); the browser tests will be skipped" >&2; \
+	  fi; \
+	fi
+
+# The Spark tests (tests/test_spark.py, marker `spark`) run pyspark 4 (the test extra installs it),
+# which needs a Java 17 runtime: Debian's openjdk-17-jre-headless, installed the same way when no
+# `java` is found; elsewhere those tests skip (under CI they fail).
+java:
+	@if ! command -v java >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's openjdk-17-jre-headless for the Spark tests" >&2; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      openjdk-17-jre-headless >/dev/null; \
+	  else \
+	    echo "java is not installed (apt-get install openjdk-17-jre-headless); the Spark tests will be skipped" >&2; \
 	  fi; \
 	fi
 

@@ -1,0 +1,256 @@
+"""Evaluation on Spark (issue 15): the measure SQL of sql/, derived for Spark SQL by
+warehouse/dialect.py and run by warehouse/spark.py's SparkDatabase, gives trec_eval's numbers.
+
+- the derivation itself (no Spark needed): every file of sql/eval and sql/measures becomes Spark
+  statements, with the rewrites where Spark means something else (ordered sums, decimal literals,
+  generate_series, statements that write tables);
+- on Spark (marker `spark`: pyspark local[2], one session for the whole run): `irw trec-eval
+  --engine spark -q -m all_trec` prints trec_eval 9.0.8's DL19 output byte for byte (relstring
+  aside) for BM25; warehouse.spark.evaluate gives trec_eval's per-query values for the six DL19
+  runs at level 2 and the same summary as warehouse.evaluate_files, from text files and from
+  DataFrames (qid/docno/score); bad TREC text gives the problems local ingest gives, with file
+  and line; the README's example runs as printed.
+
+Without pyspark or Java these tests skip, except under CI, where they fail.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+import warehouse
+from warehouse.dialect import spark_statements
+from warehouse.errors import InputFileError
+from warehouse.resources import read_sql, sql_dir
+
+from conftest import dl19_expected, under_ci
+
+ROOT = Path(__file__).resolve().parents[1]
+DL19_RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
+EVAL_FILES = sorted(p.relative_to(sql_dir()).as_posix() for folder in ("eval", "measures")
+                    for p in (sql_dir() / folder).glob("*.sql"))
+SPARK_ABSENT = "pyspark or Java 17 is not installed (pip install 'irwarehouse[spark]'; make test installs Java as root)"
+
+
+# -- the derivation -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", EVAL_FILES)
+def test_every_evaluation_file_derives_for_spark(path):
+    statements = spark_statements(read_sql(path))
+    assert statements
+    for statement in statements:
+        text = statement.text
+        # Spark's parser refuses an ordered sum and MATERIALIZED, and drops the order of collect_list
+        assert not re.search(r"\bSUM\([^()]*\bORDER BY", text), text
+        assert "MATERIALIZED" not in text.upper()
+        assert "ARRAY_AGG" not in text.upper() and "GENERATE_SERIES" not in text.upper()
+        assert "?" not in text and "$" not in text  # Spark's named markers only
+
+
+def test_the_rewrites_say_in_spark_what_duckdb_means():
+    (select,) = spark_statements("select 1.0 * x, sum(v order by q) as s from t group by g")
+    assert "CAST(1.0 AS DOUBLE) * x" in select.text  # not a DECIMAL(2,1)
+    assert ("CASE WHEN COUNT(v) > 0 THEN AGGREGATE(ARRAY_SORT(COLLECT_LIST(STRUCT(q AS k1, v AS v))), "
+            "CAST(0 AS DOUBLE)") in select.text
+    (series,) = spark_statements("select g.i from t cross join lateral generate_series(1, t.n) as g(i)")
+    assert "CROSS JOIN LATERAL EXPLODE(FILTER(SEQUENCE(1, t.n), irw_i -> irw_i >= 1 AND irw_i <= t.n)) AS g(i)" \
+        in series.text
+    drop, create = spark_statements("drop table if exists x cascade; create temp table x as select $a as a")
+    assert (drop.kind, drop.table, create.kind, create.table, create.names) == ("drop", "x", "create", "x", ("a",))
+    assert create.text == "SELECT :a AS a"
+    (insert,) = spark_statements("insert into m (a, b) select a, b from p on conflict (a) do update set b = excluded.b")
+    assert (insert.kind, insert.columns, insert.conflict, insert.keep_existing) == ("insert", ("a", "b"), ("a",), False)
+    (delete,) = spark_statements("delete from scores where run_id in (select unnest($ids))")
+    assert delete.text == "SELECT * FROM scores WHERE NOT COALESCE(run_id IN (SELECT EXPLODE(:ids)), FALSE)"
+    assert spark_statements("-- irw: postgres only\nanalyze eval_qrels") == ()
+
+
+def test_an_update_is_refused_rather_than_mistranslated():
+    with pytest.raises(ValueError, match="UPDATE on Spark"):
+        spark_statements("update runs set row_count = 1")
+
+
+# -- on Spark -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def spark():
+    """One SparkSession (local[2]) for every Spark test: starting one costs ~10-20 s."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        pyspark = None
+    if pyspark is None or not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        if under_ci():
+            pytest.fail(f"CI is set and {SPARK_ABSENT}", pytrace=False)
+        pytest.skip(SPARK_ABSENT)
+    from warehouse.spark import session
+
+    spark = session("local[2]", app_name="irw-tests")
+    spark.conf.set("spark.sql.shuffle.partitions", "4")
+    yield spark
+    spark.stop()
+
+
+def _without_relstring(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("relstring"))
+
+
+@pytest.mark.spark
+def test_trec_eval_engine_spark_prints_trec_eval_byte_for_byte(spark, conformance):
+    from warehouse import trec_eval
+
+    folder = conformance / "dl19-passage"
+    out = io.StringIO()
+    started = time.perf_counter()
+    trec_eval.run(["--engine", "spark", "--master", "local[2]", "-q", "-m", "all_trec",
+                   str(folder / "qrels.dl19-passage.txt"), str(folder / "runs" / "run.dl19.BM25.txt")], out)
+    print(f"irw trec-eval --engine spark -q -m all_trec (BM25): {time.perf_counter() - started:.1f} s")
+    expected = (folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
+    assert _without_relstring(out.getvalue()) == _without_relstring(expected)
+    assert spark.sparkContext._jsc is not None  # the test's session was not stopped by the command
+
+
+@pytest.mark.spark
+def test_six_dl19_runs_at_level_2_give_trec_eval_values(spark, conformance):
+    from warehouse import spark as on_spark
+    from warehouse.trec_eval import requested_measures
+
+    folder = conformance / "dl19-passage"
+    measures = [m for m in requested_measures(["all_trec"], 9) if m.family.trec_name not in ("runid", "relstring")]
+    started = time.perf_counter()
+    result = on_spark.evaluate(spark, folder / "qrels.dl19-passage.txt", [folder / "runs"], measures, level=2,
+                               strict=False)
+    try:
+        per_query = result.per_query.collect()
+        print(f"warehouse.spark.evaluate, six runs, all_trec, -l 2: {time.perf_counter() - started:.1f} s")
+        by_name = {m.name: m for m in measures}
+        compared = expected_lines = 0
+        for run in DL19_RUNS:
+            expected = dl19_expected(conformance, run, level=2)
+            expected_lines += sum(1 for name, query in expected if query != "all" and name != "relstring")
+            name = f"run.dl19.{run}"
+            for row in (r for r in per_query if r.run == name):
+                m = by_name[row.measure]
+                if not m.family.per_query:  # num_q: trec_eval prints it for "all" only
+                    continue
+                shown = str(int(row.value)) if m.is_count else f"{row.value:.4f}"
+                assert shown == expected[(m.trec_name, row.query)], (run, m.trec_name, row.query)
+                compared += 1
+            summary = {r[1]: r[2] for r in result.summary.rows if r[0] == name}
+            for m in measures:
+                if m.family.summary and m.family.trec_name not in ("num_q",):
+                    shown = str(int(summary[m.name])) if m.is_count else f"{summary[m.name]:.4f}"
+                    assert shown == expected[(m.trec_name, "all")], (run, m.trec_name)
+        assert compared == expected_lines  # every per-query line trec_eval printed
+    finally:
+        result.close()
+
+
+@pytest.mark.spark
+def test_dataframes_in_give_evaluate_files_numbers(spark, conformance):
+    from warehouse import spark as on_spark
+
+    folder = conformance / "dl19-passage"
+    qrels_path, run_path = folder / "qrels.dl19-passage.txt", folder / "runs" / "run.dl19.BM25.txt"
+    qrels = spark.read.csv(str(qrels_path), sep=" ", schema="qid STRING, iter STRING, docno STRING, label INT")
+    run = spark.read.csv(str(run_path), sep=" ", schema="qid STRING, q0 STRING, docno STRING, rank INT, "
+                                                          "score DOUBLE, tag STRING")
+    measures = ["AP", "nDCG@10", "P@10", "R(rel=2)@1000", "RR"]
+    result = on_spark.evaluate(spark, qrels, {"bm25": run}, measures)
+    try:
+        local = warehouse.evaluate_files(qrels_path, {"bm25": run_path}, measures)
+        assert result.summary.rows == local.summary.rows  # every bit of every double
+        assert result.per_query.count() == 43 * len(measures)
+    finally:
+        result.close()
+
+
+BAD_RUN = """\
+q1 Q0 d1 1 2.5 tag
+q1 Q0 d2 2 abc tag
+q1 Q0 d3 3 inf tag
+q1 Q0 d1 4 1.0 tag
+
+q2 Q0 d1 1 1.0
+q2 Q0 d2 x 0.5 tag
+q2 Q0 d3 3 0.4 tag extra
+"""
+BAD_QRELS = """\
+q1 0 d1 1
+q1 0 d2 x
+q1 0 d1 0
+q2 0 d1
+q2 d2 1
+q2 0 d3 99999999999
+"""
+
+
+def _local_problems(qrels: Path, run: Path | None, strict: bool) -> list[tuple[int, str]]:
+    from warehouse import ingest, oneshot
+
+    with oneshot.database() as db, pytest.raises(InputFileError) as caught:
+        if run is None:
+            ingest.ingest_qrels(db, qrels, "qrels")
+        else:
+            ingest.ingest_qrels(db, qrels, "qrels")
+            ingest.ingest_run(db, run, "run", strict=strict)
+    return [(p.line, p.reason) for p in caught.value.problems]
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("strict", [True, False], ids=["irw-rules", "trec_eval-rules"])
+def test_bad_text_gives_the_problems_local_ingest_gives(spark, tmp_path, strict):
+    from warehouse import spark as on_spark
+
+    good_qrels = tmp_path / "qrels.txt"
+    good_qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    run = tmp_path / "run.txt"
+    run.write_text(BAD_RUN)
+    with pytest.raises(InputFileError) as caught:
+        on_spark.evaluate(spark, good_qrels, [run], ["AP"], strict=strict)
+    problems = [(p.line, p.reason) for p in caught.value.problems]
+    assert {p.path for p in caught.value.problems} == {str(run)}
+    assert problems == _local_problems(good_qrels, run, strict)
+    assert (4, "duplicate document d1 for query q1 (first at line 1)") in problems
+
+
+@pytest.mark.spark
+def test_bad_qrels_give_the_problems_local_ingest_gives(spark, tmp_path):
+    from warehouse import spark as on_spark
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(BAD_QRELS)
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 1.0 t\n")
+    with pytest.raises(InputFileError) as caught:
+        on_spark.evaluate(spark, qrels, [run], ["AP"])
+    assert [(p.path, p.line, p.reason) for p in caught.value.problems] == \
+        [(str(qrels), line, reason) for line, reason in _local_problems(qrels, None, True)]
+
+
+def readme_spark_example() -> str:
+    """The Python block of the README's "On Spark" section that runs locally."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## On Spark", 1)[1].split("\n## ", 1)[0]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.spark
+def test_the_readme_example_runs_as_printed(spark, conformance, monkeypatch):
+    import contextlib
+
+    monkeypatch.chdir(conformance / "dl19-passage")  # the example reads DL19's files from where they are
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(readme_spark_example(), "README.md (On Spark)", "exec"), {})
+    printed = [line for line in output.getvalue().splitlines() if line.strip()]
+    shown = (ROOT / "README.md").read_text(encoding="utf-8").split("## On Spark", 1)[1].split("\n## ", 1)[0]
+    assert len(printed) >= 4
+    for line in printed:
+        assert line in shown.splitlines(), line  # what the example prints is what the README shows
