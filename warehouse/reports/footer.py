@@ -9,7 +9,7 @@ from .scope import Scope
 def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None) -> list[tuple[str, str]]:
     """Every setting behind a report's numbers, as (label, text) rows."""
     s = scope.settings
-    q = scope.sql("qrels_summary", {"qrels_set_id": scope.qrels_id, "level": s.level}).to_dicts()[0]
+    q = scope.qrels_summary()
     norel = q["queries_without_relevant"]
     qrels_text = (f"{q['name']}: {q['queries']:,} queries, {q['judgments']:,} judgments, {q['relevant']:,} "
                   f"relevant (grade >= {s.level})")

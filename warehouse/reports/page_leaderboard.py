@@ -17,7 +17,7 @@ from ..table import Table, Tabular
 from .display import fmt_delta, fmt_p, fmt_value, missing, plural
 from .files import PageManifest, PagesWritten, href, run_page_names, run_pages_dir, write_if_changed
 from .footer import settings_items
-from .page_run import render_run_page, run_page, run_page_keys
+from .page_run import board_run_pages, render_run_page, run_page_keys
 from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
 from .paper_tables import PaperTables
 from .render import render
@@ -261,21 +261,21 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
         back = href("..", path.name)
         manifest = PageManifest(folder)
         keys = run_page_keys(board, back)
-        for done, row in enumerate(board.rows, start=1):
-            page_path = folder / row.link
-            out.paths.append(page_path)
-            key = keys[row.run]
-            if manifest.current(row.link, key):
-                out.unchanged.append(page_path)
-            else:
-                page = run_page(wh, row.run, qrels, measures, baseline=board.baseline, settings=board.scope.settings,
-                                stats=board.stats, from_leaderboard=board)
-                changed = write_if_changed(page_path, render_run_page(page, leaderboard_href=back))
-                (out.written if changed else out.unchanged).append(page_path)
-                manifest.record(row.link, key)
+        links = {row.run: row.link for row in board.rows}
+        out.paths += [folder / row.link for row in board.rows]
+        build = [row.run for row in board.rows if not manifest.current(row.link, keys[row.run])]
+        building = set(build)
+        out.unchanged += [folder / row.link for row in board.rows if row.run not in building]
+        done = len(board.rows) - len(build)
+        for page in board_run_pages(board, build):
+            page_path = folder / links[page.run]
+            changed = write_if_changed(page_path, render_run_page(page, leaderboard_href=back))
+            (out.written if changed else out.unchanged).append(page_path)
+            manifest.record(links[page.run], keys[page.run])
+            done += 1
             if progress is not None:
                 progress(done, len(board.rows))
-        manifest.save(row.link for row in board.rows)
+        manifest.save(links.values())
     html = render_leaderboard(board, href(folder.name) if run_pages else None)
     (out.written if write_if_changed(path, html) else out.unchanged).insert(0, path)
     return out

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from .. import charts
 from ..core import Warehouse
-from ..errors import NotFoundError
+from ..errors import NotFoundError, ReadOnlyError
 from ..evaluate import NO_DEPTH, Settings
 from ..measures import Measure, parse_all, tie_variant
 from ..stats import StatsSettings
@@ -19,8 +19,8 @@ from .footer import settings_items
 from .files import page_key
 from .pairs import PAIR_COLUMNS, PairRow, correct_together, load_wanted, load_wanted_entries, tested_pairs
 from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, load_run_order, load_scope, pr_curve_chart, pr_measures, require_runs,
-                    run_metadata, tie_ranges, wanted_entries)
+from .scope import (COVERAGE_MEASURE, Scope, ensure_scores, load_run_order, load_scope, pr_curve_chart, pr_curves,
+                    pr_measures, require_runs, run_metadata, wanted_entries)
 
 if TYPE_CHECKING:
     from .page_leaderboard import Leaderboard
@@ -84,32 +84,110 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
              baseline: str | None = None, query: str | None = None, settings: Settings | None = None,
              stats: StatsSettings | None = None, from_leaderboard: Leaderboard | None = None) -> RunPage:
     """One run: metadata, summary against the baseline, per-query values and differences, the
-    11-point precision-recall curve, and where the relevant documents of one query were ranked."""
+    11-point precision-recall curve, and where the relevant documents of one query were ranked.
+    from_leaderboard: the page as that leaderboard writes it (board_run_pages)."""
+    if from_leaderboard is not None:
+        return next(board_run_pages(from_leaderboard, [run], query=query))
     settings = settings or Settings()
     stats = stats or StatsSettings()
-    if baseline == run:
-        comparing = None
-    else:
-        comparing = baseline
+    comparing = None if baseline == run else baseline
     names = [run] + ([comparing] if comparing else [])
     require_runs(wh, names)
     scope = load_scope(wh, qrels, measures, names, settings, [COVERAGE_MEASURE] + pr_measures())
+    inputs = PageInputs.read(scope, [(run, comparing)], run_metadata(scope, names))
+    pair_rows = tested_pairs(scope, [(run, comparing)], scope.measures, stats) if comparing else []
+    return _page(inputs, stats, run, comparing, pair_rows, query, from_leaderboard=False)
+
+
+def board_run_pages(board: "Leaderboard", runs: Sequence[str], *, query: str | None = None,
+                    batch: int = 100) -> Iterator[RunPage]:
+    """The pages of these runs of a leaderboard, in order, as run_page makes them, read batch runs
+    at a time (one query each for their per-query values, tie ranges and curves, instead of one per
+    page). Each takes the board's test results for its run and corrects them over its own
+    comparisons: the board's correction changes with every run added, a page only with its runs."""
+    scope = board.scope
+    values = {(row.run, m.name): (cell.value, row.queries) for row in board.rows
+              for m, cell in zip(scope.measures, row.cells)}
+    page_scope = replace(scope, summary=values)
+    baseline = board.baseline
+    results: dict[str, list[PairRow]] = {}
+    for row in board.pair_rows:
+        results.setdefault(row.run, []).append(row)
+    meta = run_metadata(page_scope, list(dict.fromkeys([*runs, *([baseline] if baseline else [])])))
+    for start in range(0, len(runs), batch):
+        chunk = runs[start:start + batch]
+        pairs = [(run, None if run == baseline else baseline) for run in chunk]
+        inputs = PageInputs.read(page_scope, pairs, meta, ensured=True)
+        for run, comparing in pairs:
+            yield _page(inputs, board.stats, run, comparing, [replace(r) for r in results.get(run, [])], query,
+                        from_leaderboard=True)
+
+
+@dataclass
+class PageInputs:
+    """What run pages read from the warehouse, for several (run, baseline) pairs at once."""
+
+    scope: Scope
+    meta: dict[str, dict[str, Any]]
+    per_query: dict[tuple[str, str | None], dict[str, dict[str, tuple[float | None, float | None]]]]
+    spreads: dict[tuple[str, str], tuple[float, float]]   # (run, query) -> primary over tie orders
+    curves: dict[str, list[tuple[float, float]]]          # run -> precision-recall curve
+    relevance: dict[str, int]                              # query -> relevant documents
+
+    @classmethod
+    def read(cls, scope: Scope, pairs: Sequence[tuple[str, str | None]], meta: dict[str, dict[str, Any]],
+             ensured: bool = False) -> "PageInputs":
+        """ensured: a leaderboard computed every score these pages read (tie forms included)."""
+        ids = [(meta[run]["run_id"], meta[baseline or run]["run_id"]) for run, baseline in pairs]
+        load_wanted(scope, scope.measures)
+        scope.wh.db.load_rows("report_pairs", PAIR_COLUMNS, [(i, a, b) for i, (a, b) in enumerate(ids)])
+        per_query: dict[tuple[str, str | None], dict[str, dict[str, tuple]]] = {pair: {} for pair in pairs}
+        for index, _position, measure, q, run_value, baseline_value in scope.sql("paired_scores", {}).rows:
+            per_query[pairs[index]].setdefault(q, {})[measure] = (run_value, baseline_value)
+        runs = list(dict.fromkeys(run for run, _ in pairs))
+        spreads = _tie_spreads(scope, runs, meta, ensured)
+        names = list(dict.fromkeys(name for pair in pairs for name in pair if name))
+        if "relevance" not in scope.cache:
+            scope.cache["relevance"] = {r[0]: r[2] for r in scope.sql("query_relevance", {
+                "qrels_set_id": scope.qrels_id, "level": scope.settings.level}).rows}
+        return cls(scope, meta, per_query, spreads, pr_curves(scope, names), scope.cache["relevance"])
+
+
+def _tie_spreads(scope: Scope, runs: Sequence[str], meta: dict[str, dict[str, Any]],
+                 ensured: bool) -> dict[tuple[str, str], tuple[float, float]]:
+    """Each run's primary measure per query over the orders of its tied documents: the stored
+    scores of its lowest and highest forms (sql/measures/ties.sql), computed first where missing
+    unless a leaderboard did. Empty when the measure has no such form, or a read-only warehouse
+    never computed it."""
+    ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
+    if len(ties) < 2 or not runs:
+        return {}
+    if not ensured:
+        try:
+            ensure_scores(scope.wh, scope.qrels, scope.qrels_id, runs, ties, scope.settings)
+        except ReadOnlyError:
+            return {}
+    entries = wanted_entries(scope.wh, scope.qrels_id, scope.settings, ties)
+    load_wanted_entries(scope, [entries[m.name] for m in ties])
+    scope.wh.db.load_rows("report_pairs", PAIR_COLUMNS, [(i, meta[r]["run_id"], meta[r]["run_id"])
+                                                         for i, r in enumerate(runs)])
+    low, high = (m.name for m in ties)
+    found: dict[tuple[str, str], dict[str, float]] = {}
+    for index, _position, measure, q, value, _same in scope.sql("paired_scores", {}).rows:
+        if value is not None:
+            found.setdefault((runs[index], q), {})[measure] = value
+    return {key: (v[low], v[high]) for key, v in found.items() if low in v and high in v}
+
+
+def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | None, pair_rows: list[PairRow],
+          query: str | None, *, from_leaderboard: bool) -> RunPage:
+    """A run page from what PageInputs read and the run's test results (corrected here, over the
+    page's own comparisons)."""
+    scope = inputs.scope
     shown = scope.measures
-    meta = run_metadata(scope, names)
-    load_wanted(scope, shown)
-    scope.wh.db.load_rows("report_pairs", PAIR_COLUMNS, [(0, meta[run]["run_id"], meta[comparing or run]["run_id"])])
-    table = scope.sql("paired_scores", {})
-    per_query: dict[str, dict[str, tuple[float | None, float | None]]] = {}
-    for _pair, _position, measure, q, run_value, baseline_value in table.rows:
-        per_query.setdefault(q, {})[measure] = (run_value, baseline_value)
-    # the comparisons: this run against the baseline on every measure, corrected over this page's
-    # own family. A page written with a leaderboard takes the board's results, and corrects them so
-    # too: the board's correction changes with every run added, this page only with its own runs.
+    meta = inputs.meta
+    names = [run] + ([comparing] if comparing else [])
     if comparing:
-        if from_leaderboard is not None:
-            pair_rows = [replace(r) for r in from_leaderboard.pair_rows if r.run == run]
-        else:
-            pair_rows = tested_pairs(scope, [(run, comparing)], shown, stats)
         tested = correct_together(pair_rows, stats).tested
         family_text = f"over {plural(tested, 'comparison')}: {run} against {comparing} x {plural(tested, 'measure')}"
     else:
@@ -117,6 +195,7 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
     by_measure = {r.measure.name: r for r in pair_rows}
     summary = [(m, scope.summary.get((run, m.name), (None, 0))[0], by_measure.get(m.name)) for m in shown]
     primary = scope.primary.name
+    per_query = inputs.per_query[(run, comparing)]
     query_rows = []
     for q in sorted(per_query):
         values = per_query[q]
@@ -125,10 +204,8 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
             continue  # a query only the baseline was evaluated on
         delta = run_primary - base_primary if comparing and base_primary is not None else None
         query_rows.append(QueryRow(q, [values.get(m.name, (None, None))[0] for m in shown],
-                                   base_primary if comparing else None, delta))
-    spreads = tie_ranges(wh, qrels, scope.primary, [run], settings, per_query=True)
-    for row in query_rows:
-        row.tie_range = spreads.get((run, row.query))
+                                   base_primary if comparing else None, delta,
+                                   inputs.spreads.get((run, q))))
     difference_chart = None
     if comparing:
         diffs = [(r.query, r.delta) for r in query_rows if r.delta is not None]
@@ -139,17 +216,16 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
             difference_chart = charts.difference_bars(
                 diffs, title=f"{primary}: {run} minus {comparing}, per query", y_label=f"\u0394 {primary}",
                 x_label=f"queries, sorted by difference ({len(diffs)})", summary=wtl)
-    pr_chart = pr_curve_chart(scope, names, f"11-point interpolated precision-recall: {', '.join(names)}")
-    relevance = {r[0]: r[2] for r in scope.sql("query_relevance", {"qrels_set_id": scope.qrels_id,
-                                                                   "level": settings.level}).rows}
-    chosen, reason = _choose_query(query, query_rows, relevance, comparing, primary)
+    pr_chart = pr_curve_chart(scope, names, f"11-point interpolated precision-recall: {', '.join(names)}",
+                              curves=inputs.curves)
+    chosen, reason = _choose_query(query, query_rows, inputs.relevance, comparing, primary)
     relevant, retrieved, baseline_retrieved, strip = [], 0, None, None
     if chosen is not None:
         relevant, retrieved, baseline_retrieved, strip = _relevant_ranks(scope, meta, run, comparing, chosen)
     return RunPage(scope, stats, run, meta[run], comparing, meta.get(comparing) if comparing else None, summary,
                    query_rows, difference_chart, pr_chart, chosen, reason, relevant, retrieved, baseline_retrieved,
                    strip, settings_items(scope, stats if comparing else None, family_text), family_text,
-                   from_leaderboard is not None,
+                   from_leaderboard,
                    any(r.tie_range is not None and r.tie_range[1] - r.tie_range[0] > 1e-12 for r in query_rows))
 
 

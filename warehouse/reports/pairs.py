@@ -272,7 +272,8 @@ def compare(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Sequence[s
     both runs' values on them (PairRow.queries, run_values, baseline_values)."""
     names = compared_runs(runs, baseline)
     require_runs(wh, names)
-    scope = load_scope(wh, qrels, measures, names, settings or Settings())
+    # the means come with the tests (over the paired queries): no run's summary is read
+    scope = load_scope(wh, qrels, measures, names, settings or Settings(), summary=False)
     return compare_scope(scope, names, baseline, stats or StatsSettings(), values=values)
 
 

@@ -32,6 +32,7 @@ class Scope:
     measures: list[Measure]              # shown, primary first
     wanted: dict[str, dict[str, Any]]    # measure name -> {evaluation_id, stored, measure, position}
     summary: dict[tuple[str, str], tuple[float, int]] = field(default_factory=dict)  # (run, measure) -> (value, queries)
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)  # what every page of a report reads alike
 
     @property
     def primary(self) -> Measure:
@@ -42,6 +43,13 @@ class Scope:
 
     def sql(self, name: str, params: dict[str, Any]) -> Table:
         return Table.from_result(self.wh.db.run_file(f"reports/{name}.sql", params))
+
+    def qrels_summary(self) -> dict[str, Any]:
+        """The qrels set's facts every report states (sql/reports/qrels_summary.sql), read once."""
+        if "qrels_summary" not in self.cache:
+            self.cache["qrels_summary"] = self.sql("qrels_summary", {"qrels_set_id": self.qrels_id,
+                                                                     "level": self.settings.level}).to_dicts()[0]
+        return self.cache["qrels_summary"]
 
 
 def _parse_measures(specs: Sequence[str] | None) -> list[Measure]:
@@ -72,9 +80,9 @@ def load_scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Seq
 def ensure_scores(wh: Warehouse, qrels: str, qrels_id: int, runs: Sequence[str], measures: Sequence[Measure],
                   settings: Settings) -> None:
     """Computes the scores of runs x measures not stored yet (Warehouse.evaluate), asking it only
-    about the runs that lack one (sql/reports/missing_scores.sql): over a thousand stored runs, a
-    report then reads nothing it does not show. A run whose scores cover no query is asked about
-    again, so evaluate says why, as it would have with every run."""
+    about the runs that lack one (sql/reports/missing_scores.sql), EVALUATE_BATCH runs per call:
+    over a thousand stored runs, a report then reads nothing it does not show. A run whose scores
+    cover no query is asked about again, so evaluate says why, as it would have with every run."""
     entries = wanted_entries(wh, qrels_id, settings, measures)
     if any(w["evaluation_id"] == -1 for w in entries.values()):
         missing_runs, missing = list(runs), list(measures)
@@ -87,8 +95,10 @@ def ensure_scores(wh: Warehouse, qrels: str, qrels_id: int, runs: Sequence[str],
         missing_runs = list(dict.fromkeys(names[run_id] for run_id, _m in rows))
         lacking = {measure for _r, measure in rows}
         missing = [m for m in measures if m.name in lacking]
-    if missing_runs:
-        wh.evaluate(missing_runs, qrels, missing, settings=settings)
+    # a hundred runs at a time: Warehouse.evaluate computes a call's runs together, and DuckDB's
+    # working tables for a thousand runs took 2.6 GB (100 at a time: under 0.6 GB, and no slower)
+    for start in range(0, len(missing_runs), EVALUATE_BATCH):
+        wh.evaluate(missing_runs[start:start + EVALUATE_BATCH], qrels, missing, settings=settings)
 
 
 def wanted_entries(wh: Warehouse, qrels_id: int, settings: Settings,
@@ -130,6 +140,7 @@ def run_ids_in_order(wh: Warehouse, names: Sequence[str]) -> list[int]:
 
 
 RUN_ORDER_COLUMNS = [("run_id", "integer"), ("run_position", "integer")]
+EVALUATE_BATCH = 100  # runs per Warehouse.evaluate call when a report computes missing scores
 # report_wanted: where each measure a report query reads is stored (Scope.wanted's entries)
 WANTED_COLUMNS = [("evaluation_id", "integer"), ("stored", "varchar"), ("measure", "varchar"),
                   ("position", "integer")]
@@ -149,12 +160,13 @@ def run_metadata(scope: Scope, names: Sequence[str]) -> dict[str, dict[str, Any]
     return {row["run"]: row for row in rows}
 
 
-def pr_curve_chart(scope: Scope, names: Sequence[str], title: str) -> charts.LineChart | None:
-    """The 11-point interpolated precision-recall curve of each run: irw eval's summary of the
-    IPrec@x measures (sql/eval/summary.sql), in recall order, so the curve is trec_eval's."""
+def pr_curves(scope: Scope, names: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
+    """The 11-point interpolated precision-recall curve of each run, {run: [(recall, precision)]}:
+    irw eval's summary of the IPrec@x measures (sql/eval/summary.sql), in recall order, so the
+    curve is trec_eval's. One query for any number of runs."""
     levels = [m for m in parse_all(pr_measures()) if m.name in scope.wanted]
-    if not levels:
-        return None
+    if not levels or not names:
+        return {}
     recall = {m.name: float(m.param) for m in levels}
     wanted = [{**scope.wanted[m.name], "position": position} for position, m in enumerate(levels)]
     load_wanted(scope.wh.db, wanted, run_ids_in_order(scope.wh, names))
@@ -162,6 +174,13 @@ def pr_curve_chart(scope: Scope, names: Sequence[str], title: str) -> charts.Lin
     by_run: dict[str, list[tuple[float, float]]] = {}
     for run, measure, precision, _micro, _queries in table.rows:
         by_run.setdefault(run, []).append((recall[measure], precision))
+    return by_run
+
+
+def pr_curve_chart(scope: Scope, names: Sequence[str], title: str,
+                   curves: dict[str, list[tuple[float, float]]] | None = None) -> charts.LineChart | None:
+    """The precision-recall curves of these runs in one chart (curves: pr_curves, read already)."""
+    by_run = pr_curves(scope, names) if curves is None else curves
     series = [(name, by_run[name]) for name in names if name in by_run]
     if not series:
         return None
@@ -171,25 +190,3 @@ def pr_curve_chart(scope: Scope, names: Sequence[str], title: str) -> charts.Lin
 
 def pr_measures() -> list[str]:
     return [f"IPrec@{x:.1f}" for x in PR_RECALLS]
-
-
-def tie_ranges(wh: Warehouse, qrels: str, measure: Measure, runs: Sequence[str], settings: Settings,
-                per_query: bool = False) -> dict[Any, tuple[float, float]]:
-    """The lowest and highest value of a measure over the orders of each run's tied documents
-    (sql/measures/ties.sql): {run: (low, high)} of the mean, or {(run, query): ...} per query.
-    Empty when the measure has no tie-aware form, or a read-only warehouse never computed it."""
-    low, high = tie_variant(measure, "min"), tie_variant(measure, "max")
-    if low is None or not runs:
-        return {}
-    try:
-        evaluation = wh.evaluate(list(runs), qrels, [low, high], settings=settings, per_query=per_query)
-    except ReadOnlyError:
-        return {}
-    values: dict[Any, dict[str, float]] = {}
-    if per_query:
-        for run, query, name, value in evaluation.per_query.rows:
-            values.setdefault((run, query), {})[name] = value
-    else:
-        for run, name, value, *_ in evaluation.summary.rows:
-            values.setdefault(run, {})[name] = value
-    return {key: (v[low.name], v[high.name]) for key, v in values.items() if low.name in v and high.name in v}
