@@ -5,7 +5,8 @@ each in a fresh process (start-up included, as a user's command):
 
 - leaderboard cold: `irw report leaderboard` with run pages, every score and test computed;
 - leaderboard incremental: one run added, the same command again (fixed --baseline), the pages
-  of the first call on disk: only what the new run changes is computed and written;
+  of the first call on disk: only what the new run changes is computed and written; then again
+  with nothing new;
 - leaderboard without run pages, history and compare (every run against the baseline) over the
   warehouse with the new run, after the leaderboard stored its scores and tests.
 
@@ -15,9 +16,10 @@ The bound of issue 12: each incremental or stored-scores command over 1,001 runs
     .venv/bin/python benchmarks/many_runs.py                  # 11 and 1,001 runs
     .venv/bin/python benchmarks/many_runs.py --runs 11 101    # other sizes
 
-`measure(runs, work)` is what the benchmark harness (benchmarks/run.py) calls: it returns the
-numbers as a dict. The data are generated with NumPy's PCG64 raw stream (stable across NumPy
-versions) from a fixed seed, so a size gives the same files every time; they are written under
+`measure(runs, work)` returns the numbers of one size as a dict; benchmarks/run.py's many-runs
+section builds its warehouses from `data`, `run_name`, `system_name`, `BASELINE` and `MEASURES`
+here. The data are generated with NumPy's PCG64 raw stream (stable across NumPy versions) from a
+fixed seed, so a size gives the same files every time; they are written under
 bench-data/many-runs/ and reused.
 """
 from __future__ import annotations
@@ -26,10 +28,10 @@ import argparse
 import datetime as dt
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -135,27 +137,30 @@ def build(db: Path, qrels: Path, paths: list[Path]) -> None:
 
 
 # -- timing -----------------------------------------------------------------------------------------
-def _irw(args: list[str]) -> dict:
-    """One irw command in a fresh process: wall seconds and peak memory (ru_maxrss of the child)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "warehouse", *args], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    stderr = proc.stderr.read()
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"irw {' '.join(args)} failed: {stderr}")
-    del before
-    return {"seconds": round(wall, 3), "peak_mb": round(usage.ru_maxrss / 1024, 1), "stderr": stderr.strip()}
+def _irw(args: list[str], timeout: float = 3600) -> dict:
+    """One irw command in a fresh process: wall seconds (spawn to exit), peak memory and what it
+    printed on stderr. It is started by benchmarks/launch.py, a bare interpreter, because a child
+    forked from this process would report at least this process's resident set as its peak."""
+    with tempfile.TemporaryDirectory() as folder:
+        result = Path(folder) / "result.json"
+        proc = subprocess.run([sys.executable, str(Path(__file__).with_name("launch.py")), str(result), str(timeout),
+                               sys.executable, "-m", "warehouse", *args],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+        launched = json.loads(result.read_text())
+    if proc.returncode != 0 or launched["status"] != 0:
+        raise RuntimeError(f"irw {' '.join(args)} failed: {proc.stderr}")
+    return {"seconds": round(launched["end"] - launched["start"], 3), "peak_mb": round(launched["maxrss"] / 2**20, 1),
+            "stderr": proc.stderr.strip()}
 
 
-def measure(runs: int, work: Path, data_root: Path | None = None) -> dict:
-    """Times the leaderboard (cold and after one run is added), history and compare over `runs`
-    stored runs plus the one added; returns {job: {seconds, peak_mb, stderr}}."""
+def measure(runs: int, work: Path, data_root: Path | None = None, repeats: int = 3) -> dict:
+    """Builds a warehouse of `runs` runs under work, then times each command in a fresh process:
+    the leaderboard with its run pages cold (every score, test and page computed), after one run
+    is added (incremental; `repeats` times, a new run each time) and once more with nothing new,
+    without run pages, history and compare (each `repeats` times). A job's numbers are the median
+    of its repeats: {job: {seconds, peak_mb, stderr (of the last)}}, and the pages' sizes in bytes."""
     data_root = data_root or REPO / "bench-data"
-    qrels, paths = data(data_root, runs + 1)
+    qrels, paths = data(data_root, runs + repeats)
     work.mkdir(parents=True, exist_ok=True)
     db = work / f"many-{runs}.duckdb"
     start = time.perf_counter()
@@ -166,20 +171,35 @@ def measure(runs: int, work: Path, data_root: Path | None = None) -> dict:
         shutil.rmtree(site)
     common = ["--db", str(db), "--qrels", "q"]
     board = ["report", "leaderboard", *common, "--baseline", BASELINE, "-o", str(site / "board.html")]
-    out = {"runs": runs, "build_seconds": round(built, 2)}
+    out: dict = {"runs": runs, "build_seconds": round(built, 2)}
     out["leaderboard_cold"] = _irw(board)
     import warehouse
 
-    with warehouse.open(db) as wh:
-        wh.ingest_run(paths[runs], run_name(runs), system=system_name(runs))
-    out["leaderboard_incremental"] = _irw(board)
-    out["leaderboard_stored"] = _irw(board)
-    out["leaderboard_no_run_pages"] = _irw(["report", "leaderboard", *common, "--baseline", BASELINE,
-                                            "--no-run-pages", "-o", str(site / "board-only.html")])
-    out["history"] = _irw(["report", "history", *common, "-m", "AP", "-o", str(site / "history.html")])
-    out["compare"] = _irw(["compare", *common, "--baseline", BASELINE])
+    samples: dict[str, list[dict]] = {}
+    for r in range(repeats):
+        with warehouse.open(db) as wh:
+            wh.ingest_run(paths[runs + r], run_name(runs + r), system=system_name(runs + r))
+        samples.setdefault("leaderboard_incremental", []).append(_irw(board))
+    for _ in range(repeats):
+        for job, args in (("leaderboard_again", board),
+                          ("leaderboard_no_run_pages", ["report", "leaderboard", *common, "--baseline", BASELINE,
+                                                        "--no-run-pages", "-o", str(site / "board-only.html")]),
+                          ("history", ["report", "history", *common, "-m", "AP", "-o", str(site / "history.html")]),
+                          ("compare", ["compare", *common, "--baseline", BASELINE])):
+            samples.setdefault(job, []).append(_irw(args))
+    for job, taken in samples.items():
+        middle = sorted(taken, key=lambda sample: sample["seconds"])[len(taken) // 2]
+        out[job] = {**middle, "all_seconds": [sample["seconds"] for sample in taken],
+                    "stderr": "" if job == "compare" else taken[-1]["stderr"]}
+    out["stored_runs_after"] = runs + repeats
     out["pages_bytes"] = {name: (site / name).stat().st_size for name in ("board.html", "history.html")}
     return out
+
+
+def ratios(small: dict, large: dict) -> dict[str, float]:
+    """Each job's time over `large` runs divided by its time over `small` (issue 12's bound: <= 3)."""
+    return {job: round(large[job]["seconds"] / small[job]["seconds"], 2) for job in large
+            if isinstance(large[job], dict) and "seconds" in large[job] and job in small}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,9 +207,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, nargs="+", default=[10, 1000],
                         help="stored runs before the one added (default 10 and 1000: 11 and 1,001 after)")
     parser.add_argument("--work", type=Path, default=REPO / "bench-data" / "many-runs-work")
+    parser.add_argument("--repeats", type=int, default=3, help="runs added one by one, and repeats of each job")
     args = parser.parse_args(argv)
-    results = [measure(n, args.work) for n in args.runs]
-    print(json.dumps(results, indent=1))
+    results = [measure(n, args.work, repeats=args.repeats) for n in args.runs]
+    for result in results:
+        print(f"{result['runs']:,} runs stored, then one added at a time up to {result['stored_runs_after']:,} "
+              f"(built in {result['build_seconds']} s); median of {args.repeats}:")
+        for job, value in result.items():
+            if isinstance(value, dict) and "seconds" in value:
+                print(f"  {job:26s} {value['seconds']:7.2f} s {value['peak_mb']:7.1f} MB  {value.get('all_seconds', '')}  "
+                      + " / ".join(line for line in value["stderr"].splitlines() if "run page" in line))
+        print(f"  pages: {result['pages_bytes']}")
+    if len(results) >= 2:
+        print(f"time with {results[-1]['runs']:,} runs stored / with {results[0]['runs']:,}: "
+              f"{ratios(results[0], results[-1])}")
     return 0
 
 
