@@ -145,6 +145,31 @@ def test_results_are_computed_again_when_what_they_depend_on_changes(db, compute
         assert computed == [21, 21, 21, 21, 21, 3, 7]
 
 
+def test_a_result_stored_twice_is_kept_once_and_a_read_only_warehouse_stores_none(db, computed):
+    with warehouse.open(db) as wh:
+        names = wh.run_names()
+        first = reports.compare(wh, names, "q", baseline=BASELINE)
+        stored = wh.db.fetchall("select * from significance_results order by all")
+        # another process that computed the same results stores them after us: kept once, no error
+        wh.db.execute("drop table if exists report_new_tests")
+        wh.db.execute("create temp table report_new_tests as select evaluation_id, measure, run_id, baseline_id, "
+                      "run_scores_at, run_queries, baseline_scores_at, baseline_queries, queries, run_only, "
+                      "baseline_only, run_mean, baseline_mean, diff, ci_low, ci_high, statistic, p_value, wins, ties, "
+                      "losses, exact from significance_results")
+        settings = StatsSettings()
+        wh.db.run_file("reports/store_tests.sql", {"test": settings.test, "seed": settings.seed,
+                                                   "permutations": settings.permutations, "alpha": settings.alpha,
+                                                   "method": stats.METHOD})
+        assert wh.db.fetchall("select * from significance_results order by all") == stored
+    with warehouse.open(db, read_only=True) as wh:
+        again = reports.compare(wh, names, "q", baseline=BASELINE)  # read
+        other = reports.compare(wh, names, "q", baseline=BASELINE, stats=StatsSettings(seed=9))  # computed
+        assert wh.db.fetchone("select count(*) from significance_results")[0] == len(stored)
+    assert computed == [21, 21]
+    assert same_results(results(again), results(first))
+    assert all(r.result is not None and 0 < r.result.p_value <= 1 for r in other.rows)
+
+
 def test_stored_results_go_with_their_run(db):
     with warehouse.open(db) as wh:
         reports.compare(wh, wh.run_names(), "q", baseline=BASELINE)
