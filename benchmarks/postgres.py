@@ -340,6 +340,13 @@ class Section:
             "the scores, the second reads them; leaderboard: each repeat on a fresh copy of the "
             f"{self.runs}-run warehouse (DuckDB: a file copy; PostgreSQL: CREATE DATABASE ... TEMPLATE)")
         b.emit(table)
+        compared = [row for row in self.agreement if row[2]]
+        if compared and len(compared) == len(self.agreement) and all(row[3] == "0" for row in compared):
+            b.postgres_agreement = ("Every number agreed at 4 decimals: " + ", ".join(
+                f"{row[2]} values of {row[0].split(':')[0]}" for row in compared) + ".")
+        else:
+            b.postgres_agreement = ("Not every number was compared or agreed (see the Agreement table in "
+                                    "`benchmarks/results.md`): a target counts only when they agree.")
         b.emit(h.Table(f"Agreement: PostgreSQL against DuckDB (equal at {DECIMALS} decimals)",
                        ["numbers", "rows", "values compared", "differing", "largest difference", "first differences"],
                        self.agreement))
@@ -530,9 +537,10 @@ def write_readme(bench, args, env: list[str], mode: str) -> None:
         log(f"README's PostgreSQL block not updated: README.md has no {README_START} ... {README_END} block")
         return
     state = {t[0]: t[3] for t in bench.targets}
-    out = [f"From `make bench BENCH_ARGS=\"--only postgres\"` ({env[1].removeprefix('date: ')}; "
+    out = [f"From `{env[0].removeprefix('command: ')}` ({env[1].removeprefix('date: ')}; "
            f"{env[2].removeprefix('machine: ')}; median of {bench.repeats}, each command in its own process, "
-           "PostgreSQL's time over DuckDB's, spawn to exit):", "",
+           "spawn to exit; a throwaway PostgreSQL 15 on the same machine). "
+           + getattr(bench, "postgres_agreement", ""), "",
            "| job | PostgreSQL / DuckDB (PostgreSQL vs DuckDB) | goal | state |", "|---|---|---|---|"]
     out += [f"| {name.removeprefix('PostgreSQL: ')} | {measured.replace('|', '/')} | <= {RATIO:g}x | "
             f"{state.get(name, 'n/a')} |" for name, measured in rows]
