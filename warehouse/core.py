@@ -192,7 +192,10 @@ class Warehouse:
         writing that connection replaces the writing one until irw needs it again). Statement
         checks come first, for clear messages (warehouse/adhoc.py), and the statement runs in a
         transaction that is always rolled back. Refusals raise ReadOnlyError, SQL DuckDB rejects
-        QueryError.
+        QueryError. On a PostgreSQL warehouse the statement is PostgreSQL's SQL (psycopg's %s /
+        %(name)s parameters), checked the same way and run in a READ ONLY transaction that is
+        rolled back; the role's privileges are the server's own enforcement (README, "A shared
+        warehouse").
         """
         from . import adhoc
 
@@ -268,10 +271,12 @@ def _same_warehouse(a, b) -> bool:
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
          create: bool = True, sandboxed: bool = False) -> Warehouse:
     """Opens the warehouse at path (default ./irw.duckdb or $IRW_DB), creating it unless
-    read_only or create=False.
+    read_only or create=False. path is a DuckDB file, or a PostgreSQL URL
+    (postgresql://USER:PASSWORD@HOST:5432/DBNAME: warehouse/postgres.py; its password is never shown).
 
     sandboxed=True opens only the sandbox `sql()` runs on (read-only, nothing outside the
     warehouse; `irw sql` opens it so). What cannot be a warehouse is refused with a
-    WarehouseOpenError: a URL, a directory, FIFO or device, a file that is not DuckDB's, and a
-    DuckDB database that is not an irw warehouse (irw never adds its tables to one)."""
+    WarehouseOpenError: another URL, a directory, FIFO or device, a file that is not DuckDB's, a
+    DuckDB database or a PostgreSQL schema that is not an irw warehouse (irw never adds its tables
+    to one)."""
     return Warehouse(path, read_only=read_only, create=create, sandboxed=sandboxed)

@@ -6,9 +6,6 @@ they are. For PostgreSQL each statement is parsed with sqlglot (read="duckdb") a
 for PostgreSQL (write="postgres"), after the few rewrites below, each one a place where the two
 engines differ in meaning rather than in spelling:
 
-- `log2(x)`: sqlglot writes `LOG(2, x)`, which PostgreSQL has only for numeric, not double: it
-  becomes `LN(x) / LN(2)` (trec_eval calls C's log2; the quotient may differ from it in the last
-  bit, 9e-16 relative at most on DL19, and the files under sql/ write ln(x) / ln(2) themselves);
 - text columns of tables irw creates are `COLLATE "C"`: PostgreSQL orders text by the database's
   collation (an ICU or glibc locale moved MAP by 3e-4 on one set, DESIGN.md), trec_eval and DuckDB
   by bytes; every ranking tie broken by docid depends on it;
@@ -86,11 +83,6 @@ def _rewrite(node):
         # round(double, n) exists for numeric only: the same rounding, back to a double
         return exp.cast(exp.Round(this=exp.cast(node.this.copy(), "NUMERIC"), decimals=node.args["decimals"].copy()),
                         "DOUBLE PRECISION")
-    if isinstance(node, exp.Log) and node.args.get("expression") is not None:
-        base = node.this
-        if isinstance(base, exp.Literal) and base.this == "2":
-            value = node.args["expression"]
-            return exp.Div(this=exp.Ln(this=value.copy()), expression=exp.Ln(this=exp.Literal.number(2)))
     if isinstance(node, exp.ColumnDef):
         kind = node.args.get("kind")
         if isinstance(kind, exp.DataType):

@@ -20,8 +20,7 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from .dialect import postgres_statements
 from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, SchemaVersionError,
@@ -163,11 +162,6 @@ class PostgresDatabase:
             self._engine = sa.create_engine(
                 re.sub(r"^postgres(?:ql)?(?:\+psycopg)?://", "postgresql+psycopg://", self._url), poolclass=sa.pool.NullPool)
         return self._engine
-
-    @contextmanager
-    def sandbox(self) -> Iterator[Any]:
-        """The connection, for warehouse/adhoc.py's read-only transactions."""
-        yield self.con
 
     # -- statements --------------------------------------------------------------------------
     def _bind(self, statement, params):

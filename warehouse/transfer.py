@@ -100,7 +100,7 @@ def _insert_returning(db, table: str, values: dict, returning: str) -> int:
 
 # -- one run, one qrels set ---------------------------------------------------------------------
 
-def ship_run(source, target, name: str, *, replacing: int | None = None, as_name: str | None = None) -> int:
+def ship_run(source, target, name: str, *, replacing: int | None = None) -> int:
     """Copies run `name` (its row, run_rows, run_queries) from source to target inside the
     caller's transaction on target, replacing target's run `replacing` (a run_id) if given; links
     its judged rows against target's qrels. Returns the run's id in target."""
@@ -108,8 +108,6 @@ def ship_run(source, target, name: str, *, replacing: int | None = None, as_name
     if row is None:
         raise NotFoundError(f"no run named {name!r} in {source.path}")
     source_id = row.pop("run_id")
-    if as_name:
-        row["name"] = as_name
     if replacing is not None:
         catalog.delete_run(target, replacing)
     run_id = _insert_returning(target, "runs", row, "run_id")
