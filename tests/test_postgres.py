@@ -356,8 +356,13 @@ def test_a_read_only_role_reads_stored_scores_and_compares(postgres_url, postgre
     compared = reader("compare", "-m", "AP", "--baseline", "BM25")
     assert compared.exit_code == 0, compared.stderr
     assert "REP_LLAMA" in compared.stdout
-    missing = reader("eval", "-m", "P@10")  # never computed: the reader may not store it
-    assert missing.exit_code != 0 and "P@10" in missing.stderr
+    board = writer("report", "leaderboard", "--baseline", "BM25", "--format", "csv")  # stores its scores
+    assert board.exit_code == 0, board.stderr
+    read_board = reader("report", "leaderboard", "--baseline", "BM25", "--format", "csv")
+    assert read_board.exit_code == 0, read_board.stderr
+    assert read_board.stdout == board.stdout
+    missing = reader("eval", "-m", "infAP")  # never computed: the reader may not store it
+    assert missing.exit_code != 0 and "infAP" in missing.stderr and "never computed" in missing.stderr
 
 
 @pytest.mark.parametrize("report", [["leaderboard", "--baseline", "BM25"], ["history"], ["run", "REP_LLAMA"],
