@@ -370,37 +370,54 @@ class Database:
                 "database: pass the path of an irw warehouse, or a new file name to create one")
 
     def _migrate(self) -> None:
-        known = migrations()
-        latest = known[-1][0] if known else 0
-        current = self.schema_version()
-        if current > latest:
-            raise SchemaVersionError(
-                f"{self.path} has schema version {current}, newer than this irw understands "
-                f"({latest}); upgrade irw to open it"
-            )
-        applied = self._applied_versions()
-        pending = [(v, f) for v, f in known if v not in applied]
-        if not pending:
-            return
-        if self.read_only:
-            raise SchemaVersionError(
-                f"{self.path} has schema version {current} and needs migrating to {latest}; "
-                f"upgrade it with `irw migrate --db {self.path}` (commands that write, such as "
-                "`irw eval` and `irw ingest`, upgrade it too)"
-            )
-        with self.transaction():
-            self.run_file("schema/000_schema_version.sql")
-            for version, relative_path in pending:
-                self.run_file(relative_path)
-                self.con.execute("insert into irw_schema (version, name) values (?, ?)",
-                                 [version, relative_path])
+        apply_migrations(self)
 
-    def _applied_versions(self) -> set[int]:
-        """Every migration this warehouse has applied. Missing versions are applied even below the
-        newest one: two lines of work may add migrations in either order."""
-        if not self.schema_version():
-            return set()
-        return {row[0] for row in self.fetchall("select version from irw_schema")}
+    def outdated(self, current: int, latest: int, missing: list[int]) -> str:
+        """What a read-only open of a warehouse that lacks migrations says (apply_migrations)."""
+        return (f"{self.path} has schema version {current} and needs migrating to {latest}; "
+                f"upgrade it with `irw migrate --db {self.path}` (commands that write, such as "
+                "`irw eval` and `irw ingest`, upgrade it too)")
+
+    def lock_migrations(self) -> None:
+        """Called in the transaction that migrates: nothing to do, as one process at a time writes a
+        DuckDB file (a server warehouse serialises clients here)."""
+
+
+def apply_migrations(db) -> None:
+    """Brings a warehouse's schema (DuckDB's Database or PostgresDatabase) to this irw's: refuses a
+    newer one, refuses a read-only open that lacks migrations (db.outdated says how to upgrade),
+    else applies every missing migration in one transaction. Missing versions are applied even
+    below the newest one (two lines of work may add migrations in either order), and are read
+    again under db.lock_migrations(), where a second client finds the first's work done."""
+    known = migrations()
+    latest = known[-1][0] if known else 0
+    current = db.schema_version()
+    if current > latest:
+        raise SchemaVersionError(
+            f"{db.path} has schema version {current}, newer than this irw understands "
+            f"({latest}); upgrade irw to open it"
+        )
+    applied = _applied_versions(db)
+    missing = [v for v, _ in known if v not in applied]
+    if not missing:
+        return
+    if db.read_only:
+        raise SchemaVersionError(db.outdated(current, latest, missing))
+    with db.transaction():
+        db.lock_migrations()
+        db.run_file("schema/000_schema_version.sql")
+        applied = _applied_versions(db)
+        for version, relative_path in known:
+            if version not in applied:
+                db.run_file(relative_path)
+                db.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
+
+
+def _applied_versions(db) -> set[int]:
+    """Every migration the warehouse has applied."""
+    if not db.schema_version():
+        return set()
+    return {row[0] for row in db.fetchall("select version from irw_schema")}
 
 
 # -- paths ------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import re
 from typing import Any, Sequence
 
 from .dialect import postgres_statements
-from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, SchemaVersionError,
+from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse,
                      WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
 from .resources import read_sql
 
@@ -293,33 +293,19 @@ class PostgresDatabase:
                 "irw does not add its tables to another application's schema: use an empty database or schema")
 
     def _migrate(self) -> None:
-        from .db import migrations
+        from .db import apply_migrations
 
-        known = migrations()
-        latest = known[-1][0] if known else 0
-        current = self.schema_version()
-        if current > latest:
-            raise SchemaVersionError(f"{self.path} has schema version {current}, newer than this irw understands "
-                                     f"({latest}); upgrade irw to open it")
-        applied = {row[0] for row in self.fetchall("select version from irw_schema")} if current else set()
-        missing = [version for version, _ in known if version not in applied]
-        if not missing:
-            return
-        if self.read_only:
-            raise SchemaVersionError(
-                f"{self.path} has schema version {current} and lacks migration"
+        apply_migrations(self)
+
+    def outdated(self, current: int, latest: int, missing: list[int]) -> str:
+        return (f"{self.path} has schema version {current} and lacks migration"
                 f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
-                f"`irw migrate --db URL` through a role that may create tables")
-        with self.transaction():
-            # Two clients opening a fresh database together: the second waits here, then finds the
-            # migrations applied.
-            self.execute("select pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
-            self.run_file("schema/000_schema_version.sql")
-            applied = {row[0] for row in self.fetchall("select version from irw_schema")}
-            for version, relative_path in known:
-                if version not in applied:
-                    self.run_file(relative_path)
-                    self.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
+                "`irw migrate --db URL` through a role that may create tables")
+
+    def lock_migrations(self) -> None:
+        """Two clients opening a fresh database together: the second waits here until the first
+        commits, then finds the migrations applied."""
+        self.execute("select pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
 
 
 class _Transaction:
