@@ -469,3 +469,25 @@ class SteppedIrw:
         self.kill()
         self._out.close()
         self._err.close()
+
+
+SPARK_ABSENT = "pyspark or Java 17 is not installed (pip install 'irwarehouse[spark]'; make test installs Java as root)"
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One SparkSession (local[2]) for every Spark test, in every file: starting one costs ~10-20 s."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        pyspark = None
+    if pyspark is None or not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        if under_ci():
+            pytest.fail(f"CI is set and {SPARK_ABSENT}", pytrace=False)
+        pytest.skip(SPARK_ABSENT)
+    from warehouse.spark import session
+
+    spark = session("local[2]", app_name="irw-tests")
+    spark.conf.set("spark.sql.shuffle.partitions", "4")
+    yield spark
+    spark.stop()

@@ -16,9 +16,7 @@ Without pyspark or Java these tests skip, except under CI, where they fail.
 from __future__ import annotations
 
 import io
-import os
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -29,13 +27,12 @@ from warehouse.dialect import spark_statements
 from warehouse.errors import InputFileError
 from warehouse.resources import read_sql, sql_dir
 
-from conftest import dl19_expected, under_ci
+from conftest import dl19_expected
 
 ROOT = Path(__file__).resolve().parents[1]
 DL19_RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
 EVAL_FILES = sorted(p.relative_to(sql_dir()).as_posix() for folder in ("eval", "measures")
                     for p in (sql_dir() / folder).glob("*.sql"))
-SPARK_ABSENT = "pyspark or Java 17 is not installed (pip install 'irwarehouse[spark]'; make test installs Java as root)"
 
 
 # -- the derivation -----------------------------------------------------------------------------
@@ -77,25 +74,6 @@ def test_an_update_is_refused_rather_than_mistranslated():
 
 
 # -- on Spark -----------------------------------------------------------------------------------
-
-@pytest.fixture(scope="session")
-def spark():
-    """One SparkSession (local[2]) for every Spark test: starting one costs ~10-20 s."""
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        pyspark = None
-    if pyspark is None or not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        if under_ci():
-            pytest.fail(f"CI is set and {SPARK_ABSENT}", pytrace=False)
-        pytest.skip(SPARK_ABSENT)
-    from warehouse.spark import session
-
-    spark = session("local[2]", app_name="irw-tests")
-    spark.conf.set("spark.sql.shuffle.partitions", "4")
-    yield spark
-    spark.stop()
-
 
 def _without_relstring(text: str) -> str:
     return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("relstring"))
