@@ -4,7 +4,7 @@
    (warehouse/ingest.py stage_run). Every variant below is ingested both ways: same stored rows,
    or the same error; and the test checks which way each variant actually went.
 2. warehouse.evaluate_files keeps only judged rows, ranked by counting (or by sorting and then
-   deleting, when the qrels judge many documents per query). Its numbers must equal those of the
+   keeping only the judged rows, when the qrels judge many documents per query). Its numbers must equal those of the
    stored path, which keeps every row, for every measure and setting.
 """
 from __future__ import annotations
@@ -228,12 +228,13 @@ def test_evaluate_files_equals_the_stored_evaluation(tmp_path, ran, judged_per_q
 
     files = warehouse.evaluate_files(qrels_path, run_paths, measures, per_query=True, **options)
     judged_rows_file = {"counted ranks": "ingest/insert_run_rows_by_counting.sql",
-                        "sorted ranks": "ingest/delete_unjudged_run_rows.sql"}[
+                        "sorted ranks": "ingest/insert_judged_run_rows_by_sorting.sql"}[
         "counted ranks" if judged_per_query == 3 else "sorted ranks"]
     if options.get("compat", 9) == 9:
         assert ran.count(judged_rows_file) == len(run_paths)
     else:
-        assert "ingest/insert_run_rows_by_counting.sql" not in ran and "ingest/delete_unjudged_run_rows.sql" not in ran
+        assert "ingest/insert_run_rows_by_counting.sql" not in ran
+        assert "ingest/insert_judged_run_rows_by_sorting.sql" not in ran
 
     with warehouse.open(tmp_path / "stored.duckdb") as wh:
         wh.ingest_qrels(qrels_path, "qrels")

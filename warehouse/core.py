@@ -231,9 +231,10 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
         for name, run in named.items():
             if frames.is_frame(run):
                 frames.ingest_run_frame(db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
-                    db, file, name, judged_rows_only=judged_rows_only, digest=False))
+                    db, file, name, judged_rows_only=judged_rows_only, digest=False, read_ir_metadata=False))
             else:
-                ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only, digest=False)
+                ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only, digest=False,
+                                  read_ir_metadata=False)
         return Evaluator(db).evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
 
 

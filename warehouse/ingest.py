@@ -486,8 +486,8 @@ def _refuse_swapped(db: Database, path: Path, kind: str) -> None:
         raise SwappedFileError(path, QRELS_FILE_LOOKS[first_count], "qrels are ingested with `irw ingest qrels`")
 
 
-def stage_run(db: Database, path: Path, *, strict: bool,
-              holds: Mapping[str, bool] | None = None) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
+def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, bool] | None = None,
+              read_ir_metadata: bool = True) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
     """Stages a validated run file as the view stage_run (query_id, doc_id, rank_given, score);
     returns its ir_metadata text and its tags as (tag, first line, last line),
     the lines None when the file has one tag.
@@ -496,7 +496,9 @@ def stage_run(db: Database, path: Path, *, strict: bool,
     would (sql/ingest/stage_run_columns.sql, run_columns_clean.sql) is read again in line mode, which
     names each problem's line. Either way the staged rows are the same. holds (FileScan.holds) says
     what the file's text holds: it spares the search for bytes the file is known not to hold, and
-    the scan of a plain file's text."""
+    the scan of a plain file's text. read_ir_metadata=False returns None for the ir_metadata text without
+    looking for it, for a database that keeps nothing (warehouse/oneshot.py): then a plain file
+    whose first line is a run line is not read by ir_metadata.sql at all (_first_line_tag)."""
     text = _text_of(path, holds)
     present = text if text is not None else dict.fromkeys(_FIELD_BREAKING_BYTES, True)
 
@@ -509,8 +511,13 @@ def stage_run(db: Database, path: Path, *, strict: bool,
                       "strict": strict, **{f"may_hold_{key}": value for key, value in may_hold.items()}}
             db.run_file("ingest/line_mode.sql")
             db.run_file("ingest/run_field_rules.sql")
-            with _read_errors(path, compression):
-                ir_metadata, header_lines, first_tag = db.run_file("ingest/ir_metadata.sql", params).fetchone()
+            head = None if read_ir_metadata or compression != "none" or through_python else _first_line_tag(readable)
+            if head is not None:
+                ir_metadata, header_lines, first_tag = None, 0, head
+            else:
+                with _read_errors(path, compression):
+                    ir_metadata, header_lines, first_tag = db.run_file("ingest/ir_metadata.sql", params).fetchone()
+                ir_metadata = ir_metadata if read_ir_metadata else None
             if _stage_run_columns(db, params | {"skip": header_lines, "first_tag": first_tag}):
                 db.run_file("ingest/stage_run_from_columns.sql")
                 return ir_metadata, [(first_tag, None, None)]  # every line has that tag
@@ -523,6 +530,38 @@ def stage_run(db: Database, path: Path, *, strict: bool,
         return ir_metadata, db.run_file("ingest/run_tags.sql").fetchall()
 
     return _read_checked(path, read, text)
+
+
+_HEAD_BYTES = 1 << 16
+
+
+def _first_line_tag(path: Path) -> str | None:
+    """The tag (sixth field) of a plain file's first line when that line is a run line, as
+    ir_metadata.sql would find it (header_lines 0, first_tag that field), read by Python from the
+    file's first bytes instead of by DuckDB (~10 ms of a DL19-sized evaluation). None, for
+    ir_metadata.sql to decide, whenever the first line is anything else: a comment or blank line
+    (the file has a header), fewer than six fields, no line end in the first 64 KiB, bytes that are
+    not UTF-8, a byte-order mark. The column reader checks every line's tag against this one, so a
+    line DuckDB reads differently sends the file to line mode, never to different rows."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except OSError:
+        return None
+    end = head.find(b"\n")
+    if end < 0:
+        return None
+    try:
+        line = head[:end].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if line.startswith("\ufeff") or "\x01" in line:
+        return None
+    # line_mode.sql's trec_fields: CR and tab are spaces, fields are the non-empty pieces between spaces
+    fields = [f for f in line.replace("\r", " ").replace("\t", " ").split(" ") if f]
+    if len(fields) < 6 or fields[0].startswith("#"):
+        return None
+    return fields[5]
 
 
 def _stage_run_columns(db: Database, params: dict) -> bool:
@@ -666,7 +705,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
                system: str | None = None, description: str | None = None,
                parameters: Mapping[str, str] | None = None, replace: bool = False,
                strict: bool = True, judged_rows_only: bool = False, run_date: RunDate | None = None,
-               digest: bool | None = None) -> IngestResult:
+               digest: bool | None = None, read_ir_metadata: bool = True) -> IngestResult:
     """Ingests one run file, named name or else by its tag. strict=False reads as trec_eval does
     (extra columns and any rank accepted, several tags allowed), for the trec_eval drop-in.
 
@@ -675,7 +714,9 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     for a warehouse that exists to evaluate files once (warehouse.evaluate_files). The file is
     hashed (runs.sha256) unless digest=False, or digest is None and judged_rows_only: a database
     thrown away after one evaluation (warehouse/oneshot.py) has nothing that will ask whether it
-    holds these bytes. run_date defaults to the file's modification time.
+    holds these bytes. read_ir_metadata=False does not look for the file's ir_metadata block
+    (runs.ir_metadata stays NULL), for such a database too. run_date defaults to the file's
+    modification time.
     Batches, the naming rule and dates from ir_metadata are warehouse.batch.ingest_runs."""
     path = Path(path)
     scan = read_input(path, digest=not judged_rows_only if digest is None else digest)
@@ -686,7 +727,8 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     if existing and sha and existing[1] == sha:
         return unchanged("run", name, path, sha, existing)
     with _staging(db.staging):
-        ir_metadata, tags = stage_run(db.staging, path, strict=strict, holds=scan.holds)
+        ir_metadata, tags = stage_run(db.staging, path, strict=strict, holds=scan.holds,
+                                      read_ir_metadata=read_ir_metadata)
         tag = staged_tag(path, tags, strict)
         if not name:
             name = (tag if len(tags) == 1 else None) or display_name(path)
@@ -767,6 +809,6 @@ def _insert_run_rows(db: Database, run_id: int, judged_rows_only: bool) -> None:
         if comparisons <= _COUNTING_COMPARISONS_PER_ROW * documents:
             db.run_file("ingest/insert_run_rows_by_counting.sql", {"run_id": run_id})
             return
+        db.run_file("ingest/insert_judged_run_rows_by_sorting.sql", {"run_id": run_id})
+        return
     db.run_file("ingest/insert_run_rows.sql", {"run_id": run_id})
-    if judged_rows_only:
-        db.run_file("ingest/delete_unjudged_run_rows.sql", {"run_id": run_id})

@@ -256,7 +256,8 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
     with oneshot.database() as db, _swapped_files_named():
         ingest.ingest_qrels(db, args.qrels, "qrels", digest=False)  # nothing outlives the call
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
-        ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False)
+        ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False,
+                          read_ir_metadata=False)
         yield db
 
 
