@@ -104,8 +104,9 @@ postgres-stop:
 	@bash scripts/postgres.sh stop $(PG_DIR)
 
 # The benchmark (benchmarks/README.md): long, run it on an idle machine. BENCH_ARGS passes options,
-# e.g. make bench BENCH_ARGS="--only small,many-runs" or BENCH_ARGS=--quick.
-bench: $(VENV)/.installed-bench
+# e.g. make bench BENCH_ARGS="--only small,many-runs" or BENCH_ARGS=--quick. Its spark section
+# needs pyspark (the test extra) and Java 17 (the java target, as for the tests).
+bench: $(VENV)/.installed-bench java
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:

@@ -40,7 +40,8 @@ from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # n
 
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
-SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "postgres")
+SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "postgres",
+            "spark")
 # trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
 TREC_EVAL_CACHE = Path.home() / ".cache" / "irw-bench" / "trec_eval" / "trec_eval"
@@ -1165,6 +1166,11 @@ class Bench:
         import postgres
         postgres.section(self, sys.modules[__name__])
 
+    # -- Spark local[2] beside DuckDB (issue 15): benchmarks/spark.py -----------------------------
+    def spark(self) -> None:
+        import spark
+        spark.section(self, sys.modules[__name__])
+
     # -- report ------------------------------------------------------------------------------
     def targets_table(self) -> None:
         if self.targets:
@@ -1372,6 +1378,30 @@ def compile_irw_bytecode() -> None:
         log("note: irw's modules did not all compile to bytecode; irw's times include compiling them")
 
 
+def write_markdown(path: Path, report: str, args: argparse.Namespace) -> None:
+    """A run of every section writes the whole file. A run of some sections (--only) into a file
+    that exists keeps what is there (the full run's tables, earlier partial runs) and puts its
+    report, headings one level down, between markers naming its sections at the end: replacing
+    the block of an earlier run of the same sections, else appended."""
+    if args.sections == list(SECTIONS) or not path.is_file():
+        path.write_text(report)
+        log(f"markdown written to {path}")
+        return
+    name = ",".join(args.sections)
+    start, end = f"<!-- bench-only:{name}:start -->", f"<!-- bench-only:{name}:end -->"
+    block = start + "\n" + re.sub(r"(?m)^#", "##", report).rstrip("\n") + "\n" + end + "\n"
+    text = path.read_text(encoding="utf-8")
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        text = head + block + rest.split(end, 1)[1].lstrip("\n")
+        what = "replaced its block"
+    else:
+        text = text.rstrip("\n") + "\n\n---\n\n" + block
+        what = "appended its block"
+    path.write_text(text, encoding="utf-8")
+    log(f"markdown: {path} kept, this run of {name} {what} (between {start} and {end})")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     compile_irw_bytecode()
@@ -1438,12 +1468,14 @@ def main(argv: list[str] | None = None) -> int:
             # no trec_eval (C) on this machine: its numbers as recorded by hand, with their commands
             text += ["### trec_eval (C), recorded by hand (not measured in this run)", "",
                      by_hand.read_text(encoding="utf-8").split("\n", 1)[1].strip(), ""]
-        path.write_text("\n".join(text))
-        log(f"markdown written to {path}")
+        write_markdown(path, "\n".join(text), args)
         write_readme_summary(bench, args, env, mode)
         if "postgres" in args.sections:
             import postgres
             postgres.write_readme(bench, args, env, mode)
+        if "spark" in args.sections:
+            import spark
+            spark.write_readme(bench, args, env, mode)
     return 0
 
 
