@@ -384,6 +384,23 @@ def copy_command(
             err(line)
 
 
+@app.command("export")
+def export_command(
+    directory: Annotated[Path, typer.Argument(help="Folder to write (new, empty, or an earlier export with "
+                                                   "--replace).")],
+    db: DbOption = DEFAULT_DB,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace an earlier export in DIRECTORY.")] = False,
+) -> None:
+    """Write the warehouse's tables as Parquet, for Spark or any other engine: a file per table, run
+    rows in a folder per run (DIRECTORY/run_rows/run=NAME/), judgments per qrels set."""
+    from .export import export_warehouse
+
+    with reported_errors(), Warehouse(db, read_only=True) as wh:
+        result = export_warehouse(wh.db, directory, replace=replace)
+        for line in result.lines():
+            err(line)
+
+
 @app.command("demo")
 def demo(
     directory: Annotated[Path, typer.Argument(help="Folder for the sample data and demo warehouse.")] = Path("demo"),

@@ -20,7 +20,8 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 from .dialect import postgres_statements
 from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse,
@@ -250,6 +251,18 @@ class PostgresDatabase:
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A read-only REPEATABLE READ transaction: every statement in it reads the same state of
+        every table (`irw export` reads them one by one while others may write). Its text output is
+        the kind that reads back exactly: ISO dates, and doubles as their shortest exact digits
+        whatever the server's extra_float_digits."""
+        with self.transaction():
+            self.con.execute("set transaction isolation level repeatable read, read only")
+            self.con.execute("set local datestyle = 'ISO, YMD'")
+            self.con.execute("set local extra_float_digits = 1")
+            yield
 
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:

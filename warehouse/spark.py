@@ -64,6 +64,9 @@ SESSION_CONF = {
     # the checkpoint does not output ("NoSuchElementException: key not found: query_id#1997", in
     # Union.rewriteConstraints); constraints only infer extra filters
     "spark.sql.constraintPropagation.enabled": "false",
+    # A Hive-style partition folder (`run=007/`, as `irw export` writes run rows) names a run: read
+    # its value as the text it is (with inference, Spark reads run 007 as the integer 7)
+    "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
 }
 
 
@@ -460,11 +463,54 @@ def _local(spec: str) -> str:
     return spec[len("file://"):] if spec.startswith("file://") else spec
 
 
-def _is_parquet(spec: str) -> bool:
+def _is_parquet(spark, spec: str) -> bool:
+    """A `.parquet` file, or a folder holding Parquet files directly or in Hive-style partition
+    folders (`run=NAME/`, as `irw export` writes run rows). Local paths are looked at with os,
+    URLs (hdfs://, s3a:// ...) through the file system Spark reads them with."""
     local = _local(spec)
     if local.endswith(".parquet"):
         return True
-    return os.path.isdir(local) and any(name.endswith(".parquet") for name in os.listdir(local))
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", local):
+        return _remote_holds_parquet(spark, spec)
+    return _holds_parquet(local)
+
+
+def _holds_parquet(folder: str) -> bool:
+    if not os.path.isdir(folder):
+        return False
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".parquet"):
+                return True
+            if "=" in entry.name and entry.is_dir() and _holds_parquet(entry.path):
+                return True
+    return False
+
+
+def _remote_holds_parquet(spark, url: str) -> bool:
+    """_holds_parquet through Hadoop's FileSystem API (a path Spark cannot list is left to Spark
+    to report when it reads it)."""
+    jvm = spark._jvm
+    path = jvm.org.apache.hadoop.fs.Path(url)
+    try:
+        fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+
+        def holds(folder) -> bool:
+            if not fs.getFileStatus(folder).isDirectory():
+                return False
+            for status in fs.listStatus(folder):
+                name = status.getPath().getName()
+                if name.endswith(".parquet"):
+                    return True
+                if "=" in name and status.isDirectory() and holds(status.getPath()):
+                    return True
+            return False
+
+        return holds(path)
+    except Exception as exc:  # py4j's Java exceptions (no such file, no access)
+        if type(exc).__name__ != "Py4JJavaError":
+            raise
+        return False
 
 
 def _shown(file: str) -> str:
@@ -518,7 +564,7 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
         source = "DataFrame"
     else:
         paths = _paths(qrels)
-        if any(_is_parquet(p) for p in paths):
+        if any(_is_parquet(db.spark, p) for p in paths):
             return load_qrels(db, db.spark.read.parquet(*paths))
         _read_lines(db, paths)
         _problems(db, "spark/qrels_problems.sql")
@@ -555,7 +601,7 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
             named_frames.append((name, db.adopt(item)))
         else:
             paths = _paths(item)
-            if any(_is_parquet(p) for p in paths):
+            if any(_is_parquet(db.spark, p) for p in paths):
                 named_frames.append((name, db.spark.read.parquet(*paths)))
             else:
                 text_paths.extend(paths)

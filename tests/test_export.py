@@ -1,0 +1,324 @@
+"""`irw export DIR` (issue 15): a warehouse's tables as Parquet, read back by DuckDB and Spark.
+
+- DL19 (qrels, the six runs, stored scores and a stored significance test): every table of the
+  warehouse's catalog comes back from its Parquet files row for row, each double with its bits,
+  with the warehouse's column types; run rows one folder per run, qrels one per set, the partition
+  column holding the name;
+- run names that matter in paths (/, =, %, spaces, unicode, 007, newlines ...) come back byte for
+  byte from DuckDB and Spark; names no folder can hold are refused before anything is written;
+- an existing folder is refused with what to do, --replace replaces only an earlier export, and
+  nothing half-written or hidden is left beside it; an empty warehouse is an error;
+- a PostgreSQL warehouse (marker postgres) exports the same files, value for value, through a
+  reader's role whose password the manifest masks;
+- the README's export and Spark evaluation of the exported folders (marker spark) run as printed
+  and print trec_eval's numbers.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import warehouse
+from warehouse.core import copy
+from warehouse.errors import NotFoundError, OutputError
+from warehouse.export import MANIFEST, PARTITIONED, export_warehouse, partition_folder
+
+from conftest import Cli, dl19_expected, qrels_text, run_text, RUN_ROWS, write_file
+
+ROOT = Path(__file__).resolve().parents[1]
+DL19_RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
+ODD_RUN = "odd run = 50% / ü"  # a seventh run, BM25's file under a name that matters in paths
+HOSTILE_NAMES = ("a b", "x=y/z", "50%", "%2F", "ü ñ 日本", "007", "1.50", "NULL", "__HIVE_DEFAULT_PARTITION__",
+                 "new\nline", "tab\there", "..", ".", "q?#:*", "it's \"quoted\"", "back\\slash", " lead", "trail ",
+                 "a+b", "{[^]}", "emoji 🎉", "".join(chr(c) for c in range(0x21, 0x7f)))
+
+
+# -- reading an export back ------------------------------------------------------------------------
+
+def _bits(value):
+    """A value as it can be compared bit for bit: a double as its exact hex (-0.0 is not 0.0)."""
+    if isinstance(value, float):
+        return ("double", value.hex())
+    if isinstance(value, dict):
+        return ("map", tuple(value.items()))
+    return value
+
+
+def _rows(con, query: str, normalise=_bits) -> list[tuple]:
+    return sorted((tuple(normalise(v) for v in row) for row in con.execute(query).fetchall()), key=repr)
+
+
+def _exported(folder: Path, table: str) -> str:
+    """A DuckDB relation over an exported table (partitioned ones with their name column as text)."""
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    entry = manifest["tables"][table]
+    path = str(folder / entry["path"]).replace("'", "''")
+    if "partitioned_by" in entry:
+        return (f"read_parquet('{path}/*/*.parquet', hive_partitioning = true, "
+                f"hive_types = {{'{entry['partitioned_by']}': 'varchar'}})")
+    return f"read_parquet('{path}')"
+
+
+def _stored_tables(con) -> list[str]:
+    return [r[0] for r in con.execute(
+        "select table_name from information_schema.tables where table_schema = 'main' "
+        "and table_type = 'BASE TABLE' and table_name <> 'irw_schema' order by 1").fetchall()]
+
+
+# -- a DL19 warehouse ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def dl19(conformance, tmp_path_factory) -> Path:
+    """A warehouse file with DL19's qrels, its six runs and ODD_RUN (with parameters), AP(rel=2)
+    and nDCG@10 stored for every run, and a stored randomization test."""
+    folder = conformance / "dl19-passage"
+    path = tmp_path_factory.mktemp("export-dl19") / "irw.duckdb"
+    with warehouse.open(path) as wh:
+        wh.ingest_qrels(folder / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([folder / "runs"])
+        wh.ingest_run(folder / "runs" / "run.dl19.BM25.txt", name=ODD_RUN, parameters={"zeta": "1", "a": "k=v"})
+        wh.evaluate(wh.run_names(), "dl19", ["AP(rel=2)", "nDCG@10"])
+        wh.compare(["BM25", "REP_LLAMA"], "dl19", ["nDCG@10"], baseline="BM25", permutations=1000)
+    return path
+
+
+@pytest.fixture(scope="module")
+def dl19_export(dl19, tmp_path_factory) -> Path:
+    target = tmp_path_factory.mktemp("export-out") / "dl19-parquet"
+    with warehouse.open(dl19, read_only=True) as wh:
+        export_warehouse(wh.db, target)
+    return target
+
+
+def test_every_table_comes_back_row_for_row_with_its_bits_and_types(dl19, dl19_export):
+    manifest = json.loads((dl19_export / MANIFEST).read_text(encoding="utf-8"))
+    con = duckdb.connect(str(dl19), read_only=True)
+    try:
+        tables = _stored_tables(con)
+        assert {"runs", "run_rows", "qrels", "scores", "evaluated", "significance_results"} <= set(tables)
+        assert sorted(manifest["tables"]) == tables and manifest["skipped"] == {}
+        assert manifest["schema_version"] == con.execute("select max(version) from irw_schema").fetchone()[0]
+        assert manifest["irw_version"] == warehouse.__version__ and manifest["warehouse"] == str(dl19)
+        for table in tables:
+            stored = _rows(con, f'select * from "{table}"')
+            assert manifest["tables"][table]["rows"] == len(stored), table
+            key = PARTITIONED[table].key if table in PARTITIONED else None
+            if key and not stored:  # no partition, no file: an empty folder
+                assert list((dl19_export / table).iterdir()) == [] and table == "qrels_subtopics"
+                continue
+            columns = [r[:2] for r in con.execute(f'describe "{table}"').fetchall()]
+            exported = [r[:2] for r in con.execute(f"describe select * from {_exported(dl19_export, table)}").fetchall()]
+            assert exported == columns + ([(key, "VARCHAR")] if key else []), table
+            plain = ", ".join(f'"{c}"' for c, _ in columns)
+            assert _rows(con, f"select {plain} from {_exported(dl19_export, table)}") == stored, table
+            assert stored, f"{table} is empty: the test would compare nothing"
+        # the partition column is the name of each row's run / qrels set
+        assert not con.execute(f"select * from {_exported(dl19_export, 'run_rows')} as e join runs using (run_id) "
+                               "where e.run <> runs.name").fetchall()
+        assert sorted(manifest["tables"]["run_rows"]["partitions"]) == sorted([*DL19_RUNS, ODD_RUN])
+        assert manifest["tables"]["qrels"]["partitions"] == {"dl19": "qrels/qrels_set=dl19"}
+        assert con.execute(f"select parameters from {_exported(dl19_export, 'runs')} where name = ?",
+                           [ODD_RUN]).fetchone()[0] == {"zeta": "1", "a": "k=v"}
+        assert con.execute(f"select count(*) from {_exported(dl19_export, 'significance_results')} "
+                           "where p_value is not null").fetchone()[0] == 1
+    finally:
+        con.close()
+    for name, folder in manifest["tables"]["run_rows"]["partitions"].items():
+        assert (dl19_export / folder).is_dir() and folder == "run_rows/" + partition_folder("run", name)
+    assert (dl19_export / "run_rows" / "run=odd run %3D 50%25 %2F ü").is_dir()
+    # nothing of the work is left beside the export
+    assert sorted(p.name for p in dl19_export.parent.iterdir()) == ["dl19-parquet"]
+
+
+# -- names ---------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def hostile_export(tmp_path_factory) -> Path:
+    """A warehouse whose runs (RUN_ROWS each) are named HOSTILE_NAMES, exported."""
+    work = tmp_path_factory.mktemp("export-names")
+    run = write_file(work, "run.txt", run_text(RUN_ROWS))
+    with warehouse.open(work / "irw.duckdb") as wh:
+        wh.ingest_qrels(write_file(work, "base.qrels", qrels_text()), "qrels / 100%")
+        for name in HOSTILE_NAMES:
+            wh.ingest_run(run, name=name)
+        export_warehouse(wh.db, work / "out")
+    return work / "out"
+
+
+def test_names_that_matter_in_paths_come_back_byte_for_byte_in_duckdb(hostile_export):
+    con = duckdb.connect()
+    rows = con.execute(f"select run, count(*) from {_exported(hostile_export, 'run_rows')} group by run").fetchall()
+    assert sorted(rows) == sorted((name, len(RUN_ROWS)) for name in HOSTILE_NAMES)
+    assert con.execute(f"select distinct qrels_set from {_exported(hostile_export, 'qrels')}").fetchall() == \
+        [("qrels / 100%",)]
+    folders = {p.name for p in (hostile_export / "run_rows").iterdir()}
+    assert folders == {partition_folder("run", name) for name in HOSTILE_NAMES}
+    assert "run=%5F_HIVE_DEFAULT_PARTITION__" in folders and "run=ü ñ 日本" in folders and "run=x%3Dy%2Fz" in folders
+
+
+def test_a_name_no_folder_can_hold_is_refused_before_anything_is_written(wh, tmp_path):
+    run = write_file(tmp_path, "run.txt", run_text(RUN_ROWS))
+    wh.ingest_qrels(write_file(tmp_path, "base.qrels", qrels_text()), "base")
+    wh.ingest_run(run, name="short")
+    wh.ingest_run(run, name="/" * 100)  # 300 bytes as %2F%2F...: longer than a file name may be
+    with pytest.raises(OutputError, match=r"1 run name cannot be a folder name: /{60}\.\.\.: its folder name .* is "
+                                          r"304 bytes, longer than the 255 the file system allows"):
+        export_warehouse(wh.db, tmp_path / "out")
+    assert not [p for p in tmp_path.iterdir() if p.name == "out" or p.name.startswith(".")]
+    wh.db.execute("update runs set name = '' where name = ?", ["/" * 100])
+    with pytest.raises(OutputError, match="runs id 2 has an empty name, which Spark and DuckDB read back as null"):
+        export_warehouse(wh.db, tmp_path / "out")
+
+
+# -- the target folder -----------------------------------------------------------------------------
+
+def test_an_existing_folder_is_refused_and_replace_replaces_only_an_export(seeded_db, tmp_path):
+    irw = Cli(seeded_db)
+    target = tmp_path / "out"
+    target.mkdir()
+    (target / "notes.txt").write_text("mine")
+    result = irw("export", target)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (f"Error: {target} exists and holds files that are not an irw export; name a new "
+                             "folder (irw replaces only an earlier export, and only with --replace)\n")
+    assert irw("export", target, "--replace").exit_code == 1
+    assert [p.name for p in target.iterdir()] == ["notes.txt"]
+
+    (target / "notes.txt").unlink()  # an empty folder is written into
+    first = irw("export", target)
+    assert first.exit_code == 0, first.stderr
+    assert "run_rows" in first.stderr and f"to {target}" in first.stderr.splitlines()[-1]
+    again = irw("export", target)
+    assert again.exit_code == 1
+    assert again.stderr == f"Error: {target} holds an earlier export; pass --replace to replace it, or name a new folder\n"
+    before = json.loads((target / MANIFEST).read_text())["exported_at"]
+    (target / "stale.parquet").write_bytes(b"left from before")
+    replaced = irw("export", target, "--replace")
+    assert replaced.exit_code == 0, replaced.stderr
+    assert not (target / "stale.parquet").exists() and json.loads((target / MANIFEST).read_text())["exported_at"] >= before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb", "out"]  # no work folder left
+
+    a_file = tmp_path / "file.parquet"
+    a_file.write_bytes(b"x")
+    result = irw("export", a_file)
+    assert result.exit_code == 1 and "it is a file, not a folder" in result.stderr
+
+
+def test_an_empty_warehouse_is_an_error_and_writes_nothing(wh, tmp_path):
+    with pytest.raises(NotFoundError, match="holds no qrels set and no run: nothing to export; ingest some with"):
+        export_warehouse(wh.db, tmp_path / "out")
+    assert not [p for p in tmp_path.iterdir() if p.name == "out" or p.name.startswith(".")]
+
+
+def test_a_missing_warehouse_is_not_created(tmp_path):
+    result = Cli(tmp_path / "none.duckdb")("export", tmp_path / "out")
+    assert result.exit_code == 1 and "no warehouse at" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------------
+
+def _sorted_maps(value):
+    # a map's order is its engine's (PostgreSQL's JSONB orders keys by length, then bytes)
+    return ("map", tuple(sorted(value.items()))) if isinstance(value, dict) else _bits(value)
+
+
+def test_a_postgresql_warehouse_exports_the_same_files(dl19, dl19_export, postgres_url, postgres_readonly_url,
+                                                       tmp_path):
+    copy(dl19, postgres_url)
+    with warehouse.open(postgres_url) as pg:  # test results are not copied: computed again, the same
+        pg.compare(["BM25", "REP_LLAMA"], "dl19", ["nDCG@10"], baseline="BM25", permutations=1000)
+    target = tmp_path / "from-postgres"
+    result = Cli(tmp_path / "unused.duckdb")("export", target, "--db", postgres_readonly_url, db=False)
+    assert result.exit_code == 0, result.stderr
+    manifest = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
+    secret = postgres_readonly_url.split(":")[2].split("@")[0]
+    assert manifest["engine"] == "postgres" and manifest["warehouse"] == postgres_readonly_url.replace(secret, "***")
+    assert not any(secret in p.read_text(errors="replace") for p in target.rglob("*") if p.is_file())
+    duck = json.loads((dl19_export / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["schema_version"] == duck["schema_version"]
+    assert {t: e["rows"] for t, e in manifest["tables"].items()} == {t: e["rows"] for t, e in duck["tables"].items()}
+    con = duckdb.connect()
+    for table in duck["tables"]:
+        if not duck["tables"][table]["rows"] and "partitioned_by" in duck["tables"][table]:
+            assert list((target / table).iterdir()) == []
+            continue
+        mine, theirs = _exported(target, table), _exported(dl19_export, table)
+        assert con.execute(f"describe select * from {mine}").fetchall() == \
+            con.execute(f"describe select * from {theirs}").fetchall(), table
+        columns = [r[0] for r in con.execute(f"describe select * from {theirs}").fetchall()
+                   if not (table == "significance_results" and r[0] == "computed_at")]  # when each engine tested
+        select = ", ".join(f'"{c}"' for c in columns)
+        assert _rows(con, f"select {select} from {mine}", _sorted_maps) == \
+            _rows(con, f"select {select} from {theirs}", _sorted_maps), table
+
+
+# -- Spark -----------------------------------------------------------------------------------------
+
+@pytest.mark.spark
+def test_spark_reads_the_names_back_from_the_folders(spark, hostile_export):
+    from warehouse.spark import SparkDatabase, _remote_holds_parquet, load_runs
+
+    db = SparkDatabase(spark)
+    try:
+        assert sorted(load_runs(db, str(hostile_export / "run_rows"))) == sorted(HOSTILE_NAMES)
+        assert db.table("run_rows").count() == len(HOSTILE_NAMES) * len(RUN_ROWS)
+    finally:
+        db.close()
+    # a folder named by URL (hdfs://, s3a:// ...) is looked into through Spark's file system
+    assert _remote_holds_parquet(spark, f"file://{hostile_export / 'run_rows'}")
+    assert _remote_holds_parquet(spark, f"file://{hostile_export / 'qrels' / 'qrels_set=qrels %2F 100%25'}")
+    assert not _remote_holds_parquet(spark, f"file://{hostile_export.parent}")  # run files and the export folder
+    assert not _remote_holds_parquet(spark, f"file://{hostile_export / 'qrels_subtopics'}")  # empty
+    assert not _remote_holds_parquet(spark, f"file://{hostile_export / 'absent'}")
+
+
+def _on_spark_section() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return readme.split("\n## On Spark\n", 1)[1].split("\n## ", 1)[0]
+
+
+def readme_export_blocks() -> tuple[str, str]:
+    """The README's `irw export` command block and the Python block after it (On Spark)."""
+    section = _on_spark_section().split("\n### Exported warehouses\n", 1)[1]
+    shell = section.split("```\n", 1)[1].split("```", 1)[0]
+    python = section.split("```python\n", 1)[1].split("```", 1)[0]
+    return shell, python
+
+
+@pytest.mark.spark
+def test_the_readme_export_and_its_spark_evaluation_run_as_printed(spark, conformance, tmp_path, monkeypatch):
+    shell, python = readme_export_blocks()
+    assert [line.split()[:2] for line in shell.splitlines() if line.strip()] == [["irw", "export"]]
+    source = conformance / "dl19-passage"
+    (tmp_path / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
+    (tmp_path / "runs").symlink_to(source / "runs", target_is_directory=True)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("IRW_DB", None)
+    # the walkthrough's warehouse, then the block as printed
+    script = "set -e\nirw ingest qrels qrels.dl19-passage.txt --name dl19\nirw ingest run runs/\n" + shell
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    monkeypatch.chdir(tmp_path)
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(python, "README.md (On Spark, exported warehouses)", "exec"), {})
+    printed = [line for line in output.getvalue().splitlines() if line.strip()]
+    shown = _on_spark_section().splitlines()
+    trec = {"AP(rel=2)": ("map", 2), "nDCG@10": ("ndcg_cut_10", 1)}
+    seen = set()
+    for line in printed:
+        assert line in shown, line  # what the example prints is what the README shows
+        run, measure, value = line.split()
+        assert value == dl19_expected(conformance, run, trec[measure][1])[(trec[measure][0], "all")], line
+        seen.add((run, measure))
+    assert seen == {(run, measure) for run in DL19_RUNS for measure in trec}
