@@ -287,10 +287,11 @@ def _partition_names(db, partitioning: Partitioning, target: Path) -> dict[int, 
                             f"%XX>) is {len(folder.encode('utf-8'))} bytes, longer than the {limit} the file system allows")
         found[row_id] = (name, folder)
     if problems:
-        kind = "run" if partitioning.owner == "runs" else "qrels set"
+        kind, command = ("run", "run") if partitioning.owner == "runs" else ("qrels set", "qrels")
         raise OutputError(f"cannot export: {len(problems)} {kind} name{'s' if len(problems) > 1 else ''} cannot be "
-                          f"a folder name: " + "; ".join(problems[:5]) + f". Store the {kind} under a shorter name "
-                          "(irw ingest --name NAME --replace, or irw rm) and export again")
+                          f"a folder name: " + "; ".join(problems[:5]) + f". Ingest its file again under another "
+                          f"name (irw ingest {command} FILE --name NAME), remove this one (irw rm {command} NAME) "
+                          "and export again")
     return found
 
 
