@@ -164,3 +164,19 @@ def test_migrating_to_004_links_the_runs_and_qrels_already_stored(db_path, tmp_p
         assert wh.db.schema_version() >= 4
         assert _judged_rows(wh) == linked and len(linked) == 3
         assert wh.evaluate("a", "q", ["AP", "P@2", "nDCG"], per_query=True).per_query.rows == before
+
+
+def test_migrating_to_011_marks_every_stored_run_as_holding_its_rows(db_path, tmp_path):
+    with warehouse.open(db_path) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        # back to schema 10, as a warehouse written before runs could be stored without their rows
+        wh.db.execute("alter table runs drop column rows_stored")
+        wh.db.execute("delete from irw_schema where version >= 11")
+    with warehouse.open(db_path) as wh:
+        assert wh.db.schema_version() >= 11
+        assert wh.db.fetchall("select name, rows_stored from runs") == [("a", True)]
+        # a run that holds its rows is computed as before, and a later one is marked too
+        assert wh.evaluate("a", "q", ["P@2"]).value("a", "P@2") == pytest.approx(0.5)
+        wh.ingest_run(write_file(tmp_path, "b.run", run_text(RUN_ROWS, tag="b")))
+        assert wh.db.fetchall("select name, rows_stored from runs order by name") == [("a", True), ("b", True)]

@@ -331,7 +331,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
 
         results = []
         for index, file in enumerate(files):
-            if file.existing and file.existing[1] == file.sha:
+            if file.existing and file.existing[1] == file.sha and file.existing[4]:
                 result = _same_bytes(db, file, replace)
             else:
                 try:
@@ -340,10 +340,13 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                         staged.clear()
                         ir_metadata, tags = ingest.stage_run(db.staging, file.path, strict=True, holds=file.holds)
                         ingest.staged_tag(file.path, tags, True)
-                    result = ingest.insert_staged_run(
-                        db, file.path, file.name, tag=file.tag, sha=file.sha, ir_metadata=file.ir_metadata,
-                        replacing=file.existing, system=system, description=description, parameters=parameters,
-                        run_date=file.date)
+                    if file.existing and file.existing[1] == file.sha:  # its scores, without its rows
+                        result = ingest.store_missing_rows(db, file.path, file.name, file.existing)
+                    else:
+                        result = ingest.insert_staged_run(
+                            db, file.path, file.name, tag=file.tag, sha=file.sha, ir_metadata=file.ir_metadata,
+                            replacing=file.existing, system=system, description=description,
+                            parameters=parameters, run_date=file.date)
                 except IrwError as exc:
                     stored_before = [r.name for r in results if r.status != "unchanged"]
                     # a file refused now passed the check: it changed since; anything else (a full

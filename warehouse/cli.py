@@ -421,12 +421,19 @@ class EvalFormat(str, Enum):
     trec = "trec"
 
 
+class Engine(str, Enum):
+    duckdb = "duckdb"
+    spark = "spark"
+
+
 @app.command("eval")
 @shared_options
 def eval_(
     *,
     runs: Annotated[Optional[List[str]], typer.Argument(help="Stored run names (default: every run).")] = None,
-    qrels: QrelsOption = None,
+    qrels: Annotated[Optional[str], typer.Option(
+        "--qrels", help="Stored qrels set to evaluate against (may be left out when only one is stored); with "
+                        "--engine spark, a qrels file or path Spark reads.")] = None,
     measure: Annotated[List[str], typer.Option("-m", "--measure", help="Measure, e.g. AP, P@10, nDCG@10, "
                                                "SetF(beta=0.5), map, P.5,10, all_trec; repeatable.")] = ...,
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
@@ -436,24 +443,83 @@ def eval_(
         "--recompute", help="Compute the scores again and replace the stored ones.")] = False,
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[EvalFormat, typer.Option("--format", "-f", help="Output format.")] = EvalFormat.table,
+    engine: Annotated[Engine, typer.Option(
+        "--engine", help="duckdb evaluates stored runs; spark evaluates run files on Spark (--runs).")] = Engine.duckdb,
+    master: Annotated[Optional[str], typer.Option(
+        "--master", help="With --engine spark: the cluster (spark://host:7077, yarn, local[4] ...).")] = None,
+    run_paths: Annotated[Optional[List[str]], typer.Option(
+        "--runs", help="With --engine spark: run files, globs, folders or Parquet Spark reads; repeatable.")] = None,
+    into: Annotated[Optional[str], typer.Option(
+        "--into", help="With --engine spark: store the qrels, the runs' descriptions and their per-query scores "
+                       "in this warehouse (DuckDB file or PostgreSQL URL).")] = None,
+    replace: Annotated[bool, typer.Option(
+        "--replace", help="With --into: replace runs or qrels of the same name holding other content.")] = False,
 ) -> None:
-    """Evaluate stored runs; per-query scores are stored and reused by later calls."""
+    """Evaluate stored runs; per-query scores are stored and reused by later calls. With --engine
+    spark, evaluate run files on Spark, and store the scores with --into."""
+    if engine is Engine.spark:
+        _eval_on_spark(master=master, qrels=qrels, run_paths=run_paths, runs=runs, measures=measure,
+                       settings=settings, per_query=per_query, micro=micro, into=into, replace=replace,
+                       recompute=recompute, fmt=fmt)
+        return
+    with reported_errors():
+        spark_only = [name for name, given in (("--master", master), ("--runs", run_paths), ("--into", into),
+                                               ("--replace", replace)) if given]
+        if spark_only:
+            raise UsageError(f"{', '.join(spark_only)}: with --engine spark only (stored runs are named as arguments)")
     with reported_errors(), Warehouse(db, create=False) as wh:  # nothing to evaluate in a new file
         names = runs or _all_runs(wh)
         qrels = wh.qrels_name(qrels)
         evaluation = wh.evaluate(names, qrels, measure, per_query=per_query, settings=settings, recompute=recompute)
-        err(f"# qrels {qrels}; {settings.describe()}")
-        for note in evaluation.measure_notes():
-            err(f"# {note}")
-        for run, count in sorted(evaluation.ignored_queries.items()):
-            err(f"# {run}: {count} queries not in the qrels were ignored")
-        if evaluation.norel_queries:
-            action = "excluded" if settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
-            err(f"# {evaluation.norel_queries} qrels queries have no relevant document ({action})")
-        if fmt is EvalFormat.trec:
-            sys.stdout.write(formatting.render_trec(evaluation, per_query))
-        else:
-            emit(evaluation.wide(per_query=per_query, micro=micro), OutputFormat(fmt.value))
+        _print_evaluation(evaluation, qrels, per_query, micro, fmt)
+
+
+def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_query, micro, into, replace,
+                   recompute, fmt) -> None:
+    with reported_errors():
+        if runs:
+            raise UsageError(f"with --engine spark, runs are files: --runs {runs[0]} (stored runs are evaluated by "
+                             "--engine duckdb)")
+        if recompute:
+            raise UsageError("--recompute: an evaluation on Spark always computes")
+        if not qrels or not run_paths:
+            raise UsageError("--engine spark evaluates files: give --qrels FILE and --runs PATH (repeatable)")
+        from . import spark, spark_store
+
+        with spark.command_session(master) as session:
+            result = spark.evaluate(session, qrels, run_paths,
+                                    spark_store.with_report_measures(measures) if into else measures,
+                                    settings=settings, collect_per_query=per_query and not into)
+            try:
+                if into is None:
+                    _print_evaluation(result.evaluation, qrels, per_query, micro, fmt)
+                    return
+                with Warehouse(into) as wh:
+                    stored = spark_store.store(result, wh.db, qrels, replace=replace)
+                    for line in stored.lines():
+                        err(line)
+                    # read back from the warehouse: what is printed is what was stored
+                    evaluation = wh.evaluate(list(stored.runs.values()), stored.qrels, measures,
+                                             per_query=per_query, settings=settings)
+                    _print_evaluation(evaluation, stored.qrels, per_query, micro, fmt)
+            finally:
+                result.close()
+
+
+def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt: EvalFormat) -> None:
+    settings = evaluation.settings
+    err(f"# qrels {qrels}; {settings.describe()}")
+    for note in evaluation.measure_notes():
+        err(f"# {note}")
+    for run, count in sorted(evaluation.ignored_queries.items()):
+        err(f"# {run}: {count} queries not in the qrels were ignored")
+    if evaluation.norel_queries:
+        action = "excluded" if settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
+        err(f"# {evaluation.norel_queries} qrels queries have no relevant document ({action})")
+    if fmt is EvalFormat.trec:
+        sys.stdout.write(formatting.render_trec(evaluation, per_query))
+    else:
+        emit(evaluation.wide(per_query=per_query, micro=micro), OutputFormat(fmt.value))
 
 
 @app.command("measures")

@@ -89,6 +89,10 @@ class MeasureError(IrwError):
     """A measure name or parameter cannot be understood."""
 
 
+class RowsNotStoredError(IrwError):
+    """A measure was asked of a run whose rows the warehouse does not hold (evaluated on Spark)."""
+
+
 class UsageError(IrwError):
     """Options that do not fit together."""
 

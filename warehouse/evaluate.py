@@ -9,7 +9,7 @@ from typing import Any, Iterable, Sequence
 
 from . import catalog
 from .db import Database
-from .errors import MeasureError, ReadOnlyError, UsageError
+from .errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
 from .measures import CUTOFFS, LEVELS, RAW, Measure, parse_all
 from .resources import read_sql
 from .table import Table, Tabular
@@ -311,6 +311,7 @@ class Evaluator:
                 return evaluation_id
             todo_runs = sorted({r for r, _ in missing})
             todo_measures = {m.name: m for _, m in missing}
+            _require_rows(self.db, todo_runs, [stored_name(m) for m in todo_measures.values()], s)
             self._prepare(qrels_id, s, todo_runs)
             self._compute(evaluation_id, qrels_id, s, list(todo_measures.values()), todo_runs)
             self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
@@ -360,6 +361,18 @@ class Evaluator:
                                         {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
         norel = self.db.run_file("eval/norel_queries.sql", {"qrels_set_id": qrels_id, "level": s.level}).fetchone()[0]
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
+
+
+def _require_rows(db: Database, run_ids: list[int], measures: list[str], s: Settings) -> None:
+    """Refuses to compute measures of runs whose rows are elsewhere (schema 11): from no rows they
+    would be zeros."""
+    names = [r[0] for r in db.run_file("eval/runs_without_rows.sql", {"run_ids": run_ids}).fetchall()]
+    if names:
+        raise RowsNotStoredError(
+            f"{', '.join(measures)} with these settings ({s.key}) of run {', '.join(names)}: not stored, and "
+            "cannot be computed here: the run was evaluated on Spark (irw eval --engine spark --into) and its rows "
+            "are not in this warehouse. Evaluate it on Spark again with these measures and --into, or store its "
+            "rows with irw ingest run FILE (its scores are kept)")
 
 
 def _counts_as_integers(table: Table, counts: set[str]) -> Table:

@@ -46,7 +46,9 @@ class IngestResult:
     kind: str  # "run" or "qrels"
     name: str
     path: str
-    status: str  # "ingested", "replaced", "unchanged" or "redated" (same bytes, date corrected: warehouse.batch)
+    # "ingested", "replaced", "unchanged", "redated" (same bytes, date corrected: warehouse.batch) or
+    # "rows stored" (a run evaluated on Spark gets its rows: store_missing_rows)
+    status: str
     rows: int
     queries: int
     messages: list[str] = field(default_factory=list)
@@ -724,7 +726,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     # a run named by the caller is looked up before its file is read (unchanged bytes cost a hash);
     # one named by its tag, once the file is staged
     existing = stored_run(db, name) if name else None
-    if existing and sha and existing[1] == sha:
+    if existing and sha and existing[1] == sha and existing[4]:
         return unchanged("run", name, path, sha, existing)
     with _staging(db.staging):
         ir_metadata, tags = stage_run(db.staging, path, strict=strict, holds=scan.holds,
@@ -733,8 +735,10 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
         if not name:
             name = (tag if len(tags) == 1 else None) or display_name(path)
             existing = stored_run(db, name)
-            if existing and sha and existing[1] == sha:
+            if existing and sha and existing[1] == sha and existing[4]:
                 return unchanged("run", name, path, sha, existing)
+        if existing and sha and existing[1] == sha:
+            return store_missing_rows(db, path, name, existing)
         if existing and not replace:
             raise ConflictError(f"{path}: run {name} already exists with different content; pass --replace to "
                                 "replace it and every score computed from it, or choose --name")
@@ -743,8 +747,35 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
                                  run_date=run_date or file_mtime_date(path), judged_rows_only=judged_rows_only)
 
 
+def store_missing_rows(db: Database, path: Path, name: str, existing: tuple) -> IngestResult:
+    """Stores the staged rows of a file into the stored run `existing` (stored_run's row) that holds
+    its bytes' scores but not its rows (evaluated on Spark, schema 11), keeping its scores: the
+    same bytes give the same rows, so every stored score stays true."""
+    run_id = existing[0]
+    stage = db.staging
+    if stage is db:
+        with db.transaction():
+            db.run_file("ingest/insert_run_rows.sql", {"run_id": run_id})
+            db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
+            db.run_file("ingest/mark_rows_stored.sql", {"run_id": run_id})
+    else:  # a server warehouse: ranked locally under the stored run's id, then sent
+        with stage.transaction():
+            stage.run_file("ingest/insert_run_rows.sql", {"run_id": run_id})
+        try:
+            with db.transaction():
+                transfer.send_run_rows(stage, db, run_id)
+                db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
+                db.run_file("ingest/mark_rows_stored.sql", {"run_id": run_id})
+        finally:
+            with stage.transaction():
+                stage.execute("delete from run_rows where run_id = ?", [run_id])
+    return IngestResult("run", name, str(path), "rows stored", existing[2], existing[3],
+                        [f"run {name} held these bytes' scores (evaluated on Spark) without its rows: its rows "
+                         "are stored now, its scores kept"])
+
+
 def stored_run(db: Database, name: str) -> tuple | None:
-    """(run_id, sha256, row_count, query_count) of the stored run of that name, or None."""
+    """(run_id, sha256, row_count, query_count, rows_stored) of the stored run of that name, or None."""
     return db.run_file("catalog/stored_run.sql", {"name": name}).fetchone()
 
 
@@ -780,7 +811,7 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
         finally:
             with stage.transaction():
                 delete_run(stage, stored_run(stage, name)[0])
-        rows, queries = stored_run(db, name)[2:]
+        rows, queries = stored_run(db, name)[2:4]
         return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries)
     with db.transaction():
         if replacing:

@@ -708,6 +708,7 @@ class SparkEvaluation:
     summary: Table
     per_query: Any
     db: SparkDatabase
+    evaluation: Any = None  # the Evaluation (warehouse/evaluate.py) the command line prints
 
     def table(self) -> Table:
         return self.summary
@@ -718,7 +719,7 @@ class SparkEvaluation:
 
 
 def evaluate(spark, qrels, runs, measures: Iterable[str] | str, *, strict: bool = True, settings=None,
-             **options: Any) -> SparkEvaluation:
+             collect_per_query: bool = False, **options: Any) -> SparkEvaluation:
     """Evaluates runs against qrels on Spark with the measure SQL of sql/ (the numbers of
     warehouse.evaluate_files and trec_eval), keeping nothing.
 
@@ -728,7 +729,8 @@ def evaluate(spark, qrels, runs, measures: Iterable[str] | str, *, strict: bool 
     TREC run files (one run per file, named by its file name) or of Parquet, a list of those, or a
     mapping name -> DataFrame. strict: irw ingest's rules for run lines (exactly 6 fields, an
     integer rank); False reads as trec_eval does. options are Settings fields (level, depth,
-    judged_only, complete, compat, norel), as for warehouse.evaluate_files.
+    judged_only, complete, compat, norel), as for warehouse.evaluate_files. collect_per_query
+    also brings the per-query values to the driver, in .evaluation (for printing them).
     """
     from .evaluate import Evaluator, Settings
 
@@ -738,8 +740,10 @@ def evaluate(spark, qrels, runs, measures: Iterable[str] | str, *, strict: bool 
     try:
         load_qrels(db, qrels)
         names = load_runs(db, runs, strict=strict)
-        evaluation = Evaluator(db).evaluate(names, QRELS_SET_NAME, measures, settings=settings)
-        return SparkEvaluation(settings, evaluation.measures, evaluation.summary, db.frame("eval/per_query.sql"), db)
+        evaluation = Evaluator(db).evaluate(names, QRELS_SET_NAME, measures, settings=settings,
+                                            per_query=collect_per_query)
+        return SparkEvaluation(settings, evaluation.measures, evaluation.summary, db.frame("eval/per_query.sql"), db,
+                               evaluation)
     except BaseException:
         db.close()
         raise

@@ -35,7 +35,7 @@ QRELS_ROW_TABLES = {
     "qrels_subtopics": ("qrels_set_id", "query_id", "subtopic", "doc_id", "grade"),
 }
 RUN_COLUMNS = ("name", "system", "tag", "description", "parameters", "ir_metadata", "source_path", "sha256",
-               "file_created_at", "date_source", "ingested_at", "row_count", "query_count")
+               "file_created_at", "date_source", "ingested_at", "row_count", "query_count", "rows_stored")
 QRELS_SET_COLUMNS = ("name", "description", "source_path", "sha256", "query_count", "judgment_count", "created_at")
 EVALUATION_COLUMNS = ("settings_key", "relevance_level", "depth", "judged_only", "complete", "compat",
                       "norel_queries", "created_at")
@@ -117,6 +117,14 @@ def ship_run(source, target, name: str, *, replacing: int | None = None) -> int:
                        folder)
     target.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
     return run_id
+
+
+def send_run_rows(source, target, run_id: int) -> None:
+    """Sends source's run_rows of run_id to target's run of the same id, inside the caller's
+    transaction on target (ingest.store_missing_rows: rows ranked locally for a stored run)."""
+    columns = RUN_ROW_TABLES["run_rows"]
+    with _folder() as folder:
+        _move_rows(source, target, "run_rows", columns, "run_id = $source_id", {"source_id": run_id}, run_id, folder)
 
 
 def ship_qrels(source, target, name: str, *, replacing: int | None = None) -> int:

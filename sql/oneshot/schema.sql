@@ -55,7 +55,8 @@ create table runs (
     ingested_at     timestamp not null default current_timestamp,
     row_count       bigint not null,
     query_count     integer not null,
-    date_source     varchar
+    date_source     varchar,
+    rows_stored     boolean default true
 );
 
 create table run_rows (

@@ -3,7 +3,8 @@
 -- Inputs: runs; report_runs (temporary: run_id, run_position; warehouse/reports/scope.py).
 -- run_date is the run's date recorded at ingest and date_source where it came from ('--date',
 -- 'ir_metadata' or 'file mtime'; schema 007); the ingest time itself is left out so a report
--- depends only on the data.
+-- depends only on the data. rows_stored is false for a run evaluated on Spark and stored without
+-- its rows (schema 011): its page shows its scores, not the ranks of its documents.
 with final as (
     select
         r.run_id,
@@ -18,7 +19,8 @@ with final as (
         r.file_created_at as run_date,
         r.date_source,
         r.row_count,
-        r.query_count
+        r.query_count,
+        coalesce(r.rows_stored, true) as rows_stored
     from runs as r
     inner join report_runs as o on o.run_id = r.run_id
     order by o.run_position

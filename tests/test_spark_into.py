@@ -1,0 +1,194 @@
+"""`irw eval --engine spark --into WAREHOUSE` (issue 15): runs evaluated on Spark, their per-query
+scores stored in a warehouse that the reports then read.
+
+One Spark evaluation of the six DL19 runs (all tagged `rank`), made by the README's command as
+printed (in process, on the tests' one local[2] session), feeds every test here:
+- what it prints is the README's table and trec_eval's numbers; the runs are named as `irw ingest
+  run runs/` names them (BM25 ... from the file names, their tag being shared);
+- every stored per-query score equals the score a local DuckDB warehouse computes from the same
+  files (bit for bit, but nDCG's last bit: Spark adds a query's DCG terms in an order of its own);
+- a measure never computed on Spark is refused with what to do, not computed from missing rows;
+  the leaderboard, its run pages (saying why no ranks are shown) and irw compare work;
+- `irw ingest run runs/` then stores the rows and keeps the scores, after which any measure is
+  computed locally with trec_eval's numbers;
+- the same evaluation stored into PostgreSQL (marker postgres) gives the same tables.
+"""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import warehouse
+from warehouse.cli import app
+
+from conftest import dl19_expected
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
+TREC_NAMES = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}
+
+pytestmark = pytest.mark.spark
+
+
+def readme_block(after: str) -> str:
+    """The first ``` block of the README's "On Spark" section after the text `after`."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## On Spark\n", 1)[1].split("\n## ", 1)[0]
+    return section.split(after, 1)[1].split("```", 2)[1].strip("\n")
+
+
+def irw(argv: list[str], cwd: Path, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(app, argv, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def readme_command(block: str) -> list[str]:
+    (line,) = [line for line in block.splitlines() if line.startswith("irw ")]
+    return shlex.split(line)[1:]
+
+
+@pytest.fixture(scope="module")
+def stored(spark, conformance, tmp_path_factory):
+    """A folder of the DL19 files where the README's `--into` command ran, and what it printed."""
+    work = tmp_path_factory.mktemp("dl19-spark")
+    source = conformance / "dl19-passage"
+    (work / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
+    (work / "runs").symlink_to(source / "runs", target_is_directory=True)
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        code, out, err = irw(readme_command(readme_block("store them with `--into`")), work, monkeypatch)
+    finally:
+        monkeypatch.undo()
+    assert code == 0, err
+    return work, out, err
+
+
+def test_it_prints_the_readme_table_and_trec_eval_numbers(stored, conformance):
+    work, out, err = stored
+    printed = out.strip("\n")
+    assert printed == readme_block("and prints what the warehouse now holds").strip("\n")
+    rows = [line.split() for line in printed.splitlines()[2:]]
+    assert [r[0] for r in rows] == list(RUNS)  # named by ingest's rule: the tag `rank` is shared
+    for run, queries, ap, ndcg in rows:
+        expected = dl19_expected(conformance, run)
+        assert (queries, ap, ndcg) == (expected[("num_q", "all")], expected[("map", "all")],
+                                       expected[("ndcg_cut_10", "all")])
+    assert "run BM25: copied" in err and "qrels qrels.dl19-passage: copied" in err
+
+
+def _scores(db_path: Path, measures: tuple[str, ...]) -> dict:
+    with warehouse.open(db_path, read_only=True) as wh:
+        rows = wh.db.fetchall(
+            "select r.name, s.query_id, s.measure, s.value from scores as s join runs as r using (run_id) "
+            "where s.measure in (select unnest(?))", [list(measures)])
+    return {(run, query, measure): value for run, query, measure, value in rows}
+
+
+def test_every_stored_score_equals_a_local_evaluation(stored, conformance, tmp_path):
+    work, _, _ = stored
+    local = tmp_path / "local.duckdb"
+    with warehouse.open(local) as wh:
+        wh.ingest_qrels(work / "qrels.dl19-passage.txt")
+        wh.ingest_runs([work / "runs"])
+        wh.evaluate(list(RUNS), "qrels.dl19-passage", ["AP", "nDCG@10", "Judged@10", "IPrec@0.5"])
+    measures = ("AP", "nDCG@10", "Judged@10", "IPrec@0.5")
+    spark_scores = _scores(work / "dl19.duckdb", measures)
+    assert len(spark_scores) == 6 * 43 * 4
+    local_scores = _scores(local, measures)
+    assert spark_scores.keys() == local_scores.keys()
+    # Spark sums a query's DCG terms in its own order: nDCG may differ in the last bit (1e-16)
+    assert all(spark_scores[k] == pytest.approx(local_scores[k], rel=1e-12, abs=1e-15) for k in local_scores)
+    assert all(spark_scores[k] == local_scores[k] for k in local_scores if k[2] != "nDCG@10")
+    with warehouse.open(work / "dl19.duckdb", read_only=True) as wh:
+        runs = wh.db.fetchall("select name, tag, row_count, query_count, rows_stored, sha256 from runs order by name")
+        local_runs = warehouse.open(local, read_only=True).db.fetchall(
+            "select name, tag, row_count, query_count, true, sha256 from runs order by name")
+        assert [r[:4] + (r[5],) for r in runs] == [r[:4] + (r[5],) for r in local_runs]  # the files' sha256
+        assert {r[4] for r in runs} == {False}
+        assert wh.db.fetchone("select count(*) from run_rows")[0] == 0
+
+
+def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, monkeypatch, tmp_path):
+    work, _, _ = stored
+    db = tmp_path / "copy.duckdb"
+    db.write_bytes((work / "dl19.duckdb").read_bytes())
+    code, out, err = irw(["eval", "--db", str(db), "-m", "P@10", "BM25"], work, monkeypatch)
+    assert code == 1 and out == ""
+    assert "P@10" in err and "evaluated on Spark" in err and "irw ingest run FILE" in err
+    with warehouse.open(db, read_only=True) as wh:
+        assert wh.db.fetchone("select count(*) from scores where measure = 'P@10'")[0] == 0
+
+
+def test_reports_read_what_spark_computed(stored, monkeypatch, tmp_path):
+    work, _, _ = stored
+    db = tmp_path / "reports.duckdb"
+    db.write_bytes((work / "dl19.duckdb").read_bytes())
+    page = tmp_path / "board" / "index.html"
+    code, _, err = irw(["report", "leaderboard", "--db", str(db), "-m", "AP", "-m", "nDCG@10", "--baseline", "BM25",
+                        "-o", str(page)], work, monkeypatch)
+    assert code == 0, err
+    html = page.read_text()
+    assert all(run in html for run in RUNS) and "0.2993" in html and "0.5347" in html
+    run_page = (page.parent / "index_runs" / "REP_LLAMA.html").read_text()
+    assert "The rows of REP_LLAMA and BM25 are not in this warehouse" in run_page
+    code, out, err = irw(["compare", "--db", str(db), "REP_LLAMA", "BM25", "-m", "AP", "-f", "tsv"], work, monkeypatch)
+    assert code == 0, err
+    header, row = out.splitlines()
+    compared = dict(zip(header.split("\t"), row.split("\t")))
+    means = {compared["run"]: compared["run_mean"], compared["baseline"]: compared["baseline_mean"]}
+    assert (f"{float(means['REP_LLAMA']):.4f}", f"{float(means['BM25']):.4f}") == ("0.5347", "0.2993")
+
+
+def test_ingesting_the_files_later_stores_their_rows_and_keeps_the_scores(stored, conformance, monkeypatch,
+                                                                         tmp_path):
+    work, _, _ = stored
+    db = tmp_path / "later.duckdb"
+    db.write_bytes((work / "dl19.duckdb").read_bytes())
+    before = _scores(db, ("AP", "nDCG@10"))
+    code, _, err = irw(["ingest", "run", "runs/", "--db", str(db)], work, monkeypatch)
+    assert code == 0, err
+    assert err.count("its rows are stored now, its scores kept") == 6
+    assert _scores(db, ("AP", "nDCG@10")) == before
+    code, out, err = irw(["eval", "--db", str(db), "-m", "P@10", "-f", "tsv"], work, monkeypatch)
+    assert code == 0, err
+    for line in out.splitlines()[1:]:
+        run, _, p10 = line.split("\t")
+        assert f"{float(p10):.4f}" == dl19_expected(conformance, run)[("P_10", "all")]
+    code, _, err = irw(["ingest", "run", "runs/", "--db", str(db)], work, monkeypatch)
+    assert code == 0 and err.count("nothing to do") == 6  # now it holds them
+
+
+def test_stored_into_postgresql_the_tables_are_the_same(stored, spark, conformance, postgres_url):
+    import warehouse.spark
+    from warehouse import spark_store
+
+    work, _, _ = stored
+    measures = ["AP", "nDCG@10"]
+    result = warehouse.spark.evaluate(spark, str(work / "qrels.dl19-passage.txt"),
+                                      [str(work / "runs" / "run.dl19.BM25.txt"),
+                                       str(work / "runs" / "run.dl19.REP_LLAMA.txt")], measures)
+    try:
+        with warehouse.open(postgres_url) as wh:
+            outcome = spark_store.store(result, wh.db, str(work / "qrels.dl19-passage.txt"))
+            assert outcome.runs == {"run.dl19.BM25": "BM25", "run.dl19.REP_LLAMA": "REP_LLAMA"}
+            server = wh.db.fetchall(
+                "select r.name, s.query_id, s.measure, s.value from scores as s join runs as r using (run_id) "
+                "order by 1, 2, 3")
+            assert len(server) == 2 * 43 * 2
+            assert wh.db.fetchall("select name, rows_stored from runs order by name") == [
+                ("BM25", False), ("REP_LLAMA", False)]
+            # the file ingested later: its rows go to the server under the stored run, scores kept
+            (result_bm25,) = wh.ingest_runs([work / "runs" / "run.dl19.BM25.txt"], name="BM25")
+            assert result_bm25.status == "rows stored"
+            assert wh.db.fetchall("select name, rows_stored from runs order by name") == [
+                ("BM25", True), ("REP_LLAMA", False)]
+            p10 = wh.evaluate(["BM25"], "qrels.dl19-passage", ["P@10"]).value("BM25", "P@10")
+            assert f"{p10:.4f}" == dl19_expected(conformance, "BM25")[("P_10", "all")]
+    finally:
+        result.close()
+    local = {k: v for k, v in _scores(work / "dl19.duckdb", tuple(measures)).items() if k[0] in ("BM25", "REP_LLAMA")}
+    assert {(run, query, measure): value for run, query, measure, value in server if measure in measures} == local

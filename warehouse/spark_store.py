@@ -1,0 +1,207 @@
+"""Storing an evaluation made on Spark into a warehouse: `irw eval --engine spark --into WAREHOUSE`.
+
+What a warehouse gets is what its reports read: the qrels set (rows and all: qrels are small),
+each run's description and per-query document counts, and every per-query score, with the
+evaluation's settings and the measures' descriptions. Not the run rows: hundreds of millions of
+lines are why the runs were evaluated on a cluster, and bringing them to one machine would undo
+that. Such a run is marked (runs.rows_stored = false, schema 11), so no measure is ever computed
+from its missing rows (warehouse/evaluate.py refuses, saying what to do) and the run page says why
+it shows no relevant ranks; `irw ingest run` of the same file later adds its rows and keeps its
+scores.
+
+Everything goes through a local in-memory warehouse first (the full schema, migrated), then into
+the target with warehouse/transfer.py's copy_warehouse, the code behind `irw copy`: one
+transaction on the target, DuckDB file or PostgreSQL alike; a name the target holds with other
+content is a ConflictError unless replace; the same content is left as it is and only the scores
+it lacks are added.
+
+Names and identities are the ones `irw ingest` would give the same files, so a run evaluated on
+Spark and the same file ingested later are one run: runs are named by warehouse/batch.py's rule
+(the tag unless several files share it, then the file names without their shared prefix: DL19's
+six `rank` files become BM25, BM25_RM3 ...); a local file's sha256 is its bytes' (as ingest hashes
+them), and a file the target already holds under another name keeps that name. A file Spark reads
+from elsewhere (hdfs://, s3a://) cannot be hashed here: its identity is a digest Spark computes of
+its validated rows (sql/spark/run_digest.sql), written `rows:<hex>`.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import batch, ingest, transfer
+from .db import MEMORY, Database
+from .errors import BatchError, ConflictError
+from .spark import SparkEvaluation, _local
+from .transfer import EVALUATION_COLUMNS, MEASURE_COLUMNS
+
+DATE_SPARK = "evaluated on Spark"  # runs.date_source of a run whose file irw could not see
+
+
+def with_report_measures(measures: Sequence[str]) -> list[str]:
+    """measures, and those the reports read beside them (judged coverage, the 11-point
+    precision-recall curve, and each measure's tie-aware bounds, shown for a report's primary
+    measure): a run whose rows stay on the cluster gets them computed there, as nothing can
+    compute them from the warehouse later."""
+    from .measures import parse_all, tie_variant
+    from .reports.scope import COVERAGE_MEASURE, pr_measures
+
+    ties = [variant.name for m in parse_all(list(measures)) for mode in ("min", "max")
+            if (variant := tie_variant(m, mode)) is not None]
+    return list(dict.fromkeys([*measures, *ties, COVERAGE_MEASURE, *pr_measures()]))
+
+
+@dataclass
+class StoredEvaluation:
+    """What `--into` stored: the qrels set's and the runs' names in the target, and the copy's
+    outcome name by name."""
+
+    qrels: str
+    runs: dict[str, str]                       # Spark's name (the file's) -> the name in the target
+    copied: transfer.CopyResult
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [*self.notes, *self.copied.lines()]
+
+
+def store(evaluation: SparkEvaluation, target: Database, qrels_source: str, *, replace: bool = False,
+          description: str | None = None) -> StoredEvaluation:
+    """Stores what `evaluation` (warehouse.spark.evaluate, runs from files) computed into target,
+    the qrels having come from qrels_source (a path Spark read)."""
+    spark_db = evaluation.db
+    staging = Database(MEMORY)
+    try:
+        qrels_name = _stage_qrels(spark_db, staging, target, qrels_source)
+        names, notes = _stage_runs(spark_db, staging, target, replace, description)
+        _stage_scores(spark_db, staging, qrels_name, names)
+        copied = transfer.copy_warehouse(staging, target, replace=replace, runs=list(names.values()))
+    finally:
+        staging.close()
+    return StoredEvaluation(qrels_name, names, copied, notes)
+
+
+# -- the qrels set ------------------------------------------------------------------------------
+
+def _is_local_file(path: str) -> bool:
+    return os.path.isfile(_local(path))
+
+
+def _stage_qrels(spark_db, staging: Database, target: Database, source: str) -> str:
+    """The qrels set in staging, named as the target knows its bytes, else by its file name."""
+    if _is_local_file(source):
+        path = Path(_local(source))
+        sha = ingest.scan_file(path).sha256
+        name = _name_of(target, "qrels_sets", sha) or ingest.display_name(path)
+        # the same validation and rows as `irw ingest qrels` (Spark validated them the same way)
+        ingest.ingest_qrels(staging, path, name)
+        return name
+    sha = "rows:" + spark_db.spark_frame("spark/qrels_digest.sql").first()["digest"]
+    name = _name_of(target, "qrels_sets", sha) or ingest.display_name(Path(source.rstrip("/")))
+    counts = spark_db.fetchone("select query_count, judgment_count from qrels_sets")
+    with staging.transaction():
+        set_id = staging.fetchone(
+            "insert into qrels_sets (name, source_path, sha256, query_count, judgment_count) values (?, ?, ?, ?, ?) "
+            "returning qrels_set_id", [name, source, sha, counts[0], counts[1]])[0]
+        _insert_arrow(staging, spark_db.table("qrels").toArrow(),
+                      "insert into qrels (qrels_set_id, query_id, doc_id, grade) "
+                      "select ?, query_id, doc_id, grade from incoming", [set_id])
+    return name
+
+
+def _name_of(target: Database, table: str, sha: str) -> str | None:
+    """The name under which target holds these bytes, if it does (table: qrels_sets or runs, ours)."""
+    row = target.fetchone(f"select name from {table} where sha256 = ? order by name limit 1", [sha])
+    return row[0] if row else None
+
+
+# -- the runs -----------------------------------------------------------------------------------
+
+def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
+                description: str | None) -> tuple[dict[str, str], list[str]]:
+    """Every run of the Spark evaluation in staging (its row and run_queries, no run rows), named
+    as `irw ingest run` of the same files would name them; returns Spark name -> staged name."""
+    runs = spark_db.table("runs").select("run_id", "name", "tag", "source_path", "row_count", "query_count") \
+        .orderBy("run_id").collect()
+    remote = [r for r in runs if not _is_local_file(r.source_path)]
+    digests = {}
+    if remote:
+        digests = {r.run_id: "rows:" + r.digest for r in spark_db.spark_frame("spark/run_digest.sql").collect()}
+    files = []
+    for run in runs:
+        path = Path(_local(run.source_path))
+        sha = digests.get(run.run_id) or ingest.scan_file(path).sha256
+        files.append(batch._File(path, sha=sha, tag=run.tag, known_as=_name_of(target, "runs", sha)))
+    batch._name(files, None, "auto", lambda name: ingest.stored_run(target, name), replace)
+    batch._collisions(files, "auto")
+    if any(f.errors for f in files):
+        raise files[0].error if len(files) == 1 else BatchError(batch._message_lines(files))
+    notes = []
+    names = {}
+    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    for run, file in zip(runs, files):
+        name = file.known_as or file.name
+        if file.known_as and file.known_as != file.name:
+            notes.append(f"{run.source_path}: the target holds these bytes as run {file.known_as}")
+        elif file.note:
+            notes.append(file.note)
+        local = run.run_id not in digests
+        date = ingest.file_mtime_date(file.path) if local else None
+        with staging.transaction():
+            staged_id = staging.fetchone(
+                "insert into runs (name, system, tag, description, source_path, sha256, file_created_at, date_source, "
+                "row_count, query_count, rows_stored) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false) returning run_id",
+                [name, name, run.tag, description, str(file.path.resolve()) if local else run.source_path, file.sha,
+                 date.value if date else now, date.source if date else DATE_SPARK, run.row_count,
+                 run.query_count])[0]
+            _insert_arrow(staging, spark_db.table("run_queries").where(f"run_id = {int(run.run_id)}").toArrow(),
+                          "insert into run_queries (run_id, query_id, num_ret) select ?, query_id, num_ret "
+                          "from incoming", [staged_id])
+        names[run.name] = name
+    return names, notes
+
+
+# -- the scores ---------------------------------------------------------------------------------
+
+def _stage_scores(spark_db, staging: Database, qrels_name: str, names: dict[str, str]) -> None:
+    """Spark's evaluations, measures, evaluated rows and per-query scores in staging, under
+    staging's ids (one run at a time: the driver holds one run's scores at once)."""
+    qrels_id = staging.fetchone("select qrels_set_id from qrels_sets where name = ?", [qrels_name])[0]
+    run_ids = dict(staging.fetchall("select name, run_id from runs"))
+    spark_runs = {r.run_id: names[r.name] for r in spark_db.table("runs").select("run_id", "name").collect()}
+    with staging.transaction():
+        for row in spark_db.fetchall(f"select {', '.join(MEASURE_COLUMNS)} from measures"):
+            staging.execute(f"insert into measures ({', '.join(MEASURE_COLUMNS)}) values "
+                            f"({', '.join('?' for _ in MEASURE_COLUMNS)}) on conflict do nothing", list(row))
+        evaluation_ids = {}
+        for row in spark_db.fetchall(f"select evaluation_id, {', '.join(EVALUATION_COLUMNS)} from evaluations"):
+            evaluation_ids[row[0]] = staging.fetchone(
+                f"insert into evaluations (qrels_set_id, {', '.join(EVALUATION_COLUMNS)}) values "
+                f"(?, {', '.join('?' for _ in EVALUATION_COLUMNS)}) returning evaluation_id",
+                [qrels_id, *row[1:]])[0]
+        for evaluation_id, run_id, measure, query_count, computed_at in spark_db.fetchall(
+                "select evaluation_id, run_id, measure, query_count, computed_at from evaluated"):
+            staging.execute("insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at) "
+                            "values (?, ?, ?, ?, ?)", [evaluation_ids[evaluation_id],
+                                                        run_ids[spark_runs[run_id]], measure, query_count,
+                                                        computed_at])
+        scores = spark_db.table("scores")
+        for spark_run, name in spark_runs.items():
+            for spark_evaluation, evaluation_id in evaluation_ids.items():
+                _insert_arrow(
+                    staging,
+                    scores.where(f"run_id = {int(spark_run)} and evaluation_id = {int(spark_evaluation)}").toArrow(),
+                    "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, "
+                    "denominator) select ?, ?, ?, query_id, measure, value, numerator, denominator from incoming",
+                    [evaluation_id, qrels_id, run_ids[name]])
+
+
+def _insert_arrow(db: Database, rows: Any, insert: str, params: Sequence[Any]) -> None:
+    """Runs `insert` (ours) reading an Arrow table of Spark's rows as `incoming`."""
+    db.con.register("incoming", rows)
+    try:
+        db.execute(insert, list(params))
+    finally:
+        db.con.unregister("incoming")
