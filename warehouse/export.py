@@ -51,8 +51,6 @@ MANIFEST = "_irw_export.json"
 FORMAT_VERSION = 1
 # tables of the schema that are not data: the migration log (its version goes in the manifest)
 INTERNAL_TABLES = {"irw_schema"}
-# the column DuckDB partitions by while writing (an id: nothing to escape), renamed afterwards
-_PARTITION_COLUMN = "irw_export_partition"
 # characters Spark escapes in a partition value (ExternalCatalogUtils.escapePathName), and NUL:
 # written as %XX, which Spark and DuckDB both decode
 _ESCAPED = frozenset([chr(c) for c in range(0x20)] + list("\"#%'*/:=?\\\x7f{[]^"))
@@ -149,9 +147,9 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
         work = _new_sibling(target, "irw-export")
         try:
             written = {}
-            with _writer(db, work) as write:
+            with _writer(db) as copy:
                 for table, columns in tables.items():
-                    written[table] = write(table, columns, names.get(table))
+                    written[table] = _write(db, copy, work, table, columns, names.get(table))
             manifest = {
                 "format": "irw export",
                 "format_version": FORMAT_VERSION,
@@ -327,24 +325,40 @@ def _literal(text: str) -> str:
 
 
 @contextmanager
-def _writer(db, work: Path):
-    """write(table, columns, partition names) -> TableExport, writing the table under work."""
+def _writer(db) -> Iterator:
+    """copy(table, columns, partition) -> rows: writes the table's rows (those of one partition id,
+    or all) as one Parquet file at path, its columns typed as a DuckDB warehouse types them."""
     if db.dialect == "duckdb":
-        yield lambda table, columns, names: _write(db, work, table, columns, names,
-                                                   f"select {', '.join(_quoted(c) for c, _ in columns)} "
-                                                   f"from {_quoted(table)}")
+        def copy(table, columns, partition, path):
+            select, params = _select(table, columns, partition)
+            return db.execute(f"copy ({select}) to {_literal(str(path))} (format parquet)", params).fetchone()[0]
+
+        yield copy
         return
-    staging = db.staging
     with tempfile.TemporaryDirectory(prefix="irw-export-") as folder:
-        def write(table, columns, names):
-            csv = os.path.join(folder, f"{table}.csv")
-            db.copy_out(f"select {', '.join(_quoted(c) for c, _ in columns)} from {_quoted(table)}", None, csv)
+        csv = os.path.join(folder, "rows.csv")
+
+        def copy(table, columns, partition, path):
+            select, params = _select(table, columns, partition)
+            db.copy_out(select, params, csv)
             try:
-                return _write(staging, work, table, columns, names, _typed_csv(csv, columns))
+                if not os.path.getsize(csv):  # no rows (DuckDB cannot read an empty CSV file's dialect)
+                    return 0
+                return db.staging.execute(f"copy ({_typed_csv(csv, columns)}) to {_literal(str(path))} "
+                                          "(format parquet)").fetchone()[0]
             finally:
                 os.unlink(csv)
 
-        yield write
+        yield copy
+
+
+def _select(table: str, columns: list[tuple[str, str]], partition: tuple[str, int] | None) -> tuple[str, dict]:
+    """The query of a table's rows (all, or those whose id column holds one id) and its parameters."""
+    text = f"select {', '.join(_quoted(c) for c, _ in columns)} from {_quoted(table)}"
+    if partition is None:
+        return text, {}
+    column, row_id = partition
+    return f"{text} where {_quoted(column)} = $partition", {"partition": row_id}
 
 
 def _typed_csv(path: str, columns: list[tuple[str, str]]) -> str:
@@ -362,24 +376,29 @@ def _is_nested(data_type: str) -> bool:
     return data_type.upper().startswith(("MAP(", "STRUCT(")) or data_type.endswith("[]")
 
 
-def _write(db, work: Path, table: str, columns, names: dict[int, tuple[str, str]] | None, select: str) -> TableExport:
-    """Writes `select` (table's rows on db, a DuckDB database) under work: one file, or one
-    folder per partition."""
+def _write(db, copy, work: Path, table: str, columns, names: dict[int, tuple[str, str]] | None) -> TableExport:
+    """Writes a table under work: one file, or a folder holding one folder per partition with rows
+    (a partition is written under a plain name, then moved into the folder its name escapes to, so
+    DuckDB never meets the name in a path)."""
     if names is None:
         path = work / f"{table}.parquet"
-        rows = db.execute(f"copy ({select}) to {_literal(str(path))} (format parquet)").fetchone()[0]
-        return TableExport(path.name, rows)
+        return TableExport(path.name, copy(table, columns, None, path))
     partitioning = PARTITIONED[table]
     folder = work / table
-    rows = db.execute(f"copy (select *, {_quoted(partitioning.id)} as {_PARTITION_COLUMN} from ({select})) "
-                      f"to {_literal(str(folder))} (format parquet, partition_by ({_PARTITION_COLUMN}))").fetchone()[0]
-    folder.mkdir(exist_ok=True)  # a table with no rows: an empty folder
-    partitions = {}
-    for written in sorted(folder.iterdir()):
-        row_id = int(written.name.split("=", 1)[1])
-        if row_id not in names:
-            raise DatabaseError(f"{table} holds rows of {partitioning.id} {row_id}, which {partitioning.owner} lacks")
-        name, folder_name = names[row_id]
-        os.rename(written, folder / folder_name)
+    folder.mkdir()
+    partitions, rows = {}, 0
+    for row_id, (name, folder_name) in names.items():
+        staged = folder / f".{int(row_id)}.parquet"
+        written = copy(table, columns, (partitioning.id, row_id), staged)
+        if not written:  # no rows (a run evaluated on Spark whose rows were not stored): no folder
+            staged.unlink(missing_ok=True)
+            continue
+        (folder / folder_name).mkdir()
+        os.rename(staged, folder / folder_name / "data_0.parquet")
         partitions[name] = f"{table}/{folder_name}"
+        rows += written
+    total = db.fetchone(f"select count(*) from {_quoted(table)}")[0]
+    if rows != total:
+        raise DatabaseError(f"{table} holds {total - rows} rows whose {partitioning.id} is not in {partitioning.owner}: "
+                            "they belong to no folder, so the export was not written")
     return TableExport(table, rows, partitioning.key, dict(sorted(partitions.items())))
