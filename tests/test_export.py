@@ -29,7 +29,7 @@ import pytest
 
 import warehouse
 from warehouse.core import copy
-from warehouse.errors import NotFoundError, OutputError
+from warehouse.errors import DatabaseError, NotFoundError, OutputError
 from warehouse.export import MANIFEST, PARTITIONED, export_warehouse, partition_folder
 
 from conftest import Cli, dl19_expected, qrels_text, run_text, RUN_ROWS, write_file
@@ -177,6 +177,24 @@ def test_a_name_no_folder_can_hold_is_refused_before_anything_is_written(wh, tmp
     wh.db.execute("update runs set name = '' where name = ?", ["/" * 100])
     with pytest.raises(OutputError, match="runs id 2 has an empty name, which Spark and DuckDB read back as null"):
         export_warehouse(wh.db, tmp_path / "out")
+
+
+def test_a_run_without_rows_has_no_folder_and_rows_of_no_run_are_refused(wh, tmp_path):
+    run = write_file(tmp_path, "run.txt", run_text(RUN_ROWS))
+    wh.ingest_qrels(write_file(tmp_path, "base.qrels", qrels_text()), "base")
+    wh.ingest_run(run, name="kept")
+    wh.ingest_run(run, name="rows elsewhere")
+    # as a run evaluated on Spark whose rows were not stored (irw eval --engine spark --into)
+    wh.db.execute("delete from run_rows where run_id = (select run_id from runs where name = ?)", ["rows elsewhere"])
+    result = export_warehouse(wh.db, tmp_path / "out")
+    assert result.tables["run_rows"].partitions == {"kept": "run_rows/run=kept"}
+    assert result.tables["run_rows"].rows == len(RUN_ROWS) and result.tables["runs"].rows == 2
+    assert [p.name for p in (tmp_path / "out" / "run_rows").iterdir()] == ["run=kept"]
+    wh.db.execute("insert into run_rows select 99, query_id, doc_id, rank_given, score, trec_rank from run_rows")
+    with pytest.raises(DatabaseError, match="run_rows holds 4 rows whose run_id is not in runs: they belong to no "
+                                            "folder, so the export was not written"):
+        export_warehouse(wh.db, tmp_path / "again")
+    assert not [p for p in tmp_path.iterdir() if p.name == "again" or p.name.startswith(".")]
 
 
 # -- the target folder -----------------------------------------------------------------------------
