@@ -26,11 +26,13 @@ Nothing is half-written: the export is made in a hidden sibling folder and renam
 complete. An existing DIR is refused unless it is empty, or it holds an earlier export and
 replace=True.
 
-DuckDB writes every file. A DuckDB warehouse is read on its own connection, in one transaction; a
-PostgreSQL one in one REPEATABLE READ transaction (one state of every table), each table sent with
-COPY TO STDOUT as CSV (doubles as their shortest exact text) into the local DuckDB staging
-database, which types the columns as a DuckDB warehouse has them: both engines give the same
-Parquet files, value for value.
+DuckDB writes every file, with one COPY per table or partition (the rows of one run or qrels set,
+by its id: DuckDB's PARTITION_BY held 2.7 GB for 25M run rows, this 0.55 GB). A DuckDB warehouse is
+read on its own connection, in one transaction. A PostgreSQL one is read in one REPEATABLE READ
+transaction (one state of every table), each table or partition sent with COPY TO STDOUT as CSV
+(doubles as their shortest exact text) and read by the local DuckDB staging database with the
+types a DuckDB warehouse's columns have: both engines give the same Parquet files, value for value.
+A run without rows (evaluated on Spark, its rows not stored) has no run_rows folder.
 """
 from __future__ import annotations
 
@@ -158,9 +160,9 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
                 "engine": db.dialect,
                 "warehouse": db.path,  # a PostgreSQL URL with its password masked (PostgresDatabase.path)
                 "exported_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-                "reading": "tables partitioned by a name hold one folder per name (partitions: name -> folder); "
-                           "read the name as text (DuckDB: hive_types = {'run': 'varchar'}; Spark: "
-                           "spark.sql.sources.partitionColumnTypeInference.enabled=false)",
+                "reading": "a table partitioned by a name holds a folder per name (partitions: name -> folder); "
+                           "read the name as text (DuckDB: hive_types = {'run': 'varchar'} or {'qrels_set': "
+                           "'varchar'}; Spark: spark.sql.sources.partitionColumnTypeInference.enabled=false)",
                 "tables": {name: table.manifest() for name, table in written.items()},
                 "skipped": skipped,
             }
