@@ -95,7 +95,8 @@ def dl19(conformance, tmp_path_factory) -> Path:
 def dl19_export(dl19, tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("export-out") / "dl19-parquet"
     with warehouse.open(dl19, read_only=True) as wh:
-        export_warehouse(wh.db, target)
+        result = wh.export(target)
+    assert result.tables["run_rows"].rows == 5 * 4300 + 43000 + 4300  # five DL19 runs, REP_LLAMA, ODD_RUN
     return target
 
 

@@ -393,10 +393,8 @@ def export_command(
 ) -> None:
     """Write the warehouse's tables as Parquet, for Spark or any other engine: a file per table, run
     rows in a folder per run (DIRECTORY/run_rows/run=NAME/), judgments per qrels set."""
-    from .export import export_warehouse
-
     with reported_errors(), Warehouse(db, read_only=True) as wh:
-        result = export_warehouse(wh.db, directory, replace=replace)
+        result = wh.export(directory, replace=replace)
         for line in result.lines():
             err(line)
 

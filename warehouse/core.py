@@ -182,6 +182,14 @@ class Warehouse:
         return reports.compare(self, names, self.qrels_name(qrels), measures, baseline=baseline, settings=settings,
                                stats=stats)
 
+    def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> "ExportResult":
+        """Writes every table as Parquet under directory, for Spark or any other engine (`irw
+        export`; warehouse/export.py says what goes where). An existing directory is refused unless
+        it is empty, or replace=True and it holds an earlier export."""
+        from .export import export_warehouse
+
+        return export_warehouse(self.db, directory, replace=replace)
+
     # -- ad-hoc SQL --------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:
         """Runs one read-only statement (SELECT, PIVOT, or EXPLAIN of one), values bound as parameters.
