@@ -22,12 +22,10 @@ RESULT receives {"start", "end" (time.monotonic, system-wide; end is the command
 process of the tree gone), "processes" (the most alive at once) and "sampled_rss" (the largest
 sampled sum). The child inherits this process's stdin, stdout and stderr.
 """
-import ctypes
 import json
 import os
 import signal
 import sys
-import threading
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -64,18 +62,24 @@ def resident(pid: int) -> int:
         return 0
 
 
-class TreeSampler(threading.Thread):
-    def __init__(self, root: int):
-        super().__init__(daemon=True)
-        self.root, self.peak, self.processes = root, 0, 0
-        self.stopped = threading.Event()
+def start_sampler(root: int):
+    """A thread summing the resident sets below root every SAMPLE_SECONDS, until its event is set:
+    (thread, event, {"peak", "processes"}). Imported here so that without --tree the launcher
+    stays the bare interpreter the docstring describes."""
+    import threading
 
-    def run(self) -> None:
-        while not self.stopped.is_set():
-            pids = descendants(self.root)
-            self.peak = max(self.peak, sum(resident(p) for p in pids))
-            self.processes = max(self.processes, len(pids))
-            self.stopped.wait(SAMPLE_SECONDS)
+    stopped, seen = threading.Event(), {"peak": 0, "processes": 0}
+
+    def sample() -> None:
+        while not stopped.is_set():
+            pids = descendants(root)
+            seen["peak"] = max(seen["peak"], sum(resident(p) for p in pids))
+            seen["processes"] = max(seen["processes"], len(pids))
+            stopped.wait(SAMPLE_SECONDS)
+
+    thread = threading.Thread(target=sample, daemon=True)
+    thread.start()
+    return thread, stopped, seen
 
 
 def main() -> None:
@@ -83,12 +87,13 @@ def main() -> None:
     result, timeout, cmd = sys.argv[1 + tree], float(sys.argv[2 + tree]), sys.argv[3 + tree:]
     timed_out = False
     if tree:
+        import ctypes
+
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        sampler = TreeSampler(os.getpid())
     start = time.monotonic()
     pid = os.posix_spawnp(cmd[0], cmd, os.environ, **({"setpgroup": 0} if tree else {}))
     if tree:
-        sampler.start()
+        sampler, stop_sampler, seen = start_sampler(os.getpid())
 
     def kill(signum, frame):
         nonlocal timed_out
@@ -122,10 +127,10 @@ def main() -> None:
                 continue
             report["cpu"] += rest.ru_utime + rest.ru_stime
             largest = max(largest, rest.ru_maxrss * 1024)
-        sampler.stopped.set()
+        stop_sampler.set()
         sampler.join()
-        report.update(tree_end=time.monotonic(), processes=sampler.processes, sampled_rss=sampler.peak,
-                      maxrss=max(largest, sampler.peak))
+        report.update(tree_end=time.monotonic(), processes=seen["processes"], sampled_rss=seen["peak"],
+                      maxrss=max(largest, seen["peak"]))
     with open(result, "w") as handle:
         json.dump(report, handle)
 
