@@ -98,29 +98,43 @@ def test_all_trec_reads_judged_rows_only(conformance, monkeypatch):
 
 
 
-@pytest.mark.parametrize("args", [["-q", "-m", "all_trec"], ["-q", "-c", "-m", "all_trec", "-m", "relstring.20"]],
-                         ids=["all_trec", "complete with relstring"])
-def test_per_query_lines_do_not_depend_on_the_order_of_the_values(args, conformance, monkeypatch):
-    """-q lines are formatted a query at a time when the per-query values come in query-id and
-    measure order (trec_eval._values_by_query checks it), else value by value: both print the same."""
+@pytest.mark.parametrize("args", [["-q", "-m", "all_trec"], ["-q", "-c", "-m", "all_trec", "-m", "relstring.20"],
+                                  ["-q", "-c", "--compat", "10", "-m", "all_trec", "-m", "relstring.5"],
+                                  ["-q", "-J", "-l", "2", "-m", "all_trec"], ["-q", "-M", "7", "-m", "all_trec"]],
+                         ids=["all_trec", "complete with relstring", "complete, 10.0", "-J -l 2", "-M 7"])
+def test_per_query_lines_are_the_same_from_sql_and_python(args, conformance, monkeypatch, tmp_path):
+    """-q lines are formatted by sql/oneshot/per_query_lines.sql; where it finds a value missing
+    (and on Spark) Python formats them from the per-query rows, a query at a time when the rows
+    come in query-id and measure order (trec_eval._values_by_query checks it), else value by
+    value. All three print the same, with a qrels query the run lacks (-c: 9.0.8 prints no line
+    for it, 10.0 its zeros) and several relstrings."""
     folder = conformance / "dl19-passage"
     monkeypatch.chdir(folder)
-    argv = [*args, "qrels.dl19-passage.txt", "runs/run.dl19.BM25.txt"]
+    lines = (folder / "runs" / "run.dl19.BM25.txt").read_text().splitlines(keepends=True)
+    lacking = tmp_path / "run.txt"  # BM25's run without its first query
+    lacking.write_text("".join(line for line in lines if line.split()[0] != lines[0].split()[0]))
+    argv = [*args, "qrels.dl19-passage.txt", str(lacking)]
+    from_sql = io.StringIO()
+    trec_eval.run(argv, from_sql)
+
+    monkeypatch.setattr(trec_eval, "_per_query_text", lambda *a, **k: None)
     in_order = io.StringIO()
     trec_eval.run(argv, in_order)
     original = trec_eval.Evaluator.evaluate
 
     def shuffled(self, *a, **k):
         evaluation = original(self, *a, **k)
-        random.Random(0).shuffle(evaluation.per_query.rows)
+        if evaluation.per_query is not None:
+            random.Random(0).shuffle(evaluation.per_query.rows)
         return evaluation
 
     monkeypatch.setattr(trec_eval.Evaluator, "evaluate", shuffled)
     out_of_order = io.StringIO()
     trec_eval.run(argv, out_of_order)
-    assert out_of_order.getvalue() == in_order.getvalue()
-    if args == ["-q", "-m", "all_trec"]:
-        assert in_order.getvalue() == (folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
+    assert from_sql.getvalue() == in_order.getvalue() == out_of_order.getvalue()
+    assert from_sql.getvalue().count("\n") > 1000
+    if "-c" in args:
+        assert (f"\t{lines[0].split()[0]}\t" in from_sql.getvalue()) == ("10" in args)
 
 
 def test_files_evaluated_once_are_not_hashed(files, monkeypatch):
@@ -193,7 +207,11 @@ def test_entry_point_prints_what_the_typer_command_prints(name, files, monkeypat
 
 def test_entry_point_imports_neither_the_cli_libraries_nor_the_warehouse_api(files):
     folder, _, _ = files
-    probe = ("import runpy, sys; sys.argv = ['irw', 'trec-eval', '-m', 'map', 'qrels.txt', 'run.txt']\n"
+    # the entry point ends the process with os._exit once the output is flushed: here it raises
+    # SystemExit instead, so that the modules loaded can be listed
+    probe = ("import os, runpy, sys; sys.argv = ['irw', 'trec-eval', '-m', 'map', 'qrels.txt', 'run.txt']\n"
+             "def _exit(code):\n    raise SystemExit(code)\n"
+             "os._exit = _exit\n"
              "try:\n    runpy.run_module('warehouse', run_name='__main__')\n"
              "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
              "import json; print(json.dumps(sorted(sys.modules)), file=sys.stderr)")

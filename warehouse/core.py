@@ -230,7 +230,8 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
     measures = [measures] if isinstance(measures, str) else list(measures)
     judged_rows_only = keeps_judged_rows_only(settings, measures)
     named = _named_runs(runs)
-    with oneshot.database() as db:  # thrown away on return: no file is hashed
+    # thrown away on return: no file is hashed
+    with oneshot.database(input_bytes=oneshot.input_size([qrels, *named.values()])) as db:
         if frames.is_frame(qrels):
             frames.ingest_qrels_frame(db, qrels, "qrels", store=lambda file: ingest.ingest_qrels(
                 db, file, "qrels", digest=False))

@@ -35,6 +35,7 @@ from .errors import ConflictError, InputFileError, Problem
 # Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 _PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
+COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
 _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
 _STAGE_TABLES = ("stage_fields", "stage_run_columns")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far

@@ -40,6 +40,7 @@ class TrecEvalArgs:
     settings: Settings
     engine: str = "duckdb"
     master: str | None = None
+    process_ends: bool = False  # the process exits right after (warehouse/__main__.py): nothing is closed
 
 
 HELP = """\
@@ -203,6 +204,27 @@ def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], 
     return "".join(out)
 
 
+LINE_FORMAT_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("head", "varchar"), ("kind", "varchar")]
+RELSTRING_COLUMNS = [("measure", "varchar"), ("query_id", "varchar"), ("relstring", "varchar")]
+
+
+def _per_query_text(db, measures: list[Measure], relstrings: dict[str, dict[str, str]], compat: int) -> str | None:
+    """The -q lines as _per_query_lines() writes them, formatted by sql/oneshot/per_query_lines.sql
+    from the stored scores (evaluate() was called without per_query: no row reaches Python); None
+    when a line lacks its value."""
+    formats, relstring_rows = [], []
+    for m in (m for m in measures if m.family.per_query):
+        if m.family.trec_name == "relstring":
+            formats.append((len(formats), m.name, f"{_relstring_name(m):<22}", "relstring"))
+            relstring_rows.extend((m.name, qid, text) for qid, text in relstrings[m.trec_name].items())
+        else:
+            formats.append((len(formats), m.name, f"{m.trec_name:<22}", "count" if m.is_count else "value"))
+    db.load_rows("trec_eval_line_formats", LINE_FORMAT_COLUMNS, formats)
+    db.load_rows("trec_eval_relstrings", RELSTRING_COLUMNS, relstring_rows)
+    text, missing = db.run_file("oneshot/per_query_lines.sql", {"compat": compat}).fetchone()
+    return None if missing else text
+
+
 def _values_by_query(evaluation, evaluated: list[str], names: list[str]) -> Iterator[Sequence]:
     """For each evaluated query, the per-query values of the measures `names`, in that order.
 
@@ -247,13 +269,15 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
         with spark.command_session(args.master) as session:
             db = spark.SparkDatabase(session)
             try:
-                spark.load_qrels(db, args.qrels)
-                spark.load_runs(db, {"run": args.run}, strict=False)
+                with _swapped_files_named():
+                    spark.load_qrels(db, args.qrels)
+                    spark.load_runs(db, {"run": args.run}, strict=False)
                 yield db
             finally:
                 db.close()
         return
-    with oneshot.database() as db, _swapped_files_named():
+    with oneshot.database(close=not args.process_ends, input_bytes=oneshot.input_size([args.qrels, args.run])) as db, \
+            _swapped_files_named():
         ingest.ingest_qrels(db, args.qrels, "qrels", digest=False)  # nothing outlives the call
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
         ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False,
@@ -261,17 +285,21 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
         yield db
 
 
-def run(argv: list[str], out: TextIO) -> None:
+def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
+    """process_ends: the caller exits the process right after (main(), from warehouse/__main__.py),
+    so the one-shot database is left open instead of torn down."""
     if any(a in ("-h", "--help") for a in argv):
         out.write(HELP)
         return
-    args = parse_args(argv)
+    args = replace(parse_args(argv), process_ends=process_ends)
     s = args.settings
     measures = requested_measures(args.measures, s.compat)
     with _files_database(args, measures) as db:
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
+        # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
+        lines_in_sql = args.per_query and args.engine == "duckdb"
         try:
-            evaluation = Evaluator(db).evaluate(["run"], "qrels", scored, per_query=args.per_query,
+            evaluation = Evaluator(db).evaluate(["run"], "qrels", scored, per_query=args.per_query and not lines_in_sql,
                                                 settings=s) if scored else None
         except MeasureError:
             # a measure refused before anything was prepared (a diversity measure: no subtopics here)
@@ -284,7 +312,6 @@ def run(argv: list[str], out: TextIO) -> None:
             if evaluation else []
         if not evaluated:
             raise NoQueriesError("trec_eval: No queries with both results and relevance info")
-        in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
         relstrings = {}
         for m in measures if args.per_query else ():
             if m.family.trec_name == "relstring":
@@ -292,8 +319,14 @@ def run(argv: list[str], out: TextIO) -> None:
                     "measures/relstring.sql",
                     {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
                      "depth": s.depth or NO_DEPTH}).fetchall())
+        text = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
+        if args.per_query and text is None:
+            if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
+                evaluation = Evaluator(db).evaluate(["run"], "qrels", scored, per_query=True, settings=s)
+            in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
+            text = _per_query_lines(measures, evaluation, evaluated, in_run, relstrings, s.compat)
         if args.per_query:
-            out.write(_per_query_lines(measures, evaluation, evaluated, in_run, relstrings, s.compat))
+            out.write(text)
         if args.no_summary:
             return
         summary = {row[1]: row[2] for row in evaluation.summary.rows} if evaluation else {}
@@ -314,14 +347,21 @@ def run(argv: list[str], out: TextIO) -> None:
             out.write(_format(m, "all", value))
 
 
-def main(argv: list[str]) -> int:
+def in_this_process(argv: list[str]) -> bool:
+    """Whether `irw trec-eval ARGV` surely evaluates in this process alone (DuckDB), starting
+    nothing that must be stopped at exit (--engine spark starts Spark's JVM): no argument says
+    spark or --engine=... (an argument that only looks like it, a file named spark, errs safe)."""
+    return not any(a == "spark" or a.startswith(("--engine=", "--master")) for a in argv)
+
+
+def main(argv: list[str], *, process_ends: bool = False) -> int:
     """`irw trec-eval ARGV` without building the Typer app (warehouse/__main__.py calls it before
     importing warehouse/cli.py): the same output, messages and exit status as the Typer command,
-    which calls run() too. Returns the exit status."""
+    which calls run() too. Returns the exit status. process_ends: as for run()."""
     if "--" in argv:  # Click drops the first `--` before the command sees its arguments
         argv = argv[:argv.index("--")] + argv[argv.index("--") + 1:]
     try:
-        run(argv, sys.stdout)
+        run(argv, sys.stdout, process_ends=process_ends)
         sys.stdout.flush()
     except IrwError as exc:
         from typer import echo  # as warehouse/cli.py's reported_errors prints it
