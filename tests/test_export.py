@@ -19,7 +19,6 @@ import contextlib
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -305,6 +304,15 @@ def test_spark_reads_the_names_back_from_the_folders(spark, hostile_export):
         assert db.table("run_rows").count() == len(HOSTILE_NAMES) * len(RUN_ROWS)
     finally:
         db.close()
+    # the other tables, as Spark types them: a map, timestamps as written (no time zone), doubles
+    runs = spark.read.parquet(str(hostile_export / "runs.parquet"))
+    types = dict(runs.dtypes)
+    assert (types["parameters"], types["ingested_at"], types["row_count"]) == ("map<string,string>", "timestamp_ntz",
+                                                                              "bigint")
+    con = duckdb.connect()
+    stored = con.execute(f"select name, ingested_at from {_exported(hostile_export, 'runs')}").fetchall()
+    assert sorted((r.name, r.ingested_at) for r in runs.collect()) == sorted(stored)
+    assert spark.read.parquet(str(hostile_export / "run_queries.parquet")).count() == con.execute(f"select count(*) from {_exported(hostile_export, 'run_queries')}").fetchone()[0]
     # a folder named by URL (hdfs://, s3a:// ...) is looked into through Spark's file system
     assert _remote_holds_parquet(spark, f"file://{hostile_export / 'run_rows'}")
     assert _remote_holds_parquet(spark, f"file://{hostile_export / 'qrels' / 'qrels_set=qrels %2F 100%25'}")
