@@ -386,13 +386,13 @@ def copy_command(
 
 @app.command("export")
 def export_command(
-    directory: Annotated[Path, typer.Argument(help="Folder to write (new, empty, or an earlier export with "
-                                                   "--replace).")],
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write (new, empty, or an earlier "
+                                                                  "export with --replace).")],
     db: DbOption = DEFAULT_DB,
-    replace: Annotated[bool, typer.Option("--replace", help="Replace an earlier export in DIRECTORY.")] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace an earlier export in DIR.")] = False,
 ) -> None:
     """Write the warehouse's tables as Parquet, for Spark or any other engine: a file per table, run
-    rows in a folder per run (DIRECTORY/run_rows/run=NAME/), judgments per qrels set."""
+    rows in a folder per run (DIR/run_rows/run=NAME/), judgments per qrels set."""
     with reported_errors(), Warehouse(db, read_only=True) as wh:
         result = wh.export(directory, replace=replace)
         for line in result.lines():
