@@ -32,6 +32,7 @@ from warehouse.errors import DatabaseError, NotFoundError, OutputError
 from warehouse.export import MANIFEST, PARTITIONED, export_warehouse, partition_folder
 
 from conftest import Cli, dl19_expected, qrels_text, run_text, RUN_ROWS, write_file
+from test_full_disk import small_disk  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 DL19_RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
@@ -253,6 +254,15 @@ def test_a_missing_warehouse_is_not_created(tmp_path):
     result = Cli(tmp_path / "none.duckdb")("export", tmp_path / "out")
     assert result.exit_code == 1 and "no warehouse at" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_is_said_and_leaves_nothing(dl19, small_disk):
+    disk = small_disk("256k")  # DL19's export takes about 1.5 MB
+    result = Cli(dl19)("export", disk / "out")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: cannot write ") and \
+        result.stderr.endswith(" of the export: no space left on device; the export was not put in place\n")
+    assert list(disk.iterdir()) == []
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------

@@ -168,8 +168,11 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
             }
             (work / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
             _put_in_place(work, target)
-        except BaseException:
+        except BaseException as exc:
             shutil.rmtree(work, ignore_errors=True)
+            if isinstance(exc, OSError):  # a folder or the manifest on a full disk
+                raise OutputError(f"cannot write the export beside {target}: {exc.strerror or exc}; it was not put "
+                                  "in place") from None
             raise
     return ExportResult(target, written, skipped, manifest)
 
@@ -333,7 +336,8 @@ def _writer(db) -> Iterator:
     if db.dialect == "duckdb":
         def copy(table, columns, partition, path):
             select, params = _select(table, columns, partition)
-            return db.execute(f"copy ({select}) to {_literal(str(path))} (format parquet)", params).fetchone()[0]
+            with _writing(table, path):
+                return db.execute(f"copy ({select}) to {_literal(str(path))} (format parquet)", params).fetchone()[0]
 
         yield copy
         return
@@ -342,16 +346,38 @@ def _writer(db) -> Iterator:
 
         def copy(table, columns, partition, path):
             select, params = _select(table, columns, partition)
-            db.copy_out(select, params, csv)
+            try:
+                db.copy_out(select, params, csv)
+            except OSError as exc:
+                raise OutputError(f"cannot write the rows of {table} to a temporary file ({csv}): "
+                                  f"{exc.strerror or exc}; the export was not put in place") from None
             try:
                 if not os.path.getsize(csv):  # no rows (DuckDB cannot read an empty CSV file's dialect)
                     return 0
-                return db.staging.execute(f"copy ({_typed_csv(csv, columns)}) to {_literal(str(path))} "
-                                          "(format parquet)").fetchone()[0]
+                with _writing(table, path):
+                    return db.staging.execute(f"copy ({_typed_csv(csv, columns)}) to {_literal(str(path))} "
+                                              "(format parquet)").fetchone()[0]
             finally:
                 os.unlink(csv)
 
         yield copy
+
+
+@contextmanager
+def _writing(table: str, path: Path) -> Iterator[None]:
+    """DuckDB's failures to write an export file (a full disk) said as such: left to DuckDB's
+    handler they would read as a full disk under the warehouse."""
+    import duckdb
+
+    try:
+        yield
+    except duckdb.Error as exc:
+        text = str(exc)
+        if str(path) in text or "No space left on device" in text:
+            reason = "no space left on device" if "No space left on device" in text else text.splitlines()[0]
+            raise OutputError(f"cannot write {table} of the export: {reason}; the export was not put in place") \
+                from None
+        raise
 
 
 def _select(table: str, columns: list[tuple[str, str]], partition: tuple[str, int] | None) -> tuple[str, dict]:
