@@ -298,3 +298,18 @@ def test_help_commands_reads_rows_not_words():
     panel = ("╭─ Commands ───╮\n│ runs   List the stored runs.  │\n│ sql    Run SQL (tables: runs, │\n"
              "│        qrels, rm ...).        │\n╰──────────────╯\n")
     assert help_commands(panel) == ["runs", "sql"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["eval", "-m", "AP", "--runs", "runs/"], "--runs: with --engine spark only"),
+    (["eval", "-m", "AP", "--into", "other.duckdb"], "--into: with --engine spark only"),
+    (["eval", "-m", "AP", "--engine", "spark", "--runs", "runs/"], "give --qrels FILE and --runs PATH"),
+    (["eval", "-m", "AP", "--engine", "spark", "--qrels", "q.txt"], "give --qrels FILE and --runs PATH"),
+    (["eval", "-m", "AP", "--engine", "spark", "--qrels", "q.txt", "BM25"], "with --engine spark, runs are files"),
+    (["eval", "-m", "AP", "--engine", "spark", "--qrels", "q.txt", "--runs", "r/", "--recompute"],
+     "an evaluation on Spark always computes"),
+])
+def test_eval_on_spark_usage_errors_say_what_to_do_before_spark_starts(irw, db_path, args, says):
+    result = irw(*args, db=False)
+    assert result.exit_code == 2 and says in result.stderr and result.stdout == ""
+    assert not db_path.exists()

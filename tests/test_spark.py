@@ -16,6 +16,7 @@ Without pyspark or Java these tests skip, except under CI, where they fail.
 from __future__ import annotations
 
 import io
+import os
 import re
 import time
 from pathlib import Path
@@ -232,3 +233,97 @@ def test_the_readme_example_runs_as_printed(spark, conformance, monkeypatch):
     assert len(printed) >= 4
     for line in printed:
         assert line in shown.splitlines(), line  # what the example prints is what the README shows
+
+
+RAW_CASES = {
+    # a CR inside a line and U+0001: every such line, as local ingest lists them
+    "cr-and-soh": b"q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0\rt\nq1 Q0 d3 3 0.5 t\x01\nq2 Q0 d1 1 1.0 t\n",
+    # bytes that are not UTF-8: the first such line
+    "not-utf8": b"q1 Q0 d1 1 2.0 t\nq1 Q0 d\xff2 2 1.0 t\nq2 Q0 d1 1 1.0 t\nq2 Q0 d\xfe9 2 0.5 t\n",
+    # lines ending in CR alone (classic Mac OS): one line to both readers, with the hint
+    "mac-line-ends": b"q1 Q0 d1 1 2.0 t\rq1 Q0 d2 2 1.0 t\rq2 Q0 d1 1 1.0 t\r",
+    # qrels given as the run: one problem saying so
+    "qrels-as-run": b"q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\n",
+}
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("case", list(RAW_CASES))
+def test_raw_bytes_and_swapped_files_give_the_problems_local_ingest_gives(spark, tmp_path, case):
+    from warehouse import spark as on_spark
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    run = tmp_path / "run.txt"
+    run.write_bytes(RAW_CASES[case])
+    with pytest.raises(InputFileError) as caught:
+        on_spark.evaluate(spark, qrels, [run], ["AP"])
+    problems = [(p.line, p.reason) for p in caught.value.problems]
+    assert {p.path for p in caught.value.problems} == {str(run)}
+    assert problems == _local_problems(qrels, run, True)
+    assert problems  # never an empty list that would equal another empty list
+
+
+@pytest.mark.spark
+def test_a_run_given_as_qrels_is_said_as_local_ingest_says_it(spark, tmp_path):
+    from warehouse import spark as on_spark
+
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq2 Q0 d1 1 1.0 t\n")
+    with pytest.raises(InputFileError) as caught:
+        on_spark.evaluate(spark, run, [run], ["AP"])
+    assert [(p.path, p.line, p.reason) for p in caught.value.problems] == \
+        [(str(run), line, reason) for line, reason in _local_problems(run, None, True)]
+    assert "looks like a run file" in caught.value.problems[0].reason
+
+
+def readme_spark_submit() -> tuple[str, str]:
+    """The README's two lines that run irw's command line under spark-submit: the driver file's
+    printf, and the spark-submit command (its continuation line joined)."""
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## On Spark\n", 1)[1].split("\n## ", 1)[0]
+    (block,) = [b for b in section.split("```")[1::2] if "irw_driver.py" in b]
+    printf, *submit = block.strip("\n").replace("\\\n", "").splitlines()
+    (submit,) = submit
+    return printf, submit
+
+
+@pytest.mark.spark
+def test_the_readme_spark_submit_lines_run_under_spark_submit(spark, conformance, tmp_path):
+    import shlex
+    import subprocess
+    import sys
+
+    folder = conformance / "dl19-passage"
+    printf, submit = readme_spark_submit()
+    venv_bin = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run(["bash", "-c", printf], cwd=tmp_path, env=env, check=True)  # as printed
+    argv, _, output = submit.partition(" > ")
+    # this machine for the cluster, DL19's files for the cluster's, the rest as printed
+    argv = [{"spark://head:7077": "local[1]", "8g": "1g",
+             "hdfs:///trec/qrels.txt": str(folder / "qrels.dl19-passage.txt"),
+             "hdfs:///trec/runs/run.bm25.txt": str(folder / "runs" / "run.dl19.BM25.txt")}.get(a, a)
+            for a in shlex.split(argv)]
+    assert argv[0] == "spark-submit" and "irw_driver.py" in argv and output.strip() == "run.bm25.eval"
+    result = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    expected = set((folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text().splitlines())
+    printed = result.stdout.splitlines()
+    assert len(printed) == 2 * 44 and all(line in expected for line in printed), result.stdout[:2000]
+
+
+@pytest.mark.spark
+def test_a_spark_failure_in_a_command_is_one_line_that_says_what_to_do(spark):
+    from warehouse.spark import SparkError, command_session
+
+    # what pyspark raises when the driver runs out of memory collecting rows (py4j's error type)
+    failure = type("Py4JJavaError", (Exception,), {"__module__": "py4j.protocol"})
+    with pytest.raises(SparkError) as caught:
+        with command_session("local[2]"):
+            raise failure("An error occurred while calling o91.collectToPython.\n"
+                          ": org.apache.spark.SparkException: [UNABLE_TO_ACQUIRE_MEMORY] Unable to acquire 65536 "
+                          "bytes of memory, got 0.\n\tat org.apache.spark.memory.MemoryConsumer.throwOom")
+    message = str(caught.value)
+    assert message.startswith("Spark failed: org.apache.spark.SparkException: [UNABLE_TO_ACQUIRE_MEMORY]")
+    assert "SPARK_DRIVER_MEMORY=8g" in message and "\n" not in message
+    assert spark.sparkContext._jsc is not None  # the test's session was not stopped by the command

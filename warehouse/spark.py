@@ -543,6 +543,19 @@ def _problems(db: SparkDatabase, sql_file: str, params: dict | None = None) -> N
         raise InputFileError([Problem(_shown(r.file), r.line_no, r.reason) for r in shown], total)
 
 
+def _refuse_swapped(db: SparkDatabase, kind: str) -> None:
+    """Refuses a file that is plainly the other kind, by local ingest's rule and message
+    (warehouse/ingest.py's _refuse_swapped), said first and alone."""
+    from .ingest import QRELS_FILE_LOOKS, RUN_FILE_LOOKS, SwappedFileError
+
+    for row in db.spark_frame("spark/swapped_files.sql", {"kind": kind}).collect():
+        if kind == "qrels" and row.first_count >= 6:
+            raise SwappedFileError(Path(_shown(row.file)), RUN_FILE_LOOKS, "a run is ingested with `irw ingest run`")
+        if kind == "run" and row.first_count in (3, 4) and row.first_grade:
+            raise SwappedFileError(Path(_shown(row.file)), QRELS_FILE_LOOKS[row.first_count],
+                                   "qrels are ingested with `irw ingest qrels`")
+
+
 def _no_data(paths: Sequence[str], what: str) -> InputFileError:
     return InputFileError([Problem(", ".join(paths), 0, f"no {what} lines (the file is empty, or holds only "
                                                        "blank lines and comments)")])
@@ -567,6 +580,8 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
         if any(_is_parquet(db.spark, p) for p in paths):
             return load_qrels(db, db.spark.read.parquet(*paths))
         _read_lines(db, paths)
+        _problems(db, "spark/line_problems.sql")
+        _refuse_swapped(db, "qrels")
         _problems(db, "spark/qrels_problems.sql")
         rows = db.spark_frame("spark/qrels_from_lines.sql", {"qrels_set_id": 1})
         source = ", ".join(paths)
@@ -613,6 +628,8 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
     parts = []
     if text_paths:
         _read_lines(db, text_paths)
+        _problems(db, "spark/line_problems.sql")
+        _refuse_swapped(db, "run")
         _problems(db, "spark/run_problems.sql", {"strict": strict})
         files = sorted({r.file for r in db.spark_frame("spark/run_tags.sql").select("file").distinct().collect()})
         tags = _file_tags(db, strict)
@@ -760,9 +777,35 @@ def command_session(master: str | None = None) -> Iterator[Any]:
     spark = session(master)
     try:
         yield spark
+    except IrwError:
+        raise
+    except Exception as exc:
+        # a job that failed on the cluster surfaces where its rows are read (collect, count), as
+        # pyspark's or py4j's exception with the JVM's stack: said as one line, with what to do
+        if not type(exc).__module__.startswith(("pyspark", "py4j")):
+            raise
+        raise SparkError(f"Spark failed: {_spark_message(exc)}{_hint(exc)}") from exc
     finally:
         if running is None:
             spark.stop()
+
+
+def _spark_message(exc: BaseException) -> str:
+    """The line of a Spark failure that says what failed: py4j's first line only names the Java
+    call ("An error occurred while calling o62.collectToPython."), the next one the exception."""
+    for line in str(exc).splitlines():
+        line = line.strip().lstrip(": ").strip()
+        if line and not line.startswith("An error occurred while calling"):
+            return line
+    return type(exc).__name__
+
+
+def _hint(exc: BaseException) -> str:
+    text = str(exc)
+    if any(sign in text for sign in ("UNABLE_TO_ACQUIRE_MEMORY", "OutOfMemoryError", "Java heap space")):
+        return ("; the driver ran out of memory: give it more (SPARK_DRIVER_MEMORY=8g, spark-submit --driver-memory "
+                "8g, or spark.driver.memory), or fewer per-query lines (without -q)")
+    return ""
 
 
 def session(master: str | None = None, app_name: str = "irw"):

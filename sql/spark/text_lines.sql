@@ -13,6 +13,11 @@
 -- As sql/ingest/line_mode.sql: fields are separated by runs of spaces, tabs and CRs (a CR LF line
 -- end leaves a CR at the end of the line), a line whose first field starts with '#' is a comment,
 -- '#' inside a field is data, and blank lines are counted but hold no fields.
+-- raw_problems: what local ingest refuses in a line's bytes before reading its fields
+-- (warehouse/ingest.py's TextScan and _line_problems), with its messages: a CR that does not end
+-- the line, U+0001, and bytes that are not UTF-8 (Spark's reader keeps a line's bytes as they are;
+-- is_valid_utf8 checks them). A line with raw problems is kept whatever its
+-- fields, for sql/spark/line_problems.sql, which is checked before anything reads the fields.
 with splits as (
     select
         file,
@@ -30,7 +35,8 @@ split_starts as (
         first_row,
         coalesce(sum(lines) over (
             partition by file order by block rows between unbounded preceding and 1 preceding
-        ), 0) as lines_before
+        ), 0) as lines_before,
+        sum(lines) over (partition by file) as file_lines
     from splits
 ),
 
@@ -38,6 +44,8 @@ split_lines as (
     select /*+ BROADCAST(s) */
         t.file,
         s.lines_before + (t.row_id - s.first_row) + 1 as line_no,
+        s.file_lines,
+        t.value,
         filter(split(t.value, '[ \\t\\r]'), x -> x <> '') as fields
     from irw_text as t
     inner join split_starts as s
@@ -45,15 +53,41 @@ split_lines as (
        and s.block = t.block
 ),
 
+checked_lines as (
+    select
+        file,
+        line_no,
+        fields,
+        filter(array(
+            case
+                when instr(regexp_replace(value, '\\r$', ''), '\r') > 0
+                    then 'a carriage return (CR) inside the line; lines end in LF or CR LF'
+                         || case
+                             when line_no = 1 and file_lines = 1
+                                 then ' (this file\'s lines end in CR alone, as on classic Mac OS: convert them, '
+                                      || 'e.g. with tr \'\\r\' \'\\n\')'
+                             else ''
+                         end
+            end,
+            case
+                when instr(value, '\u0001') > 0
+                    then 'the control character U+0001 inside the line; it is not text a TREC file holds: remove it'
+            end,
+            case when not is_valid_utf8(value) then 'bytes that are not valid UTF-8' end
+        ), x -> x is not null) as raw_problems
+    from split_lines
+),
+
 final as (
     select
         file,
         line_no,
         fields,
-        size(fields) as field_count
-    from split_lines
-    where size(fields) > 0
-      and not startswith(fields[0], '#')
+        size(fields) as field_count,
+        raw_problems
+    from checked_lines
+    where (size(fields) > 0 and not startswith(fields[0], '#'))
+       or size(raw_problems) > 0
 )
 
 select * from final
