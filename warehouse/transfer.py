@@ -82,9 +82,11 @@ def load(db, table: str, columns: tuple[str, ...], path: str) -> None:
         db.copy_in(table, columns, path)
         return
     quoted = "'" + path.replace("'", "''") + "'"
-    # The dialect is the one both engines write (RFC 4180 quoting); nothing is guessed.
+    # The dialect is the one both engines write (RFC 4180 quoting); nothing is guessed. Both write
+    # NULL as nothing and an empty text as "", which DuckDB would read as NULL by default.
     db.execute(f"copy {table} ({', '.join(columns)}) from {quoted} "
-               "(format csv, header false, delimiter ',', quote '\"', escape '\"', auto_detect false)")
+               "(format csv, header false, delimiter ',', quote '\"', escape '\"', auto_detect false, "
+               "allow_quoted_nulls false)")
 
 
 def _row(db, table: str, columns: tuple[str, ...], key: str, value) -> dict | None:
