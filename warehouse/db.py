@@ -78,7 +78,7 @@ def open_database(path: Any = DEFAULT_PATH, *, read_only: bool = False, create: 
 _SQL_TOKEN = re.compile(r"""--[^\n]*|/\*.*?\*/|'(?:[^']|'')*'|"(?:[^"]|"")*"|\$([A-Za-z_][A-Za-z0-9_]*)|;""", re.S)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=512)  # our files, and the few texts composed from them (one a call in transfer.py)
 def split_statements(sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """The statements of SQL text of our own, each with the $names it binds: the text DuckDB's
     extract_statements gives (from the end of the previous statement to this one's ';', comments
