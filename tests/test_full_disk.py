@@ -74,3 +74,26 @@ def test_eval_on_a_full_disk_stores_nothing_then_succeeds_with_room(small_disk, 
     _, row = again.stdout.splitlines()
     _, _, ap, ndcg = row.split(",")
     assert (f"{float(ap):.4f}", f"{float(ndcg):.4f}") == (expected[("map", "all")], expected[("ndcg_cut_10", "all")])
+
+
+@pytest.mark.parametrize("command", [
+    ["trec-eval", "-q", "-m", "all_trec", "QRELS", "RUN"],   # the drop-in's own entry, before Typer
+    ["eval", "-m", "AP", "--db", "DB"],
+    ["runs", "--db", "DB"],
+])
+def test_output_to_a_full_disk_is_an_error_line_not_a_traceback(conformance, tmp_path, command):
+    import sys
+
+    folder = conformance / "dl19-passage"
+    db = tmp_path / "w.duckdb"
+    irw = [sys.executable, "-m", "warehouse"]
+    for step in (["ingest", "qrels", str(folder / "qrels.dl19-passage.txt"), "--name", "dl19"],
+                 ["ingest", "run", str(folder / "runs" / "run.dl19.BM25.txt")]):
+        subprocess.run([*irw, *step, "--db", str(db)], check=True, capture_output=True)
+    argv = [{"QRELS": str(folder / "qrels.dl19-passage.txt"), "RUN": str(folder / "runs" / "run.dl19.BM25.txt"),
+             "DB": str(db)}.get(a, a) for a in command]
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([*irw, *argv], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == "Error: cannot write the output: No space left on device"
+    assert "Traceback" not in result.stderr

@@ -376,4 +376,10 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
         # does; stdout points at /dev/null so that the interpreter's final flush cannot fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as exc:
+        from .__main__ import OUTPUT_ERRNOS, output_failed
+
+        if exc.errno not in OUTPUT_ERRNOS:
+            raise
+        return output_failed(exc)
     return 0
