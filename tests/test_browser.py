@@ -30,6 +30,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import require_conformance, under_ci
+import warehouse
 from warehouse.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
@@ -560,3 +561,28 @@ def test_dl19_header_cells_sort_where_there_is_no_label(browser, dl19):
     values = [float(v) for v in column(page, table, delta)]
     assert len(values) == 43 and values == sorted(values, reverse=True)
     assert page.errors() == []
+
+
+def test_a_run_stored_without_its_rows_says_why_on_its_page_and_fits(browser, dl19, tmp_path):
+    # what `irw eval --engine spark --into` leaves (tests/test_spark_into.py): the run's scores, no
+    # rows (schema 011); made here from the DL19 warehouse by removing the long-named run's rows
+    db = tmp_path / "spark.duckdb"
+    db.write_bytes((dl19["leaderboard"].parent.parent / "irw.duckdb").read_bytes())
+    with warehouse.open(db) as wh:
+        (run_id,) = wh.db.fetchone("select run_id from runs where name = ?", [LONG_NAME])
+        for table in ("judged_run_rows", "run_rows"):
+            wh.db.execute(f"delete from {table} where run_id = ?", [run_id])
+        wh.db.execute("update runs set rows_stored = false where run_id = ?", [run_id])
+    site = tmp_path / "site"
+    cli("report", "leaderboard", "--qrels", "dl19", "-m", "nDCG@10", "-m", "AP", "--baseline", "BM25",
+        "-o", site / "board.html", "--db", db)
+    page = Page(browser, site / "board_runs" / f"{LONG_NAME}.html")
+    assert page.errors() == []
+    note = "document.querySelector('p.rows-not-stored')"
+    assert page.js(f"{note}.textContent").startswith(f"The rows of {LONG_NAME} are not in this warehouse")
+    assert page.js("document.querySelectorAll('table.relevant').length") == 0  # no ranks to show
+    for width in WIDTHS:
+        page.set_width(width)
+        assert page.js(GEOMETRY) == [], width
+        box = page.js(f"(() => {{ const r = {note}.getBoundingClientRect(); return [r.left, r.right]; }})()")
+        assert 0 <= box[0] and box[1] <= width, (width, box)
