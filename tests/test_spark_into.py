@@ -60,7 +60,8 @@ def stored(spark, conformance, tmp_path_factory):
     (work / "runs").symlink_to(source / "runs", target_is_directory=True)
     monkeypatch = pytest.MonkeyPatch()
     try:
-        code, out, err = irw(readme_command(readme_block("store them with `--into`")), work, monkeypatch)
+        command = readme_command(readme_block("`--into` stores their scores in a warehouse"))
+        code, out, err = irw(command, work, monkeypatch)
     finally:
         monkeypatch.undo()
     assert code == 0, err
@@ -127,20 +128,25 @@ def test_reports_read_what_spark_computed(stored, monkeypatch, tmp_path):
     work, _, _ = stored
     db = tmp_path / "reports.duckdb"
     db.write_bytes((work / "dl19.duckdb").read_bytes())
-    page = tmp_path / "board" / "index.html"
-    code, _, err = irw(["report", "leaderboard", "--db", str(db), "-m", "AP", "-m", "nDCG@10", "--baseline", "BM25",
-                        "-o", str(page)], work, monkeypatch)
+    # the README's commands (its "Reports" point), on a copy of the warehouse the README's --into made
+    page = tmp_path / "dl19.html"
+    code, _, err = irw(["report", "leaderboard", "--db", str(db), "-m", "AP", "-m", "nDCG@10", "-o", str(page)], work,
+                       monkeypatch)
     assert code == 0, err
     html = page.read_text()
     assert all(run in html for run in RUNS) and "0.2993" in html and "0.5347" in html
-    run_page = (page.parent / "index_runs" / "REP_LLAMA.html").read_text()
-    assert "The rows of REP_LLAMA and BM25 are not in this warehouse" in run_page
-    code, out, err = irw(["compare", "--db", str(db), "REP_LLAMA", "BM25", "-m", "AP", "-f", "tsv"], work, monkeypatch)
+    run_page = (tmp_path / "dl19_runs" / "BM25.html").read_text()  # compared with the best run, REP_LLAMA
+    assert "The rows of BM25 and REP_LLAMA are not in this warehouse" in run_page
+    code, out, err = irw(["compare", "--db", str(db), "-m", "AP"], work, monkeypatch)
     assert code == 0, err
-    header, row = out.splitlines()
-    compared = dict(zip(header.split("\t"), row.split("\t")))
-    means = {compared["run"]: compared["run_mean"], compared["baseline"]: compared["baseline_mean"]}
-    assert (f"{float(means['REP_LLAMA']):.4f}", f"{float(means['BM25']):.4f}") == ("0.5347", "0.2993")
+    rows = [line.split() for line in out.splitlines()[2:]]
+    assert len(rows) == 15  # every pair of the six runs
+    header = out.splitlines()[0].split()
+    means = {}
+    for row in rows:
+        fields = dict(zip(header, row))
+        means[fields["run"]], means[fields["baseline"]] = fields["run_mean"], fields["baseline_mean"]
+    assert (means["REP_LLAMA"], means["BM25"]) == ("0.5347", "0.2993")
 
 
 def test_ingesting_the_files_later_stores_their_rows_and_keeps_the_scores(stored, conformance, monkeypatch,
