@@ -484,8 +484,13 @@ def _refuse_swapped(db: Database, path: Path, kind: str) -> None:
         "select arg_min(field_count, line_no), arg_min(regexp_full_match(fields[-1], '[+-]?[0-9]+'), line_no), "
         "count(*) filter (where field_count " + ("in (3, 4)" if kind == "run" else ">= 6") + ") / count(*) "
         "from stage_fields")
-    if share < 0.5:
-        return
+    if share >= 0.5:
+        refuse_if_swapped(path, kind, first_count, first_grade)
+
+
+def refuse_if_swapped(path: Path, kind: str, first_count: int, first_grade: bool) -> None:
+    """The rule's last step, shared with Spark's check (warehouse/spark.py): for a file where the
+    other kind's lines are at least half, its first data line decides (kind: what it was given as)."""
     if kind == "qrels" and first_count >= 6:
         raise SwappedFileError(path, RUN_FILE_LOOKS, "a run is ingested with `irw ingest run`")
     if kind == "run" and first_count in (3, 4) and first_grade:

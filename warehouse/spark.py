@@ -546,14 +546,10 @@ def _problems(db: SparkDatabase, sql_file: str, params: dict | None = None) -> N
 def _refuse_swapped(db: SparkDatabase, kind: str) -> None:
     """Refuses a file that is plainly the other kind, by local ingest's rule and message
     (warehouse/ingest.py's _refuse_swapped), said first and alone."""
-    from .ingest import QRELS_FILE_LOOKS, RUN_FILE_LOOKS, SwappedFileError
+    from .ingest import refuse_if_swapped
 
     for row in db.spark_frame("spark/swapped_files.sql", {"kind": kind}).collect():
-        if kind == "qrels" and row.first_count >= 6:
-            raise SwappedFileError(Path(_shown(row.file)), RUN_FILE_LOOKS, "a run is ingested with `irw ingest run`")
-        if kind == "run" and row.first_count in (3, 4) and row.first_grade:
-            raise SwappedFileError(Path(_shown(row.file)), QRELS_FILE_LOOKS[row.first_count],
-                                   "qrels are ingested with `irw ingest qrels`")
+        refuse_if_swapped(Path(_shown(row.file)), kind, row.first_count, row.first_grade)
 
 
 def _no_data(paths: Sequence[str], what: str) -> InputFileError:
