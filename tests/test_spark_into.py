@@ -168,9 +168,11 @@ def test_ingesting_the_files_later_stores_their_rows_and_keeps_the_scores(stored
     assert code == 0 and err.count("nothing to do") == 6  # now it holds them
 
 
-def test_stored_into_postgresql_the_tables_are_the_same(stored, spark, conformance, postgres_url):
+def test_stored_into_postgresql_the_tables_are_the_same(stored, spark, conformance, postgres_url, monkeypatch):
     import warehouse.spark
     from warehouse import spark_store
+
+    monkeypatch.setattr(spark_store, "ROWS_PER_BATCH", 100)  # each run's rows reach the driver on their own
 
     work, _, _ = stored
     measures = ["AP", "nDCG@10"]

@@ -29,7 +29,7 @@ import datetime as dt
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from . import batch, ingest, transfer
 from .db import MEMORY, Database
@@ -76,7 +76,7 @@ def store(evaluation: SparkEvaluation, target: Database, qrels_source: str, *, r
     try:
         qrels_name = _stage_qrels(spark_db, staging, target, qrels_source)
         names, notes = _stage_runs(spark_db, staging, target, replace, description)
-        _stage_scores(spark_db, staging, qrels_name, names)
+        _stage_scores(spark_db, staging, qrels_name)
         copied = transfer.copy_warehouse(staging, target, replace=replace, runs=list(names.values()))
     finally:
         staging.close()
@@ -140,62 +140,92 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
         raise files[0].error if len(files) == 1 else BatchError(batch._message_lines(files))
     notes = []
     names = {}
+    staged_ids = []  # (Spark's run_id, staging's)
     now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-    for run, file in zip(runs, files):
-        name = file.known_as or file.name
-        if file.known_as and file.known_as != file.name:
-            notes.append(f"{run.source_path}: the target holds these bytes as run {file.known_as}")
-        elif file.note:
-            notes.append(file.note)
-        local = run.run_id not in digests
-        date = ingest.file_mtime_date(file.path) if local else None
-        with staging.transaction():
-            staged_id = staging.fetchone(
-                "insert into runs (name, system, tag, description, source_path, sha256, file_created_at, date_source, "
-                "row_count, query_count, rows_stored) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false) returning run_id",
+    with staging.transaction():
+        for run, file in zip(runs, files):
+            name = file.known_as or file.name
+            if file.known_as and file.known_as != file.name:
+                notes.append(f"{run.source_path}: the target holds these bytes as run {file.known_as}")
+            elif file.note:
+                notes.append(file.note)
+            local = run.run_id not in digests
+            date = ingest.file_mtime_date(file.path) if local else None
+            staged_ids.append((run.run_id, staging.fetchone(
+                "insert into runs (name, system, tag, description, source_path, sha256, file_created_at, "
+                "date_source, row_count, query_count, rows_stored) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false) "
+                "returning run_id",
                 [name, name, run.tag, description, str(file.path.resolve()) if local else run.source_path, file.sha,
                  date.value if date else now, date.source if date else DATE_SPARK, run.row_count,
-                 run.query_count])[0]
-            _insert_arrow(staging, spark_db.table("run_queries").where(f"run_id = {int(run.run_id)}").toArrow(),
-                          "insert into run_queries (run_id, query_id, num_ret) select ?, query_id, num_ret "
-                          "from incoming", [staged_id])
-        names[run.name] = name
+                 run.query_count])[0]))
+            names[run.name] = name
+        staging.load_rows("spark_run_ids", [("spark_id", "integer"), ("run_id", "integer")], staged_ids)
+        for rows in _by_runs(spark_db.table("run_queries"), {r.run_id: r.query_count for r in runs}):
+            _insert_arrow(staging, rows, "insert into run_queries (run_id, query_id, num_ret) "
+                                         "select m.run_id, i.query_id, i.num_ret from incoming as i "
+                                         "inner join spark_run_ids as m on m.spark_id = i.run_id", [])
     return names, notes
 
 
 # -- the scores ---------------------------------------------------------------------------------
 
-def _stage_scores(spark_db, staging: Database, qrels_name: str, names: dict[str, str]) -> None:
+def _stage_scores(spark_db, staging: Database, qrels_name: str) -> None:
     """Spark's evaluations, measures, evaluated rows and per-query scores in staging, under
-    staging's ids (one run at a time: the driver holds one run's scores at once)."""
+    staging's ids (spark_run_ids, from _stage_runs)."""
     qrels_id = staging.fetchone("select qrels_set_id from qrels_sets where name = ?", [qrels_name])[0]
-    run_ids = dict(staging.fetchall("select name, run_id from runs"))
-    spark_runs = {r.run_id: names[r.name] for r in spark_db.table("runs").select("run_id", "name").collect()}
     with staging.transaction():
         for row in spark_db.fetchall(f"select {', '.join(MEASURE_COLUMNS)} from measures"):
             staging.execute(f"insert into measures ({', '.join(MEASURE_COLUMNS)}) values "
                             f"({', '.join('?' for _ in MEASURE_COLUMNS)}) on conflict do nothing", list(row))
-        evaluation_ids = {}
+        evaluation_ids = []
         for row in spark_db.fetchall(f"select evaluation_id, {', '.join(EVALUATION_COLUMNS)} from evaluations"):
-            evaluation_ids[row[0]] = staging.fetchone(
+            evaluation_ids.append((row[0], staging.fetchone(
                 f"insert into evaluations (qrels_set_id, {', '.join(EVALUATION_COLUMNS)}) values "
                 f"(?, {', '.join('?' for _ in EVALUATION_COLUMNS)}) returning evaluation_id",
-                [qrels_id, *row[1:]])[0]
-        for evaluation_id, run_id, measure, query_count, computed_at in spark_db.fetchall(
-                "select evaluation_id, run_id, measure, query_count, computed_at from evaluated"):
-            staging.execute("insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at) "
-                            "values (?, ?, ?, ?, ?)", [evaluation_ids[evaluation_id],
-                                                        run_ids[spark_runs[run_id]], measure, query_count,
-                                                        computed_at])
-        scores = spark_db.table("scores")
-        for spark_run, name in spark_runs.items():
-            for spark_evaluation, evaluation_id in evaluation_ids.items():
-                _insert_arrow(
-                    staging,
-                    scores.where(f"run_id = {int(spark_run)} and evaluation_id = {int(spark_evaluation)}").toArrow(),
-                    "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, "
-                    "denominator) select ?, ?, ?, query_id, measure, value, numerator, denominator from incoming",
-                    [evaluation_id, qrels_id, run_ids[name]])
+                [qrels_id, *row[1:]])[0]))
+        staging.load_rows("spark_evaluation_ids", [("spark_id", "integer"), ("evaluation_id", "integer")],
+                          evaluation_ids)
+        evaluated = spark_db.table("evaluated").toArrow()  # runs x measures: small
+        _insert_arrow(staging, evaluated,
+                      "insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at) "
+                      "select e.evaluation_id, r.run_id, i.measure, i.query_count, i.computed_at from incoming as i "
+                      "inner join spark_evaluation_ids as e on e.spark_id = i.evaluation_id "
+                      "inner join spark_run_ids as r on r.spark_id = i.run_id", [])
+        score_rows: dict[int, int] = {}  # Spark's run_id -> its per-query scores
+        for run_id, query_count in zip(evaluated.column("run_id").to_pylist(),
+                                       evaluated.column("query_count").to_pylist()):
+            score_rows[run_id] = score_rows.get(run_id, 0) + query_count
+        for rows in _by_runs(spark_db.table("scores"), score_rows):
+            _insert_arrow(staging, rows,
+                          "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, "
+                          "numerator, denominator) select e.evaluation_id, ?, r.run_id, i.query_id, i.measure, "
+                          "i.value, i.numerator, i.denominator from incoming as i "
+                          "inner join spark_evaluation_ids as e on e.spark_id = i.evaluation_id "
+                          "inner join spark_run_ids as r on r.spark_id = i.run_id", [qrels_id])
+
+
+# Rows of Spark's tables reach the driver a batch of runs at a time: one Spark job per batch, not
+# per run (a sweep of thousands of runs would be thousands of jobs), and at most about this many
+# rows held at once (a run larger than that is a batch of its own)
+ROWS_PER_BATCH = 2_000_000
+
+
+def _by_runs(frame, rows_per_run: dict[int, int]) -> Iterator[Any]:
+    """frame's rows (a table with a run_id column) as Arrow tables, a batch of runs each."""
+    batch: list[int] = []
+    rows = 0
+    for run_id, count in rows_per_run.items():
+        if batch and rows + count > ROWS_PER_BATCH:
+            yield frame.where(_run_ids_in(batch)).toArrow()
+            batch, rows = [], 0
+        batch.append(run_id)
+        rows += count
+    if batch:
+        yield frame.where(_run_ids_in(batch)).toArrow()
+
+
+def _run_ids_in(run_ids: list[int]) -> str:
+    return f"run_id in ({', '.join(str(int(r)) for r in run_ids)})"
 
 
 def _insert_arrow(db: Database, rows: Any, insert: str, params: Sequence[Any]) -> None:
