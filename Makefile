@@ -32,6 +32,10 @@ demo: $(VENV)/.installed
 # on Debian it installs Debian's postgresql when missing; elsewhere it says how) and always stops it
 # and removes it afterwards, keeping pytest's exit status. Without a server those tests skip, except
 # under CI, where they fail.
+# The suite runs on every core (pytest-xdist), at most four workers; a test file stays on one worker, so
+# a file's module fixtures (a Spark evaluation, a DL19 warehouse) are built once. Each worker has its
+# own Spark session and Chromium. `make test PYTEST_PARALLEL=` runs it in one process.
+PYTEST_PARALLEL ?= --numprocesses=auto --maxprocesses=4 --dist=loadfile
 test: $(VENV)/.installed-test chromium texlive java
 	@pgdir=""; \
 	if [ -z "$${IRW_TEST_POSTGRES:-}" ]; then \
@@ -44,7 +48,7 @@ test: $(VENV)/.installed-test chromium texlive java
 	    echo "no PostgreSQL 15 for the tests (see above): the postgres tests will be skipped, or fail under CI" >&2; \
 	  fi; \
 	fi; \
-	$(BIN)/python -m pytest -q; status=$$?; exit $$status
+	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL); status=$$?; exit $$status
 
 # The whole seeded fuzz corpus of run and qrels files (tests/fuzz_corpus.py, tests/test_fuzz.py):
 # 4,000 files held to the README's rules; `make test` runs the first 300 of them.

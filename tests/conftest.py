@@ -87,12 +87,28 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.postgres)
 
 
+REPORTED = "irw-reported"  # the user property under which a test hands a line to the summary
+
+
+@pytest.fixture
+def report_line(record_property) -> Callable[[str], None]:
+    """report_line(text) shows text in the run's summary (what a test measured without asserting
+    it, such as how long Chromium took to sort 1,000 rows). Printing from the test would be lost
+    under pytest-xdist, which `make test` uses: the workers' output never reaches the terminal,
+    their reports' user properties do."""
+    return lambda text: record_property(REPORTED, text)
+
+
 def pytest_terminal_summary(terminalreporter):
     for reason, what in ((CONFORMANCE_ABSENT, "conformance"), (POSTGRES_ABSENT, "postgres")):
         skipped = [r for r in terminalreporter.stats.get("skipped", [])
                    if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(reason)]
         if skipped:
             terminalreporter.write_line(f"{len(skipped)} {what} tests skipped: {reason}", yellow=True)
+    for report in terminalreporter.stats.get("passed", []):
+        for key, text in getattr(report, "user_properties", ()):
+            if key == REPORTED and report.when == "call":
+                terminalreporter.write_line(f"{report.nodeid.split('::')[-1]}: {text}")
 
 
 # -- a PostgreSQL server -----------------------------------------------------------------------------

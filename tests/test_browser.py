@@ -361,9 +361,9 @@ SORT_TIMING = """(() => {
 })()"""
 
 
-def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, capsys):
+def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, report_line):
     """The 1,000-run page of tests/many_runs_data.py: every column sorts, the filter works, the page
-    fits 1,280 and 390 px. How long a sort takes is measured and printed, not asserted."""
+    fits 1,280 and 390 px. How long a sort takes is measured and shown in the run's summary, not asserted."""
     from many_runs_data import thousand_runs
 
     path = thousand_runs()["leaderboard"]
@@ -398,10 +398,9 @@ def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, capsys):
     page.screenshot(ARTIFACTS / "leaderboard-1000.png")
     assert page.errors() == []
     size = path.stat().st_size
-    with capsys.disabled():
-        print(f"\n1,000-run leaderboard ({size:,} bytes) in headless Chromium: sorting 1,000 rows took "
-              + ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
-              + f"; typing a filter (13 characters, {len(names)} rows left) {filtered:.1f} ms")
+    report_line(f"1,000-run leaderboard ({size:,} bytes) in headless Chromium: sorting 1,000 rows took "
+                + ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
+                + f"; typing a filter (13 characters, {len(names)} rows left) {filtered:.1f} ms")
 
 
 def test_a_1000_run_history_fits_a_desktop_and_a_phone(browser):
@@ -500,7 +499,7 @@ def dl19(tmp_path_factory) -> dict[str, Path]:
             "long run": site / "dl19_runs" / f"{LONG_NAME}.html", "shots": tmp_path_factory.mktemp("screenshots")}
 
 
-def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, capsys):
+def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, report_line):
     # seven long names make no title: the compare page's heading counts them, its table lists them
     assert "<h1>Compare 7 runs <span" in dl19["compare"].read_text(encoding="utf-8")
     shots = []
@@ -515,8 +514,7 @@ def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, capsys):
             assert width - 20 <= png_size(page.screenshot(shot))[0] <= width  # less a scroll bar at most
             shots.append(shot)
         assert page.errors() == [], name
-    with capsys.disabled():
-        print(f"\nDL19 screenshots: {dl19['shots']}")
+    report_line(f"DL19 screenshots: {dl19['shots']}")
     assert len(shots) == 10
 
 
