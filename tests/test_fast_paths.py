@@ -1,8 +1,9 @@
 """The two fast paths give exactly what the slow ones give.
 
-1. Run files are read as six columns when that reading is exactly line mode's, else in line mode
-   (warehouse/ingest.py stage_run). Every variant below is ingested both ways: same stored rows,
-   or the same error; and the test checks which way each variant actually went.
+1. Run files are read as six columns, and qrels files as four, when that reading is exactly line
+   mode's, else in line mode (warehouse/ingest.py stage_run and stage_qrels). Every variant below
+   is ingested both ways: same stored rows, or the same error; and the test checks which way each
+   variant actually went.
 2. warehouse.evaluate_files keeps only judged rows, ranked by counting (or by sorting and then
    keeping only the judged rows, when the qrels judge many documents per query). Its numbers must equal those of the
    stored path, which keeps every row, for every measure and setting.
@@ -155,6 +156,86 @@ def test_column_reader_skips_exactly_the_header_lines(tmp_path):
     with warehouse.open(":memory:") as wh:
         ingest.ingest_run(wh.db, path, "run")
         assert wh.sql("select count(*) from run_rows").rows == [(3,)]
+
+
+# -- qrels: the column reader against line mode -------------------------------------------------
+
+QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n"
+
+# name -> (file text or bytes, file name, does the column reader take it?)
+QRELS_VARIANTS = {
+    "clean": (QRELS, "qrels.txt", True),
+    "clean gz": (QRELS, "qrels.txt.gz", True),
+    "clean zst": (QRELS, "qrels.txt.zst", True),
+    "clean bz2": (QRELS, "qrels.txt.bz2", True),
+    "no final newline": (QRELS.rstrip("\n"), "qrels.txt", True),
+    "crlf": (QRELS.replace("\n", "\r\n"), "qrels.txt", True),
+    "crlf gz": (QRELS.replace("\n", "\r\n"), "qrels.txt.gz", True),
+    "mixed line ends": (QRELS.replace("\n", "\r\n", 1), "qrels.txt", True),
+    "blank line in the data": (QRELS.replace("\n", "\n\n", 1), "qrels.txt", True),
+    "utf-8 bom": ("\ufeff" + QRELS, "qrels.txt", True),
+    "hash inside docids": (QRELS.replace("d1", "d#1"), "qrels.txt", True),
+    "quotes": (QRELS.replace("d2", '"d2"'), "qrels.txt", True),
+    "grades -1, +2 and 01": (QRELS.replace(" 1\n", " -1\n").replace(" 0\n", " +2\n").replace(" 2\n", " 01\n"),
+                             "qrels.txt", True),
+    "other control bytes are data": (QRELS.replace("d2", "d\x02\x1b\x7f2"), "qrels.txt", True),
+    "three fields": ("q1 d1 1\nq1 d2 0\nq2 d1 2\n", "qrels.txt", False),
+    "three fields then four": ("q1 d1 1\n" + QRELS, "qrels.txt", False),
+    "five fields": (QRELS.replace("d2 0", "d2 0 x"), "qrels.txt", False),
+    "a run given as qrels": ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\n", "qrels.txt", False),
+    "trailing space": (QRELS.replace("\n", " \n"), "qrels.txt", True),
+    "doubled spaces": (QRELS.replace("0 d2", "0  d2"), "qrels.txt", False),
+    "doubled space making four fields of three": ("q1  d1 1\n", "qrels.txt", False),
+    "leading space": (" " + QRELS, "qrels.txt", False),
+    "tabs": (QRELS.replace(" ", "\t"), "qrels.txt", False),
+    "tab inside a docid": (QRELS.replace("d2", "d\tx"), "qrels.txt", False),
+    "comment line": ("# judged by x\n" + QRELS, "qrels.txt", False),
+    "cr inside a field": (QRELS.replace("d2", "d\r2"), "qrels.txt", False),
+    "soh inside a field": (QRELS.replace("d2", "d\x012"), "qrels.txt", False),
+    "soh inside a field gz": (QRELS.replace("d2", "d\x012"), "qrels.txt.gz", False),
+    "grade 1.0": (QRELS.replace("d2 0", "d2 1.0"), "qrels.txt", False),
+    "grade out of range": (QRELS.replace("d2 0", "d2 99999999999"), "qrels.txt", False),
+    "grade with a trailing vt": (QRELS.replace("d2 0", "d2 0\v"), "qrels.txt", False),
+    "grade x": (QRELS.replace("d2 0", "d2 x"), "qrels.txt", False),
+    "duplicate judgment": (QRELS + "q1 0 d1 3\n", "qrels.txt", False),
+    "empty file": ("", "qrels.txt", False),
+    "comments only": ("# nothing\n", "qrels.txt", False),
+    "invalid utf-8": (QRELS.encode() + b"q3 0 d\xff 1\n", "qrels.txt", False),
+}
+
+
+def qrels_outcome(tmp_path, monkeypatch, text, filename, *, column_reader: bool):
+    """(stored judgments, the set's row) or the error's message; and whether the column reader took it."""
+    took = []
+    real = ingest._stage_qrels_columns
+
+    def spy(db, params):
+        took.append(real(db, params) if column_reader else False)
+        return took[-1]
+
+    monkeypatch.setattr(ingest, "_stage_qrels_columns", spy)
+    folder = tmp_path / ("columns" if column_reader else "lines")
+    folder.mkdir()
+    path = write_file(folder, filename, text)
+    with warehouse.open(":memory:") as wh:
+        try:
+            ingest.ingest_qrels(wh.db, path, "q")
+        except InputFileError as exc:
+            return str(exc).replace(str(path), "FILE"), took
+        judgments = wh.sql("select query_id, doc_id, grade from qrels order by query_id, doc_id").rows
+        sets = wh.sql("select name, query_count, judgment_count from qrels_sets").rows
+        return (judgments, sets), took
+
+
+@pytest.mark.parametrize("variant", list(QRELS_VARIANTS))
+def test_qrels_column_reader_stages_exactly_what_line_mode_stages(tmp_path, monkeypatch, variant):
+    text, filename, column_reader_takes_it = QRELS_VARIANTS[variant]
+    fast, took = qrels_outcome(tmp_path, monkeypatch, text, filename, column_reader=True)
+    slow, _ = qrels_outcome(tmp_path, monkeypatch, text, filename, column_reader=False)
+    assert fast == slow
+    assert fast  # a stored set or an error message, never nothing
+    assert took and took[-1] if column_reader_takes_it else not any(took), \
+        f"the column reader {'refused' if column_reader_takes_it else 'took'} {variant!r}"
 
 
 # -- evaluate_files against the stored path ---------------------------------------------------

@@ -36,7 +36,8 @@ _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 _PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
 _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
-_STAGE_TABLES = ("stage_fields", "stage_run_columns")
+_STAGE_TABLES = ("stage_fields", "stage_run_columns", "stage_qrels_columns")
+_STAGE_VIEWS = ("stage_run", "stage_qrels")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
 T = TypeVar("T")
 
@@ -588,7 +589,8 @@ def _stage_run_columns(db: Database, params: dict) -> bool:
 
 
 def _drop_stage(db: Database) -> None:
-    db.execute("drop view if exists stage_run")
+    for view in _STAGE_VIEWS:
+        db.execute(f"drop view if exists {view}")
     for table in _STAGE_TABLES:
         db.execute(f"drop table if exists {table}")
 
@@ -666,17 +668,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                             "pass --replace to replace it and every score computed with it")
     stage = db.staging
     with _staging(stage):
-        stage_file(stage, path, scan.holds)
-        _require_data(stage, path, "qrels")
-        _refuse_swapped(stage, path, "qrels")
-        # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
-        # is reported on its own instead of making every good line "differ from the first".
-        layout = stage.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
-                                "where field_count in (3, 4)")[0]
-        if subtopics:
-            _collect_problems(stage, path, "ingest/subtopic_qrels_problems.sql", {})
-        else:
-            _collect_problems(stage, path, "ingest/qrels_problems.sql", {"field_count": layout})
+        stage_qrels(stage, path, subtopics=subtopics, holds=scan.holds)
         if stage is db:
             with db.transaction():
                 set_id = _store_qrels(db, path, name, description, sha, subtopics, existing)
@@ -693,9 +685,63 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
 
 
+def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Mapping[str, bool] | None = None) -> None:
+    """Stages a validated qrels file as the view stage_qrels (query_id, doc_id, grade), and a
+    subtopic file also as stage_fields (insert_subtopic_qrels.sql reads its subtopics there).
+
+    A 4-field file goes in through the column reader (sql/ingest/stage_qrels_columns.sql) when it
+    takes the file cleanly, as a run's does; anything else is read in line mode, which names each
+    problem's line and reads 3-field and subtopic files. Either way the staged rows are the same."""
+    text = _text_of(path, holds)
+    present = text if text is not None else dict.fromkeys(_FIELD_BREAKING_BYTES, True)
+
+    def read(through_python: bool) -> bool:
+        """Whether the column reader took the file (else it is in stage_fields)."""
+        if not subtopics:
+            with _readable_by_duckdb(path, through_python) as (readable, compression):
+                may_hold = present if compression == "none" and not through_python else \
+                    dict.fromkeys(_FIELD_BREAKING_BYTES, True)
+                if _stage_qrels_columns(db, {"path": str(readable), "compression": compression,
+                                             **{f"may_hold_{key}": may_hold[key] for key in ("tab", "cr", "soh")}}):
+                    db.run_file("ingest/stage_qrels_from_columns.sql")
+                    return True
+        db.run_file("ingest/line_mode.sql")
+        with _readable_by_duckdb(path, through_python) as (readable, compression), \
+                _read_errors(path, compression):
+            db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
+        return False
+
+    if _read_checked(path, read, text):
+        return
+    _require_data(db, path, "qrels")
+    _refuse_swapped(db, path, "qrels")
+    # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
+    # is reported on its own instead of making every good line "differ from the first".
+    layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
+                         "where field_count in (3, 4)")[0]
+    if subtopics:
+        _collect_problems(db, path, "ingest/subtopic_qrels_problems.sql", {})
+    else:
+        _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": layout})
+    db.run_file("ingest/stage_qrels_from_fields.sql")
+
+
+def _stage_qrels_columns(db: Database, params: dict) -> bool:
+    """Whether the column reader took the qrels file cleanly (else line mode follows)."""
+    try:
+        db.run_file("ingest/stage_qrels_columns.sql", params)
+        clean = db.run_file("ingest/qrels_columns_clean.sql").fetchone()[0]
+    except duckdb.Error:
+        clean = False
+    if not clean:
+        db.execute("drop table if exists stage_qrels_columns")
+    return clean
+
+
 def _store_qrels(db: Database, path: Path, name: str, description: str | None, sha: str, subtopics: bool,
                  existing: tuple | None) -> int:
-    """Stores the staged qrels (stage_fields) as set name, in the caller's transaction; returns its id."""
+    """Stores the staged qrels (stage_qrels; a subtopic file's stage_fields) as set name, in the
+    caller's transaction; returns its id."""
     if existing:
         delete_qrels_set(db, existing[0])
     set_id = db.run_file("ingest/insert_qrels_set.sql", {

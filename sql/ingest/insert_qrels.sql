@@ -1,11 +1,10 @@
 -- insert_qrels: copies a validated staged qrels file into qrels under $qrels_set_id.
--- Grain: one row per (query, doc). Inputs: stage_fields (checked by qrels_problems.sql).
--- 3-field lines are `qid docid grade`, 4-field lines `qid iter docid grade`: the doc is always
--- the next-to-last field and the grade the last.
+-- Grain: one row per (query, doc). Inputs: the view stage_qrels (stage_qrels_from_columns.sql or
+-- stage_qrels_from_fields.sql: the same rows either way).
 insert into qrels (qrels_set_id, query_id, doc_id, grade)
 select
     $qrels_set_id as qrels_set_id,
-    fields[1] as query_id,
-    fields[field_count - 1] as doc_id,
-    cast(fields[field_count] as integer) as grade
-from stage_fields
+    query_id,
+    doc_id,
+    grade
+from stage_qrels

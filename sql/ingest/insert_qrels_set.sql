@@ -1,6 +1,6 @@
 -- insert_qrels_set: the row of a new qrels set, counted from its staged lines.
 -- Grain: one row (the set); returns its qrels_set_id.
--- Inputs: stage_fields (the validated lines), $name, $description, $source_path, $sha256.
+-- Inputs: the view stage_qrels (the validated lines), $name, $description, $source_path, $sha256.
 -- trec_eval: a qrels file's queries are its distinct first fields; judgments are its lines.
 insert into qrels_sets (name, description, source_path, sha256, query_count, judgment_count)
 select
@@ -8,7 +8,7 @@ select
     $description,
     $source_path,
     $sha256,
-    count(distinct fields[1]),
+    count(distinct query_id),
     count(*)
-from stage_fields
+from stage_qrels
 returning qrels_set_id
