@@ -124,6 +124,10 @@ class Database:
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
     dialect = "duckdb"  # the engine seam: warehouse/postgres.py's PostgresDatabase says "postgres"
+    # A warehouse keeps what it computes: an evaluation finds what is stored, computes only what is
+    # missing, and records it (sql/eval/evaluated_already.sql, record_evaluated.sql). A database
+    # made to evaluate once (warehouse/oneshot.py) holds nothing before and is read once after.
+    keeps_scores = True
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
                  create: bool = True, sandboxed: bool = False):

@@ -284,8 +284,9 @@ class Evaluator:
 
     def _evaluation_id(self, qrels_id: int, s: Settings) -> int:
         found = self._find_evaluation_id(qrels_id, s)
-        if found is not None:
-            return found
+        return found if found is not None else self._insert_evaluation(qrels_id, s)
+
+    def _insert_evaluation(self, qrels_id: int, s: Settings) -> int:
         return self.db.run_file("eval/insert_evaluation.sql", {
             "qrels_set_id": qrels_id, "settings_key": s.key, "level": s.level, "depth": s.depth,
             "judged_only": s.judged_only, "complete": s.complete, "compat": s.compat, "norel": s.norel,
@@ -294,6 +295,12 @@ class Evaluator:
     def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure],
                        recompute: bool = False) -> int:
         scored = [m for m in measures if m.family.sql is not None]
+        if not self.db.keeps_scores:
+            evaluation_id = self._insert_evaluation(qrels_id, s)
+            self._prepare(qrels_id, s, run_ids)
+            self._compute(evaluation_id, qrels_id, s, list({m.name: m for m in scored}.values()), run_ids)
+            self.db.run_file("eval/register_measures.sql")
+            return evaluation_id
         if self.db.read_only:
             if recompute:
                 raise ReadOnlyError("the warehouse is open read-only: scores cannot be recomputed")
@@ -330,8 +337,9 @@ class Evaluator:
         for m in measures:
             by_file.setdefault(m.family.sql, []).append(m)
         names = [stored_name(m) for m in measures]
-        self.db.run_file("eval/delete_scores.sql",
-                         {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
+        if self.db.keeps_scores:
+            self.db.run_file("eval/delete_scores.sql",
+                             {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
         load_measure_params(self.db, measures)
         gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
         if gain_measures:
@@ -343,8 +351,9 @@ class Evaluator:
                 "evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
                 "measures": [stored_name(m) for m in group]})
-        self.db.run_file("eval/record_evaluated.sql",
-                         {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
+        if self.db.keeps_scores:
+            self.db.run_file("eval/record_evaluated.sql",
+                             {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
 
     # -- reading -----------------------------------------------------------------------------
     def _read(self, qrels: str, qrels_id: int, run_ids: dict[str, int], measures: list[Measure], s: Settings,

@@ -73,6 +73,7 @@ class PostgresDatabase:
     """One PostgreSQL database holding an irw warehouse (its tables in the connection's schema)."""
 
     dialect = "postgres"
+    keeps_scores = True  # a warehouse: see warehouse/db.py Database.keeps_scores
 
     def __init__(self, url: str, *, read_only: bool = False, create: bool = True, sandboxed: bool = False):
         import psycopg

@@ -155,6 +155,7 @@ class SparkDatabase:
     read_only = False
     sandboxed = False
     created = False
+    keeps_scores = True  # its evaluated rows go into a warehouse (warehouse/spark_store.py)
 
     def __init__(self, spark):
         _pyspark()

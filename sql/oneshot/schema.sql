@@ -8,7 +8,8 @@
 -- score views), and the keys that guard a stored warehouse guard nothing here: the ingest SQL
 -- refuses duplicate judgments and run rows itself (qrels_problems.sql, run_problems.sql), while
 -- qrels' primary-key index cost ~8 ms of a 0.2 s DL19 evaluation. The keys left (measures,
--- evaluated) are the ones warehouse/evaluate.py's upserts need. tests/test_oneshot.py checks that
+-- evaluated) are the ones warehouse/evaluate.py's upserts need (evaluated stays empty here: a
+-- one-shot database keeps no record of what it computed, OneShotDatabase.keeps_scores). tests/test_oneshot.py checks that
 -- every table here has a migrated warehouse's columns, so the two cannot drift apart.
 
 create sequence qrels_set_id_seq start 1;
