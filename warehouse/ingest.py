@@ -505,7 +505,7 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
     the lines None when the file has one tag.
 
     The column reader takes a clean file in one pass; anything it does not take exactly as line mode
-    would (sql/ingest/stage_run_columns.sql, run_columns_clean.sql) is read again in line mode, which
+    would (sql/ingest/stage_run_columns.sql, columns_clean.sql) is read again in line mode, which
     names each problem's line. Either way the staged rows are the same. holds (FileScan.holds) says
     what the file's text holds: it spares the search for bytes the file is known not to hold, and
     the scan of a plain file's text. read_ir_metadata=False returns None for the ir_metadata text without
@@ -577,14 +577,21 @@ def _first_line_tag(path: Path) -> str | None:
 
 
 def _stage_run_columns(db: Database, params: dict) -> bool:
-    """Whether the column reader took the file cleanly (else line mode follows)."""
+    """Whether the column reader took the run file cleanly (else line mode follows)."""
+    return _stage_columns(db, "stage_run_columns", params)
+
+
+def _stage_columns(db: Database, table: str, params: dict) -> bool:
+    """Reads a file into `table` (stage_run_columns or stage_qrels_columns) with the column reader
+    of the same name under sql/ingest/; whether it took the file cleanly (else the table is dropped
+    and line mode follows)."""
     try:
-        db.run_file("ingest/stage_run_columns.sql", params)
-        clean = db.run_file("ingest/run_columns_clean.sql", params).fetchone()[0]
+        db.run_file(f"ingest/{table}.sql", params)
+        clean = db.run_file("ingest/columns_clean.sql", {"stage_table": table}).fetchone()[0]
     except duckdb.Error:
         clean = False
     if not clean:
-        db.execute("drop table if exists stage_run_columns")
+        db.execute(f"drop table if exists {table}")
     return clean
 
 
@@ -728,14 +735,7 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
 
 def _stage_qrels_columns(db: Database, params: dict) -> bool:
     """Whether the column reader took the qrels file cleanly (else line mode follows)."""
-    try:
-        db.run_file("ingest/stage_qrels_columns.sql", params)
-        clean = db.run_file("ingest/qrels_columns_clean.sql").fetchone()[0]
-    except duckdb.Error:
-        clean = False
-    if not clean:
-        db.execute("drop table if exists stage_qrels_columns")
-    return clean
+    return _stage_columns(db, "stage_qrels_columns", params)
 
 
 def _store_qrels(db: Database, path: Path, name: str, description: str | None, sha: str, subtopics: bool,

@@ -1,6 +1,6 @@
 -- run_field_rules: the rules a run line's score and rank must follow, as temp macros, so that the
 -- line-by-line check (run_problems.sql) and the whole-file check of the column reader
--- (stage_run_columns.sql, run_columns_clean.sql) cannot drift apart.
+-- (stage_run_columns.sql, columns_clean.sql) cannot drift apart.
 -- Grain: scalar macros over one field's text; NULL means the field is acceptable.
 -- Inputs: none (created per connection before a run is checked).
 -- trec_eval reads the score with atof, which takes the longest numeric prefix ("1_000" is 1, "x" is

@@ -12,7 +12,7 @@
 -- empty (a doubled space), holds a tab, CR or U+0001, when the line is a comment (first field
 -- starting with '#'), or when the grade is not an integer in range. A line of any other field
 -- count is a read error, and any read error simply means "use line mode": 3-field qrels
--- (`qid docid grade`) and run files given as qrels are read there. qrels_columns_clean.sql adds
+-- (`qid docid grade`) and run files given as qrels are read there. columns_clean.sql adds
 -- the whole-file checks.
 create or replace temp table stage_qrels_columns as
 with lines as (

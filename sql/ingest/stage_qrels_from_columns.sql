@@ -1,7 +1,7 @@
 -- stage_qrels (from the column reader): a qrels file's judgments, typed, as every later ingest
 -- step reads them.
 -- Grain: one row per data line. Inputs: stage_qrels_columns, found clean by
--- qrels_columns_clean.sql (so every grade cast there succeeded).
+-- columns_clean.sql (so every grade cast there succeeded).
 create or replace temp view stage_qrels as
 select
     query_id,

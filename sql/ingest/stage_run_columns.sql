@@ -16,7 +16,7 @@
 -- starting with '#'), its tag is not the first line's (one file, one run; the tag is then not
 -- stored per line: 7M copies of it cost ~110 MB), or its score or rank breaks run_field_rules.sql
 -- (checked there in the form for whitespace-free fields, so a score holding VT or FF is sent to
--- line mode here). run_columns_clean.sql adds the whole-file checks. Any read error simply means
+-- line mode here). columns_clean.sql adds the whole-file checks. Any read error simply means
 -- "use line mode".
 create or replace temp table stage_run_columns as
 with lines as (

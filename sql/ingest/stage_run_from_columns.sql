@@ -1,5 +1,5 @@
 -- stage_run (from the column reader): a run's rows, typed, as every later ingest step reads them.
--- Grain: one row per data line. Inputs: stage_run_columns, found clean by run_columns_clean.sql
+-- Grain: one row per data line. Inputs: stage_run_columns, found clean by columns_clean.sql
 -- (so every score cast there succeeded). The tag is the first data line's, checked on every line.
 create or replace temp view stage_run as
 select
