@@ -117,19 +117,31 @@ def stored(wh):
     return rows, runs, queries
 
 
-def ingest_outcome(tmp_path, monkeypatch, text, filename, strict, *, column_reader: bool):
-    """(stored rows, runs, queries) or the error's message; and whether the column reader took it."""
+def column_reader_spy(monkeypatch, reader: str, column_reader: bool) -> list[bool]:
+    """Replaces ingest.<reader> (_stage_run_columns or _stage_qrels_columns) by one that records
+    whether the column reader took the file, or (column_reader=False) refuses every file, so that
+    line mode reads it; returns the list it records into."""
     took = []
-    real = ingest._stage_run_columns
+    real = getattr(ingest, reader)
 
     def spy(db, params):
         took.append(real(db, params) if column_reader else False)
         return took[-1]
 
-    monkeypatch.setattr(ingest, "_stage_run_columns", spy)
+    monkeypatch.setattr(ingest, reader, spy)
+    return took
+
+
+def written(tmp_path, filename, text, column_reader: bool):
     folder = tmp_path / ("columns" if column_reader else "lines")
     folder.mkdir()
-    path = write_file(folder, filename, text)
+    return write_file(folder, filename, text)
+
+
+def ingest_outcome(tmp_path, monkeypatch, text, filename, strict, *, column_reader: bool):
+    """(stored rows, runs, queries) or the error's message; and whether the column reader took it."""
+    took = column_reader_spy(monkeypatch, "_stage_run_columns", column_reader)
+    path = written(tmp_path, filename, text, column_reader)
     with warehouse.open(":memory:") as wh:
         try:
             ingest.ingest_run(wh.db, path, "run", strict=strict)
@@ -206,17 +218,8 @@ QRELS_VARIANTS = {
 
 def qrels_outcome(tmp_path, monkeypatch, text, filename, *, column_reader: bool):
     """(stored judgments, the set's row) or the error's message; and whether the column reader took it."""
-    took = []
-    real = ingest._stage_qrels_columns
-
-    def spy(db, params):
-        took.append(real(db, params) if column_reader else False)
-        return took[-1]
-
-    monkeypatch.setattr(ingest, "_stage_qrels_columns", spy)
-    folder = tmp_path / ("columns" if column_reader else "lines")
-    folder.mkdir()
-    path = write_file(folder, filename, text)
+    took = column_reader_spy(monkeypatch, "_stage_qrels_columns", column_reader)
+    path = written(tmp_path, filename, text, column_reader)
     with warehouse.open(":memory:") as wh:
         try:
             ingest.ingest_qrels(wh.db, path, "q")
