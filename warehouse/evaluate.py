@@ -15,6 +15,12 @@ from .resources import read_sql
 from .table import Table, Tabular
 
 NO_DEPTH = 1 << 62
+# Runs are computed together up to about this many rows: the evaluation's temp tables hold every
+# row of the runs computed together (~130 bytes a row), so 10,000 stored runs of 5,000 lines
+# computed at once peaked at 7 GB. 2,000 such runs: 1.38 GB and 2.5 s at once, 436 MB and 3.0 s in
+# batches of 1M rows, 322 MB and 4.6 s of 500k (each batch re-reads the qrels). A larger run is
+# computed alone. Spark plans its own memory.
+ROWS_PER_BATCH = 1_000_000
 
 def prepare_steps(s: "Settings") -> list[str]:
     """The SQL that builds the evaluation's temp tables, in order, for these settings."""
@@ -297,8 +303,8 @@ class Evaluator:
         scored = [m for m in measures if m.family.sql is not None]
         if not self.db.keeps_scores:
             evaluation_id = self._insert_evaluation(qrels_id, s)
-            self._prepare(qrels_id, s, run_ids)
-            self._compute(evaluation_id, qrels_id, s, list({m.name: m for m in scored}.values()), run_ids)
+            for batch in self._batches(run_ids):
+                self._compute_batch(evaluation_id, qrels_id, s, list({m.name: m for m in scored}.values()), batch)
             self.db.run_file("eval/register_measures.sql")
             return evaluation_id
         if self.db.read_only:
@@ -319,10 +325,39 @@ class Evaluator:
             todo_runs = sorted({r for r, _ in missing})
             todo_measures = {m.name: m for _, m in missing}
             _require_rows(self.db, todo_runs, [stored_name(m) for m in todo_measures.values()], s)
-            self._prepare(qrels_id, s, todo_runs)
-            self._compute(evaluation_id, qrels_id, s, list(todo_measures.values()), todo_runs)
+            first, *batches = self._batches(todo_runs)
+            self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), first)
             self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
+        # Each further batch in a transaction of its own: DuckDB frees what a transaction's dropped
+        # temp tables held only when it commits, so one transaction would hold every batch's rows.
+        # A batch's scores are recorded with them (record_evaluated.sql), so a call cut short
+        # leaves whole batches that a later call does not compute again.
+        for batch in batches:
+            with self.db.transaction():
+                self.db.lock_scores(qrels_id)
+                self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), batch)
         return evaluation_id
+
+    def _compute_batch(self, evaluation_id: int, qrels_id: int, s: Settings, measures: list[Measure],
+                       run_ids: list[int]) -> None:
+        self._prepare(qrels_id, s, run_ids)
+        self._compute(evaluation_id, qrels_id, s, measures, run_ids)
+
+    def _batches(self, run_ids: list[int]) -> list[list[int]]:
+        """run_ids split, in order, into batches of about ROWS_PER_BATCH rows (a larger run alone)."""
+        if self.db.dialect == "spark" or len(run_ids) < 2:
+            return [run_ids]
+        rows = dict(self.db.run_file("eval/run_row_counts.sql", {"run_ids": run_ids}).fetchall())
+        batches: list[list[int]] = [[]]
+        held = 0
+        for run_id in run_ids:
+            size = rows.get(run_id, 0)
+            if batches[-1] and held + size > ROWS_PER_BATCH:
+                batches.append([])
+                held = 0
+            batches[-1].append(run_id)
+            held += size
+        return batches
 
     def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
         params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids,
