@@ -5,7 +5,7 @@ and sql/measures/, and lists of records reach them as temporary tables (Database
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from . import catalog
 from .db import Database
@@ -21,6 +21,21 @@ NO_DEPTH = 1 << 62
 # batches of 1M rows, 322 MB and 4.6 s of 500k (each batch re-reads the qrels). A larger run is
 # computed alone. Spark plans its own memory.
 ROWS_PER_BATCH = 1_000_000
+
+
+def runs_by_rows(rows_per_run: Iterable[tuple[int, int]], rows_per_batch: int) -> Iterator[list[int]]:
+    """Run ids, in order, in batches of at most rows_per_batch rows (a larger run alone)."""
+    batch: list[int] = []
+    held = 0
+    for run_id, rows in rows_per_run:
+        if batch and held + rows > rows_per_batch:
+            yield batch
+            batch, held = [], 0
+        batch.append(run_id)
+        held += rows
+    if batch:
+        yield batch
+
 
 def prepare_steps(s: "Settings") -> list[str]:
     """The SQL that builds the evaluation's temp tables, in order, for these settings."""
@@ -348,16 +363,7 @@ class Evaluator:
         if self.db.dialect == "spark" or len(run_ids) < 2:
             return [run_ids]
         rows = dict(self.db.run_file("eval/run_row_counts.sql", {"run_ids": run_ids}).fetchall())
-        batches: list[list[int]] = [[]]
-        held = 0
-        for run_id in run_ids:
-            size = rows.get(run_id, 0)
-            if batches[-1] and held + size > ROWS_PER_BATCH:
-                batches.append([])
-                held = 0
-            batches[-1].append(run_id)
-            held += size
-        return batches
+        return list(runs_by_rows(((run_id, rows.get(run_id, 0)) for run_id in run_ids), ROWS_PER_BATCH))
 
     def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
         params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids,

@@ -34,6 +34,7 @@ from typing import Any, Iterator, Sequence
 from . import batch, ingest, transfer
 from .db import MEMORY, Database
 from .errors import BatchError, ConflictError
+from .evaluate import runs_by_rows
 from .spark import SparkEvaluation, _local
 from .transfer import EVALUATION_COLUMNS, MEASURE_COLUMNS
 
@@ -212,15 +213,7 @@ ROWS_PER_BATCH = 2_000_000
 
 def _by_runs(frame, rows_per_run: dict[int, int]) -> Iterator[Any]:
     """frame's rows (a table with a run_id column) as Arrow tables, a batch of runs each."""
-    batch: list[int] = []
-    rows = 0
-    for run_id, count in rows_per_run.items():
-        if batch and rows + count > ROWS_PER_BATCH:
-            yield frame.where(_run_ids_in(batch)).toArrow()
-            batch, rows = [], 0
-        batch.append(run_id)
-        rows += count
-    if batch:
+    for batch in runs_by_rows(rows_per_run.items(), ROWS_PER_BATCH):
         yield frame.where(_run_ids_in(batch)).toArrow()
 
 
