@@ -512,13 +512,10 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
     looking for it, for a database that keeps nothing (warehouse/oneshot.py): then a plain file
     whose first line is a run line is not read by ir_metadata.sql at all (_first_line_tag)."""
     text = _text_of(path, holds)
-    present = text if text is not None else dict.fromkeys(_FIELD_BREAKING_BYTES, True)
 
     def read(through_python: bool) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
         with _readable_by_duckdb(path, through_python) as (readable, compression):
-            # a copy made by Python is searched for no bytes (its TextScan is not kept)
-            may_hold = present if compression == "none" and not through_python else \
-                dict.fromkeys(_FIELD_BREAKING_BYTES, True)
+            may_hold = _may_hold(text, compression, through_python)
             params = {"path": str(readable), "compression": compression, "head_lines": IR_METADATA_HEAD_LINES,
                       "strict": strict, **{f"may_hold_{key}": value for key, value in may_hold.items()}}
             db.run_file("ingest/line_mode.sql")
@@ -574,6 +571,15 @@ def _first_line_tag(path: Path) -> str | None:
     if len(fields) < 6 or fields[0].startswith("#"):
         return None
     return fields[5]
+
+
+def _may_hold(text: TextScan | None, compression: str, through_python: bool) -> Mapping[str, bool]:
+    """Which of _FIELD_BREAKING_BYTES the file DuckDB reads may hold, for a column reader: what the
+    scan of the plain file found; any of them in a compressed file or in a copy made by Python
+    (its TextScan is not kept)."""
+    if text is not None and compression == "none" and not through_python:
+        return text
+    return dict.fromkeys(_FIELD_BREAKING_BYTES, True)
 
 
 def _stage_run_columns(db: Database, params: dict) -> bool:
@@ -700,22 +706,19 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
     takes the file cleanly, as a run's does; anything else is read in line mode, which names each
     problem's line and reads 3-field and subtopic files. Either way the staged rows are the same."""
     text = _text_of(path, holds)
-    present = text if text is not None else dict.fromkeys(_FIELD_BREAKING_BYTES, True)
 
     def read(through_python: bool) -> bool:
         """Whether the column reader took the file (else it is in stage_fields)."""
-        if not subtopics:
-            with _readable_by_duckdb(path, through_python) as (readable, compression):
-                may_hold = present if compression == "none" and not through_python else \
-                    dict.fromkeys(_FIELD_BREAKING_BYTES, True)
+        with _readable_by_duckdb(path, through_python) as (readable, compression):
+            if not subtopics:
+                may_hold = _may_hold(text, compression, through_python)
                 if _stage_qrels_columns(db, {"path": str(readable), "compression": compression,
                                              **{f"may_hold_{key}": may_hold[key] for key in ("tab", "cr", "soh")}}):
                     db.run_file("ingest/stage_qrels_from_columns.sql")
                     return True
-        db.run_file("ingest/line_mode.sql")
-        with _readable_by_duckdb(path, through_python) as (readable, compression), \
-                _read_errors(path, compression):
-            db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
+            db.run_file("ingest/line_mode.sql")
+            with _read_errors(path, compression):
+                db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
         return False
 
     if _read_checked(path, read, text):
