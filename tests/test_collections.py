@@ -331,3 +331,40 @@ def test_python_api_selection(mc, data):
             wh.evaluate(["BM25.dl22"], "dl21", "AP")
         with pytest.raises(NotFoundError, match="no stored run matches"):
             wh.select_runs("nothing*")
+
+
+# -- the README's example, run as printed ------------------------------------------------------------------
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def readme_commands() -> list[tuple[str, list[str]]]:
+    """(command, printed lines) of each `$ irw` line in the README's choosing-runs block."""
+    block = README.split("<!-- choosing-runs:start -->\n", 1)[1].split("<!-- choosing-runs:end -->", 1)[0]
+    found: list[tuple[str, list[str]]] = []
+    for line in block.strip("`\n").splitlines():
+        if line.startswith("$ "):
+            found.append((line[2:], []))
+        elif found and line.strip():
+            found[-1][1].append(line)
+    return found
+
+
+def test_the_readme_example_runs_as_printed(mc, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    steps = readme_commands()
+    assert [command.split()[:3] for command, _ in steps] == [["irw", "eval", "--qrels"],
+                                                             ["irw", "report", "leaderboard"]]
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "IRW_DB": str(mc.db)}
+    for command, printed in steps:
+        result = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
+                                timeout=600)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines() == [line for line in printed if not line.startswith("# ")]
+        for note in (line for line in printed if line.startswith("# ") and "..." not in line):
+            assert note in result.stderr.splitlines()
+    assert "BM25_RM3.news" in (tmp_path / "news.html").read_text()
