@@ -22,7 +22,7 @@ import pytest
 import warehouse
 from conftest import Cli, fresh_postgres_database
 from warehouse import catalog, reports
-from warehouse.errors import MeasureError, NotFoundError
+from warehouse.errors import MeasureError, NotFoundError, UsageError
 
 SYSTEMS = ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")
 COLLECTIONS = ("dl21", "dl22", "covid", "news")
@@ -115,6 +115,25 @@ def test_judged_by_counts_part_of_a_run_and_every_set(tmp_path):
     irw("ingest", "run", tmp_path / "run.txt", "--name", "r")
     (row,) = json.loads(irw("runs", "--format", "json").stdout)
     assert row["judged_by"] == "zeta 3/4, alpha 1/4"
+
+
+def test_a_stored_name_holding_pattern_characters_is_that_run(tmp_path):
+    """`run[1]` names the run stored as run[1] (not run1, which the pattern would match); a name
+    that is no stored run's is a pattern; --system intersects, and an empty result says why."""
+    irw = Cli(tmp_path / "irw.duckdb")
+    (tmp_path / "q.txt").write_text("q1 0 d1 1\n")
+    (tmp_path / "run.txt").write_text("q1 Q0 d1 1 1.0 r\n")
+    irw("ingest", "qrels", tmp_path / "q.txt", "--name", "q")
+    for name, system in (("run[1]", "x"), ("run1", "y"), ("run2", "y")):
+        assert irw("ingest", "run", tmp_path / "run.txt", "--name", name, "--system", system).exit_code == 0
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        assert list(wh.select_runs("run[1]")) == ["run[1]"]
+        assert list(wh.select_runs("run[12]")) == ["run1", "run2"]
+        assert list(wh.select_runs(["run?", "run[1]"], systems="y")) == ["run1", "run2"]
+        with pytest.raises(NotFoundError, match="none of the runs named or matched is of system x"):
+            wh.select_runs("run?", systems="x")
+    result = irw("eval", "-m", "AP", "--format", "json", "run[1]", "run2")
+    assert [r["run"] for r in json.loads(result.stdout)] == ["run[1]", "run2"]
 
 
 # -- --qrels X alone: the runs X judges, and a note of those left out ----------------------------------
@@ -331,6 +350,8 @@ def test_python_api_selection(mc, data):
             wh.evaluate(["BM25.dl22"], "dl21", "AP")
         with pytest.raises(NotFoundError, match="no stored run matches"):
             wh.select_runs("nothing*")
+        with pytest.raises(UsageError, match="name at least one run"):  # an empty list is not "every run"
+            wh.evaluate([], "covid", "AP")
 
 
 # -- the README's example, run as printed ------------------------------------------------------------------

@@ -173,6 +173,10 @@ class Warehouse:
         from .evaluate import Evaluator, Settings
 
         settings = Settings.resolve(settings, options)
+        if runs is not None and not isinstance(runs, (str, catalog.RunSelection)):
+            runs = list(runs)
+            if not runs:
+                raise UsageError("name at least one run (runs=None evaluates every stored run)")
         selection = self.select_runs(runs, systems=systems, qrels=qrels)
         measures = [measures] if isinstance(measures, str) else list(measures)
         evaluation = Evaluator(self.db).evaluate(list(selection), qrels, measures, per_query=per_query,
