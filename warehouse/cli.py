@@ -516,7 +516,8 @@ def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_qu
 def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt: EvalFormat) -> None:
     settings = evaluation.settings
     err(f"# qrels {qrels}; {settings.describe()}")
-    for note in evaluation.selection.notes() if evaluation.selection is not None else []:
+    selection = getattr(evaluation, "selection", None)  # None: runs given as files (Spark), nothing chosen
+    for note in selection.notes() if selection is not None else []:
         err(f"# {note}")
     for note in evaluation.measure_notes():
         err(f"# {note}")
