@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from .. import catalog
 from ..core import Warehouse
-from ..errors import NotFoundError, ReadOnlyError, UsageError
+from ..errors import ReadOnlyError, UsageError
 from ..evaluate import Settings
 from ..measures import Measure, parse_all, tie_variant
 from ..stats import StatsSettings
