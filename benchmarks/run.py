@@ -40,8 +40,8 @@ from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # n
 
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
-SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "postgres",
-            "spark")
+SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "collections",
+            "postgres", "spark")
 # trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
 TREC_EVAL_CACHE = Path.home() / ".cache" / "irw-bench" / "trec_eval" / "trec_eval"
@@ -1160,6 +1160,11 @@ class Bench:
         if b:
             self.target(f"leaderboard incremental over {large + 1:,} runs: peak memory", "< 1 GB",
                         mem(b.median("rss")), b.median("rss") < TARGETS["many_runs_memory"], set_here=set_here)
+
+    # -- many collections (issue 23): benchmarks/many_collections.py -----------------------------
+    def collections(self) -> None:
+        import many_collections
+        many_collections.section(self, sys.modules[__name__])
 
     # -- PostgreSQL beside DuckDB (issue 14): benchmarks/postgres.py ------------------------------
     def postgres(self) -> None:

@@ -162,7 +162,7 @@ def test_runs_listing_in_every_format(seeded_db, irw):
     assert table.exit_code == 0
     header, rule, row = table.stdout.splitlines()
     assert header.split() == ["name", "system", "tag", "rows", "queries", "date", "date_source", "ingested_at",
-                              "description"]
+                              "description", "judged_by"]
     assert set(rule) == {"-", " "}
     assert row.split()[:5] == ["tagA", "tagA", "tagA", "4", "2"]
 
@@ -172,6 +172,7 @@ def test_runs_listing_in_every_format(seeded_db, irw):
     assert [(r["name"], r["tag"]) for r in rows] == [("tagA", "tagA")]
     (run,) = json.loads(irw("runs", "--format", "json").stdout)
     assert (run["name"], run["rows"], run["queries"], run["description"]) == ("tagA", 4, 2, None)
+    assert run["judged_by"] == "base 2/2"  # the stored qrels sets that judge its queries, and how many
     assert run["ingested_at"].startswith("20")
 
 

@@ -1,6 +1,9 @@
 """What the warehouse holds, and removing it with everything derived from it."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
 from .db import Database
 from .errors import NotFoundError, UsageError
 
@@ -62,3 +65,150 @@ def delete_qrels_set(db: Database, set_id: int) -> None:
     for table in QRELS_TABLES:
         db.execute(f"delete from {table} where qrels_set_id = ?", [set_id])
 
+
+
+# -- choosing runs: names, shell-style patterns, systems, and the qrels set that judges them --------
+GLOB_CHARS = frozenset("*?[")
+REGEX_SPECIAL = frozenset("\\.^$*+?()[]{}|")
+SELECTOR_COLUMNS = [("position", "integer"), ("text", "varchar"), ("regex", "varchar")]
+SHOWN = 10  # stored runs or systems an error lists before saying how many more
+
+
+def is_pattern(text: str) -> bool:
+    """Whether a run selector is a shell-style pattern (holds * ? or [) rather than a plain name."""
+    return any(c in GLOB_CHARS for c in text)
+
+
+def glob_regex(pattern: str) -> str:
+    """pattern's match as fnmatch.fnmatchcase makes it (* any text, ? one character, [seq] and
+    [!seq] one character in or not in seq, an unclosed [ itself; case-sensitive), as an anchored
+    regular expression DuckDB (RE2) and PostgreSQL read alike: sql/catalog/select_runs.sql binds it."""
+    out, i, n = ["^"], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        i += 1
+        if c == "*":
+            if out[-1] != ".*":
+                out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            j = i
+            if j < n and pattern[j] == "!":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 1
+            if j >= n:
+                out.append("\\[")
+                continue
+            members, i = pattern[i:j], j + 1
+            negate = members.startswith("!")
+            if negate:
+                members = members[1:]
+            # inside the class only \ ^ [ ] are special to both engines; ranges (a-z) stay ranges
+            escaped = "".join("\\" + m if m in "\\^[]" else m for m in members)
+            out.append(("[^" if negate else "[") + escaped + "]")
+        else:
+            out.append("\\" + c if c in REGEX_SPECIAL else c)
+    out.append("$")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class RunSelection:
+    """The runs a command or report takes (select_runs), in order, and what was left out and why.
+    It iterates as the run names, so it goes wherever a list of run names does."""
+
+    names: tuple[str, ...]
+    qrels: str | None = None
+    left_out: tuple[str, ...] = ()  # runs chosen by pattern, system or default that qrels judges no query of
+    every: bool = True              # no name, pattern or system was given: the candidates were every stored run
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, index):
+        return self.names[index]
+
+    def notes(self) -> list[str]:
+        """The line a command prints on stderr (after `# `) when runs were left out."""
+        if not self.left_out:
+            return []
+        count = len(self.left_out)
+        what = "stored" if self.every else "matching"
+        return [f"{count:,} {what} run{'' if count == 1 else 's'} left out: no query judged in qrels {self.qrels}"]
+
+
+def _listed(items: Sequence[str], noun: str) -> str:
+    shown = ", ".join(items[:SHOWN])
+    more = f" and {len(items) - SHOWN:,} more" if len(items) > SHOWN else ""
+    return f"{len(items):,} {noun}{'' if len(items) == 1 else 's'}: {shown}{more}"
+
+
+def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" = None, *,
+                systems: "str | Sequence[str] | None" = None, qrels: str | None = None) -> RunSelection:
+    """The stored runs that runs and systems choose, as eval, compare and every report take them.
+
+    runs: run names and shell-style patterns (fnmatch's * ? [seq] [!seq], case-sensitive; a
+    selector that is a stored run's exact name is that run), their matches united in the order
+    given (each pattern's in `irw runs` order); None or empty: every stored run. systems: keep only
+    the runs of these systems (a run without one is its own system). qrels: a stored qrels set;
+    the runs a pattern, a system or the default chose that it judges no query of are left out
+    (RunSelection.left_out, notes()), while a run named outright is kept (evaluating it then says
+    it has no query judged). A name, pattern or system that matches no stored run is an error
+    saying what is stored, and so is a selection left empty. A RunSelection is returned as it is."""
+    if isinstance(runs, RunSelection):
+        if systems:
+            raise UsageError("runs already selected (a RunSelection) take no systems: pass them to select_runs")
+        return runs
+    selectors = [runs] if isinstance(runs, str) else list(dict.fromkeys(runs or []))
+    wanted_systems = [systems] if isinstance(systems, str) else list(dict.fromkeys(systems or []))
+    qrels_id = qrels_set_id(db, qrels) if qrels is not None else -1
+    db.load_rows("run_selectors", SELECTOR_COLUMNS,
+                 [(i, text, glob_regex(text) if is_pattern(text) else None) for i, text in enumerate(selectors)])
+    rows = db.run_file("catalog/select_runs.sql", {"every": not selectors, "qrels_set_id": qrels_id}).fetchall()
+    if not rows:
+        if db.fetchone("select count(*) from runs")[0] == 0:
+            raise NotFoundError("no run is stored; ingest runs with `irw ingest run FILE...`")
+    matched = {position for position, *_ in rows}
+    for position, text in enumerate(selectors):
+        if position in matched:
+            continue
+        if not is_pattern(text):
+            raise NotFoundError(f"no run named {text!r}; `irw runs` lists the stored runs")
+        names = [r[0] for r in db.fetchall("select name from runs order by ingested_at, name")]
+        raise NotFoundError(f"no stored run matches {text!r} (shell-style and case-sensitive: * ? [...]); "
+                            f"{_listed(names, 'stored run')}")
+    if wanted_systems:
+        stored = {r[0] for r in db.fetchall("select distinct coalesce(system, name) from runs")}
+        for system in wanted_systems:
+            if system not in stored:
+                raise NotFoundError(f"no stored run is of system {system!r}; {_listed(sorted(stored), 'stored system')} "
+                                    "(`irw runs` lists each run's system)")
+        kept = [r for r in rows if r[2] in wanted_systems]
+        if not kept:
+            raise NotFoundError(f"none of the runs {'stored' if not selectors else 'named or matched'} is of system "
+                                f"{', '.join(wanted_systems)}: theirs are "
+                                f"{', '.join(sorted({r[2] for r in rows})[:SHOWN])}")
+        rows = kept
+    names, left_out = [], []
+    for position, name, _system, judged in rows:
+        named = position >= 0 and selectors[position] == name
+        (names if judged or named or qrels is None else left_out).append(name)
+    names = list(dict.fromkeys(names))
+    left_out = [name for name in dict.fromkeys(left_out) if name not in names]
+    every = not selectors and not wanted_systems
+    if not names:
+        what = "stored" if every else "matching"
+        if len(left_out) == 1:
+            raise NotFoundError(f"run {left_out[0]} has no query judged in qrels {qrels}: check that run and qrels are "
+                                "of the same collection (`irw runs` shows which qrels sets judge each run)")
+        raise NotFoundError(f"no {what} run has a query judged in qrels {qrels} ({_listed(left_out, 'run')}): check "
+                            "that runs and qrels are of the same collection (`irw runs` shows which qrels sets judge "
+                            "each run)")
+    return RunSelection(tuple(names), qrels, tuple(left_out), every=every)

@@ -72,6 +72,11 @@ DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only 
 JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
 CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
 NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
+SystemOption = Annotated[Optional[List[str]], typer.Option(
+    "--system", help="Only the runs of this system; repeatable.")]
+RUNS_HELP = ("Stored run names and shell-style patterns ('BM25*'; case-sensitive) (default: every stored run); "
+             "with --qrels, the runs a pattern, --system or the default chose that it judges no query of are "
+             "left out.")
 
 
 class TestName(str, Enum):
@@ -183,14 +188,13 @@ def emit(table: Table, fmt: OutputFormat) -> None:
     sys.stdout.write(formatting.render(table, fmt))
 
 
-def _all_runs(wh: Warehouse) -> list[str]:
-    """Every stored run, for commands that default to all of them; none stored is an error."""
-    from .errors import NotFoundError
-
-    names = wh.run_names()
-    if not names:
-        raise NotFoundError("no run is stored; ingest runs with `irw ingest run FILE...`")
-    return names
+def _selected_runs(wh: Warehouse, runs: Optional[List[str]], systems: Optional[List[str]], qrels: str):
+    """The runs a command takes (Warehouse.select_runs: names, patterns, --system, and the runs
+    qrels judges), saying on stderr how many stored runs were left out and why."""
+    selection = wh.select_runs(runs, systems=systems, qrels=qrels)
+    for note in selection.notes():
+        err(f"# {note}")
+    return selection
 
 
 def _progress(total: int):
@@ -428,10 +432,11 @@ class Engine(str, Enum):
 @shared_options
 def eval_(
     *,
-    runs: Annotated[Optional[List[str]], typer.Argument(help="Stored run names (default: every run).")] = None,
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
     qrels: Annotated[Optional[str], typer.Option(
         "--qrels", help="Stored qrels set to evaluate against (may be left out when only one is stored); with "
                         "--engine spark, a qrels file or path Spark reads.")] = None,
+    system: SystemOption = None,
     measure: Annotated[List[str], typer.Option("-m", "--measure", help="Measure, e.g. AP, P@10, nDCG@10, "
                                                "SetF(beta=0.5), map, P.5,10, all_trec; repeatable.")] = ...,
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
@@ -456,6 +461,9 @@ def eval_(
     """Evaluate stored runs; per-query scores are stored and reused by later calls. With --engine
     spark, evaluate run files on Spark, and store the scores with --into."""
     if engine is Engine.spark:
+        with reported_errors():
+            if system:
+                raise UsageError("--system chooses stored runs: with --engine duckdb only")
         _eval_on_spark(master=master, qrels=qrels, run_paths=run_paths, runs=runs, measures=measure,
                        settings=settings, per_query=per_query, micro=micro, into=into, replace=replace,
                        recompute=recompute, fmt=fmt)
@@ -466,9 +474,10 @@ def eval_(
         if spark_only:
             raise UsageError(f"{', '.join(spark_only)}: with --engine spark only (stored runs are named as arguments)")
     with reported_errors(), Warehouse(db, create=False) as wh:  # nothing to evaluate in a new file
-        names = runs or _all_runs(wh)
         qrels = wh.qrels_name(qrels)
-        evaluation = wh.evaluate(names, qrels, measure, per_query=per_query, settings=settings, recompute=recompute)
+        selection = wh.select_runs(runs, systems=system, qrels=qrels)
+        evaluation = wh.evaluate(selection, qrels, measure, per_query=per_query, settings=settings,
+                                 recompute=recompute)
         _print_evaluation(evaluation, qrels, per_query, micro, fmt)
 
 
@@ -507,6 +516,9 @@ def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_qu
 def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt: EvalFormat) -> None:
     settings = evaluation.settings
     err(f"# qrels {qrels}; {settings.describe()}")
+    selection = getattr(evaluation, "selection", None)  # None: runs given as files (Spark), nothing chosen
+    for note in selection.notes() if selection is not None else []:
+        err(f"# {note}")
     for note in evaluation.measure_notes():
         err(f"# {note}")
     for run, count in sorted(evaluation.ignored_queries.items()):
@@ -633,8 +645,9 @@ def _write_html(output: Path, html: str) -> None:
 def compare(
     *,
     runs: Annotated[Optional[List[str]], typer.Argument(
-        help="Stored run names (default: every run); with no --baseline every pair is tested.")] = None,
+        help=RUNS_HELP + " With no --baseline every pair is tested.")] = None,
     qrels: QrelsOption = None,
+    system: SystemOption = None,
     measure: MeasuresOption = None,
     baseline: BaselineOption = None,
     stats: StatsSettings,
@@ -648,9 +661,11 @@ def compare(
     from . import reports
 
     with reported_errors(), Warehouse(db, create=False) as wh:
-        comparison = reports.compare(wh, runs or _all_runs(wh), wh.qrels_name(qrels), measure, baseline=baseline,
-                                     settings=settings, stats=stats)
-        for line in comparison.notes():
+        qrels = wh.qrels_name(qrels)
+        selection = wh.select_runs(runs, systems=system, qrels=qrels)
+        comparison = reports.compare(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+        notes = comparison.notes()
+        for line in notes[:1] + selection.notes() + notes[1:]:
             err(f"# {line}")
         if fmt.value in PAPER_FORMATS:
             from . import paper
@@ -664,7 +679,9 @@ def compare(
 @shared_options
 def report_leaderboard(
     *,
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
     qrels: QrelsOption = None,
+    system: SystemOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
     baseline: Annotated[Optional[str], typer.Option(
@@ -677,20 +694,24 @@ def report_leaderboard(
     db: DbOption = DEFAULT_DB,
     fmt: ReportFormatOption = ReportFormat.html,
 ) -> None:
-    """Every stored run on one qrels set, ranked, with significance against a baseline."""
+    """The stored runs on one qrels set (every one it judges a query of, by default), ranked, with
+    significance against a baseline."""
     from . import reports
 
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
+        qrels = wh.qrels_name(qrels)
+        selection = _selected_runs(wh, runs, system, qrels)
         if fmt is not ReportFormat.html or str(output) == "-":
-            board = reports.leaderboard(wh, wh.qrels_name(qrels), measure, baseline=baseline, settings=settings, stats=stats)
+            board = reports.leaderboard(wh, qrels, measure, runs=selection, baseline=baseline, settings=settings,
+                                        stats=stats)
             _emit_report(board, fmt, output, reports.render_leaderboard)
             return
         bar = _pages_progress()
         try:
-            written = reports.write_leaderboard(wh, wh.qrels_name(qrels), output, measure, baseline=baseline, settings=settings,
-                                                stats=stats, run_pages=run_pages, progress=bar)
+            written = reports.write_leaderboard(wh, qrels, output, measure, runs=selection, baseline=baseline,
+                                                settings=settings, stats=stats, run_pages=run_pages, progress=bar)
         finally:
             if bar is not None:
                 bar.stop()
@@ -730,8 +751,11 @@ def report_run(
 @shared_options
 def report_compare(
     *,
-    runs: Annotated[List[str], typer.Argument(help="Stored run names (two or more, or one with --baseline).")],
+    runs: Annotated[List[str], typer.Argument(
+        help="Stored run names and shell-style patterns ('BM25*'), two runs or more, or one with --baseline; "
+             "with --qrels, the runs a pattern or --system chose that it judges no query of are left out.")],
     qrels: QrelsOption = None,
+    system: SystemOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
     baseline: BaselineOption = None,
@@ -746,7 +770,9 @@ def report_compare(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.compare_page(wh, runs, wh.qrels_name(qrels), measure, baseline=baseline, settings=settings, stats=stats)
+        qrels = wh.qrels_name(qrels)
+        selection = _selected_runs(wh, runs, system, qrels)
+        page = reports.compare_page(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_compare_page)
 
 
@@ -754,10 +780,11 @@ def report_compare(
 @shared_options
 def report_history(
     *,
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
     qrels: QrelsOption = None,
     output: OutputOption = None,
     measure: Annotated[str, typer.Option("-m", "--measure", help="The measure to follow over time.")] = "AP",
-    system: Annotated[Optional[List[str]], typer.Option("--system", help="Only these systems; repeatable.")] = None,
+    system: SystemOption = None,
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
@@ -769,7 +796,9 @@ def report_history(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.history(wh, wh.qrels_name(qrels), measure, systems=system, settings=settings, stats=stats)
+        qrels = wh.qrels_name(qrels)
+        selection = _selected_runs(wh, runs, system, qrels)
+        page = reports.history(wh, qrels, measure, runs=selection, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_history)
 
 

@@ -128,7 +128,18 @@ class Warehouse:
 
     def run_names(self) -> list[str]:
         """Every stored run's name, in the order `runs()` lists them (oldest ingest first)."""
-        return [row[0] for row in self.runs().rows]
+        return [row[0] for row in self.db.fetchall("select name from runs order by ingested_at, name")]
+
+    def select_runs(self, runs: str | Sequence[str] | None = None, *, systems: str | Sequence[str] | None = None,
+                    qrels: str | None = None) -> catalog.RunSelection:
+        """The stored runs that eval, compare and the reports take (warehouse/catalog.py, select_runs):
+        runs are names and shell-style patterns (`'BM25*'`: fnmatch's * ? [seq], case-sensitive),
+        united in the order given, every stored run when None; systems keeps the runs of those
+        systems; with qrels, the runs a pattern, a system or the default chose that it judges no
+        query of are left out (selection.left_out; selection.notes() says so). A run named outright
+        is kept. A name, pattern or system that matches nothing is a NotFoundError saying what is
+        stored. The result iterates as the run names and may be passed as `runs` anywhere."""
+        return catalog.select_runs(self.db, runs, systems=systems, qrels=qrels)
 
     def qrels_name(self, name: str | None = None) -> str:
         """name, or the only stored qrels set's name when name is None (an error if there are several)."""
@@ -147,11 +158,14 @@ class Warehouse:
             catalog.delete_qrels_set(self.db, set_id)
 
     # -- evaluation --------------------------------------------------------------------------
-    def evaluate(self, runs: str | Sequence[str], qrels: str, measures: Iterable[str] | str, *,
-                 per_query: bool = False, settings: "Settings | None" = None, recompute: bool = False,
-                 **options: Any) -> "Evaluation":
+    def evaluate(self, runs: str | Sequence[str] | None, qrels: str, measures: Iterable[str] | str, *,
+                 systems: str | Sequence[str] | None = None, per_query: bool = False,
+                 settings: "Settings | None" = None, recompute: bool = False, **options: Any) -> "Evaluation":
         """Evaluates stored runs against a stored qrels set; scores are stored and reused.
 
+        runs and systems choose the runs as select_runs() does: names and shell-style patterns
+        (None: every stored run), of these systems; the runs a pattern, a system or the default
+        chose that qrels judges no query of are left out (the result's `selection` says which).
         options are Settings fields: level, depth, judged_only, complete, compat, norel.
         recompute=True computes the scores again and replaces the stored ones. A run and measure
         with no value raises MeasureError (ReadOnlyError on a read-only warehouse) saying why.
@@ -159,28 +173,36 @@ class Warehouse:
         from .evaluate import Evaluator, Settings
 
         settings = Settings.resolve(settings, options)
-        runs = [runs] if isinstance(runs, str) else list(runs)
+        if runs is not None and not isinstance(runs, (str, catalog.RunSelection)):
+            runs = list(runs)
+            if not runs:
+                raise UsageError("name at least one run (runs=None evaluates every stored run)")
+        selection = self.select_runs(runs, systems=systems, qrels=qrels)
         measures = [measures] if isinstance(measures, str) else list(measures)
-        return Evaluator(self.db).evaluate(runs, qrels, measures, per_query=per_query, settings=settings,
-                                           recompute=recompute)
+        evaluation = Evaluator(self.db).evaluate(list(selection), qrels, measures, per_query=per_query,
+                                                 settings=settings, recompute=recompute)
+        evaluation.selection = selection
+        return evaluation
 
-    def compare(self, runs: Sequence[str] | None = None, qrels: str | None = None,
-                measures: Iterable[str] | str | None = None, *, baseline: str | None = None,
-                settings: "Settings | None" = None, test: str = "randomization", alpha: float = 0.05,
-                correction: str = "holm", permutations: int = 10_000, seed: int = 0, **options: Any):
-        """Paired significance tests as `irw compare` makes them (every stored run and the only qrels
-        set by default; options are Settings fields). The result converts like a table (to_pandas() ...)
-        and prints as a paper table with to_latex() / to_markdown()."""
+    def compare(self, runs: str | Sequence[str] | None = None, qrels: str | None = None,
+                measures: Iterable[str] | str | None = None, *, systems: str | Sequence[str] | None = None,
+                baseline: str | None = None, settings: "Settings | None" = None, test: str = "randomization",
+                alpha: float = 0.05, correction: str = "holm", permutations: int = 10_000, seed: int = 0,
+                **options: Any):
+        """Paired significance tests as `irw compare` makes them (the only qrels set by default;
+        options are Settings fields). runs and systems choose the runs as select_runs() does (every
+        stored run that qrels judges a query of by default; the result's `selection` says which were
+        left out). The result converts like a table (to_pandas() ...) and prints as a paper table
+        with to_latex() / to_markdown()."""
         from . import reports
         from .evaluate import Settings
         from .stats import StatsSettings
 
         settings = Settings.resolve(settings, options)
         measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
-        names = list(runs) if runs is not None else self.run_names()
         stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
-        return reports.compare(self, names, self.qrels_name(qrels), measures, baseline=baseline, settings=settings,
-                               stats=stats)
+        return reports.compare(self, runs, self.qrels_name(qrels), measures, systems=systems, baseline=baseline,
+                               settings=settings, stats=stats)
 
     def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> "ExportResult":
         """Writes every table as Parquet under directory, for Spark or any other engine (`irw

@@ -222,6 +222,7 @@ class Evaluation(Tabular):
     per_query: Table | None = None
     ignored_queries: dict[str, int] = field(default_factory=dict)  # run -> queries not in the qrels
     norel_queries: int = 0
+    selection: Any = None  # the runs Warehouse.evaluate chose (catalog.RunSelection), and those left out
 
     def table(self) -> Table:
         return self.wide(per_query=False)

@@ -2,15 +2,51 @@
 -- Grain: one row per run, oldest ingest first.
 -- date is the run's date (runs.file_created_at) and date_source where it came from: '--date',
 -- 'ir_metadata' or 'file mtime' (schema 007).
+-- judged_by: the stored qrels sets that judge at least one of the run's queries, each with how
+-- many of them ("covid 50/50": 50 of the run's 50 queries), most judged first, then by name; null
+-- when no stored set judges any. Read from run_queries (stored at ingest) and the sets' distinct
+-- queries, so no run rows are read; a run judged by no set is what `--qrels X` selection leaves out.
+with judged_queries as (
+    select distinct
+        qrels_set_id,
+        query_id
+    from qrels
+),
+
+judged as (
+    select
+        rq.run_id,
+        j.qrels_set_id,
+        count(*) as queries
+    from run_queries as rq
+    inner join judged_queries as j on j.query_id = rq.query_id
+    group by rq.run_id, j.qrels_set_id
+),
+
+judged_by as (
+    select
+        j.run_id,
+        string_agg(
+            s.name || ' ' || cast(j.queries as varchar) || '/' || cast(r.query_count as varchar),
+            ', ' order by j.queries desc, s.name
+        ) as judged_by
+    from judged as j
+    inner join qrels_sets as s on s.qrels_set_id = j.qrels_set_id
+    inner join runs as r on r.run_id = j.run_id
+    group by j.run_id
+)
+
 select
-    name,
-    system,
-    tag,
-    row_count as rows,
-    query_count as queries,
-    file_created_at as date,
-    date_source,
-    ingested_at,
-    description
-from runs
-order by ingested_at, name
+    r.name,
+    r.system,
+    r.tag,
+    r.row_count as rows,
+    r.query_count as queries,
+    r.file_created_at as date,
+    r.date_source,
+    r.ingested_at,
+    r.description,
+    b.judged_by
+from runs as r
+left join judged_by as b on b.run_id = r.run_id
+order by r.ingested_at, r.name

@@ -1,8 +1,9 @@
 -- history: each system's runs in time order, with the primary measure and the best so far.
 -- Grain: one row per run with a stored score for the measure, ordered by system, then run date,
 -- then run name (byte order), which is also the order "the run before" follows.
--- Inputs: runs, scores, measures (aggregate kind); $evaluation_id, $stored (the measure's stored
--- name), $every_system (true: keep every system), $systems (else the names to keep).
+-- Inputs: runs, scores, measures (aggregate kind); report_runs (temporary: run_id, run_position:
+-- the runs chosen, warehouse/catalog.py select_runs); $evaluation_id, $stored (the measure's stored
+-- name).
 -- trec_eval: value is the summary eval/summary.sql prints for the measure: the mean over the
 -- evaluated queries, the sum for counts, the geometric mean (values floored at 1e-5) for gm_map and
 -- gm_bpref, summed in query-id order (schema 005's rule, written out: PostgreSQL has no macros).
@@ -43,9 +44,8 @@ dated as (
         a.value,
         a.queries
     from runs as r
+    inner join report_runs as o on o.run_id = r.run_id
     inner join summarized as a on a.run_id = r.run_id
-    where $every_system
-       or coalesce(r.system, r.name) in (select unnest($systems))
 ),
 
 final as (

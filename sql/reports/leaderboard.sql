@@ -1,8 +1,9 @@
--- leaderboard: every stored run with the summary value of each requested measure, ranked.
--- Grain: one row per run x requested measure; a run with no score for a measure (no query it
--- shares with the qrels) keeps its row with a null value.
+-- leaderboard: the chosen runs with the summary value of each requested measure, ranked.
+-- Grain: one row per run of report_runs x requested measure; a run with no score for a measure
+-- (no query it shares with the qrels) keeps its row with a null value.
 -- Inputs: runs, scores, measures (aggregate kind), qrels_sets; report_wanted (temporary:
--- evaluation_id, stored, measure, position; position 0 is the primary measure), $qrels_set_id.
+-- evaluation_id, stored, measure, position; position 0 is the primary measure), report_runs
+-- (temporary: run_id, run_position: the runs the board shows), $qrels_set_id.
 -- trec_eval: value is the summary eval/summary.sql prints (the "all" line): the mean over the
 -- evaluated queries, the sum for counts, the geometric mean (values floored at 1e-5) for gm_map and
 -- gm_bpref, summed in query-id order (schema 005's rule, written out: PostgreSQL has no macros).
@@ -46,6 +47,7 @@ primary_values as (
         r.run_id,
         p.value as primary_value
     from runs as r
+    inner join report_runs as o on o.run_id = r.run_id
     left join summarized as p
         on p.run_id = r.run_id
        and p.position = 0

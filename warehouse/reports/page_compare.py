@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .. import charts
+from .. import catalog, charts
 from ..core import Warehouse
 from ..evaluate import Settings
 from ..stats import StatsSettings
@@ -41,15 +41,20 @@ class ComparePage(Tabular):
         return self.comparison.table()
 
 
-def compare_page(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Sequence[str] | None = None, *,
-                 baseline: str | None = None, settings: Settings | None = None,
-                 stats: StatsSettings | None = None) -> ComparePage:
+def compare_page(wh: Warehouse, runs: str | Sequence[str], qrels: str, measures: Sequence[str] | None = None, *,
+                 systems: str | Sequence[str] | None = None, baseline: str | None = None,
+                 settings: Settings | None = None, stats: StatsSettings | None = None) -> ComparePage:
+    """A few runs side by side. runs and systems choose them as Warehouse.select_runs does (names
+    and shell-style patterns, of these systems; the runs a pattern or system chose that qrels
+    judges no query of are left out: the comparison's `selection` says which)."""
     settings = settings or Settings()
     stats = stats or StatsSettings()
-    names = compared_runs(runs, baseline)
+    selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
+    names = compared_runs(selection, baseline)
     require_runs(wh, names)
     scope = load_scope(wh, qrels, measures, names, settings, pr_measures())
     comparison = compare_scope(scope, names, baseline, stats, values=True)
+    comparison.selection = selection
     meta = run_metadata(scope, names)
     means = {n: {m.name: scope.summary[(n, m.name)] for m in scope.measures if (n, m.name) in scope.summary}
              for n in names}

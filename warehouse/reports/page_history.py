@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from .. import charts
+from .. import catalog, charts
 from ..core import Warehouse
-from ..errors import NotFoundError
 from ..evaluate import Settings
 from ..measures import Measure
 from ..stats import StatsSettings
@@ -18,7 +17,7 @@ from .files import write_page
 from .footer import settings_items
 from .pairs import PairRow, correct_together, tested_pairs
 from .render import render
-from .scope import Scope, load_scope
+from .scope import Scope, load_run_order, load_scope, run_ids_in_order
 
 EPOCH = dt.datetime(1970, 1, 1)  # the chart position of a run without a date
 CHARTED_SYSTEMS = 12  # more systems with two or more runs than this: no chart of each, one table of all
@@ -66,6 +65,7 @@ class HistoryPage(Tabular):
     settings: list[tuple[str, str]]
     family: str
     overview: charts.HistoryChart         # every run, and the best of the whole board so far
+    selection: Any = None                 # the runs chosen (catalog.RunSelection), and those left out
 
     @property
     def measure(self) -> Measure:
@@ -133,22 +133,24 @@ class HistoryPage(Tabular):
         return Table(columns, rows)
 
 
-def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence[str] | None = None,
-            settings: Settings | None = None, stats: StatsSettings | None = None) -> HistoryPage:
+def history(wh: Warehouse, qrels: str, measure: str = "AP", *, runs: str | Sequence[str] | None = None,
+            systems: str | Sequence[str] | None = None, settings: Settings | None = None,
+            stats: StatsSettings | None = None) -> HistoryPage:
     """Each system's runs over time on one measure, the best so far, and every newer run tested
-    against the run before it (one family, corrected together)."""
+    against the run before it (one family, corrected together).
+
+    runs and systems choose the runs as Warehouse.select_runs does: names and shell-style
+    patterns (default: every stored run), of these systems; the runs a pattern, a system or the
+    default chose that qrels judges no query of are left out (HistoryPage.selection says which)."""
     settings = settings or Settings()
     stats = stats or StatsSettings()
-    wanted_systems = sorted(set(systems or []))
-    names = [name for name, system in wh.db.fetchall("select name, coalesce(system, name) from runs order by name")
-             if not wanted_systems or system in wanted_systems]
-    if not names:
-        raise NotFoundError("no runs to show" + (f" for system {', '.join(wanted_systems)}" if wanted_systems else ""))
+    selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
+    names = sorted(selection)
     scope = load_scope(wh, qrels, [measure], names, settings, summary=False)  # history.sql summarizes
     m = scope.primary
     w = scope.wanted[m.name]
-    table = scope.sql("history", {"evaluation_id": w["evaluation_id"], "stored": w["stored"],
-                                  "every_system": not wanted_systems, "systems": wanted_systems})
+    load_run_order(wh, run_ids_in_order(wh, names))  # report_runs: the runs the page shows
+    table = scope.sql("history", {"evaluation_id": w["evaluation_id"], "stored": w["stored"]})
     rows = table.to_dicts()
     id_to_name = {r["run_id"]: r["run"] for r in rows}
     pairs = [(r["run"], id_to_name[r["previous_run_id"]]) for r in rows if r["previous_run_id"] in id_to_name]
@@ -193,7 +195,7 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, systems: Sequence
         time_domain=domain)
     family_text = f"over {plural(family.tested, 'comparison')}: each run against the run of its system before it"
     return HistoryPage(scope, stats, out, family.tested, settings_items(scope, stats, family_text), family_text,
-                       overview)
+                       overview, selection)
 
 
 def render_history(page: HistoryPage) -> str:

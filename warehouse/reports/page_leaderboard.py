@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .. import catalog
 from ..core import Warehouse
-from ..errors import NotFoundError, ReadOnlyError, UsageError
+from ..errors import ReadOnlyError, UsageError
 from ..evaluate import Settings
 from ..measures import Measure, parse_all, tie_variant
 from ..stats import StatsSettings
@@ -21,8 +22,8 @@ from .page_run import board_run_pages, render_run_page, run_page_keys
 from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
 from .paper_tables import PaperTables
 from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, all_run_names, ensure_scores, higher_is_better, load_scope, pr_measures,
-                    testable, wanted_entries)
+from .scope import (COVERAGE_MEASURE, Scope, ensure_scores, higher_is_better, load_run_order, load_scope, pr_measures,
+                    run_ids_in_order, testable, wanted_entries)
 
 
 @dataclass
@@ -85,6 +86,7 @@ class Leaderboard(PaperTables, Tabular):
     tested: int
     settings: list[tuple[str, str]]
     family: str
+    selection: Any = None  # the runs chosen (catalog.RunSelection), and those left out
 
     @property
     def measures(self) -> list[Measure]:
@@ -117,18 +119,26 @@ class Leaderboard(PaperTables, Tabular):
         return Table(columns, rows)
 
 
-def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None, *, baseline: str | None = None,
-                settings: Settings | None = None, stats: StatsSettings | None = None,
+def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None, *,
+                runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
+                baseline: str | None = None, settings: Settings | None = None, stats: StatsSettings | None = None,
                 run_pages: bool = False) -> Leaderboard:
-    """Every stored run on one qrels set, ranked by the primary (first) measure, tested against the
-    baseline (default: the top run) on every measure, corrected together."""
+    """The stored runs on one qrels set, ranked by the primary (first) measure, tested against the
+    baseline (default: the top run) on every measure, corrected together.
+
+    runs and systems choose the runs as Warehouse.select_runs does: names and shell-style
+    patterns (default: every stored run), of these systems; the runs a pattern, a system or the
+    default chose that qrels judges no query of are left out (Leaderboard.selection says which).
+    A baseline not chosen is added."""
     settings = settings or Settings()
     stats = stats or StatsSettings()
-    names = all_run_names(wh)
-    if not names:
+    if not wh.db.fetchone("select count(*) from runs")[0]:
         raise UsageError("the warehouse holds no runs; ingest some with `irw ingest run`")
+    selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
+    names = sorted(selection)
     if baseline is not None and baseline not in names:
-        raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
+        catalog.run_id(wh.db, baseline)  # a name not stored: NotFoundError
+        names.append(baseline)
     extra = [COVERAGE_MEASURE] + (pr_measures() if run_pages else [])
     # the scores are computed where missing; the board reads every run's summary itself
     scope = load_scope(wh, qrels, measures, names, settings, extra, summary=False)
@@ -138,6 +148,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     tie_entries = wanted_entries(wh, scope.qrels_id, settings, ties)
     load_wanted_entries(scope, scope.wanted_for(shown + ([coverage] if coverage.name not in {m.name for m in shown}
                                                          else [])) + [tie_entries[m.name] for m in ties])
+    load_run_order(wh, run_ids_in_order(wh, names))  # report_runs: the runs the board shows
     table = scope.sql("leaderboard", {"qrels_set_id": scope.qrels_id})
     runs: dict[str, dict[str, Any]] = {}
     counts = {m.name for m in shown if m.is_count}  # shown as integers, as trec_eval prints them
@@ -190,7 +201,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     family_text = (f"over {plural(family.tested, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
                    f"{plural(sum(1 for m in shown if testable(m)), 'measure')}" if baseline else "no comparisons")
     return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
-                       settings_items(scope, stats, family_text), family_text)
+                       settings_items(scope, stats, family_text), family_text, selection)
 
 
 def _tie_measures(scope: Scope, names: Sequence[str]) -> list[Measure]:
@@ -243,6 +254,7 @@ def render_leaderboard(board: Leaderboard, run_pages_href: str | None = None) ->
 
 
 def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[str] | None = None, *,
+                      runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
                       baseline: str | None = None, settings: Settings | None = None,
                       stats: StatsSettings | None = None, run_pages: bool = True,
                       progress: Callable[[int, int], None] | None = None) -> PagesWritten:
@@ -251,10 +263,11 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
     leaderboard first, and which were written: a page whose content did not change is left as it
     is, and a run page whose inputs did not change (files.PageManifest) is not even built. The
     leaderboard is written last, so it never links to a page not written yet.
-    progress(done, total) follows the run pages."""
+    progress(done, total) follows the run pages. runs and systems choose the runs as leaderboard()
+    does."""
     path = Path(path)
-    board = leaderboard(wh, qrels, measures, baseline=baseline, settings=settings, stats=stats,
-                        run_pages=run_pages)
+    board = leaderboard(wh, qrels, measures, runs=runs, systems=systems, baseline=baseline, settings=settings,
+                        stats=stats, run_pages=run_pages)
     folder = run_pages_dir(path)
     out = PagesWritten([path])
     if run_pages:

@@ -217,6 +217,7 @@ class Comparison(PaperTables, Tabular):
     baseline: str | None
     rows: list[PairRow]
     tested: int
+    selection: Any = None  # the runs chosen (catalog.RunSelection), and those left out
 
     def table(self) -> Table:
         columns = ["measure", "run", "baseline", "queries", "run_mean", "baseline_mean", "diff", "ci_low",
@@ -263,18 +264,26 @@ class Comparison(PaperTables, Tabular):
         return lines
 
 
-def compare(wh: Warehouse, runs: Sequence[str], qrels: str, measures: Sequence[str] | None = None, *,
-            baseline: str | None = None, settings: Settings | None = None,
-            stats: StatsSettings | None = None, values: bool = False) -> Comparison:
+def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measures: Sequence[str] | None = None, *,
+            systems: str | Sequence[str] | None = None, baseline: str | None = None,
+            settings: Settings | None = None, stats: StatsSettings | None = None,
+            values: bool = False) -> Comparison:
     """Paired tests of runs against a baseline (or of all pairs, each run against those named before
     it), on every measure, corrected for multiple testing across all of them. Results stored by an
     earlier report are read, not computed again. values: each row also holds the paired queries and
-    both runs' values on them (PairRow.queries, run_values, baseline_values)."""
-    names = compared_runs(runs, baseline)
+    both runs' values on them (PairRow.queries, run_values, baseline_values).
+
+    runs and systems choose the runs as Warehouse.select_runs does: names and shell-style patterns
+    (None: every stored run), of these systems; runs a pattern, system or the default chose that
+    qrels judges no query of are left out (Comparison.selection says which)."""
+    selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
+    names = compared_runs(selection, baseline)
     require_runs(wh, names)
     # the means come with the tests (over the paired queries): no run's summary is read
     scope = load_scope(wh, qrels, measures, names, settings or Settings(), summary=False)
-    return compare_scope(scope, names, baseline, stats or StatsSettings(), values=values)
+    comparison = compare_scope(scope, names, baseline, stats or StatsSettings(), values=values)
+    comparison.selection = selection
+    return comparison
 
 
 def compared_runs(runs: Sequence[str], baseline: str | None) -> list[str]:

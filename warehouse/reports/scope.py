@@ -125,10 +125,6 @@ def higher_is_better(m: Measure) -> bool | None:
     return m.family.trec_name not in LOWER_IS_BETTER
 
 
-def all_run_names(wh: Warehouse) -> list[str]:
-    return [r[0] for r in wh.db.fetchall("select name from runs order by name")]
-
-
 def require_runs(wh: Warehouse, names: Sequence[str]) -> None:
     """A name the warehouse does not hold is a NotFoundError, before any evaluation starts."""
     catalog.run_ids(wh.db, names)

@@ -1,0 +1,66 @@
+-- run selection: the stored runs a command's run names, shell-style patterns and systems choose,
+-- and whether a qrels set judges any of each one's queries (warehouse/catalog.py, select_runs).
+-- Grain: one row per stored run x selector it matches, or per stored run once ($every: no selector
+-- given, position -1); ordered by selector position, then as `irw runs` lists runs (ingest time,
+-- then name).
+-- Inputs: runs, run_queries, qrels; run_selectors (temporary: position, text, regex: the
+-- selector as given and, for a pattern, the anchored regular expression of its shell-style match;
+-- null for a plain name); $every, $systems (empty: every system), $qrels_set_id (-1: none).
+-- A selector is a run's name when a stored run has exactly that name (also when the name holds
+-- * ? or [), else its pattern matches. system is the run's system, or its name when it has none.
+-- judged: at least one query of the run (run_queries, stored at ingest: no run rows are read) is
+-- judged in the qrels set, as evaluate requires ("has no query judged in qrels").
+with exact_names as (
+    select s.position
+    from run_selectors as s
+    inner join runs as r on r.name = s.text
+),
+
+matched as (
+    select
+        s.position,
+        r.run_id
+    from run_selectors as s
+    inner join runs as r
+        on r.name = s.text
+        or (
+            s.regex is not null
+            and s.position not in (select position from exact_names)
+            and regexp_matches(r.name, s.regex)
+        )
+
+    union all
+
+    select
+        -1 as position,
+        r.run_id
+    from runs as r
+    where $every
+),
+
+judged_queries as (
+    select distinct query_id
+    from qrels
+    where qrels_set_id = $qrels_set_id
+),
+
+judged as (
+    select distinct rq.run_id
+    from run_queries as rq
+    where rq.run_id in (select run_id from matched)
+      and rq.query_id in (select query_id from judged_queries)
+),
+
+final as (
+    select
+        m.position,
+        r.name as run,
+        coalesce(r.system, r.name) as system,
+        (j.run_id is not null) as judged
+    from matched as m
+    inner join runs as r on r.run_id = m.run_id
+    left join judged as j on j.run_id = m.run_id
+    order by m.position, r.ingested_at, r.name
+)
+
+select * from final
