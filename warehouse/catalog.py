@@ -71,8 +71,9 @@ def edit_run(db: Database, run_id_: int, *, name: str | None = None, system: str
     run is keyed by run_id and stays attached."""
     db.run_file("catalog/edit_run.sql", {
         "run_id": run_id_, "name": name, "system": system, "description": description,
-        "parameters": dict(parameters) if parameters is not None else None,
         "run_date": date.value if date is not None else None, "date_source": date.source if date is not None else None})
+    if parameters is not None:
+        db.run_file("catalog/edit_run_parameters.sql", {"run_id": run_id_, "parameters": dict(parameters)})
 
 
 def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
@@ -86,16 +87,12 @@ def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
 
 
 def rename_run(db: Database, old: str, new: str) -> list[str]:
-    """Renames a run; a system that was its old name (the default) follows it. Returns what changed."""
+    """Renames a run (its system stays: `irw edit run --system` changes it). Returns what changed."""
     run_id_ = run_id(db, old)
     _new_name("run", old, new, db.fetchone("select 1 from runs where name = ?", [new]) is not None, "irw rm run")
-    system = db.fetchone("select system from runs where run_id = ?", [run_id_])[0]
     with db.transaction():
-        edit_run(db, run_id_, name=new, system=new if system == old else None)
-    said = [f"renamed run {old} to {new}"]
-    if system == old:
-        said.append(f"its system, which was its name, is now {new} (`irw edit run {new} --system S` sets another)")
-    return said
+        edit_run(db, run_id_, name=new)
+    return [f"renamed run {old} to {new}"]
 
 
 def rename_qrels_set(db: Database, old: str, new: str) -> list[str]:

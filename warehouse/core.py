@@ -112,10 +112,12 @@ class Warehouse:
         """Ingests run files and folders of run files, one run each (`irw ingest run`): named by
         name_from ("auto", "file" or "tag"; the rule is in warehouse/batch.py and the README), the
         whole batch checked before anything is stored (BatchError lists every problem). name names
-        the run of a one-file batch."""
+        the run of a one-file batch; name_template (e.g. "{folder}.{short}": batch.TEMPLATE_FIELDS)
+        names every run by fields of its file, and system may hold the same fields."""
         self._require_writable("ingest runs")
-        return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, system=system, description=description,
-                                 parameters=parameters, replace=replace, date=date, on_step=on_step)
+        return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
+                                 system=system, description=description, parameters=parameters, replace=replace,
+                                 date=date, on_step=on_step)
 
     # -- browse ------------------------------------------------------------------------------
     def runs(self) -> Table:
@@ -145,8 +147,8 @@ class Warehouse:
 
     def rename_run(self, name: str, new_name: str) -> list[str]:
         """Renames a stored run, keeping its rows, scores, significance results and history (all keyed
-        by its id); a system that was its old name (the default) follows it. A name another run holds
-        is refused (ConflictError). Returns what changed, as `irw rename run` says it."""
+        by its id); its system stays. A name another run holds is refused (ConflictError). Returns
+        what changed, as `irw rename run` says it."""
         self._require_writable("rename a run")
         return catalog.rename_run(self.db, name, new_name)
 
