@@ -27,6 +27,7 @@ from conftest import RUN_ROWS, Cli, fingerprint_at, run_text, write_file
 SYSTEMS = ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")
 COLLECTIONS = ("covid", "dl21", "dl22", "news")
 FILE_NAMES = {"plain": "{system}.txt", "publisher": "trec_results_{system}.txt"}
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -360,3 +361,36 @@ def test_replace_on_stored_bytes_applies_the_metadata_given_and_keeps_a_given_da
     assert _kept(seeded_db) == before
     again = irw("ingest", "run", path, "--replace", "--system", "bm25")
     assert again.exit_code == 0 and again.stderr.rstrip().endswith("nothing to do")
+
+
+# -- the README's block, as printed ---------------------------------------------------------------------------
+
+def test_the_readme_naming_block_runs_as_printed(multi, tmp_path, monkeypatch):
+    block = README.split("\n### Run names and dates\n", 1)[1].split("```", 2)[1]
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert [line.split()[:3] for line in lines] == [
+        ["irw", "ingest", "run"], ["irw", "ingest", "run"], ["irw", "ingest", "run"], ["irw", "rename", "run"],
+        ["irw", "edit", "run"], ["irw", "ingest", "qrels"], ["irw", "rename", "qrels"]]
+    work = tmp_path / "work"
+    by_collection(multi, work / "runs")  # runs/dl21/BM25.txt ...
+    for system in SYSTEMS:  # runs/BM25/trec_results_dl21.txt ..., as published
+        shutil.copytree(multi / "runs" / system, work / "runs" / system)
+    (work / "qrels.dl21-passage.txt").symlink_to(multi / "qrels" / "qrels.dl21-passage.txt")
+    monkeypatch.chdir(work)
+    db = tmp_path / "irw.duckdb"
+    irw = Cli(db)
+    results = []
+    for line in lines:
+        result = irw(*shlex.split(line)[1:])
+        assert result.exit_code == 0, (line, result.stderr)
+        results.append(result)
+    # the folders per collection hold the files already stored: nothing to do
+    assert all(line.endswith("nothing to do") for line in results[2].stderr.splitlines())
+    runs = {name: system for name, system, _ in stored_runs(db)}
+    assert len(runs) == 12
+    assert runs["bm25-dl21"] == "BM25" and runs["BM25_RM3.news"] == "BM25_RM3" and runs["SPLADE.covid"] == "SPLADE"
+    with warehouse.open(db, read_only=True) as wh:
+        assert wh.sql("select description, file_created_at::varchar, date_source from runs "
+                      "where name = 'bm25-dl21'").rows == [("Anserini BM25, k1=0.9 b=0.4", "2021-06-01 00:00:00",
+                                                             "--date")]
+        assert wh.sql("select name from qrels_sets").rows == [("trec-dl21",)]
