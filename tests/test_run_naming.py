@@ -101,8 +101,8 @@ def test_both_layouts_one_command_per_folder_store_twelve_runs_with_their_system
     else:
         dl21 = results[1].stderr.splitlines()
         path = tmp_path / "runs" / "dl21" / names.format(system="BM25")
-        assert dl21[0] == (f"{path}: named BM25.dl21, system BM25, from its file name and folder: its tag rank names "
-                           "no run, and BM25 would clash (run BM25 holds other content)")
+        assert dl21[0] == (f"{path}: named BM25.dl21, system BM25, from its file name and folder: its tag rank is "
+                           "shared by 2 files of this batch, and BM25 would clash (run BM25 holds other content)")
 
 
 def test_several_folders_in_one_command_stay_apart(multi, tmp_path):
@@ -170,6 +170,13 @@ def test_a_lone_file_tagged_run_id_is_named_by_its_file_and_says_so(multi, tmp_p
         assert "placeholder" in ingested.messages[0]
         # a real tag is the name
         assert wh.ingest_run(write_file(tmp_path, "x.run", run_text(RUN_ROWS, tag="bm25-k1"))).name == "bm25-k1"
+
+
+def test_the_python_api_takes_a_template(multi, tmp_path):
+    with warehouse.open(tmp_path / "api.duckdb") as wh:
+        results = wh.ingest_runs([multi / "runs" / "BM25"], name_template="{folder}-{short}", system="{folder}-v1")
+        assert [(r.name, r.status) for r in results] == [(f"BM25-{c}", "ingested") for c in COLLECTIONS]
+        assert set(wh.sql("select system from runs").column("system")) == {"BM25-v1"}
 
 
 def test_a_template_names_the_runs_and_the_system(multi, tmp_path):
@@ -311,6 +318,11 @@ def test_renaming_a_run_and_a_qrels_set_keeps_scores_tests_and_history(engine, m
                             "choose another name, or remove that one first (`irw rm run BM25_RM3`)\n")
     assert irw("rename", "qrels", "nope", "x").exit_code == 1
     assert [r[0] for r in stored_runs(db)] == ["bm25-anserini", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL"]
+    # its hint resolves it
+    (hint,) = re.findall(r"`([^`]*)`", taken.stderr)
+    assert irw(*shlex.split(hint)[1:]).exit_code == 0
+    assert irw("rename", "run", "bm25-anserini", "BM25_RM3").exit_code == 0
+    assert [r[0] for r in stored_runs(db)] == ["BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL"]
 
 
 @pytest.mark.parametrize("engine", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -244,12 +244,11 @@ def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None
     file whose stage is left in place."""
     scan = ingest.read_input(file.path)  # says what a path that is not a readable file is
     file.sha, file.holds = scan.sha256, scan.holds
-    known = db.fetchone("select name, tag, ir_metadata from runs where sha256 = ? order by run_id limit 1",
+    known = db.fetchone("select name, tag, ir_metadata, run_id from runs where sha256 = ? order by run_id limit 1",
                         [file.sha])
     if known:
-        file.known_as, file.tag, file.ir_metadata = known
+        file.known_as, file.tag, file.ir_metadata, run_id = known
         if queries:
-            run_id = db.fetchone("select run_id from runs where sha256 = ? order by run_id limit 1", [file.sha])[0]
             file.queries = frozenset(r[0] for r in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall())
         return
     ingest._drop_stage(db.staging)
@@ -309,7 +308,7 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         held = stored(run_name)
         return bool(held) and held[1] != file.sha and not replace
 
-    by_short: list[_File] = []  # auto: named {short}, to be told apart by their folders
+    by_short: list[tuple[_File, str]] = []  # auto: named {short} (and why), to be told apart by their folders
     for group in groups.values():
         several = name_from == "auto" and template is None and name is None and _several_collections(group)
         for file in group:
@@ -345,18 +344,17 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                 else:
                     why = f"run {file.tag} (its tag) holds other content (--replace replaces it, --name names the run)"
                 file.note = f"{file.path}: named {file.name} from its file name: {why}"
-                by_short.append(file)
+                by_short.append((file, why))
     # rule 4: a {short} another file of the batch has, or a stored run holds with other bytes
     count = Counter(f.name for f in files if f.name is not None)
-    for file in by_short:
-        clash = count[file.name] > 1 or taken(file.name, file)
-        if clash:
+    for file, not_tag in by_short:
+        if count[file.name] > 1 or taken(file.name, file):
             folder = _folder(file.path)
-            why = (f"run {file.name} holds other content" if taken(file.name, file)
-                   else f"so would {count[file.name] - 1} other file(s) of this batch")
+            clash = (f"run {file.name} holds other content" if taken(file.name, file)
+                     else f"{count[file.name] - 1} other file(s) of this batch would have it too")
             file.name, file.system = f"{file.short}.{folder}", file.short
             file.note = (f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: "
-                         f"its tag {file.tag} names no run, and {file.short} would clash ({why})")
+                         f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})")
 
 
 def _resolving_template(files: list[_File], stored: Callable[[str], tuple | None]) -> str | None:
@@ -379,7 +377,7 @@ def _template_hint(template: str | None, instead: str | None) -> str:
             + (f" (instead of {instead})" if instead else ""))
 
 
-def _collisions(files: list[_File], hint: str | None, instead: str | None) -> None:
+def _collisions(files: list[_File], hint: Callable[[], str | None], instead: str | None) -> None:
     """Two files of the batch resolving to one run name: both fail, each naming the other."""
     by_name: dict[str, list[_File]] = {}
     for file in files:
@@ -389,7 +387,7 @@ def _collisions(files: list[_File], hint: str | None, instead: str | None) -> No
         for file in group if len(group) > 1 else []:
             others = ", ".join(str(other.path) for other in group if other is not file)
             _fail(file, ConflictError(f"{file.path}: would be stored as run {run_name}, as would {others}; "
-                                      f"one file of a batch never replaces another: {_template_hint(hint, instead)}"))
+                                      f"one file of a batch never replaces another: {_template_hint(hint(), instead)}"))
 
 
 def _message_lines(files: list[_File]) -> list[str]:
@@ -501,7 +499,13 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             return stored_cache[run_name]
 
         _name(files, name, name_from, name_template, stored, replace)
-        hint = None if name is not None else _resolving_template(files, stored)
+        found: list[str | None] = []
+
+        def hint() -> str | None:  # looked for only when an error needs it
+            if not found:
+                found.append(None if name is not None else _resolving_template(files, stored))
+            return found[0]
+
         instead = (f"--name-template {name_template!r}" if name_template is not None
                    else f"--name-from {name_from}" if name_from in ("tag", "file") else None)
         _collisions(files, hint, instead)
@@ -514,7 +518,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             file.existing = stored(file.name)
             if file.existing and file.existing[1] != file.sha and not replace:
                 other = ("give another name with --name" if name is not None
-                         else _template_hint(hint, instead) if hint else "")
+                         else _template_hint(hint(), instead) if hint() else "")
                 _fail(file, ConflictError(
                     f"{file.path}: run {file.name} already exists with different content; pass `--replace` to "
                     "replace it and every score computed from it" + (f", or {other}" if other else "")))
