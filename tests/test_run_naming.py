@@ -406,3 +406,26 @@ def test_the_readme_naming_block_runs_as_printed(multi, tmp_path, monkeypatch):
                       "where name = 'bm25-dl21'").rows == [("Anserini BM25, k1=0.9 b=0.4", "2021-06-01 00:00:00",
                                                              "--date")]
         assert wh.sql("select name from qrels_sets").rows == [("trec-dl21",)]
+
+
+def test_the_python_api_renames_and_edits(seeded_db, tmp_path):
+    from warehouse.errors import ConflictError, NotFoundError, ReadOnlyError
+
+    with warehouse.open(seeded_db) as wh:
+        wh.evaluate("tagA", "base", "AP")
+        before = wh.sql("select run_id, query_id, value from scores").rows
+        assert wh.rename_run("tagA", "bm25") == ["renamed run tagA to bm25"]
+        assert wh.rename_qrels("base", "trec") == ["renamed qrels set base to trec"]
+        assert wh.edit_run("bm25", system="BM25", date="2021-06-01")[0] == "run bm25: system 'BM25', was 'tagA'"
+        assert wh.sql("select run_id, query_id, value from scores").rows == before
+        assert wh.evaluate("bm25", "trec", "AP").value("bm25", "AP") > 0
+        wh.ingest_run(write_file(tmp_path, "b.run", run_text(RUN_ROWS[:1], tag="other")))
+        with pytest.raises(ConflictError):
+            wh.rename_run("other", "bm25")
+        with pytest.raises(NotFoundError):
+            wh.edit_run("tagA", system="x")
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        with pytest.raises(ReadOnlyError):
+            wh.rename_run("bm25", "x")
+        assert wh.sql("select name, system, date_source from runs order by run_id").rows == [
+            ("bm25", "BM25", "--date"), ("other", "other", "file mtime")]
