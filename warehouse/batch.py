@@ -67,9 +67,9 @@ TAG_UNLESS_PLACEHOLDER = "tag unless placeholder"
 # Tags that name no run: tools' defaults and the values of a file's other columns; compared
 # ignoring case. Tags of digits only, or Q and digits, are placeholders too.
 PLACEHOLDER_TAGS = frozenset({
-    "rank", "run_id", "runid", "run-id", "run", "runtag", "run_tag", "tag", "name", "system", "model", "method",
-    "anserini", "pyserini", "lucene", "terrier", "pyterrier", "standard", "default", "baseline", "results",
-    "result", "output", "test", "exp", "q0", "none", "null", "nan", "na", "n/a", "-", "_", "x",
+    "rank", "run_id", "runid", "run-id", "run", "runtag", "run_tag", "tag", "system", "results", "output",
+    "anserini", "pyserini", "lucene", "terrier", "pyterrier", "standard", "default",
+    "q0", "none", "null", "nan", "na", "n/a", "-",
 })
 _PLACEHOLDER_PATTERN = re.compile(r"q?\d+", re.IGNORECASE)
 # the fields of --name-template (and of --system): see _fields
