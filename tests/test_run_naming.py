@@ -116,6 +116,22 @@ def test_several_folders_in_one_command_stay_apart(multi, tmp_path):
     assert result.exit_code == 0 and len(stored_runs(db)) == 12
 
 
+def test_a_system_folder_is_told_by_its_stored_files_too(multi, tmp_path):
+    """Three collections stored from their folders; the system folders then hold one new file each,
+    which alone tells nothing: the stored runs of the same folder say it is one system's."""
+    db = tmp_path / "irw.duckdb"
+    irw = Cli(db)
+    collections = by_collection(multi, tmp_path / "runs")
+    for collection in ("dl21", "dl22", "covid"):
+        assert irw("ingest", "run", collections / collection).exit_code == 0
+    for system in SYSTEMS:
+        result = irw("ingest", "run", multi / "runs" / system)
+        assert result.exit_code == 0, result.stderr
+    runs = {name: system for name, system, _ in stored_runs(db)}
+    assert len(runs) == 12
+    assert {(name, runs[name]) for name in runs if name.endswith(".news")} == {(f"{s}.news", s) for s in SYSTEMS}
+
+
 @pytest.mark.postgres
 def test_both_layouts_on_postgresql(multi, tmp_path, postgres_url):
     ingest_layouts(cli_for(postgres_url), multi, by_collection(multi, tmp_path / "runs", "trec_results_{system}.txt"),

@@ -196,6 +196,7 @@ class _File:
     tag: str | None = None
     ir_metadata: str | None = None
     known_as: str | None = None  # a stored run holding these bytes (validated when it was stored)
+    known_id: int | None = None  # that run's id
     date: RunDate | None = None
     name: str | None = None
     system: str | None = None  # the system the rule gives (None: the run's name)
@@ -246,10 +247,8 @@ def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None
     file.sha, file.holds = scan.sha256, scan.holds
     known = db.fetchone("select name, tag, ir_metadata, run_id from runs where sha256 = ? order by run_id limit 1",
                         [file.sha])
-    if known:
-        file.known_as, file.tag, file.ir_metadata, run_id = known
-        if queries:
-            file.queries = frozenset(r[0] for r in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall())
+    if known:  # its queries are read only when the rule needs them (_known_queries)
+        file.known_as, file.tag, file.ir_metadata, file.known_id = known
         return
     ingest._drop_stage(db.staging)
     staged.clear()
@@ -258,6 +257,16 @@ def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None
     file.tag, file.ir_metadata = ingest.staged_tag(file.path, tags, True), ir_metadata
     if queries:
         file.queries = frozenset(r[0] for r in db.staging.run_file("ingest/staged_query_ids.sql").fetchall())
+
+
+def _known_queries(db: Database, files: list[_File]) -> None:
+    """The queries of the stored runs whose bytes files of the batch are, in the folders where a
+    file is still to be named by the rule (a folder of files all stored names nothing)."""
+    pending = {f.path.resolve().parent for f in files if f.tag is not None and not f.known_as}
+    for file in files:
+        if file.known_as and file.queries is None and file.path.resolve().parent in pending:
+            file.queries = frozenset(row[0] for row in db.run_file("catalog/run_query_ids.sql",
+                                                                   {"run_id": file.known_id}).fetchall())
 
 
 def _folder(path: Path) -> str:
@@ -498,6 +507,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 stored_cache[run_name] = ingest.stored_run(db, run_name)
             return stored_cache[run_name]
 
+        if auto:
+            _known_queries(db, files)
         _name(files, name, name_from, name_template, stored, replace)
         found: list[str | None] = []
 
