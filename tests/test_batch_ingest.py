@@ -181,7 +181,7 @@ def test_every_bad_file_and_collision_of_a_batch_is_listed_and_nothing_stored(se
     assert result.stderr.splitlines() == [
         f"Error: {nan}:5: score NaN is not finite",
         f"Error: {taken}: run tagA already exists with different content; pass `--replace` to replace it and every "
-        "score computed from it, or pass `--name-template '{folder}.{short}'` to name every file of the batch apart "
+        "score computed from it, or pass `--name-template '{stem}'` to name every file of the batch apart "
         "(instead of --name-from file)",
         f"Error: {two_tags}:5: a second run tag 'c' (the file began with tag 'b'); a run file holds one run: "
         "split it into one file per tag",

@@ -75,7 +75,7 @@ _PLACEHOLDER_PATTERN = re.compile(r"q?\d+", re.IGNORECASE)
 # the fields of --name-template (and of --system): see _fields
 TEMPLATE_FIELDS = ("tag", "file", "stem", "short", "folder")
 # the templates an error may suggest, tried in this order: the first that names every file apart is shown
-_HINT_TEMPLATES = ("{short}", "{folder}.{short}", "{short}.{folder}", "{folder}.{stem}", "{stem}.{folder}",
+_HINT_TEMPLATES = ("{short}", "{stem}", "{folder}.{short}", "{short}.{folder}", "{folder}.{stem}", "{stem}.{folder}",
                    "{folder}.{short}.{tag}")
 
 
