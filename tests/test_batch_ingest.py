@@ -139,32 +139,30 @@ def test_dl19_by_tag_lists_every_file_and_stores_nothing(dl19, irw, db_path):
     for line, path in zip(lines, files):
         assert line.startswith(f"Error: {path}: would be stored as run rank, as would ")
         assert all(str(other) in line for other in files if other != path)
-        assert line.endswith("one file of a batch never replaces another: "
-                             "pass --name-from file to name them by their file names")
+        assert line.endswith("one file of a batch never replaces another: pass `--name-template '{short}'` to "
+                             "name every file of the batch apart (instead of --name-from tag)")
     assert lines[-1] == "Error: nothing was stored: 6 of 6 files cannot be ingested as they are"
     assert stored(db_path) == []
 
 
-def test_one_dl19_file_is_named_by_its_tag_and_the_next_by_its_file(dl19, irw, db_path):
+def test_one_dl19_file_is_named_by_its_file_as_its_tag_rank_is_a_placeholder(dl19, irw, db_path):
+    """The old path stored a lone DL19 file as run `rank`, and the next as the file's name."""
     bm25, rm3 = dl19 / "runs" / "run.dl19.BM25.txt", dl19 / "runs" / "run.dl19.BM25_RM3.txt"
-    assert irw("ingest", "run", bm25).exit_code == 0
+    first = irw("ingest", "run", bm25)
+    assert first.exit_code == 0, first.stderr
+    assert first.stderr.splitlines()[0] == (
+        f"{bm25}: named run.dl19.BM25 from its file name: its tag rank is a placeholder, not a name")
     second = irw("ingest", "run", rm3)
     assert second.exit_code == 0, second.stderr
-    assert second.stderr.splitlines()[0] == (
-        f"{rm3}: named run.dl19.BM25_RM3 from its file name: run rank (its tag) holds other content "
-        "(--replace replaces it, --name names the run)")
-    assert stored(db_path) == [("rank", "rank", 4300), ("run.dl19.BM25_RM3", "rank", 4300)]
+    assert stored(db_path) == [("run.dl19.BM25", "rank", 4300), ("run.dl19.BM25_RM3", "rank", 4300)]
     # the same command again: the same name, nothing to do
     again = irw("ingest", "run", rm3)
     assert again.exit_code == 0 and "nothing to do" in again.stderr
-    # --replace means the tag: rank now holds BM25_RM3's run
-    replaced = irw("ingest", "run", rm3, "--replace")
-    assert replaced.exit_code == 0, replaced.stderr
-    assert f"replaced run rank: 4300 lines, 43 queries from {rm3}" in replaced.stderr.splitlines()
-    assert f"{rm3}: the same bytes are stored as run run.dl19.BM25_RM3 too" in replaced.stderr.splitlines()
-    with warehouse.open(db_path, read_only=True) as wh:
-        shas = wh.sql("select name, sha256 from runs order by name").rows
-    assert shas[0][1] == shas[1][1]  # rank and run.dl19.BM25_RM3 hold the same bytes
+    # --name-from tag is asked for: the placeholder is then the name
+    tagged = irw("ingest", "run", rm3, "--name-from", "tag")
+    assert tagged.exit_code == 0, tagged.stderr
+    assert f"ingested run rank: 4300 lines, 43 queries from {rm3}" in tagged.stderr.splitlines()
+    assert f"{rm3}: the same bytes are stored as run run.dl19.BM25_RM3 too" in tagged.stderr.splitlines()
 
 
 # -- small batches: every problem listed with its file, nothing stored -----------------------------
@@ -182,8 +180,9 @@ def test_every_bad_file_and_collision_of_a_batch_is_listed_and_nothing_stored(se
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         f"Error: {nan}:5: score NaN is not finite",
-        f"Error: {taken}: run tagA already exists with different content; pass --replace to replace it and every "
-        "score computed from it, or name the run otherwise (--name, --name-from)",
+        f"Error: {taken}: run tagA already exists with different content; pass `--replace` to replace it and every "
+        "score computed from it, or pass `--name-template '{stem}'` to name every file of the batch apart "
+        "(instead of --name-from file)",
         f"Error: {two_tags}:5: a second run tag 'c' (the file began with tag 'b'); a run file holds one run: "
         "split it into one file per tag",
         "Error: nothing was stored: 3 of 4 files cannot be ingested as they are",
@@ -199,11 +198,10 @@ def test_two_files_of_one_name_are_an_error_naming_both(irw, db_path, tmp_path):
     two = write_file(tmp_path / "y", "run.txt.gz", run_text(RUN_ROWS[:2], tag="two"))
     result = irw("ingest", "run", "--name-from", "file", one, two)
     assert result.exit_code == 1
+    hint = "pass `--name-template '{folder}.{short}'` to name every file of the batch apart (instead of --name-from file)"
     assert result.stderr.splitlines()[:2] == [
-        f"Error: {one}: would be stored as run run, as would {two}; one file of a batch never replaces another: "
-        "rename the files, or ingest them one at a time with --name",
-        f"Error: {two}: would be stored as run run, as would {one}; one file of a batch never replaces another: "
-        "rename the files, or ingest them one at a time with --name",
+        f"Error: {one}: would be stored as run run, as would {two}; one file of a batch never replaces another: {hint}",
+        f"Error: {two}: would be stored as run run, as would {one}; one file of a batch never replaces another: {hint}",
     ]
     assert not stored(db_path)
     # by their (distinct) tags they go in; a file given twice is one run
@@ -216,7 +214,7 @@ def test_replace_in_a_batch_replaces_the_run_that_has_the_files_name(irw, db_pat
     assert irw("ingest", "run", old, "--name", "b").exit_code == 0
     a = write_file(tmp_path, "sys.a.txt", run_text(RUN_ROWS, tag="rank"))
     b = write_file(tmp_path, "sys.b.txt", run_text(RUN_ROWS[:3], tag="rank"))
-    refused = irw("ingest", "run", a, b)
+    refused = irw("ingest", "run", a, b, "--name-from", "file")
     assert refused.exit_code == 1
     assert refused.stderr.splitlines()[0].startswith(f"Error: {b}: run b already exists with different content")
     assert stored(db_path) == [("b", "rank", 1)]

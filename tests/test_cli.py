@@ -94,7 +94,7 @@ def test_same_name_other_bytes_needs_replace(seeded_db, irw, tmp_path):
     before = fingerprint_at(seeded_db)
     refused = irw("ingest", "run", path, "--name", "tagA")
     assert refused.exit_code == 1
-    assert refused.stderr.startswith(f"Error: {path}: run tagA already exists with different content; pass --replace")
+    assert refused.stderr.startswith(f"Error: {path}: run tagA already exists with different content; pass `--replace`")
     assert fingerprint_at(seeded_db) == before
     replaced = irw("ingest", "run", path, "--replace")
     assert replaced.exit_code == 0, replaced.stderr
@@ -263,7 +263,8 @@ def test_a_warehouse_another_process_is_writing(seeded_db):
 
 # Commands that print nothing on stdout but messages, and the trec_eval drop-in whose output is
 # trec_eval's own format. Every other command prints data and takes --format (DESIGN: house rules).
-NOT_PRINTING_DATA = {"ingest run", "ingest qrels", "rm run", "rm qrels", "trec-eval", "copy", "export"}
+NOT_PRINTING_DATA = {"ingest run", "ingest qrels", "rm run", "rm qrels", "rename run", "rename qrels", "edit run",
+                     "trec-eval", "copy", "export"}
 
 
 def _commands(group, prefix=""):

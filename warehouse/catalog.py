@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from .db import Database
-from .errors import NotFoundError, UsageError
+from .errors import ConflictError, NotFoundError, UsageError
 
 # Tables that hold rows derived from a run or a qrels set, keyed by run_id / qrels_set_id.
 # Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
@@ -212,3 +212,42 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
                             "that runs and qrels are of the same collection (`irw runs` shows which qrels sets judge "
                             "each run)")
     return RunSelection(tuple(names), qrels, tuple(left_out), every=every)
+
+def edit_run(db: Database, run_id_: int, *, name: str | None = None, system: str | None = None,
+             description: str | None = None, parameters=None, date=None) -> None:
+    """Changes a stored run's name, system, description, parameters or date (an ingest.RunDate) in
+    place; None keeps what is stored. The caller holds the transaction; everything derived from the
+    run is keyed by run_id and stays attached."""
+    db.run_file("catalog/edit_run.sql", {
+        "run_id": run_id_, "name": name, "system": system, "description": description,
+        "run_date": date.value if date is not None else None, "date_source": date.source if date is not None else None})
+    if parameters is not None:
+        db.run_file("catalog/edit_run_parameters.sql", {"run_id": run_id_, "parameters": dict(parameters)})
+
+
+def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
+    if not new.strip():
+        raise UsageError(f"a {kind} name cannot be empty")
+    if new == old:
+        raise UsageError(f"{kind} {old} is already named {new}")
+    if taken:
+        raise ConflictError(f"cannot rename {kind} {old} to {new}: a {kind} named {new} is stored; choose another "
+                            f"name, or remove that one first (`{remove} {new}`)")
+
+
+def rename_run(db: Database, old: str, new: str) -> list[str]:
+    """Renames a run (its system stays: `irw edit run --system` changes it). Returns what changed."""
+    run_id_ = run_id(db, old)
+    _new_name("run", old, new, db.fetchone("select 1 from runs where name = ?", [new]) is not None, "irw rm run")
+    with db.transaction():
+        edit_run(db, run_id_, name=new)
+    return [f"renamed run {old} to {new}"]
+
+
+def rename_qrels_set(db: Database, old: str, new: str) -> list[str]:
+    set_id = qrels_set_id(db, old)
+    _new_name("qrels set", old, new, db.fetchone("select 1 from qrels_sets where name = ?", [new]) is not None,
+              "irw rm qrels")
+    with db.transaction():
+        db.run_file("catalog/rename_qrels_set.sql", {"qrels_set_id": set_id, "name": new})
+    return [f"renamed qrels set {old} to {new}"]

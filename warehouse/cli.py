@@ -32,6 +32,8 @@ app = typer.Typer(
 )
 ingest_app = typer.Typer(help="Ingest TREC qrels and run files.", no_args_is_help=True)
 rm_app = typer.Typer(help="Remove a run or a qrels set and everything derived from it.", no_args_is_help=True)
+rename_app = typer.Typer(help="Rename a run or a qrels set; its scores and history stay with it.", no_args_is_help=True)
+edit_app = typer.Typer(help="Change a stored run's system, description, date or parameters.", no_args_is_help=True)
 
 
 def _print_version(value: bool) -> None:
@@ -52,6 +54,8 @@ def _main_options(
 
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(rm_app, name="rm")
+app.add_typer(rename_app, name="rename")
+app.add_typer(edit_app, name="edit")
 
 # A str, not a Path: Path would turn postgresql://host/db into postgresql:/host/db, which the
 # library could no longer tell from a file name (it opens PostgreSQL URLs and refuses other URLs).
@@ -248,10 +252,16 @@ def ingest_run(
                                                      ".zst, .bz2 or .xz), or folders of them.")],
     name: Annotated[Optional[str], typer.Option(help="Run name (one file only; default: see --name-from).")] = None,
     name_from: Annotated[NameFrom, typer.Option(
-        "--name-from", help="Run names: tag; file (the file name without extensions and the prefix the batch's "
-                            "file names share); auto: the tag unless another file of the batch has that tag or a "
-                            "stored run of that name holds other content (then file).")] = NameFrom.auto,
-    system: Annotated[Optional[str], typer.Option(help="System the run belongs to (default: the run name).")] = None,
+        "--name-from", help="Run names: tag; file (the file name without extensions and the prefix the file "
+                            "names of its folder share); auto: the rule of the README's \"Run names and dates\" "
+                            "(the tag unless it is a placeholder or shared, else from the file and folder "
+                            "names).")] = NameFrom.auto,
+    name_template: Annotated[Optional[str], typer.Option(
+        "--name-template", help="Run names from the fields {tag} {file} {stem} {short} {folder}, e.g. "
+                                "'{folder}.{short}'.")] = None,
+    system: Annotated[Optional[str], typer.Option(help="System the run belongs to; may hold the fields of "
+                                                       "--name-template, e.g. '{folder}' (default: by the naming "
+                                                       "rule, else the run name).")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
     param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable.")] = None,
     date: Annotated[Optional[str], typer.Option(
@@ -268,6 +278,8 @@ def ingest_run(
             raise UsageError("--name names one run; with several files each is named by the rule of --name-from")
         if name and name_from is not NameFrom.auto:
             raise UsageError("--name and --name-from both name the run: give one of them")
+        if name_template is not None and (name or name_from is not NameFrom.auto):
+            raise UsageError("--name-template names the runs, as --name and --name-from do: give one of them")
         parameters = _parse_params(param)
         run_date = given_date(date) if date is not None else None
     with reported_errors(), Warehouse(db) as wh:
@@ -278,7 +290,8 @@ def ingest_run(
                 progress.update(0, completed=done, total=total)
 
         try:
-            results = wh.ingest_runs(files, name=name, name_from=name_from.value, system=system,
+            results = wh.ingest_runs(files, name=name, name_from=name_from.value, name_template=name_template,
+                                     system=system,
                                      description=description, parameters=parameters, replace=replace,
                                      date=run_date.value if run_date else None, on_step=on_step)
         finally:
@@ -324,6 +337,44 @@ def rm_qrels(name: str, db: DbOption = DEFAULT_DB) -> None:
     with reported_errors(), Warehouse(db, create=False) as wh:
         wh.remove_qrels(name)
         err(f"removed qrels {name}")
+
+
+@rename_app.command("run")
+def rename_run(name: str, new_name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Rename a run; its scores, significance results and history stay with it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        for line in wh.rename_run(name, new_name):
+            err(line)
+
+
+@rename_app.command("qrels")
+def rename_qrels(name: str, new_name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Rename a qrels set; its judgments and every evaluation made with it stay with it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        for line in wh.rename_qrels(name, new_name):
+            err(line)
+
+
+@edit_app.command("run")
+def edit_run(
+    name: str,
+    system: Annotated[Optional[str], typer.Option(help="The system the run belongs to.")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
+    date: Annotated[Optional[str], typer.Option(help="The run's date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM].")] = None,
+    param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable "
+                                                                       "(replaces the stored parameters).")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Change a stored run's system, description, date or parameters without ingesting it again."""
+    from .batch import given_date
+
+    with reported_errors():
+        parameters = _parse_params(param) if param else None
+        if date is not None:
+            given_date(date)  # a bad date is refused before the warehouse is opened
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        for line in wh.edit_run(name, system=system, description=description, date=date, parameters=parameters):
+            err(line)
 
 
 @app.command("sql")

@@ -86,8 +86,10 @@ class Warehouse:
     def ingest_run(self, path: str | os.PathLike[str], name: str | None = None, *, system: str | None = None,
                    description: str | None = None, parameters: Mapping[str, str] | None = None,
                    replace: bool = False, date: str | dt.date | None = None) -> ingest.IngestResult:
-        """Ingests one run file as run name, or else as its tag. date (an ISO string, a date or a
-        datetime) defaults to the ir_metadata header's date, else the file's modification time.
+        """Ingests one run file as run name, or else as its tag (a placeholder tag such as `rank` or
+        `run_id`, batch.PLACEHOLDER_TAGS, gives the file's name instead, said in the result's
+        messages). date (an ISO string, a date or a datetime) defaults to the ir_metadata header's
+        date, else the file's modification time.
 
         path may be a pandas / polars / Arrow frame (columns query_id, doc_id, score and optionally
         rank, or PyTerrier's qid, docno, score, rank: warehouse/frames.py); it then needs a name,
@@ -97,22 +99,25 @@ class Warehouse:
             return frames.ingest_run_frame(self.db, path, name, date=date, store=lambda file, when: batch.ingest_runs(
                 self.db, [file], name=name, system=system, description=description, parameters=parameters,
                 replace=replace, date=when, folders=False)[0])
-        return batch.ingest_runs(self.db, [path], name=name, name_from="auto" if name else "tag", system=system,
+        return batch.ingest_runs(self.db, [path], name=name,
+                                 name_from="auto" if name else batch.TAG_UNLESS_PLACEHOLDER, system=system,
                                  description=description, parameters=parameters, replace=replace, date=date,
                                  folders=False)[0]
 
     def ingest_runs(self, paths: Iterable[str | os.PathLike[str]], *, name: str | None = None, name_from: str = "auto",
-                    system: str | None = None, description: str | None = None,
+                    name_template: str | None = None, system: str | None = None, description: str | None = None,
                     parameters: Mapping[str, str] | None = None, replace: bool = False,
                     date: str | dt.date | None = None,
                     on_step: Callable[[int, int], None] | None = None) -> list[ingest.IngestResult]:
         """Ingests run files and folders of run files, one run each (`irw ingest run`): named by
         name_from ("auto", "file" or "tag"; the rule is in warehouse/batch.py and the README), the
         whole batch checked before anything is stored (BatchError lists every problem). name names
-        the run of a one-file batch."""
+        the run of a one-file batch; name_template (e.g. "{folder}.{short}": batch.TEMPLATE_FIELDS)
+        names every run by fields of its file, and system may hold the same fields."""
         self._require_writable("ingest runs")
-        return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, system=system, description=description,
-                                 parameters=parameters, replace=replace, date=date, on_step=on_step)
+        return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
+                                 system=system, description=description, parameters=parameters, replace=replace,
+                                 date=date, on_step=on_step)
 
     # -- browse ------------------------------------------------------------------------------
     def runs(self) -> Table:
@@ -150,6 +155,43 @@ class Warehouse:
         run_id = catalog.run_id(self.db, name)
         with self.db.transaction():
             catalog.delete_run(self.db, run_id)
+
+    def rename_run(self, name: str, new_name: str) -> list[str]:
+        """Renames a stored run, keeping its rows, scores, significance results and history (all keyed
+        by its id); its system stays. A name another run holds is refused (ConflictError). Returns
+        what changed, as `irw rename run` says it."""
+        self._require_writable("rename a run")
+        return catalog.rename_run(self.db, name, new_name)
+
+    def rename_qrels(self, name: str, new_name: str) -> list[str]:
+        """Renames a stored qrels set, keeping its judgments and every evaluation made with it."""
+        self._require_writable("rename a qrels set")
+        return catalog.rename_qrels_set(self.db, name, new_name)
+
+    def edit_run(self, name: str, *, system: str | None = None, description: str | None = None,
+                 date: str | dt.date | dt.datetime | None = None,
+                 parameters: Mapping[str, str] | None = None) -> list[str]:
+        """Changes a stored run's system, description, date (then from --date) or parameters without
+        ingesting it again; what is not given stays. Returns what changed, as `irw edit run` says it."""
+        self._require_writable("edit a run")
+        if system is None and description is None and date is None and parameters is None:
+            raise UsageError("nothing to edit: give --system, --description, --date or --param")
+        run_id = catalog.run_id(self.db, name)
+        run_date = batch.given_date(date) if date is not None else None
+        old = self.db.fetchone("select system, description, parameters, file_created_at, date_source from runs "
+                               "where run_id = ?", [run_id])
+        with self.db.transaction():
+            catalog.edit_run(self.db, run_id, system=system, description=description, parameters=parameters,
+                             date=run_date)
+        said = []
+        for label, given, was in (("system", system, old[0]), ("description", description, old[1]),
+                                  ("parameters", dict(parameters) if parameters is not None else None,
+                                   dict(old[2] or {}))):
+            if given is not None:
+                said.append(f"run {name}: {label} {given!r}, was {was!r}")
+        if run_date is not None:
+            said.append(f"run {name}: date {run_date.value} (from --date), was {old[3]} (from {old[4]})")
+        return said
 
     def remove_qrels(self, name: str) -> None:
         self._require_writable("remove a qrels set")

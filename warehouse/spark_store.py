@@ -130,13 +130,21 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
     digests = {}
     if remote:
         digests = {r.run_id: "rows:" + r.digest for r in spark_db.spark_frame("spark/run_digest.sql").collect()}
+    queries: dict[int, set] = {}  # the rule tells a folder per system by the queries its files answer
+    for row in spark_db.table("run_queries").select("run_id", "query_id").collect():
+        queries.setdefault(row.run_id, set()).add(row.query_id)
     files = []
     for run in runs:
         path = Path(_local(run.source_path))
         sha = digests.get(run.run_id) or ingest.scan_file(path).sha256
-        files.append(batch._File(path, sha=sha, tag=run.tag, known_as=_name_of(target, "runs", sha)))
-    batch._name(files, None, "auto", lambda name: ingest.stored_run(target, name), replace)
-    batch._collisions(files, "auto")
+        files.append(batch._File(path, sha=sha, tag=run.tag, known_as=_name_of(target, "runs", sha),
+                                 queries=frozenset(queries.get(run.run_id, ()))))
+
+    def stored(name: str):
+        return ingest.stored_run(target, name)
+
+    batch._name(files, None, "auto", None, stored, replace)
+    batch._collisions(files, lambda: batch._resolving_template(files, stored), None)
     if any(f.errors for f in files):
         raise files[0].error if len(files) == 1 else BatchError(batch._message_lines(files))
     notes = []
@@ -156,7 +164,7 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
                 "insert into runs (name, system, tag, description, source_path, sha256, file_created_at, "
                 "date_source, row_count, query_count, rows_stored) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false) "
                 "returning run_id",
-                [name, name, run.tag, description, str(file.path.resolve()) if local else run.source_path, file.sha,
+                [name, file.system or name, run.tag, description, str(file.path.resolve()) if local else run.source_path, file.sha,
                  date.value if date else now, date.source if date else DATE_SPARK, run.row_count,
                  run.query_count])[0]))
             names[run.name] = name
