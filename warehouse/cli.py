@@ -333,6 +333,8 @@ def sql(
     output: Annotated[Optional[Path], typer.Option(
         "-o", "--output", help="File to write (parquet and arrow need one; the others print to stdout without).")
     ] = None,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 300.0,
 ) -> None:
     """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...).
 
@@ -345,8 +347,12 @@ def sql(
             raise UsageError("the SQL on stdin is not UTF-8 text") from None
         if fmt.value in formatting.FILE_FORMATS and output is None:
             raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
-    with reported_errors(), Warehouse(db, sandboxed=True) as wh:
-        result = wh.sql(text)
+    try:
+        with reported_errors(), Warehouse(db, sandboxed=True) as wh:
+            result = wh.sql(text, timeout=timeout)
+    except KeyboardInterrupt:
+        err("Error: interrupted; the query was stopped")
+        raise typer.Exit(130) from None
     with reported_errors():
         if output is None:
             sys.stdout.write(formatting.render(result, fmt.value))
