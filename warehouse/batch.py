@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from .escaping import name_problem, shown
 from . import ingest
 from .db import Database
 from .errors import BatchError, ConflictError, InputFileError, IrwError, Problem, UsageError
@@ -280,6 +281,12 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
     on_step(done, total) follows the progress (each file is checked, then stored)."""
     if name_from not in NAME_FROM:
         raise UsageError(f"--name-from takes {', '.join(NAME_FROM)}; got {name_from!r}")
+    for option, value in (("--name", name), ("--system", system)):
+        why = name_problem(value) if value is not None else None
+        if why:
+            raise UsageError(f"the run's {option} '{shown(value)}' {why}: give it a name of visible text")
+    if description is not None and name_problem(description) == "is not UTF-8 text":
+        raise UsageError("the run's --description is not UTF-8 text")
     run_date = given_date(date) if date is not None else None
     files = _expand(paths, folders)
     if not files:
@@ -315,6 +322,11 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             return stored_cache[run_name]
 
         _name(files, name, name_from, stored, replace)
+        for file in files:
+            why = name_problem(file.name) if file.name is not None else None
+            if why:
+                _fail(file, UsageError(f"{file.path}: its run name '{shown(file.name)}' {why}; name it with --name"))
+                file.name = None
         _collisions(files, name_from)
         for file in files:
             if file.name is None or file.errors:

@@ -48,6 +48,13 @@ def _main_options(
                                           help="Print irw's version and exit.")] = False,
 ) -> None:
     """irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB)."""
+    # A name the terminal's encoding cannot write (PYTHONIOENCODING=latin-1) goes out as \uXXXX
+    # instead of ending the command in a UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass  # not a text stream of its own (a test's capture)
 
 
 app.add_typer(ingest_app, name="ingest")
@@ -165,7 +172,11 @@ def shared_options(command):
 
 
 def err(message: str) -> None:
-    typer.echo(message, err=True)
+    """A message on stderr, each line's control and bidi characters escaped (warehouse/escaping.py):
+    a name holding ESC or a backspace cannot drive the terminal."""
+    from .escaping import shown
+
+    typer.echo("\n".join(shown(line) for line in str(message).split("\n")), err=True)
 
 
 @contextmanager

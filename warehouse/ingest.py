@@ -26,10 +26,11 @@ from typing import BinaryIO, Callable, Iterator, TypeVar
 
 import duckdb
 
+from .escaping import name_problem, shown
 from . import transfer
 from .catalog import delete_qrels_set, delete_run
 from .db import Database
-from .errors import ConflictError, InputFileError, Problem
+from .errors import ConflictError, InputFileError, Problem, UsageError
 
 # Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
@@ -670,7 +671,11 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     skips hashing the file (qrels_sets.sha256 is ""), for a database thrown away after one
     evaluation (warehouse/oneshot.py), where nothing will ask whether it holds these bytes."""
     path = Path(path)
+    if name is not None and name_problem(name):
+        raise UsageError(f"the qrels set's name '{shown(name)}' {name_problem(name)}: give it a name of visible text")
     name = name or display_name(path)
+    if name_problem(name):
+        raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
     existing = stored_qrels_set(db, name)
