@@ -130,6 +130,14 @@ def test_a_name_that_is_not_utf8_is_said_so(tmp_path):
     result = _irw(b"ingest", b"run", b"r.txt", b"--name", b"bad\xffname", b"--db", b"w.duckdb", cwd=tmp_path)
     stderr = result.stderr.decode()
     assert result.returncode != 0 and "is not UTF-8 text" in stderr and "DuckDB failed" not in stderr, stderr
+    write_file(tmp_path, "q.txt", "q1 0 d1 1\n")
+    for args in ([b"ingest", b"run", b"r.txt", b"--system", b"s\xff"], [b"ingest", b"run", b"r.txt", b"--param", b"k=\xfe"],
+                 [b"ingest", b"run", b"r.txt", b"--description", b"\xff"],
+                 [b"ingest", b"qrels", b"q.txt", b"--name", b"q\xff"],
+                 [b"ingest", b"qrels", b"q.txt", b"--name", b"q", b"--description", b"\xff"]):
+        result = _irw(*args, b"--db", b"w.duckdb", cwd=tmp_path)
+        stderr = result.stderr.decode()
+        assert result.returncode != 0 and "is not UTF-8 text" in stderr and "Traceback" not in stderr, (args, stderr)
 
 
 def test_a_non_latin_name_on_a_latin1_terminal(tmp_path):

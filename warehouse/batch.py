@@ -285,8 +285,10 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         why = name_problem(value) if value is not None else None
         if why:
             raise UsageError(f"the run's {option} '{shown(value)}' {why}: give it a name of visible text")
-    if description is not None and name_problem(description) == "is not UTF-8 text":
-        raise UsageError("the run's --description is not UTF-8 text")
+    texts = [("--description", description)] + [("--param", f"{k}={v}") for k, v in (parameters or {}).items()]
+    for option, value in texts:
+        if isinstance(value, str) and name_problem(value) == "is not UTF-8 text":
+            raise UsageError(f"the run's {option} '{shown(value)}' is not UTF-8 text")
     run_date = given_date(date) if date is not None else None
     files = _expand(paths, folders)
     if not files:

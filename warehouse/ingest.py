@@ -708,6 +708,8 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     path = Path(path)
     if name is not None and name_problem(name):
         raise UsageError(f"the qrels set's name '{shown(name)}' {name_problem(name)}: give it a name of visible text")
+    if isinstance(description, str) and name_problem(description) == "is not UTF-8 text":
+        raise UsageError(f"the qrels set's --description '{shown(description)}' is not UTF-8 text")
     name = name or display_name(path)
     if name_problem(name):
         raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
