@@ -171,3 +171,22 @@ def test_ctrl_c_and_a_killed_client_leave_nothing_running_on_the_server(postgres
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_writer_that_may_create_roles_makes_and_becomes_the_reader(postgres_url, tmp_path):
+    role = "irw_owner_sec"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("create role {} login createrole password 'pw'").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("grant create, usage on schema public to {}").format(psql.Identifier(role)))
+    try:
+        owner = postgres_url_with(postgres_url, user=role, password="pw")
+        irw = _seeded(owner, tmp_path)  # the owner's ingest creates the tables, and irw_reader's grants
+        who = irw("sql", "select current_user as who, count(*) as n from runs", "-f", "csv")
+        assert who.exit_code == 0 and who.stdout.splitlines()[1] == "irw_reader,1", who.stderr
+        refused = irw("sql", "select pg_terminate_backend(1)")
+        assert refused.exit_code == 1 and "acts outside the query" in refused.stderr
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(role)))
+            admin.execute(psql.SQL("drop role {}").format(psql.Identifier(role)))
