@@ -44,3 +44,18 @@ def test_postgres_ingest_says_the_same(postgres_url, tmp_path):
     run = write_file(tmp_path, "r.txt", "q1 Q0 d1 1 2.5 tag\nq1 Q0 d\x002 2 1.5 tag\n")
     result = irw("ingest", "run", str(run))
     assert result.exit_code == 1 and f"{run}:2: the control character NUL" in result.stderr, result.stderr
+
+
+@pytest.mark.postgres
+def test_copying_an_older_warehouse_holding_nul_to_postgres_names_the_run(postgres_url, tmp_path):
+    import duckdb
+
+    path = tmp_path / "old.duckdb"
+    irw = Cli(path)
+    assert irw("ingest", "run", str(write_file(tmp_path, "r.txt", "q1 Q0 d1 1 2.5 tag\nq1 Q0 dx 2 1.5 tag\n")),
+               "--name", "old").exit_code == 0
+    with duckdb.connect(str(path)) as con:  # as an irw that kept NUL as data stored it
+        con.execute("update run_rows set doc_id = 'd' || chr(0) || '2' where doc_id = 'dx'")
+    result = Cli(path)("copy", "--from", str(path), "--to", postgres_url, db=False)
+    assert result.exit_code == 1 and "run old" in result.stderr and "holds NUL (U+0000) at query q1, document d\\x002" \
+        in result.stderr, result.stderr
