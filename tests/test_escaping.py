@@ -151,3 +151,5 @@ def test_a_non_latin_name_on_a_latin1_terminal(tmp_path):
         result = _irw(*command, "--db", "w.duckdb", cwd=tmp_path, env=env)
         assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
         assert b"\\u8fd0\\u884c" in result.stdout
+    result = _irw("trec-eval", "q.txt", "r.txt", cwd=tmp_path, env=env)
+    assert result.returncode == 0 and result.stdout.startswith(b"runid                 \tall\t\\u8fd0\\u884c\n")
