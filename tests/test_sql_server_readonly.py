@@ -64,7 +64,8 @@ def test_hostile_functions_are_refused_whatever_their_spelling(postgres_url, tmp
 def test_statements_that_are_not_queries_are_named_as_such(postgres_url, tmp_path):
     irw = _seeded(postgres_url, tmp_path)
     for statement, word in (("listen x", "LISTEN"), ("notify x, 'y'", "NOTIFY"), ("  unlisten *", "UNLISTEN"),
-                            ("/* c */ discard all", "DISCARD")):
+                            ("/* c */ discard all", "DISCARD"), ("do $$ begin end $$", "DO"),
+                            ("set role postgres", "SET"), ("with x as (select 1) delete from runs", "DELETE")):
         refused = irw("sql", statement)
         assert refused.exit_code == 1 and f"{word} statements are refused" in refused.stderr, refused.stderr
         assert "ALIAS" not in refused.stderr

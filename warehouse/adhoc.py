@@ -462,7 +462,9 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
         return _postgres_refusal(inner, volatile) if inner.strip() else ("EXPLAIN of nothing", "shape")
     if type(tree).__name__ not in _PG_QUERY_TYPES:
         word = _first_word(query)
-        kind = "write" if type(tree).__name__ in _PG_WRITE_NODES or word in (
+        if type(tree).__name__ in _PG_WRITE_NODES and type(tree).__name__ not in ("Command", "Into"):
+            word = type(tree).__name__.upper()  # WITH ... DELETE is a DELETE
+        kind = "write" if word in (
             "INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE", "COPY",
             "GRANT", "REVOKE", "COMMENT", "REINDEX", "CLUSTER", "VACUUM", "REFRESH") else "server"
         return f"{word} statements are refused: irw sql runs one query (SELECT, VALUES, or EXPLAIN of one)", kind
