@@ -516,10 +516,12 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
     digest = hashlib.sha256(f"{duckdb.__version__}\0{_OBJECTS_SQL}\0both ways".encode())
     for _, relative_path in steps:
         digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
-        f"known-objects-{digest.hexdigest()[:24]}.json"
     try:
+        cache: Path | None = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
+            f"known-objects-{digest.hexdigest()[:24]}.json"
         return frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+    except RuntimeError:  # no home folder to keep a cache in
+        cache = None
     except (OSError, ValueError, TypeError):
         pass
     rows: set[tuple[str, str, str, str]] = set()
@@ -540,6 +542,8 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
                 rows |= {tuple(row) for row in con.execute(_OBJECTS_SQL).fetchall()}
         finally:
             con.close()
+    if cache is None:
+        return frozenset(rows)
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         partial = cache.with_name(f".{cache.name}.{os.getpid()}")
