@@ -9,8 +9,10 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
   one transaction with COPY (warehouse/transfer.py). A killed ingest leaves nothing behind.
 - Schema migrations are the same files, applied once per database under an advisory lock, so two
   clients opening a fresh database together do not both migrate it.
-- `irw sql` runs in a READ ONLY transaction that is always rolled back (warehouse/adhoc.py); the
-  role it connects as should be a read-only one (README, "A shared warehouse"). A warehouse opened
+- `irw sql` runs in a READ ONLY transaction that is always rolled back, with statement and lock
+  timeouts, under a role that can only read: the URL's own, or irw's reader role (adhoc.READER,
+  which a writer whose role may create roles makes and grants, _grant_reader) by SET LOCAL ROLE;
+  else it refuses (warehouse/adhoc.py; README, "A shared warehouse"). A warehouse opened
   read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
   not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
   PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
