@@ -111,7 +111,29 @@ def read(kind: str, text: bytes, strict: bool = True) -> Verdict:
     if kind == "run" and len(first) in (3, 4) and INTEGER.fullmatch(first[-1]) \
             and 2 * sum(len(f) in (3, 4) for _, f in data) >= len(data):
         return _refused([(0, "looks like a qrels file")])
-    return _read_run(data, strict) if kind == "run" else _read_qrels(data)
+    verdict = _read_run(data, strict) if kind == "run" else _read_qrels(data)
+    if verdict.accepted:  # README: NUL in what a warehouse stores is an error naming its line
+        line = _nul_line(kind, data, lines)
+        if line is not None:
+            return _refused([(line, "NUL")])
+    return verdict
+
+
+def _nul_line(kind: str, data: list[tuple[int, list[bytes]]], lines: list[bytes]) -> int | None:
+    """The line a file irw would otherwise store is refused at for a NUL: the first data line with
+    NUL in a stored field (a run's qid, docid, tag; qrels' qid, docid), else the first comment line
+    holding NUL when the ir_metadata block holds one."""
+    for number, fields in data:
+        stored = (fields[0], fields[2], fields[5]) if kind == "run" else (fields[0], fields[-2])
+        if any(b"\x00" in field for field in stored):
+            return number
+    if kind == "run":
+        starts = [n for n, line in enumerate(lines, 1) if line.strip(b" ") == b"# ir_metadata.start"]
+        ends = [n for n, line in enumerate(lines, 1) if line.strip(b" ") == b"# ir_metadata.end"]
+        if starts and ends and ends[0] > starts[0] and any(b"\x00" in line for line in lines[starts[0]:ends[0] - 1]):
+            return next(n for n, line in enumerate(lines, 1)
+                        if b"\x00" in line and _fields(line) and _fields(line)[0].startswith(b"#"))
+    return None
 
 
 def _duplicates(data: list[tuple[int, list[bytes]]], key) -> list[tuple[int, str]]:

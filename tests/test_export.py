@@ -198,16 +198,15 @@ def test_a_run_without_rows_has_no_folder_and_rows_of_no_run_are_refused(wh, tmp
     assert not [p for p in tmp_path.iterdir() if p.name == "again" or p.name.startswith(".")]
 
 
-def test_a_table_that_is_not_irw_s_is_left_out_and_said_so(seeded_db, tmp_path):
+def test_a_table_that_is_not_irw_s_is_refused_before_anything_is_written(seeded_db, tmp_path):
+    # issue 24: a warehouse holding what irw's migrations did not make is refused at open
     con = duckdb.connect(str(seeded_db))
     con.execute("create table my_notes (note varchar)")
     con.close()
     result = Cli(seeded_db)("export", tmp_path / "out")
-    assert result.exit_code == 0, result.stderr
-    assert "my_notes: not exported (not one of irw's tables)" in result.stderr.splitlines()
-    manifest = json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))
-    assert manifest["skipped"] == {"my_notes": "not one of irw's tables"} and "my_notes" not in manifest["tables"]
-    assert not list((tmp_path / "out").glob("my_notes*"))
+    assert result.exit_code == 1
+    assert "irw's migrations did not make (table my_notes" in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 # -- the target folder -----------------------------------------------------------------------------

@@ -243,12 +243,12 @@ def _unchecked(db, statement):
     """run_on_postgres without its statement checks: what PostgreSQL alone enforces."""
     from warehouse import adhoc
 
-    original = adhoc.postgres_refusal
-    adhoc.postgres_refusal = lambda query: None
+    original = adhoc._postgres_refusal
+    adhoc._postgres_refusal = lambda query, volatile=None: (None, "")
     try:
         return adhoc.run_on_postgres(db, statement, None)
     finally:
-        adhoc.postgres_refusal = original
+        adhoc._postgres_refusal = original
 
 
 def test_a_read_only_role_reads_the_warehouse_and_nothing_more(postgres_url, postgres_readonly_url, dl19):

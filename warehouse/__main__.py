@@ -29,6 +29,13 @@ def output_failed(exc: OSError) -> int:
 
 
 def main() -> None:
+    # What the terminal's encoding cannot write (a tag in Chinese under PYTHONIOENCODING=latin-1)
+    # goes out as \uXXXX instead of ending the command in a UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
     if sys.argv[1:2] == ["trec-eval"]:
         from .trec_eval import in_this_process
         from .trec_eval import main as trec_eval

@@ -39,12 +39,15 @@ _DID_YOU_MEAN = re.compile(r'\s*Did you mean "([^"]+)"\?')
 _MISSING_TABLE = re.compile(r"^Catalog Error: Table with name \S+ does not exist")
 
 
-def run(db: Database, query: Any, params: Any = None) -> Table:
+def run(db: Database, query: Any, params: Any = None, timeout: float | None = None) -> Table:
     """Runs one read-only statement on the sandbox and returns its rows; refusals raise
-    ReadOnlyError, SQL DuckDB rejects raises QueryError, misuse raises QueryError too."""
+    ReadOnlyError, SQL DuckDB rejects raises QueryError, misuse raises QueryError too. A statement
+    still running after timeout seconds (DEFAULT_TIMEOUT when None; 0 for no limit) is stopped and
+    raises QueryError; Ctrl-C (KeyboardInterrupt) stops it too, on the server for PostgreSQL."""
     query, params = _checked_arguments(query, params)
+    timeout = _checked_timeout(timeout)
     if db.dialect == "postgres":
-        return run_on_postgres(db, query, params)
+        return run_on_postgres(db, query, params, timeout)
     with db.sandbox() as con:
         try:
             statements = con.extract_statements(query)
@@ -58,7 +61,8 @@ def run(db: Database, query: Any, params: Any = None) -> Table:
         con.execute("begin transaction")
         failed: BaseException | None = None
         try:
-            return Table.from_result(con.execute(query, params) if params is not None else con.execute(query))
+            return _interruptible(con, lambda: Table.from_result(
+                con.execute(query, params) if params is not None else con.execute(query)), timeout)
         except (duckdb.Error, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
             failed = exc  # TypeError ...: values DuckDB cannot bind
         finally:
@@ -69,6 +73,59 @@ def run(db: Database, query: Any, params: Any = None) -> Table:
         if isinstance(failed, duckdb.Error):
             raise _query_failure(db, con, failed) from None
         raise QueryError(f"cannot bind the parameters: {failed}") from None
+
+
+def _checked_timeout(timeout: Any) -> float:
+    if timeout is None:
+        return DEFAULT_TIMEOUT
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout >= 0 \
+            or timeout == float("inf"):
+        raise QueryError(f"the timeout is a number of seconds, 0 for none, not {timeout!r}")
+    return float(timeout)
+
+
+def _interruptible(con: duckdb.DuckDBPyConnection, call, timeout: float):
+    """call() (a statement on con and the reading of its rows) on a thread of its own, while this
+    thread waits: Ctrl-C reaches Python only here (DuckDB's execute holds the main thread in C until
+    done), and interrupts DuckDB (con.interrupt()) before KeyboardInterrupt goes on; so does the
+    timeout, which raises QueryError."""
+    import threading
+    import time
+
+    outcome: dict[str, Any] = {}
+    # Waited on with an Event, not Thread.join: a join interrupted by Ctrl-C marks a running thread
+    # as stopped (Python 3.11's _wait_for_tstate_lock releases the lock the thread still holds).
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # handed to the waiting thread
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    def stop() -> None:
+        # again and again: an interrupt that comes before the statement starts is forgotten by it
+        while not done.is_set():
+            con.interrupt()
+            done.wait(0.02)
+
+    worker = threading.Thread(target=work, name="irw-sql", daemon=True)
+    deadline = time.monotonic() + timeout if timeout else None
+    worker.start()
+    try:
+        while not done.wait(0.05):
+            if deadline is not None and time.monotonic() >= deadline:
+                stop()
+                raise QueryError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was stopped; "
+                                 "give it more with --timeout SECONDS")
+    except KeyboardInterrupt:
+        stop()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def _checked_arguments(query: Any, params: Any) -> tuple[str, Any]:
@@ -235,74 +292,282 @@ def _catalogue(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 
 # -- PostgreSQL ---------------------------------------------------------------------------------
 # On a PostgreSQL warehouse the statement is PostgreSQL's SQL (parameters as psycopg takes them:
-# %s, %(name)s). The same three layers: checks of the statement parsed by sqlglot, PostgreSQL's
-# own enforcement (a READ ONLY transaction, and the role's privileges: the README asks for a
-# read-only role for `irw sql` and report readers), and a rollback whatever happens.
+# %s, %(name)s). Read-only is the server's guarantee:
+#
+# 1. The statement runs under a role that can only read: the URL's own role when it may do no
+#    more than read (no superuser, no write privilege on a warehouse table, in none of the roles
+#    that act on the server: pg_read_server_files, pg_signal_backend ...), else irw's reader role
+#    (READER, made with SELECT on the warehouse's tables and views by the writer that migrates,
+#    warehouse/postgres.py) by SET LOCAL ROLE; when neither is possible irw refuses and says why.
+# 2. In a READ ONLY transaction that is always rolled back, with statement_timeout, lock_timeout
+#    and search_path set for it (SET LOCAL, so nothing outlives it).
+# 3. Checks first, on the statement as the server reads it (U&"..." names decoded): one query, no
+#    writing node, and no VOLATILE function (the server's own pg_proc says which): functions that
+#    take locks, signal sessions, read files, change settings or the role, or run SQL given as text
+#    (ts_stat, query_to_xml) are volatile. The role is what the promise rests on; the checks keep
+#    what the role cannot take away (advisory locks, set_config) and give the clearest messages.
 
+READER = "irw_reader"
+DEFAULT_TIMEOUT = 300.0  # seconds, `irw sql --timeout`
+# Volatile only because they are random or read the clock.
+_PG_HARMLESS_VOLATILE = {"random", "random_normal", "clock_timestamp", "timeofday", "gen_random_uuid",
+                         "uuid_generate_v4"}
 _PG_QUERY_TYPES = ("Select", "Union", "Intersect", "Except", "Values")
 _PG_WRITE_NODES = {"Insert": "an INSERT", "Update": "an UPDATE", "Delete": "a DELETE", "Merge": "a MERGE",
                    "Create": "a CREATE", "Drop": "a DROP", "Alter": "an ALTER", "Copy": "a COPY",
                    "Command": "a command", "Lock": "a row lock (FOR UPDATE / FOR SHARE)", "Into": "SELECT INTO"}
-# Functions that act outside the query: files, large objects, other servers, sessions, sequences,
-# settings, locks, or SQL text run by the server (query_to_xml).
+# Functions that act outside the query, refused by name even before the server is asked.
 _PG_REFUSED_FUNCTIONS = re.compile(
     r"^(nextval|setval|set_config|pg_read_\w*|pg_ls_\w*|pg_stat_file|pg_file\w*|lo_\w+|dblink\w*|"
     r"pg_terminate_backend|pg_cancel_backend|pg_reload_conf|pg_rotate_logfile|pg_promote|pg_switch_wal|"
     r"pg_create_\w+|pg_drop_\w+|pg_log_\w+|pg_advisory_\w+|pg_try_advisory_\w+|pg_notify|pg_sleep\w*|"
-    r"query_to_xml\w*|cursor_to_xml\w*|pg_import_\w+|pg_replication_\w+|pg_logical_\w+)$", re.IGNORECASE)
+    r"pg_backup_\w+|pg_start_backup|pg_stop_backup|ts_stat|ts_rewrite|"
+    r"query_to_xml\w*|cursor_to_xml\w*|pg_import_\w+|pg_replication_\w+|pg_logical_\w+)$")
+# Roles whose members act on the server beyond reading the warehouse.
+_PG_SERVER_ROLES = ("pg_read_server_files", "pg_write_server_files", "pg_execute_server_program",
+                    "pg_signal_backend", "pg_checkpoint", "pg_read_all_data", "pg_write_all_data")
+# What PostgreSQL's lexer reads whole; U&"..." identifiers are decoded (_server_text).
+_PG_SCAN = re.compile(
+    r"""--[^\n]*|/\*.*?\*/|[Ee]'(?:[^'\\]|\\.|'')*'|(?<![\w$])[Uu]&'(?:[^']|'')*'|'(?:[^']|'')*'"""
+    r"""|\$\$.*?\$\$|\$([A-Za-z_]\w*)\$.*?\$\1\$"""
+    r"""|(?<![\w$])[Uu]&"((?:[^"]|"")*)"(\s*[Uu][Ee][Ss][Cc][Aa][Pp][Ee]\s*'([^'])')?"""
+    r'|"(?:[^"]|"")*"', re.S)
+_MAX_DEPTH = 100_000  # recursion limit while sqlglot parses (deeply nested parentheses)
 
 
-def postgres_refusal(query: str) -> str | None:
-    """Why a PostgreSQL statement is refused (it could write or act outside the query), or None."""
+def _decoded_identifier(body: str, escape: str) -> str | None:
+    """The name a U&"..." identifier stands for (PostgreSQL's rules: ESC hhhh, ESC+hhhhhh, ESC ESC),
+    or None when PostgreSQL would reject it."""
+    body = body.replace('""', '"')
+    out, i = [], 0
+    while i < len(body):
+        char = body[i]
+        if char != escape:
+            out.append(char)
+            i += 1
+            continue
+        if body[i + 1:i + 2] == escape:
+            out.append(escape)
+            i += 2
+        elif re.fullmatch(r"[0-9A-Fa-f]{4}", body[i + 1:i + 5]):
+            out.append(chr(int(body[i + 1:i + 5], 16)))
+            i += 5
+        elif body[i + 1:i + 2] == "+" and re.fullmatch(r"[0-9A-Fa-f]{6}", body[i + 2:i + 8]):
+            code = int(body[i + 2:i + 8], 16)
+            if code > 0x10FFFF:
+                return None
+            out.append(chr(code))
+            i += 8
+        else:
+            return None
+    return "".join(out)
+
+
+def _server_text(query: str) -> str:
+    """The statement with every U&"..." identifier written as the plain quoted name PostgreSQL reads
+    it as, so that the checks see `U&"pg\\005fsleep"` as "pg_sleep"."""
+    def plain(match: re.Match) -> str:
+        if match.group(2) is None:
+            return match.group(0)
+        escape = match.group(4) or "\\"
+        name = _decoded_identifier(match.group(2), escape)
+        if name is None:
+            raise _Unreadable("a U&\"...\" name in it has an escape PostgreSQL would reject")
+        return '"' + name.replace('"', '""') + '"'
+    return _PG_SCAN.sub(plain, query)
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _parsed(query: str):
+    """sqlglot's trees of the statement; deep nesting is parsed with a higher recursion limit on a
+    thread of its own with a large stack, as sqlglot's parser recurses per level."""
     import logging
+    import sys
+    import threading
 
     import sqlglot
-    from sqlglot import exp
 
     # sqlglot warns on stderr when it reads a statement (EXPLAIN) as an opaque command; that is
     # handled here, and stderr is the user's.
     logging.getLogger("sqlglot").setLevel(logging.ERROR)
     try:
-        trees = [t for t in sqlglot.parse(query, read="postgres") if t is not None]
+        return sqlglot.parse(query, read="postgres")
+    except RecursionError:
+        pass
+    result: dict[str, Any] = {}
+
+    def parse() -> None:
+        try:
+            result["trees"] = sqlglot.parse(query, read="postgres")
+        except BaseException as exc:  # handed to the caller's thread
+            result["error"] = exc
+
+    limit, stack = sys.getrecursionlimit(), threading.stack_size()
+    try:
+        sys.setrecursionlimit(_MAX_DEPTH)
+        threading.stack_size(512 << 20)
+        worker = threading.Thread(target=parse)
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(stack)
+        sys.setrecursionlimit(limit)
+    if isinstance(result.get("error"), RecursionError):
+        raise _Unreadable("it is nested too deeply to be checked")
+    if "error" in result:
+        raise result["error"]
+    return result["trees"]
+
+
+def _first_word(query: str) -> str:
+    text = _PG_SCAN.sub(lambda m: " " if m.group(0).startswith(("--", "/*")) else m.group(0), query)
+    match = re.search(r"[A-Za-z_]\w*", text)
+    return match.group(0).upper() if match else "this"
+
+
+def postgres_refusal(query: str, volatile=None) -> str | None:
+    """Why a PostgreSQL statement is refused (it could write or act outside the query), or None.
+    volatile(names) gives those of the names that are VOLATILE functions on the server."""
+    return _postgres_refusal(query, volatile)[0]
+
+
+def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
+    """(why, kind): kind is "write" for what would change the warehouse, "shape" for not one
+    query, "server" for what acts outside the query."""
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        trees = [t for t in _parsed(_server_text(query)) if t is not None]
+    except _Unreadable as exc:
+        return f"the statement cannot be checked: {exc}", "server"
     except sqlglot.errors.ParseError:
-        return "the statement cannot be parsed to be checked"
+        word = _first_word(query)
+        if word not in ("SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "THIS"):
+            return f"{word} statements are refused: irw sql runs one query (SELECT, VALUES, or EXPLAIN of one)", \
+                "server"
+        return "the statement cannot be parsed to be checked", "server"
     if len(trees) != 1:
-        return f"expected one SQL statement, found {len(trees)}"
+        return f"expected one SQL statement, found {len(trees)}", "shape"
     tree = trees[0]
     if isinstance(tree, exp.Command) and str(tree.this).lower() == "explain":
         inner = str(tree.expression.this if isinstance(tree.expression, exp.Literal) else tree.expression or "")
         if inner.lower().lstrip().startswith("analyze"):
             inner = inner.lstrip()[len("analyze"):]
         if inner.lstrip().startswith("("):
-            return "EXPLAIN with options is not checked here: EXPLAIN the query alone"
-        return postgres_refusal(inner) if inner.strip() else "EXPLAIN of nothing"
+            return "EXPLAIN with options is not checked here: EXPLAIN the query alone", "shape"
+        return _postgres_refusal(inner, volatile) if inner.strip() else ("EXPLAIN of nothing", "shape")
     if type(tree).__name__ not in _PG_QUERY_TYPES:
-        return f"{type(tree).__name__.upper()} statements are refused"
+        word = _first_word(query)
+        if type(tree).__name__ in _PG_WRITE_NODES and type(tree).__name__ not in ("Command", "Into"):
+            word = type(tree).__name__.upper()  # WITH ... DELETE is a DELETE
+        kind = "write" if word in (
+            "INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE", "COPY",
+            "GRANT", "REVOKE", "COMMENT", "REINDEX", "CLUSTER", "VACUUM", "REFRESH") else "server"
+        return f"{word} statements are refused: irw sql runs one query (SELECT, VALUES, or EXPLAIN of one)", kind
+    names: set[str] = set()
     for node in tree.walk():
         kind = type(node).__name__
         if kind in _PG_WRITE_NODES:
-            return f"the query holds {_PG_WRITE_NODES[kind]}"
-        if isinstance(node, (exp.Anonymous, exp.Func)):
-            name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
-            if _PG_REFUSED_FUNCTIONS.match(str(name)):
-                return f"{name}() acts outside the query"
-    return None
+            return f"the query holds {_PG_WRITE_NODES[kind]}", "write"
+        if isinstance(node, exp.Anonymous):
+            names.add(str(node.name))
+        elif isinstance(node, exp.Func):
+            names.add(node.sql_name().lower())
+    for name in sorted(names):
+        if _PG_REFUSED_FUNCTIONS.match(name.lower()):
+            return f"{name}() acts outside the query", "server"
+    if volatile is not None and names:
+        acting = sorted(n for n in volatile(names | {n.lower() for n in names})
+                        if n not in _PG_HARMLESS_VOLATILE)
+        if acting:
+            return (f"{acting[0]}() acts outside the query: the server marks it VOLATILE (it may change "
+                    "state, take locks, signal sessions or read files)"), "server"
+    return None, ""
 
 
-def run_on_postgres(db, query: str, params: Any) -> Table:
-    import psycopg
+def _volatile_on(con):
+    def volatile(names: set[str]) -> set[str]:
+        rows = con.execute("select distinct proname from pg_catalog.pg_proc where provolatile = 'v' "
+                           "and proname = any(%s)", [sorted(names)]).fetchall()
+        return {row[0] for row in rows}
+    return volatile
 
-    why = postgres_refusal(query)
-    if why:
-        if why.startswith("expected one SQL statement"):
-            raise QueryError(why)
-        raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
+
+def _powers(con, schema: str) -> list[str]:
+    """What the current role (current_user) may do beyond reading the warehouse; [] for none."""
+    superuser, writes, roles = con.execute(
+        "select r.rolsuper,"
+        " exists (select 1 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
+        "         where n.nspname = %s and c.relkind in ('r', 'v', 'm', 'p', 'f')"
+        "         and has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')),"
+        " array(select x from unnest(%s::text[]) x where to_regrole(x) is not null"
+        "       and pg_has_role(current_user, x, 'USAGE'))"
+        " from pg_catalog.pg_roles r where r.rolname = current_user", [schema, list(_PG_SERVER_ROLES)]).fetchone()
+    powers = []
+    if superuser:
+        powers.append("is a superuser")
+    if writes:
+        powers.append("may write the warehouse's tables")
+    if roles:
+        powers.append(f"is a member of {', '.join(roles)}")
+    return powers
+
+
+def _become_reader(db) -> None:
+    """In the open transaction: the role user SQL runs as can only read (module notes), or
+    ReadOnlyError saying why irw does not run it."""
     con = db.con
+    user = con.execute("select current_user").fetchone()[0]
+    powers = _powers(con, db.schema)
+    if not powers:
+        return
+    may_switch = con.execute("select to_regrole(%s) is not null and pg_has_role(current_user, %s, 'MEMBER')",
+                             [READER, READER]).fetchone()[0]
+    if not may_switch:
+        raise ReadOnlyError(
+            f"irw sql runs SQL only under a role that can only read the warehouse, and the role {user} "
+            f"{' and '.join(powers)}; connect with a read-only role (README, \"A shared warehouse\"), or let irw "
+            f"make its reader role {READER}: `irw migrate --db URL` through a role that may create roles")
+    con.execute(f"set local role {READER}")
+    left = _powers(con, db.schema)
+    if left:
+        raise ReadOnlyError(f"irw sql runs SQL only under a role that can only read the warehouse, and irw's reader "
+                            f"role {READER} {' and '.join(left)}; revoke that from it")
+
+
+def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT) -> Table:
+    import psycopg
+    from psycopg import sql as psql
+
+    con = db.con
+    why, kind = _postgres_refusal(query, _volatile_on(con))
+    if why:
+        if kind == "shape":
+            raise QueryError(why)
+        if kind == "write":
+            raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
+        raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {why}")
     con.execute("begin transaction read only")
     try:
+        _become_reader(db)
+        milliseconds = 0 if not timeout else max(1, int(timeout * 1000))
+        con.execute(f"set local statement_timeout = {milliseconds}")  # an int of ours
+        con.execute(f"set local lock_timeout = {milliseconds}")
+        con.execute(psql.SQL("set local search_path = {}, pg_catalog, pg_temp").format(psql.Identifier(db.schema)))
         try:
             cursor = con.execute(query, params)
             return Table.from_result(cursor)
+        except psycopg.errors.QueryCanceled as exc:
+            if "statement timeout" in str(exc) and timeout:
+                raise QueryError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
+                                 "cancelled on the server; give it more with --timeout SECONDS") from None
+            raise QueryError(db.scrub(str(exc).strip()) or "the query was cancelled") from None
+        except psycopg.errors.LockNotAvailable as exc:
+            raise QueryError(f"the query waited for a lock longer than irw sql's timeout: {db.scrub(str(exc).strip())}") from None
         except psycopg.errors.ReadOnlySqlTransaction as exc:
             raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {db.scrub(str(exc).strip())}") from None
         except psycopg.errors.InsufficientPrivilege as exc:
@@ -315,5 +580,6 @@ def run_on_postgres(db, query: str, params: Any) -> Table:
     finally:
         try:
             con.execute("rollback")
+            con.execute("select pg_catalog.pg_advisory_unlock_all()")
         except psycopg.Error:
             pass

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from .escaping import name_problem, shown
 from . import ingest
 from .db import Database
 from .errors import BatchError, ConflictError, InputFileError, IrwError, Problem, UsageError
@@ -472,6 +473,14 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
     system_template = system is not None and ("{" in system or "}" in system)
     if system_template:
         check_template(system, "--system")
+    for option, value in (("--name", name), ("--system", system)):
+        why = name_problem(value) if value is not None else None
+        if why:
+            raise UsageError(f"the run's {option} '{shown(value)}' {why}: give it a name of visible text")
+    texts = [("--description", description)] + [("--param", f"{k}={v}") for k, v in (parameters or {}).items()]
+    for option, value in texts:
+        if isinstance(value, str) and name_problem(value) == "is not UTF-8 text":
+            raise UsageError(f"the run's {option} '{shown(value)}' is not UTF-8 text")
     run_date = given_date(date) if date is not None else None
     files = _expand(paths, folders)
     if not files:
@@ -510,6 +519,11 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         if auto:
             _known_queries(db, files)
         _name(files, name, name_from, name_template, stored, replace)
+        for file in files:
+            why = name_problem(file.name) if file.name is not None else None
+            if why:
+                _fail(file, UsageError(f"{file.path}: its run name '{shown(file.name)}' {why}; name it with --name"))
+                file.name = None
         found: list[str | None] = []
 
         def hint() -> str | None:  # looked for only when an error needs it

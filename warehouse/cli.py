@@ -50,6 +50,13 @@ def _main_options(
                                           help="Print irw's version and exit.")] = False,
 ) -> None:
     """irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB)."""
+    # A name the terminal's encoding cannot write (PYTHONIOENCODING=latin-1) goes out as \uXXXX
+    # instead of ending the command in a UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass  # not a text stream of its own (a test's capture)
 
 
 app.add_typer(ingest_app, name="ingest")
@@ -174,7 +181,11 @@ def shared_options(command):
 
 
 def err(message: str) -> None:
-    typer.echo(message, err=True)
+    """A message on stderr, each line's control and bidi characters escaped (warehouse/escaping.py):
+    a name holding ESC or a backspace cannot drive the terminal."""
+    from .escaping import shown
+
+    typer.echo("\n".join(shown(line) for line in str(message).split("\n")), err=True)
 
 
 @contextmanager
@@ -388,6 +399,8 @@ def sql(
     output: Annotated[Optional[Path], typer.Option(
         "-o", "--output", help="File to write (parquet and arrow need one; the others print to stdout without).")
     ] = None,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 300.0,
 ) -> None:
     """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...).
 
@@ -400,8 +413,12 @@ def sql(
             raise UsageError("the SQL on stdin is not UTF-8 text") from None
         if fmt.value in formatting.FILE_FORMATS and output is None:
             raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
-    with reported_errors(), Warehouse(db, sandboxed=True) as wh:
-        result = wh.sql(text)
+    try:
+        with reported_errors(), Warehouse(db, sandboxed=True) as wh:
+            result = wh.sql(text, timeout=timeout)
+    except KeyboardInterrupt:
+        err("Error: interrupted; the query was stopped")
+        raise typer.Exit(130) from None
     with reported_errors():
         if output is None:
             sys.stdout.write(formatting.render(result, fmt.value))

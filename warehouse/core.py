@@ -255,7 +255,8 @@ class Warehouse:
         return export_warehouse(self.db, directory, replace=replace)
 
     # -- ad-hoc SQL --------------------------------------------------------------------------
-    def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Table:
+    def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None, *,
+            timeout: float | None = None) -> Table:
         """Runs one read-only statement (SELECT, PIVOT, or EXPLAIN of one), values bound as parameters.
 
         It reads the warehouse and nothing else, and DuckDB enforces it: the statement runs on a
@@ -267,11 +268,13 @@ class Warehouse:
         QueryError. On a PostgreSQL warehouse the statement is PostgreSQL's SQL (psycopg's %s /
         %(name)s parameters), checked the same way and run in a READ ONLY transaction that is
         rolled back; the role's privileges are the server's own enforcement (README, "A shared
-        warehouse").
+        warehouse"). A statement still running after timeout seconds (default
+        adhoc.DEFAULT_TIMEOUT, 300; 0 for none) is stopped and raises QueryError; on PostgreSQL
+        user SQL runs under a role that can only read (warehouse/adhoc.py says which).
         """
         from . import adhoc
 
-        return adhoc.run(self.db, query, params)
+        return adhoc.run(self.db, query, params, timeout)
 
 def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
                    runs: "str | os.PathLike[str] | DataFrame | Sequence[str | os.PathLike[str] | DataFrame] | "

@@ -159,6 +159,7 @@ class Database:
             self._connect("sandbox" if sandboxed else "full")
             if self.path != MEMORY and not self.created:  # a new database holds nothing of anyone's
                 self._check_is_warehouse()
+                self._check_objects()
             self._migrate()
         except BaseException as exc:
             # Left open, the file stays attached in this process and every later open of it with
@@ -409,6 +410,19 @@ class Database:
                 f"(it holds {shown} and no irw_schema table); irw does not add its tables to another "
                 "database: pass the path of an irw warehouse, or a new file name to create one")
 
+    def _check_objects(self) -> None:
+        """Refuses a warehouse file holding an object irw's migrations did not make (see
+        foreign_objects): a view, macro, default or index of someone else's would run in every
+        command that reads the warehouse, and could read files or the network."""
+        strange = foreign_objects(self._con)
+        if strange:
+            shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: it holds what irw's migrations did not make ({shown}); irw "
+                "reads only its own tables and views, as others' could read files or the network when read. "
+                "If you trust its author, drop or restore those objects with DuckDB; else ask for the run "
+                "and qrels files instead")
+
     def _migrate(self) -> None:
         apply_migrations(self)
 
@@ -451,6 +465,93 @@ def apply_migrations(db) -> None:
             if version not in applied:
                 db.run_file(relative_path)
                 db.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
+
+
+# -- what irw's migrations make -----------------------------------------------------------------
+# One row per object and per part of one that holds an expression, as DuckDB itself writes it:
+# (kind, schema, name, what). Column defaults and generated columns, CHECK constraints, index
+# expressions, view and macro bodies are compared whole.
+_OBJECTS_SQL = """
+select 'table', schema_name, table_name, '' from duckdb_tables() where database_name = current_database()
+union all select 'column', schema_name, table_name, column_name || ' ' || data_type || ' default ' || coalesce(column_default, '')
+  from duckdb_columns() where database_name = current_database()
+union all select 'constraint', schema_name, table_name, constraint_type || ' ' || coalesce(expression, '')
+  from duckdb_constraints() where database_name = current_database() and constraint_type = 'CHECK'
+union all select 'view', schema_name, view_name, sql from duckdb_views() where database_name = current_database() and not internal
+union all select 'sequence', schema_name, sequence_name, '' from duckdb_sequences() where database_name = current_database()
+union all select function_type, schema_name, function_name, coalesce(macro_definition, '')
+  from duckdb_functions() where database_name = current_database() and not internal
+union all select 'index', schema_name, index_name, coalesce(sql, '') from duckdb_indexes() where database_name = current_database()
+union all select 'type', schema_name, type_name, '' from duckdb_types() where database_name = current_database() and not internal
+"""
+
+
+def foreign_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """What the database on con holds that no version of irw's migrations makes, as `kind name`
+    lines: an object of a name irw never uses, or one of irw's names defined otherwise (a view
+    whose body is not a migration's, a column default or a macro of someone else's)."""
+    known = known_objects()
+    found = []
+    for kind, schema, name, what in con.execute(_OBJECTS_SQL).fetchall():
+        if (kind, schema, name, what) not in known:
+            label = f"{kind} {name}" if schema == "main" else f"{kind} {schema}.{name}"
+            if kind in ("column", "constraint"):
+                label = f"{kind} {name}.{what.split(' ', 1)[0]}" if kind == "column" else f"a CHECK on {name}"
+            elif (kind, schema, name) in {(k, s, n) for k, s, n, _ in known}:
+                label += " (not irw's definition)"
+            if label not in found:
+                found.append(label)
+    return found
+
+
+@lru_cache(maxsize=1)
+def known_objects() -> frozenset[tuple[str, str, str, str]]:
+    """Every _OBJECTS_SQL row of a warehouse made by any prefix of irw's migrations, as this DuckDB
+    writes them. Making them takes ~0.2 s, so the rows are kept in the user's cache folder under a
+    name that holds the DuckDB version and a hash of the migration files (read again ~1 ms)."""
+    import hashlib
+    import json
+
+    steps = [(0, "schema/000_schema_version.sql"), *migrations()]
+    digest = hashlib.sha256(f"{duckdb.__version__}\0{_OBJECTS_SQL}\0both ways".encode())
+    for _, relative_path in steps:
+        digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
+    try:
+        cache: Path | None = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
+            f"known-objects-{digest.hexdigest()[:24]}.json"
+        return frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+    except RuntimeError:  # no home folder to keep a cache in
+        cache = None
+    except (OSError, ValueError, TypeError):
+        pass
+    rows: set[tuple[str, str, str, str]] = set()
+    # Twice: as irw migrates, and with the statements for PostgreSQL too (their indexes are in
+    # warehouses made by running the files whole, as DuckDB accepts them).
+    for whole in (False, True):
+        con = duckdb.connect()
+        try:
+            for _, relative_path in steps:
+                for query, _names in split_statements(read_sql(relative_path)):
+                    if POSTGRES_ONLY not in query:
+                        con.execute(query)
+                    elif whole:
+                        try:
+                            con.execute(query)
+                        except duckdb.Error:
+                            pass
+                rows |= {tuple(row) for row in con.execute(_OBJECTS_SQL).fetchall()}
+        finally:
+            con.close()
+    if cache is None:
+        return frozenset(rows)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+        partial.write_text(json.dumps(sorted(rows)), encoding="utf-8")
+        os.replace(partial, cache)
+    except OSError:
+        pass  # no cache folder: made again next time
+    return frozenset(rows)
 
 
 def _applied_versions(db) -> set[int]:

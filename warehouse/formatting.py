@@ -1,4 +1,6 @@
-"""Every number and row irw prints is formatted here: table, csv, tsv, json."""
+"""Every number and row irw prints is formatted here: table, csv, tsv, json. Text given by users
+goes out by warehouse/escaping.py's rules: escaped control and bidi characters in the text table,
+trec_eval lines and csv/tsv, and csv/tsv cells neutralised against formula injection."""
 from __future__ import annotations
 
 import csv
@@ -11,6 +13,7 @@ import uuid
 from enum import Enum
 from typing import Any
 
+from .escaping import shown, spreadsheet_cell
 from .table import Table
 
 
@@ -52,8 +55,13 @@ def _cell(value: Any, human: bool) -> str:
 
 
 def cell_text(value: Any) -> str:
-    """One value as the text table prints it (4 decimals for floats)."""
-    return _cell(value, human=True)
+    """One value as the text table prints it (4 decimals for floats), control characters escaped."""
+    return shown(_cell(value, human=True))
+
+
+def _spreadsheet(value: Any) -> str:
+    text = shown(_cell(value, human=False))
+    return spreadsheet_cell(text) if isinstance(value, str) else text
 
 
 def _json_value(value: Any) -> Any:
@@ -90,34 +98,38 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
     if fmt in (OutputFormat.csv, OutputFormat.tsv):
         buffer = io.StringIO()
         writer = csv.writer(buffer, delimiter="," if fmt is OutputFormat.csv else "\t", lineterminator="\n")
-        writer.writerow(table.columns)
-        writer.writerows([[_cell(v, human=False) for v in row] for row in table.rows])
+        writer.writerow([spreadsheet_cell(shown(c)) for c in table.columns])
+        writer.writerows([[_spreadsheet(v) for v in row] for row in table.rows])
         return buffer.getvalue()
     return _render_text_table(table)
 
 
 def _render_text_table(table: Table) -> str:
-    cells = [[_cell(v, human=True) for v in row] for row in table.rows]
+    cells = [[cell_text(v) for v in row] for row in table.rows]
+    columns = [shown(c) for c in table.columns]
     numeric = [
         all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in table.rows if row[i] is not None)
         and any(row[i] is not None for row in table.rows)
         for i in range(len(table.columns))
     ]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(table.columns)]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
 
     def line(values: list[str]) -> str:
         parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
         return "  ".join(parts).rstrip()
 
-    out = [line(table.columns), "  ".join("-" * w for w in widths)]
+    out = [line(columns), "  ".join("-" * w for w in widths)]
     out.extend(line(r) for r in cells)
     return "\n".join(out) + "\n"
 
 
 def trec_line(name: str, qid: str, value: Any, integer: bool = False) -> str:
-    """One line as trec_eval prints it: %-22s\t%s\t%6.4f (%ld for counts, %s for strings)."""
+    """One line as trec_eval prints it: %-22s\t%s\t%6.4f (%ld for counts, %s for strings); a query
+    id or string value holding a tab, newline or other control character is escaped
+    (warehouse/escaping.py), so it cannot split the line or forge another."""
+    qid = shown(str(qid))
     if isinstance(value, str):
-        return f"{name:<22}\t{qid}\t{value}\n"
+        return f"{name:<22}\t{qid}\t{shown(value)}\n"
     if integer:
         return f"{name:<22}\t{qid}\t{int(value)}\n"
     return f"{name:<22}\t{qid}\t{value:6.4f}\n"

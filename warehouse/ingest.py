@@ -26,10 +26,11 @@ from typing import BinaryIO, Callable, Iterator, TypeVar
 
 import duckdb
 
+from .escaping import name_problem, shown
 from . import transfer
 from .catalog import delete_qrels_set, delete_run
 from .db import Database
-from .errors import ConflictError, InputFileError, Problem
+from .errors import ConflictError, InputFileError, Problem, UsageError
 
 # Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
@@ -499,7 +500,7 @@ def refuse_if_swapped(path: Path, kind: str, first_count: int, first_grade: bool
 
 
 def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, bool] | None = None,
-              read_ir_metadata: bool = True) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
+              read_ir_metadata: bool = True, refuse_nul: bool = True) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
     """Stages a validated run file as the view stage_run (query_id, doc_id, rank_given, score);
     returns its ir_metadata text and its tags as (tag, first line, last line),
     the lines None when the file has one tag.
@@ -538,7 +539,42 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
         db.run_file("ingest/stage_run_from_fields.sql")
         return ir_metadata, db.run_file("ingest/run_tags.sql").fetchall()
 
-    return _read_checked(path, read, text)
+    ir_metadata, tags = _read_checked(path, read, text)
+    if refuse_nul:  # a warehouse's file; a database thrown away after one evaluation keeps NUL as data
+        staged_tag(path, tags, strict)  # a second tag is said first, as the caller would
+        _refuse_nul(db, path, "stage_run", [ir_metadata or "", *(tag or "" for tag, _, _ in tags)])
+    return ir_metadata, tags
+
+
+def _refuse_nul(db: Database, path: Path, staged: str, texts=()) -> None:
+    """NUL (U+0000) in what irw stores of a file (a query id, doc id, tag or ir_metadata block) is
+    an error naming its line, on every engine: PostgreSQL's text cannot hold it, and a warehouse
+    must not keep on DuckDB what it could not copy to a server. staged is irw's own view name."""
+    if not any("\x00" in text for text in texts) and not db.fetchone(
+            f"select count(*) from {staged} where contains(query_id, chr(0)) or contains(doc_id, chr(0))")[0]:
+        return
+    raise InputFileError([Problem(str(path), _nul_line(path, staged == "stage_run"),
+                                  "the control character NUL (U+0000) inside the line; irw stores "
+                                  "no NUL in a query id, doc id or tag, on any engine")])
+
+
+def _nul_line(path: Path, run: bool) -> int:
+    """The first data line holding NUL in a field irw stores (a run's query id, doc id and tag, a
+    qrels line's query id and doc id), else the first comment line holding NUL (the ir_metadata
+    block), else 0."""
+    comment = 0
+    with _open_decompressed(path) as handle:
+        for number, line in enumerate(handle, 1):
+            if b"\x00" not in line:
+                continue
+            fields = [f for f in re.split(rb"[ \t\r\n]+", line) if f]
+            if fields and fields[0].startswith(b"#"):
+                comment = comment or number
+                continue
+            stored = [fields[i] for i in ((0, 2, 5) if run else (0, len(fields) - 2)) if 0 <= i < len(fields)]
+            if any(b"\x00" in field for field in stored):
+                return number
+    return comment
 
 
 _HEAD_BYTES = 1 << 16
@@ -670,7 +706,13 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     skips hashing the file (qrels_sets.sha256 is ""), for a database thrown away after one
     evaluation (warehouse/oneshot.py), where nothing will ask whether it holds these bytes."""
     path = Path(path)
+    if name is not None and name_problem(name):
+        raise UsageError(f"the qrels set's name '{shown(name)}' {name_problem(name)}: give it a name of visible text")
+    if isinstance(description, str) and name_problem(description) == "is not UTF-8 text":
+        raise UsageError(f"the qrels set's --description '{shown(description)}' is not UTF-8 text")
     name = name or display_name(path)
+    if name_problem(name):
+        raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
     existing = stored_qrels_set(db, name)
@@ -681,7 +723,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                             "pass --replace to replace it and every score computed with it")
     stage = db.staging
     with _staging(stage):
-        stage_qrels(stage, path, subtopics=subtopics, holds=scan.holds)
+        stage_qrels(stage, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
         if stage is db:
             with db.transaction():
                 set_id = _store_qrels(db, path, name, description, sha, subtopics, existing)
@@ -698,7 +740,8 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
 
 
-def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Mapping[str, bool] | None = None) -> None:
+def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Mapping[str, bool] | None = None,
+                refuse_nul: bool = True) -> None:
     """Stages a validated qrels file as the view stage_qrels (query_id, doc_id, grade), and a
     subtopic file also as stage_fields (insert_subtopic_qrels.sql reads its subtopics there).
 
@@ -722,6 +765,8 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
         return False
 
     if _read_checked(path, read, text):
+        if refuse_nul:
+            _refuse_nul(db, path, "stage_qrels")
         return
     _require_data(db, path, "qrels")
     _refuse_swapped(db, path, "qrels")
@@ -734,6 +779,8 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
     else:
         _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": layout})
     db.run_file("ingest/stage_qrels_from_fields.sql")
+    if refuse_nul:
+        _refuse_nul(db, path, "stage_qrels")
 
 
 def _stage_qrels_columns(db: Database, params: dict) -> bool:
@@ -788,7 +835,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
         return unchanged("run", name, path, sha, existing)
     with _staging(db.staging):
         ir_metadata, tags = stage_run(db.staging, path, strict=strict, holds=scan.holds,
-                                      read_ir_metadata=read_ir_metadata)
+                                      read_ir_metadata=read_ir_metadata, refuse_nul=db.keeps_scores)
         tag = staged_tag(path, tags, strict)
         if not name:
             name = (tag if len(tags) == 1 else None) or display_name(path)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from string import ascii_lowercase
 
+from .escaping import shown
 from .formatting import format_number
 from .stats import CORRECTIONS, TESTS
 
@@ -109,7 +110,9 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 
 def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+    """LaTeX's special characters escaped, after control and bidi characters are written as
+    visible escapes (warehouse/escaping.py): a U+202E cannot reverse the table or stop pdflatex."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in shown(str(text)))
 
 
 def _cell(cell: PaperCell, missing: str, bold: str, superscript: str) -> str:
@@ -146,7 +149,9 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|<>$])")  # $: GitHub reads $...$ as
 
 
 def markdown_escape(text: str) -> str:
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+    """Markdown's special characters escaped, after control and bidi characters are written as
+    visible escapes (warehouse/escaping.py): a newline cannot break the table."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", shown(str(text)))
 
 
 def _markdown_cell(cell: PaperCell) -> str:

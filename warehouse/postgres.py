@@ -9,8 +9,10 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
   one transaction with COPY (warehouse/transfer.py). A killed ingest leaves nothing behind.
 - Schema migrations are the same files, applied once per database under an advisory lock, so two
   clients opening a fresh database together do not both migrate it.
-- `irw sql` runs in a READ ONLY transaction that is always rolled back (warehouse/adhoc.py); the
-  role it connects as should be a read-only one (README, "A shared warehouse"). A warehouse opened
+- `irw sql` runs in a READ ONLY transaction that is always rolled back, with statement and lock
+  timeouts, under a role that can only read: the URL's own, or irw's reader role (adhoc.READER,
+  which a writer whose role may create roles makes and grants, _grant_reader) by SET LOCAL ROLE;
+  else it refuses (warehouse/adhoc.py; README, "A shared warehouse"). A warehouse opened
   read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
   not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
   PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
@@ -95,6 +97,7 @@ class PostgresDatabase:
             raise WarehouseOpenError(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
         _configure(self._con)
         try:
+            self.schema = self._con.execute("select current_schema()").fetchone()[0]
             version = self.schema_version()
             if version == 0 and self.read_only:
                 raise WarehouseNotFound(f"no warehouse in {self.path} (its schema has no irw_schema table); "
@@ -310,6 +313,45 @@ class PostgresDatabase:
         from .db import apply_migrations
 
         apply_migrations(self)
+        if not self.read_only:
+            self._grant_reader()
+
+    def _grant_reader(self) -> None:
+        """irw's reader role (warehouse/adhoc.py READER), which `irw sql` switches to when the URL's
+        role may do more than read: made NOLOGIN by a writer whose role may create roles, given
+        USAGE on the warehouse's schema and SELECT on each of its tables and views (nothing else),
+        and granted to that writer so it may SET ROLE to it. One query when all that is in place."""
+        from psycopg import sql as psql
+
+        from .adhoc import READER
+
+        query = ("select (select rolsuper or rolcreaterole from pg_catalog.pg_roles where rolname = current_user),"
+                 " to_regrole(%(r)s) is not null,"
+                 " array(select c.relname::text from pg_catalog.pg_class c"
+                 "       join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
+                 "       where n.nspname = %(s)s and c.relkind in ('r', 'v', 'm', 'p')"
+                 "       and case when to_regrole(%(r)s) is null then true"
+                 "                else not has_table_privilege(%(r)s, c.oid, 'SELECT') end"
+                 "       order by 1)")
+        may_create, exists, missing = self.con.execute(query, {"r": READER, "s": self.schema}).fetchone()
+        if not may_create or (exists and not missing):
+            return
+        import psycopg
+
+        reader, schema = psql.Identifier(READER), psql.Identifier(self.schema)
+        try:
+            with self.transaction():
+                self.lock_migrations()
+                if not self.con.execute("select to_regrole(%s) is not null", [READER]).fetchone()[0]:
+                    self.con.execute(psql.SQL("create role {} nologin").format(reader))
+                self.con.execute(psql.SQL("grant usage on schema {} to {}").format(schema, reader))
+                for name in self.con.execute(query, {"r": READER, "s": self.schema}).fetchone()[2]:
+                    self.con.execute(psql.SQL("grant select on {}.{} to {}").format(
+                        schema, psql.Identifier(name), reader))
+                if not self.con.execute("select pg_has_role(current_user, %s, 'MEMBER')", [READER]).fetchone()[0]:
+                    self.con.execute(psql.SQL("grant {} to current_user").format(reader))
+        except (psycopg.Error, DatabaseError):
+            pass  # another client made it meanwhile, or this role may not: irw sql then says why
 
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         return (f"{self.path} has schema version {current} and lacks migration"

@@ -52,10 +52,11 @@ class Tabular:
 
     def _repr_html_(self) -> str:
         """The table as HTML, for Jupyter; numbers as irw prints them, every value escaped."""
+        from .escaping import shown
         from .formatting import cell_text
 
         table = self.table()
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+        head = "".join(f"<th>{html.escape(shown(str(c)))}</th>" for c in table.columns)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(cell_text(v))}</td>" for v in row) + "</tr>"
                        for row in table.rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -201,7 +201,31 @@ def _copy_one(source, target, table: str, key: str, name: str, ship) -> tuple[in
     theirs = target.fetchone(f"select {key}, sha256 from {table} where name = ?", [name])
     if theirs is not None and theirs[1] == mine:
         return theirs[0], "unchanged"
+    if target.dialect == "postgres" and source.dialect == "duckdb":
+        _refuse_nul(source, table, key, name)
     return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
+
+
+def _refuse_nul(source, table: str, key: str, name: str) -> None:
+    """A run or qrels set stored before irw refused NUL at ingest (README, Input formats) holds text
+    PostgreSQL cannot: said naming it and where, instead of the server's error mid-copy."""
+    from .errors import DatabaseError
+    from .escaping import shown
+
+    rows = "run_rows" if table == "runs" else "qrels"
+    found = source.fetchone(
+        f"select r.query_id, r.doc_id from {rows} as r inner join {table} as t on t.{key} = r.{key} "
+        "where t.name = ? and (contains(r.query_id, chr(0)) or contains(r.doc_id, chr(0))) limit 1", [name])
+    kind = "run" if table == "runs" else "qrels set"
+    where = f"query {shown(found[0])}, document {shown(found[1])}" if found else None
+    if where is None:
+        texts = source.fetchone(f"select * from {table} where name = ?", [name])
+        if any(isinstance(v, str) and "\x00" in v for v in texts):
+            where = "its name, tag or metadata"
+    if where:
+        raise DatabaseError(f"{kind} {shown(name)} in {source.path} holds NUL (U+0000) at {where}, which PostgreSQL's "
+                         "text cannot hold (irw now refuses it at ingest); leave it out with --run, or remove it "
+                         "and ingest it again from a file without NUL")
 
 
 def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int]) -> int:

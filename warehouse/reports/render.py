@@ -5,6 +5,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
+from ..escaping import shown
 from ..resources import templates_dir
 from .display import fmt_count, fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, sort_value
 
@@ -14,11 +15,20 @@ def environment():
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize)
     env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
                        datetime=fmt_datetime, sortval=sort_value,
                        urlquote=lambda text: quote(str(text), safe=""))
     return env
+
+
+def _finalize(value: Any) -> Any:
+    """Every text a template prints (names, tags, descriptions) with control and bidi characters
+    written as visible escapes (warehouse/escaping.py), before autoescape: a U+202E in a run name
+    cannot reverse the rest of its paragraph. Markup irw built (charts) is left as it is."""
+    if isinstance(value, str) and not hasattr(value, "__html__"):
+        return shown(value)
+    return value
 
 
 def render(template: str, **context: Any) -> str:

@@ -1,0 +1,155 @@
+"""Names given by users going out of irw (issue 24): one rule per format (warehouse/escaping.py).
+Control characters are shown escaped on terminals and never split a line of any format; bidi
+controls cannot reorder an HTML page or a LaTeX table; empty names are refused; csv/tsv text cells
+cannot be spreadsheet formulas; a non-Latin name on a latin-1 terminal is no traceback."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import Cli, qrels_text, write_file
+from warehouse.escaping import name_problem, shown, spreadsheet_cell
+
+HOSTILE = ["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b[2J", "ab\x08\x08XY", "a\x7fb", "x\u202ey", "p\u2066q\u2069",
+           "\x9b31m", "l\u2028m"]
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _run_lines(tag: str, queries=("q1", "q2")) -> str:
+    return "".join(f"{q} Q0 d{i} {i} {3 - i}.5 {tag}\n" for q in queries for i in (1, 2))
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """A warehouse whose runs are named by hostile tags (tags are data: stored as read)."""
+    path = tmp_path / "w.duckdb"
+    irw = Cli(path)
+    assert irw("ingest", "qrels", str(write_file(tmp_path, "q.txt", "q1 0 d1 1\nq2 0 d2 1\n")), "--name", "q").exit_code == 0
+    outputs = []
+    for i, text in enumerate(HOSTILE):
+        tag = f"t{i}" + text.replace(" ", "").replace("\t", "")
+        result = irw("ingest", "run", str(write_file(tmp_path, f"r{i}.txt", _run_lines(tag))))
+        assert result.exit_code == 0, result.stderr
+        outputs.append(result.stdout + result.stderr)
+    return irw, outputs
+
+
+def test_the_rule():
+    assert shown("plain run-1 ü 运行") == "plain run-1 ü 运行"
+    assert shown("a\x1b[2Jb\tc\nd\re\x08\u202e") == "a\\x1b[2Jb\\tc\\nd\\re\\x08\\u202e"
+    assert [spreadsheet_cell(t) for t in ("=1+1", "+x", "-x", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3e5", "a=b")] == \
+        ["'=1+1", "'+x", "'-x", "'@SUM(A1)", "'\tx", "'\rx", "-0.5", "+3e5", "a=b"]
+    assert [name_problem(n) for n in ("", "  ", "\t", "ok", "\udcff")] == \
+        ["is empty", "is only blanks", "is only blanks", None, "is not UTF-8 text"]
+
+
+def test_terminal_outputs_show_control_characters_escaped(hostile, tmp_path):
+    irw, ingest_outputs = hostile
+    outputs = list(ingest_outputs)
+    for command in (["runs"], ["eval", "-m", "AP", "--qrels", "q"], ["eval", "-m", "AP", "--qrels", "q", "-q"],
+                    ["eval", "-m", "AP", "--qrels", "q", "--format", "trec"],
+                    ["sql", "select tag from runs"], ["sql", "select tag from runs", "-f", "csv"],
+                    ["sql", "select tag from runs", "-f", "tsv"],
+                    ["report", "leaderboard", "--qrels", "q", "-m", "AP", "--format", "markdown"],
+                    ["report", "leaderboard", "--qrels", "q", "-m", "AP", "--format", "latex"],
+                    ["report", "leaderboard", "--qrels", "q", "-m", "AP", "--format", "table"],
+                    ["rm", "run", "nosuch\x1b[2J"]):
+        result = irw(*command)
+        outputs.append(result.stdout + result.stderr)
+    for text in outputs:
+        assert not RAW.search(text), repr(text)
+    assert any("\\x1b[2J" in text for text in outputs)
+
+
+def test_html_reports_isolate_bidi_and_controls(hostile, tmp_path):
+    irw, _ = hostile
+    page = tmp_path / "lb.html"
+    assert irw("report", "leaderboard", "--qrels", "q", "-m", "AP", "-o", str(page)).exit_code == 0
+    pages = [page, *sorted(page.parent.rglob("*.html"))]
+    for html in pages:
+        text = html.read_text(encoding="utf-8")
+        assert not RAW.search(text), (html, RAW.search(text))
+    assert "\\u202e" in page.read_text(encoding="utf-8")
+
+
+def test_a_file_name_cannot_forge_a_trec_line(tmp_path):
+    path = tmp_path / "w.duckdb"
+    irw = Cli(path)
+    assert irw("ingest", "qrels", str(write_file(tmp_path, "q.txt", "q1 0 d1 1\n")), "--name", "q").exit_code == 0
+    forged = write_file(tmp_path, "run.b\nmap\tall\t0.9999.txt", _run_lines("tag", ("q1",)))
+    result = irw("ingest", "run", str(forged), "--name-from", "file")
+    assert result.exit_code == 0, result.stderr
+    for extra in ([], ["-q"]):
+        out = irw("eval", "-m", "AP", "--qrels", "q", "--format", "trec", *extra).stdout
+        lines = out.splitlines()
+        assert all(len(line.split("\t")) == 3 for line in lines), out
+        assert not any(line.split("\t")[1:] == ["all", "0.9999"] for line in lines), out
+        assert "run.b\\nmap\\tall\\t0.9999" in out
+    markdown = irw("report", "leaderboard", "--qrels", "q", "-m", "AP", "--format", "markdown").stdout
+    table = [line for line in markdown.splitlines() if line.startswith("|")]
+    assert len(table) == 3 and all(line.endswith("|") for line in table), markdown
+    tsv = irw("sql", "select name, 1 as x from runs", "-f", "tsv").stdout
+    assert tsv.count("\n") == 2 and all(line.count("\t") == 1 for line in tsv.splitlines()), tsv
+
+
+def test_csv_and_tsv_cells_are_no_formulas(seeded_db):
+    irw = Cli(seeded_db)
+    for fmt, sep in (("csv", ","), ("tsv", "\t")):
+        out = irw("sql", "select '=HYPERLINK(\"http://x\")' as a, '+1+1' as b, '-0.5' as c, -0.5 as d, "
+                         "'@SUM(1)' as e, 'ok' as f, 2 as g", "-f", fmt).stdout
+        row = out.splitlines()[1]
+        cells = row.split(sep)
+        assert cells[0].lstrip('"').startswith("'=") and cells[1] == "'+1+1" and cells[2] == "-0.5"
+        assert cells[3] == "-0.5" and cells[4] == "'@SUM(1)" and cells[5:] == ["ok", "2"], row
+
+
+def test_empty_and_blank_names_are_refused(tmp_path):
+    irw = Cli(tmp_path / "w.duckdb")
+    q = str(write_file(tmp_path, "q.txt", qrels_text()))
+    r = str(write_file(tmp_path, "r.txt", _run_lines("tag")))
+    for command in (["ingest", "qrels", q, "--name", ""], ["ingest", "qrels", q, "--name", " \t"],
+                    ["ingest", "run", r, "--name", ""], ["ingest", "run", r, "--name", "  "],
+                    ["ingest", "run", r, "--name", "x", "--system", ""]):
+        result = irw(*command)
+        assert result.exit_code != 0 and "name of visible text" in result.stderr, (command, result.stderr)
+    assert not (tmp_path / "w.duckdb").exists() or irw("runs").stdout.count("\n") <= 2
+
+
+def _irw(*args, env=None, cwd=None):
+    return subprocess.run([sys.executable, "-m", "warehouse", *args], capture_output=True,
+                          env={**os.environ, **(env or {})}, cwd=cwd, timeout=300)
+
+
+def test_a_name_that_is_not_utf8_is_said_so(tmp_path):
+    write_file(tmp_path, "r.txt", _run_lines("tag"))
+    result = _irw(b"ingest", b"run", b"r.txt", b"--name", b"bad\xffname", b"--db", b"w.duckdb", cwd=tmp_path)
+    stderr = result.stderr.decode()
+    assert result.returncode != 0 and "is not UTF-8 text" in stderr and "DuckDB failed" not in stderr, stderr
+    write_file(tmp_path, "q.txt", "q1 0 d1 1\n")
+    for args in ([b"ingest", b"run", b"r.txt", b"--system", b"s\xff"], [b"ingest", b"run", b"r.txt", b"--param", b"k=\xfe"],
+                 [b"ingest", b"run", b"r.txt", b"--description", b"\xff"],
+                 [b"ingest", b"qrels", b"q.txt", b"--name", b"q\xff"],
+                 [b"ingest", b"qrels", b"q.txt", b"--name", b"q", b"--description", b"\xff"]):
+        result = _irw(*args, b"--db", b"w.duckdb", cwd=tmp_path)
+        stderr = result.stderr.decode()
+        assert result.returncode != 0 and "is not UTF-8 text" in stderr and "Traceback" not in stderr, (args, stderr)
+
+
+def test_a_non_latin_name_on_a_latin1_terminal(tmp_path):
+    write_file(tmp_path, "r.txt", _run_lines("运行"))
+    write_file(tmp_path, "q.txt", "q1 0 d1 1\n")
+    assert _irw("ingest", "qrels", "q.txt", "--name", "q", "--db", "w.duckdb", cwd=tmp_path).returncode == 0
+    env = {"PYTHONIOENCODING": "latin-1"}
+    ingested = _irw("ingest", "run", "r.txt", "--db", "w.duckdb", cwd=tmp_path, env=env)
+    assert ingested.returncode == 0, ingested.stderr
+    for command in (["runs"], ["eval", "-m", "AP", "--qrels", "q"], ["sql", "select name from runs"]):
+        result = _irw(*command, "--db", "w.duckdb", cwd=tmp_path, env=env)
+        assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
+        assert b"\\u8fd0\\u884c" in result.stdout
+    result = _irw("trec-eval", "q.txt", "r.txt", cwd=tmp_path, env=env)
+    assert result.returncode == 0 and result.stdout.startswith(b"runid                 \tall\t\\u8fd0\\u884c\n")

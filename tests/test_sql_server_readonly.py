@@ -1,0 +1,193 @@
+"""`irw sql` on PostgreSQL (issue 24): read-only is the server's guarantee. User SQL runs under a
+role that can only read (irw_reader when the URL's role may do more), in a READ ONLY transaction
+with statement and lock timeouts; the checks that remain read names as the server does (U&"..."
+decoded) and refuse every function the server marks VOLATILE. Ctrl-C and a killed client leave
+nothing running on the server. Real server, real subprocesses."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psycopg
+import pytest
+from psycopg import sql as psql
+
+import warehouse
+from conftest import Cli, postgres_url_with, qrels_text, run_text, RUN_ROWS, write_file
+
+pytestmark = pytest.mark.postgres
+
+FOREVER = "with recursive t(n) as (select 1 union all select n + 1 from t) select count(*) from t"
+
+
+def _seeded(url, tmp_path):
+    irw = Cli(url)
+    assert irw("ingest", "qrels", str(write_file(tmp_path, "q.txt", qrels_text())), "--name", "q").exit_code == 0
+    assert irw("ingest", "run", str(write_file(tmp_path, "r.txt", run_text(RUN_ROWS))), "--name", "r").exit_code == 0
+    return irw
+
+
+def _unchecked(db, statement):
+    """run_on_postgres without its statement checks: what the server alone enforces."""
+    from warehouse import adhoc
+
+    original = adhoc._postgres_refusal
+    adhoc._postgres_refusal = lambda query, volatile=None: (None, "")
+    try:
+        return adhoc.run_on_postgres(db, statement, None)
+    finally:
+        adhoc._postgres_refusal = original
+
+
+def test_hostile_functions_are_refused_whatever_their_spelling(postgres_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    for statement in (r'select U&"pg\005fadvisory\005flock"(1, 1)',
+                      r'select U&"pg!005fterminate!005fbackend" UESCAPE ' + "'!'" + "(pg_backend_pid())",
+                      r'select pg_catalog.U&"pg\005fread\005ffile"(' + "'/etc/passwd')",
+                      "select * from ts_stat('select to_tsvector(pg_read_file(''/etc/passwd''))')",
+                      "select pg_read_file('/etc/passwd')", "select pg_backup_start('x')",
+                      "select set_config('role', 'none', true)", "select pg_catalog.pg_sleep(1)",
+                      "select query_to_xml('select 1', true, true, '')",
+                      "select txid_current_if_assigned(), pg_stat_reset()",
+                      "select * from runs where pg_try_advisory_lock(7)"):
+        refused = irw("sql", statement)
+        assert refused.exit_code == 1, (statement, refused.stdout)
+        assert "acts outside the query" in refused.stderr, (statement, refused.stderr)
+        assert "irw ingest" not in refused.stderr  # not a write: no hint to write another way
+    # volatile functions that only read the clock or draw numbers are fine
+    assert irw("sql", "select random() < 2 as ok, clock_timestamp() is not null as t").exit_code == 0
+
+
+def test_statements_that_are_not_queries_are_named_as_such(postgres_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    for statement, word in (("listen x", "LISTEN"), ("notify x, 'y'", "NOTIFY"), ("  unlisten *", "UNLISTEN"),
+                            ("/* c */ discard all", "DISCARD"), ("do $$ begin end $$", "DO"),
+                            ("set role postgres", "SET"), ("with x as (select 1) delete from runs", "DELETE")):
+        refused = irw("sql", statement)
+        assert refused.exit_code == 1 and f"{word} statements are refused" in refused.stderr, refused.stderr
+        assert "ALIAS" not in refused.stderr
+
+
+def test_deep_nesting_is_checked_not_a_traceback(postgres_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    ok = irw("sql", "select " + "(" * 50 + "1" + ")" * 50 + " as x")
+    assert ok.exit_code == 0 and "1" in ok.stdout
+
+
+def test_a_superuser_url_runs_user_sql_as_irw_reader(postgres_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    who = irw("sql", "select current_user as who, (select rolsuper from pg_roles where rolname = current_user) as su",
+              "-f", "csv")
+    assert who.exit_code == 0 and who.stdout.splitlines()[1] == "irw_reader,false", who.stdout
+    assert irw("sql", "select count(*) as n from run_rows").stdout.count("4") >= 1
+    # what the role enforces where the checks are bypassed
+    other = psycopg.connect(postgres_url, autocommit=True)
+    try:
+        pid = other.execute("select pg_backend_pid()").fetchone()[0]
+        with warehouse.open(postgres_url, read_only=True) as wh:
+            for statement in ("select pg_read_file('/etc/hostname')", f"select pg_terminate_backend({pid})",
+                              "select pg_ls_dir('.')", "select pg_backup_start('x')"):
+                with pytest.raises(warehouse.ReadOnlyError, match="permission denied|must be a"):
+                    _unchecked(wh.db, statement)
+            # a session-level advisory lock does not outlive the statement
+            _unchecked(wh.db, "select pg_advisory_lock(42)")
+        assert other.execute("select count(*) from pg_locks where locktype = 'advisory'").fetchone()[0] == 0
+        assert other.execute("select 1").fetchone() == (1,)  # not terminated
+    finally:
+        other.close()
+
+
+def test_a_writer_that_cannot_become_the_reader_is_refused_and_told_why(postgres_url, tmp_path):
+    _seeded(postgres_url, tmp_path)
+    role = "irw_writer_sec"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("create role {} login password 'pw'").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("grant select, insert on all tables in schema public to {}").format(
+            psql.Identifier(role)))
+    try:
+        writer = Cli(postgres_url_with(postgres_url, user=role, password="pw"))
+        refused = writer("sql", "select 1 as x")
+        assert refused.exit_code == 1
+        assert "irw_writer_sec may write the warehouse's tables" in refused.stderr, refused.stderr
+        assert "irw migrate" in refused.stderr and "read-only role" in refused.stderr
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(role)))
+            admin.execute(psql.SQL("drop role {}").format(psql.Identifier(role)))
+
+
+def test_the_readonly_role_needs_no_switch(postgres_url, postgres_readonly_url, tmp_path):
+    _seeded(postgres_url, tmp_path)
+    result = Cli(postgres_readonly_url)("sql", "select current_user as who", "-f", "csv")
+    assert result.exit_code == 0 and result.stdout.splitlines()[1].startswith("irw_reader_")
+
+
+def _active(url: str, marker: str) -> int:
+    with psycopg.connect(url, autocommit=True) as con:
+        return con.execute("select count(*) from pg_stat_activity where query like %s and state = 'active' "
+                           "and pid <> pg_backend_pid()", [f"%{marker}%"]).fetchone()[0]
+
+
+def _wait(condition, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_the_statement_timeout_cancels_on_the_server(postgres_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    started = time.monotonic()
+    result = irw("sql", FOREVER + " -- timeout_marker", "--timeout", "1")
+    assert result.exit_code == 1 and "timeout of 1 s" in result.stderr and "--timeout" in result.stderr
+    assert time.monotonic() - started < 10
+    assert _active(postgres_url, "timeout_marker") == 0
+
+
+@pytest.mark.parametrize("how", ["sigint", "sigkill"])
+def test_ctrl_c_and_a_killed_client_leave_nothing_running_on_the_server(postgres_url, tmp_path, how):
+    _seeded(postgres_url, tmp_path)
+    marker = f"{how}_marker"
+    process = subprocess.Popen([sys.executable, "-m", "warehouse", "sql", FOREVER + f" -- {marker}",
+                                "--db", postgres_url, "--timeout", "3"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait(lambda: _active(postgres_url, marker) == 1, 30)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT if how == "sigint" else signal.SIGKILL)
+        _, stderr = process.communicate(timeout=10)
+        if how == "sigint":
+            assert time.monotonic() - sent < 1.5
+            assert process.returncode == 130 and "interrupted" in stderr and "Traceback" not in stderr, stderr
+            assert _wait(lambda: _active(postgres_url, marker) == 0, 1)
+        else:  # the server's statement_timeout ends what the dead client left
+            assert _wait(lambda: _active(postgres_url, marker) == 0, 10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_a_writer_that_may_create_roles_makes_and_becomes_the_reader(postgres_url, tmp_path):
+    role = "irw_owner_sec"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("create role {} login createrole password 'pw'").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("grant create, usage on schema public to {}").format(psql.Identifier(role)))
+    try:
+        owner = postgres_url_with(postgres_url, user=role, password="pw")
+        irw = _seeded(owner, tmp_path)  # the owner's ingest creates the tables, and irw_reader's grants
+        who = irw("sql", "select current_user as who, count(*) as n from runs", "-f", "csv")
+        assert who.exit_code == 0 and who.stdout.splitlines()[1] == "irw_reader,1", who.stderr
+        refused = irw("sql", "select pg_terminate_backend(1)")
+        assert refused.exit_code == 1 and "acts outside the query" in refused.stderr
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(role)))
+            admin.execute(psql.SQL("drop role {}").format(psql.Identifier(role)))

@@ -1,0 +1,91 @@
+"""A warehouse file from someone else (issue 24): every command that opens one reads only what
+irw's migrations made. An object they did not make (a view, macro, sequence, table, index, type, a
+column default), or one of irw's names defined otherwise (a view over read_text of a secret) is
+refused at open with a message, before anything reads it: nothing reaches `irw runs`, a report,
+the target of `irw copy` or `irw sql`'s output."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import warehouse
+from conftest import Cli, RUN_ROWS, qrels_text, run_text, write_file
+from warehouse.db import foreign_objects
+
+SECRET = "TOP-SECRET-7f3a"
+
+
+def _warehouse(tmp_path: Path) -> Path:
+    path = tmp_path / "theirs.duckdb"
+    irw = Cli(path)
+    assert irw("ingest", "qrels", str(write_file(tmp_path, "q.txt", qrels_text())), "--name", "q").exit_code == 0
+    assert irw("ingest", "run", str(write_file(tmp_path, "r.txt", run_text(RUN_ROWS))), "--name", "r").exit_code == 0
+    assert irw("eval", "-m", "AP", "--qrels", "q").exit_code == 0
+    return path
+
+
+def _crafted(path: Path, secret: Path, *statements: str) -> None:
+    con = duckdb.connect(str(path))
+    for statement in statements:
+        con.execute(statement.replace("SECRET_PATH", str(secret)))
+    con.close()
+
+
+ATTACKS = {
+    "irw's view redefined over a file": [
+        "create or replace view score_values as select content as run, content as qrels, content as query, "
+        "'AP' as measure, 1.0 as value from read_text('SECRET_PATH')"],
+    "irw's table swapped for a view": [
+        "alter table runs rename to runs_kept",
+        "create view runs as select run_id, (select content from read_text('SECRET_PATH')) as name, system, tag, "
+        "description, parameters, ir_metadata, source_path, sha256, file_created_at, date_source, ingested_at, "
+        "row_count, query_count from runs_kept"],
+    "a view of someone else's": ["create view extra as select content from read_text('SECRET_PATH')"],
+    "a macro": ["create macro leak() as (select content from read_text('SECRET_PATH'))"],
+    "a table macro": ["create macro leak_rows() as table select * from read_text('SECRET_PATH')"],
+    "a column default": ["alter table runs alter column description set default "
+                         "(current_setting('home_directory'))"],
+    "a table in another schema": ["create schema s", "create table s.x (a integer)"],
+    "a sequence": ["create sequence s_seq"],
+    "a type": ["create type mood as enum ('a')"],
+    "an index on an expression": ["create index leak_idx on runs ((name || 'x'))"],
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_a_warehouse_holding_what_irw_did_not_make_is_refused_by_every_command(tmp_path, attack):
+    path = _warehouse(tmp_path)
+    secret = tmp_path / "secret.txt"
+    secret.write_text(SECRET)
+    _crafted(path, secret, *ATTACKS[attack])
+    irw = Cli(path)
+    target = tmp_path / "copy.duckdb"
+    for command in (["runs"], ["qrels"], ["sql", "select * from runs"], ["eval", "-m", "AP", "--qrels", "q"],
+                    ["report", "leaderboard", "--qrels", "q", "-m", "AP", "-o", str(tmp_path / "lb.html")],
+                    ["migrate"]):
+        result = irw(*command)
+        assert result.exit_code == 1, (command, result.stdout)
+        assert "irw's migrations did not make" in result.stderr, (command, result.stderr)
+        assert SECRET not in result.stdout + result.stderr
+    copied = Cli(path)("copy", "--from", str(path), "--to", str(target), db=False)
+    assert copied.exit_code == 1 and "irw's migrations did not make" in copied.stderr, copied.stderr
+    assert not target.exists() or SECRET.encode() not in target.read_bytes()
+    assert not (tmp_path / "lb.html").exists()
+    with pytest.raises(warehouse.NotAWarehouse, match="did not make"):
+        warehouse.open(path, read_only=True)
+
+
+def test_the_message_names_what_is_foreign(tmp_path):
+    path = _warehouse(tmp_path)
+    _crafted(path, tmp_path, "create or replace view score_values as select 1 as x", "create view extra as select 1")
+    result = Cli(path)("runs")
+    assert "view score_values (not irw's definition)" in result.stderr and "view extra" in result.stderr
+
+
+def test_irws_own_warehouses_hold_nothing_foreign(tmp_path):
+    path = _warehouse(tmp_path)
+    assert Cli(path)("report", "leaderboard", "--qrels", "q", "-m", "AP", "-o", str(tmp_path / "lb.html")).exit_code == 0
+    with duckdb.connect(str(path), read_only=True) as con:
+        assert foreign_objects(con) == []
