@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import shlex
 import shutil
@@ -350,9 +351,9 @@ def test_editing_a_run_changes_its_metadata_only(engine, multi, tmp_path, reques
                  "2020-05-01", "--param", "fb_terms=10")
     assert edited.exit_code == 0, edited.stderr
     assert edited.stderr.splitlines()[0] == "run BM25_RM3: system 'BM25', was 'BM25_RM3'"
-    listing = {r["name"]: r for r in csv.DictReader(io.StringIO(irw("runs", "--format", "csv").stdout))}
+    listing = {r["name"]: r for r in json.loads(irw("runs", "--format", "json").stdout)}
     assert (listing["BM25_RM3"]["system"], listing["BM25_RM3"]["description"], listing["BM25_RM3"]["date"],
-            listing["BM25_RM3"]["date_source"]) == ("BM25", "RM3 expansion", "2020-05-01 00:00:00", "--date")
+            listing["BM25_RM3"]["date_source"]) == ("BM25", "RM3 expansion", "2020-05-01T00:00:00", "--date")
     with warehouse.open(db, read_only=True) as wh:
         assert wh.sql("select parameters from runs where name = 'BM25_RM3'").rows[0][0] == {"fb_terms": "10"}
     assert _kept(db) == before
