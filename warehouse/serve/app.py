@@ -27,9 +27,10 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Sequence
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, unquote, urlencode
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -105,6 +106,23 @@ def run_url(qrels: str, run: str, api: bool = False, **params: Any) -> str:
 
 
 # -- what a request chose ---------------------------------------------------------------------------
+
+class RawPathRouting:
+    """Routes on the path as sent (percent-encoded), so a name holding '/' (%2F) stays one path
+    parameter; the handlers decode each parameter (param)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope.get("raw_path"):
+            scope = dict(scope, path=scope["raw_path"].decode("latin-1"))
+        await self.app(scope, receive, send)
+
+
+def param(request: Request, name: str) -> str:
+    return unquote(request.path_params[name])
+
 
 @dataclass
 class Choices:
@@ -245,7 +263,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     # -- leaderboard
     def leaderboard_handler(kind: str):
         async def handler(request: Request) -> Response:
-            qrels = request.path_params["qrels"]
+            qrels = param(request, "qrels")
             c = Choices.of(request)
 
             def build(wh):
@@ -269,7 +287,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     # -- run page
     def run_handler(kind: str):
         async def handler(request: Request) -> Response:
-            qrels, run = request.path_params["qrels"], request.path_params["run"]
+            qrels, run = param(request, "qrels"), param(request, "run")
             c = Choices.of(request)
 
             def build(wh):
@@ -292,7 +310,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     # -- compare
     def compare_handler(kind: str):
         async def handler(request: Request) -> Response:
-            qrels = request.path_params["qrels"]
+            qrels = param(request, "qrels")
             c = Choices.of(request)
 
             def build(wh):
@@ -314,7 +332,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     # -- history
     def history_handler(kind: str):
         async def handler(request: Request) -> Response:
-            qrels = request.path_params["qrels"]
+            qrels = param(request, "qrels")
             c = Choices.of(request)
             measure = c.shown_measures[0] if c.measures else "AP"
 
@@ -372,7 +390,13 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
         Route("/sql.csv", sql_handler("csv")),
         Route("/api/sql", sql_handler("json")),
     ]
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        message = f"nothing is served at {unquote(request.url.path)}; the index (/) lists what is"
+        kind = "json" if request.url.path.startswith("/api/") else "html"
+        return error_response(NotFoundError(message), kind)
+
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
-    app = Starlette(routes=routes, middleware=middleware)
+    app = Starlette(routes=routes, middleware=[*middleware, Middleware(RawPathRouting)],
+                    exception_handlers={404: not_found, 405: not_found})
     app.state.access = access
     return app

@@ -1,0 +1,429 @@
+"""`irw serve` as a user runs it: the real server in a subprocess on a free port, over a real
+warehouse built from ../shared/conformance/dl19-passage (the six runs of the folder, all tagged
+`rank`, qrels named dl19, plus two runs with hostile names), every page and JSON URL fetched with
+urllib. What is checked: the JSON numbers are trec_eval's; the links between pages work when
+served; a run ingested by another process is on the next page load; a warehouse another process
+is writing gives a 503 page; the SQL console refuses writes and cuts a slow query while other
+requests are answered; hostile names are escaped; requests never change the file except to store
+missing scores; the same on PostgreSQL (with a role that may only read: the page says which
+`irw eval` to run). Then Chromium drives the served pages (tests/test_browser.py's driver).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Iterator
+from urllib.error import HTTPError, URLError
+from urllib.parse import quote, urljoin, urlsplit
+from urllib.request import Request, urlopen
+
+import pytest
+
+import warehouse
+from conftest import dl19_expected
+
+RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
+HOSTILE = "<script>alert(1)</script>"
+BIDI = "run\u202eevil"
+IRW = [sys.executable, "-m", "warehouse"]
+SLOW_SQL = "select count(*) from range(1000000000000) as a"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str, headers: dict | None = None, timeout: float = 120) -> tuple[int, dict, str]:
+    """(status, headers, body) of a GET, errors included."""
+    try:
+        with urlopen(Request(url, headers=headers or {}), timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read().decode("utf-8")
+    except HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read().decode("utf-8")
+
+
+def get_json(url: str):
+    status, headers, body = get(url)
+    assert status == 200, (url, status, body[:500])
+    assert headers["content-type"].startswith("application/json")
+    return json.loads(body)
+
+
+@contextmanager
+def served(db: str, *options: str, log: Path, cwd: Path | None = None) -> Iterator[str]:
+    """`irw serve --db db --port FREE` in a subprocess until the block ends; yields its base URL."""
+    port = free_port()
+    with open(log, "w") as err:
+        process = subprocess.Popen([*IRW, "serve", "--db", db, "--port", str(port), *options], cwd=cwd,
+                                   stdout=subprocess.DEVNULL, stderr=err)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"irw serve did not start: {log.read_text()}")
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
+def irw(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    result = subprocess.run([*IRW, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.hrefs += [value for name, value in attrs if name == "href" and value is not None]
+
+
+def links(html: str) -> list[str]:
+    parser = Links()
+    parser.feed(html)
+    return parser.hrefs
+
+
+def build_dl19(folder: Path, conformance: Path) -> Path:
+    """The DL19 warehouse as a user builds it (the folder of six runs), plus two hostile names."""
+    dl19 = conformance / "dl19-passage"
+    irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19", cwd=folder)
+    irw("ingest", "run", dl19 / "runs", cwd=folder)
+    db = folder / "irw.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE, system='"><b>sys</b>',
+                      description="<img src=x onerror=alert(2)>")
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", BIDI)
+    return db
+
+
+@pytest.fixture(scope="module")
+def dl19_server(conformance, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("serve")
+    db = build_dl19(folder, conformance)
+    with served(str(db), "--timeout", "1", log=folder / "serve.log", cwd=folder) as base:
+        yield {"base": base, "db": db, "folder": folder, "conformance": conformance}
+
+
+def trec(conformance: Path, run: str, name: str, query: str = "all") -> float:
+    return float(dl19_expected(conformance, run)[(name, query)])
+
+
+TREC_NAMES = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}
+
+
+# -- pages and data ------------------------------------------------------------------------------------
+
+def test_the_leaderboard_json_is_trec_eval_s(dl19_server):
+    base, conformance = dl19_server["base"], dl19_server["conformance"]
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10&m=AP&m=P@10")
+    by_run = {row["run"]: row for row in rows}
+    assert set(RUNS) | {HOSTILE, BIDI} == set(by_run)
+    assert round(by_run["BM25"]["nDCG@10"], 4) == 0.5058
+    for run in RUNS:
+        for measure, name in TREC_NAMES.items():
+            assert round(by_run[run][measure], 4) == round(trec(conformance, run, name), 4), (run, measure)
+    values = [row["nDCG@10"] for row in rows]
+    assert values == sorted(values, reverse=True)  # ranked by the first measure
+    assert rows[0]["run"] == "REP_LLAMA"
+    # the same table `irw report leaderboard --format json` prints
+    printed = json.loads(irw("report", "leaderboard", "--qrels", "dl19", "-m", "nDCG@10", "-m", "AP", "-m", "P@10",
+                             "--format", "json", cwd=dl19_server["folder"]).stdout)
+    assert printed == rows
+
+
+def test_a_baseline_and_runs_chosen_in_the_url(dl19_server):
+    base = dl19_server["base"]
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10&run=BM25*&run=REP_LLAMA&baseline=BM25")
+    assert [row["run"] for row in rows] == ["REP_LLAMA", "BM25_RM3", "BM25"]
+    bm25 = next(row for row in rows if row["run"] == "BM25")
+    assert bm25["delta_nDCG@10"] == 0.0
+    llama = next(row for row in rows if row["run"] == "REP_LLAMA")
+    assert round(llama["delta_nDCG@10"], 4) == 0.2326  # the README's irw compare
+    status, _, html = get(f"{base}/qrels/dl19?m=nDCG@10&baseline=BM25")
+    assert status == 200
+    assert re.search(r'<option value="BM25" selected>BM25</option>', html)
+    assert "Baseline: <strong>BM25</strong>" in html
+
+
+def test_run_page_json_is_trec_eval_s_per_query(dl19_server):
+    base, conformance = dl19_server["base"], dl19_server["conformance"]
+    rows = get_json(f"{base}/api/qrels/dl19/runs/BM25?m=nDCG@10&m=AP")
+    assert len(rows) == 43
+    for row in rows:
+        assert round(row["nDCG@10"], 4) == round(trec(conformance, "BM25", "ndcg_cut_10", row["query"]), 4)
+        assert round(row["AP"], 4) == round(trec(conformance, "BM25", "map", row["query"]), 4)
+
+
+def test_compare_and_history_json(dl19_server):
+    base = dl19_server["base"]
+    rows = get_json(f"{base}/api/qrels/dl19/compare?run=REP_LLAMA&run=SPLADE_P_P_ENSEMBLE_DISTIL&m=nDCG@10"
+                    "&baseline=BM25")
+    assert {(r["run"], r["baseline"]) for r in rows} == {("REP_LLAMA", "BM25"), ("SPLADE_P_P_ENSEMBLE_DISTIL", "BM25")}
+    llama = next(r for r in rows if r["run"] == "REP_LLAMA")
+    assert (llama["wins"], llama["ties"], llama["losses"]) == (35, 0, 8)  # the README's irw compare
+    history = get_json(f"{base}/api/qrels/dl19/history?m=nDCG@10&system=BM25")
+    assert [r["run"] for r in history] == ["BM25"] and round(history[0]["nDCG@10"], 4) == 0.5058
+    index = get_json(f"{base}/api/qrels")
+    (dl19,) = index["qrels"]
+    assert dl19["qrels"] == "dl19" and dl19["queries"] == 43
+    assert {r["run"] for r in dl19["runs"]} == set(RUNS) | {HOSTILE, BIDI}
+    assert all(r["system"] and r["date"] for r in dl19["runs"])
+
+
+def test_every_page_answers_and_every_link_between_them_works(dl19_server):
+    """From the index, every link on every page of this server is followed (two levels deep):
+    each answers 200, so the links are this server's routes, not the static reports' files."""
+    base = dl19_server["base"]
+    seen: dict[str, int] = {}
+    frontier = [f"{base}/"]
+    for _depth in range(3):
+        following = []
+        for url in frontier:
+            if url in seen:
+                continue
+            status, headers, body = get(url)
+            seen[url] = status
+            assert status == 200, (url, body[:800])
+            if headers["content-type"].startswith("text/html"):
+                for href in links(body):
+                    target = urljoin(url, href)
+                    if urlsplit(target).netloc == urlsplit(base).netloc and "/sql" not in target:
+                        following.append(target.split("#")[0])
+        frontier = following
+    paths = {urlsplit(url).path for url in seen}
+    assert {"/", "/qrels/dl19", "/qrels/dl19/history", "/api/qrels", "/api/qrels/dl19/leaderboard"} <= paths
+    assert {f"/qrels/dl19/runs/{run}" for run in RUNS} <= paths
+    assert f"/qrels/dl19/runs/{quote(HOSTILE, safe='')}" in {urlsplit(u).path for u in seen} or any(
+        "%3Cscript%3E" in u for u in seen)
+    # the compare form of the index, as the browser sends it
+    status, _, html = get(f"{base}/qrels/dl19/compare?run=BM25&run=REP_LLAMA")
+    assert status == 200 and "REP_LLAMA" in html
+    for href in links(html):
+        target = urljoin(f"{base}/qrels/dl19/compare", href)
+        if urlsplit(target).netloc == urlsplit(base).netloc and "/sql" not in target:
+            assert get(target)[0] == 200, target
+
+
+def test_hostile_names_are_escaped_and_encoded(dl19_server):
+    base = dl19_server["base"]
+    pages = [get(f"{base}/")[2], get(f"{base}/qrels/dl19")[2],
+             get(f"{base}/qrels/dl19/runs/{quote(HOSTILE, safe='')}")[2],
+             get(f"{base}/qrels/dl19/compare?run={quote(HOSTILE)}&run={quote(BIDI)}&m=AP")[2],
+             get(f"{base}/qrels/dl19/history")[2],
+             get(f"{base}/sql?q=" + quote("select name, description from runs order by name"))[2]]
+    for html in pages:
+        assert "<script>alert" not in html and "<img" not in html and "<b>sys" not in html
+        assert html.count("<script>") == 1  # the sorting script, and nothing else
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        for href in links(html):  # names reach URLs percent-encoded, never raw
+            assert "\u202e" not in href and "<" not in href and '"' not in href
+    assert "%E2%80%AE" in pages[1]  # the bidi run's link
+    assert get(f"{base}/qrels/dl19/runs/{quote(BIDI, safe='')}")[0] == 200
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=AP")
+    assert {HOSTILE, BIDI} <= {row["run"] for row in rows}  # JSON carries the names exactly
+    status, _, html = get(f"{base}/qrels/{quote(HOSTILE, safe='')}")
+    assert status == 404 and "<script>alert" not in html and "&lt;script&gt;" in html
+
+
+def test_no_path_reaches_the_file_system(dl19_server):
+    base = dl19_server["base"]
+    for path in ("/qrels/dl19/runs/../../../../etc/passwd", "/qrels/dl19/runs/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+                 "/api/qrels/dl19/runs/..%2F..%2Firw.duckdb", "/qrels/..%2F..%2Fetc%2Fpasswd"):
+        status, _, body = get(base + path)
+        assert status == 404 and "root:" not in body, path
+    assert get(f"{base}/static/../irw.duckdb")[0] == 404
+
+
+def test_other_host_names_are_refused(dl19_server):
+    base = dl19_server["base"]
+    assert get(f"{base}/", headers={"Host": "attacker.example"})[0] == 400
+    assert get(f"{base}/", headers={"Host": f"localhost:{urlsplit(base).port}"})[0] == 200
+
+
+def test_loading_pages_writes_nothing_once_scores_are_stored(dl19_server):
+    base, db = dl19_server["base"], dl19_server["db"]
+    urls = [f"{base}/", f"{base}/qrels/dl19?m=AP&m=nDCG@10", f"{base}/qrels/dl19/runs/BM25?m=AP",
+            f"{base}/qrels/dl19/compare?run=BM25&run=REP_LLAMA&m=AP", f"{base}/qrels/dl19/history?m=AP",
+            f"{base}/sql?q=select+1"]
+    for url in urls:  # the first time computes and stores what is missing
+        assert get(url)[0] == 200, url
+    before = (db.stat().st_mtime_ns, db.stat().st_size, db.read_bytes())
+    for url in urls:
+        assert get(url)[0] == 200, url
+    assert (db.stat().st_mtime_ns, db.stat().st_size, db.read_bytes()) == before
+    assert not Path(str(db) + ".wal").exists()
+
+
+# -- live ------------------------------------------------------------------------------------------------
+
+def test_a_run_ingested_by_another_process_is_on_the_next_page_load(dl19_server):
+    base, folder, conformance = dl19_server["base"], dl19_server["folder"], dl19_server["conformance"]
+    assert "LATE_RUN" not in {row["run"] for row in get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")}
+    irw("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.REP_LLAMA.txt", "--name", "LATE_RUN",
+        cwd=folder)
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")
+    late = next(row for row in rows if row["run"] == "LATE_RUN")
+    assert round(late["nDCG@10"], 4) == round(trec(conformance, "REP_LLAMA", "ndcg_cut_10"), 4)
+    # the page computed its scores once and stored them: `irw sql` reads them
+    stored = irw("sql", "select count(*) from score_values where run = 'LATE_RUN' and measure = 'nDCG@10'",
+                 "--format", "csv", cwd=folder).stdout
+    assert stored.splitlines() == ["count_star()", "43"]
+    html = get(f"{base}/")[2]
+    assert "LATE_RUN" in html
+    irw("rm", "run", "LATE_RUN", cwd=folder)
+    assert "LATE_RUN" not in get(f"{base}/")[2]
+
+
+def test_a_warehouse_another_process_writes_is_a_503_page(dl19_server):
+    base, db = dl19_server["base"], dl19_server["db"]
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+                               "print('held', flush=True); time.sleep(60)", str(db)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        status, headers, html = get(f"{base}/qrels/dl19")
+        assert status == 503 and "busy" in html and "content-security-policy" in headers
+        assert time.monotonic() - start >= 2.5  # tried again for a while first
+        status, _, body = get(f"{base}/api/qrels")
+        assert status == 503 and "busy" in json.loads(body)["error"]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert get(f"{base}/qrels/dl19")[0] == 200
+
+
+# -- the SQL console ----------------------------------------------------------------------------------
+
+def test_the_sql_console_answers_as_a_table_csv_and_json(dl19_server):
+    base = dl19_server["base"]
+    q = quote("select name, system from runs where name like 'BM25%' order by name")
+    status, _, html = get(f"{base}/sql?q={q}")
+    assert status == 200 and '<table class="sortable result" id="result">' in html
+    assert "<td>BM25_RM3</td>" in html and "2 rows" in html
+    status, headers, text = get(f"{base}/sql.csv?q={q}")
+    assert status == 200 and headers["content-type"].startswith("text/csv")
+    assert list(csv.reader(io.StringIO(text))) == [["name", "system"], ["BM25", "BM25"], ["BM25_RM3", "BM25_RM3"]]
+    assert get_json(f"{base}/api/sql?q={q}") == [{"name": "BM25", "system": "BM25"},
+                                                 {"name": "BM25_RM3", "system": "BM25_RM3"}]
+
+
+def test_the_sql_console_refuses_writes_and_files(dl19_server, tmp_path):
+    base, folder = dl19_server["base"], dl19_server["folder"]
+    outside = tmp_path / "out.csv"
+    for statement in ("delete from runs", "drop table runs", "insert into runs select * from runs",
+                      f"copy runs to '{outside}'", "select * from read_csv('/etc/passwd')",
+                      "attach '/tmp/x.duckdb' as x", "set enable_external_access = true"):
+        status, _, body = get(f"{base}/api/sql?q={quote(statement)}")
+        assert status in (400, 403), (statement, status, body)
+        assert "root:" not in body
+    assert not outside.exists()
+    assert get_json(f"{base}/api/sql?q=" + quote("select count(*) as runs from runs")) == [{"runs": 8}]
+    status, _, html = get(f"{base}/sql?q={quote('delete from runs')}")
+    assert status == 403 and "read-only" in html
+    del folder
+
+
+def test_a_slow_query_is_cut_and_other_requests_are_answered_meanwhile(dl19_server):
+    base = dl19_server["base"]
+    answers: dict[str, tuple] = {}
+
+    def slow():
+        start = time.monotonic()
+        answers["slow"] = (*get(f"{base}/sql?q={quote(SLOW_SQL)}"), time.monotonic() - start)
+
+    thread = threading.Thread(target=slow)
+    thread.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    status, _, _ = get(f"{base}/api/qrels")
+    quick = time.monotonic() - start
+    thread.join(60)
+    status_slow, _, html, took = answers["slow"]
+    assert status == 200
+    assert status_slow == 504 and "cut" in html, html[-800:]
+    assert took < 30  # cut at --timeout 1 (how long exactly is the machine's business)
+    assert quick < took  # answered while the slow one ran
+    assert get(f"{base}/api/sql?q=select+1+as+x")[0] == 200  # the connection is usable after the cut
+
+
+# -- PostgreSQL ----------------------------------------------------------------------------------------
+
+@pytest.mark.postgres
+def test_on_postgresql_the_same_numbers_live_runs_and_a_safe_console(postgres_url, conformance, tmp_path):
+    dl19 = conformance / "dl19-passage"
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS[:3]])
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE)
+    with served(postgres_url, "--timeout", "1", log=tmp_path / "serve.log") as base:
+        rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10&m=AP")
+        by_run = {row["run"]: row for row in rows}
+        assert round(by_run["BM25"]["nDCG@10"], 4) == 0.5058
+        for run in RUNS[:3]:
+            assert round(by_run[run]["AP"], 4) == round(trec(conformance, run, "map"), 4)
+        html = get(f"{base}/qrels/dl19")[2]
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert" not in html
+        # a second process ingests meanwhile: on the next load
+        irw("ingest", "run", dl19 / "runs" / "run.dl19.REP_LLAMA.txt", "--name", "LATE_RUN", "--db", postgres_url)
+        late = {row["run"]: row for row in get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")}["LATE_RUN"]
+        assert round(late["nDCG@10"], 4) == round(trec(conformance, "REP_LLAMA", "ndcg_cut_10"), 4)
+        for statement in ("delete from runs", "select 1 from runs; delete from runs", "select pg_sleep(30)"):
+            assert get(f"{base}/api/sql?q={quote(statement)}")[0] in (400, 403)
+        assert get_json(f"{base}/api/sql?q=" + quote("select count(*) as runs from runs")) == [{"runs": 5}]
+        start = time.monotonic()
+        status, _, body = get(f"{base}/api/sql?q=" + quote("select count(*) from generate_series(1, 100000000000)"))
+        assert status == 504 and "cut" in json.loads(body)["error"] and time.monotonic() - start < 20
+        assert "password" not in get(f"{base}/")[2].lower()
+
+
+@pytest.mark.postgres
+def test_a_role_that_only_reads_is_told_which_irw_eval_to_run(postgres_url, postgres_readonly_url, conformance,
+                                                              tmp_path):
+    dl19 = conformance / "dl19-passage"
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS[:2]])
+    with served(postgres_readonly_url, log=tmp_path / "serve.log") as base:
+        status, _, html = get(f"{base}/qrels/dl19?m=nDCG@10")
+        assert status == 409 and "irw eval" in html
+        command = re.search(r'<pre id="command"><code>(.*?)</code></pre>', html).group(1)
+        assert "--qrels dl19 -m nDCG@10 -m Judged@10" in command
+        assert "secret-pass" not in html  # the reader's password is never shown
+        status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")
+        assert status == 409 and "irw eval" in json.loads(body)["command"]
+        # a role that may write runs it: then the reader's page shows the scores
+        with warehouse.open(postgres_url) as wh:
+            wh.evaluate(None, "dl19", ["nDCG@10", "Judged@10"])
+        rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")
+        assert round({r["run"]: r for r in rows}["BM25"]["nDCG@10"], 4) == 0.5058
+        assert get(f"{base}/api/sql?q=" + quote("delete from runs"))[0] in (400, 403)
