@@ -15,6 +15,7 @@ import io
 import json
 import os
 import re
+import shlex
 import socket
 import subprocess
 import sys
@@ -63,12 +64,13 @@ def get_json(url: str):
 
 
 @contextmanager
-def served(db: str, *options: str, log: Path, cwd: Path | None = None) -> Iterator[str]:
+def served(db: str | None, *options: str, log: Path, cwd: Path | None = None,
+           port: int | None = None) -> Iterator[str]:
     """`irw serve --db db --port FREE` in a subprocess until the block ends; yields its base URL."""
-    port = free_port()
+    port = port or free_port()
     with open(log, "w") as err:
-        process = subprocess.Popen([*IRW, "serve", "--db", db, "--port", str(port), *options], cwd=cwd,
-                                   stdout=subprocess.DEVNULL, stderr=err)
+        process = subprocess.Popen([*IRW, "serve", *(["--db", db] if db else []), "--port", str(port), *options],
+                                   cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -376,6 +378,26 @@ def test_a_slow_query_is_cut_and_other_requests_are_answered_meanwhile(dl19_serv
     assert get(f"{base}/api/sql?q=select+1+as+x")[0] == 200  # the connection is usable after the cut
 
 
+def test_two_sandboxes_on_one_file_in_one_process_both_answer_and_stay_locked(tmp_path):
+    """irw serve's requests each open the sandbox; two at once in one process share DuckDB's
+    database instance, whose configuration the first locked (the second used to fail setting it)."""
+    from warehouse.errors import ReadOnlyError
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    db = tmp_path / "w.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "q")
+    with warehouse.open(db, sandboxed=True) as first, warehouse.open(db, sandboxed=True) as second:
+        assert first.sql("select count(*) from qrels").rows == [(2,)]
+        assert second.sql("select count(*) from qrels").rows == [(2,)]
+        for wh in (first, second):
+            with pytest.raises(ReadOnlyError):
+                wh.sql("select * from read_csv('/etc/passwd')")
+            assert wh.db.con.execute("select current_setting('enable_external_access')").fetchone()[0] is False
+            assert wh.db.con.execute("select current_setting('lock_configuration')").fetchone()[0] is True
+
+
 # -- PostgreSQL ----------------------------------------------------------------------------------------
 
 @pytest.mark.postgres
@@ -427,3 +449,42 @@ def test_a_role_that_only_reads_is_told_which_irw_eval_to_run(postgres_url, post
         rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")
         assert round({r["run"]: r for r in rows}["BM25"]["nDCG@10"], 4) == 0.5058
         assert get(f"{base}/api/sql?q=" + quote("delete from runs"))[0] in (400, 403)
+
+
+# -- the README ------------------------------------------------------------------------------------------
+
+def readme_section() -> str:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    return readme.split("\n## Serving the reports: irw serve\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_s_serve_lines_run_as_printed(conformance, tmp_path):
+    """The README's block, after the walkthrough's two ingest commands: `irw serve` prints what the
+    README shows (on a free port instead of 8000), the curl prints what it shows, and every URL of
+    its table answers."""
+    block = readme_section().split("```", 2)[1].splitlines()[1:]
+    commands: list[tuple[str, list[str]]] = []
+    for line in block:
+        if line.startswith("$ "):
+            commands.append((line[2:], []))
+        elif commands:
+            commands[-1][1].append(line)
+    (serve_line, serve_out), (curl_line, curl_out) = commands
+    assert shlex.split(serve_line) == ["irw", "serve"]
+    dl19 = conformance / "dl19-passage"
+    irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19", cwd=tmp_path)
+    irw("ingest", "run", dl19 / "runs", cwd=tmp_path)
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with served(None, log=log, cwd=tmp_path, port=port) as base:
+        assert log.read_text().splitlines()[0] == serve_out[0].replace(":8000/", f":{port}/")
+        words = shlex.split(curl_line)
+        assert words[:2] == ["curl", "-s"]
+        status, _, body = get(words[2].replace("http://127.0.0.1:8000", base))
+        assert status == 200 and body.rstrip("\n") == "\n".join(curl_out).rstrip("\n")
+        urls = re.findall(r"`(/[^`]*)`", readme_section().split("| page |", 1)[1].split("\n\n", 1)[0])
+        assert len(urls) >= 12
+        for url in urls:
+            url = url.replace("SELECT...", "select+1")
+            status, _, body = get(base + url)
+            assert status == 200, (url, body[:600])
