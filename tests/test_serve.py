@@ -488,3 +488,128 @@ def test_the_readme_s_serve_lines_run_as_printed(conformance, tmp_path):
             url = url.replace("SELECT...", "select+1")
             status, _, body = get(base + url)
             assert status == 200, (url, body[:600])
+
+
+# -- in Chromium -----------------------------------------------------------------------------------------
+
+from test_browser import GEOMETRY, WIDTHS, Page, browser, chromium, column, header_index, type_text  # noqa: E402,F401
+
+
+class ServedPage(Page):
+    """A tab on a served page (test_browser's Page opens files): navigations wait for the load."""
+
+    def __init__(self, browser, url: str):  # noqa: F811 - the fixture's name, as test_browser's Page takes it
+        self.browser = browser
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.call(f"{domain}.enable")
+        self.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 1000, "deviceScaleFactor": 1,
+                                                         "mobile": False})
+        self.url = url
+        self.call("Page.navigate", {"url": url})
+        self.loaded()
+
+    def loaded(self) -> None:
+        self.browser.wait_for("Page.loadEventFired", self.session)
+
+    def follow(self, selector: str) -> None:
+        """A real click on a link or a submit button, and the page it loads."""
+        self.click(selector)
+        self.loaded()
+
+    def text(self, selector: str) -> str:
+        return self.js(f"document.querySelector({json.dumps(selector)}).textContent.trim()")
+
+    def location(self) -> str:
+        return self.js("location.pathname + location.search")
+
+
+def visible_runs(page: Page) -> list[str]:
+    return page.js("Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
+                   ".filter(r => !r.hidden).map(r => r.cells[1].getAttribute('data-value'))")
+
+
+def test_a_user_in_chromium_goes_from_the_index_to_a_leaderboard_a_run_a_comparison_and_a_query(
+        browser, dl19_server):
+    folder = dl19_server["folder"]
+    user_journey(browser, dl19_server["base"], dl19_server["conformance"], ("--db", str(dl19_server["db"])),
+                 folder)
+
+
+@pytest.mark.postgres
+def test_the_same_in_chromium_on_postgresql(browser, postgres_url, conformance, tmp_path):
+    dl19 = conformance / "dl19-passage"
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS])
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE, system='"><b>sys</b>',
+                      description="<img src=x onerror=alert(2)>")
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", BIDI)
+    with served(postgres_url, log=tmp_path / "serve.log") as base:
+        user_journey(browser, base, conformance, ("--db", postgres_url), tmp_path)
+
+
+def user_journey(browser, base: str, conformance: Path, db: tuple[str, ...], folder: Path) -> None:
+    """Index, leaderboard (sorted, filtered, a baseline chosen), a run page and back, a run ingested
+    by another process meanwhile, two runs compared, a query in the console: what a user sees."""
+    page = ServedPage(browser, f"{base}/")
+    assert page.text("h1").startswith("Warehouse")
+    page.follow('section.qrels h2 > a[href="/qrels/dl19"]')
+    assert page.location() == "/qrels/dl19"
+    table = "table.leaderboard"
+    runs = column(page, table, 1)
+    assert set(runs) == set(RUNS) | {HOSTILE, BIDI} and runs[0] == "REP_LLAMA"  # by AP, the default
+    # sort by Run, then by nDCG@10 (high first)
+    page.click(f"{table} thead th:nth-child(2) button")
+    assert column(page, table, 1) == sorted(runs)
+    ndcg = header_index(page, table, "nDCG@10")
+    page.click(f"{table} thead th:nth-child({ndcg + 1}) button")
+    values = [float(v) for v in column(page, table, ndcg)]
+    assert values == sorted(values, reverse=True) and f"{values[-1]:.4f}" == "0.5058"
+    # filter
+    page.js("document.getElementById('run-filter').focus()")
+    type_text(page, "BM25")
+    assert sorted(visible_runs(page)) == ["BM25", "BM25_RM3"]
+    # a baseline chosen on the page
+    page.js("document.getElementById('baseline').value = 'BM25'")
+    page.follow("#choices button[type=submit]")
+    assert "baseline=BM25" in page.location()
+    assert page.text(".baseline-note").startswith("Baseline: BM25.")
+    # open a run: its page, tested against that baseline
+    page.follow(f'{table} td.run a[href^="/qrels/dl19/runs/REP_LLAMA?"]')
+    assert page.location().startswith("/qrels/dl19/runs/REP_LLAMA?")
+    assert "REP_LLAMA" in page.text("h1")
+    assert page.js("document.querySelectorAll('table.per-query tbody tr').length") == 43
+    assert "BM25" in page.text("main")
+    page.follow('nav a[href$="baseline=BM25"]')  # back to the leaderboard it came from
+    assert page.location().startswith("/qrels/dl19?") and "baseline=BM25" in page.location()
+    # a second process ingests a run meanwhile: it is on the next load
+    irw("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.OPEN_AI_ADA2.txt", "--name", "LATE_ADA",
+        *db, cwd=folder)
+    try:
+        page.call("Page.reload")
+        page.loaded()
+        assert "LATE_ADA" in column(page, table, 1)
+    finally:
+        irw("rm", "run", "LATE_ADA", *db, cwd=folder)
+    # compare two runs ticked on the index
+    page.follow('nav a[href="/"]')
+    page.click('input[type=checkbox][value="BM25"]')
+    page.click('input[type=checkbox][value="REP_LLAMA"]')
+    page.follow("form.compare button[type=submit]")
+    assert page.location() == "/qrels/dl19/compare?run=BM25&run=REP_LLAMA"
+    main = page.text("main")
+    assert "REP_LLAMA" in main and "BM25" in main and "35" in main  # REP_LLAMA wins 35 queries on nDCG@10
+    # a query in the console
+    page.follow('nav a[href="/sql"]')
+    page.js("document.getElementById('q').focus()")
+    type_text(page, "select name, system from runs order by name")
+    page.follow("form.sql button[type=submit]")
+    names = column(page, "table.result", 0, attribute=None)
+    assert names[0] == HOSTILE and len(names) == 8  # shown as text, never as markup
+    assert page.text("#result-count").startswith("8 rows")
+    assert page.js("document.querySelectorAll('script').length") == 1
+    assert page.errors() == []  # nothing refused by the Content-Security-Policy, no script error
+    requests = {urlsplit(url).netloc for url in page.requests()}
+    assert requests == {urlsplit(base).netloc}  # nothing fetched from anywhere else
