@@ -305,6 +305,38 @@ def test_a_run_ingested_by_another_process_is_on_the_next_page_load(dl19_server)
     assert "LATE_RUN" not in get(f"{base}/")[2]
 
 
+def test_requests_needing_the_same_missing_scores_at_once_compute_them_once(dl19_server):
+    """Four requests at once for a measure no evaluation stored: each answers the same numbers,
+    and the scores are stored once (one `evaluated` row per run and measure)."""
+    base, folder = dl19_server["base"], dl19_server["folder"]
+    url = f"{base}/api/qrels/dl19/leaderboard?m=RR&m=Rprec"
+    answers: list = [None] * 4
+
+    def fetch(i: int) -> None:
+        answers[i] = get(url)
+
+    threads = [threading.Thread(target=fetch, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert [a[0] for a in answers] == [200] * 4, [a[2][:300] for a in answers]
+    assert len({a[2] for a in answers}) == 1
+    rows = json.loads(answers[0][2])
+    assert round({r["run"]: r for r in rows}["BM25"]["RR"], 4) == 0.8245  # the README's walkthrough
+    counts = irw("sql", "select measure, count(*) as n, count(distinct run) as runs from score_values "
+                 "where measure in ('RR', 'Rprec') and query = (select min(query) from score_values) "
+                 "group by measure order by measure", "--format", "csv", cwd=folder).stdout
+    assert counts.splitlines() == ["measure,n,runs", "RR,8,8", "Rprec,8,8"]
+
+
+def test_serve_says_so_when_there_is_no_warehouse(tmp_path):
+    result = subprocess.run([*IRW, "serve", "--db", str(tmp_path / "none.duckdb"), "--port", str(free_port())],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stderr.startswith("Error: no warehouse at")
+    assert not (tmp_path / "none.duckdb").exists()
+
+
 def test_a_warehouse_another_process_writes_is_a_503_page(dl19_server):
     base, db = dl19_server["base"], dl19_server["db"]
     holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "

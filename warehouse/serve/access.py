@@ -22,6 +22,7 @@ PostgreSQL has no such limit: each request has its own connection.
 """
 from __future__ import annotations
 
+import gc
 import shlex
 import threading
 import time
@@ -112,6 +113,13 @@ class WarehouseAccess:
                 if time.monotonic() >= deadline:
                     raise WarehouseBusy(f"the warehouse is busy: {exc}; load the page again in a moment") from None
                 time.sleep(0.05)
+            except WarehouseOpenError as exc:
+                # DuckDB frees a closed connection's database when nothing refers to it any more: an
+                # error's traceback in another thread can keep the other configuration alive a moment
+                if "configuration" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                gc.collect()
+                time.sleep(0.02)
 
     # -- pages ------------------------------------------------------------------------------------
     def page(self, build: Callable[[Warehouse], T], needs: Callable[[], str]) -> T:
@@ -122,17 +130,17 @@ class WarehouseAccess:
                 with self._open(False) as wh:
                     return build(wh)
         except ReadOnlyError as exc:
-            missing = exc
+            missing = str(exc)  # not the error: its traceback would hold the sandbox's objects
         with self._compute, self._session(True):
             try:
                 wh = self._open(True)
             except WarehouseBusy:
                 raise
             except WarehouseOpenError:  # a file this process may not write
-                raise ScoresMissing(str(missing), needs()) from None
+                raise ScoresMissing(missing, needs()) from None
             with wh:
                 if wh.db.read_only:  # a PostgreSQL role that only reads
-                    raise ScoresMissing(str(missing), needs())
+                    raise ScoresMissing(missing, needs())
                 try:
                     return build(wh)
                 except ReadOnlyError as exc:
