@@ -604,6 +604,7 @@ def user_journey(browser, base: str, conformance: Path, db: tuple[str, ...], fol
     type_text(page, "BM25")
     assert sorted(visible_runs(page)) == ["BM25", "BM25_RM3"]
     # a baseline chosen on the page
+    page.click("details.choices > summary")
     page.js("document.getElementById('baseline').value = 'BM25'")
     page.follow("#choices button[type=submit]")
     assert "baseline=BM25" in page.location()
@@ -645,3 +646,70 @@ def user_journey(browser, base: str, conformance: Path, db: tuple[str, ...], fol
     assert page.errors() == []  # nothing refused by the Content-Security-Policy, no script error
     requests = {urlsplit(url).netloc for url in page.requests()}
     assert requests == {urlsplit(base).netloc}  # nothing fetched from anywhere else
+
+
+# -- pages that read well at 1,280 and 390 px -------------------------------------------------------------
+
+PAGE_GEOMETRY = """(() => {
+  const out = {clipped: [], small: [], score: null};
+  document.querySelectorAll("th, td").forEach(c => {
+    if (c.offsetParent !== null && c.scrollWidth > c.clientWidth + 1)
+      out.clipped.push(`${c.textContent.trim().slice(0, 30)}: ${c.scrollWidth} > ${c.clientWidth}`);
+  });
+  document.querySelectorAll("svg.chart").forEach(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    svg.querySelectorAll("text").forEach(t => {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 10) out.small.push(`${t.textContent.trim().slice(0, 20)}: ${px.toFixed(1)} px`);
+    });
+  });
+  const w = document.documentElement.clientWidth, h = window.innerHeight;
+  for (const td of document.querySelectorAll("table tbody td.num")) {
+    const r = td.getBoundingClientRect();
+    if (/^-?\\d\\.\\d{4}/.test(td.textContent.trim()) && r.top >= 0 && r.bottom <= h && r.left >= 0 && r.right <= w) {
+      out.score = td.textContent.trim();
+      break;
+    }
+  }
+  return out;
+})()"""
+LONGEST = "SPLADE_P_P_ENSEMBLE_DISTIL"  # the longest of the real DL19 run names
+
+
+@pytest.mark.parametrize("path, first_screen_score", [
+    ("/qrels/dl19?m=AP&m=nDCG@10&m=P@10&m=RR&baseline=BM25", True),
+    (f"/qrels/dl19/compare?run={LONGEST}&run=D_BERT_KD_TASB&run=BM25&baseline=BM25&m=AP&m=nDCG@10", True),
+    (f"/qrels/dl19/runs/{LONGEST}?baseline=BM25&m=AP&m=nDCG@10&m=P@10&m=RR", False),
+    ("/qrels/dl19/history?m=nDCG@10", False),
+])
+def test_served_pages_read_well_on_a_desktop_and_a_phone(browser, dl19_server, path, first_screen_score):
+    """At 1,280 and 390 px (a phone's 844 px high): every header on screen or in a box that scrolls
+    (test_browser's GEOMETRY), no cell's text cut, chart text at least 10 px, and on a leaderboard or
+    compare page a score on the first screen."""
+    page = ServedPage(browser, dl19_server["base"] + path)
+    assert LONGEST in page.text("main")
+    for width, height in ((1280, 1000), (390, 844)):
+        page.set_width(width, height)
+        page.js("window.scrollTo(0, 0)")
+        found = page.js(PAGE_GEOMETRY)  # before GEOMETRY, which opens every <details>
+        assert page.js(GEOMETRY) == [], (path, width)
+        page.js("document.querySelectorAll('details.choices').forEach(d => { d.open = false; })")
+        assert found["clipped"] == [], (path, width)
+        assert found["small"] == [], (path, width)
+        if first_screen_score:
+            assert found["score"] is not None, (path, width)
+    assert page.errors() == []
+
+
+def test_numeric_query_ids_are_in_numeric_order_and_sort_so(browser, dl19_server):
+    page = ServedPage(browser, dl19_server["base"] + "/qrels/dl19/runs/BM25")
+    table = "table.per-query"
+    queries = column(page, table, 0, attribute=None)
+    assert len(queries) == 43 and queries == sorted(queries, key=int)  # 19335 ... 104861 ... 1133167
+    assert queries.index("112700") < queries.index("1121909") if "112700" in queries else True
+    page.click(f"{table} thead th:nth-child(1) button")
+    assert column(page, table, 0, attribute=None) == sorted(queries, key=int)
+    page.click(f"{table} thead th:nth-child(1) button")
+    assert column(page, table, 0, attribute=None) == sorted(queries, key=int, reverse=True)
+    rows = get_json(dl19_server["base"] + "/api/qrels/dl19/runs/BM25")
+    assert [row["query"] for row in rows] == sorted(queries, key=int)
