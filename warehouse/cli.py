@@ -870,6 +870,30 @@ def report_history(
         _emit_report(page, fmt, output, reports.render_history)
 
 
+@app.command("serve")
+def serve_command(
+    db: DbOption = DEFAULT_DB,
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on; the default answers this machine only.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8000,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", help="Seconds a SQL-console statement may run before it is cut.", min=0.1)] = 10.0,
+) -> None:
+    """Serve the reports as a live, read-only web application (leaderboards, run, compare and
+    history pages, the SQL console, and every page's data as JSON under /api)."""
+    from . import serve
+
+    with reported_errors(), Warehouse(db, read_only=True):
+        pass  # a warehouse that cannot be opened is said so now, not on the first page
+    shown = db
+    from .postgres import is_url, shown_url
+
+    if is_url(db):
+        shown = shown_url(db)
+    err(f"serving {shown} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
+    serve.serve(db, host=host, port=port, sql_timeout=timeout)
+
+
 def main() -> None:
     """The `irw` command from a checkout (cli.py) or an install made before warehouse/__main__.py
     became the entry point: the same dispatch, `irw trec-eval` before the Typer app is built."""

@@ -635,8 +635,12 @@ def _memory_backed_folder() -> str | None:
 def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(target, read_only=True, config=SANDBOX_CONFIG)
     try:
-        con.execute("set enable_progress_bar = false")
-        con.execute("set lock_configuration = true")
+        # A second sandbox on the same file in this process (irw serve's requests) shares the
+        # first's database instance, whose configuration that one locked already: DuckDB refuses
+        # any SET there, and the lock it would set holds.
+        if not con.execute("select current_setting('lock_configuration')").fetchone()[0]:
+            con.execute("set enable_progress_bar = false")
+            con.execute("set lock_configuration = true")
     except BaseException:
         con.close()
         raise

@@ -197,7 +197,7 @@ def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | N
     primary = scope.primary.name
     per_query = inputs.per_query[(run, comparing)]
     query_rows = []
-    for q in sorted(per_query):
+    for q in sorted(per_query, key=query_order):
         values = per_query[q]
         run_primary, base_primary = values.get(primary, (None, None))
         if run_primary is None:
@@ -227,6 +227,12 @@ def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | N
                    strip, settings_items(scope, stats if comparing else None, family_text), family_text,
                    from_leaderboard,
                    any(r.tie_range is not None and r.tie_range[1] - r.tie_range[0] > 1e-12 for r in query_rows))
+
+
+def query_order(query: str) -> tuple:
+    """Query ids in numeric order where they are numbers (112700 before 1121909), the others after
+    them in text order."""
+    return (0, int(query), query) if query.isdecimal() else (1, 0, query)
 
 
 def run_page_keys(board: "Leaderboard", leaderboard_href: str) -> dict[str, str]:

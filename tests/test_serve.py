@@ -1,0 +1,721 @@
+"""`irw serve` as a user runs it: the real server in a subprocess on a free port, over a real
+warehouse built from ../shared/conformance/dl19-passage (the six runs of the folder, all tagged
+`rank`, qrels named dl19, plus two runs with hostile names), every page and JSON URL fetched with
+urllib. What is checked: the JSON numbers are trec_eval's; the links between pages work when
+served; a run ingested by another process is on the next page load; a warehouse another process
+is writing gives a 503 page; the SQL console refuses writes and cuts a slow query while other
+requests are answered; hostile names are escaped; requests never change the file except to store
+missing scores; the same on PostgreSQL (with a role that may only read: the page says which
+`irw eval` to run). Then Chromium drives the served pages (tests/test_browser.py's driver).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Iterator
+from urllib.error import HTTPError, URLError
+from urllib.parse import quote, urljoin, urlsplit
+from urllib.request import Request, urlopen
+
+import pytest
+
+import warehouse
+from conftest import dl19_expected
+
+RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
+HOSTILE = "<script>alert(1)</script>"
+BIDI = "run\u202eevil"
+IRW = [sys.executable, "-m", "warehouse"]
+SLOW_SQL = "select count(*) from range(1000000000000) as a"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str, headers: dict | None = None, timeout: float = 120) -> tuple[int, dict, str]:
+    """(status, headers, body) of a GET, errors included."""
+    try:
+        with urlopen(Request(url, headers=headers or {}), timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read().decode("utf-8")
+    except HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read().decode("utf-8")
+
+
+def get_json(url: str):
+    status, headers, body = get(url)
+    assert status == 200, (url, status, body[:500])
+    assert headers["content-type"].startswith("application/json")
+    return json.loads(body)
+
+
+@contextmanager
+def served(db: str | None, *options: str, log: Path, cwd: Path | None = None,
+           port: int | None = None) -> Iterator[str]:
+    """`irw serve --db db --port FREE` in a subprocess until the block ends; yields its base URL."""
+    port = port or free_port()
+    with open(log, "w") as err:
+        process = subprocess.Popen([*IRW, "serve", *(["--db", db] if db else []), "--port", str(port), *options],
+                                   cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"irw serve did not start: {log.read_text()}")
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
+def irw(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    result = subprocess.run([*IRW, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.hrefs += [value for name, value in attrs if name == "href" and value is not None]
+
+
+def links(html: str) -> list[str]:
+    parser = Links()
+    parser.feed(html)
+    return parser.hrefs
+
+
+def build_dl19(folder: Path, conformance: Path) -> Path:
+    """The DL19 warehouse as a user builds it (the folder of six runs), plus two hostile names."""
+    dl19 = conformance / "dl19-passage"
+    irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19", cwd=folder)
+    irw("ingest", "run", dl19 / "runs", cwd=folder)
+    db = folder / "irw.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE, system='"><b>sys</b>',
+                      description="<img src=x onerror=alert(2)>")
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", BIDI)
+    return db
+
+
+@pytest.fixture(scope="module")
+def dl19_server(conformance, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("serve")
+    db = build_dl19(folder, conformance)
+    with served(str(db), "--timeout", "1", log=folder / "serve.log", cwd=folder) as base:
+        yield {"base": base, "db": db, "folder": folder, "conformance": conformance}
+
+
+def trec(conformance: Path, run: str, name: str, query: str = "all") -> float:
+    return float(dl19_expected(conformance, run)[(name, query)])
+
+
+TREC_NAMES = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}
+
+
+# -- pages and data ------------------------------------------------------------------------------------
+
+def test_the_leaderboard_json_is_trec_eval_s(dl19_server):
+    base, conformance = dl19_server["base"], dl19_server["conformance"]
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10&m=AP&m=P@10")
+    by_run = {row["run"]: row for row in rows}
+    assert set(RUNS) | {HOSTILE, BIDI} == set(by_run)
+    assert round(by_run["BM25"]["nDCG@10"], 4) == 0.5058
+    for run in RUNS:
+        for measure, name in TREC_NAMES.items():
+            assert round(by_run[run][measure], 4) == round(trec(conformance, run, name), 4), (run, measure)
+    values = [row["nDCG@10"] for row in rows]
+    assert values == sorted(values, reverse=True)  # ranked by the first measure
+    assert rows[0]["run"] == "REP_LLAMA"
+    # the same table `irw report leaderboard --format json` prints
+    printed = json.loads(irw("report", "leaderboard", "--qrels", "dl19", "-m", "nDCG@10", "-m", "AP", "-m", "P@10",
+                             "--format", "json", cwd=dl19_server["folder"]).stdout)
+    assert printed == rows
+
+
+def test_a_baseline_and_runs_chosen_in_the_url(dl19_server):
+    base = dl19_server["base"]
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10&run=BM25*&run=REP_LLAMA&baseline=BM25")
+    assert [row["run"] for row in rows] == ["REP_LLAMA", "BM25_RM3", "BM25"]
+    bm25 = next(row for row in rows if row["run"] == "BM25")
+    assert bm25["delta_nDCG@10"] == 0.0
+    llama = next(row for row in rows if row["run"] == "REP_LLAMA")
+    assert round(llama["delta_nDCG@10"], 4) == 0.2326  # the README's irw compare
+    status, _, html = get(f"{base}/qrels/dl19?m=nDCG@10&baseline=BM25")
+    assert status == 200
+    assert re.search(r'<option value="BM25" selected>BM25</option>', html)
+    assert "Baseline: <strong>BM25</strong>" in html
+
+
+def test_run_page_json_is_trec_eval_s_per_query(dl19_server):
+    base, conformance = dl19_server["base"], dl19_server["conformance"]
+    rows = get_json(f"{base}/api/qrels/dl19/runs/BM25?m=nDCG@10&m=AP")
+    assert len(rows) == 43
+    for row in rows:
+        assert round(row["nDCG@10"], 4) == round(trec(conformance, "BM25", "ndcg_cut_10", row["query"]), 4)
+        assert round(row["AP"], 4) == round(trec(conformance, "BM25", "map", row["query"]), 4)
+
+
+def test_compare_and_history_json(dl19_server):
+    base = dl19_server["base"]
+    rows = get_json(f"{base}/api/qrels/dl19/compare?run=REP_LLAMA&run=SPLADE_P_P_ENSEMBLE_DISTIL&m=nDCG@10"
+                    "&baseline=BM25")
+    assert {(r["run"], r["baseline"]) for r in rows} == {("REP_LLAMA", "BM25"), ("SPLADE_P_P_ENSEMBLE_DISTIL", "BM25")}
+    llama = next(r for r in rows if r["run"] == "REP_LLAMA")
+    assert (llama["wins"], llama["ties"], llama["losses"]) == (35, 0, 8)  # the README's irw compare
+    history = get_json(f"{base}/api/qrels/dl19/history?m=nDCG@10&system=BM25")
+    assert [r["run"] for r in history] == ["BM25"] and round(history[0]["nDCG@10"], 4) == 0.5058
+    index = get_json(f"{base}/api/qrels")
+    (dl19,) = index["qrels"]
+    assert dl19["qrels"] == "dl19" and dl19["queries"] == 43
+    assert {r["run"] for r in dl19["runs"]} == set(RUNS) | {HOSTILE, BIDI}
+    assert all(r["system"] and r["date"] for r in dl19["runs"])
+
+
+def test_every_page_answers_and_every_link_between_them_works(dl19_server):
+    """From the index, every link on every page of this server is followed (two levels deep):
+    each answers 200, so the links are this server's routes, not the static reports' files."""
+    base = dl19_server["base"]
+    seen: dict[str, int] = {}
+    frontier = [f"{base}/"]
+    for _depth in range(3):
+        following = []
+        for url in frontier:
+            if url in seen:
+                continue
+            status, headers, body = get(url)
+            seen[url] = status
+            assert status == 200, (url, body[:800])
+            if headers["content-type"].startswith("text/html"):
+                for href in links(body):
+                    target = urljoin(url, href)
+                    if urlsplit(target).netloc == urlsplit(base).netloc and "/sql" not in target:
+                        following.append(target.split("#")[0])
+        frontier = following
+    paths = {urlsplit(url).path for url in seen}
+    assert {"/", "/qrels/dl19", "/qrels/dl19/history", "/api/qrels", "/api/qrels/dl19/leaderboard"} <= paths
+    assert {f"/qrels/dl19/runs/{run}" for run in RUNS} <= paths
+    assert f"/qrels/dl19/runs/{quote(HOSTILE, safe='')}" in {urlsplit(u).path for u in seen} or any(
+        "%3Cscript%3E" in u for u in seen)
+    # the compare form of the index, as the browser sends it
+    status, _, html = get(f"{base}/qrels/dl19/compare?run=BM25&run=REP_LLAMA")
+    assert status == 200 and "REP_LLAMA" in html
+    for href in links(html):
+        target = urljoin(f"{base}/qrels/dl19/compare", href)
+        if urlsplit(target).netloc == urlsplit(base).netloc and "/sql" not in target:
+            assert get(target)[0] == 200, target
+
+
+def test_hostile_names_are_escaped_and_encoded(dl19_server):
+    base = dl19_server["base"]
+    pages = [get(f"{base}/")[2], get(f"{base}/qrels/dl19")[2],
+             get(f"{base}/qrels/dl19/runs/{quote(HOSTILE, safe='')}")[2],
+             get(f"{base}/qrels/dl19/compare?run={quote(HOSTILE)}&run={quote(BIDI)}&m=AP")[2],
+             get(f"{base}/qrels/dl19/history")[2],
+             get(f"{base}/sql?q=" + quote("select name, description from runs order by name"))[2]]
+    for html in pages:
+        assert "<script>alert" not in html and "<img" not in html and "<b>sys" not in html
+        assert html.count("<script>") == 1  # the sorting script, and nothing else
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        for href in links(html):  # names reach URLs percent-encoded, never raw
+            assert "\u202e" not in href and "<" not in href and '"' not in href
+    assert "%E2%80%AE" in pages[1]  # the bidi run's link
+    assert get(f"{base}/qrels/dl19/runs/{quote(BIDI, safe='')}")[0] == 200
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=AP")
+    assert {HOSTILE, BIDI} <= {row["run"] for row in rows}  # JSON carries the names exactly
+    status, _, html = get(f"{base}/qrels/{quote(HOSTILE, safe='')}")
+    assert status == 404 and "<script>alert" not in html and "&lt;script&gt;" in html
+
+
+def test_no_path_reaches_the_file_system(dl19_server):
+    base = dl19_server["base"]
+    for path in ("/qrels/dl19/runs/../../../../etc/passwd", "/qrels/dl19/runs/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+                 "/api/qrels/dl19/runs/..%2F..%2Firw.duckdb", "/qrels/..%2F..%2Fetc%2Fpasswd"):
+        status, _, body = get(base + path)
+        assert status == 404 and "root:" not in body, path
+    assert get(f"{base}/static/../irw.duckdb")[0] == 404
+
+
+def test_it_listens_on_loopback_only_and_refuses_other_host_names(dl19_server):
+    base = dl19_server["base"]
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:  # this machine's outward address
+        probe.connect(("10.255.255.255", 1))
+        address = probe.getsockname()[0]
+    if not address.startswith("127."):
+        with pytest.raises(OSError):
+            socket.create_connection((address, urlsplit(base).port), timeout=2).close()
+    assert get(f"{base}/", headers={"Host": "attacker.example"})[0] == 400
+    assert get(f"{base}/", headers={"Host": f"localhost:{urlsplit(base).port}"})[0] == 200
+
+
+def test_loading_pages_writes_nothing_once_scores_are_stored(dl19_server):
+    base, db = dl19_server["base"], dl19_server["db"]
+    urls = [f"{base}/", f"{base}/qrels/dl19?m=AP&m=nDCG@10", f"{base}/qrels/dl19/runs/BM25?m=AP",
+            f"{base}/qrels/dl19/compare?run=BM25&run=REP_LLAMA&m=AP", f"{base}/qrels/dl19/history?m=AP",
+            f"{base}/sql?q=select+1"]
+    for url in urls:  # the first time computes and stores what is missing
+        assert get(url)[0] == 200, url
+    before = (db.stat().st_mtime_ns, db.stat().st_size, db.read_bytes())
+    for url in urls:
+        assert get(url)[0] == 200, url
+    assert (db.stat().st_mtime_ns, db.stat().st_size, db.read_bytes()) == before
+    assert not Path(str(db) + ".wal").exists()
+
+
+# -- live ------------------------------------------------------------------------------------------------
+
+def test_a_run_ingested_by_another_process_is_on_the_next_page_load(dl19_server):
+    base, folder, conformance = dl19_server["base"], dl19_server["folder"], dl19_server["conformance"]
+    assert "LATE_RUN" not in {row["run"] for row in get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")}
+    irw("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.REP_LLAMA.txt", "--name", "LATE_RUN",
+        cwd=folder)
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")
+    late = next(row for row in rows if row["run"] == "LATE_RUN")
+    assert round(late["nDCG@10"], 4) == round(trec(conformance, "REP_LLAMA", "ndcg_cut_10"), 4)
+    # the page computed its scores once and stored them: `irw sql` reads them
+    stored = irw("sql", "select count(*) from score_values where run = 'LATE_RUN' and measure = 'nDCG@10'",
+                 "--format", "csv", cwd=folder).stdout
+    assert stored.splitlines() == ["count_star()", "43"]
+    html = get(f"{base}/")[2]
+    assert "LATE_RUN" in html
+    irw("rm", "run", "LATE_RUN", cwd=folder)
+    assert "LATE_RUN" not in get(f"{base}/")[2]
+
+
+def test_requests_needing_the_same_missing_scores_at_once_compute_them_once(dl19_server):
+    """Four requests at once for a measure no evaluation stored: each answers the same numbers,
+    and the scores are stored once (one `evaluated` row per run and measure)."""
+    base, folder = dl19_server["base"], dl19_server["folder"]
+    url = f"{base}/api/qrels/dl19/leaderboard?m=RR&m=Rprec"
+    answers: list = [None] * 4
+
+    def fetch(i: int) -> None:
+        answers[i] = get(url)
+
+    threads = [threading.Thread(target=fetch, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert [a[0] for a in answers] == [200] * 4, [a[2][:300] for a in answers]
+    assert len({a[2] for a in answers}) == 1
+    rows = json.loads(answers[0][2])
+    assert round({r["run"]: r for r in rows}["BM25"]["RR"], 4) == 0.8245  # the README's walkthrough
+    counts = irw("sql", "select measure, count(*) as n, count(distinct run) as runs from score_values "
+                 "where measure in ('RR', 'Rprec') and query = (select min(query) from score_values) "
+                 "group by measure order by measure", "--format", "csv", cwd=folder).stdout
+    assert counts.splitlines() == ["measure,n,runs", "RR,8,8", "Rprec,8,8"]
+
+
+def test_serve_says_so_when_there_is_no_warehouse(tmp_path):
+    result = subprocess.run([*IRW, "serve", "--db", str(tmp_path / "none.duckdb"), "--port", str(free_port())],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stderr.startswith("Error: no warehouse at")
+    assert not (tmp_path / "none.duckdb").exists()
+
+
+def test_a_warehouse_another_process_writes_is_a_503_page(dl19_server):
+    base, db = dl19_server["base"], dl19_server["db"]
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+                               "print('held', flush=True); time.sleep(60)", str(db)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        status, headers, html = get(f"{base}/qrels/dl19")
+        assert status == 503 and "busy" in html and "content-security-policy" in headers
+        assert time.monotonic() - start >= 2.5  # tried again for a while first
+        status, _, body = get(f"{base}/api/qrels")
+        assert status == 503 and "busy" in json.loads(body)["error"]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert get(f"{base}/qrels/dl19")[0] == 200
+
+
+# -- the SQL console ----------------------------------------------------------------------------------
+
+def test_the_sql_console_answers_as_a_table_csv_and_json(dl19_server):
+    base = dl19_server["base"]
+    q = quote("select name, system from runs where name like 'BM25%' order by name")
+    status, _, html = get(f"{base}/sql?q={q}")
+    assert status == 200 and '<table class="sortable result" id="result">' in html
+    assert "<td>BM25_RM3</td>" in html and "2 rows" in html
+    status, headers, text = get(f"{base}/sql.csv?q={q}")
+    assert status == 200 and headers["content-type"].startswith("text/csv")
+    assert list(csv.reader(io.StringIO(text))) == [["name", "system"], ["BM25", "BM25"], ["BM25_RM3", "BM25_RM3"]]
+    assert get_json(f"{base}/api/sql?q={q}") == [{"name": "BM25", "system": "BM25"},
+                                                 {"name": "BM25_RM3", "system": "BM25_RM3"}]
+
+
+def test_the_sql_console_refuses_writes_and_files(dl19_server, tmp_path):
+    base, folder = dl19_server["base"], dl19_server["folder"]
+    outside = tmp_path / "out.csv"
+    for statement in ("delete from runs", "drop table runs", "insert into runs select * from runs",
+                      f"copy runs to '{outside}'", "select * from read_csv('/etc/passwd')",
+                      "attach '/tmp/x.duckdb' as x", "set enable_external_access = true"):
+        status, _, body = get(f"{base}/api/sql?q={quote(statement)}")
+        assert status in (400, 403), (statement, status, body)
+        assert "root:" not in body
+    assert not outside.exists()
+    assert get_json(f"{base}/api/sql?q=" + quote("select count(*) as runs from runs")) == [{"runs": 8}]
+    status, _, html = get(f"{base}/sql?q={quote('delete from runs')}")
+    assert status == 403 and "read-only" in html
+    del folder
+
+
+def test_a_slow_query_is_cut_and_other_requests_are_answered_meanwhile(dl19_server):
+    base = dl19_server["base"]
+    answers: dict[str, tuple] = {}
+
+    def slow():
+        start = time.monotonic()
+        answers["slow"] = (*get(f"{base}/sql?q={quote(SLOW_SQL)}"), time.monotonic() - start)
+
+    thread = threading.Thread(target=slow)
+    thread.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    status, _, _ = get(f"{base}/api/qrels")
+    quick = time.monotonic() - start
+    thread.join(60)
+    status_slow, _, html, took = answers["slow"]
+    assert status == 200
+    assert status_slow == 504 and "cut" in html, html[-800:]
+    assert took < 30  # cut at --timeout 1 (how long exactly is the machine's business)
+    assert quick < took  # answered while the slow one ran
+    assert get(f"{base}/api/sql?q=select+1+as+x")[0] == 200  # the connection is usable after the cut
+
+
+def test_two_sandboxes_on_one_file_in_one_process_both_answer_and_stay_locked(tmp_path):
+    """irw serve's requests each open the sandbox; two at once in one process share DuckDB's
+    database instance, whose configuration the first locked (the second used to fail setting it)."""
+    from warehouse.errors import ReadOnlyError
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    db = tmp_path / "w.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "q")
+    with warehouse.open(db, sandboxed=True) as first, warehouse.open(db, sandboxed=True) as second:
+        assert first.sql("select count(*) from qrels").rows == [(2,)]
+        assert second.sql("select count(*) from qrels").rows == [(2,)]
+        for wh in (first, second):
+            with pytest.raises(ReadOnlyError):
+                wh.sql("select * from read_csv('/etc/passwd')")
+            assert wh.db.con.execute("select current_setting('enable_external_access')").fetchone()[0] is False
+            assert wh.db.con.execute("select current_setting('lock_configuration')").fetchone()[0] is True
+
+
+# -- PostgreSQL ----------------------------------------------------------------------------------------
+
+@pytest.mark.postgres
+def test_on_postgresql_the_same_numbers_live_runs_and_a_safe_console(postgres_url, conformance, tmp_path):
+    dl19 = conformance / "dl19-passage"
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS[:3]])
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE)
+    with served(postgres_url, "--timeout", "1", log=tmp_path / "serve.log") as base:
+        rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10&m=AP")
+        by_run = {row["run"]: row for row in rows}
+        assert round(by_run["BM25"]["nDCG@10"], 4) == 0.5058
+        for run in RUNS[:3]:
+            assert round(by_run[run]["AP"], 4) == round(trec(conformance, run, "map"), 4)
+        html = get(f"{base}/qrels/dl19")[2]
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert" not in html
+        # a second process ingests meanwhile: on the next load
+        irw("ingest", "run", dl19 / "runs" / "run.dl19.REP_LLAMA.txt", "--name", "LATE_RUN", "--db", postgres_url)
+        late = {row["run"]: row for row in get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")}["LATE_RUN"]
+        assert round(late["nDCG@10"], 4) == round(trec(conformance, "REP_LLAMA", "ndcg_cut_10"), 4)
+        for statement in ("delete from runs", "select 1 from runs; delete from runs", "select pg_sleep(30)"):
+            assert get(f"{base}/api/sql?q={quote(statement)}")[0] in (400, 403)
+        assert get_json(f"{base}/api/sql?q=" + quote("select count(*) as runs from runs")) == [{"runs": 5}]
+        start = time.monotonic()
+        status, _, body = get(f"{base}/api/sql?q=" + quote("select count(*) from generate_series(1, 100000000000)"))
+        assert status == 504 and "cut" in json.loads(body)["error"] and time.monotonic() - start < 20
+        assert "password" not in get(f"{base}/")[2].lower()
+
+
+@pytest.mark.postgres
+def test_a_role_that_only_reads_is_told_which_irw_eval_to_run(postgres_url, postgres_readonly_url, conformance,
+                                                              tmp_path):
+    dl19 = conformance / "dl19-passage"
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS[:2]])
+    with served(postgres_readonly_url, log=tmp_path / "serve.log") as base:
+        status, _, html = get(f"{base}/qrels/dl19?m=nDCG@10")
+        assert status == 409 and "irw eval" in html
+        command = re.search(r'<pre id="command"><code>(.*?)</code></pre>', html).group(1)
+        assert "--qrels dl19 -m nDCG@10 -m Judged@10" in command
+        assert "secret-pass" not in html  # the reader's password is never shown
+        status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")
+        assert status == 409 and "irw eval" in json.loads(body)["command"]
+        # a role that may write runs it: then the reader's page shows the scores
+        with warehouse.open(postgres_url) as wh:
+            wh.evaluate(None, "dl19", ["nDCG@10", "Judged@10"])
+        rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=nDCG@10")
+        assert round({r["run"]: r for r in rows}["BM25"]["nDCG@10"], 4) == 0.5058
+        assert get(f"{base}/api/sql?q=" + quote("delete from runs"))[0] in (400, 403)
+
+
+# -- the README ------------------------------------------------------------------------------------------
+
+def readme_section() -> str:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    return readme.split("\n## Serving the reports: irw serve\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_s_serve_lines_run_as_printed(conformance, tmp_path):
+    """The README's block, after the walkthrough's two ingest commands: `irw serve` prints what the
+    README shows (on a free port instead of 8000), the curl prints what it shows, and every URL of
+    its table answers."""
+    block = readme_section().split("```", 2)[1].splitlines()[1:]
+    commands: list[tuple[str, list[str]]] = []
+    for line in block:
+        if line.startswith("$ "):
+            commands.append((line[2:], []))
+        elif commands:
+            commands[-1][1].append(line)
+    (serve_line, serve_out), (curl_line, curl_out) = commands
+    assert shlex.split(serve_line) == ["irw", "serve"]
+    dl19 = conformance / "dl19-passage"
+    irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19", cwd=tmp_path)
+    irw("ingest", "run", dl19 / "runs", cwd=tmp_path)
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with served(None, log=log, cwd=tmp_path, port=port) as base:
+        assert log.read_text().splitlines()[0] == serve_out[0].replace(":8000/", f":{port}/")
+        words = shlex.split(curl_line)
+        assert words[:2] == ["curl", "-s"]
+        status, _, body = get(words[2].replace("http://127.0.0.1:8000", base))
+        assert status == 200 and body.rstrip("\n") == "\n".join(curl_out).rstrip("\n")
+        urls = re.findall(r"`(/[^`]*)`", readme_section().split("| page |", 1)[1].split("\n\n", 1)[0])
+        assert len(urls) >= 12
+        for url in urls:
+            url = url.replace("SELECT...", "select+1")
+            status, _, body = get(base + url)
+            assert status == 200, (url, body[:600])
+
+
+# -- in Chromium -----------------------------------------------------------------------------------------
+
+from test_browser import GEOMETRY, WIDTHS, Page, browser, chromium, column, header_index, type_text  # noqa: E402,F401
+
+
+class ServedPage(Page):
+    """A tab on a served page (test_browser's Page opens files): navigations wait for the load."""
+
+    def __init__(self, browser, url: str):  # noqa: F811 - the fixture's name, as test_browser's Page takes it
+        self.browser = browser
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.call(f"{domain}.enable")
+        self.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 1000, "deviceScaleFactor": 1,
+                                                         "mobile": False})
+        self.url = url
+        self.call("Page.navigate", {"url": url})
+        self.loaded()
+
+    def loaded(self) -> None:
+        self.browser.wait_for("Page.loadEventFired", self.session)
+
+    def follow(self, selector: str) -> None:
+        """A real click on a link or a submit button, and the page it loads."""
+        self.click(selector)
+        self.loaded()
+
+    def text(self, selector: str) -> str:
+        return self.js(f"document.querySelector({json.dumps(selector)}).textContent.trim()")
+
+    def location(self) -> str:
+        return self.js("location.pathname + location.search")
+
+
+def visible_runs(page: Page) -> list[str]:
+    return page.js("Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
+                   ".filter(r => !r.hidden).map(r => r.cells[1].getAttribute('data-value'))")
+
+
+def test_a_user_in_chromium_goes_from_the_index_to_a_leaderboard_a_run_a_comparison_and_a_query(
+        browser, dl19_server):
+    folder = dl19_server["folder"]
+    user_journey(browser, dl19_server["base"], dl19_server["conformance"], ("--db", str(dl19_server["db"])),
+                 folder)
+
+
+@pytest.mark.postgres
+def test_the_same_in_chromium_on_postgresql(browser, postgres_url, conformance, tmp_path):
+    dl19 = conformance / "dl19-passage"
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS])
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE, system='"><b>sys</b>',
+                      description="<img src=x onerror=alert(2)>")
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", BIDI)
+    with served(postgres_url, log=tmp_path / "serve.log") as base:
+        user_journey(browser, base, conformance, ("--db", postgres_url), tmp_path)
+
+
+def user_journey(browser, base: str, conformance: Path, db: tuple[str, ...], folder: Path) -> None:
+    """Index, leaderboard (sorted, filtered, a baseline chosen), a run page and back, a run ingested
+    by another process meanwhile, two runs compared, a query in the console: what a user sees."""
+    page = ServedPage(browser, f"{base}/")
+    assert page.text("h1").startswith("Warehouse")
+    page.follow('section.qrels h2 > a[href="/qrels/dl19"]')
+    assert page.location() == "/qrels/dl19"
+    table = "table.leaderboard"
+    runs = column(page, table, 1)
+    assert set(runs) == set(RUNS) | {HOSTILE, BIDI} and runs[0] == "REP_LLAMA"  # by AP, the default
+    # sort by Run, then by nDCG@10 (high first)
+    page.click(f"{table} thead th:nth-child(2) button")
+    assert column(page, table, 1) == sorted(runs)
+    ndcg = header_index(page, table, "nDCG@10")
+    page.click(f"{table} thead th:nth-child({ndcg + 1}) button")
+    values = [float(v) for v in column(page, table, ndcg)]
+    assert values == sorted(values, reverse=True) and f"{values[-1]:.4f}" == "0.5058"
+    # filter
+    page.js("document.getElementById('run-filter').focus()")
+    type_text(page, "BM25")
+    assert sorted(visible_runs(page)) == ["BM25", "BM25_RM3"]
+    # a baseline chosen on the page
+    page.click("details.choices > summary")
+    page.js("document.getElementById('baseline').value = 'BM25'")
+    page.follow("#choices button[type=submit]")
+    assert "baseline=BM25" in page.location()
+    assert page.text(".baseline-note").startswith("Baseline: BM25.")
+    # open a run: its page, tested against that baseline
+    page.follow(f'{table} td.run a[href^="/qrels/dl19/runs/REP_LLAMA?"]')
+    assert page.location().startswith("/qrels/dl19/runs/REP_LLAMA?")
+    assert "REP_LLAMA" in page.text("h1")
+    assert page.js("document.querySelectorAll('table.per-query tbody tr').length") == 43
+    assert "BM25" in page.text("main")
+    page.follow('nav a[href$="baseline=BM25"]')  # back to the leaderboard it came from
+    assert page.location().startswith("/qrels/dl19?") and "baseline=BM25" in page.location()
+    # a second process ingests a run meanwhile: it is on the next load
+    irw("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.OPEN_AI_ADA2.txt", "--name", "LATE_ADA",
+        *db, cwd=folder)
+    try:
+        page.call("Page.reload")
+        page.loaded()
+        assert "LATE_ADA" in column(page, table, 1)
+    finally:
+        irw("rm", "run", "LATE_ADA", *db, cwd=folder)
+    # compare two runs ticked on the index
+    page.follow('nav a[href="/"]')
+    page.click('input[type=checkbox][value="BM25"]')
+    page.click('input[type=checkbox][value="REP_LLAMA"]')
+    page.follow("form.compare button[type=submit]")
+    assert page.location() == "/qrels/dl19/compare?run=BM25&run=REP_LLAMA"
+    main = page.text("main")
+    assert "REP_LLAMA" in main and "BM25" in main and "35" in main  # REP_LLAMA wins 35 queries on nDCG@10
+    # a query in the console
+    page.follow('nav a[href="/sql"]')
+    page.js("document.getElementById('q').focus()")
+    type_text(page, "select name, system from runs order by name")
+    page.follow("form.sql button[type=submit]")
+    names = column(page, "table.result", 0, attribute=None)
+    assert names[0] == HOSTILE and len(names) == 8  # shown as text, never as markup
+    assert page.text("#result-count").startswith("8 rows")
+    assert page.js("document.querySelectorAll('script').length") == 1
+    assert page.errors() == []  # nothing refused by the Content-Security-Policy, no script error
+    requests = {urlsplit(url).netloc for url in page.requests()}
+    assert requests == {urlsplit(base).netloc}  # nothing fetched from anywhere else
+
+
+# -- pages that read well at 1,280 and 390 px -------------------------------------------------------------
+
+PAGE_GEOMETRY = """(() => {
+  const out = {clipped: [], small: [], score: null};
+  document.querySelectorAll("th, td").forEach(c => {
+    if (c.offsetParent !== null && c.scrollWidth > c.clientWidth + 1)
+      out.clipped.push(`${c.textContent.trim().slice(0, 30)}: ${c.scrollWidth} > ${c.clientWidth}`);
+  });
+  document.querySelectorAll("svg.chart").forEach(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    svg.querySelectorAll("text").forEach(t => {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 10) out.small.push(`${t.textContent.trim().slice(0, 20)}: ${px.toFixed(1)} px`);
+    });
+  });
+  const w = document.documentElement.clientWidth, h = window.innerHeight;
+  for (const td of document.querySelectorAll("table tbody td.num")) {
+    const r = td.getBoundingClientRect();
+    if (/^-?\\d\\.\\d{4}/.test(td.textContent.trim()) && r.top >= 0 && r.bottom <= h && r.left >= 0 && r.right <= w) {
+      out.score = td.textContent.trim();
+      break;
+    }
+  }
+  return out;
+})()"""
+LONGEST = "SPLADE_P_P_ENSEMBLE_DISTIL"  # the longest of the real DL19 run names
+
+
+@pytest.mark.parametrize("path, first_screen_score", [
+    ("/qrels/dl19?m=AP&m=nDCG@10&m=P@10&m=RR&baseline=BM25", True),
+    (f"/qrels/dl19/compare?run={LONGEST}&run=D_BERT_KD_TASB&run=BM25&baseline=BM25&m=AP&m=nDCG@10", True),
+    (f"/qrels/dl19/runs/{LONGEST}?baseline=BM25&m=AP&m=nDCG@10&m=P@10&m=RR", False),
+    ("/qrels/dl19/history?m=nDCG@10", False),
+])
+def test_served_pages_read_well_on_a_desktop_and_a_phone(browser, dl19_server, path, first_screen_score):
+    """At 1,280 and 390 px (a phone's 844 px high): every header on screen or in a box that scrolls
+    (test_browser's GEOMETRY), no cell's text cut, chart text at least 10 px, and on a leaderboard or
+    compare page a score on the first screen."""
+    page = ServedPage(browser, dl19_server["base"] + path)
+    assert LONGEST in page.text("main")
+    for width, height in ((1280, 1000), (390, 844)):
+        page.set_width(width, height)
+        page.js("window.scrollTo(0, 0)")
+        found = page.js(PAGE_GEOMETRY)  # before GEOMETRY, which opens every <details>
+        assert page.js(GEOMETRY) == [], (path, width)
+        page.js("document.querySelectorAll('details.choices').forEach(d => { d.open = false; })")
+        assert found["clipped"] == [], (path, width)
+        assert found["small"] == [], (path, width)
+        if first_screen_score:
+            assert found["score"] is not None, (path, width)
+    assert page.errors() == []
+
+
+def test_numeric_query_ids_are_in_numeric_order_and_sort_so(browser, dl19_server):
+    page = ServedPage(browser, dl19_server["base"] + "/qrels/dl19/runs/BM25")
+    table = "table.per-query"
+    queries = column(page, table, 0, attribute=None)
+    assert len(queries) == 43 and queries == sorted(queries, key=int)  # 19335 ... 104861 ... 1133167
+    assert queries != sorted(queries)  # text order would differ (1037798 before 104861)
+    page.click(f"{table} thead th:nth-child(1) button")
+    assert column(page, table, 0, attribute=None) == sorted(queries, key=int)
+    page.click(f"{table} thead th:nth-child(1) button")
+    assert column(page, table, 0, attribute=None) == sorted(queries, key=int, reverse=True)
+    rows = get_json(dl19_server["base"] + "/api/qrels/dl19/runs/BM25")
+    assert [row["query"] for row in rows] == sorted(queries, key=int)

@@ -1,0 +1,192 @@
+"""How `irw serve` reaches the warehouse: opened for each request and closed after it, never held.
+
+DuckDB lets one process write a file, or several processes read it, never both: a server that
+kept the file open would stop every `irw ingest` and `irw eval` for as long as it runs. So each
+request opens the warehouse, reads what its page needs and closes it; another process's ingest
+between two requests is on the next page. A file another process is writing is retried for a
+moment (busy_wait), then the request fails with WarehouseBusy (the page says so, status 503).
+
+Pages read on the sandbox (warehouse/db.py: read-only, nothing outside the warehouse; the
+SQL console's connection too). When a page needs scores the warehouse lacks (a measure chosen in
+the URL that no `irw eval` computed), the sandbox says so (ReadOnlyError), and the page is built
+once more on a connection that may write, which computes them and stores them as `irw eval`
+would (with the significance tests the report stores beside them). One such pass at a time in
+this process (a lock), so two requests never compute the same scores at once: the second finds
+them stored. Where no connection may write (a file this process cannot write, a PostgreSQL role
+that only reads), ScoresMissing says which `irw eval` command stores them.
+
+DuckDB keeps one configuration per file within a process (a read-only sandbox and a writing
+connection cannot be open at once), so on a DuckDB file the writing pass waits until the
+requests reading have closed their connections, and requests arriving meanwhile wait for it.
+PostgreSQL has no such limit: each request has its own connection.
+"""
+from __future__ import annotations
+
+import gc
+import shlex
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+from ..core import Warehouse
+from ..errors import IrwError, QueryError, ReadOnlyError, WarehouseLocked, WarehouseOpenError
+from ..postgres import is_url, shown_url
+from ..table import Table
+
+T = TypeVar("T")
+
+
+class WarehouseBusy(IrwError):
+    """Another process holds the warehouse file for writing (an ingest, an evaluation)."""
+
+
+class ScoresMissing(IrwError):
+    """A page needs scores the warehouse lacks, and no connection here may store them."""
+
+    def __init__(self, message: str, command: str):
+        super().__init__(message)
+        self.command = command
+
+
+class QueryTimeout(IrwError):
+    """A SQL-console statement ran longer than the server's timeout and was cut."""
+
+
+class WarehouseAccess:
+    """Per-request access to one warehouse (a DuckDB file or a PostgreSQL URL)."""
+
+    def __init__(self, target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0):
+        self.target = target
+        self.postgres = is_url(target)
+        self.busy_wait = busy_wait
+        self.sql_timeout = sql_timeout
+        self._compute = threading.Lock()        # one pass that may store scores at a time
+        self._gate = threading.Condition()      # DuckDB: readers together, or one writer alone
+        self._readers = 0
+        self._writing = False
+        self._writers_waiting = 0
+
+    @property
+    def shown(self) -> str:
+        """The warehouse as a page may show it (a PostgreSQL URL without its password)."""
+        return shown_url(self.target) if self.postgres else self.target
+
+    # -- the in-process gate (DuckDB only) ---------------------------------------------------------
+    @contextmanager
+    def _session(self, write: bool) -> Iterator[None]:
+        if self.postgres:
+            yield
+            return
+        with self._gate:
+            if write:
+                self._writers_waiting += 1
+                self._gate.wait_for(lambda: not self._writing and self._readers == 0)
+                self._writers_waiting -= 1
+                self._writing = True
+            else:
+                self._gate.wait_for(lambda: not self._writing and self._writers_waiting == 0)
+                self._readers += 1
+        try:
+            yield
+        finally:
+            with self._gate:
+                if write:
+                    self._writing = False
+                else:
+                    self._readers -= 1
+                self._gate.notify_all()
+
+    def _open(self, write: bool, console: bool = False) -> Warehouse:
+        """The warehouse, opened now: the sandbox (write=False; console: the SQL console's, also
+        on PostgreSQL) or a connection that may write; a file another process is writing is tried
+        again until busy_wait has passed."""
+        deadline = time.monotonic() + self.busy_wait
+        while True:
+            try:
+                if write:
+                    return Warehouse(self.target, create=False)
+                if self.postgres and not console:
+                    return Warehouse(self.target, read_only=True)
+                return Warehouse(self.target, sandboxed=True)
+            except WarehouseLocked as exc:
+                if time.monotonic() >= deadline:
+                    raise WarehouseBusy(f"the warehouse is busy: {exc}; load the page again in a moment") from None
+                time.sleep(0.05)
+            except WarehouseOpenError as exc:
+                # DuckDB frees a closed connection's database when nothing refers to it any more: an
+                # error's traceback in another thread can keep the other configuration alive a moment
+                if "configuration" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                gc.collect()
+                time.sleep(0.02)
+
+    # -- pages ------------------------------------------------------------------------------------
+    def page(self, build: Callable[[Warehouse], T], needs: Callable[[], str]) -> T:
+        """build(warehouse), on the sandbox; when it lacks scores, once more where they may be
+        stored. needs() is the `irw eval` command that stores them, for when they may not."""
+        try:
+            with self._session(False):
+                with self._open(False) as wh:
+                    return build(wh)
+        except ReadOnlyError as exc:
+            missing = str(exc)  # not the error: its traceback would hold the sandbox's objects
+        with self._compute, self._session(True):
+            try:
+                wh = self._open(True)
+            except WarehouseBusy:
+                raise
+            except WarehouseOpenError:  # a file this process may not write
+                raise ScoresMissing(missing, needs()) from None
+            with wh:
+                if wh.db.read_only:  # a PostgreSQL role that only reads
+                    raise ScoresMissing(missing, needs())
+                try:
+                    return build(wh)
+                except ReadOnlyError as exc:
+                    raise ScoresMissing(str(exc), needs()) from None
+
+    def eval_command(self, qrels: str, measures: Sequence[str], runs: Sequence[str] = ()) -> str:
+        """The `irw eval` command that stores these scores."""
+        words = ["irw", "eval", "--db", self.shown, "--qrels", qrels]
+        for m in measures:
+            words += ["-m", m]
+        return " ".join(shlex.quote(w) for w in [*words, *runs])
+
+    # -- the SQL console ----------------------------------------------------------------------------
+    def sql(self, query: str, timeout: float | None = None) -> Table:
+        """One read-only statement, as `irw sql` runs it (Warehouse.sql on the sandbox), cut after
+        timeout seconds (the server's sql_timeout by default): QueryTimeout."""
+        timeout = self.sql_timeout if timeout is None else timeout
+        with self._session(False):
+            with self._open(False, console=True) as wh:
+                fired = threading.Event()
+
+                def cut() -> None:
+                    fired.set()
+                    _cancel(wh)
+
+                timer = threading.Timer(timeout, cut)
+                timer.daemon = True
+                timer.start()
+                try:
+                    return wh.sql(query)
+                except QueryError as exc:
+                    if fired.is_set():
+                        raise QueryTimeout(f"the query ran longer than {timeout:g} s and was cut; "
+                                           "narrow it (a WHERE, a LIMIT) or run it with `irw sql`") from None
+                    raise
+                finally:
+                    timer.cancel()
+
+
+def _cancel(wh: Warehouse) -> None:
+    """Stops the statement running on the warehouse's connection (from another thread)."""
+    try:
+        con: Any = wh.db.con
+        if wh.db.dialect == "postgres":
+            (getattr(con, "cancel_safe", None) or con.cancel)()
+        else:
+            con.interrupt()
+    except Exception:  # noqa: BLE001 - the statement may have ended and the connection closed
+        pass

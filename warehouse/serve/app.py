@@ -1,0 +1,402 @@
+"""The routes of `irw serve`: the reports' pages from their own templates, and each page's data as JSON.
+
+Pages (HTML)                          Data (JSON: the page's table, as `irw report ... --format json`)
+/                                     /api/qrels
+/qrels/{qrels}                        /api/qrels/{qrels}/leaderboard
+/qrels/{qrels}/runs/{run}             /api/qrels/{qrels}/runs/{run}
+/qrels/{qrels}/compare?run=A&run=B    /api/qrels/{qrels}/compare?run=A&run=B
+/qrels/{qrels}/history                /api/qrels/{qrels}/history
+/sql?q=SELECT...                      /api/sql?q=SELECT...  (and /sql.csv?q=SELECT... as CSV)
+
+Every page takes the reports' choices in its URL: m (measures, repeated: ?m=AP&m=nDCG@10; the
+first ranks), run and system (the runs, as Warehouse.select_runs chooses them: names and
+shell-style patterns, ?run=BM25*), baseline, and on a run page query. Names in URLs are
+percent-encoded path segments and query values; none of them ever reaches the file system.
+
+The templates are the static reports'; templates/serve/ extends them with this server's links and
+forms. The static leaderboard links each run to a file beside it; here the `urlquote` filter turns
+a row's Link into this server's URL of that run's page (with the board's measures and baseline).
+Blocking work (the warehouse, the SQL console) runs in Starlette's thread pool, so a slow request
+never holds up the others.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+from urllib.parse import quote, unquote, urlencode
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from .. import formatting, reports
+from ..errors import IrwError, NotFoundError, ReadOnlyError, WarehouseNotFound
+from ..reports.render import environment as report_environment
+from ..reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, pr_measures
+from ..table import Table
+from .access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
+
+# What every page may load: itself (its inline style, script and charts), and forms sent back here.
+CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "Cache-Control": "no-store"}
+
+
+class Link(str):
+    """A leaderboard row's link on this server: the run's name, and the URL of its page here
+    relative to the leaderboard's runs folder (the serve environment's urlquote filter gives it)."""
+
+    href: str
+
+    def __new__(cls, run: str, href: str) -> "Link":
+        link = super().__new__(cls, run)
+        link.href = href
+        return link
+
+
+def _urlquote(text: Any) -> str:
+    return text.href if isinstance(text, Link) else quote(str(text), safe="")
+
+
+@lru_cache(maxsize=1)
+def environment():
+    """The reports' Jinja environment (same loader, filters, autoescape) with this server's urlquote."""
+    from jinja2 import Environment, StrictUndefined
+
+    base = report_environment()
+    env = Environment(loader=base.loader, autoescape=True, undefined=StrictUndefined, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(base.filters)
+    env.filters["urlquote"] = _urlquote
+    env.filters["cell"] = formatting.cell_text
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)
+
+
+# -- URLs -------------------------------------------------------------------------------------------
+
+def query_string(params: dict[str, Any]) -> str:
+    items = [(key, value) for key, values in params.items()
+             for value in (values if isinstance(values, (list, tuple)) else [values]) if value not in (None, "")]
+    return "?" + urlencode(items) if items else ""
+
+
+def qrels_url(qrels: str, page: str = "", api: bool = False, **params: Any) -> str:
+    path = ("/api/qrels/" if api else "/qrels/") + quote(qrels, safe="")
+    if api and not page:
+        page = "leaderboard"
+    return path + ("/" + page if page else "") + query_string(params)
+
+
+def run_url(qrels: str, run: str, api: bool = False, **params: Any) -> str:
+    return qrels_url(qrels, "runs/" + quote(run, safe=""), api) + query_string(params)
+
+
+# -- what a request chose ---------------------------------------------------------------------------
+
+class RawPathRouting:
+    """Routes on the path as sent (percent-encoded), so a name holding '/' (%2F) stays one path
+    parameter; the handlers decode each parameter (param)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope.get("raw_path"):
+            scope = dict(scope, path=scope["raw_path"].decode("latin-1"))
+        await self.app(scope, receive, send)
+
+
+def param(request: Request, name: str) -> str:
+    return unquote(request.path_params[name])
+
+
+@dataclass
+class Choices:
+    measures: list[str] | None
+    runs: list[str] | None
+    systems: list[str] | None
+    baseline: str | None
+    query: str | None
+
+    @classmethod
+    def of(cls, request: Request) -> "Choices":
+        params = request.query_params
+        measures = [word for value in params.getlist("m") for word in value.split()]
+        runs = [value for value in params.getlist("run") if value.strip()]
+        systems = [value for value in params.getlist("system") if value.strip()]
+        return cls(measures or None, runs or None, systems or None, params.get("baseline") or None,
+                   params.get("query") or None)
+
+    @property
+    def shown_measures(self) -> list[str]:
+        return self.measures or list(DEFAULT_MEASURES)
+
+    def params(self, **changes: Any) -> dict[str, Any]:
+        base = {"m": self.measures or [], "run": self.runs or [], "system": self.systems or [],
+                "baseline": self.baseline}
+        base.update(changes)
+        return base
+
+
+# -- responses --------------------------------------------------------------------------------------
+
+def _status(exc: IrwError) -> int:
+    if isinstance(exc, WarehouseBusy):
+        return 503
+    if isinstance(exc, QueryTimeout):
+        return 504
+    if isinstance(exc, ScoresMissing):
+        return 409
+    if isinstance(exc, NotFoundError):
+        return 404
+    if isinstance(exc, ReadOnlyError):
+        return 403
+    if isinstance(exc, WarehouseNotFound):
+        return 500
+    return 400
+
+
+def html(text: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers=HEADERS)
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    body = json.dumps(data, indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
+    return Response(body, status_code=status, media_type="application/json", headers=HEADERS)
+
+
+def table_json(table: Table) -> Response:
+    return Response(formatting.render(table, "json"), media_type="application/json", headers=HEADERS)
+
+
+def error_response(exc: IrwError, kind: str) -> Response:
+    status = _status(exc)
+    command = getattr(exc, "command", None)
+    if kind == "html":
+        title = {503: "The warehouse is busy", 409: "Scores not computed yet", 404: "Not found",
+                 504: "Query cut by the timeout"}.get(status, "Error")
+        return html(render("serve/error.html", title=title, message=str(exc), command=command), status)
+    data = {"error": str(exc), "status": status}
+    if command:
+        data["command"] = command
+    if kind == "csv":
+        return Response(str(exc) + "\n", status_code=status, media_type="text/plain", headers=HEADERS)
+    return json_response(data, status)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+# -- the application --------------------------------------------------------------------------------
+
+def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0,
+               allowed_hosts: Sequence[str] | None = None) -> Starlette:
+    """The ASGI application serving the warehouse at target (a DuckDB file or a PostgreSQL URL).
+    allowed_hosts: the Host headers answered (others get 400: a page on another site cannot reach
+    this server through a name of its own); None answers any."""
+    access = WarehouseAccess(target, busy_wait=busy_wait, sql_timeout=sql_timeout)
+
+    async def answer(kind: str, build: Callable[[Any], Any], needs: Callable[[], str]) -> Response:
+        try:
+            result = await run_in_threadpool(access.page, build, needs)
+        except IrwError as exc:
+            return error_response(exc, kind)
+        if kind == "html":
+            return html(result)
+        if isinstance(result, Table):
+            return table_json(result)
+        return json_response(result)
+
+    # -- index
+    def index_data(wh) -> dict[str, Any]:
+        runs = {row["name"]: row for row in wh.runs().to_dicts()}
+        judged: set[str] = set()
+        sets = []
+        for qrels in wh.qrels_sets().to_dicts():
+            try:
+                names = list(wh.select_runs(qrels=qrels["name"]))
+            except IrwError:
+                names = []
+            judged.update(names)
+            sets.append({
+                "qrels": qrels["name"], "description": qrels["description"], "queries": qrels["queries"],
+                "judgments": qrels["judgments"], "created_at": _jsonable(qrels["created_at"]),
+                "url": qrels_url(qrels["name"]), "api": qrels_url(qrels["name"], api=True),
+                "history_url": qrels_url(qrels["name"], "history"),
+                "runs": [{"run": n, "system": runs[n]["system"], "date": _jsonable(runs[n]["date"]),
+                          "description": runs[n]["description"], "queries": runs[n]["queries"],
+                          "url": run_url(qrels["name"], n), "api": run_url(qrels["name"], n, api=True),
+                          "history_url": qrels_url(qrels["name"], "history", system=runs[n]["system"])}
+                         for n in names]})
+        unjudged = [{"run": n, "system": r["system"], "date": _jsonable(r["date"])}
+                    for n, r in runs.items() if n not in judged]
+        return {"warehouse": access.shown, "qrels": sets, "runs_judged_by_no_qrels_set": unjudged}
+
+    async def index(request: Request) -> Response:
+        def build(wh):
+            data = index_data(wh)
+            return render("serve/index.html", title="irw: qrels sets and runs", data=data)
+        return await answer("html", build, lambda: "")
+
+    async def index_api(request: Request) -> Response:
+        return await answer("json", index_data, lambda: "")
+
+    # -- leaderboard
+    def leaderboard_handler(kind: str):
+        async def handler(request: Request) -> Response:
+            qrels = param(request, "qrels")
+            c = Choices.of(request)
+
+            def build(wh):
+                board = reports.leaderboard(wh, qrels, c.measures, runs=c.runs, systems=c.systems,
+                                            baseline=c.baseline)
+                if kind != "html":
+                    return board.table()
+                link_params = {"m": c.measures or [], "baseline": board.baseline}
+                for row in board.rows:
+                    row.link = Link(row.run, quote(row.run, safe="") + query_string(link_params))
+                return render("serve/leaderboard.html", board=board, title=f"Leaderboard: {qrels}",
+                              runs_dir=qrels_url(qrels) + "/runs", settings=board.settings, c=c, qrels=qrels,
+                              here=qrels_url(qrels), json_url=qrels_url(qrels, api=True, **c.params()),
+                              history_url=qrels_url(qrels, "history", m=c.shown_measures[:1], run=c.runs or [],
+                                                    system=c.systems or []),
+                              notes=board.selection.notes() if board.selection is not None else [])
+
+            return await answer(kind, build, lambda: access.eval_command(qrels, [*c.shown_measures, COVERAGE_MEASURE]))
+        return handler
+
+    # -- run page
+    def run_handler(kind: str):
+        async def handler(request: Request) -> Response:
+            qrels, run = param(request, "qrels"), param(request, "run")
+            c = Choices.of(request)
+
+            def build(wh):
+                page = reports.run_page(wh, run, qrels, c.measures, baseline=c.baseline, query=c.query)
+                if kind != "html":
+                    return page.table()
+                others = [n for n in wh.select_runs(qrels=qrels) if n != run]
+                return render("serve/run.html", page=page, title=f"Run {run}", settings=page.settings, c=c,
+                              leaderboard_href=qrels_url(qrels, m=c.measures or [], baseline=c.baseline),
+                              here=run_url(qrels, run), others=others,
+                              json_url=run_url(qrels, run, api=True, m=c.measures or [], baseline=c.baseline,
+                                               query=c.query),
+                              history_url=qrels_url(qrels, "history", m=c.shown_measures[:1],
+                                                    system=page.meta["system"]))
+
+            return await answer(kind, build, lambda: access.eval_command(
+                qrels, [*c.shown_measures, COVERAGE_MEASURE, *pr_measures()], [run] + ([c.baseline] if c.baseline else [])))
+        return handler
+
+    # -- compare
+    def compare_handler(kind: str):
+        async def handler(request: Request) -> Response:
+            qrels = param(request, "qrels")
+            c = Choices.of(request)
+
+            def build(wh):
+                page = reports.compare_page(wh, c.runs, qrels, c.measures, systems=c.systems,
+                                            baseline=c.baseline)
+                if kind != "html":
+                    return page.table()
+                return render("serve/compare.html", page=page, title=f"Compare: {', '.join(page.runs)}",
+                              settings=page.settings, c=c, qrels=qrels, here=qrels_url(qrels, "compare"),
+                              leaderboard_url=qrels_url(qrels, m=c.measures or []),
+                              run_links=[(n, run_url(qrels, n, m=c.measures or [], baseline=c.baseline))
+                                         for n in page.runs],
+                              json_url=qrels_url(qrels, "compare", api=True, **c.params()))
+
+            return await answer(kind, build, lambda: access.eval_command(
+                qrels, [*c.shown_measures, *pr_measures()], c.runs or []))
+        return handler
+
+    # -- history
+    def history_handler(kind: str):
+        async def handler(request: Request) -> Response:
+            qrels = param(request, "qrels")
+            c = Choices.of(request)
+            measure = c.shown_measures[0] if c.measures else "AP"
+
+            def build(wh):
+                page = reports.history(wh, qrels, measure, runs=c.runs, systems=c.systems)
+                if kind != "html":
+                    return page.table()
+                return render("serve/history.html", page=page, title=f"History: {measure} on {qrels}",
+                              settings=page.settings, c=c, qrels=qrels, measure=measure,
+                              here=qrels_url(qrels, "history"), leaderboard_url=qrels_url(qrels, m=[measure]),
+                              json_url=qrels_url(qrels, "history", api=True, m=[measure], run=c.runs or [],
+                                                 system=c.systems or []))
+
+            return await answer(kind, build, lambda: access.eval_command(qrels, [measure]))
+        return handler
+
+    # -- SQL console
+    def sql_handler(kind: str):
+        async def handler(request: Request) -> Response:
+            text = request.query_params.get("q", "")
+            if not text.strip():
+                if kind == "html":
+                    return html(render("serve/sql.html", title="SQL console", query="", table=None, error=None,
+                                       csv_url=None, json_url=None, timeout=access.sql_timeout))
+                return error_response(IrwError("pass the statement as ?q=SELECT ..."), kind)
+            try:
+                table = await run_in_threadpool(access.sql, text)
+            except IrwError as exc:
+                if kind != "html":
+                    return error_response(exc, kind)
+                return html(render("serve/sql.html", title="SQL console", query=text, table=None, error=str(exc),
+                                   csv_url=None, json_url=None, timeout=access.sql_timeout), _status(exc))
+            if kind == "csv":
+                return Response(formatting.render(table, "csv"), media_type="text/csv; charset=utf-8",
+                                headers={**HEADERS, "Content-Disposition": 'attachment; filename="query.csv"'})
+            if kind == "json":
+                return table_json(table)
+            return html(render("serve/sql.html", title="SQL console", query=text, table=table, error=None,
+                               csv_url="/sql.csv" + query_string({"q": text}),
+                               json_url="/api/sql" + query_string({"q": text}), timeout=access.sql_timeout))
+        return handler
+
+    routes = [
+        Route("/", index),
+        Route("/api/qrels", index_api),
+        Route("/qrels/{qrels}", leaderboard_handler("html")),
+        Route("/api/qrels/{qrels}/leaderboard", leaderboard_handler("json")),
+        Route("/qrels/{qrels}/runs/{run:path}", run_handler("html")),
+        Route("/api/qrels/{qrels}/runs/{run:path}", run_handler("json")),
+        Route("/qrels/{qrels}/compare", compare_handler("html")),
+        Route("/api/qrels/{qrels}/compare", compare_handler("json")),
+        Route("/qrels/{qrels}/history", history_handler("html")),
+        Route("/api/qrels/{qrels}/history", history_handler("json")),
+        Route("/sql", sql_handler("html")),
+        Route("/sql.csv", sql_handler("csv")),
+        Route("/api/sql", sql_handler("json")),
+    ]
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        message = f"nothing is served at {unquote(request.url.path)}; the index (/) lists what is"
+        kind = "json" if request.url.path.startswith("/api/") else "html"
+        return error_response(NotFoundError(message), kind)
+
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    app = Starlette(routes=routes, middleware=[*middleware, Middleware(RawPathRouting)],
+                    exception_handlers={404: not_found, 405: not_found})
+    app.state.access = access
+    return app
