@@ -70,12 +70,13 @@ def _urlquote(text: Any) -> str:
 
 @lru_cache(maxsize=1)
 def environment():
-    """The reports' Jinja environment (same loader, filters, autoescape) with this server's urlquote."""
+    """The reports' Jinja environment (same loader, filters, autoescape, and the escaping rule of
+    warehouse/escaping.py as its finalize) with this server's urlquote."""
     from jinja2 import Environment, StrictUndefined
 
     base = report_environment()
     env = Environment(loader=base.loader, autoescape=True, undefined=StrictUndefined, trim_blocks=True,
-                      lstrip_blocks=True, keep_trailing_newline=True)
+                      lstrip_blocks=True, keep_trailing_newline=True, finalize=base.finalize)
     env.filters.update(base.filters)
     env.filters["urlquote"] = _urlquote
     env.filters["cell"] = formatting.cell_text
