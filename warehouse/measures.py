@@ -7,7 +7,7 @@ Measure objects. Help text, the README's measure table and `irw measures` come f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .errors import MeasureError
@@ -222,6 +222,10 @@ class Measure:
     param: Any = None           # a cutoff, a level, or the raw parameter string
     level: int | None = None    # per-measure relevance level (ir_measures' rel=), else the evaluation's
     options: tuple = ()         # (name, value) pairs of the family's options that differ from their default
+    # the parameter list as typed to trec_eval's -m, which trec_eval 9.0.8 prints after the name for
+    # a measure of one value with parameters (meas_init.c: set_F.0.5 -> set_F_0.5, utility.1,-1,0,0
+    # -> utility_1,-1,0,0); set only by `irw trec-eval` (see trec_eval.requested_measures)
+    typed: str | None = field(default=None, compare=False, repr=False)
 
     def option(self, key: str) -> Any:
         """The value of one of the family's options (alpha, beta, ties): as given, else its default."""
@@ -230,6 +234,8 @@ class Measure:
     @property
     def trec_name(self) -> str:
         f = self.family
+        if self.typed is not None:
+            return f"{f.trec_name}_{self.typed}"
         # options that differ from their default join the name, so AP(ties=min) and AP(ties=max)
         # print apart: map_ties_min, P_ties_max_10, nrbp_0.3_0.8
         head = "_".join([f.trec_name, *(_option_text(value) for _, value in self.options)])
