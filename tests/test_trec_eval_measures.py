@@ -13,6 +13,7 @@ import io
 import pytest
 
 from warehouse import trec_eval
+from conftest import conformance_params
 from warehouse.measures import FAMILIES
 
 RUN = "BM25"
@@ -175,3 +176,40 @@ def test_a_grade_of_2_to_the_31_minus_1_is_evaluated_exactly(tmp_path):
         out = io.StringIO()
         trec_eval.run(["--compat", compat, "-m", "all_trec", str(qrels), str(run)], out)
         assert "num_rel_ret           \tall\t4\n" in out.getvalue()
+
+
+def _multi_collection_commands() -> list:
+    from conftest import CONFORMANCE
+
+    commands = (CONFORMANCE / "multi-collection" / "expected" / "COMMANDS.txt").read_text().splitlines()
+    cases = []
+    for command in commands:
+        args, _, output = command.partition(" > ")
+        argv = args.split()[1:]  # trec_eval's own arguments
+        cases.append(pytest.param(argv, output.strip(), id=output.strip().removeprefix("expected/")))
+    return cases
+
+
+@pytest.mark.parametrize("argv,output", conformance_params(_multi_collection_commands, 2))
+def test_multi_collection_files_byte_for_byte(argv, output, conformance, monkeypatch):
+    """Every command of multi-collection/expected/COMMANDS.txt (trec_eval 9.0.8 on three collections,
+    `-M 10 -J` among them: relstring shows the judged documents of the top 10 only, and a query -J
+    empties prints trec_eval's `-nan`) prints the file it made, byte for byte."""
+    folder = conformance / "multi-collection"
+    monkeypatch.chdir(folder)
+    out = io.StringIO()
+    trec_eval.run(argv, out)
+    assert out.getvalue() == (folder / output).read_text()
+
+
+def test_nan_prints_as_trec_eval_prints_it_from_python_too(conformance, monkeypatch):
+    """Where the -q lines are formatted in Python (Spark, or a value missing from the SQL's lines),
+    a NaN prints `  -nan` as well."""
+    folder = conformance / "multi-collection"
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr(trec_eval, "_per_query_text", lambda *a, **k: None)
+    out = io.StringIO()
+    trec_eval.run(["-M", "10", "-J", "-q", "-m", "iprec_at_recall.0", "qrels/qrels.beir-v1.0.0-trec-news.test.txt",
+                   "runs/SPLADE_P_P_ENSEMBLE_DISTIL/trec_results_news.txt"], out)
+    assert "iprec_at_recall_0.00  \t846\t  -nan\n" in out.getvalue()
+    assert out.getvalue().endswith("iprec_at_recall_0.00  \tall\t  -nan\n")

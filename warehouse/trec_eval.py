@@ -7,6 +7,7 @@ default, 10.0 with --compat 10 (see /README.md, "trec_eval conventions").
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -184,9 +185,16 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
     return named[0].family.trec_name, ".", named[0].trec_spec
 
 
+# trec_eval's NaN (0/0, as under -J a query whose ranking -J emptied gets for iprec_at_recall_0.00)
+# is the x86 default NaN, whose sign bit is set: C's printf("%6.4f") writes it as "  -nan"
+NAN = "  -nan"
+
+
 def _format(m: Measure, qid: str, value) -> str:
     if m.family.trec_name == "relstring":
         return trec_line(_relstring_name(m), qid, f"'{value}'")
+    if isinstance(value, float) and math.isnan(value) and not m.is_count:
+        return trec_line(m.trec_name, qid, NAN)
     return trec_line(m.trec_name, qid, value, m.is_count)
 
 
@@ -219,7 +227,8 @@ def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], 
         for position, template, strings in texts:
             query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
         out.extend(query_lines)
-    return "".join(out)
+    # '%6.4f' % nan is "   nan": trec_eval's is "  -nan" (a query id holds no blank, so only a value matches)
+    return "".join(out).replace("\t   nan\n", f"\t{NAN}\n")
 
 
 LINE_FORMAT_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("head", "varchar"), ("kind", "varchar")]
