@@ -306,6 +306,39 @@ _IR_NAMES: dict[str, tuple[str, bool]] = {
     "nNRBP": ("nnrbp", False), "P_IA": ("p_ia", True), "StRecall": ("strec", True),
 }
 _AT_FAMILY = {"AP": "map_cut", "RR": "recip_rank_cut", "nDCG": "ndcg_cut", "NDCG": "ndcg_cut"}
+# ir_measures' aliases (its registry: MAP is AP, MRR is RR ...), read as the measure they name, so
+# that one measure has one key from parsing to storage to display
+_IR_ALIASES = {"MAP": "AP", "MRR": "RR", "Precision": "P", "Recall": "R", "RPrec": "Rprec", "BPref": "Bpref",
+               "SetRelP": "SetP"}
+# the parameters ir_measures 0.4 takes for each of its measures irw computes (SUPPORTED_PARAMS);
+# irw's own additions (ties=, denom=, dcg=exp-log2) are read before these are checked
+_IR_PARAMS = {
+    "P": {"cutoff", "rel", "judged_only"}, "R": {"cutoff", "rel", "judged_only"},
+    "AP": {"cutoff", "rel", "judged_only"}, "RR": {"cutoff", "rel", "judged_only"},
+    "nDCG": {"cutoff", "dcg", "gains", "judged_only"}, "NDCG": {"cutoff", "dcg", "gains", "judged_only"},
+    "Rprec": {"rel", "judged_only"}, "Bpref": {"rel"}, "bpref": {"rel"}, "infAP": {"rel"},
+    "SetP": {"rel", "relative", "judged_only"}, "SetR": {"rel"}, "SetF": {"rel", "beta", "judged_only"},
+    "SetAP": {"rel", "judged_only"}, "IPrec": {"recall", "rel", "judged_only"},
+    "Success": {"cutoff", "rel", "judged_only"}, "Judged": {"cutoff"}, "NumQ": set(), "NumRet": {"rel"},
+    "NumRel": {"rel"}, "NumRelRet": {"rel"}, "ERR": {"cutoff"}, "alpha_nDCG": {"cutoff", "rel", "alpha", "judged_only"},
+    "ERR_IA": {"cutoff", "rel", "judged_only"}, "NRBP": {"rel", "alpha", "beta"}, "nNRBP": {"rel", "alpha", "beta"},
+    "P_IA": {"cutoff", "rel", "judged_only"}, "StRecall": {"cutoff", "rel"},
+}
+# ir_measures' measures irw does not compute, and what to ask for instead where irw has a relative
+_IR_NOT_COMPUTED = {
+    "RBP": "irw computes trec_eval 10.0's rbp (p = 0.9, grades as gains normalised per query; --compat 10), "
+           "another number than ir_measures' RBP (p = 0.8)",
+    "Compat": "", "INST": "", "INSQ": "", "SDCG": "", "NERR8": "", "NERR9": "", "NERR10": "", "NERR11": "",
+    "BPM": "", "Accuracy": "", "alpha_DCG": "irw computes alpha_nDCG@k", "nERR_IA": "irw computes ERR_IA@k",
+    "AP_IA": "", "MAP_IA": "",
+}
+# families whose value does not depend on the relevance level: a rel= on them would be a label
+# without effect, so it is refused (ir_measures refuses nDCG(rel=2) and Judged(rel=2) too)
+_NO_LEVEL = {
+    "ndcg": "gain", "ndcg_cut": "gain", "ndcg_cut_ties": "gain", "G": "gain", "ndcg_rel": "gain", "Rndcg": "gain",
+    "rbp": "gain", "rbp_resid": "gain", "gdeval_err": "gdeval", "gdeval_ndcg": "gdeval",
+    "judged": "judged", "unj": "judged", "num_q": "count", "num_ret": "count",
+}
 _IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
                         r"(?:\((?P<args2>[^)]*)\))?$")
 
@@ -389,13 +422,50 @@ def _parse_args(text: str | None, spec: str) -> dict[str, str]:
     return args
 
 
-def parse_ir(spec: str) -> list[Measure]:
+def _without_arg(spec: str, key: str) -> str:
+    """spec with its key=value argument left out (`P(judged_only=True)@10` -> `P@10`)."""
     match = _IR_SYNTAX.match(spec)
-    if not match or match.group("name") not in _IR_NAMES:
+    args = [a for part in ("args", "args2") for a in (match.group(part) or "").split(",")
+            if a.strip() and a.partition("=")[0].strip() != key]
+    head = match.group("name") + (f"({','.join(a.strip() for a in args)})" if args else "")
+    return head + (f"@{match.group('at')}" if match.group("at") else "")
+
+
+def parse_ir(spec: str) -> list[Measure]:
+    if spec.startswith("α_"):  # ir_measures' other spelling of alpha_nDCG
+        spec = "alpha_" + spec[2:]
+    match = _IR_SYNTAX.match(spec)
+    typed_name = match.group("name") if match else None
+    if typed_name in _IR_NOT_COMPUTED:
+        instead = _IR_NOT_COMPUTED[typed_name]
+        raise MeasureError(f"{spec}: {typed_name} is an ir_measures measure irw does not compute"
+                           + (f"; {instead}" if instead else "") + "; `irw measures` lists the measures irw computes")
+    if match and "gains=" in spec and typed_name in ("nDCG", "NDCG"):
+        raise MeasureError(f"{spec}: irw takes no gains= for nDCG; it maps grades to gains with trec_eval's "
+                           "ndcg.1=3,2=9 (over the whole ranking)")
+    if not match or (typed_name not in _IR_NAMES and typed_name not in _IR_ALIASES):
         raise MeasureError(f"unknown measure {spec!r}; `irw measures` lists them")
-    name, at = match.group("name"), match.group("at")
+    name, at = _IR_ALIASES.get(typed_name, typed_name), match.group("at")
     args = {**_parse_args(match.group("args"), spec), **_parse_args(match.group("args2"), spec)}
+    for key in ("cutoff", "recall"):  # ir_measures' P(cutoff=10), IPrec(recall=0.5): P@10, IPrec@0.5
+        if key in args and key in _IR_PARAMS.get(name, ()):
+            if at is not None:
+                raise MeasureError(f"{spec}: give the {key} once, as @ or as {key}=")
+            at = args.pop(key)
+    if typed_name == "SetRelP":
+        args.setdefault("relative", "True")
+    if "judged_only" in args:
+        if "judged_only" not in _IR_PARAMS.get(name, ()):
+            raise MeasureError(f"{spec}: {typed_name} takes no judged_only= (ir_measures refuses it too)")
+        if args.pop("judged_only").strip("'\"").lower() in ("true", "1"):
+            raise MeasureError(f"{spec}: judged_only is a setting of the whole evaluation in irw, as trec_eval's -J: "
+                               f"write {_without_arg(spec, 'judged_only')} with --judged-only (irw eval, compare, "
+                               "report), -J (irw trec-eval) or judged_only=True (Python)")
     family_name, needs_at = _IR_NAMES[name]
+    if name == "SetP" and args.pop("relative", "False").strip("'\"").lower() in ("true", "1"):
+        family_name = "set_relative_P"
+    if name == "NumRet" and "rel" in args:  # ir_measures: NumRet(rel=k) counts the retrieved with grade >= k
+        family_name = "num_rel_ret"
     level = None
     if "rel" in args:
         level = int(_number(args.pop("rel"), spec))
@@ -493,7 +563,27 @@ _TREC_NAME_AT_LEVEL = re.compile(r"(?P<name>[A-Za-z0-9_.]+)\(rel=(?P<level>-?[0-
 
 
 def _parse_exact(spec: str) -> list[Measure]:
-    return _refuse_unsaid_options(_parse_exact_names(spec), spec)
+    return _refuse_level_unused(_refuse_unsaid_options(_parse_exact_names(spec), spec), spec)
+
+
+def _refuse_level_unused(measures: list[Measure], spec: str) -> list[Measure]:
+    """A rel= on a measure whose value no relevance level changes is refused: it would label the
+    score with a level that did not apply."""
+    for m in measures:
+        kind = _NO_LEVEL.get(m.family.trec_name)
+        if m.level is None or kind is None:
+            continue
+        plain = replace(m, level=None).name
+        if kind == "gdeval":
+            raise MeasureError(f"{spec}: gdeval's measures take no rel=: every grade above 0 counts "
+                               "(its gain is 2^grade - 1)")
+        why = {"gain": "the gain measures (nDCG, G, Rndcg, rbp ...) take no rel=, as ir_measures refuses "
+                       "nDCG(rel=...): their gains are the grades whatever the relevance level",
+               "judged": "Judged and unj take no rel=: they count judged documents whatever their grade",
+               "count": "NumQ and NumRet take no rel=: they count queries and retrieved documents "
+                        "(NumRet(rel=k), as ir_measures reads it, is NumRelRet(rel=k))"}[kind]
+        raise MeasureError(f"{spec}: {why}; write {plain}")
+    return measures
 
 
 def _parse_exact_names(spec: str) -> list[Measure]:
@@ -503,7 +593,8 @@ def _parse_exact_names(spec: str) -> list[Measure]:
             return [replace(m, level=int(at_level.group("level"))) for m in parse_trec(at_level.group("name"))]
         return parse_ir(spec)
     head = re.match(r"[A-Za-z0-9_]+", spec).group(0) if re.match(r"[A-Za-z0-9_]+", spec) else ""
-    if head in _IR_NAMES and head not in ALL_FAMILIES and "." not in spec:
+    if (head in _IR_NAMES or head in _IR_ALIASES or head in _IR_NOT_COMPUTED) and head not in ALL_FAMILIES \
+            and "." not in spec:
         return parse_ir(spec)
     return parse_trec(spec)
 
@@ -530,6 +621,13 @@ def suggestion(spec: str) -> str | None:
     `ndgc@10` -> nDCG@10), or None."""
     import difflib
 
+    glued = re.fullmatch(r"([A-Za-z][A-Za-z_]*?)_?([0-9]+)", spec)  # P10, ndcg10, R1000: P@10 (trec_eval's P_10)
+    if glued and not spec.endswith(f"_{glued.group(2)}"):
+        split = f"{glued.group(1)}@{glued.group(2)}"
+        try:
+            return ", ".join(m.name for m in _parse_exact(split))
+        except MeasureError:
+            return suggestion(split)
     heads = _ir_head_in_any_case()
     candidates = []
     head = re.match(r"[A-Za-z][A-Za-z0-9_]*?(?=(_[0-9.]+)?([@(.]|$))", spec)
