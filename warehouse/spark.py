@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .dialect import SparkStatement, spark_statements
-from .errors import InputFileError, IrwError, MissingExtraError, Problem, UsageError
+from .errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
 from .frames import QRELS_COLUMNS, RUN_COLUMNS
 from .resources import read_sql
 from .table import Table
@@ -74,13 +74,21 @@ class SparkError(IrwError):
     """Spark failed on a statement of irw's (the message is Spark's first line)."""
 
 
+# what Spark's path imports beyond the default install: pyspark, and pyarrow for the rows it hands
+# to a warehouse (DataFrame.toArrow: irw eval --engine spark --into); the spark extra lists both
+SPARK_MODULES = ("pyspark", "pyarrow")
+
+
 def _pyspark():
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        raise MissingExtraError("pyspark is not installed; install it with pip install 'irwarehouse[spark]' "
-                                "(Spark 4 also needs a Java 17 runtime, e.g. Debian's openjdk-17-jre-headless)") \
-            from None
+    import importlib
+
+    for module in SPARK_MODULES:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise MissingExtraError(f"{module} is not installed; install it with {install_command('spark')} "
+                                    "(Spark 4 also needs a Java 17 runtime, e.g. Debian's openjdk-17-jre-headless)") \
+                from None
 
 
 def _first_line(error: BaseException) -> str:

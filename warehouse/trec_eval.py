@@ -70,7 +70,7 @@ lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints the
   --compat 9|10  follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for
                  interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)
   --engine E     duckdb (default: in this process) or spark: the same SQL run by Spark SQL
-                 (pip install 'irwarehouse[spark]' and Java 17); the files are read and checked
+                 (irwarehouse's spark extra, and Java 17); the files are read and checked
                  by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...)
   --master URL   with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);
                  default local[*], or what spark-submit set
