@@ -13,7 +13,7 @@ import importlib.metadata
 import re
 import subprocess
 import sys
-import tomllib
+tomllib = __import__("pytest").importorskip("tomllib")  # Python 3.11+
 from pathlib import Path
 
 import pytest

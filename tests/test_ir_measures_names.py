@@ -20,14 +20,15 @@ RUN = "BM25"
 # typed name -> irw's canonical key (the name parse() gives, the scores' measure)
 ACCEPTED = {
     "AP": "AP", "MAP": "AP", "AP@100": "AP@100", "MAP@100": "AP@100", "AP(rel=2)": "AP(rel=2)",
-    "AP(judged_only=False)": "AP", "AP(cutoff=100)": "AP@100",
+    "AP(judged_only=False)": "AP", "NumRet(rel=1)": "NumRelRet(rel=1)", "AP(cutoff=100)": "AP@100",
     "RR": "RR", "MRR": "RR", "RR@10": "RR@10", "MRR@10": "RR@10", "MRR(rel=2)@10": "RR(rel=2)@10",
     "P@10": "P@10", "Precision@10": "P@10", "P(rel=2)@10": "P(rel=2)@10", "P(cutoff=10)": "P@10",
     "R@100": "R@100", "Recall@100": "R@100", "R(rel=2)@1000": "R(rel=2)@1000",
     "nDCG": "nDCG", "NDCG": "nDCG", "nDCG@10": "nDCG@10", "NDCG@10": "nDCG@10",
     "Rprec": "Rprec", "RPrec": "Rprec", "Rprec(rel=2)": "Rprec(rel=2)", "Bpref": "Bpref", "BPref": "Bpref",
     "infAP": "infAP", "SetP": "SetP", "SetRelP": "set_relative_P", "SetP(relative=True)": "set_relative_P",
-    "SetR": "SetR", "SetF": "SetF(beta=1)", "SetAP": "SetAP",
+    "SetR": "SetR", "SetF": "SetF(beta=1)", "SetF(beta=0.5)": "SetF(beta=0.5)", "SetF(beta=2.0)": "SetF(beta=2)",
+    "SetAP": "SetAP",
     "IPrec@0.5": "IPrec@0.5", "IPrec(recall=0.5)": "IPrec@0.5", "Success@10": "Success@10",
     "Judged@10": "Judged@10", "Judged(cutoff=10)": "Judged@10", "NumQ": "NumQ", "NumRet": "NumRet",
     "NumRel": "NumRel", "NumRelRet": "NumRelRet", "NumRet(rel=2)": "NumRelRet(rel=2)",
@@ -98,3 +99,43 @@ def test_the_judged_only_setting_irw_names_gives_ir_measures_judged_only_number(
     qrels, run, _, _ = dl19
     evaluation = warehouse.evaluate_files(qrels, {RUN: run}, [plain], judged_only=True)
     assert evaluation.summary.rows[0][2] == pytest.approx(_ir_measures(dl19, name)[1], abs=1e-9)
+
+
+def _old_setf_warehouse(target, tmp_path):
+    """A warehouse as irw before schema 16 left it: SetF(beta=b) stored set_F.(b*b)'s values. Made
+    by storing today's SetF(beta=0.25) and SetF(beta=0.7) under the names the old reading gave them
+    (0.5, and 0.83666, whose square has more decimals than a name spells), and forgetting 16."""
+    from conftest import RUN_ROWS, run_text, write_file
+
+    with warehouse.open(target) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d1 1\nq2 0 d9 2\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        stored = wh.evaluate("a", "q", ["SetF(beta=0.25)", "SetF(beta=0.7)", "SetF"], per_query=True)
+        for new, old in (("SetF(beta=0.25)", "SetF(beta=0.5)"), ("SetF(beta=0.7)", "SetF(beta=0.83666)")):
+            for table in ("scores", "evaluated", "measures"):
+                wh.db.execute(f"update {table} set measure = '{old}' where measure = '{new}'")
+        wh.db.execute("delete from irw_schema where version = 16")
+    return {(q, m): v for _, q, m, v in stored.per_query.rows}
+
+
+def _check_renamed(target, before):
+    with warehouse.open(target) as wh:
+        keys = {r[0] for r in wh.sql("select distinct measure from scores").rows}
+        assert keys == {"SetF(beta=0.25)", "SetF(beta=1)"}  # 0.5 renamed; 0.83666's scores dropped
+        assert {r[0] for r in wh.sql("select measure from measures where measure like 'SetF%'").rows} == keys
+        kept = wh.evaluate("a", "q", ["SetF(beta=0.25)", "SetF"], per_query=True)
+        assert {(q, m): v for _, q, m, v in kept.per_query.rows} == {
+            k: v for k, v in before.items() if k[1] != "SetF(beta=0.7)"}
+        fresh = wh.evaluate("a", "q", ["SetF(beta=0.5)"], per_query=True)  # computed now, set_F.0.5
+        assert {q: v for _, q, _, v in fresh.per_query.rows} != {q: v for (q, m), v in before.items()
+                                                                   if m == "SetF(beta=0.25)"}
+
+
+def test_an_old_warehouse_keeps_its_setf_values_under_their_new_names(tmp_path):
+    target = tmp_path / "irw.duckdb"
+    _check_renamed(target, _old_setf_warehouse(target, tmp_path))
+
+
+@pytest.mark.postgres
+def test_an_old_postgresql_warehouse_keeps_its_setf_values_under_their_new_names(postgres_url, tmp_path):
+    _check_renamed(postgres_url, _old_setf_warehouse(postgres_url, tmp_path))

@@ -117,8 +117,9 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            ratio=True),
     Family("set_map", "measures/set.sql", NONE, (), MEAN, "Set precision times set recall.", _k("SetAP")),
     Family("set_F", "measures/set.sql", LEVELS, (1.0,), MEAN,
-           "F measure of the retrieved set. trec_eval's parameter (set_F.x) is beta squared; "
-           "SetF(beta=b) takes the textbook beta.", lambda p: f"SetF(beta={_short_float(p ** 0.5)})", ratio=True),
+           "F measure of the retrieved set, (1 + x) P R / (x P + R): SetF(beta=x), as ir_measures reads it, is "
+           "trec_eval's set_F.x (x is the textbook beta squared).", lambda p: f"SetF(beta={_short_float(p)})",
+           ratio=True),
     Family("num_nonrel_judged_ret", "measures/counts.sql", NONE, (), SUM,
            "Judged non-relevant documents retrieved."),
     Family("rbp", "measures/rbp.sql", RAW, ("",), MEAN,
@@ -493,9 +494,8 @@ def parse_ir(spec: str) -> list[Measure]:
         family_name = _TIE_FAMILY[family_name]
     family = ALL_FAMILIES[family_name]
     options = _take_options(family, args, spec)
-    if family_name == "set_F":
-        beta = _number(args.pop("beta", "1"), spec)
-        measure = Measure(family, beta * beta, level)
+    if family_name == "set_F":  # ir_measures hands beta to trec_eval's set_F as its parameter x
+        measure = Measure(family, _number(args.pop("beta", "1"), spec), level)
     elif family.kind == CUTOFFS:
         measure = Measure(family, _cutoff(at, spec), level) if at else None
     elif family.kind == LEVELS:
