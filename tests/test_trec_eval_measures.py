@@ -213,3 +213,16 @@ def test_nan_prints_as_trec_eval_prints_it_from_python_too(conformance, monkeypa
                    "runs/SPLADE_P_P_ENSEMBLE_DISTIL/trec_results_news.txt"], out)
     assert "iprec_at_recall_0.00  \t846\t  -nan\n" in out.getvalue()
     assert out.getvalue().endswith("iprec_at_recall_0.00  \tall\t  -nan\n")
+
+
+@pytest.mark.parametrize("name,printed", [("SetF", "set_F"), ("SetF(beta=0.5)", "set_F_0.5"), ("nDCG", "ndcg"),
+                                          ("MAP", "map"), ("MRR@10", "recip_rank_cut_10")])
+def test_ir_measures_names_print_as_their_trec_eval_spelling_does(name, printed, conformance, monkeypatch):
+    """An ir_measures name prints what trec_eval prints for its -m spelling: SetF is -m set_F, SetF(beta=0.5)
+    is -m set_F.0.5; an alias is its measure (MRR@10 is irw's RR@10, recip_rank_cut_10)."""
+    folder = conformance / "dl19-passage"
+    monkeypatch.chdir(folder)
+    out = io.StringIO()
+    argv = ["-m", name, "qrels.dl19-passage.txt", f"runs/run.dl19.{RUN}.txt"]
+    trec_eval.run(argv, out)
+    assert out.getvalue().startswith(f"{printed:<22}\tall\t")

@@ -22,7 +22,8 @@ from .errors import IrwError, MeasureError, UsageError
 from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
 from .ingest import SwappedFileError
-from .measures import CUTOFFS, FAMILIES, LEVELS, NONE, Measure, parse, parse_trec, suggestion, trec_measure_set
+from .measures import (CUTOFFS, FAMILIES, LEVELS, NONE, Measure, default_measures, parse, parse_trec, suggestion,
+                       trec_measure_set)
 
 FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
 
@@ -180,7 +181,8 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
         raise MeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
                            f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec}")
     families = {m.family.trec_name for m in named}
-    if len(named) > 1 or len(families) > 1:  # P without @k: the family's defaults
+    if len(named) > 1 or len(families) > 1 or named == default_measures(named[0].family):
+        # P without @k: the family's defaults; SetF: set_F at its default, printed `set_F` as -m set_F is
         return named[0].family.trec_name, "", named[0].family.trec_name
     return named[0].family.trec_name, ".", named[0].trec_spec
 
