@@ -114,3 +114,14 @@ def test_a_bad_first_line_with_a_number_is_not_called_a_header(irw, tmp_path):
     path.write_text("1 0 d1 x\n1 0 d2 1\n")
     result = irw("ingest", "qrels", str(path))
     assert "header" not in result.stderr and "not an integer" in result.stderr
+
+
+@pytest.mark.spark
+def test_spark_refuses_the_header_as_local_ingest_does(spark, beir, irw, conformance):
+    from warehouse import spark as on_spark
+    from warehouse.errors import InputFileError
+
+    local = irw("ingest", "qrels", str(beir)).stderr.strip()
+    with pytest.raises(InputFileError) as caught:
+        on_spark.evaluate(spark, beir, [conformance / "multi-collection" / RUN], ["AP"])
+    assert f"Error: {caught.value}" == local

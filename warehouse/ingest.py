@@ -492,7 +492,12 @@ def _header_line(db: Database) -> HeaderLine | None:
     is a number (a qrels line ends in an integer grade, a run line has a rank and a score), followed
     by more data lines. Such a line is never a valid line, so calling it a header refuses nothing
     that was accepted; it only says what it is."""
-    line, fields, count = db.fetchone("select min(line_no), arg_min(fields, line_no), count(*) from stage_fields")
+    return header_line(*db.fetchone("select min(line_no), arg_min(fields, line_no), count(*) from stage_fields"))
+
+
+def header_line(line: int, fields: list[str] | None, count: int) -> HeaderLine | None:
+    """The rule of _header_line on a file's first data line (its number and fields) and its count of
+    data lines; shared with Spark's reading (warehouse/spark.py)."""
     if count < 2 or not fields or len(fields) < 2 or any(_NUMBER.fullmatch(f) for f in fields):
         return None
     return HeaderLine(line, " ".join(fields).translate(_CONTROL_ESCAPES))

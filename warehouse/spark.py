@@ -555,10 +555,15 @@ def _problems(db: SparkDatabase, sql_file: str, params: dict | None = None) -> N
 def _refuse_swapped(db: SparkDatabase, kind: str) -> None:
     """Refuses a file that is plainly the other kind, by local ingest's rule and message
     (warehouse/ingest.py's _refuse_swapped), said first and alone."""
-    from .ingest import refuse_if_swapped
+    from .ingest import header_error, header_line, refuse_if_swapped
 
     for row in db.spark_frame("spark/swapped_files.sql", {"kind": kind}).collect():
         refuse_if_swapped(Path(_shown(row.file)), kind, row.first_count, row.first_grade)
+    # a header line (BEIR's `query-id corpus-id score`) is refused as local ingest refuses it
+    for row in db.spark_frame("spark/first_lines.sql").collect():
+        header = header_line(row.line_no, list(row.fields or ()), row.lines)
+        if header is not None:
+            raise header_error(Path(_shown(row.file)), header, kind)
 
 
 def _no_data(paths: Sequence[str], what: str) -> InputFileError:
