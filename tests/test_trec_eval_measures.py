@@ -226,3 +226,34 @@ def test_ir_measures_names_print_as_their_trec_eval_spelling_does(name, printed,
     argv = ["-m", name, "qrels.dl19-passage.txt", f"runs/run.dl19.{RUN}.txt"]
     trec_eval.run(argv, out)
     assert out.getvalue().startswith(f"{printed:<22}\tall\t")
+
+
+def test_yaap_alone_is_trec_eval_s_formula_on_pytrec_eval_s_ap(conformance, monkeypatch):
+    """-m yaap (trec_eval computes it only when named, m_yaap.c): ln((1 + S) / (1 + R - S)), S = AP * R,
+    checked per query against pytrec_eval's AP and num_rel (trec_eval 9.0.8 inside), to 1e-9."""
+    import math
+
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    folder = conformance / "dl19-passage"
+    monkeypatch.chdir(folder)
+    qrels: dict[str, dict[str, int]] = {}
+    for line in (folder / "qrels.dl19-passage.txt").read_text().splitlines():
+        qid, _, doc, grade = line.split()
+        qrels.setdefault(qid, {})[doc] = int(grade)
+    run: dict[str, dict[str, float]] = {}
+    for line in (folder / "runs" / f"run.dl19.{RUN}.txt").read_text().splitlines():
+        qid, _, doc, _, score, _ = line.split()
+        run.setdefault(qid, {})[doc] = float(score)
+    oracle = pytrec_eval.RelevanceEvaluator(qrels, {"map", "num_rel"}).evaluate(run)
+    expected = {q: math.log((1 + v["map"] * v["num_rel"]) / (1 + v["num_rel"] - v["map"] * v["num_rel"]))
+                for q, v in oracle.items()}
+    import warehouse
+
+    evaluation = warehouse.evaluate_files("qrels.dl19-passage.txt", {RUN: f"runs/run.dl19.{RUN}.txt"}, ["yaap"],
+                                          per_query=True)
+    assert {q: v for _, q, _, v in evaluation.per_query.rows} == pytest.approx(expected, abs=1e-9)
+    out = io.StringIO()
+    trec_eval.run(["-q", "-m", "yaap", "qrels.dl19-passage.txt", f"runs/run.dl19.{RUN}.txt"], out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 44 and lines[-1].startswith("yaap                  \tall\t")
+    assert float(lines[-1].split("\t")[2]) == pytest.approx(sum(expected.values()) / 43, abs=5e-5)

@@ -137,8 +137,12 @@ _GDEVAL_CONVENTIONS = "gdeval's conventions: ties by score as a double, then doc
 _NDEVAL_CONVENTIONS = ("ndeval's conventions (as pyndeval runs it): ties by score as a double, then docid "
                        "ascending; relevant per subtopic")
 
-# Measures of irw beyond trec_eval's: ir_measures' names, computed by the same SQL families.
+# Measures of irw beyond trec_eval's all_trec: ir_measures' names, computed by the same SQL families,
+# and trec_eval's yaap, which trec_eval computes only when asked for by name.
 EXTRA_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("yaap", "measures/yaap.sql", NONE, (), MEAN,
+           "Yet another average precision (Robertson 2012): ln((1 + S) / (1 + R - S)), S the sum of the precision "
+           "at each retrieved relevant document.", reference="trec_eval 9.0.8 (-m yaap; not in all_trec)"),
     Family("recip_rank_cut", "measures/reciprocal_rank.sql", CUTOFFS, (10,), MEAN,
            "Reciprocal rank of the first relevant document within the top k, else 0.", _k("RR@{}")),
     Family("judged", "measures/cutoff.sql", CUTOFFS, (10,), MEAN,
