@@ -363,11 +363,24 @@ def _cutoff(text: str, what: str) -> int:
     return int(value)
 
 
+# trec_eval 9.0.8's measures over other judgment formats than TREC qrels (-R prefs, -R qrels_jg)
+_TREC_OTHER_FORMATS = {
+    **dict.fromkeys(("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+                     "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                     "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+                     "prefs_avgjg_imp", "all_prefs"), "preference judgments (trec_eval -R prefs)"),
+    **dict.fromkeys(("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"), "judgment groups (trec_eval -R qrels_jg)"),
+}
+
+
 def parse_trec(spec: str) -> list[Measure]:
     """trec_eval -m syntax: a family name, optionally '.' and its parameters."""
     name, dot, params = spec.partition(".")
     if name in ("all_trec", "official"):
         return trec_measure_set(name)
+    if name in _TREC_OTHER_FORMATS:
+        raise MeasureError(f"{spec}: trec_eval's {name} reads {_TREC_OTHER_FORMATS[name]}, a format irw does not "
+                           "read; irw takes TREC qrels (qid iter docid grade) and every measure `irw measures` lists")
     family = ALL_FAMILIES.get(name)
     if family is None:
         printed = _parse_printed_trec_name(spec)
