@@ -488,7 +488,7 @@ class HeaderLine:
 
 
 def _header_line(db: Database) -> HeaderLine | None:
-    """The staged file's first data line when it is a header: a line of several fields none of which
+    """The staged file's first line when it is a header: a line of several fields none of which
     is a number (a qrels line ends in an integer grade, a run line has a rank and a score), followed
     by more data lines. Such a line is never a valid line, so calling it a header refuses nothing
     that was accepted; it only says what it is."""
@@ -497,8 +497,9 @@ def _header_line(db: Database) -> HeaderLine | None:
 
 def header_line(line: int, fields: list[str] | None, count: int) -> HeaderLine | None:
     """The rule of _header_line on a file's first data line (its number and fields) and its count of
-    data lines; shared with Spark's reading (warehouse/spark.py)."""
-    if count < 2 or not fields or len(fields) < 2 or any(_NUMBER.fullmatch(f) for f in fields):
+    data lines; shared with Spark's reading (warehouse/spark.py). A header is the file's first line
+    (after a byte order mark), not a line after comments."""
+    if line != 1 or count < 2 or not fields or len(fields) < 2 or any(_NUMBER.fullmatch(f) for f in fields):
         return None
     return HeaderLine(line, " ".join(fields).translate(_CONTROL_ESCAPES))
 
