@@ -268,3 +268,23 @@ def test_measures_of_other_judgment_formats_are_refused_by_what_they_read(name, 
     monkeypatch.chdir(conformance / "dl19-passage")
     with pytest.raises(MeasureError, match=f"trec_eval's {name.partition('.')[0]} reads .* a format irw does not read"):
         trec_eval.run(["-m", name, "qrels.dl19-passage.txt", f"runs/run.dl19.{RUN}.txt"], io.StringIO())
+
+
+@pytest.mark.postgres
+def test_a_grade_of_2_to_the_31_minus_1_on_postgresql(postgres_url, tmp_path):
+    """PostgreSQL's integer overflowed in rbp as DuckDB's did: a stored evaluation there equals the file's."""
+    import warehouse
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(f"1 0 d1 {BIG}\n1 0 d2 1\n1 0 d3 0\n2 0 d1 1\n2 0 d2 5\n")
+    run = tmp_path / "run.txt"
+    run.write_text("1 Q0 d1 1 3 r\n1 Q0 d2 2 2 r\n1 Q0 d4 3 1 r\n2 Q0 d2 1 2 r\n2 Q0 d1 2 1 r\n")
+    names = ["rbp", "rbp.1=3,2=9", "rbp_resid", "nDCG", "G", "binG"]
+    on_files = warehouse.evaluate_files(qrels, {"r": run}, names, per_query=True, compat=10)
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(qrels, "q")
+        wh.ingest_run(run, "r")
+        stored = wh.evaluate("r", "q", names, per_query=True, compat=10)
+    values = {(q, m): v for _, q, m, v in stored.per_query.rows}
+    assert values == pytest.approx({(q, m): v for _, q, m, v in on_files.per_query.rows}, rel=1e-12)
+    assert len(values) == 12 and values[("1", "rbp")] == pytest.approx(_rbp([1.0, 1 / BIG]))
