@@ -487,7 +487,7 @@ class SteppedIrw:
         self._err.close()
 
 
-SPARK_ABSENT = "pyspark or Java 17 is not installed (pip install 'irwarehouse[spark]'; make test installs Java as root)"
+SPARK_ABSENT = "pyspark or Java 17 is not installed (pip install the spark extra; make test installs Java as root)"
 
 
 @pytest.fixture(scope="session")

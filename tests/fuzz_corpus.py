@@ -105,12 +105,19 @@ def read(kind: str, text: bytes, strict: bool = True) -> Verdict:
             if fields and not fields[0].startswith(b"#")]
     if not data:
         return _refused([(0, "the file is empty")])
-    first = data[0][1]
-    if kind == "qrels" and len(first) >= 6 and 2 * sum(len(f) >= 6 for _, f in data) >= len(data):
+    # README: a first line of several fields none of which is a number is a header line, refused;
+    # the swapped-file rule then reads the lines after it
+    header = data[0][0] == 1 and len(data) >= 2 and len(data[0][1]) >= 2 \
+        and not any(SCORE.fullmatch(f) for f in data[0][1])
+    rest = data[1:] if header else data
+    first = rest[0][1]
+    if kind == "qrels" and len(first) >= 6 and 2 * sum(len(f) >= 6 for _, f in rest) >= len(rest):
         return _refused([(0, "looks like a run file")])
     if kind == "run" and len(first) in (3, 4) and INTEGER.fullmatch(first[-1]) \
-            and 2 * sum(len(f) in (3, 4) for _, f in data) >= len(data):
+            and 2 * sum(len(f) in (3, 4) for _, f in rest) >= len(rest):
         return _refused([(0, "looks like a qrels file")])
+    if header:
+        return _refused([(1, "is a header line")])
     verdict = _read_run(data, strict) if kind == "run" else _read_qrels(data)
     if verdict.accepted:  # README: NUL in what a warehouse stores is an error naming its line
         line = _nul_line(kind, data, lines)

@@ -62,15 +62,17 @@ def test_seed000_set_precision_recall_f(wh, tmp_path):
     assert ev.value("r", "SetP") == approx(0.4)
     assert ev.value("r", "SetR") == approx(0.8)
     assert ev.value("r", "SetF(beta=1)") == approx(Fraction(32, 60))
-    assert ev.value("r", "SetF(beta=0.5)") == approx(Fraction(4, 9))
-    assert ev.value("r", "SetF(beta=2)") == approx(Fraction(80, 120))
+    # SetF(beta=x) as ir_measures reads it: trec_eval's set_F.x, (1 + x) P R / (x P + R)
+    assert ev.value("r", "SetF(beta=0.5)") == approx(Fraction(12, 25))  # 1.5 * 0.32 / (0.2 + 0.8)
+    assert ev.value("r", "SetF(beta=2)") == approx(Fraction(3, 5))  # 3 * 0.32 / (0.8 + 0.8)
 
 
 def test_seed000_trec_eval_set_F_parameter_is_beta_squared(wh, tmp_path):
+    """set_F.4 is the textbook F_2 (x is beta squared), under the name ir_measures gives it."""
     judgments, ranking = seed000_query("a", 16, 24, 4)
     ev = evaluate(wh, tmp_path, {"A": judgments}, {"A": ranking}, ["set_F.4"])
-    assert [m.name for m in ev.measures] == ["SetF(beta=2)"]
-    assert ev.value("r", "SetF(beta=2)") == approx(Fraction(80, 120))
+    assert [m.name for m in ev.measures] == ["SetF(beta=4)"]
+    assert ev.value("r", "SetF(beta=4)") == approx(Fraction(80, 120))  # 5 * 0.32 / (1.6 + 0.8)
 
 
 def test_seed000_retrieve_everything(wh, tmp_path):

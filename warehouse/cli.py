@@ -394,7 +394,7 @@ def sql(
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[SqlFormat, typer.Option(
         "--format", "-f", help="Output format; parquet and arrow (an Arrow IPC file) are written to -o and need "
-                               "pyarrow (pip install 'irwarehouse[arrow]'); jsonl is one JSON object a line.")
+                               "pyarrow (irwarehouse's arrow extra); jsonl is one JSON object a line.")
     ] = SqlFormat.table,
     output: Annotated[Optional[Path], typer.Option(
         "-o", "--output", help="File to write (parquet and arrow need one; the others print to stdout without).")

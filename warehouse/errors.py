@@ -100,7 +100,24 @@ class UsageError(IrwError):
 
 
 class MissingExtraError(IrwError):
-    """An optional library (pandas, polars, pyarrow) is needed and not installed."""
+    """An optional library (pandas, polars, pyarrow, pyspark) is needed and not installed."""
+
+
+def install_command(extra: str) -> str:
+    """The command that installs an extra of irwarehouse (pyproject.toml) into the Python running
+    irw: from a checkout (the package's folder beside pyproject.toml, as `pip install -e .` leaves
+    it), `PYTHON -m pip install -e 'CHECKOUT[extra]'`; from an installed package,
+    `PYTHON -m pip install 'irwarehouse[extra]'`, which keeps the installed irwarehouse and adds what
+    the extra lists."""
+    import shlex
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    python = shlex.quote(sys.executable or "python3")
+    if (root / "pyproject.toml").is_file() and 'name = "irwarehouse"' in (root / "pyproject.toml").read_text():
+        return f"{python} -m pip install -e {shlex.quote(f'{root}[{extra}]')}"
+    return f"{python} -m pip install 'irwarehouse[{extra}]'"
 
 
 class BatchError(IrwError):

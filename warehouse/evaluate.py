@@ -384,6 +384,10 @@ class Evaluator:
                              {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
         load_measure_params(self.db, measures)
         gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
+        if not gain_measures:
+            # sql/measures/gain.sql reads the gain tables for G: binG alone (no G) gets them built
+            # for itself (its scheme '' is never read), so that the file finds the tables it names
+            gain_measures = [m for m in measures if m.family.sql == "measures/gain.sql"]
         if gain_measures:
             self.db.run_file("eval/06_gains.sql", {"measures": [stored_name(m) for m in gain_measures]})
             if any(m.family.trec_name in DCG_FAMILIES for m in gain_measures):

@@ -477,17 +477,81 @@ QRELS_FILE_LOOKS = {4: "looks like a qrels file (4 fields: qid iter docid grade)
                     3: "looks like a qrels file (3 fields: qid docid grade), not a run"}
 
 
-def _refuse_swapped(db: Database, path: Path, kind: str) -> None:
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_DECOMPRESS_COMMANDS = {".gz": "zcat", ".zst": "zstdcat", ".bz2": "bzcat", ".xz": "xzcat"}
+
+
+@dataclass(frozen=True)
+class HeaderLine:
+    """A first data line that names columns (BEIR's `query-id corpus-id score`, a TSV's header)."""
+    line: int
+    text: str
+
+
+def _header_line(db: Database) -> HeaderLine | None:
+    """The staged file's first line when it is a header: a line of several fields none of which
+    is a number (a qrels line ends in an integer grade, a run line has a rank and a score), followed
+    by more data lines. Such a line is never a valid line, so calling it a header refuses nothing
+    that was accepted; it only says what it is."""
+    return header_line(*db.fetchone("select min(line_no), arg_min(fields, line_no), count(*) from stage_fields"))
+
+
+def header_line(line: int, fields: list[str] | None, count: int) -> HeaderLine | None:
+    """The rule of _header_line on a file's first data line (its number and fields) and its count of
+    data lines; shared with Spark's reading (warehouse/spark.py). A header is the file's first line
+    (after a byte order mark), not a line after comments."""
+    if line != 1 or count < 2 or not fields or len(fields) < 2 or any(_NUMBER.fullmatch(f) for f in fields):
+        return None
+    return HeaderLine(line, " ".join(fields).translate(_CONTROL_ESCAPES))
+
+
+def header_error(path: Path, header: HeaderLine, kind: str) -> InputFileError:
+    """irw reads TREC files without a header line (qrels as trec_eval does): the error names the
+    line and gives the command that writes the file without it."""
+    import shlex
+
+    shown = _shown_path(path)
+    stem, extension = path.name, ".qrels" if kind == "qrels" else ".run"
+    for suffix in COMPRESSED_SUFFIXES:
+        stem = stem.removesuffix(suffix)
+    for suffix in (".txt", ".tsv", ".trec", ".run", ".qrels"):
+        stem = stem.removesuffix(suffix)
+    target = path.with_name(stem + extension)
+    if target == path:
+        target = path.with_name(stem + ".noheader" + extension)
+    target = shlex.quote(str(target))
+    source = shlex.quote(str(path))
+    decompress = _DECOMPRESS_COMMANDS.get(path.suffix.lower())
+    command = f"{decompress} {source} | tail -n +{header.line + 1}" if decompress else \
+        f"tail -n +{header.line + 1} {source}"
+    what = "judgment (qid iter docid grade, or qid docid grade)" if kind == "qrels" else \
+        "run line (qid Q0 docid rank score tag)"
+    return InputFileError([Problem(shown, header.line,
+                                   f"`{header.text}` is a header line, not a {what}: irw reads TREC files without "
+                                   f"one; write the file without it ({command} > {target}) and give irw that file")])
+
+
+def _refuse_swapped(db: Database, path: Path, kind: str, header: HeaderLine | None = None) -> None:
     """Refuses a staged file (stage_fields) that is plainly the other kind: qrels whose first data
     line and at least half of all have 6 or more fields (a run), or a run whose first data line and
     at least half have 3 or 4 fields ending in an integer (qrels). Said first, and alone: the
-    problems of every line would only hide it."""
+    problems of every line would only hide it. A header line (BEIR's `query-id corpus-id score`)
+    is passed over: the line after it decides."""
+    after = header.line if header else 0
     first_count, first_grade, share = db.fetchone(
         "select arg_min(field_count, line_no), arg_min(regexp_full_match(fields[-1], '[+-]?[0-9]+'), line_no), "
         "count(*) filter (where field_count " + ("in (3, 4)" if kind == "run" else ">= 6") + ") / count(*) "
-        "from stage_fields")
-    if share >= 0.5:
-        refuse_if_swapped(path, kind, first_count, first_grade)
+        "from stage_fields where line_no > $after", {"after": after})
+    if share is not None and share >= 0.5:
+        try:
+            refuse_if_swapped(path, kind, first_count, first_grade)
+        except SwappedFileError as exc:
+            if header is None:
+                raise
+            raise SwappedFileError(path, f"{exc.looks_like} (its line {header.line}, `{header.text}`, is a header)",
+                                   exc.problems[0].reason.partition("; ")[2]) from None
+    if header is not None:
+        raise header_error(path, header, kind)
 
 
 def refuse_if_swapped(path: Path, kind: str, first_count: int, first_grade: bool) -> None:
@@ -534,7 +598,7 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
             with _read_errors(path, compression):
                 db.run_file("ingest/stage_fields.sql", params)
         _require_data(db, path, "run")
-        _refuse_swapped(db, path, "run")
+        _refuse_swapped(db, path, "run", _header_line(db))
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
         db.run_file("ingest/stage_run_from_fields.sql")
         return ir_metadata, db.run_file("ingest/run_tags.sql").fetchall()
@@ -769,7 +833,7 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
             _refuse_nul(db, path, "stage_qrels")
         return
     _require_data(db, path, "qrels")
-    _refuse_swapped(db, path, "qrels")
+    _refuse_swapped(db, path, "qrels", _header_line(db))
     # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
     # is reported on its own instead of making every good line "differ from the first".
     layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "

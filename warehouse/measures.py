@@ -7,7 +7,7 @@ Measure objects. Help text, the README's measure table and `irw measures` come f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .errors import MeasureError
@@ -117,8 +117,9 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            ratio=True),
     Family("set_map", "measures/set.sql", NONE, (), MEAN, "Set precision times set recall.", _k("SetAP")),
     Family("set_F", "measures/set.sql", LEVELS, (1.0,), MEAN,
-           "F measure of the retrieved set. trec_eval's parameter (set_F.x) is beta squared; "
-           "SetF(beta=b) takes the textbook beta.", lambda p: f"SetF(beta={_short_float(p ** 0.5)})", ratio=True),
+           "F measure of the retrieved set, (1 + x) P R / (x P + R): SetF(beta=x), as ir_measures reads it, is "
+           "trec_eval's set_F.x (x is the textbook beta squared).", lambda p: f"SetF(beta={_short_float(p)})",
+           ratio=True),
     Family("num_nonrel_judged_ret", "measures/counts.sql", NONE, (), SUM,
            "Judged non-relevant documents retrieved."),
     Family("rbp", "measures/rbp.sql", RAW, ("",), MEAN,
@@ -136,8 +137,12 @@ _GDEVAL_CONVENTIONS = "gdeval's conventions: ties by score as a double, then doc
 _NDEVAL_CONVENTIONS = ("ndeval's conventions (as pyndeval runs it): ties by score as a double, then docid "
                        "ascending; relevant per subtopic")
 
-# Measures of irw beyond trec_eval's: ir_measures' names, computed by the same SQL families.
+# Measures of irw beyond trec_eval's all_trec: ir_measures' names, computed by the same SQL families,
+# and trec_eval's yaap, which trec_eval computes only when asked for by name.
 EXTRA_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("yaap", "measures/yaap.sql", NONE, (), MEAN,
+           "Yet another average precision (Robertson 2012): ln((1 + S) / (1 + R - S)), S the sum of the precision "
+           "at each retrieved relevant document.", reference="trec_eval 9.0.8 (-m yaap; not in all_trec)"),
     Family("recip_rank_cut", "measures/reciprocal_rank.sql", CUTOFFS, (10,), MEAN,
            "Reciprocal rank of the first relevant document within the top k, else 0.", _k("RR@{}")),
     Family("judged", "measures/cutoff.sql", CUTOFFS, (10,), MEAN,
@@ -222,6 +227,10 @@ class Measure:
     param: Any = None           # a cutoff, a level, or the raw parameter string
     level: int | None = None    # per-measure relevance level (ir_measures' rel=), else the evaluation's
     options: tuple = ()         # (name, value) pairs of the family's options that differ from their default
+    # the parameter list as typed to trec_eval's -m, which trec_eval 9.0.8 prints after the name for
+    # a measure of one value with parameters (meas_init.c: set_F.0.5 -> set_F_0.5, utility.1,-1,0,0
+    # -> utility_1,-1,0,0); set only by `irw trec-eval` (see trec_eval.requested_measures)
+    typed: str | None = field(default=None, compare=False, repr=False)
 
     def option(self, key: str) -> Any:
         """The value of one of the family's options (alpha, beta, ties): as given, else its default."""
@@ -230,6 +239,8 @@ class Measure:
     @property
     def trec_name(self) -> str:
         f = self.family
+        if self.typed is not None:
+            return f"{f.trec_name}_{self.typed}"
         # options that differ from their default join the name, so AP(ties=min) and AP(ties=max)
         # print apart: map_ties_min, P_ties_max_10, nrbp_0.3_0.8
         head = "_".join([f.trec_name, *(_option_text(value) for _, value in self.options)])
@@ -300,6 +311,39 @@ _IR_NAMES: dict[str, tuple[str, bool]] = {
     "nNRBP": ("nnrbp", False), "P_IA": ("p_ia", True), "StRecall": ("strec", True),
 }
 _AT_FAMILY = {"AP": "map_cut", "RR": "recip_rank_cut", "nDCG": "ndcg_cut", "NDCG": "ndcg_cut"}
+# ir_measures' aliases (its registry: MAP is AP, MRR is RR ...), read as the measure they name, so
+# that one measure has one key from parsing to storage to display
+_IR_ALIASES = {"MAP": "AP", "MRR": "RR", "Precision": "P", "Recall": "R", "RPrec": "Rprec", "BPref": "Bpref",
+               "SetRelP": "SetP"}
+# the parameters ir_measures 0.4 takes for each of its measures irw computes (SUPPORTED_PARAMS);
+# irw's own additions (ties=, denom=, dcg=exp-log2) are read before these are checked
+_IR_PARAMS = {
+    "P": {"cutoff", "rel", "judged_only"}, "R": {"cutoff", "rel", "judged_only"},
+    "AP": {"cutoff", "rel", "judged_only"}, "RR": {"cutoff", "rel", "judged_only"},
+    "nDCG": {"cutoff", "dcg", "gains", "judged_only"}, "NDCG": {"cutoff", "dcg", "gains", "judged_only"},
+    "Rprec": {"rel", "judged_only"}, "Bpref": {"rel"}, "bpref": {"rel"}, "infAP": {"rel"},
+    "SetP": {"rel", "relative", "judged_only"}, "SetR": {"rel"}, "SetF": {"rel", "beta", "judged_only"},
+    "SetAP": {"rel", "judged_only"}, "IPrec": {"recall", "rel", "judged_only"},
+    "Success": {"cutoff", "rel", "judged_only"}, "Judged": {"cutoff"}, "NumQ": set(), "NumRet": {"rel"},
+    "NumRel": {"rel"}, "NumRelRet": {"rel"}, "ERR": {"cutoff"}, "alpha_nDCG": {"cutoff", "rel", "alpha", "judged_only"},
+    "ERR_IA": {"cutoff", "rel", "judged_only"}, "NRBP": {"rel", "alpha", "beta"}, "nNRBP": {"rel", "alpha", "beta"},
+    "P_IA": {"cutoff", "rel", "judged_only"}, "StRecall": {"cutoff", "rel"},
+}
+# ir_measures' measures irw does not compute, and what to ask for instead where irw has a relative
+_IR_NOT_COMPUTED = {
+    "RBP": "irw computes trec_eval 10.0's rbp (p = 0.9, grades as gains normalised per query; --compat 10), "
+           "another number than ir_measures' RBP (p = 0.8)",
+    "Compat": "", "INST": "", "INSQ": "", "SDCG": "", "NERR8": "", "NERR9": "", "NERR10": "", "NERR11": "",
+    "BPM": "", "Accuracy": "", "alpha_DCG": "irw computes alpha_nDCG@k", "nERR_IA": "irw computes ERR_IA@k",
+    "AP_IA": "", "MAP_IA": "",
+}
+# families whose value does not depend on the relevance level: a rel= on them would be a label
+# without effect, so it is refused (ir_measures refuses nDCG(rel=2) and Judged(rel=2) too)
+_NO_LEVEL = {
+    "ndcg": "gain", "ndcg_cut": "gain", "ndcg_cut_ties": "gain", "G": "gain", "ndcg_rel": "gain", "Rndcg": "gain",
+    "rbp": "gain", "rbp_resid": "gain", "gdeval_err": "gdeval", "gdeval_ndcg": "gdeval",
+    "judged": "judged", "unj": "judged", "num_q": "count", "num_ret": "count",
+}
 _IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
                         r"(?:\((?P<args2>[^)]*)\))?$")
 
@@ -319,11 +363,24 @@ def _cutoff(text: str, what: str) -> int:
     return int(value)
 
 
+# trec_eval 9.0.8's measures over other judgment formats than TREC qrels (-R prefs, -R qrels_jg)
+_TREC_OTHER_FORMATS = {
+    **dict.fromkeys(("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+                     "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                     "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+                     "prefs_avgjg_imp", "all_prefs"), "preference judgments (trec_eval -R prefs)"),
+    **dict.fromkeys(("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"), "judgment groups (trec_eval -R qrels_jg)"),
+}
+
+
 def parse_trec(spec: str) -> list[Measure]:
     """trec_eval -m syntax: a family name, optionally '.' and its parameters."""
     name, dot, params = spec.partition(".")
     if name in ("all_trec", "official"):
         return trec_measure_set(name)
+    if name in _TREC_OTHER_FORMATS:
+        raise MeasureError(f"{spec}: trec_eval's {name} reads {_TREC_OTHER_FORMATS[name]}, a format irw does not "
+                           "read; irw takes TREC qrels (qid iter docid grade) and every measure `irw measures` lists")
     family = ALL_FAMILIES.get(name)
     if family is None:
         printed = _parse_printed_trec_name(spec)
@@ -383,13 +440,50 @@ def _parse_args(text: str | None, spec: str) -> dict[str, str]:
     return args
 
 
-def parse_ir(spec: str) -> list[Measure]:
+def _without_arg(spec: str, key: str) -> str:
+    """spec with its key=value argument left out (`P(judged_only=True)@10` -> `P@10`)."""
     match = _IR_SYNTAX.match(spec)
-    if not match or match.group("name") not in _IR_NAMES:
+    args = [a for part in ("args", "args2") for a in (match.group(part) or "").split(",")
+            if a.strip() and a.partition("=")[0].strip() != key]
+    head = match.group("name") + (f"({','.join(a.strip() for a in args)})" if args else "")
+    return head + (f"@{match.group('at')}" if match.group("at") else "")
+
+
+def parse_ir(spec: str) -> list[Measure]:
+    if spec.startswith("α_"):  # ir_measures' other spelling of alpha_nDCG
+        spec = "alpha_" + spec[2:]
+    match = _IR_SYNTAX.match(spec)
+    typed_name = match.group("name") if match else None
+    if typed_name in _IR_NOT_COMPUTED:
+        instead = _IR_NOT_COMPUTED[typed_name]
+        raise MeasureError(f"{spec}: {typed_name} is an ir_measures measure irw does not compute"
+                           + (f"; {instead}" if instead else "") + "; `irw measures` lists the measures irw computes")
+    if match and "gains=" in spec and typed_name in ("nDCG", "NDCG"):
+        raise MeasureError(f"{spec}: irw takes no gains= for nDCG; it maps grades to gains with trec_eval's "
+                           "ndcg.1=3,2=9 (over the whole ranking)")
+    if not match or (typed_name not in _IR_NAMES and typed_name not in _IR_ALIASES):
         raise MeasureError(f"unknown measure {spec!r}; `irw measures` lists them")
-    name, at = match.group("name"), match.group("at")
+    name, at = _IR_ALIASES.get(typed_name, typed_name), match.group("at")
     args = {**_parse_args(match.group("args"), spec), **_parse_args(match.group("args2"), spec)}
+    for key in ("cutoff", "recall"):  # ir_measures' P(cutoff=10), IPrec(recall=0.5): P@10, IPrec@0.5
+        if key in args and key in _IR_PARAMS.get(name, ()):
+            if at is not None:
+                raise MeasureError(f"{spec}: give the {key} once, as @ or as {key}=")
+            at = args.pop(key)
+    if typed_name == "SetRelP":
+        args.setdefault("relative", "True")
+    if "judged_only" in args:
+        if "judged_only" not in _IR_PARAMS.get(name, ()):
+            raise MeasureError(f"{spec}: {typed_name} takes no judged_only= (ir_measures refuses it too)")
+        if args.pop("judged_only").strip("'\"").lower() in ("true", "1"):
+            raise MeasureError(f"{spec}: judged_only is a setting of the whole evaluation in irw, as trec_eval's -J: "
+                               f"write {_without_arg(spec, 'judged_only')} with --judged-only (irw eval, compare, "
+                               "report), -J (irw trec-eval) or judged_only=True (Python)")
     family_name, needs_at = _IR_NAMES[name]
+    if name == "SetP" and args.pop("relative", "False").strip("'\"").lower() in ("true", "1"):
+        family_name = "set_relative_P"
+    if name == "NumRet" and "rel" in args:  # ir_measures: NumRet(rel=k) counts the retrieved with grade >= k
+        family_name = "num_rel_ret"
     level = None
     if "rel" in args:
         level = int(_number(args.pop("rel"), spec))
@@ -417,9 +511,8 @@ def parse_ir(spec: str) -> list[Measure]:
         family_name = _TIE_FAMILY[family_name]
     family = ALL_FAMILIES[family_name]
     options = _take_options(family, args, spec)
-    if family_name == "set_F":
-        beta = _number(args.pop("beta", "1"), spec)
-        measure = Measure(family, beta * beta, level)
+    if family_name == "set_F":  # ir_measures hands beta to trec_eval's set_F as its parameter x
+        measure = Measure(family, _number(args.pop("beta", "1"), spec), level)
     elif family.kind == CUTOFFS:
         measure = Measure(family, _cutoff(at, spec), level) if at else None
     elif family.kind == LEVELS:
@@ -487,7 +580,27 @@ _TREC_NAME_AT_LEVEL = re.compile(r"(?P<name>[A-Za-z0-9_.]+)\(rel=(?P<level>-?[0-
 
 
 def _parse_exact(spec: str) -> list[Measure]:
-    return _refuse_unsaid_options(_parse_exact_names(spec), spec)
+    return _refuse_level_unused(_refuse_unsaid_options(_parse_exact_names(spec), spec), spec)
+
+
+def _refuse_level_unused(measures: list[Measure], spec: str) -> list[Measure]:
+    """A rel= on a measure whose value no relevance level changes is refused: it would label the
+    score with a level that did not apply."""
+    for m in measures:
+        kind = _NO_LEVEL.get(m.family.trec_name)
+        if m.level is None or kind is None:
+            continue
+        plain = replace(m, level=None).name
+        if kind == "gdeval":
+            raise MeasureError(f"{spec}: gdeval's measures take no rel=: every grade above 0 counts "
+                               "(its gain is 2^grade - 1)")
+        why = {"gain": "the gain measures (nDCG, G, Rndcg, rbp ...) take no rel=, as ir_measures refuses "
+                       "nDCG(rel=...): their gains are the grades whatever the relevance level",
+               "judged": "Judged and unj take no rel=: they count judged documents whatever their grade",
+               "count": "NumQ and NumRet take no rel=: they count queries and retrieved documents "
+                        "(NumRet(rel=k), as ir_measures reads it, is NumRelRet(rel=k))"}[kind]
+        raise MeasureError(f"{spec}: {why}; write {plain}")
+    return measures
 
 
 def _parse_exact_names(spec: str) -> list[Measure]:
@@ -497,7 +610,8 @@ def _parse_exact_names(spec: str) -> list[Measure]:
             return [replace(m, level=int(at_level.group("level"))) for m in parse_trec(at_level.group("name"))]
         return parse_ir(spec)
     head = re.match(r"[A-Za-z0-9_]+", spec).group(0) if re.match(r"[A-Za-z0-9_]+", spec) else ""
-    if head in _IR_NAMES and head not in ALL_FAMILIES and "." not in spec:
+    if (head in _IR_NAMES or head in _IR_ALIASES or head in _IR_NOT_COMPUTED) and head not in ALL_FAMILIES \
+            and "." not in spec:
         return parse_ir(spec)
     return parse_trec(spec)
 
@@ -524,6 +638,13 @@ def suggestion(spec: str) -> str | None:
     `ndgc@10` -> nDCG@10), or None."""
     import difflib
 
+    glued = re.fullmatch(r"([A-Za-z][A-Za-z_]*?)_?([0-9]+)", spec)  # P10, ndcg10, R1000: P@10 (trec_eval's P_10)
+    if glued and not spec.endswith(f"_{glued.group(2)}"):
+        split = f"{glued.group(1)}@{glued.group(2)}"
+        try:
+            return ", ".join(m.name for m in _parse_exact(split))
+        except MeasureError:
+            return suggestion(split)
     heads = _ir_head_in_any_case()
     candidates = []
     head = re.match(r"[A-Za-z][A-Za-z0-9_]*?(?=(_[0-9.]+)?([@(.]|$))", spec)

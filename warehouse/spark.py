@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .dialect import SparkStatement, spark_statements
-from .errors import InputFileError, IrwError, MissingExtraError, Problem, UsageError
+from .errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
 from .frames import QRELS_COLUMNS, RUN_COLUMNS
 from .resources import read_sql
 from .table import Table
@@ -74,13 +74,21 @@ class SparkError(IrwError):
     """Spark failed on a statement of irw's (the message is Spark's first line)."""
 
 
+# what Spark's path imports beyond the default install: pyspark, and pyarrow for the rows it hands
+# to a warehouse (DataFrame.toArrow: irw eval --engine spark --into); the spark extra lists both
+SPARK_MODULES = ("pyspark", "pyarrow")
+
+
 def _pyspark():
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        raise MissingExtraError("pyspark is not installed; install it with pip install 'irwarehouse[spark]' "
-                                "(Spark 4 also needs a Java 17 runtime, e.g. Debian's openjdk-17-jre-headless)") \
-            from None
+    import importlib
+
+    for module in SPARK_MODULES:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise MissingExtraError(f"{module} is not installed; install it with {install_command('spark')} "
+                                    "(Spark 4 also needs a Java 17 runtime, e.g. Debian's openjdk-17-jre-headless)") \
+                from None
 
 
 def _first_line(error: BaseException) -> str:
@@ -547,10 +555,15 @@ def _problems(db: SparkDatabase, sql_file: str, params: dict | None = None) -> N
 def _refuse_swapped(db: SparkDatabase, kind: str) -> None:
     """Refuses a file that is plainly the other kind, by local ingest's rule and message
     (warehouse/ingest.py's _refuse_swapped), said first and alone."""
-    from .ingest import refuse_if_swapped
+    from .ingest import header_error, header_line, refuse_if_swapped
 
     for row in db.spark_frame("spark/swapped_files.sql", {"kind": kind}).collect():
         refuse_if_swapped(Path(_shown(row.file)), kind, row.first_count, row.first_grade)
+    # a header line (BEIR's `query-id corpus-id score`) is refused as local ingest refuses it
+    for row in db.spark_frame("spark/first_lines.sql").collect():
+        header = header_line(row.line_no, list(row.fields or ()), row.lines)
+        if header is not None:
+            raise header_error(Path(_shown(row.file)), header, kind)
 
 
 def _no_data(paths: Sequence[str], what: str) -> InputFileError:

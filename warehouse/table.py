@@ -6,7 +6,7 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import MissingExtraError
+from .errors import MissingExtraError, install_command
 
 # library to import -> the pip extra of irwarehouse that installs it
 _EXTRAS = {"pandas": "pandas", "polars": "polars", "pyarrow": "arrow"}
@@ -20,8 +20,7 @@ def optional_import(module: str):
         return importlib.import_module(module)
     except ImportError:
         extra = _EXTRAS[module]
-        raise MissingExtraError(f"{module} is not installed; install it with "
-                                f"pip install 'irwarehouse[{extra}]' (or pip install {module})") from None
+        raise MissingExtraError(f"{module} is not installed; install it with {install_command(extra)}") from None
 
 
 class Tabular:
@@ -32,20 +31,20 @@ class Tabular:
         raise NotImplementedError
 
     def to_pandas(self):
-        """A pandas DataFrame of the table (needs pandas: pip install 'irwarehouse[pandas]')."""
+        """A pandas DataFrame of the table (needs pandas: the pandas extra)."""
         pandas = optional_import("pandas")
         table = self.table()
         return pandas.DataFrame.from_records(table.rows, columns=table.columns)
 
     def to_polars(self):
-        """A polars DataFrame of the table (needs polars: pip install 'irwarehouse[polars]')."""
+        """A polars DataFrame of the table (needs polars: the polars extra)."""
         polars = optional_import("polars")
         table = self.table()
         return polars.DataFrame([list(row) for row in table.rows], schema=table.columns, orient="row",
                                 infer_schema_length=None)
 
     def to_arrow(self):
-        """A pyarrow Table of the table (needs pyarrow: pip install 'irwarehouse[arrow]')."""
+        """A pyarrow Table of the table (needs pyarrow: the arrow extra)."""
         pyarrow = optional_import("pyarrow")
         table = self.table()
         return pyarrow.table({name: table.column(name) for name in table.columns})

@@ -7,6 +7,7 @@ default, 10.0 with --compat 10 (see /README.md, "trec_eval conventions").
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -21,7 +22,8 @@ from .errors import IrwError, MeasureError, UsageError
 from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
 from .ingest import SwappedFileError
-from .measures import FAMILIES, Measure, parse, parse_trec, suggestion, trec_measure_set
+from .measures import (CUTOFFS, FAMILIES, LEVELS, NONE, Measure, default_measures, parse, parse_trec, suggestion,
+                       trec_measure_set)
 
 FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
 
@@ -69,7 +71,7 @@ lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints the
   --compat 9|10  follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for
                  interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)
   --engine E     duckdb (default: in this process) or spark: the same SQL run by Spark SQL
-                 (pip install 'irwarehouse[spark]' and Java 17); the files are read and checked
+                 (irwarehouse's spark extra, and Java 17); the files are read and checked
                  by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...)
   --master URL   with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);
                  default local[*], or what spark-submit set
@@ -132,8 +134,25 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
             # trec_eval 9.0.8 printed relstring at its default width whatever the parameter.
             ordered.extend(parse_trec("relstring"))
             continue
-        ordered.extend(parse_trec(explicit.get(family, family)))
+        ordered.extend(_as_typed(explicit.get(family, family)))
     return ordered
+
+
+def _as_typed(spec: str) -> list[Measure]:
+    """The measures of one trec_eval -m spec; a measure of one value with a parameter list (set_F,
+    utility, 11pt_avg, relstring, and the gain measures' grade=gain pairs) keeps the list as typed,
+    which trec_eval prints after its name even when it gives the defaults (`utility.1,-1,0,0` ->
+    utility_1,-1,0,0, `relstring.10` -> relstring_10 in 10.0); set_F and relstring read the first
+    value of their list only (atof, and relstring's width as a whole number)."""
+    name, dot, params = spec.partition(".")
+    family = FAMILIES.get(name)
+    one_value = name in ("set_F", "relstring")
+    if not dot or family is None or family.kind in (NONE, CUTOFFS, LEVELS) and not one_value:
+        return parse_trec(spec)
+    if one_value:
+        first = parse_trec(f"{name}.{params.split(',')[0]}")[0]
+        return [replace(first, typed=params)]
+    return [replace(m, typed=params) for m in parse_trec(spec)]
 
 
 def _as_trec_spec(spec: str) -> tuple[str, str, str]:
@@ -162,19 +181,28 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
         raise MeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
                            f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec}")
     families = {m.family.trec_name for m in named}
-    if len(named) > 1 or len(families) > 1:  # P without @k: the family's defaults
+    if len(named) > 1 or len(families) > 1 or named == default_measures(named[0].family):
+        # P without @k: the family's defaults; SetF: set_F at its default, printed `set_F` as -m set_F is
         return named[0].family.trec_name, "", named[0].family.trec_name
     return named[0].family.trec_name, ".", named[0].trec_spec
+
+
+# trec_eval's NaN (0/0, as under -J a query whose ranking -J emptied gets for iprec_at_recall_0.00)
+# is the x86 default NaN, whose sign bit is set: C's printf("%6.4f") writes it as "  -nan"
+NAN = "  -nan"
 
 
 def _format(m: Measure, qid: str, value) -> str:
     if m.family.trec_name == "relstring":
         return trec_line(_relstring_name(m), qid, f"'{value}'")
+    if isinstance(value, float) and math.isnan(value) and not m.is_count:
+        return trec_line(m.trec_name, qid, NAN)
     return trec_line(m.trec_name, qid, value, m.is_count)
 
 
 def _relstring_name(m: Measure) -> str:
-    return "relstring" if m.param == 10 else f"relstring_{m.param}"
+    """relstring's printed name: its parameter list as typed (10.0) or none (9.0.8, which reads none)."""
+    return m.trec_name if m.typed is not None else "relstring" if m.param == 10 else f"relstring_{m.param}"
 
 
 def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], in_run: set[str],
@@ -201,7 +229,8 @@ def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], 
         for position, template, strings in texts:
             query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
         out.extend(query_lines)
-    return "".join(out)
+    # '%6.4f' % nan is "   nan": trec_eval's is "  -nan" (a query id holds no blank, so only a value matches)
+    return "".join(out).replace("\t   nan\n", f"\t{NAN}\n")
 
 
 LINE_FORMAT_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("head", "varchar"), ("kind", "varchar")]
@@ -296,11 +325,14 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     measures = requested_measures(args.measures, s.compat)
     with _files_database(args, measures) as db:
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
+        # runid or relstring alone still evaluates, as trec_eval does, to find the queries with both
+        # results and judgments (and refuse a run with none): num_ret, computed and never printed
+        computed = scored or parse_trec("num_ret")
         # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
         lines_in_sql = args.per_query and args.engine == "duckdb"
         try:
-            evaluation = Evaluator(db).evaluate(["run"], "qrels", scored, per_query=args.per_query and not lines_in_sql,
-                                                settings=s) if scored else None
+            evaluation = Evaluator(db).evaluate(["run"], "qrels", computed,
+                                                per_query=args.per_query and not lines_in_sql, settings=s)
         except MeasureError:
             # a measure refused before anything was prepared (a diversity measure: no subtopics here)
             prepared = db.has_table("eval_run_queries") if args.engine == "spark" else \
@@ -322,7 +354,7 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
         text = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
         if args.per_query and text is None:
             if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
-                evaluation = Evaluator(db).evaluate(["run"], "qrels", scored, per_query=True, settings=s)
+                evaluation = Evaluator(db).evaluate(["run"], "qrels", computed, per_query=True, settings=s)
             in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
             text = _per_query_lines(measures, evaluation, evaluated, in_run, relstrings, s.compat)
         if args.per_query:

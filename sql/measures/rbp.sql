@@ -54,23 +54,41 @@ mapped_gains as (
 
 query_levels as (
     -- trec_eval's gain table has an entry for each grade 0 .. the highest grade >= 0 judged
+    -- (bigint: a grade of 2147483647 has neighbours)
     select
         query_id,
-        max(grade) + 1 as level_count
+        cast(max(grade) as bigint) as top_grade
     from eval_qrels
     where grade >= 0
       and query_id in (select query_id from eval_run_queries)
     group by query_id
 ),
 
-default_gains as (
-    select
-        l.query_id,
-        m.measure,
-        g.grade
+grade_candidates as (
+    -- the grades 0 .. top_grade no pair maps gain their own value, and only the lowest and highest
+    -- of them reach gain_bounds: both are among 0, top_grade and the neighbours of the mapped
+    -- grades, so those are listed instead of every grade (2^31 rows for a grade of 2147483647)
+    select l.query_id, m.measure, cast(0 as bigint) as grade, l.top_grade
     from query_levels as l
     cross join rbp_measures as m
-    cross join lateral generate_series(0, l.level_count - 1) as g(grade)
+    union all
+    select l.query_id, m.measure, l.top_grade as grade, l.top_grade
+    from query_levels as l
+    cross join rbp_measures as m
+    union all
+    select l.query_id, g.measure, cast(g.grade as bigint) + s.step as grade, l.top_grade
+    from query_levels as l
+    cross join mapped_gains as g
+    cross join (select -1 as step union all select 1 as step) as s
+),
+
+default_gains as (
+    select distinct
+        query_id,
+        measure,
+        grade
+    from grade_candidates
+    where grade between 0 and top_grade
 ),
 
 gain_entries as (

@@ -6,7 +6,7 @@
 -- trec_eval: one character per rank: the grade 0-9, '>' above 9, '-' unjudged, '.' for a negative
 -- grade; raw grades are shown, -l does not change them. Ranks are trec_eval's (the stored 9.0.8
 -- rank, or score as a double under --compat 10); under -J only judged, non-negative documents
--- count, numbered in rank order.
+-- count, numbered in rank order after -M has cut the ranking.
 -- Why judged rows suffice under 9.0.8's order: a query's stored ranks number its documents 1, 2,
 -- ... num_ret, so every position up to min(width, num_ret) holds a document, and one no judged
 -- document holds is an unjudged one ('-'). irw trec-eval -q then keeps only a run's judged rows,
@@ -32,7 +32,8 @@ with ranked as (
 
 positioned as (
     -- without -J the position is the rank (under --compat 10 every row was ranked, so ranks run
-    -- 1, 2, ... too); under -J the judged documents are numbered in rank order
+    -- 1, 2, ... too); under -J the judged documents within the depth are numbered in rank order
+    -- (trec_eval applies -M first, then -J: -M 10 -J shows the judged ones of the top 10 only)
     select
         query_id,
         grade,
@@ -41,6 +42,7 @@ positioned as (
             else rank
         end as position
     from ranked
+    where rank <= $depth
 ),
 
 slots as (

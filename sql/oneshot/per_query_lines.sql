@@ -10,7 +10,8 @@
 -- trec_eval: queries in query-id order (byte order, as `order by query_id` everywhere), within a
 -- query the measures in trec_eval's order; `%-22s\t%s\t%6.4f` for values (DuckDB's printf rounds
 -- the double exactly as C's and Python's do), `%ld` for counts, relstring quoted. 9.0.8 prints no
--- line for a qrels query the run lacks (-c); 10.0 prints its zeros and an empty relstring.
+-- line for a qrels query the run lacks (-c); 10.0 prints its zeros and an empty relstring. A NaN
+-- (0/0 in trec_eval, the x86 default NaN with its sign bit set) prints as C prints it: `  -nan`.
 -- Why: a 7M-line run with -m all_trec prints 770,000 lines; fetching their values as Python rows
 -- and formatting them cost ~1 s, more than computing them.
 with queries as (
@@ -32,7 +33,9 @@ lines as (
             when 'count'
                 then printf('%s' || chr(9) || '%s' || chr(9) || '%d' || chr(10), f.head, q.query_id,
                             cast(trunc(s.value) as bigint))
-            else printf('%s' || chr(9) || '%s' || chr(9) || '%6.4f' || chr(10), f.head, q.query_id, s.value)
+            -- a NaN (0/0: trec_eval's x86 build makes the default NaN, sign bit set) prints as -nan
+            else printf('%s' || chr(9) || '%s' || chr(9) || '%s' || chr(10), f.head, q.query_id,
+                        case when isnan(s.value) then '  -nan' else printf('%6.4f', s.value) end)
         end as line
     from queries as q
     cross join trec_eval_line_formats as f
