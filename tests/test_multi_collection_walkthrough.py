@@ -227,6 +227,56 @@ def test_trec_format_equals_trec_eval_s_lines(walked, folder, data):
         assert {name: printed[(name, "all")] for name in TREC.values()} == expected(data, "news", system)
 
 
+# -- a command that chose runs but named no qrels set -----------------------------------------------
+
+HINTED = [  # (command without --qrels, what the error says after the list of stored sets, the --qrels it offers)
+    ("irw eval BM25.covid -m AP", "qrels covid judges run BM25.covid: add `--qrels covid`", ["covid"]),
+    ("irw eval 'BM25*.dl2?' -m AP", "qrels dl21 judges 2 of the 4 runs chosen: add `--qrels dl21`", ["dl21"]),
+    ("irw compare '*.news' -m nDCG@10 --baseline BM25.news",
+     "qrels news judges the 3 runs chosen: add `--qrels news`", ["news"]),
+    ("irw report leaderboard --system BM25_RM3 -m AP -o rm3.html",
+     "of the 4 runs chosen, qrels covid judges 1, dl21 1 and news 1: add `--qrels covid`, `--qrels dl21` or "
+     "`--qrels news` (`irw runs` shows which qrels sets judge each run)", ["covid", "dl21", "news"]),
+    ("irw report run SPLADE.covid -m AP -o splade.html", "qrels covid judges run SPLADE.covid: add `--qrels covid`",
+     ["covid"]),
+    ("irw eval BM25.dl22 -m AP", "no stored qrels set judges a query of run BM25.dl22: ingest its collection's "
+     "qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`", []),
+]
+
+
+def check_hints(folder: Path, db: str | None = None) -> None:
+    """Each command that chose runs without --qrels is refused with one line saying which stored
+    sets judge the runs it chose; running it with each `--qrels` offered works."""
+    suffix = "" if db is None else f" --db '{db}'"
+    for command, says, offered in HINTED:
+        result = bash(command + suffix, folder)
+        assert result.returncode == 2 and result.stdout == "", (command, result.stderr)
+        assert result.stderr == ("Error: name the qrels set with --qrels: this warehouse holds 3 (covid, dl21, news); "
+                                 f"{says}\n"), command
+        for qrels in offered:
+            fixed = bash(f"{command} --qrels {qrels}{suffix}", folder)
+            assert fixed.returncode == 0, (command, qrels, fixed.stderr)
+
+
+def test_a_command_that_chose_runs_is_told_which_qrels_judge_them(walked, folder):
+    check_hints(folder)
+    # every run, no choice made: the list of stored sets, as before
+    result = bash("irw eval -m AP", folder)
+    assert result.stderr == "Error: name the qrels set with --qrels: this warehouse holds 3 (covid, dl21, news)\n"
+
+
+def test_the_python_api_says_which_qrels_judge_the_runs(walked, folder):
+    import warehouse
+    from warehouse.errors import UsageError
+
+    with warehouse.open(folder / "irw.duckdb") as wh:
+        with pytest.raises(UsageError, match=r"qrels covid judges the 2 runs chosen: add `--qrels covid`"):
+            wh.qrels_name(None, "BM25*.covid")
+        with pytest.raises(UsageError, match=r"qrels news judges the 2 runs chosen: add `--qrels news`"):
+            wh.compare(["BM25.news", "BM25_RM3.news"], measures="AP")
+        assert wh.qrels_name("dl21", "BM25*.covid") == "dl21"  # a name given is taken as given
+
+
 # -- the same files kept one folder per collection -------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -283,4 +333,5 @@ def test_the_walk_on_postgres_prints_what_duckdb_prints(tmp_path, data, walked, 
             assert [l for l in pg.stderr.splitlines() if l.startswith("# ")] == \
                 [l for l in duck.stderr.splitlines() if l.startswith("# ")], command
         assert "SPLADE.covid" in (tmp_path / "covid.html").read_text(encoding="utf-8")
+        check_hints(tmp_path, url)
         assert evaluations(tmp_path, url) == evaluations(folder)
