@@ -227,6 +227,24 @@ def test_trec_format_equals_trec_eval_s_lines(walked, folder, data):
         assert {name: printed[(name, "all")] for name in TREC.values()} == expected(data, "news", system)
 
 
+def test_the_publisher_s_folder_of_system_folders_gets_a_hint_that_works(tmp_path, data):
+    """`irw ingest run runs/` on the publisher's layout (a folder holding only system folders) is
+    refused naming the folders, and its hint, run as printed, stores the twelve runs as the
+    README's one command per folder does."""
+    user_folder(tmp_path, data)
+    result = bash("irw ingest run runs/", tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        "Error: runs: a folder without run files, only folders (BM25, BM25_RM3, SPLADE_P_P_ENSEMBLE_DISTIL); "
+        "a folder's subfolders are not read: ingest them with `irw ingest run runs/*/`")
+    assert not (tmp_path / "irw.duckdb").exists() or json.loads(bash("irw runs --format json", tmp_path).stdout) == []
+    (hint,) = re.findall(r"`(irw ingest run [^`]+)`", result.stderr)
+    result = bash(hint, tmp_path)
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(bash("irw runs --format json", tmp_path).stdout)
+    assert {(r["name"], r["system"]) for r in listed} == {(name, s) for (s, _), name in NAMES.items()}
+
+
 # -- a command that chose runs but named no qrels set -----------------------------------------------
 
 HINTED = [  # (command without --qrels, what the error says after the list of stored sets, the --qrels it offers)
