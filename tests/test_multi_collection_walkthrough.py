@@ -129,8 +129,8 @@ def test_ingest_names_each_file_by_its_folder_and_says_so(walked):
             line = (f"runs/{system}/trec_results_{collection}.txt: named {system}.{collection}, system {system}, "
                     "from its folder and file name")
             assert any(m.startswith(line) for m in messages), (line, messages)
-    assert ("`runs/BM25/trec_results_covid.txt: named BM25.covid,\nsystem BM25, from its folder and file name`"
-            in SECTION)
+    assert ("`runs/BM25/trec_results_covid.txt: named BM25.covid, system BM25, from its folder and file name`"
+            in " ".join(SECTION.split()))
 
 
 def test_runs_lists_twelve_runs_apart_with_their_judging_qrels(walked, folder):
@@ -239,6 +239,7 @@ def test_the_publisher_s_folder_of_system_folders_gets_a_hint_that_works(tmp_pat
         "a folder's subfolders are not read: ingest them with `irw ingest run runs/*/`")
     assert not (tmp_path / "irw.duckdb").exists() or json.loads(bash("irw runs --format json", tmp_path).stdout) == []
     (hint,) = re.findall(r"`(irw ingest run [^`]+)`", result.stderr)
+    assert f"`{hint}` stores the three folders at once" in SECTION
     result = bash(hint, tmp_path)
     assert result.returncode == 0, result.stderr
     listed = json.loads(bash("irw runs --format json", tmp_path).stdout)
@@ -317,14 +318,19 @@ def ingest_qrels(folder: Path) -> None:
         assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("template", [None, "'{short}.{folder}' --system '{short}'"], ids=["default", "template"])
+# the README's command naming the folder-per-collection files as the folder-per-system ones
+(TEMPLATED,) = re.findall(r"`(irw ingest run dl21/ [^`]+--name-template[^`]+)`", SECTION)
+
+
+@pytest.mark.parametrize("template", [False, True], ids=["default", "readme-template"])
 def test_the_folder_per_collection_layout_keeps_every_run_apart(tmp_path, by_collection, data, walked, folder,
                                                                template):
     work = tmp_path / "work"
     shutil.copytree(by_collection, work, symlinks=True)
     ingest_qrels(work)
-    for collection in COLLECTIONS:  # one command per folder, as a user adds collections over time
-        result = bash(f"irw ingest run {collection}/" + (f" --name-template {template}" if template else ""), work)
+    # one command per folder, as a user adds collections over time; or the README's one command
+    for command in [TEMPLATED] if template else [f"irw ingest run {c}/" for c in COLLECTIONS]:
+        result = bash(command, work)
         assert result.returncode == 0, result.stderr
     listed = json.loads(bash("irw runs --format json", work).stdout)
     assert len(listed) == 12 and len({r["name"] for r in listed}) == 12
