@@ -296,6 +296,32 @@ def test_the_python_api_says_which_qrels_judge_the_runs(walked, folder):
         assert wh.qrels_name("dl21", "BM25*.covid") == "dl21"  # a name given is taken as given
 
 
+BASELINES = [  # a system given as --baseline: the error offers its run that the qrels judge
+    ("irw compare --qrels news -m nDCG@10 --baseline BM25_RM3", "BM25_RM3", "news", "BM25_RM3.news"),
+    ("irw report leaderboard --qrels covid -m AP --baseline BM25 -o lb.html", "BM25", "covid", "BM25.covid"),
+    ("irw report compare '*.dl21' --qrels dl21 -m 'AP(rel=2)' --baseline SPLADE_P_P_ENSEMBLE_DISTIL -o cmp.html",
+     "SPLADE_P_P_ENSEMBLE_DISTIL", "dl21", "SPLADE_P_P_ENSEMBLE_DISTIL.dl21"),
+]
+
+
+def check_baseline_hints(folder: Path, db: str | None = None) -> None:
+    suffix = "" if db is None else f" --db '{db}'"
+    for command, system, qrels, run in BASELINES:
+        result = bash(command + suffix, folder)
+        assert result.returncode == 1, (command, result.stderr)
+        errors = [line for line in result.stderr.splitlines() if not line.startswith("# ")]
+        assert errors == [f"Error: no run named '{system}': {system} is a system; the baseline is one of its runs, "
+                          f"those qrels {qrels} judges: `--baseline {run}`"], command
+        fixed = bash(command.replace(f"--baseline {system}", f"--baseline {run}") + suffix, folder)
+        assert fixed.returncode == 0, (command, fixed.stderr)
+    result = bash("irw compare --qrels news -m AP --baseline NOPE" + suffix, folder)
+    assert result.stderr.splitlines()[-1] == "Error: no run named 'NOPE'; `irw runs` lists the stored runs"
+
+
+def test_a_system_given_as_baseline_is_told_its_run(walked, folder):
+    check_baseline_hints(folder)
+
+
 # -- the same files kept one folder per collection -------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -358,4 +384,5 @@ def test_the_walk_on_postgres_prints_what_duckdb_prints(tmp_path, data, walked, 
                 [l for l in duck.stderr.splitlines() if l.startswith("# ")], command
         assert "SPLADE.covid" in (tmp_path / "covid.html").read_text(encoding="utf-8")
         check_hints(tmp_path, url)
+        check_baseline_hints(tmp_path, url)
         assert evaluations(tmp_path, url) == evaluations(folder)

@@ -238,6 +238,26 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
                             "each run)")
     return RunSelection(tuple(names), qrels, tuple(left_out), every=every)
 
+def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
+    """A baseline that is no stored run's name is a NotFoundError. When it is a system's name (in a
+    warehouse of several collections a system has a run per collection), the error names that
+    system's runs qrels judges, as the `--baseline RUN` that resolves it."""
+    if baseline is None or db.fetchone("select 1 from runs where name = ?", [baseline]) is not None:
+        return
+    if db.fetchone("select 1 from runs where system = ?", [baseline]) is None:
+        raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
+    try:
+        judged = list(select_runs(db, None, systems=[baseline], qrels=qrels))
+    except NotFoundError:  # qrels judges none of the system's runs
+        judged = []
+    if not judged:
+        raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system, and qrels {qrels} judges none of its "
+                            "runs; the baseline is a run (`irw runs` lists each run's system)")
+    hints = ", ".join(f"`--baseline {name}`" for name in judged[:SHOWN])
+    raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system; the baseline is one of its runs, "
+                        f"those qrels {qrels} judges: {hints}")
+
+
 def edit_run(db: Database, run_id_: int, *, name: str | None = None, system: str | None = None,
              description: str | None = None, parameters=None, date=None) -> None:
     """Changes a stored run's name, system, description, parameters or date (an ingest.RunDate) in
