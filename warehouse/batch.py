@@ -50,6 +50,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shlex
 import string
 from collections import Counter
 from dataclasses import dataclass, field
@@ -231,13 +232,25 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
             inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
             if not inside:
                 failed = _File(path)
-                _fail(failed, InputFileError([Problem(str(path), 0, "a folder without run files")]))
+                _fail(failed, InputFileError([Problem(str(path), 0, _no_run_files(path))]))
                 files.append(failed)
             for child in inside:
                 add(child)
         else:
             add(path)
     return files
+
+
+def _no_run_files(folder: Path) -> str:
+    """Why a folder gives no run: it is empty, or it holds folders only (one per system or per
+    collection, as publishers keep runs), which a folder's files do not include: the hint names them
+    and a command that ingests them all (the shell expands FOLDER/*/ to its folders)."""
+    inner = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not inner:
+        return "a folder without run files"
+    shown = ", ".join(inner[:5]) + (f" and {len(inner) - 5:,} more" if len(inner) > 5 else "")
+    return (f"a folder without run files, only folders ({shown}); a folder's subfolders are not read: "
+            f"ingest them with `irw ingest run {shlex.quote(str(folder))}/*/`")
 
 
 def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None:

@@ -35,8 +35,12 @@ def qrels_set_id(db: Database, name: str) -> int:
     return row[0]
 
 
-def qrels_name(db: Database, name: str | None) -> str:
-    """The qrels set a command means: the one named, or the only one stored when none is named."""
+def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None" = None,
+               systems: "str | Sequence[str] | None" = None) -> str:
+    """The qrels set a command means: the one named, or the only one stored when none is named.
+    With several stored and none named it is an error; when the command chose runs (names,
+    patterns, systems: select_runs), the error says which stored sets judge them, so its hint
+    (`--qrels X`) resolves it."""
     if name is not None:
         return name
     names = [row[0] for row in db.fetchall("select name from qrels_sets order by name")]
@@ -44,8 +48,29 @@ def qrels_name(db: Database, name: str | None) -> str:
         return names[0]
     if not names:
         raise NotFoundError("no qrels set is stored; ingest one with `irw ingest qrels FILE --name NAME`")
-    raise UsageError(f"name the qrels set with --qrels: this warehouse holds {len(names)} "
-                     f"({', '.join(names)})")
+    message = f"name the qrels set with --qrels: this warehouse holds {len(names)} ({', '.join(names)})"
+    if runs or systems:
+        raise UsageError(f"{message}; {_judging_qrels(db, select_runs(db, runs, systems=systems))}")
+    raise UsageError(message)
+
+
+def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
+    """Which stored qrels sets judge the chosen runs, said as the hint of qrels_name's error."""
+    db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(chosen)])
+    judging = db.run_file("catalog/judging_qrels.sql").fetchall()
+    count = len(chosen)
+    runs = f"run {chosen[0]}" if count == 1 else f"the {count:,} runs chosen"
+    if not judging:
+        return (f"no stored qrels set judges a query of {runs}: ingest {'its' if count == 1 else 'their'} "
+                "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`")
+    if len(judging) == 1:
+        (qrels, judged), = judging
+        return f"qrels {qrels} judges {runs if judged == count else f'{judged:,} of {runs}'}: add `--qrels {qrels}`"
+    (first, judged), *others = judging
+    each = f"qrels {first} judges {judged:,}" + "".join(
+        f"{' and' if i == len(others) - 1 else ','} {qrels} {n:,}" for i, (qrels, n) in enumerate(others))
+    choices = ", ".join(f"`--qrels {qrels}`" for qrels, _ in judging[:-1]) + f" or `--qrels {judging[-1][0]}`"
+    return f"of {runs}, {each}: add {choices} (`irw runs` shows which qrels sets judge each run)"
 
 
 def delete_run(db: Database, run_id_: int) -> None:
@@ -212,6 +237,26 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
                             "that runs and qrels are of the same collection (`irw runs` shows which qrels sets judge "
                             "each run)")
     return RunSelection(tuple(names), qrels, tuple(left_out), every=every)
+
+def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
+    """A baseline that is no stored run's name is a NotFoundError. When it is a system's name (in a
+    warehouse of several collections a system has a run per collection), the error names that
+    system's runs qrels judges, as the `--baseline RUN` that resolves it."""
+    if baseline is None or db.fetchone("select 1 from runs where name = ?", [baseline]) is not None:
+        return
+    if db.fetchone("select 1 from runs where system = ?", [baseline]) is None:
+        raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
+    try:
+        judged = list(select_runs(db, None, systems=[baseline], qrels=qrels))
+    except NotFoundError:  # qrels judges none of the system's runs
+        judged = []
+    if not judged:
+        raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system, and qrels {qrels} judges none of its "
+                            "runs; the baseline is a run (`irw runs` lists each run's system)")
+    hints = ", ".join(f"`--baseline {name}`" for name in judged[:SHOWN])
+    raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system; the baseline is one of its runs, "
+                        f"those qrels {qrels} judges: {hints}")
+
 
 def edit_run(db: Database, run_id_: int, *, name: str | None = None, system: str | None = None,
              description: str | None = None, parameters=None, date=None) -> None:

@@ -542,7 +542,7 @@ def eval_(
         if spark_only:
             raise UsageError(f"{', '.join(spark_only)}: with --engine spark only (stored runs are named as arguments)")
     with reported_errors(), Warehouse(db, create=False) as wh:  # nothing to evaluate in a new file
-        qrels = wh.qrels_name(qrels)
+        qrels = wh.qrels_name(qrels, runs, system)
         selection = wh.select_runs(runs, systems=system, qrels=qrels)
         evaluation = wh.evaluate(selection, qrels, measure, per_query=per_query, settings=settings,
                                  recompute=recompute)
@@ -729,7 +729,7 @@ def compare(
     from . import reports
 
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels)
+        qrels = wh.qrels_name(qrels, runs, system)
         selection = wh.select_runs(runs, systems=system, qrels=qrels)
         comparison = reports.compare(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
         notes = comparison.notes()
@@ -769,7 +769,7 @@ def report_leaderboard(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels)
+        qrels = wh.qrels_name(qrels, runs, system)
         selection = _selected_runs(wh, runs, system, qrels)
         if fmt is not ReportFormat.html or str(output) == "-":
             board = reports.leaderboard(wh, qrels, measure, runs=selection, baseline=baseline, settings=settings,
@@ -810,8 +810,8 @@ def report_run(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.run_page(wh, run, wh.qrels_name(qrels), measure, baseline=baseline, query=query, settings=settings,
-                                stats=stats)
+        page = reports.run_page(wh, run, wh.qrels_name(qrels, [run]), measure, baseline=baseline, query=query,
+                                settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_run_page)
 
 
@@ -838,7 +838,7 @@ def report_compare(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels)
+        qrels = wh.qrels_name(qrels, runs, system)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.compare_page(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_compare_page)
@@ -864,7 +864,7 @@ def report_history(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels)
+        qrels = wh.qrels_name(qrels, runs, system)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.history(wh, qrels, measure, runs=selection, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_history)

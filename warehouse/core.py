@@ -146,9 +146,11 @@ class Warehouse:
         stored. The result iterates as the run names and may be passed as `runs` anywhere."""
         return catalog.select_runs(self.db, runs, systems=systems, qrels=qrels)
 
-    def qrels_name(self, name: str | None = None) -> str:
-        """name, or the only stored qrels set's name when name is None (an error if there are several)."""
-        return catalog.qrels_name(self.db, name)
+    def qrels_name(self, name: str | None = None, runs: str | Sequence[str] | None = None,
+                   systems: str | Sequence[str] | None = None) -> str:
+        """name, or the only stored qrels set's name when name is None (an error if there are several,
+        saying which sets judge the runs and systems chosen, when given)."""
+        return catalog.qrels_name(self.db, name, runs, systems)
 
     def remove_run(self, name: str) -> None:
         self._require_writable("remove a run")
@@ -243,7 +245,7 @@ class Warehouse:
         settings = Settings.resolve(settings, options)
         measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
         stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
-        return reports.compare(self, runs, self.qrels_name(qrels), measures, systems=systems, baseline=baseline,
+        return reports.compare(self, runs, self.qrels_name(qrels, runs, systems), measures, systems=systems, baseline=baseline,
                                settings=settings, stats=stats)
 
     def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> "ExportResult":

@@ -50,6 +50,7 @@ def compare_page(wh: Warehouse, runs: str | Sequence[str], qrels: str, measures:
     settings = settings or Settings()
     stats = stats or StatsSettings()
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
+    catalog.require_baseline(wh.db, baseline, qrels)
     names = compared_runs(selection, baseline)
     require_runs(wh, names)
     scope = load_scope(wh, qrels, measures, names, settings, pr_measures())

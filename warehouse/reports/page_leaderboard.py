@@ -137,7 +137,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
     names = sorted(selection)
     if baseline is not None and baseline not in names:
-        catalog.run_id(wh.db, baseline)  # a name not stored: NotFoundError
+        catalog.require_baseline(wh.db, baseline, qrels)  # a name not stored: NotFoundError
         names.append(baseline)
     extra = [COVERAGE_MEASURE] + (pr_measures() if run_pages else [])
     # the scores are computed where missing; the board reads every run's summary itself

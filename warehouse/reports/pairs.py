@@ -277,6 +277,7 @@ def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measure
     (None: every stored run), of these systems; runs a pattern, system or the default chose that
     qrels judges no query of are left out (Comparison.selection says which)."""
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
+    catalog.require_baseline(wh.db, baseline, qrels)
     names = compared_runs(selection, baseline)
     require_runs(wh, names)
     # the means come with the tests (over the paired queries): no run's summary is read

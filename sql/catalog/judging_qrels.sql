@@ -1,0 +1,38 @@
+-- judging qrels: how many of the runs a command chose each stored qrels set judges, for the hint
+-- of "name the qrels set with --qrels" when the warehouse holds several (warehouse/catalog.py,
+-- qrels_name).
+-- Grain: one row per stored qrels set that judges at least one chosen run; most runs judged
+-- first, then by name.
+-- Inputs: run_selectors (temporary, loaded by qrels_name: the chosen runs' exact names in text),
+-- runs, run_queries, qrels, qrels_sets.
+-- A set judges a run when it judges at least one of the run's queries (run_queries, stored at
+-- ingest: no run rows are read), as `irw runs` (judged_by) and `--qrels X` selection read it.
+with chosen as (
+    select r.run_id
+    from run_selectors as s
+    inner join runs as r on r.name = s.text
+),
+
+judged_queries as (
+    select distinct
+        qrels_set_id,
+        query_id
+    from qrels
+),
+
+judged as (
+    select distinct
+        j.qrels_set_id,
+        rq.run_id
+    from run_queries as rq
+    inner join judged_queries as j on j.query_id = rq.query_id
+    where rq.run_id in (select run_id from chosen)
+)
+
+select
+    q.name,
+    count(*) as runs
+from judged as j
+inner join qrels_sets as q on q.qrels_set_id = j.qrels_set_id
+group by q.name
+order by runs desc, q.name
