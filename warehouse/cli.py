@@ -345,6 +345,10 @@ def sql(
             raise UsageError("the SQL on stdin is not UTF-8 text") from None
         if fmt.value in formatting.FILE_FORMATS and output is None:
             raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
+        if output is not None:  # not over the warehouse or any database, checked before the query runs
+            from .output import check_output
+
+            check_output(output)
     with reported_errors(), Warehouse(db, sandboxed=True) as wh:
         result = wh.sql(text)
     with reported_errors():

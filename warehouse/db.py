@@ -37,6 +37,7 @@ import duckdb
 
 from .errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
                      WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
+from . import output
 from .dialect import POSTGRES_ONLY
 from .resources import read_sql, sql_dir
 
@@ -146,6 +147,7 @@ class Database:
         self._engine = None
         self._closed = False
         self._new_dirs: list[Path] = []
+        self._protected = False  # registered with output.protect: no output path may be this file
         if self.path == MEMORY:
             if sandboxed:
                 raise WarehouseOpenError("a sandboxed warehouse reads a file; an in-memory one would be empty")
@@ -156,6 +158,9 @@ class Database:
             self._make_parent_dirs()
             self.created = True
         try:
+            if self.path != MEMORY:
+                output.protect(self.path)
+                self._protected = True
             self._connect("sandbox" if sandboxed else "full")
             if self.path != MEMORY and not self.created:  # a new database holds nothing of anyone's
                 self._check_is_warehouse()
@@ -328,7 +333,12 @@ class Database:
 
     def close(self) -> None:
         self._closed = True
-        self._drop_connection()
+        try:
+            self._drop_connection()
+        finally:
+            if self._protected:
+                self._protected = False
+                output.unprotect(self.path)
 
     def discard(self) -> None:
         """Closes the warehouse, and deletes its file if this open created it and it holds no

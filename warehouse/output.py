@@ -1,18 +1,93 @@
-"""Files irw writes for a user (reports, `irw sql -o`): whole or not at all, with a message that
-says why when it cannot."""
+"""Files irw writes for a user (reports, run pages, `irw sql -o`, export folders): whole or not at
+all, with a message that says why when it cannot, and never over a database.
+
+check_output is the one rule every command that writes a file applies before writing anything: the
+path must not be a warehouse this process has open (its file, WAL or spill folder), nor an existing
+database file of any kind (DuckDB's or SQLite's file header), which a CSV or an HTML page would
+destroy. write_atomically applies it too, so no write can skip it.
+"""
 from __future__ import annotations
 
 import errno
 import os
 import secrets
+import stat
 from pathlib import Path
 
 from .errors import OutputError
 
+# the warehouse files open in this process (Database registers its file while open)
+_OPEN_WAREHOUSES: dict[str, int] = {}
+# file headers of databases: (offset, bytes, what it is)
+_DATABASE_HEADERS = ((8, b"DUCK", "a DuckDB database"), (0, b"SQLite format 3\x00", "a SQLite database"))
+
+
+def protect(path: str | os.PathLike[str]) -> None:
+    """Marks a warehouse file as open: check_output refuses it, its WAL and its spill folder."""
+    key = str(Path(path).absolute())
+    _OPEN_WAREHOUSES[key] = _OPEN_WAREHOUSES.get(key, 0) + 1
+
+
+def unprotect(path: str | os.PathLike[str]) -> None:
+    key = str(Path(path).absolute())
+    if _OPEN_WAREHOUSES.get(key, 0) > 1:
+        _OPEN_WAREHOUSES[key] -= 1
+    else:
+        _OPEN_WAREHOUSES.pop(key, None)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def database_kind(path: str | os.PathLike[str]) -> str | None:
+    """What database an existing regular file is, from its header ("a DuckDB database", "a SQLite
+    database"), or None (not a file, unreadable, or no database header)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a pipe or device is never opened here
+        with open(path, "rb") as handle:
+            head = handle.read(32)
+    except OSError:
+        return None
+    for offset, magic, kind in _DATABASE_HEADERS:
+        if head[offset:offset + len(magic)] == magic:
+            return kind
+    return None
+
+
+def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
+    """Refuses, before anything is written, an output path that is an open warehouse (or its WAL,
+    or inside its spill folder) or an existing database file. what: how the user names another
+    path in the message."""
+    path = Path(path)
+    for warehouse in list(_OPEN_WAREHOUSES):
+        for candidate, which in ((path, "the warehouse"), (path.with_name(path.name + ".wal"), "the WAL file of"),
+                                 (path.parent.with_name(path.parent.name + ".wal"), "the spill folder of")):
+            if which == "the spill folder of":
+                hit = path.parent.name.endswith(".tmp") and _same(path.parent, Path(warehouse + ".tmp"))
+            elif which == "the WAL file of":
+                hit = path.name.endswith(".wal") and _same(path, Path(warehouse + ".wal"))
+            else:
+                hit = _same(path, Path(warehouse))
+            if hit:
+                where = "it is the warehouse" if which == "the warehouse" else f"it is {which} the warehouse"
+                raise OutputError(f"cannot write {path}: {where} this command has open ({warehouse}); irw never "
+                                  f"writes over a warehouse: choose another {what}")
+    kind = database_kind(path)
+    if kind:
+        raise OutputError(f"cannot write {path}: it is {kind} file, which irw never writes over; choose another "
+                          f"{what}")
+
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """data into path whole or not at all (temporary file in the same folder, fsync, rename)."""
+    """data into path whole or not at all (temporary file in the same folder, fsync, rename);
+    never over a warehouse or database file (check_output)."""
     path = Path(path)
+    check_output(path)
     _make_folder(path.parent)
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a folder; name a file with -o")
