@@ -28,7 +28,32 @@ def output_failed(exc: OSError) -> int:
     return 1
 
 
+def interrupted() -> int:
+    """Ctrl-C (warehouse/interrupt.py): said on stderr; the exit status a shell expects."""
+    from .interrupt import EXIT_STATUS
+
+    try:
+        sys.stderr.write("Error: interrupted (Ctrl-C); the step under way was rolled back\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return EXIT_STATUS
+
+
 def main() -> None:
+    from .interrupt import Interrupted, install, requested
+
+    install()
+    try:
+        _main()
+    except BaseException as exc:
+        # Ctrl-C, or what it made a query raise on the way (DuckDB's "Query interrupted")
+        if isinstance(exc, Interrupted) or requested.is_set():
+            os._exit(interrupted())  # no interpreter teardown: the daemon watcher, DuckDB's threads
+        raise
+
+
+def _main() -> None:
     if sys.argv[1:2] == ["trec-eval"]:
         from .trec_eval import in_this_process
         from .trec_eval import main as trec_eval

@@ -174,6 +174,10 @@ def reported_errors() -> Iterator[None]:
     try:
         yield
     except IrwError as exc:
+        from .interrupt import Interrupted, requested
+
+        if requested.is_set():  # a query Ctrl-C interrupted: said as such by the entry point (exit 130)
+            raise Interrupted() from None
         for line in str(exc).splitlines() or [type(exc).__name__]:
             err(f"Error: {line}")
         raise typer.Exit(exc.exit_code) from None

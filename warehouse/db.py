@@ -37,7 +37,7 @@ import duckdb
 
 from .errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
                      WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
-from . import output
+from . import interrupt, leftovers, output
 from .dialect import POSTGRES_ONLY
 from .resources import read_sql, sql_dir
 
@@ -58,6 +58,49 @@ SANDBOX_CONFIG = {
     "autoinstall_known_extensions": False,
     "python_enable_replacements": False,
 }
+
+
+_SIZE = re.compile(r"\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IGNORECASE)
+# DuckDB's memory_limit when IRW_MEMORY_LIMIT is not set: a fixed bound, whatever the machine
+DEFAULT_MEMORY_LIMIT = "2GiB"
+# DuckDB's spill file names (its default temp_directory FILE.tmp, before irw gave each open its own)
+_DUCKDB_SPILL_FILE = re.compile(r"duckdb_temp_(storage|block)[-_].*")
+
+
+def _checked_size(text: str, variable: str) -> str:
+    if not _SIZE.fullmatch(text):
+        raise WarehouseOpenError(f"{variable}={text!r} is not a size; give one like 2GiB or 500MB")
+    return text.strip()
+
+
+def memory_limit() -> str:
+    """The memory DuckDB may use in a command (its memory_limit): IRW_MEMORY_LIMIT, else
+    DEFAULT_MEMORY_LIMIT."""
+    given = os.environ.get("IRW_MEMORY_LIMIT")
+    return _checked_size(given, "IRW_MEMORY_LIMIT") if given else DEFAULT_MEMORY_LIMIT
+
+
+def _sql_text(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def _clean_spills(folder: Path, *, exclusive: bool) -> None:
+    """Removes from FILE.tmp what killed commands left: their own spill folders (leftovers.clean:
+    only a gone process's), and, when this process holds the file for writing (DuckDB lets no
+    other process open it then), DuckDB's spill files of an irw that spilled into FILE.tmp itself."""
+    leftovers.clean(folder, "irw-")
+    if not exclusive:
+        return
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if _DUCKDB_SPILL_FILE.fullmatch(entry.name) and entry.is_file() and not entry.is_symlink():
+            try:
+                entry.unlink()
+            except OSError:
+                pass
 
 
 def default_path() -> str:
@@ -139,6 +182,7 @@ class Database:
         opens its warehouse so.
         """
         self.path = _checked_path(path)
+        memory_limit()  # a limit that is not a size is refused before any file is made
         self.sandboxed = sandboxed
         self.read_only = read_only or sandboxed
         self.created = False  # this open created the file (a failed command removes it again)
@@ -148,6 +192,7 @@ class Database:
         self._closed = False
         self._new_dirs: list[Path] = []
         self._protected = False  # registered with output.protect: no output path may be this file
+        self._spill: Path | None = None  # this open's folder for DuckDB's spill files (_spill_folder)
         if self.path == MEMORY:
             if sandboxed:
                 raise WarehouseOpenError("a sandboxed warehouse reads a file; an in-memory one would be empty")
@@ -248,10 +293,49 @@ class Database:
                 con = duckdb.connect(target, read_only=self.read_only)
                 # DuckDB draws its own progress bar on stdout, which carries data here; irw shows
                 # progress on stderr.
-                con.execute("set enable_progress_bar = false")
+                try:
+                    con.execute("set enable_progress_bar = false")
+                    self._limit_resources(con)
+                except BaseException:
+                    con.close()
+                    raise
         except duckdb.Error as exc:
             raise _open_failure(self.path, exc, read_only=self.read_only or mode == "sandbox") from None
         self._con, self._mode = con, mode
+        interrupt.register(con)  # Ctrl-C in the irw command interrupts its query
+
+    def _limit_resources(self, con: duckdb.DuckDBPyConnection) -> None:
+        """DuckDB's memory_limit (memory_limit(): what no input can make irw's DuckDB exceed; past
+        it DuckDB spills to disk) and, for a file, its spill folder: one of this process's own in
+        FILE.tmp (spill_folder), so what a killed command spilled is found and removed by the next
+        one (warehouse/leftovers.py)."""
+        con.execute(f"set memory_limit = '{memory_limit()}'")
+        temp_limit = os.environ.get("IRW_TEMP_LIMIT")
+        if temp_limit:
+            con.execute(f"set max_temp_directory_size = '{_checked_size(temp_limit, 'IRW_TEMP_LIMIT')}'")
+        if self.path == MEMORY:
+            return
+        folder = self._spill_folder()
+        if folder is not None:
+            con.execute(f"set temp_directory = '{_sql_text(str(folder))}'")
+
+    def _spill_folder(self) -> Path | None:
+        """This open's own folder in FILE.tmp for DuckDB's spill files, made on first use and
+        removed at close; what killed commands left there removed first. None when FILE.tmp cannot
+        be made (a read-only folder): DuckDB then spills where it would."""
+        if self._spill is not None:
+            return self._spill
+        parent = Path(str(Path(self.path).resolve()) + ".tmp")
+        try:
+            parent.mkdir(exist_ok=True)
+        except OSError:
+            return None
+        _clean_spills(parent, exclusive=not self.read_only)
+        try:
+            self._spill = leftovers.make_held_folder(parent, "irw-")
+        except OSError:
+            return None
+        return self._spill
 
     def _drop_connection(self) -> None:
         try:
@@ -261,6 +345,7 @@ class Database:
         finally:
             con, self._con, self._mode = self._con, None, None
             if con is not None:
+                interrupt.unregister(con)
                 con.close()
 
     @property
@@ -339,6 +424,13 @@ class Database:
             if self._protected:
                 self._protected = False
                 output.unprotect(self.path)
+            if self._spill is not None:
+                spill, self._spill = self._spill, None
+                leftovers.remove_held_folder(spill)
+                try:
+                    spill.parent.rmdir()  # FILE.tmp, unless another process spills there
+                except OSError:
+                    pass
 
     def discard(self) -> None:
         """Closes the warehouse, and deletes its file if this open created it and it holds no
@@ -347,10 +439,14 @@ class Database:
         # Only a file this object opened (and so held DuckDB's lock on) and found empty: a file
         # whose open failed may be another process's, created in the meantime.
         if self.created and self._con is not None and not self._closed:
-            try:
-                remove = self._holds_no_data()
-            except (duckdb.Error, IrwError):
-                remove = False
+            for _ in range(2):  # a Ctrl-C's interrupt (warehouse/interrupt.py) may meet the first query
+                try:
+                    remove = self._holds_no_data()
+                    break
+                except (duckdb.Error, IrwError, RuntimeError):
+                    remove = False
+                    if not interrupt.requested.is_set():
+                        break
         try:
             self.close()
         finally:
@@ -630,6 +726,11 @@ def failure(path: str, error: BaseException) -> IrwError:
             "it, so both it and its folder must be writable (nothing was stored)")
     if isinstance(error, duckdb.IOException):
         return DatabaseError(f"DuckDB could not read or write the warehouse {path}: {message}")
+    if isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text:
+        return DatabaseError(
+            f"the command needed more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT, default "
+            f"{DEFAULT_MEMORY_LIMIT}) or more disk to spill to: {message}; nothing was stored. Run it again with a "
+            "larger IRW_MEMORY_LIMIT")
     return DatabaseError(f"DuckDB failed on the warehouse {path}: {message}")
 
 

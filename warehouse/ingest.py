@@ -16,7 +16,6 @@ import lzma
 import os
 import re
 import stat
-import tempfile
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,10 +25,11 @@ from typing import BinaryIO, Callable, Iterator, TypeVar
 
 import duckdb
 
-from . import transfer
+from . import interrupt, leftovers, transfer
 from .catalog import delete_qrels_set, delete_run
 from .db import Database
 from .errors import ConflictError, InputFileError, Problem
+from .resources import read_sql
 
 # Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
@@ -339,8 +339,8 @@ def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[tu
     if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
         yield path, _DUCKDB_COMPRESSION.get(suffix, "none")
         return
-    with tempfile.TemporaryDirectory(prefix="irw-") as tmp:
-        plain = Path(tmp) / "text"
+    with leftovers.temporary_folder("irw-text-") as tmp:
+        plain = tmp / "text"
         text = TextScan()
         try:
             with _open_decompressed(path) as src, open(plain, "wb") as dst:
@@ -375,8 +375,8 @@ def _gzip_problem(path: Path) -> tuple[str | None, TextScan]:
         with gzip.open(path, "rb") as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 text.feed(chunk)
-                if text.long_line is not None:
-                    return None, text  # refused at that line, the rest unread
+                if text.long_line is not None or interrupt.requested.is_set():
+                    return None, text  # refused at that line (or Ctrl-C), the rest unread
     except (EOFError, OSError, zlib.error) as exc:
         return f"corrupt or truncated gz data ({exc})", text
     return None, text.finish()
@@ -397,8 +397,8 @@ def _zstd_problem(path: Path) -> tuple[str | None, TextScan]:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 while chunk:
                     text.feed(frame.decompress(chunk))
-                    if text.long_line is not None:
-                        return None, text  # refused at that line, the rest unread
+                    if text.long_line is not None or interrupt.requested.is_set():
+                        return None, text  # refused at that line (or Ctrl-C), the rest unread
                     fed = True
                     if not frame.eof:
                         break
@@ -681,10 +681,19 @@ _CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
 
 
 def _collect_problems(db: Database, path: Path, sql_file: str, params: dict) -> None:
-    rows = db.run_file(sql_file, params).fetchall()
+    """Refuses the staged file if sql_file (one query of (line_no, reason) rows) finds problems: the
+    first InputFileError.MAX_SHOWN, and their count. Neither holds every problem at once (a file of
+    millions of bad lines peaked at gigabytes when all were fetched): DuckDB keeps a top-N and a
+    count, and a file without problems pays for the first query only."""
+    query = read_sql(sql_file).strip().rstrip(";")
+    rows = db.run_sql(f"select line_no, reason from (\n{query}\n) order by line_no, reason "
+                      f"limit {int(InputFileError.MAX_SHOWN) + 1}", params).fetchall()
     if rows:
+        total = len(rows)
+        if total > InputFileError.MAX_SHOWN:
+            total = db.run_sql(f"select count(*) from (\n{query}\n)", params).fetchone()[0]
         raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
-                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=len(rows))
+                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=total)
 
 
 def _require_data(db: Database, path: Path, what: str) -> int:

@@ -17,11 +17,15 @@ import os
 import re
 import secrets
 import shutil
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 # the folders this process made and holds: path -> the descriptor holding the lock
 _HELD: dict[str, int] = {}
+# (folder, prefix) this process has cleaned already (temporary_folder)
+_CLEANED: set[tuple[str, str]] = set()
 
 
 def make_held_folder(parent: str | os.PathLike[str], prefix: str, mode: int = 0o777) -> Path:
@@ -81,8 +85,9 @@ def _pid_alive(pid: int) -> bool:
 def abandoned(folder: Path, prefix: str) -> bool:
     """Whether folder (named `<prefix><pid>-<hex>`) was left by a process that is gone: its pid is
     not a live process and its lock is free. Anything else, or any doubt, is False."""
-    # `<prefix><hex>`, with no pid: made by an irw before this module, which held no lock
-    match = re.fullmatch(re.escape(prefix) + r"(?:(\d+)-)?[0-9a-z_]+", folder.name)
+    # or `<prefix>` and 8 characters of [0-9a-z_] with no pid: made by an irw before this module
+    # (secrets.token_hex, tempfile.mkdtemp), which held no lock
+    match = re.fullmatch(re.escape(prefix) + r"(?:(\d+)-[0-9a-f]{8}|[0-9a-z_]{8})", folder.name)
     if not match or folder.is_symlink() or not folder.is_dir():
         return False
     if str(folder) in _HELD or (match.group(1) and _pid_alive(int(match.group(1)))):
@@ -122,3 +127,19 @@ def clean(parent: str | os.PathLike[str], prefix: str,
             continue
         removed.append(folder)
     return removed
+
+
+@contextmanager
+def temporary_folder(prefix: str) -> Iterator[Path]:
+    """A private folder in the system's temporary folder ($TMPDIR) for the length of a with block,
+    named and held as above; what commands killed before left under the same prefix is removed
+    first (clean)."""
+    parent = tempfile.gettempdir()
+    if (parent, prefix) not in _CLEANED:  # once a process: a copy of many runs makes a folder each
+        _CLEANED.add((parent, prefix))
+        clean(parent, prefix)
+    folder = make_held_folder(parent, prefix, mode=0o700)
+    try:
+        yield folder
+    finally:
+        remove_held_folder(folder)

@@ -103,11 +103,13 @@ def write_atomically(path: Path, data: bytes) -> None:
         finally:
             os.close(fd)
         os.replace(temporary, path)
-    except OSError as exc:
+    except BaseException as exc:  # an OSError, or Ctrl-C (warehouse/interrupt.py) midway: no temporary left
         try:
             temporary.unlink()
         except OSError:
             pass
+        if not isinstance(exc, OSError):
+            raise
         hint = "free some space or choose another -o path" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else \
             "choose another -o path"
         raise OutputError(f"cannot write {path}: {_os_reason(exc)}; the file is as it was ({hint})") from None

@@ -1,0 +1,120 @@
+"""Issue 24: Ctrl-C ends any command within a second, exit 130, nothing half-written.
+
+A DuckDB query kept the command in C through SIGINT (Python raises KeyboardInterrupt only when the
+main thread runs Python again), and Click turned what did arrive into "Aborted!" and exit 1. The
+irw command now interrupts its DuckDB connections from a watcher thread woken by the signal itself
+(warehouse/interrupt.py) and exits 130. Each command here is a real subprocess sent SIGINT while
+it works; after it, the warehouse holds what it held before, and no file or folder is left.
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import warehouse
+
+ROOT = Path(__file__).resolve().parents[1]
+QUERIES, DEPTH = 500, 1000  # 500,000 lines: each command below works for seconds
+
+
+def _write_data(folder: Path) -> tuple[Path, Path]:
+    run, qrels = folder / "big.run.gz", folder / "big.qrels"
+    with gzip.open(run, "wt", compresslevel=1) as out:
+        for q in range(QUERIES):
+            for i in range(DEPTH):
+                out.write(f"q{q} Q0 d{q}-{i} {i + 1} {DEPTH - i} big\n")
+    with qrels.open("w") as out:
+        for q in range(QUERIES):
+            for i in range(0, DEPTH, 7):
+                out.write(f"q{q} 0 d{q}-{i} {i % 3}\n")
+    return run, qrels
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("interrupt")
+    run, qrels = _write_data(folder)
+    stored = folder / "stored.duckdb"
+    with warehouse.open(stored) as wh:
+        wh.ingest_qrels(qrels, "big")
+        wh.ingest_run(run)
+    return run, qrels, stored
+
+
+def _interrupt(args: list[str], after: float, cwd: Path) -> tuple[int, float, str]:
+    """Runs `irw *args`, sends SIGINT `after` seconds in; (exit status, seconds from the signal to
+    the exit, stderr). Fails if irw ended before the signal."""
+    proc = subprocess.Popen([sys.executable, "-m", "warehouse", *map(str, args)], cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    time.sleep(after)
+    assert proc.poll() is None, f"irw {' '.join(map(str, args))} ended before the signal: {proc.stderr.read()}"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, time.monotonic() - sent, stderr
+
+
+def _check(status: int, took: float, stderr: str) -> None:
+    assert status == 130, stderr
+    assert stderr == "Error: interrupted (Ctrl-C); the step under way was rolled back\n"
+    assert took < 1.0, f"{took:.2f} s from SIGINT to exit"
+
+
+def _copy(stored: Path, folder: Path) -> Path:
+    db = folder / "irw.duckdb"
+    db.write_bytes(stored.read_bytes())
+    return db
+
+
+def _state(db: Path) -> tuple:
+    with warehouse.open(db, read_only=True) as wh:
+        return (wh.run_names(), wh.db.fetchone("select count(*) from run_rows")[0],
+                wh.db.fetchone("select count(*) from scores")[0])
+
+
+def test_ingest(data, tmp_path):
+    run, qrels, _ = data
+    db = tmp_path / "irw.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "big")
+    _check(*_interrupt(["ingest", "run", run, "--db", db], 1.5, tmp_path))
+    assert _state(db) == ([], 0, 0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb"]
+
+
+def test_eval(data, tmp_path):
+    db = _copy(data[2], tmp_path)
+    before = _state(db)
+    _check(*_interrupt(["eval", "-m", "all_trec", "--db", db], 1.5, tmp_path))
+    assert _state(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb"]
+
+
+def test_report(data, tmp_path):
+    db = _copy(data[2], tmp_path)
+    before = _state(db)
+    _check(*_interrupt(["report", "leaderboard", "-m", "all_trec", "-o", tmp_path / "board.html", "--db", db], 1.5,
+                       tmp_path))
+    assert _state(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb"]
+
+
+def test_copy_and_export(data, tmp_path):
+    db = _copy(data[2], tmp_path)
+    _check(*_interrupt(["copy", "--from", db, "--to", tmp_path / "copy.duckdb"], 1.0, tmp_path))
+    if (tmp_path / "copy.duckdb").exists():
+        assert _state(tmp_path / "copy.duckdb")[:2] in (([], 0), (["big"], QUERIES * DEPTH))
+        (tmp_path / "copy.duckdb").unlink()
+    _check(*_interrupt(["export", tmp_path / "out", "--db", db], 1.0, tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb"]
