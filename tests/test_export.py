@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -325,6 +326,7 @@ def test_what_a_killed_export_left_is_cleaned_by_the_next(seeded_db, tmp_path):
     old = tmp_path / ".out.irw-old-1a2b3c4d"
     old.mkdir()
     os.rename(target, old / "export")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))  # no pid in its name: left an hour ago
     work = tmp_path / f".out.irw-export-{_dead_pid()}-0badf00d"
     work.mkdir()
     (work / "runs.parquet").write_bytes(b"half")

@@ -51,12 +51,14 @@ def test_a_killed_copy_leaves_nothing_the_next_copy_keeps(seeded_db, tmp_path, s
     legacy = temp / "irw-transfer-k2j4_x9a"  # tempfile.mkdtemp's name, made by an irw before this fix
     live = temp / f"irw-transfer-{sleeper}-feedf00d"
     mine = temp / "irw-transfer-notes"  # not a name irw makes
-    for folder in (dead, legacy, live, mine):
+    recent = temp / "irw-transfer-abcd_123"  # no pid, and written a moment ago: maybe a live old irw's
+    for folder in (dead, legacy, live, mine, recent):
         folder.mkdir()
         (folder / "runs.csv").write_text("1,2,3\n")
+    os.utime(legacy, (time.time() - 7200, time.time() - 7200))
     result = _irw("copy", "--from", seeded_db, "--to", tmp_path / "copy.duckdb", env={"TMPDIR": str(temp)})
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in temp.iterdir()) == sorted([live.name, mine.name])
+    assert sorted(p.name for p in temp.iterdir()) == sorted([live.name, mine.name, recent.name])
     assert (live / "runs.csv").exists() and (mine / "runs.csv").exists()
 
 

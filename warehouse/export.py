@@ -45,7 +45,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,7 +137,9 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
     qrels set and no run is a NotFoundError: there is nothing to export."""
     from . import __version__
 
-    target = Path(directory)
+    target = shown = Path(directory)
+    if target.is_symlink() and target.is_dir():  # a link to a folder: the folder is replaced, the link kept
+        target = Path(os.path.realpath(target))
     _clean_leftovers(target)
     earlier = _check_target(target, replace, db)
     tables, skipped = _tables(db)
@@ -182,7 +183,7 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
                 raise OutputError(f"cannot write the export beside {target}: {exc.strerror or exc}; it was not put "
                                   "in place") from None
             raise
-    return ExportResult(target, written, skipped, manifest)
+    return ExportResult(shown, written, skipped, manifest)
 
 
 # -- the target folder ---------------------------------------------------------------------------
@@ -507,7 +508,7 @@ def _writer(db) -> Iterator:
 
         yield copy
         return
-    with tempfile.TemporaryDirectory(prefix="irw-export-") as folder:
+    with leftovers.temporary_folder("irw-export-") as folder:  # a killed export's is removed by the next
         csv = os.path.join(folder, "rows.csv")
 
         def copy(table, columns, partition, path):

@@ -18,10 +18,13 @@ import re
 import secrets
 import shutil
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+# seconds a folder named by an irw before this module (no pid) must have been left untouched
+LEGACY_AGE = 3600
 # the folders this process made and holds: path -> the descriptor holding the lock
 _HELD: dict[str, int] = {}
 # (folder, prefix) this process has cleaned already (temporary_folder)
@@ -92,6 +95,14 @@ def abandoned(folder: Path, prefix: str) -> bool:
         return False
     if str(folder) in _HELD or (match.group(1) and _pid_alive(int(match.group(1)))):
         return False
+    if not match.group(1):
+        # no pid to ask and no lock to find: only one untouched for a while (a live command's
+        # folder changes as it writes into it)
+        try:
+            if time.time() - folder.stat().st_mtime < LEGACY_AGE:
+                return False
+        except OSError:
+            return False
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
