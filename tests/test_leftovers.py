@@ -52,7 +52,8 @@ def test_a_killed_copy_leaves_nothing_the_next_copy_keeps(seeded_db, tmp_path, s
     live = temp / f"irw-transfer-{sleeper}-feedf00d"
     mine = temp / "irw-transfer-notes"  # not a name irw makes
     recent = temp / "irw-transfer-abcd_123"  # no pid, and written a moment ago: maybe a live old irw's
-    for folder in (dead, legacy, live, mine, recent):
+    spill = temp / f"irw-spill-{_dead_pid()}-0badf00d"  # an in-memory database's spill (trec-eval, staging)
+    for folder in (dead, legacy, live, mine, recent, spill):
         folder.mkdir()
         (folder / "runs.csv").write_text("1,2,3\n")
     os.utime(legacy, (time.time() - 7200, time.time() - 7200))
@@ -70,7 +71,7 @@ def test_spill_files_of_a_killed_command_are_removed_by_the_next(seeded_db, slee
     for folder in (dead, live):
         folder.mkdir()
         (folder / "duckdb_temp_storage_S32K-0.tmp").write_bytes(b"\0" * 4096)
-    old_style = spills / "duckdb_temp_storage_S32K-0.tmp"  # an irw before this fix spilled into W.tmp itself
+    old_style = spills / "duckdb_temp_4242_0_storage_S32K-0.tmp"  # an irw before this fix spilled into W.tmp itself
     old_style.write_bytes(b"\0" * 4096)
     other = spills / "notes.txt"
     other.write_text("mine")

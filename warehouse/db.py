@@ -64,7 +64,7 @@ _SIZE = re.compile(r"\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IG
 # DuckDB's memory_limit when IRW_MEMORY_LIMIT is not set: a fixed bound, whatever the machine
 DEFAULT_MEMORY_LIMIT = "2GiB"
 # DuckDB's spill file names (its default temp_directory FILE.tmp, before irw gave each open its own)
-_DUCKDB_SPILL_FILE = re.compile(r"duckdb_temp_(storage|block)[-_].*")
+_DUCKDB_SPILL_FILE = re.compile(r"duckdb_temp_.+")
 
 
 def _checked_size(text: str, variable: str) -> str:
@@ -193,6 +193,7 @@ class Database:
         self._new_dirs: list[Path] = []
         self._protected = False  # registered with output.protect: no output path may be this file
         self._spill: Path | None = None  # this open's folder for DuckDB's spill files (_spill_folder)
+        self._spill_memory: Path | None = None  # an in-memory database's (_limit_resources)
         if self.path == MEMORY:
             if sandboxed:
                 raise WarehouseOpenError("a sandboxed warehouse reads a file; an in-memory one would be empty")
@@ -314,6 +315,12 @@ class Database:
         if temp_limit:
             con.execute(f"set max_temp_directory_size = '{_checked_size(temp_limit, 'IRW_TEMP_LIMIT')}'")
         if self.path == MEMORY:
+            # DuckDB's default for an in-memory database is ./.tmp, in the user's folder: a folder
+            # named as warehouse/leftovers.py names them instead, made by DuckDB only if it spills
+            # (so `irw trec-eval` makes nothing), removed at close or, after a kill, by the next
+            # command that opens a warehouse file
+            self._spill_memory = Path(tempfile.gettempdir()) / f"irw-spill-{os.getpid()}-{os.urandom(4).hex()}"
+            con.execute(f"set temp_directory = '{_sql_text(str(self._spill_memory))}'")
             return
         folder = self._spill_folder()
         if folder is not None:
@@ -331,6 +338,7 @@ class Database:
         except OSError:
             return None
         _clean_spills(parent, exclusive=not self.read_only)
+        leftovers.clean_once(tempfile.gettempdir(), "irw-spill-")  # in-memory databases' (above)
         try:
             self._spill = leftovers.make_held_folder(parent, "irw-")
         except OSError:
@@ -424,6 +432,9 @@ class Database:
             if self._protected:
                 self._protected = False
                 output.unprotect(self.path)
+            if self._spill_memory is not None:
+                shutil.rmtree(self._spill_memory, ignore_errors=True)
+                self._spill_memory = None
             if self._spill is not None:
                 spill, self._spill = self._spill, None
                 leftovers.remove_held_folder(spill)

@@ -140,15 +140,20 @@ def clean(parent: str | os.PathLike[str], prefix: str,
     return removed
 
 
+def clean_once(parent: str | os.PathLike[str], prefix: str) -> None:
+    """clean(parent, prefix), the first time this process asks."""
+    if (str(parent), prefix) not in _CLEANED:
+        _CLEANED.add((str(parent), prefix))
+        clean(parent, prefix)
+
+
 @contextmanager
 def temporary_folder(prefix: str) -> Iterator[Path]:
     """A private folder in the system's temporary folder ($TMPDIR) for the length of a with block,
     named and held as above; what commands killed before left under the same prefix is removed
     first (clean)."""
     parent = tempfile.gettempdir()
-    if (parent, prefix) not in _CLEANED:  # once a process: a copy of many runs makes a folder each
-        _CLEANED.add((parent, prefix))
-        clean(parent, prefix)
+    clean_once(parent, prefix)  # once a process: a copy of many runs makes a folder each
     folder = make_held_folder(parent, prefix, mode=0o700)
     try:
         yield folder
