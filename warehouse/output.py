@@ -65,18 +65,16 @@ def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
     path in the message."""
     path = Path(path)
     for warehouse in list(_OPEN_WAREHOUSES):
-        for candidate, which in ((path, "the warehouse"), (path.with_name(path.name + ".wal"), "the WAL file of"),
-                                 (path.parent.with_name(path.parent.name + ".wal"), "the spill folder of")):
-            if which == "the spill folder of":
-                hit = path.parent.name.endswith(".tmp") and _same(path.parent, Path(warehouse + ".tmp"))
-            elif which == "the WAL file of":
-                hit = path.name.endswith(".wal") and _same(path, Path(warehouse + ".wal"))
-            else:
-                hit = _same(path, Path(warehouse))
-            if hit:
-                where = "it is the warehouse" if which == "the warehouse" else f"it is {which} the warehouse"
-                raise OutputError(f"cannot write {path}: {where} this command has open ({warehouse}); irw never "
-                                  f"writes over a warehouse: choose another {what}")
+        where = None
+        if _same(path, Path(warehouse)):
+            where = "it is the warehouse"
+        elif path.name.endswith(".wal") and _same(path, Path(warehouse + ".wal")):
+            where = "it is the WAL file of the warehouse"
+        elif path.parent.name.endswith(".tmp") and _same(path.parent, Path(warehouse + ".tmp")):
+            where = "it is in the spill folder of the warehouse"
+        if where:
+            raise OutputError(f"cannot write {path}: {where} this command has open ({warehouse}); irw never "
+                              f"writes over a warehouse: choose another {what}")
     kind = database_kind(path)
     if kind:
         raise OutputError(f"cannot write {path}: it is {kind} file, which irw never writes over; choose another "
