@@ -118,3 +118,26 @@ def test_copy_and_export(data, tmp_path):
         (tmp_path / "copy.duckdb").unlink()
     _check(*_interrupt(["export", tmp_path / "out", "--db", db], 1.0, tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb"]
+
+
+def test_ingest_into_postgresql(data, tmp_path, postgres_url):
+    """On a PostgreSQL warehouse the statement under way is cancelled on the server: no run is
+    stored, and the server runs nothing of irw's after the exit."""
+    import psycopg
+
+    run, qrels, _ = data
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(qrels, "big")
+    _check(*_interrupt(["ingest", "run", run, "--db", postgres_url], 2.5, tmp_path))
+    with warehouse.open(postgres_url, read_only=True) as wh:
+        assert wh.run_names() == [] and wh.db.fetchone("select count(*) from run_rows")[0] == 0
+    with psycopg.connect(postgres_url, autocommit=True) as con:
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            others = con.execute("select count(*) from pg_stat_activity where datname = current_database() "
+                                 "and pid <> pg_backend_pid()").fetchone()[0]
+            if not others:
+                break
+            time.sleep(0.05)
+        assert others == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
