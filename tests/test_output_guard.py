@@ -74,3 +74,14 @@ def test_the_open_warehouse_and_its_files_are_refused_by_the_library(seeded_db, 
             assert not path.exists() or path == seeded_db
         assert wh.run_names() == ["tagA"]
     write_atomically(tmp_path / "after.txt", b"x")  # closed: no longer protected, other paths fine
+
+
+def test_demo_sample_files_never_overwrite_a_database(seeded_db, tmp_path):
+    data = tmp_path / "demo" / "data"
+    data.mkdir(parents=True)
+    (data / "qrels.txt").write_bytes(seeded_db.read_bytes())
+    result = Cli(seeded_db)("demo", tmp_path / "demo", db=False)
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: cannot write {data / 'qrels.txt'}: it is a DuckDB database file, which irw "
+                             "never writes over; choose another folder\n")
+    assert (data / "qrels.txt").read_bytes() == seeded_db.read_bytes() and sorted(data.iterdir()) == [data / "qrels.txt"]
