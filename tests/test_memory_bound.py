@@ -94,3 +94,20 @@ def test_a_memory_limit_that_is_not_a_size_is_refused(tmp_path):
                                 env={"IRW_MEMORY_LIMIT": "lots"})
     assert status == 1 and stderr == "Error: IRW_MEMORY_LIMIT='lots' is not a size; give one like 2GiB or 500MB\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.txt"]
+
+
+def test_trec_eval_spills_nowhere_it_leaves(tmp_path):
+    """irw trec-eval's in-memory database spilled into ./.tmp (DuckDB's default) and, exiting with
+    os._exit, would leave its spill folder: it spills into $TMPDIR/irw-spill-* and removes it."""
+    temp, work = tmp_path / "tmp", tmp_path / "work"
+    temp.mkdir()
+    work.mkdir()
+    qrels = work / "q.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    bomb = work / "bomb.run.gz"
+    bomb.write_bytes(_compressed(DUPLICATES, ".gz"))
+    done = subprocess.run([sys.executable, "-m", "warehouse", "trec-eval", str(qrels), str(bomb)], cwd=work,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "IRW_MEMORY_LIMIT": LIMIT, "TMPDIR": str(temp)})
+    assert done.returncode == 1 and "duplicate document d1 for query q1" in done.stderr
+    assert sorted(p.name for p in work.iterdir()) == ["bomb.run.gz", "q.txt"] and list(temp.iterdir()) == []

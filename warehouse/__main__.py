@@ -40,6 +40,13 @@ def interrupted() -> int:
     return EXIT_STATUS
 
 
+def _remove_spills() -> None:
+    """What DuckDB spilled for an in-memory database still open (warehouse/db.py), before os._exit."""
+    db = sys.modules.get("warehouse.db")
+    if db is not None:
+        db.remove_memory_spills()
+
+
 def main() -> None:
     from .interrupt import Interrupted, install, requested
 
@@ -49,6 +56,7 @@ def main() -> None:
     except BaseException as exc:
         # Ctrl-C, or what it made a query raise on the way (DuckDB's "Query interrupted")
         if isinstance(exc, Interrupted) or requested.is_set():
+            _remove_spills()
             os._exit(interrupted())  # no interpreter teardown: the daemon watcher, DuckDB's threads
         raise
 
@@ -70,6 +78,7 @@ def _main() -> None:
             status = status or 1
         except OSError as exc:
             status = output_failed(exc) if exc.errno in OUTPUT_ERRNOS else status or 1
+        _remove_spills()
         os._exit(status)
     from .cli import app
 

@@ -103,6 +103,18 @@ def _clean_spills(folder: Path, *, exclusive: bool) -> None:
                 pass
 
 
+# the spill folders of this process's in-memory databases not closed yet (Database._limit_resources)
+_MEMORY_SPILLS: set[Path] = set()
+
+
+def remove_memory_spills() -> None:
+    """Removes the spill folders of in-memory databases left open: for a process about to end with
+    os._exit (`irw trec-eval` leaves its database open, Ctrl-C), which runs no close."""
+    for folder in list(_MEMORY_SPILLS):
+        shutil.rmtree(folder, ignore_errors=True)
+        _MEMORY_SPILLS.discard(folder)
+
+
 def default_path() -> str:
     return os.environ.get("IRW_DB") or DEFAULT_PATH
 
@@ -320,6 +332,7 @@ class Database:
             # (so `irw trec-eval` makes nothing), removed at close or, after a kill, by the next
             # command that opens a warehouse file
             self._spill_memory = Path(tempfile.gettempdir()) / f"irw-spill-{os.getpid()}-{os.urandom(4).hex()}"
+            _MEMORY_SPILLS.add(self._spill_memory)
             con.execute(f"set temp_directory = '{_sql_text(str(self._spill_memory))}'")
             return
         folder = self._spill_folder()
@@ -434,6 +447,7 @@ class Database:
                 output.unprotect(self.path)
             if self._spill_memory is not None:
                 shutil.rmtree(self._spill_memory, ignore_errors=True)
+                _MEMORY_SPILLS.discard(self._spill_memory)
                 self._spill_memory = None
             if self._spill is not None:
                 spill, self._spill = self._spill, None
