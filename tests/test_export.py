@@ -492,3 +492,18 @@ def test_the_readme_export_and_its_spark_evaluation_run_as_printed(spark, confor
         assert value == dl19_expected(conformance, run, trec[measure][1])[(trec[measure][0], "all")], line
         seen.add((run, measure))
     assert seen == {(run, measure) for run in DL19_RUNS for measure in trec}
+
+
+def test_replace_where_the_file_system_cannot_swap(seeded_db, tmp_path, monkeypatch):
+    """Where renameat2's RENAME_EXCHANGE is refused (another system, some file systems), the old
+    export is moved aside, the new one renamed in, and only the old one's files removed."""
+    import warehouse.export as export
+
+    target = tmp_path / "out"
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        export_warehouse(wh.db, target)
+        monkeypatch.setattr(export, "_exchange", lambda a, b: False)
+        before = json.loads((target / MANIFEST).read_text())["exported_at"]
+        export_warehouse(wh.db, target, replace=True)
+    assert json.loads((target / MANIFEST).read_text())["exported_at"] >= before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb", "out"]
