@@ -1197,7 +1197,7 @@ class Bench:
             self.remove_db(db)
             path.unlink()
         table.notes.append("each bomb is refused (exit 1, its first bad lines named); peak memory is the whole "
-                           "process's, DuckDB's share capped by IRW_MEMORY_LIMIT (default 2 GiB)")
+                           "process's, DuckDB's share capped by IRW_MEMORY_LIMIT (default 4 GiB, or half the machine's memory if less)")
         self.emit(table)
 
     # -- PostgreSQL beside DuckDB (issue 14): benchmarks/postgres.py ------------------------------

@@ -2,7 +2,7 @@
 
 A 1.3 MB gzip of 300 MB of `x y z` lines peaked at 17.5 GB before its error (every problem row
 fetched into Python, DuckDB free to take 80% of the machine). Now DuckDB works within its
-memory_limit (IRW_MEMORY_LIMIT, default 2 GiB; past it, it spills to the warehouse's FILE.tmp), and
+memory_limit (IRW_MEMORY_LIMIT, default 4 GiB or half the memory; past it, it spills to FILE.tmp), and
 only the first problems and their count leave DuckDB. These bombs, scaled down to run in seconds
 under IRW_MEMORY_LIMIT=128MB, are measured in a child process (its peak resident memory); `make
 bench` measures 10x larger ones under the default limit.

@@ -61,8 +61,10 @@ SANDBOX_CONFIG = {
 
 
 _SIZE = re.compile(r"\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IGNORECASE)
-# DuckDB's memory_limit when IRW_MEMORY_LIMIT is not set: a fixed bound, whatever the machine
-DEFAULT_MEMORY_LIMIT = "2GiB"
+# DuckDB's memory_limit when IRW_MEMORY_LIMIT is not set: 4 GiB (a 28M-line run, the largest the
+# benchmark evaluates, takes 2.5 GB), or half the machine's memory where that is less
+DEFAULT_MEMORY_LIMIT = "4GiB, or half the machine's memory if less"
+_DEFAULT_MEMORY_BYTES = 4 << 30
 # DuckDB's spill file names (its default temp_directory FILE.tmp, before irw gave each open its own)
 _DUCKDB_SPILL_FILE = re.compile(r"duckdb_temp_.+")
 
@@ -77,7 +79,14 @@ def memory_limit() -> str:
     """The memory DuckDB may use in a command (its memory_limit): IRW_MEMORY_LIMIT, else
     DEFAULT_MEMORY_LIMIT."""
     given = os.environ.get("IRW_MEMORY_LIMIT")
-    return _checked_size(given, "IRW_MEMORY_LIMIT") if given else DEFAULT_MEMORY_LIMIT
+    if given:
+        return _checked_size(given, "IRW_MEMORY_LIMIT")
+    limit = _DEFAULT_MEMORY_BYTES
+    try:
+        limit = min(limit, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2)
+    except (AttributeError, ValueError, OSError):
+        pass
+    return f"{max(limit >> 20, 256)}MiB"
 
 
 def _sql_text(text: str) -> str:

@@ -311,6 +311,8 @@ def _put_in_place(work: Path, target: Path, earlier: set[str] | None) -> None:
             raise OutputError(f"cannot put the export in place at {target}: {exc.strerror or exc}") from None
         _remove_listed(old / "export", earlier)
         _remove_empty(old)
+        leftovers.release(old)
+        leftovers.release(work)  # now target, in place
         return
     try:
         os.rename(work, target)  # onto nothing, or an empty folder
