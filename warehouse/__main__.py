@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 
 # what writing stdout fails with when the output cannot be written: a full disk (`> /dev/full`),
@@ -41,10 +42,14 @@ def interrupted() -> int:
 
 
 def _remove_spills() -> None:
-    """What DuckDB spilled for an in-memory database still open (warehouse/db.py), before os._exit."""
+    """What DuckDB spilled for an in-memory database still open (warehouse/db.py), and the folders
+    irw made that are still there (warehouse/leftovers.py), before os._exit."""
     db = sys.modules.get("warehouse.db")
     if db is not None:
         db.remove_memory_spills()
+    leftovers = sys.modules.get("warehouse.leftovers")
+    if leftovers is not None:
+        leftovers.sweep()
 
 
 def main() -> None:
@@ -53,6 +58,7 @@ def main() -> None:
     install()
     try:
         _main()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a Ctrl-C now would only kill the teardown
     except BaseException as exc:
         # Ctrl-C, or what it made a query raise on the way (DuckDB's "Query interrupted")
         if isinstance(exc, Interrupted) or requested.is_set():

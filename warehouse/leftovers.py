@@ -27,6 +27,8 @@ from typing import Callable, Iterator
 LEGACY_AGE = 3600
 # the folders this process made and holds: path -> the descriptor holding the lock
 _HELD: dict[str, int] = {}
+# the folders this process made and has not yet removed or put in place (sweep)
+_MADE: set[str] = set()
 # (folder, prefix) this process has cleaned already (temporary_folder)
 _CLEANED: set[tuple[str, str]] = set()
 
@@ -42,6 +44,7 @@ def make_held_folder(parent: str | os.PathLike[str], prefix: str, mode: int = 0o
         except FileExistsError:
             continue
         _hold(folder)
+        _MADE.add(str(folder))
         return folder
     raise FileExistsError(errno.EEXIST, "cannot find a free name", str(parent / prefix))
 
@@ -58,6 +61,7 @@ def _hold(folder: Path) -> None:
 
 def release(folder: str | os.PathLike[str]) -> None:
     """Lets go of a folder's lock (after the folder is removed, or renamed into place)."""
+    _MADE.discard(str(folder))
     fd = _HELD.pop(str(folder), None)
     if fd is not None:
         os.close(fd)
@@ -69,6 +73,24 @@ def remove_held_folder(folder: str | os.PathLike[str]) -> None:
         shutil.rmtree(folder, ignore_errors=True)
     finally:
         release(folder)
+        if os.path.lexists(folder):  # something still writing into it: sweep() tries again at exit
+            _MADE.add(str(folder))
+
+
+def sweep() -> None:
+    """Removes every folder this process made and has not removed or put in place: for a process
+    ending with os._exit after Ctrl-C, where a query that was interrupted can still be finishing a
+    file in one of them as the `finally` that removes it runs (retried for up to half a second)."""
+    import time as _time
+
+    for _ in range(10):
+        left = [folder for folder in list(_MADE) if os.path.lexists(folder)]
+        for folder in left:
+            shutil.rmtree(folder, ignore_errors=True)
+        if not any(os.path.lexists(folder) for folder in left):
+            break
+        _time.sleep(0.05)
+    _MADE.clear()
 
 
 def _pid_alive(pid: int) -> bool:
