@@ -40,7 +40,7 @@ from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # n
 
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
-SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "collections",
+SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "collections", "bombs",
             "postgres", "spark")
 # trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
@@ -1165,6 +1165,45 @@ class Bench:
     def collections(self) -> None:
         import many_collections
         many_collections.section(self, sys.modules[__name__])
+
+    # -- compressed bombs (issue 24) -------------------------------------------------------------
+    BOMB_MB = 100  # decompressed size of each bomb: 10x tests/test_memory_bound.py's
+
+    def bombs(self) -> None:
+        """Peak memory of `irw ingest run` on small compressed files of many bad lines (each line a
+        problem), one per compression irw reads, and on one of duplicate lines, under irw's default
+        memory limit: the README's bound (DuckDB's IRW_MEMORY_LIMIT plus the interpreter) must hold."""
+        import bz2
+        import gzip
+        import lzma
+
+        import zstandard
+
+        size = self.BOMB_MB * 1_000_000
+        xyz, duplicates = b"x y z\n" * (size // 6), b"q1 Q0 d1 1 1.0 t\n" * (size // 17)
+        bombs = {".gz": gzip.compress(xyz, 9), ".zst": zstandard.ZstdCompressor(level=19).compress(xyz),
+                 ".bz2": bz2.compress(xyz, 9), ".xz": lzma.compress(xyz)}
+        folder = self.work / "bombs"
+        folder.mkdir(exist_ok=True)
+        table = Table(f"Compressed bombs: {self.BOMB_MB} MB of bad lines, irw ingest run (default memory limit)",
+                      ["file", "size", "time", "peak memory", "exit", "last problem shown"])
+        files = [(f"x y z lines{suffix}", f"xyz.run{suffix}", data) for suffix, data in bombs.items()]
+        files.append(("duplicate lines.gz", "duplicates.run.gz", gzip.compress(duplicates, 9)))
+        for label, name, data in files:
+            path = folder / name
+            path.write_bytes(data)
+            db = folder / "bomb.duckdb"
+            self.remove_db(db)
+            start, end, _cpu, rss, message = _wait(irw_command() + ["ingest", "run", str(path), "--db", str(db)],
+                                                   subprocess.DEVNULL, self.args.timeout)
+            exit_text = "0" if not message else message.split(":")[0].removeprefix("exit ")
+            first = message.split("|")[0].split(": ", 2)[-1][:70] if message else ""
+            table.rows.append([label, f"{len(data) / 1e6:.2f} MB", secs(end - start), mem(rss), exit_text, first])
+            self.remove_db(db)
+            path.unlink()
+        table.notes.append("each bomb is refused (exit 1, its first bad lines named); peak memory is the whole "
+                           "process's, DuckDB's share capped by IRW_MEMORY_LIMIT (default 4 GiB, or half the machine's memory if less)")
+        self.emit(table)
 
     # -- PostgreSQL beside DuckDB (issue 14): benchmarks/postgres.py ------------------------------
     def postgres(self) -> None:

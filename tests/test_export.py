@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -231,10 +232,17 @@ def test_an_existing_folder_is_refused_and_replace_replaces_only_an_export(seede
     assert again.exit_code == 1
     assert again.stderr == f"Error: {target} holds an earlier export; pass --replace to replace it, or name a new folder\n"
     before = json.loads((target / MANIFEST).read_text())["exported_at"]
-    (target / "stale.parquet").write_bytes(b"left from before")
+    (target / "stale.parquet").write_bytes(b"left from before")  # not the export's: --replace refuses
+    refused = irw("export", target, "--replace")
+    assert refused.exit_code == 1
+    assert refused.stderr == (f"Error: cannot replace the export in {target}: it holds stale.parquet, which the "
+                              "earlier export did not write (--replace removes only an export's own files); move "
+                              f"it out of {target}, or name a new folder\n")
+    assert (target / "stale.parquet").read_bytes() == b"left from before"
+    (target / "stale.parquet").unlink()
     replaced = irw("export", target, "--replace")
     assert replaced.exit_code == 0, replaced.stderr
-    assert not (target / "stale.parquet").exists() and json.loads((target / MANIFEST).read_text())["exported_at"] >= before
+    assert json.loads((target / MANIFEST).read_text())["exported_at"] >= before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb", "out"]  # no work folder left
 
     a_file = tmp_path / "file.parquet"
@@ -247,6 +255,119 @@ def test_an_empty_warehouse_is_an_error_and_writes_nothing(wh, tmp_path):
     with pytest.raises(NotFoundError, match="holds no qrels set and no run: nothing to export; ingest some with"):
         export_warehouse(wh.db, tmp_path / "out")
     assert not [p for p in tmp_path.iterdir() if p.name == "out" or p.name.startswith(".")]
+
+
+def _export_state(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_replace_removes_only_what_the_earlier_export_wrote(seeded_db, tmp_path):
+    """Issue 24: --replace deleted every file of a folder holding _irw_export.json: a README beside
+    an export, a thesis beside a hand-made manifest, the warehouse itself kept in the folder."""
+    irw = Cli(seeded_db)
+    target = tmp_path / "out"
+    assert irw("export", target).exit_code == 0
+    manifest = json.loads((target / MANIFEST).read_text())
+    assert manifest["files"] == sorted(p.relative_to(target).as_posix() for p in target.rglob("*")
+                                       if p.is_file() and p.name != MANIFEST)
+    export = _export_state(target)
+    (target / "README.md").write_text("my notes")
+    (target / "run_rows" / "mine").mkdir()
+    for extra in ("README.md", "run_rows/mine"):
+        result = irw("export", target, "--replace")
+        assert result.exit_code == 1 and f"it holds {extra}, which the earlier export did not write" in result.stderr
+        assert (target / extra).exists()
+        (target / extra).unlink() if (target / extra).is_file() else (target / extra).rmdir()
+    assert _export_state(target) == export
+
+    # a hand-made manifest beside a thesis
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    (hand / MANIFEST).write_text(json.dumps({"format": "irw export", "tables": {}}))
+    (hand / "thesis.tex").write_text("\\documentclass{article}")
+    result = irw("export", hand, "--replace")
+    assert result.exit_code == 1 and "it holds thesis.tex" in result.stderr
+    assert sorted(p.name for p in hand.iterdir()) == [MANIFEST, "thesis.tex"]
+
+    # the warehouse inside the folder, even under a name the manifest lists
+    for name in ("irw.duckdb", "runs.parquet"):
+        inside = target / name
+        inside.write_bytes(seeded_db.read_bytes())
+        result = Cli(inside)("export", target, "--replace")
+        assert result.exit_code == 1, result.stderr
+        assert result.stderr.startswith(f"Error: cannot replace the export in {target}: it holds the warehouse "
+                                        f"being exported ({inside})")
+        assert inside.read_bytes() == seeded_db.read_bytes()
+        inside.unlink()
+
+    # a manifest an earlier irw wrote (no files list): its tables' files are the export's
+    del manifest["files"]
+    (target / MANIFEST).write_text(json.dumps(manifest))
+    assert irw("export", target, "--replace").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hand", "irw.duckdb", "out"]
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_what_a_killed_export_left_is_cleaned_by_the_next(seeded_db, tmp_path):
+    """Issue 24: an export killed between its two renames left DIR missing, the old export in
+    .DIR.irw-old-*; work folders of killed exports stayed. The next export to DIR puts the old
+    export back and removes the rest; a live export's folder is left alone."""
+    irw = Cli(seeded_db)
+    target = tmp_path / "out"
+    assert irw("export", target).exit_code == 0
+    export = _export_state(target)
+    # what a kill between the renames left (an irw before this fix named it .out.irw-old-<8 hex>)
+    old = tmp_path / ".out.irw-old-1a2b3c4d"
+    old.mkdir()
+    os.rename(target, old / "export")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))  # no pid in its name: left an hour ago
+    work = tmp_path / f".out.irw-export-{_dead_pid()}-0badf00d"
+    work.mkdir()
+    (work / "runs.parquet").write_bytes(b"half")
+    (work / "run_rows").mkdir()
+    (work / "run_rows" / ".1.parquet").write_bytes(b"half")
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        live = tmp_path / f".out.irw-export-{sleeper.pid}-feedf00d"
+        live.mkdir()
+        (live / "runs.parquet").write_bytes(b"being written")
+        result = irw("export", target)
+        assert result.exit_code == 1  # the old export is back in place: replacing it takes --replace
+        assert "holds an earlier export; pass --replace" in result.stderr
+        assert _export_state(target) == export
+        assert sorted(p.name for p in tmp_path.iterdir()) == [live.name, "irw.duckdb", "out"]
+        assert (live / "runs.parquet").read_bytes() == b"being written"
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert irw("export", target, "--replace").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb", "out"]
+
+
+def test_a_killed_replace_leaves_the_old_export_or_the_new(seeded_db, tmp_path):
+    """SIGKILL at moments across `irw export --replace`: DIR is always a whole export (the old one
+    or the new), and the next export leaves nothing beside it."""
+    import signal
+    import time
+
+    target = tmp_path / "out"
+    assert Cli(seeded_db)("export", target).exit_code == 0
+    command = [sys.executable, "-m", "warehouse", "export", str(target), "--replace", "--db", str(seeded_db)]
+    for delay in (0.4, 0.7, 0.9, 1.1, 1.3, 1.6):
+        child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        manifest = json.loads((target / MANIFEST).read_text())
+        assert sorted(manifest["files"]) == sorted(p.relative_to(target).as_posix() for p in target.rglob("*")
+                                                   if p.is_file() and p.name != MANIFEST), delay
+    assert Cli(seeded_db)("export", target, "--replace").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb", "out"]
 
 
 def test_a_missing_warehouse_is_not_created(tmp_path):
@@ -370,3 +491,18 @@ def test_the_readme_export_and_its_spark_evaluation_run_as_printed(spark, confor
         assert value == dl19_expected(conformance, run, trec[measure][1])[(trec[measure][0], "all")], line
         seen.add((run, measure))
     assert seen == {(run, measure) for run in DL19_RUNS for measure in trec}
+
+
+def test_replace_where_the_file_system_cannot_swap(seeded_db, tmp_path, monkeypatch):
+    """Where renameat2's RENAME_EXCHANGE is refused (another system, some file systems), the old
+    export is moved aside, the new one renamed in, and only the old one's files removed."""
+    import warehouse.export as export
+
+    target = tmp_path / "out"
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        export_warehouse(wh.db, target)
+        monkeypatch.setattr(export, "_exchange", lambda a, b: False)
+        before = json.loads((target / MANIFEST).read_text())["exported_at"]
+        export_warehouse(wh.db, target, replace=True)
+    assert json.loads((target / MANIFEST).read_text())["exported_at"] >= before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irw.duckdb", "out"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 
 # what writing stdout fails with when the output cannot be written: a full disk (`> /dev/full`),
@@ -28,6 +29,29 @@ def output_failed(exc: OSError) -> int:
     return 1
 
 
+def interrupted() -> int:
+    """Ctrl-C (warehouse/interrupt.py): said on stderr; the exit status a shell expects."""
+    from .interrupt import EXIT_STATUS
+
+    try:
+        sys.stderr.write("Error: interrupted (Ctrl-C); the step under way was rolled back\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return EXIT_STATUS
+
+
+def _remove_spills() -> None:
+    """What DuckDB spilled for an in-memory database still open (warehouse/db.py), and the folders
+    irw made that are still there (warehouse/leftovers.py), before os._exit."""
+    db = sys.modules.get("warehouse.db")
+    if db is not None:
+        db.remove_memory_spills()
+    leftovers = sys.modules.get("warehouse.leftovers")
+    if leftovers is not None:
+        leftovers.sweep()
+
+
 def main() -> None:
     # What the terminal's encoding cannot write (a tag in Chinese under PYTHONIOENCODING=latin-1)
     # goes out as \uXXXX instead of ending the command in a UnicodeEncodeError.
@@ -36,6 +60,21 @@ def main() -> None:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
+    from .interrupt import Interrupted, install, requested
+
+    install()
+    try:
+        _main()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a Ctrl-C now would only kill the teardown
+    except BaseException as exc:
+        # Ctrl-C, or what it made a query raise on the way (DuckDB's "Query interrupted")
+        if isinstance(exc, Interrupted) or requested.is_set():
+            _remove_spills()
+            os._exit(interrupted())  # no interpreter teardown: the daemon watcher, DuckDB's threads
+        raise
+
+
+def _main() -> None:
     if sys.argv[1:2] == ["trec-eval"]:
         from .trec_eval import in_this_process
         from .trec_eval import main as trec_eval
@@ -52,6 +91,7 @@ def main() -> None:
             status = status or 1
         except OSError as exc:
             status = output_failed(exc) if exc.errno in OUTPUT_ERRNOS else status or 1
+        _remove_spills()
         os._exit(status)
     from .cli import app
 

@@ -194,6 +194,10 @@ def reported_errors() -> Iterator[None]:
     try:
         yield
     except IrwError as exc:
+        from .interrupt import Interrupted, requested
+
+        if requested.is_set():  # a query Ctrl-C interrupted: said as such by the entry point (exit 130)
+            raise Interrupted() from None
         for line in str(exc).splitlines() or [type(exc).__name__]:
             err(f"Error: {line}")
         raise typer.Exit(exc.exit_code) from None
@@ -413,6 +417,10 @@ def sql(
             raise UsageError("the SQL on stdin is not UTF-8 text") from None
         if fmt.value in formatting.FILE_FORMATS and output is None:
             raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
+        if output is not None:  # not over the warehouse or any database, checked before the query runs
+            from .output import check_output
+
+            check_output(output)
     try:
         with reported_errors(), Warehouse(db, sandboxed=True) as wh:
             result = wh.sql(text, timeout=timeout)

@@ -37,6 +37,7 @@ import duckdb
 
 from .errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
                      WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
+from . import interrupt, leftovers, output
 from .dialect import POSTGRES_ONLY
 from .resources import read_sql, sql_dir
 
@@ -57,6 +58,70 @@ SANDBOX_CONFIG = {
     "autoinstall_known_extensions": False,
     "python_enable_replacements": False,
 }
+
+
+_SIZE = re.compile(r"\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IGNORECASE)
+# DuckDB's memory_limit when IRW_MEMORY_LIMIT is not set: 4 GiB (a 28M-line run, the largest the
+# benchmark evaluates, takes 2.5 GB), or half the machine's memory where that is less
+DEFAULT_MEMORY_LIMIT = "4GiB, or half the machine's memory if less"
+_DEFAULT_MEMORY_BYTES = 4 << 30
+# DuckDB's spill file names (its default temp_directory FILE.tmp, before irw gave each open its own)
+_DUCKDB_SPILL_FILE = re.compile(r"duckdb_temp_.+")
+
+
+def _checked_size(text: str, variable: str) -> str:
+    if not _SIZE.fullmatch(text):
+        raise WarehouseOpenError(f"{variable}={text!r} is not a size; give one like 2GiB or 500MB")
+    return text.strip()
+
+
+def memory_limit() -> str:
+    """The memory DuckDB may use in a command (its memory_limit): IRW_MEMORY_LIMIT, else
+    DEFAULT_MEMORY_LIMIT."""
+    given = os.environ.get("IRW_MEMORY_LIMIT")
+    if given:
+        return _checked_size(given, "IRW_MEMORY_LIMIT")
+    limit = _DEFAULT_MEMORY_BYTES
+    try:
+        limit = min(limit, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2)
+    except (AttributeError, ValueError, OSError):
+        pass
+    return f"{max(limit >> 20, 256)}MiB"
+
+
+def _sql_text(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def _clean_spills(folder: Path, *, exclusive: bool) -> None:
+    """Removes from FILE.tmp what killed commands left: their own spill folders (leftovers.clean:
+    only a gone process's), and, when this process holds the file for writing (DuckDB lets no
+    other process open it then), DuckDB's spill files of an irw that spilled into FILE.tmp itself."""
+    leftovers.clean(folder, "irw-")
+    if not exclusive:
+        return
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if _DUCKDB_SPILL_FILE.fullmatch(entry.name) and entry.is_file() and not entry.is_symlink():
+            try:
+                entry.unlink()
+            except OSError:
+                pass
+
+
+# the spill folders of this process's in-memory databases not closed yet (Database._limit_resources)
+_MEMORY_SPILLS: set[Path] = set()
+
+
+def remove_memory_spills() -> None:
+    """Removes the spill folders of in-memory databases left open: for a process about to end with
+    os._exit (`irw trec-eval` leaves its database open, Ctrl-C), which runs no close."""
+    for folder in list(_MEMORY_SPILLS):
+        shutil.rmtree(folder, ignore_errors=True)
+        _MEMORY_SPILLS.discard(folder)
 
 
 def default_path() -> str:
@@ -138,6 +203,7 @@ class Database:
         opens its warehouse so.
         """
         self.path = _checked_path(path)
+        memory_limit()  # a limit that is not a size is refused before any file is made
         self.sandboxed = sandboxed
         self.read_only = read_only or sandboxed
         self.created = False  # this open created the file (a failed command removes it again)
@@ -146,6 +212,9 @@ class Database:
         self._engine = None
         self._closed = False
         self._new_dirs: list[Path] = []
+        self._protected = False  # registered with output.protect: no output path may be this file
+        self._spill: Path | None = None  # this open's folder for DuckDB's spill files (_spill_folder)
+        self._spill_memory: Path | None = None  # an in-memory database's (_limit_resources)
         if self.path == MEMORY:
             if sandboxed:
                 raise WarehouseOpenError("a sandboxed warehouse reads a file; an in-memory one would be empty")
@@ -156,6 +225,9 @@ class Database:
             self._make_parent_dirs()
             self.created = True
         try:
+            if self.path != MEMORY:
+                output.protect(self.path)
+                self._protected = True
             self._connect("sandbox" if sandboxed else "full")
             if self.path != MEMORY and not self.created:  # a new database holds nothing of anyone's
                 self._check_is_warehouse()
@@ -244,10 +316,57 @@ class Database:
                 con = duckdb.connect(target, read_only=self.read_only)
                 # DuckDB draws its own progress bar on stdout, which carries data here; irw shows
                 # progress on stderr.
-                con.execute("set enable_progress_bar = false")
+                try:
+                    con.execute("set enable_progress_bar = false")
+                    self._limit_resources(con)
+                except BaseException:
+                    con.close()
+                    raise
         except duckdb.Error as exc:
             raise _open_failure(self.path, exc, read_only=self.read_only or mode == "sandbox") from None
         self._con, self._mode = con, mode
+        interrupt.register(con)  # Ctrl-C in the irw command interrupts its query
+
+    def _limit_resources(self, con: duckdb.DuckDBPyConnection) -> None:
+        """DuckDB's memory_limit (memory_limit(): what no input can make irw's DuckDB exceed; past
+        it DuckDB spills to disk) and, for a file, its spill folder: one of this process's own in
+        FILE.tmp (spill_folder), so what a killed command spilled is found and removed by the next
+        one (warehouse/leftovers.py)."""
+        con.execute(f"set memory_limit = '{memory_limit()}'")
+        temp_limit = os.environ.get("IRW_TEMP_LIMIT")
+        if temp_limit:
+            con.execute(f"set max_temp_directory_size = '{_checked_size(temp_limit, 'IRW_TEMP_LIMIT')}'")
+        if self.path == MEMORY:
+            # DuckDB's default for an in-memory database is ./.tmp, in the user's folder: a folder
+            # named as warehouse/leftovers.py names them instead, made by DuckDB only if it spills
+            # (so `irw trec-eval` makes nothing), removed at close or, after a kill, by the next
+            # command that opens a warehouse file
+            self._spill_memory = Path(tempfile.gettempdir()) / f"irw-spill-{os.getpid()}-{os.urandom(4).hex()}"
+            _MEMORY_SPILLS.add(self._spill_memory)
+            con.execute(f"set temp_directory = '{_sql_text(str(self._spill_memory))}'")
+            return
+        folder = self._spill_folder()
+        if folder is not None:
+            con.execute(f"set temp_directory = '{_sql_text(str(folder))}'")
+
+    def _spill_folder(self) -> Path | None:
+        """This open's own folder in FILE.tmp for DuckDB's spill files, made on first use and
+        removed at close; what killed commands left there removed first. None when FILE.tmp cannot
+        be made (a read-only folder): DuckDB then spills where it would."""
+        if self._spill is not None:
+            return self._spill
+        parent = Path(str(Path(self.path).resolve()) + ".tmp")
+        try:
+            parent.mkdir(exist_ok=True)
+        except OSError:
+            return None
+        _clean_spills(parent, exclusive=not self.read_only)
+        leftovers.clean_once(tempfile.gettempdir(), "irw-spill-")  # in-memory databases' (above)
+        try:
+            self._spill = leftovers.make_held_folder(parent, "irw-")
+        except OSError:
+            return None
+        return self._spill
 
     def _drop_connection(self) -> None:
         try:
@@ -257,6 +376,7 @@ class Database:
         finally:
             con, self._con, self._mode = self._con, None, None
             if con is not None:
+                interrupt.unregister(con)
                 con.close()
 
     @property
@@ -329,7 +449,23 @@ class Database:
 
     def close(self) -> None:
         self._closed = True
-        self._drop_connection()
+        try:
+            self._drop_connection()
+        finally:
+            if self._protected:
+                self._protected = False
+                output.unprotect(self.path)
+            if self._spill_memory is not None:
+                shutil.rmtree(self._spill_memory, ignore_errors=True)
+                _MEMORY_SPILLS.discard(self._spill_memory)
+                self._spill_memory = None
+            if self._spill is not None:
+                spill, self._spill = self._spill, None
+                leftovers.remove_held_folder(spill)
+                try:
+                    spill.parent.rmdir()  # FILE.tmp, unless another process spills there
+                except OSError:
+                    pass
 
     def discard(self) -> None:
         """Closes the warehouse, and deletes its file if this open created it and it holds no
@@ -338,10 +474,14 @@ class Database:
         # Only a file this object opened (and so held DuckDB's lock on) and found empty: a file
         # whose open failed may be another process's, created in the meantime.
         if self.created and self._con is not None and not self._closed:
-            try:
-                remove = self._holds_no_data()
-            except (duckdb.Error, IrwError):
-                remove = False
+            for _ in range(2):  # a Ctrl-C's interrupt (warehouse/interrupt.py) may meet the first query
+                try:
+                    remove = self._holds_no_data()
+                    break
+                except (duckdb.Error, IrwError, RuntimeError):
+                    remove = False
+                    if not interrupt.requested.is_set():
+                        break
         try:
             self.close()
         finally:
@@ -725,6 +865,11 @@ def failure(path: str, error: BaseException) -> IrwError:
             "it, so both it and its folder must be writable (nothing was stored)")
     if isinstance(error, duckdb.IOException):
         return DatabaseError(f"DuckDB could not read or write the warehouse {path}: {message}")
+    if isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text:
+        return DatabaseError(
+            f"the command needed more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT, default "
+            f"{DEFAULT_MEMORY_LIMIT}) or more disk to spill to: {message}; nothing was stored. Run it again with a "
+            "larger IRW_MEMORY_LIMIT")
     return DatabaseError(f"DuckDB failed on the warehouse {path}: {message}")
 
 

@@ -22,9 +22,15 @@ hive_types = {'run': 'varchar'} (else a run named 007 reads back as 7). A name w
 would be longer than the file system allows is refused, as is an empty one (both readers read an
 empty partition value as null).
 
-Nothing is half-written: the export is made in a hidden sibling folder and renamed to DIR when
-complete. An existing DIR is refused unless it is empty, or it holds an earlier export and
-replace=True.
+Nothing is half-written: the export is made in a hidden sibling folder (.DIR.irw-export-*) and
+renamed to DIR when complete. An existing DIR is refused unless it is empty, or it holds an earlier
+export and replace=True. Replacing removes only what the earlier export wrote (its manifest's
+`files`, and the manifest): any other file in DIR, or the open warehouse inside it, makes replace
+refuse, naming the file. An earlier export is swapped with the new one in one atomic rename
+(Linux's RENAME_EXCHANGE), so a kill at any moment leaves DIR the old export or the new one; where
+the file system cannot swap, the old export is moved aside first, and a kill between the two
+renames is undone by the next export to DIR. The next export to DIR also removes what a killed
+one left beside it (warehouse/leftovers.py: only folders whose process is gone).
 
 DuckDB writes every file, with one COPY per table or partition (the rows of one run or qrels set,
 by its id: DuckDB's PARTITION_BY held 2.7 GB for 25M run rows, this 0.55 GB). A DuckDB warehouse is
@@ -39,14 +45,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import secrets
-import shutil
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from . import leftovers
 from .errors import ConflictError, DatabaseError, NotFoundError, OutputError
 
 MANIFEST = "_irw_export.json"
@@ -133,8 +137,11 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
     qrels set and no run is a NotFoundError: there is nothing to export."""
     from . import __version__
 
-    target = Path(directory)
-    _check_target(target, replace)
+    target = shown = Path(directory)
+    if target.is_symlink() and target.is_dir():  # a link to a folder: the folder is replaced, the link kept
+        target = Path(os.path.realpath(target))
+    _clean_leftovers(target)
+    earlier = _check_target(target, replace, db)
     tables, skipped = _tables(db)
     with _snapshot(db):
         counts = {name: db.fetchone(f'select count(*) from "{name}"')[0] for name in ("runs", "qrels_sets")}
@@ -165,68 +172,230 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
                            "'varchar'}; Spark: spark.sql.sources.partitionColumnTypeInference.enabled=false)",
                 "tables": {name: table.manifest() for name, table in written.items()},
                 "skipped": skipped,
+                # every file of the export but this manifest: what replacing it removes
+                "files": _files_of(work),
             }
             (work / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-            _put_in_place(work, target)
+            _put_in_place(work, target, earlier)
         except BaseException as exc:
-            shutil.rmtree(work, ignore_errors=True)
+            leftovers.remove_held_folder(work)
             if isinstance(exc, OSError):  # a folder or the manifest on a full disk
                 raise OutputError(f"cannot write the export beside {target}: {exc.strerror or exc}; it was not put "
                                   "in place") from None
             raise
-    return ExportResult(target, written, skipped, manifest)
+    return ExportResult(shown, written, skipped, manifest)
 
 
 # -- the target folder ---------------------------------------------------------------------------
 
-def _check_target(target: Path, replace: bool) -> None:
+def _check_target(target: Path, replace: bool, db) -> set[str] | None:
+    """Refuses a target that is not new, empty, or (with replace) an earlier export holding nothing
+    else; returns the earlier export's files (relative paths, its manifest included) or None."""
     if not target.exists():
         if target.is_symlink():
             raise OutputError(f"cannot export to {target}: it is a link to nothing; name a folder")
-        return
+        return None
     if not target.is_dir():
         raise OutputError(f"cannot export to {target}: it is a file, not a folder; name a new folder")
     if not any(target.iterdir()):
-        return
-    if not (target / MANIFEST).is_file():
+        return None
+    listed = _exported_files(target)
+    if listed is None:
         raise ConflictError(f"{target} exists and holds files that are not an irw export; name a new folder "
                             "(irw replaces only an earlier export, and only with --replace)")
     if not replace:
         raise ConflictError(f"{target} holds an earlier export; pass --replace to replace it, or name a new folder")
+    inside = _warehouse_inside(db, target)
+    if inside is not None:
+        raise ConflictError(f"cannot replace the export in {target}: it holds the warehouse being exported "
+                            f"({inside}); move the warehouse out of {target}, or name a new folder")
+    folders = {name.rstrip("/") for name in listed if name.endswith("/")}
+    folders |= {str(Path(name).parent.as_posix()) for name in listed}
+    folders = {p for name in folders for p in _ancestors(name)}
+    for root, dirs, files in os.walk(target):
+        here = Path(root).relative_to(target)
+        for name in sorted(dirs):
+            relative = (here / name).as_posix()
+            if relative not in folders or os.path.islink(os.path.join(root, name)):
+                _refuse_other_file(target, relative)
+        for name in sorted(files):
+            relative = (here / name).as_posix()
+            if relative not in listed or not os.path.isfile(os.path.join(root, name)) \
+                    or os.path.islink(os.path.join(root, name)):
+                _refuse_other_file(target, relative)
+    return listed
+
+
+def _ancestors(relative: str) -> list[str]:
+    parts = relative.split("/") if relative not in ("", ".") else []
+    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def _refuse_other_file(target: Path, relative: str) -> None:
+    raise ConflictError(f"cannot replace the export in {target}: it holds {relative}, which the earlier export "
+                        f"did not write (--replace removes only an export's own files); move it out of {target}, "
+                        "or name a new folder")
+
+
+def _exported_files(folder: Path) -> set[str] | None:
+    """The files an earlier export in folder wrote, its manifest included (relative POSIX paths),
+    from its manifest: its `files`, or for a manifest written before irw listed them, each table's
+    file and each partition's data_0.parquet. None when folder holds no irw export's manifest."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("format") != "irw export":
+        return None
+    found = {MANIFEST}
+    try:
+        for table in manifest["tables"].values():
+            if table.get("partitioned_by"):
+                found.add(f"{table['path']}/")  # its folder, even with no partition in it
+                found.update(f"{path}/data_0.parquet" for path in table["partitions"].values())
+            else:
+                found.add(str(table["path"]))
+        if "files" in manifest:
+            found = {name for name in found if name.endswith("/")} | {MANIFEST}
+            found.update(str(name) for name in manifest["files"])
+    except (AttributeError, KeyError, TypeError):
+        return None
+    return found
+
+
+def _files_of(folder: Path) -> list[str]:
+    """Every file under folder (relative POSIX paths, sorted), as the manifest lists them."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def _warehouse_inside(db, target: Path) -> str | None:
+    """The warehouse's file (or its WAL) when it lies inside target, else None."""
+    if getattr(db, "dialect", None) != "duckdb" or not db.path or db.path == ":memory:":
+        return None
+    folder = target.resolve()
+    for candidate in (Path(db.path), Path(db.path + ".wal")):
+        try:
+            resolved = candidate.resolve()
+        except OSError:
+            continue
+        if resolved == folder or folder in resolved.parents:
+            return str(candidate)
+    return None
 
 
 def _new_sibling(target: Path, what: str) -> Path:
     """A new hidden folder beside target (on its file system, so renames are atomic), made as any
-    folder is (mkdtemp's would be private to this user)."""
-    for _ in range(100):
-        folder = target.absolute().parent / f".{target.name}.{what}-{secrets.token_hex(4)}"
-        try:
-            folder.mkdir()
-            return folder
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise OutputError(f"cannot export to {target}: cannot create a folder beside it "
-                              f"({exc.strerror or exc})") from None
-    raise OutputError(f"cannot export to {target}: cannot create a folder beside it")
-
-
-def _put_in_place(work: Path, target: Path) -> None:
-    """Renames the finished export to target; an earlier export there is moved aside first and
-    removed only once the new one is in place."""
-    old = None
+    folder is (mkdtemp's would be private to this user), held by this process (warehouse/leftovers.py)."""
     try:
-        if target.exists() and any(target.iterdir()):
-            old = _new_sibling(target, "irw-old")
+        return leftovers.make_held_folder(target.absolute().parent, f".{target.name}.{what}-")
+    except OSError as exc:
+        raise OutputError(f"cannot export to {target}: cannot create a folder beside it "
+                          f"({exc.strerror or exc})") from None
+
+
+def _put_in_place(work: Path, target: Path, earlier: set[str] | None) -> None:
+    """Renames the finished export to target. An earlier export there is swapped with it in one
+    rename where the file system can (then removed from the work folder's name), else moved aside
+    first; either way only the earlier export's own files are removed."""
+    if earlier is not None and target.exists() and any(target.iterdir()):
+        if _exchange(work, target):
+            _remove_listed(work, earlier)
+            return
+        old = _new_sibling(target, "irw-old")
+        try:
             os.rename(target, old / "export")
+            os.rename(work, target)
+        except OSError as exc:
+            if not target.exists() and (old / "export").exists():
+                os.rename(old / "export", target)
+            raise OutputError(f"cannot put the export in place at {target}: {exc.strerror or exc}") from None
+        _remove_listed(old / "export", earlier)
+        _remove_empty(old)
+        leftovers.release(old)
+        leftovers.release(work)  # now target, in place
+        return
+    try:
         os.rename(work, target)  # onto nothing, or an empty folder
     except OSError as exc:
-        if old is not None and not target.exists():
-            os.rename(old / "export", target)
         raise OutputError(f"cannot put the export in place at {target}: {exc.strerror or exc}") from None
-    finally:
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+    leftovers.release(work)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swaps two folders in one atomic rename (Linux renameat2 RENAME_EXCHANGE); False where the
+    system or file system cannot."""
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    return False
+
+
+def _remove_listed(folder: Path, listed: set[str]) -> None:
+    """Removes the listed files under folder, then its folders left empty (folder too); anything
+    else stays where it is."""
+    for name in listed:
+        path = folder / name
+        if folder.resolve() not in path.resolve().parents:
+            continue  # a manifest's path outside the folder (../x) names nothing of the export
+        try:
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+        except OSError:
+            pass
+    _remove_empty(folder)
+    leftovers.release(folder)
+
+
+def _remove_empty(folder: Path) -> None:
+    """Removes folder and its subfolders where they hold nothing."""
+    for root, dirs, files in os.walk(folder, topdown=False):
+        try:
+            os.rmdir(root)
+        except OSError:
+            pass
+
+
+def _export_shaped(folder: Path) -> None:
+    """Removes from a folder a killed export left what an export writes (its manifest, table files,
+    partition folders' data files and the staged .N.parquet files), then the folders left empty."""
+    for path in [folder / MANIFEST, *folder.glob("*.parquet")]:
+        path.unlink(missing_ok=True)
+    for table in PARTITIONED:
+        for path in [*(folder / table).glob(".*.parquet"), *(folder / table).glob("*=*/data_0.parquet")]:
+            path.unlink(missing_ok=True)
+    _remove_empty(folder)
+
+
+def _clean_leftovers(target: Path) -> None:
+    """What an export to target killed before its end left beside it: a work folder
+    (.DIR.irw-export-*) is removed; an earlier export moved aside (.DIR.irw-old-*/export) goes back
+    to DIR when DIR is missing, else is removed. Only folders whose process is gone
+    (warehouse/leftovers.py), and in them only what an export writes."""
+    parent = target.absolute().parent
+    if not parent.is_dir():
+        return
+    leftovers.clean(parent, f".{target.name}.irw-export-", _export_shaped)
+
+    def restore_or_remove(old: Path) -> None:
+        moved = old / "export"
+        if moved.is_dir() and not os.path.lexists(target):
+            os.rename(moved, target)
+        elif moved.is_dir():
+            _export_shaped(moved)
+        _remove_empty(old)
+
+    leftovers.clean(parent, f".{target.name}.irw-old-", restore_or_remove)
 
 
 # -- what is exported ----------------------------------------------------------------------------
@@ -341,7 +510,7 @@ def _writer(db) -> Iterator:
 
         yield copy
         return
-    with tempfile.TemporaryDirectory(prefix="irw-export-") as folder:
+    with leftovers.temporary_folder("irw-export-") as folder:  # a killed export's is removed by the next
         csv = os.path.join(folder, "rows.csv")
 
         def copy(table, columns, partition, path):

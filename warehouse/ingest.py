@@ -16,7 +16,6 @@ import lzma
 import os
 import re
 import stat
-import tempfile
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,10 +26,11 @@ from typing import BinaryIO, Callable, Iterator, TypeVar
 import duckdb
 
 from .escaping import name_problem, shown
-from . import transfer
+from . import interrupt, leftovers, transfer
 from .catalog import delete_qrels_set, delete_run
 from .db import Database
 from .errors import ConflictError, InputFileError, Problem, UsageError
+from .resources import read_sql
 
 # Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
@@ -62,6 +62,15 @@ class IngestResult:
 # sql/ingest/stage_run_columns.sql).
 _FIELD_BREAKING_BYTES = {"tab": b"\t", "cr": b"\r", "soh": b"\x01", "vt": b"\x0b", "ff": b"\x0c"}
 _CHUNK = 1 << 20
+# The longest line irw reads, in bytes, its line end included (DuckDB's max_line_size default). A
+# longer one is refused naming it (TextScan): DuckDB dropped a last line of 32 MiB or more unsaid.
+MAX_LINE_BYTES = 2_000_000
+assert _CHUNK < MAX_LINE_BYTES  # TextScan.feed: no line inside one chunk can pass the limit
+
+
+def long_line_problem(path: Path, line: int) -> Problem:
+    return Problem(_shown_path(path), line, f"a line longer than {MAX_LINE_BYTES:,} bytes: "
+                                            "not a TREC file")
 
 
 class TextScan(Mapping[str, bool]):
@@ -77,6 +86,9 @@ class TextScan(Mapping[str, bool]):
         self.lone_cr = False    # a CR that neither precedes an LF nor ends the file
         self.final_cr = False   # the file's last byte is a CR
         self._cr_pending = False  # the last chunk ended in CR: the next byte says which it was
+        self.lines = 0            # line ends (LF) seen so far
+        self._open_line = 0       # bytes of the line not yet ended
+        self.long_line: int | None = None  # the first line longer than MAX_LINE_BYTES, by number
 
     def __getitem__(self, key: str) -> bool:
         return self._holds[key]
@@ -90,6 +102,11 @@ class TextScan(Mapping[str, bool]):
     def feed(self, chunk: bytes) -> None:
         if not chunk:
             return
+        if len(chunk) > _CHUNK:  # a decompressor's output can be any size: fed in pieces
+            for start in range(0, len(chunk), _CHUNK):
+                self.feed(chunk[start:start + _CHUNK])
+            return
+        self._measure_lines(chunk)
         holds = self._holds
         for key, byte in _FIELD_BREAKING_BYTES.items():
             if not holds[key] and byte in chunk:
@@ -113,10 +130,36 @@ class TextScan(Mapping[str, bool]):
         elif not self.bare_lf and chunk.find(b"\n", start) >= 0:
             self.bare_lf = True
 
+    def _measure_lines(self, chunk: bytes) -> None:
+        """Counts line ends, and notes the first line longer than MAX_LINE_BYTES (its LF counted, as
+        DuckDB counts): only a line crossing a chunk's start can be (a chunk is shorter than the
+        limit), so find and rfind do."""
+        if self.long_line is not None:
+            return
+        first = chunk.find(b"\n")
+        if self._open_line + (len(chunk) if first < 0 else first) + 1 > MAX_LINE_BYTES:
+            self.long_line = self.lines + 1
+            return
+        if first < 0:
+            self._open_line += len(chunk)
+            return
+        self.lines += chunk.count(b"\n")
+        self._open_line = len(chunk) - chunk.rfind(b"\n") - 1
+
     def finish(self) -> "TextScan":
         if self._cr_pending:
             self._cr_pending, self.final_cr = False, True
         return self
+
+    def long_line_error(self, path: Path) -> InputFileError | None:
+        """The file refused at its first line longer than MAX_LINE_BYTES, if it has one."""
+        if self.long_line is None:
+            return None
+        problem = long_line_problem(path, self.long_line)
+        if self.lone_cr or self._cr_pending:
+            problem = Problem(problem.path, problem.line, problem.reason + "; its lines may end in CR alone, as on "
+                              "classic Mac OS: convert them, e.g. with tr '\\r' '\\n'")
+        return InputFileError([problem])
 
     @property
     def has_line_problems(self) -> bool:
@@ -297,14 +340,16 @@ def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[tu
     if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
         yield path, _DUCKDB_COMPRESSION.get(suffix, "none")
         return
-    with tempfile.TemporaryDirectory(prefix="irw-") as tmp:
-        plain = Path(tmp) / "text"
+    with leftovers.temporary_folder("irw-text-") as tmp:
+        plain = tmp / "text"
         text = TextScan()
         try:
             with _open_decompressed(path) as src, open(plain, "wb") as dst:
                 held = b""  # a CR ending one chunk may start a CR LF with the next
                 for chunk in iter(lambda: src.read(_CHUNK), b""):
                     text.feed(chunk)
+                    if text.long_line is not None:
+                        break  # refused below, the rest unread
                     data = held + chunk
                     held = b"\r" if data.endswith(b"\r") else b""
                     data = data[:-1] if held else data
@@ -313,7 +358,10 @@ def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[tu
         except _decompression_errors() as exc:
             raise InputFileError([Problem(_shown_path(path), 0,
                                           f"corrupt or truncated {suffix[1:]} data ({exc})")]) from None
-        if text.finish().has_line_problems:
+        long_line = text.finish().long_line_error(path)
+        if long_line:
+            raise long_line
+        if text.has_line_problems:
             raise _line_problems(path)  # the file's own lines: the copy's CR LF are LF
         yield plain, "none"
 
@@ -328,6 +376,8 @@ def _gzip_problem(path: Path) -> tuple[str | None, TextScan]:
         with gzip.open(path, "rb") as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 text.feed(chunk)
+                if text.long_line is not None or interrupt.requested.is_set():
+                    return None, text  # refused at that line (or Ctrl-C), the rest unread
     except (EOFError, OSError, zlib.error) as exc:
         return f"corrupt or truncated gz data ({exc})", text
     return None, text.finish()
@@ -348,6 +398,8 @@ def _zstd_problem(path: Path) -> tuple[str | None, TextScan]:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 while chunk:
                     text.feed(frame.decompress(chunk))
+                    if text.long_line is not None or interrupt.requested.is_set():
+                        return None, text  # refused at that line (or Ctrl-C), the rest unread
                     fed = True
                     if not frame.eof:
                         break
@@ -398,6 +450,9 @@ def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) 
     suffix = path.suffix.lower()
     check = _COMPRESSION_CHECKS.get(suffix)
     if check is None:
+        long_line = text.long_line_error(path) if text is not None else None
+        if long_line:
+            raise long_line
         if text is not None and text.has_line_problems:
             raise _line_problems(path)
         return read(text is not None and text.mixed_line_ends)
@@ -414,6 +469,9 @@ def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) 
         problem, text = checked.result()
     if problem:
         raise InputFileError([Problem(_shown_path(path), 0, problem)])
+    long_line = text.long_line_error(path)
+    if long_line:
+        raise long_line
     if text.has_line_problems:
         raise _line_problems(path)
     if text.mixed_line_ends or isinstance(failed, _UnreadableByDuckDB):
@@ -723,10 +781,19 @@ _CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
 
 
 def _collect_problems(db: Database, path: Path, sql_file: str, params: dict) -> None:
-    rows = db.run_file(sql_file, params).fetchall()
+    """Refuses the staged file if sql_file (one query of (line_no, reason) rows) finds problems: the
+    first InputFileError.MAX_SHOWN, and their count. Neither holds every problem at once (a file of
+    millions of bad lines peaked at gigabytes when all were fetched): DuckDB keeps a top-N and a
+    count, and a file without problems pays for the first query only."""
+    query = read_sql(sql_file).strip().rstrip(";")
+    rows = db.run_sql(f"select line_no, reason from (\n{query}\n) order by line_no, reason "
+                      f"limit {int(InputFileError.MAX_SHOWN) + 1}", params).fetchall()
     if rows:
+        total = len(rows)
+        if total > InputFileError.MAX_SHOWN:
+            total = db.run_sql(f"select count(*) from (\n{query}\n)", params).fetchone()[0]
         raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
-                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=len(rows))
+                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=total)
 
 
 def _require_data(db: Database, path: Path, what: str) -> int:

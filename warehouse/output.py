@@ -1,18 +1,91 @@
-"""Files irw writes for a user (reports, `irw sql -o`): whole or not at all, with a message that
-says why when it cannot."""
+"""Files irw writes for a user (reports, run pages, `irw sql -o`, export folders): whole or not at
+all, with a message that says why when it cannot, and never over a database.
+
+check_output is the one rule every command that writes a file applies before writing anything: the
+path must not be a warehouse this process has open (its file, WAL or spill folder), nor an existing
+database file of any kind (DuckDB's or SQLite's file header), which a CSV or an HTML page would
+destroy. write_atomically applies it too, so no write can skip it.
+"""
 from __future__ import annotations
 
 import errno
 import os
 import secrets
+import stat
 from pathlib import Path
 
 from .errors import OutputError
 
+# the warehouse files open in this process (Database registers its file while open)
+_OPEN_WAREHOUSES: dict[str, int] = {}
+# file headers of databases: (offset, bytes, what it is)
+_DATABASE_HEADERS = ((8, b"DUCK", "a DuckDB database"), (0, b"SQLite format 3\x00", "a SQLite database"))
+
+
+def protect(path: str | os.PathLike[str]) -> None:
+    """Marks a warehouse file as open: check_output refuses it, its WAL and its spill folder."""
+    key = str(Path(path).absolute())
+    _OPEN_WAREHOUSES[key] = _OPEN_WAREHOUSES.get(key, 0) + 1
+
+
+def unprotect(path: str | os.PathLike[str]) -> None:
+    key = str(Path(path).absolute())
+    if _OPEN_WAREHOUSES.get(key, 0) > 1:
+        _OPEN_WAREHOUSES[key] -= 1
+    else:
+        _OPEN_WAREHOUSES.pop(key, None)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def database_kind(path: str | os.PathLike[str]) -> str | None:
+    """What database an existing regular file is, from its header ("a DuckDB database", "a SQLite
+    database"), or None (not a file, unreadable, or no database header)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a pipe or device is never opened here
+        with open(path, "rb") as handle:
+            head = handle.read(32)
+    except OSError:
+        return None
+    for offset, magic, kind in _DATABASE_HEADERS:
+        if head[offset:offset + len(magic)] == magic:
+            return kind
+    return None
+
+
+def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
+    """Refuses, before anything is written, an output path that is an open warehouse (or its WAL,
+    or inside its spill folder) or an existing database file. what: how the user names another
+    path in the message."""
+    path = Path(path)
+    for warehouse in list(_OPEN_WAREHOUSES):
+        where = None
+        if _same(path, Path(warehouse)):
+            where = "it is the warehouse"
+        elif path.name.endswith(".wal") and _same(path, Path(warehouse + ".wal")):
+            where = "it is the WAL file of the warehouse"
+        elif path.parent.name.endswith(".tmp") and _same(path.parent, Path(warehouse + ".tmp")):
+            where = "it is in the spill folder of the warehouse"
+        if where:
+            raise OutputError(f"cannot write {path}: {where} this command has open ({warehouse}); irw never "
+                              f"writes over a warehouse: choose another {what}")
+    kind = database_kind(path)
+    if kind:
+        raise OutputError(f"cannot write {path}: it is {kind} file, which irw never writes over; choose another "
+                          f"{what}")
+
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """data into path whole or not at all (temporary file in the same folder, fsync, rename)."""
+    """data into path whole or not at all (temporary file in the same folder, fsync, rename);
+    never over a warehouse or database file (check_output)."""
     path = Path(path)
+    check_output(path)
     _make_folder(path.parent)
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a folder; name a file with -o")
@@ -28,11 +101,13 @@ def write_atomically(path: Path, data: bytes) -> None:
         finally:
             os.close(fd)
         os.replace(temporary, path)
-    except OSError as exc:
+    except BaseException as exc:  # an OSError, or Ctrl-C (warehouse/interrupt.py) midway: no temporary left
         try:
             temporary.unlink()
         except OSError:
             pass
+        if not isinstance(exc, OSError):
+            raise
         hint = "free some space or choose another -o path" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else \
             "choose another -o path"
         raise OutputError(f"cannot write {path}: {_os_reason(exc)}; the file is as it was ({hint})") from None

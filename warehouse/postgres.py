@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from .dialect import postgres_statements
+from . import interrupt
 from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse,
                      WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
 from .resources import read_sql
@@ -95,6 +96,7 @@ class PostgresDatabase:
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
             raise WarehouseOpenError(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
+        interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
         _configure(self._con)
         try:
             self.schema = self._con.execute("select current_schema()").fetchone()[0]
@@ -277,6 +279,7 @@ class PostgresDatabase:
         self._staging = None
         if self._engine is not None:
             self._engine.dispose()
+        interrupt.unregister(self._con)
         try:
             self._con.close()
         except Exception:

@@ -77,8 +77,12 @@ def write_run(path: Path, spec: SystemSpec, judgments: dict[str, dict[str, int]]
 
 def write_sample(directory: Path, queries: int = 50, systems=DEMO_SYSTEMS, seed: int = 7) -> tuple[Path, list[Path]]:
     """Writes qrels.txt and one run file per system into directory; returns their paths."""
+    from .output import check_output
+
     directory.mkdir(parents=True, exist_ok=True)
     qrels_path = directory / "qrels.txt"
+    for path in [qrels_path, *(directory / f"run.{spec.name}.txt" for spec in systems)]:
+        check_output(path, "folder")  # never over a warehouse or another database, before any is written
     judgments = write_qrels(qrels_path, query_ids(queries), seed)
     run_paths = []
     for offset, spec in enumerate(systems, start=1):

@@ -16,13 +16,11 @@ Table and column names formatted into SQL here come only from the registries bel
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from . import catalog
+from . import catalog, leftovers
 from .errors import ConflictError, NotFoundError
 
 # table -> its columns, in the order rows travel; the first is replaced by the target's id
@@ -46,11 +44,10 @@ SCORE_COLUMNS = ("evaluation_id", "qrels_set_id", "run_id", "query_id", "measure
 
 @contextmanager
 def _folder() -> Iterator[str]:
-    folder = tempfile.mkdtemp(prefix="irw-transfer-")
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    """A private temporary folder ($TMPDIR/irw-transfer-<pid>-<hex>); what a killed copy left is
+    removed by the next one (warehouse/leftovers.py)."""
+    with leftovers.temporary_folder("irw-transfer-") as folder:
+        yield str(folder)
 
 
 def _move_rows(source, target, table: str, columns: tuple[str, ...], where: str, params: dict,

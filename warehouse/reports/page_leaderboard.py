@@ -16,7 +16,8 @@ from ..measures import Measure, parse_all, tie_variant
 from ..stats import StatsSettings
 from ..table import Table, Tabular
 from .display import fmt_delta, fmt_p, fmt_value, missing, plural
-from .files import PageManifest, PagesWritten, href, run_page_names, run_pages_dir, write_if_changed
+from ..output import check_output
+from .files import PAGE_MANIFEST, PageManifest, PagesWritten, href, run_page_names, run_pages_dir, write_if_changed
 from .footer import settings_items
 from .page_run import board_run_pages, render_run_page, run_page_keys
 from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
@@ -266,11 +267,14 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
     progress(done, total) follows the run pages. runs and systems choose the runs as leaderboard()
     does."""
     path = Path(path)
+    check_output(path)
     board = leaderboard(wh, qrels, measures, runs=runs, systems=systems, baseline=baseline, settings=settings,
                         stats=stats, run_pages=run_pages)
     folder = run_pages_dir(path)
     out = PagesWritten([path])
     if run_pages:
+        for name in [PAGE_MANIFEST, *(row.link for row in board.rows)]:  # every file, before any is written
+            check_output(folder / name)
         back = href("..", path.name)
         manifest = PageManifest(folder)
         keys = run_page_keys(board, back)

@@ -1,0 +1,113 @@
+"""Issue 24: no input makes irw's memory grow without bound.
+
+A 1.3 MB gzip of 300 MB of `x y z` lines peaked at 17.5 GB before its error (every problem row
+fetched into Python, DuckDB free to take 80% of the machine). Now DuckDB works within its
+memory_limit (IRW_MEMORY_LIMIT, default 4 GiB or half the memory; past it, it spills to FILE.tmp), and
+only the first problems and their count leave DuckDB. These bombs, scaled down to run in seconds
+under IRW_MEMORY_LIMIT=128MB, are measured in a child process (its peak resident memory); `make
+bench` measures 10x larger ones under the default limit.
+"""
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT = "128MB"
+# the interpreter, DuckDB's library and irw's modules take ~110-130 MB before any input; what the
+# input adds must stay within DuckDB's limit and a few chunks of Python's
+BOUND_KB = 400 * 1024
+XYZ = b"x y z\n" * 1_700_000  # 10 MB of lines of three fields: each line a problem
+DUPLICATES = b"q1 Q0 d1 1 1.0 t\n" * 600_000  # 10 MB of one line: each after the first a duplicate
+
+MEASURE = ("import resource, subprocess, sys\n"
+           "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
+           "sys.stderr.buffer.write(done.stderr)\n"
+           "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
+def peak_kb(*args: str, env: dict) -> tuple[int, int, str]:
+    """(exit status, peak resident KB, stderr) of `irw *args` in a child process of its own."""
+    done = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "warehouse", *args], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, **env}, timeout=300)
+    status, peak = map(int, done.stdout.split())
+    return status, peak, done.stderr
+
+
+def _compressed(data: bytes, suffix: str) -> bytes:
+    if suffix == ".gz":
+        return gzip.compress(data, 9)
+    if suffix == ".xz":
+        return lzma.compress(data)
+    if suffix == ".bz2":
+        return bz2.compress(data, 9)
+    import zstandard
+
+    return zstandard.ZstdCompressor(level=19).compress(data)
+
+
+@pytest.mark.parametrize("suffix,data,first", [
+    (".gz", XYZ, "1: expected 6 fields (qid Q0 docid rank score tag), found 3"),
+    (".gz", DUPLICATES, "2: duplicate document d1 for query q1 (first at line 1)"),
+    (".xz", XYZ, "1: expected 6 fields"),
+    (".bz2", XYZ, "1: expected 6 fields"),
+    (".zst", XYZ, "1: expected 6 fields"),
+], ids=["gz-xyz", "gz-duplicates", "xz", "bz2", "zst"])
+def test_a_bomb_is_refused_within_the_memory_bound(tmp_path, suffix, data, first):
+    bomb = tmp_path / f"bomb.run{suffix}"
+    bomb.write_bytes(_compressed(data, suffix))
+    status, peak, stderr = peak_kb("ingest", "run", str(bomb), "--db", str(tmp_path / "w.duckdb"),
+                                   env={"IRW_MEMORY_LIMIT": LIMIT})
+    assert status == 1
+    lines = stderr.splitlines()
+    assert lines[0].startswith(f"Error: {bomb}:{first}") and "more problems" in lines[-1], stderr[:500]
+    assert peak < BOUND_KB, f"peak {peak / 1024:.0f} MB"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [bomb.name]  # no warehouse, no spill folder left
+
+
+def test_a_valid_file_beyond_the_limit_is_stored_whole(tmp_path):
+    """A valid run larger than DuckDB's memory limit is read by spilling, every line stored."""
+    run = tmp_path / "big.run.gz"
+    with gzip.open(run, "wt", compresslevel=1) as out:
+        for q in range(300):
+            for i in range(1000):
+                out.write(f"q{q} Q0 document{q}-{i} {i + 1} {1000 - i} tag\n")
+    db = tmp_path / "w.duckdb"
+    status, peak, stderr = peak_kb("ingest", "run", str(run), "--db", str(db), env={"IRW_MEMORY_LIMIT": LIMIT})
+    assert status == 0, stderr
+    assert "300000 lines, 300 queries" in stderr
+    assert peak < BOUND_KB, f"peak {peak / 1024:.0f} MB"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [run.name, db.name]
+
+
+def test_a_memory_limit_that_is_not_a_size_is_refused(tmp_path):
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    status, _, stderr = peak_kb("ingest", "qrels", str(qrels), "--db", str(tmp_path / "w.duckdb"),
+                                env={"IRW_MEMORY_LIMIT": "lots"})
+    assert status == 1 and stderr == "Error: IRW_MEMORY_LIMIT='lots' is not a size; give one like 2GiB or 500MB\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.txt"]
+
+
+def test_trec_eval_spills_nowhere_it_leaves(tmp_path):
+    """irw trec-eval's in-memory database spilled into ./.tmp (DuckDB's default) and, exiting with
+    os._exit, would leave its spill folder: it spills into $TMPDIR/irw-spill-* and removes it."""
+    temp, work = tmp_path / "tmp", tmp_path / "work"
+    temp.mkdir()
+    work.mkdir()
+    qrels = work / "q.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    bomb = work / "bomb.run.gz"
+    bomb.write_bytes(_compressed(DUPLICATES, ".gz"))
+    done = subprocess.run([sys.executable, "-m", "warehouse", "trec-eval", str(qrels), str(bomb)], cwd=work,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "IRW_MEMORY_LIMIT": LIMIT, "TMPDIR": str(temp)})
+    assert done.returncode == 1 and "duplicate document d1 for query q1" in done.stderr
+    assert sorted(p.name for p in work.iterdir()) == ["bomb.run.gz", "q.txt"] and list(temp.iterdir()) == []
