@@ -344,7 +344,7 @@ def seeded_db(db_path: Path, _templates) -> Path:
 
 # The top-level commands, as the README's command table lists them.
 COMMANDS = ("ingest", "runs", "qrels", "rm", "rename", "edit", "eval", "trec-eval", "compare", "report", "sql",
-            "migrate", "copy", "export", "measures", "demo")
+            "migrate", "copy", "export", "measures", "demo", "serve")
 
 
 def help_commands(text: str) -> list[str]:
