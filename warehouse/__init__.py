@@ -25,14 +25,14 @@ _EXPORTS = {
     "Table": "table",
     **dict.fromkeys((
         "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotFoundError", "Problem",
-        "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
+        "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
         "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed", "WarehouseDamaged",
         "WarehouseLocked"), "errors"),
 }
 
 __all__ = [
     "Warehouse", "open", "evaluate_files", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
-    "QueryError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
+    "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
     "MeasureError", "BatchError", "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed",
     "WarehouseDamaged", "WarehouseLocked",
 ]
@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the names __getattr__ provides
     from .core import Warehouse, evaluate_files, open  # noqa: F401
     from .errors import (BatchError, ConflictError, DatabaseError, InputFileError, IrwError,  # noqa: F401
                          MeasureError, MissingExtraError, NotAWarehouse, NotFoundError, Problem, QueryError,
+                         QueryTimeoutError,
                          ReadOnlyError, SchemaVersionError, UsageError, WarehouseClosed, WarehouseDamaged,
                          WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
     from .table import Table  # noqa: F401

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 import duckdb
 
 from .db import Database, about_the_file, failure
-from .errors import IrwError, QueryError, ReadOnlyError
+from .errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError
 from .table import Table
 
 _STATEMENT = duckdb.StatementType
@@ -118,7 +118,7 @@ def _interruptible(con: duckdb.DuckDBPyConnection, call, timeout: float):
         while not done.wait(0.05):
             if deadline is not None and time.monotonic() >= deadline:
                 stop()
-                raise QueryError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was stopped; "
+                raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was stopped; "
                                  "give it more with --timeout SECONDS")
     except KeyboardInterrupt:
         stop()
@@ -563,7 +563,7 @@ def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT
             return Table.from_result(cursor)
         except psycopg.errors.QueryCanceled as exc:
             if "statement timeout" in str(exc) and timeout:
-                raise QueryError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
+                raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
                                  "cancelled on the server; give it more with --timeout SECONDS") from None
             raise QueryError(db.scrub(str(exc).strip()) or "the query was cancelled") from None
         except psycopg.errors.LockNotAvailable as exc:

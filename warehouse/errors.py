@@ -85,6 +85,11 @@ class QueryError(IrwError):
     """Ad-hoc SQL failed in the database."""
 
 
+class QueryTimeoutError(QueryError):
+    """Ad-hoc SQL ran longer than its timeout and was stopped (DuckDB) or cancelled on the server
+    (PostgreSQL)."""
+
+
 class MeasureError(IrwError):
     """A measure name or parameter cannot be understood."""
 

@@ -27,10 +27,10 @@ import shlex
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from ..core import Warehouse
-from ..errors import IrwError, QueryError, ReadOnlyError, WarehouseLocked, WarehouseOpenError
+from ..errors import IrwError, QueryTimeoutError, ReadOnlyError, WarehouseLocked, WarehouseOpenError
 from ..postgres import is_url, shown_url
 from ..table import Table
 
@@ -160,33 +160,8 @@ class WarehouseAccess:
         timeout = self.sql_timeout if timeout is None else timeout
         with self._session(False):
             with self._open(False, console=True) as wh:
-                fired = threading.Event()
-
-                def cut() -> None:
-                    fired.set()
-                    _cancel(wh)
-
-                timer = threading.Timer(timeout, cut)
-                timer.daemon = True
-                timer.start()
-                try:
-                    return wh.sql(query)
-                except QueryError as exc:
-                    if fired.is_set():
-                        raise QueryTimeout(f"the query ran longer than {timeout:g} s and was cut; "
-                                           "narrow it (a WHERE, a LIMIT) or run it with `irw sql`") from None
-                    raise
-                finally:
-                    timer.cancel()
-
-
-def _cancel(wh: Warehouse) -> None:
-    """Stops the statement running on the warehouse's connection (from another thread)."""
-    try:
-        con: Any = wh.db.con
-        if wh.db.dialect == "postgres":
-            (getattr(con, "cancel_safe", None) or con.cancel)()
-        else:
-            con.interrupt()
-    except Exception:  # noqa: BLE001 - the statement may have ended and the connection closed
-        pass
+                try:  # the library's timeout: DuckDB interrupted, PostgreSQL cancelled on the server
+                    return wh.sql(query, timeout=timeout)
+                except QueryTimeoutError:
+                    raise QueryTimeout(f"the query ran longer than {timeout:g} s and was cut; "
+                                       "narrow it (a WHERE, a LIMIT) or run it with `irw sql`") from None
