@@ -662,3 +662,22 @@ def test_dl19_compare_page_reads_well_on_a_desktop_and_a_phone(browser, dl19):
         page.set_width(width)
         page.screenshot(dl19["shots"] / f"compare-names-{width}.png")
     assert page.errors() == []
+
+
+def test_dl19_leaderboard_keeps_the_baseline_option_on_one_line_on_a_phone(browser, dl19):
+    """`--baseline RUN` in the note under the leaderboard's heading is one piece at 1,280 and 390 px:
+    it broke after `--` on a phone (issue 26)."""
+    page = Page(browser, dl19["leaderboard"])
+    code = "Array.from(document.querySelectorAll('p.baseline-note code'))"
+    assert page.js(f"{code}.map(c => c.textContent)") == ["--baseline RUN"]
+    lines = f"{code}.map(c => new Set(Array.from(c.getClientRects()).map(r => Math.round(r.top))).size)"
+    for width in WIDTHS:
+        page.set_width(width)
+        assert page.js(lines) == [1], width
+    # wherever the line ends: the note at every width a phone may give it, 200 to 390 px
+    page.set_width(390)
+    broken = page.js(f"""(() => {{ const p = document.querySelector('p.baseline-note'), out = [];
+        for (let w = 200; w <= 390; w++) {{ p.style.width = w + 'px'; if ({lines}[0] !== 1) out.push(w); }}
+        return out; }})()""")
+    assert broken == []
+    assert page.errors() == []
