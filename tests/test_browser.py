@@ -681,3 +681,24 @@ def test_dl19_leaderboard_keeps_the_baseline_option_on_one_line_on_a_phone(brows
         return out; }})()""")
     assert broken == []
     assert page.errors() == []
+
+
+def test_dl19_history_overview_names_and_colours_each_system(browser, dl19):
+    """History's "All runs" chart: each system's name in its legend, and its dots in a colour (and
+    marker) of their own, read from the SVG without JavaScript (issue 26)."""
+    page = Page(browser, dl19["history"], javascript=False)
+    figure = "document.querySelector('main figure')"
+    legend = page.js(f"Array.from({figure}.querySelectorAll('ul.legend li')).map(li => li.textContent.trim())")
+    systems = ["BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL"]
+    assert legend == systems + ["best so far"]
+    dots = page.js(f"""Array.from({figure}.querySelectorAll('svg.chart path.marker')).map(p => {{
+        const style = getComputedStyle(p);
+        return [p.querySelector('title').textContent, style.stroke, style.fill]; }})""")
+    assert len(dots) == 7
+    colour = {}
+    for title, stroke, fill in dots:
+        system = title.split(":")[0] if ":" in title.split(" (")[0] else title.split(" (")[0]
+        colour.setdefault(system, set()).add(stroke)
+    assert set(colour) == set(systems) and all(len(c) == 1 for c in colour.values()), colour
+    assert colour["BM25"] != colour["REP_LLAMA"]  # two systems, two colours
+    assert page.errors() == []
