@@ -638,6 +638,7 @@ def assert_compare_page_reads_well(page: Page, longest: str) -> None:
         page.js("window.scrollTo(0, 0)")
         score = page.js(FIRST_SCREEN_SCORE)
         assert page.js(GEOMETRY) == [], width
+        page.js("document.querySelectorAll('details.choices').forEach(d => { d.open = false; })")  # served pages
         cells = page.js(NAME_LINES % json.dumps("main td.run"))
         assert any("".join(lines) == longest for lines in cells), width
         for lines in cells:
