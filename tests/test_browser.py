@@ -591,3 +591,115 @@ def test_a_run_stored_without_its_rows_says_why_on_its_page_and_fits(browser, dl
         assert page.js(GEOMETRY) == [], width
         box = page.js(f"(() => {{ const r = {note}.getBoundingClientRect(); return [r.left, r.right]; }})()")
         assert 0 <= box[0] and box[1] <= width, (width, box)
+
+
+# The lines a cell's text is laid out on, as text: each character's box (a Range over it), a new line
+# where a box starts below the previous one. Cells of every table in <main> whose class is "run".
+NAME_LINES = """(() => Array.from(document.querySelectorAll(%s)).map(td => {
+  const lines = [], walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+  let top = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest(".tag, .desc")) continue;
+    for (let i = 0; i < node.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const box = range.getClientRects()[0];
+      if (!box) continue;
+      if (top === null || box.top > top + 2) { lines.push(""); top = box.top; }
+      lines[lines.length - 1] += node.data[i];
+    }
+  }
+  return lines;
+}))()"""
+# a score (0.1234) in a table of <main>, all of its cell on the first screen
+FIRST_SCREEN_SCORE = """(() => {
+  const w = document.documentElement.clientWidth, h = window.innerHeight;
+  for (const td of document.querySelectorAll("main table tbody td.num")) {
+    const r = td.getBoundingClientRect();
+    if (/^-?\\d\\.\\d{4}$/.test(td.textContent.trim()) && r.top >= 0 && r.bottom <= h && r.left >= 0 && r.right <= w)
+      return td.textContent.trim();
+  }
+  return null;
+})()"""
+COMPARISON_HEADS = ["Measure", "Run", "Baseline", "Queries", "Run mean", "Baseline mean", "\u0394", "CI", "p",
+                    "p corrected", "Significant", "Wins / ties / losses"]
+
+
+def assert_compare_page_reads_well(page: Page, longest: str) -> None:
+    """The compare page at 1,280 px: every column of the paired tests on screen (none scrolled to),
+    the longest real run name (SPLADE_P_P_ENSEMBLE_DISTIL) on one line wherever it is shown; at 390
+    px a score on the first screen; at both, run and system names broken only after _ - / :, never
+    inside a word, and every header on screen or in its own scrolling box (GEOMETRY)."""
+    table = "table.comparison"
+    heads = page.js(f"Array.from(document.querySelectorAll('{table} thead th')).map(h => h.textContent.trim())")
+    assert heads == COMPARISON_HEADS
+    for width, height in ((1280, 1000), (390, 844)):
+        page.set_width(width, height)
+        page.js("window.scrollTo(0, 0)")
+        score = page.js(FIRST_SCREEN_SCORE)
+        assert page.js(GEOMETRY) == [], width
+        page.js("document.querySelectorAll('details.choices').forEach(d => { d.open = false; })")  # served pages
+        cells = page.js(NAME_LINES % json.dumps("main td.run"))
+        assert any("".join(lines) == longest for lines in cells), width
+        for lines in cells:
+            assert all(line[-1] in "_-/:" for line in lines[:-1]), (width, lines)  # never mid-word
+            if width == 1280 and "".join(lines) == longest:
+                assert lines == [longest], width
+        if width == 1280:
+            boxes = page.js(f"Array.from(document.querySelectorAll('{table} thead th')).map(h => {{"
+                            " const r = h.getBoundingClientRect(); return [h.textContent.trim(), r.left, r.right]; })")
+            viewport = page.js("document.documentElement.clientWidth")
+            assert all(0 <= left and right <= viewport for _, left, right in boxes), boxes
+            ci = page.js(f"document.querySelector('{table} tbody td:nth-child(8)').textContent.trim()")
+            assert ci.startswith("[") and ci.endswith("]") and ", " in ci, ci
+        else:
+            assert score is not None, width
+
+
+def test_dl19_compare_page_reads_well_on_a_desktop_and_a_phone(browser, dl19):
+    page = Page(browser, dl19["compare"])
+    assert_compare_page_reads_well(page, "SPLADE_P_P_ENSEMBLE_DISTIL")
+    for width in WIDTHS:
+        page.set_width(width)
+        page.screenshot(dl19["shots"] / f"compare-names-{width}.png")
+    assert page.errors() == []
+
+
+def test_dl19_leaderboard_keeps_the_baseline_option_on_one_line_on_a_phone(browser, dl19):
+    """`--baseline RUN` in the note under the leaderboard's heading is one piece at 1,280 and 390 px:
+    it broke after `--` on a phone (issue 26)."""
+    page = Page(browser, dl19["leaderboard"])
+    code = "Array.from(document.querySelectorAll('p.baseline-note code'))"
+    assert page.js(f"{code}.map(c => c.textContent)") == ["--baseline RUN"]
+    lines = f"{code}.map(c => new Set(Array.from(c.getClientRects()).map(r => Math.round(r.top))).size)"
+    for width in WIDTHS:
+        page.set_width(width)
+        assert page.js(lines) == [1], width
+    # wherever the line ends: the note at every width a phone may give it, 200 to 390 px
+    page.set_width(390)
+    broken = page.js(f"""(() => {{ const p = document.querySelector('p.baseline-note'), out = [];
+        for (let w = 200; w <= 390; w++) {{ p.style.width = w + 'px'; if ({lines}[0] !== 1) out.push(w); }}
+        return out; }})()""")
+    assert broken == []
+    assert page.errors() == []
+
+
+def test_dl19_history_overview_names_and_colours_each_system(browser, dl19):
+    """History's "All runs" chart: each system's name in its legend, and its dots in a colour (and
+    marker) of their own, read from the SVG without JavaScript (issue 26)."""
+    page = Page(browser, dl19["history"], javascript=False)
+    figure = "document.querySelector('main figure')"
+    legend = page.js(f"Array.from({figure}.querySelectorAll('ul.legend li')).map(li => li.textContent.trim())")
+    systems = ["BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL"]
+    assert legend == systems + ["best so far"]
+    dots = page.js(f"""Array.from({figure}.querySelectorAll('svg.chart path.marker')).map(p => {{
+        const style = getComputedStyle(p);
+        return [p.querySelector('title').textContent, style.stroke, style.fill]; }})""")
+    assert len(dots) == 7
+    colour = {}
+    for title, stroke, fill in dots:
+        system = title.split(":")[0] if ":" in title.split(" (")[0] else title.split(" (")[0]
+        colour.setdefault(system, set()).add(stroke)
+    assert set(colour) == set(systems) and all(len(c) == 1 for c in colour.values()), colour
+    assert colour["BM25"] != colour["REP_LLAMA"]  # two systems, two colours
+    assert page.errors() == []

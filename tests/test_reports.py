@@ -536,7 +536,7 @@ def test_history_leads_with_one_overview_and_draws_only_systems_with_runs_to_com
     figures = re.findall(r"<figure>.*?</figure>", html, flags=re.S)
     assert len(figures) == 2  # the overview and bm25's: dense, rerank and random have one run each
     overview = figures[0]
-    assert len(re.findall(r'<path class="(?:run|flagged)"', overview)) == 6
+    assert len(re.findall(r'<path class="(?:flagged|marker series-\d)" d="[^"]*"><title>', overview)) == 6
     # the best so far over the whole board, in time order: bm25, bm25-rm3, dense, rerank, then flat
     ap = {row["run"]: row["AP"] for row in eval_json(db, "-m", "AP")}
     order = ["bm25", "bm25-rm3", "dense", "rerank", "random", "bm25-trunc"]
@@ -601,7 +601,7 @@ def test_history_of_many_single_run_systems_is_one_chart_and_one_table(tmp_path)
             wh.ingest_run(run, f"s{index}", date=f"2026-{1 + index // 28:02d}-{1 + index % 28:02d}")
         html = reports.render_history(reports.history(wh, "q"))
     assert len(re.findall(r"<figure>", html)) == 1
-    assert len(re.findall(r'<path class="run"', html)) == 40  # every run a point of the overview
+    assert len(re.findall(r'<path class="marker series-\d" d="[^"]*"><title>', html)) == 40  # every run a point of the overview, in its system's colour
     assert [row["Run"][0] for row in as_dicts(table_with(html, "single-runs"))] == sorted(
         (f"s{i}" for i in range(40)), key=lambda name: int(name[1:]))  # in time order: one a day
     assert "system-history" not in html

@@ -532,7 +532,7 @@ def test_the_readme_s_serve_lines_run_as_printed(conformance, tmp_path):
 
 # -- in Chromium -----------------------------------------------------------------------------------------
 
-from test_browser import GEOMETRY, WIDTHS, Page, browser, chromium, column, header_index, type_text  # noqa: E402,F401
+from test_browser import GEOMETRY, WIDTHS, Page, assert_compare_page_reads_well, browser, chromium, column, header_index, type_text  # noqa: E402,F401
 
 
 class ServedPage(Page):
@@ -722,3 +722,13 @@ def test_numeric_query_ids_are_in_numeric_order_and_sort_so(browser, dl19_server
     assert column(page, table, 0, attribute=None) == sorted(queries, key=int, reverse=True)
     rows = get_json(dl19_server["base"] + "/api/qrels/dl19/runs/BM25")
     assert [row["query"] for row in rows] == sorted(queries, key=int)
+
+
+def test_served_compare_page_reads_well_on_a_desktop_and_a_phone(browser, dl19_server):
+    """The served compare page, as test_browser asserts the static one: the paired tests' columns on
+    screen at 1,280 px with SPLADE_P_P_ENSEMBLE_DISTIL on one line, names never broken mid-word, a
+    score on a phone's first screen."""
+    page = ServedPage(browser, dl19_server["base"] + f"/qrels/dl19/compare?run={LONGEST}&run=D_BERT_KD_TASB"
+                      "&run=BM25&baseline=BM25&m=AP&m=nDCG@10")
+    assert_compare_page_reads_well(page, LONGEST)
+    assert page.errors() == []

@@ -433,8 +433,12 @@ def _time_label(seconds: float, step: int) -> str:
 
 def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, title: str, y_label: str,
                   y_top: float | None = None,
-                  time_domain: tuple[dt.datetime, dt.datetime] | None = None) -> HistoryChart:
+                  time_domain: tuple[dt.datetime, dt.datetime] | None = None,
+                  systems: Sequence[str] | None = None) -> HistoryChart:
     """Dots (date, value, title, flagged) in time order, and a step line for the best value so far.
+
+    systems: each point's system (the overview of every system): each system's dots get a colour
+    and marker of their own, named in the legend, in the order of the systems' names.
 
     time_domain: the dates the axis spans (default: these points'); the same for every system of a
     report puts their charts on one time axis."""
@@ -464,13 +468,19 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
     y_lo, y_hi, y_values = nice_ticks(lo, hi, 5)
     y = Scale(y_lo, y_hi, bottom, top)
     y_step = y_values[1] - y_values[0] if len(y_values) > 1 else 1.0
+    system_index = {name: i for i, name in enumerate(sorted(set(systems or ())))}
     drawn = []
     best_path = ""
     best = None
     for index, ((when, value, label, flagged), t) in enumerate(zip(points, times)):
         px, py = x(t), y(value)
-        drawn.append(HistoryPoint(marker_path("circle", px, py, 4.5), "flagged" if flagged else "run", label,
-                                  c(px), c(py - 12), flagged))
+        if systems is not None and not flagged:
+            series = system_index[systems[index]]
+            drawn.append(HistoryPoint(marker_path(series_shape(series), px, py, 4.5), f"marker {series_class(series)}",
+                                      label, c(px), c(py - 12), flagged))
+        else:
+            drawn.append(HistoryPoint(marker_path("circle", px, py, 4.5), "flagged" if flagged else "run", label,
+                                      c(px), c(py - 12), flagged))
         if best is None or value > best:
             if best is None:
                 best_path = f"M{c(px)},{c(py)}"
@@ -481,8 +491,11 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
         best_path += f"H{c(x(times[-1]))}"
     frame = _frame(title, "run date", y_label, x_ticks, [Tick(c(y(v)), tick_label(v, y_step)) for v in y_values],
                    height=260)
-    legend = [LegendItem("run", "run", marker_path("circle", 14, 6, 3.5), line=False),
-              LegendItem("best so far", "best", "", line=True)]
+    if systems is None:
+        legend = [LegendItem("run", "run", marker_path("circle", 14, 6, 3.5), line=False)]
+    else:
+        legend = [legend_item(name, i, line=False) for name, i in system_index.items()]
+    legend.append(LegendItem("best so far", "best", "", line=True))
     if any(flagged for _, _, _, flagged in points):
         legend.append(LegendItem("significantly worse than the run before", "flagged",
                                  marker_path("circle", 14, 6, 3.5), line=False))

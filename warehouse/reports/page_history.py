@@ -175,7 +175,8 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, runs: str | Seque
             text = f"{h.run} ({fmt_datetime(h.date)}): {m.name} {fmt_value(h.value)}"
             # the overview's dots say less (a thousand of them): the tables give the tests
             everything.append((h.date or EPOCH, h.run, h.value, (text if system == h.run else f"{system}: {text}")
-                               + ("; significantly worse than the run before it" if h.flagged else ""), h.flagged))
+                               + ("; significantly worse than the run before it" if h.flagged else ""), h.flagged,
+                               system))
             if h.pair is not None and h.pair.result is not None:
                 verdict = ("significantly worse than" if h.flagged else "significantly better than" if h.improved
                            else "not significantly different from")
@@ -190,9 +191,9 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, runs: str | Seque
     # the overview: every run in time order (then by name), and the best of the board so far
     everything.sort(key=lambda p: (p[0], p[1]))
     overview = charts.history_chart(
-        [(when, value, text, flagged) for when, _run, value, text, flagged in everything],
+        [(when, value, text, flagged) for when, _run, value, text, flagged, _system in everything],
         title=f"Every run's {m.name} over time, and the best so far", y_label=m.name, y_top=top,
-        time_domain=domain)
+        time_domain=domain, systems=[system for *_, system in everything])
     family_text = f"over {plural(family.tested, 'comparison')}: each run against the run of its system before it"
     return HistoryPage(scope, stats, out, family.tested, settings_items(scope, stats, family_text), family_text,
                        overview, selection)

@@ -1,9 +1,12 @@
 """Jinja rendering: the templates/ environment and the filters that format values."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
+
+from markupsafe import Markup, escape
 
 from ..escaping import shown
 from ..resources import templates_dir
@@ -18,8 +21,20 @@ def environment():
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize)
     env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
                        datetime=fmt_datetime, sortval=sort_value,
-                       urlquote=lambda text: quote(str(text), safe=""))
+                       urlquote=lambda text: quote(str(text), safe=""), breakable=breakable)
     return env
+
+
+_BREAK_AFTER = re.compile(r"([_\-/:])")
+
+
+def breakable(text: Any) -> Markup:
+    """A run or system name that a narrow table cell may break only after _ - / : (an empty
+    <wbr> after each), never inside a word: SPLADE_P_P_ENSEMBLE_DISTIL goes over lines as
+    SPLADE_P_P_ / ENSEMBLE_ / DISTIL at most. The text is the page's escaping rule applied
+    (warehouse/escaping.py, then HTML escaping), so the result is safe markup; its textContent is
+    the name itself."""
+    return Markup(_BREAK_AFTER.sub(r"\1<wbr>", str(escape(shown(str(text))))))
 
 
 def _finalize(value: Any) -> Any:
