@@ -111,3 +111,69 @@ def test_trec_eval_spills_nowhere_it_leaves(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(ROOT), "IRW_MEMORY_LIMIT": LIMIT, "TMPDIR": str(temp)})
     assert done.returncode == 1 and "duplicate document d1 for query q1" in done.stderr
     assert sorted(p.name for p in work.iterdir()) == ["bomb.run.gz", "q.txt"] and list(temp.iterdir()) == []
+
+
+# A bomb of 30 MB of lines each a problem (and, after the first, a duplicate): irw peaked at
+# 700-1,150 MB under the default memory limit before its error, staging every line. Its first
+# 10,000 lines decide now (warehouse/ingest.py _refuse_by_head): the rest is never staged.
+BAD_LINES = b"q 0 d x\n" * 3_750_000
+HEAD_BOUND_KB = 400 * 1024
+
+
+def _default_limit() -> dict:
+    return {key: value for key, value in os.environ.items() if key != "IRW_MEMORY_LIMIT"}
+
+
+def peak_kb_default_limit(*args: str) -> tuple[int, int, str]:
+    done = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "warehouse", *args], cwd=ROOT,
+                          capture_output=True, text=True, env=_default_limit(), timeout=300)
+    status, peak = map(int, done.stdout.split())
+    return status, peak, done.stderr
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+@pytest.mark.parametrize("suffix", ["", ".gz", ".xz"])
+def test_a_bomb_of_bad_lines_is_refused_at_its_head(tmp_path, kind, suffix):
+    bomb = tmp_path / f"bomb.txt{suffix}"
+    bomb.write_bytes(_compressed(BAD_LINES, suffix) if suffix else BAD_LINES)
+    status, peak, stderr = peak_kb_default_limit("ingest", kind, str(bomb), "--db", str(tmp_path / "w.duckdb"))
+    assert status == 1
+    # the lines the whole file's check names, then their count in the lines read
+    if kind == "run":  # one problem a line (a run's duplicates are judged among 6-field lines)
+        shown = [f"Error: {bomb}:{line}: expected 6 fields (qid Q0 docid rank score tag), found 4"
+                 for line in range(1, 21)]
+        more = 10_000 - 20
+    else:  # line 1 one problem, then two a line
+        shown = [f"Error: {bomb}:1: grade x is not an integer"]
+        for line in range(2, 12):
+            shown += [f"Error: {bomb}:{line}: duplicate judgment of document d for query q (first at line 1)",
+                      f"Error: {bomb}:{line}: grade x is not an integer"]
+        more = 1 + 2 * 9_999 - 20
+    assert stderr.splitlines() == shown[:20] + [
+        f"Error: ... and {more} more problems in its first 10,000 lines; the rest of the file was not read"], stderr[:800]
+    assert peak < HEAD_BOUND_KB, f"peak {peak / 1024:.0f} MB"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [bomb.name]
+
+
+def _whole_file_message(tmp_path: Path, name: str, text: str) -> list[str]:
+    path = tmp_path / name
+    path.write_text(text)
+    status, _, stderr = peak_kb_default_limit("ingest", "run", str(path), "--db", str(tmp_path / "w.duckdb"))
+    assert status == 1
+    return stderr.splitlines()
+
+
+def test_a_file_with_few_problems_in_its_head_is_judged_whole(tmp_path):
+    """Three bad lines in the head and one past it: the head cannot decide (fewer problems than
+    are shown), so the whole file is read and every problem named, as before."""
+    good = "".join(f"q{i} Q0 d{i} 1 1.0 t\n" for i in range(12_000))
+    lines = _whole_file_message(tmp_path, "few.run", "q 1\n" * 3 + good + "q 2\n")
+    path = tmp_path / "few.run"
+    assert lines == [f"Error: {path}:{n}: expected 6 fields (qid Q0 docid rank score tag), found 2"
+                     for n in (1, 2, 3, 12_004)]
+
+
+def test_a_short_bad_file_is_counted_whole(tmp_path):
+    """A file that ends within the head is checked whole: the count is the file's."""
+    lines = _whole_file_message(tmp_path, "short.run", "q 1\n" * 30)
+    assert lines[-1] == "Error: ... and 10 more problems"

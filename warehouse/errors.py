@@ -27,11 +27,17 @@ class InputFileError(IrwError):
 
     MAX_SHOWN = 20
 
-    def __init__(self, problems: list[Problem], total: int | None = None):
+    def __init__(self, problems: list[Problem], total: int | None = None, *, read_lines: int | None = None):
+        """read_lines: the file was refused after its first read_lines lines (total counts the
+        problems there), the rest unread."""
         self.problems = problems[: self.MAX_SHOWN]
         self.total = max(total or 0, len(problems))
+        self.read_lines = read_lines
         lines = [str(p) for p in self.problems]
-        if self.total > len(self.problems):
+        if read_lines is not None:
+            lines.append(f"... and {self.total - len(self.problems)} more problems in its first {read_lines:,} "
+                         "lines; the rest of the file was not read")
+        elif self.total > len(self.problems):
             lines.append(f"... and {self.total - len(self.problems)} more problems")
         super().__init__("\n".join(lines))
 

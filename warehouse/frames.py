@@ -133,7 +133,7 @@ def row_problems(error: InputFileError, path: Path, label: str) -> InputFileErro
     """The file's problems as rows of the frame (line N is the frame's row N - 1)."""
     problems = [FrameProblem(label, p.line - 1, _as_rows(p.reason, path, label)) if p.line
                 else Problem(label, 0, _as_rows(p.reason, path, label)) for p in error.problems]
-    return InputFileError(problems, error.total)
+    return InputFileError(problems, error.total, read_lines=error.read_lines)
 
 
 def frame_label(kind: str, name: str | None) -> str:

@@ -40,6 +40,10 @@ _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
 _STAGE_TABLES = ("stage_fields", "stage_run_columns", "stage_qrels_columns")
 _STAGE_VIEWS = ("stage_run", "stage_qrels")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
+# A file read in line mode is first checked on its first lines (_refuse_by_head): one whose head
+# already has more problems than an error shows is refused there, the rest unread.
+HEAD_LINES = 10_000
+_HEAD_BYTES_READ = 4 << 20  # at most this much of the head (lines up to MAX_LINE_BYTES each)
 T = TypeVar("T")
 
 
@@ -595,11 +599,7 @@ def _refuse_swapped(db: Database, path: Path, kind: str, header: HeaderLine | No
     at least half have 3 or 4 fields ending in an integer (qrels). Said first, and alone: the
     problems of every line would only hide it. A header line (BEIR's `query-id corpus-id score`)
     is passed over: the line after it decides."""
-    after = header.line if header else 0
-    first_count, first_grade, share = db.fetchone(
-        "select arg_min(field_count, line_no), arg_min(regexp_full_match(fields[-1], '[+-]?[0-9]+'), line_no), "
-        "count(*) filter (where field_count " + ("in (3, 4)" if kind == "run" else ">= 6") + ") / count(*) "
-        "from stage_fields where line_no > $after", {"after": after})
+    first_count, first_grade, share = _swap_facts(db, kind, header)
     if share is not None and share >= 0.5:
         try:
             refuse_if_swapped(path, kind, first_count, first_grade)
@@ -610,6 +610,15 @@ def _refuse_swapped(db: Database, path: Path, kind: str, header: HeaderLine | No
                                    exc.problems[0].reason.partition("; ")[2]) from None
     if header is not None:
         raise header_error(path, header, kind)
+
+
+def _swap_facts(db: Database, kind: str, header: HeaderLine | None) -> tuple:
+    """(field count of the first data line after the header, whether it ends in an integer, the
+    share of data lines that look like the other kind) of the file staged in stage_fields."""
+    return db.fetchone(
+        "select arg_min(field_count, line_no), arg_min(regexp_full_match(fields[-1], '[+-]?[0-9]+'), line_no), "
+        "count(*) filter (where field_count " + ("in (3, 4)" if kind == "run" else ">= 6") + ") / count(*) "
+        "from stage_fields where line_no > $after", {"after": header.line if header else 0})
 
 
 def refuse_if_swapped(path: Path, kind: str, first_count: int, first_grade: bool) -> None:
@@ -653,6 +662,8 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
             if _stage_run_columns(db, params | {"skip": header_lines, "first_tag": first_tag}):
                 db.run_file("ingest/stage_run_from_columns.sql")
                 return ir_metadata, [(first_tag, None, None)]  # every line has that tag
+            _refuse_by_head(db, path, readable, "run",
+                            lambda: ("ingest/run_problems.sql", {"strict": strict}))
             with _read_errors(path, compression):
                 db.run_file("ingest/stage_fields.sql", params)
         _require_data(db, path, "run")
@@ -780,20 +791,92 @@ def _staging(db: Database) -> Iterator[None]:
 _CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
 
 
-def _collect_problems(db: Database, path: Path, sql_file: str, params: dict) -> None:
+def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
+                      head_lines: int | None = None) -> None:
     """Refuses the staged file if sql_file (one query of (line_no, reason) rows) finds problems: the
     first InputFileError.MAX_SHOWN, and their count. Neither holds every problem at once (a file of
     millions of bad lines peaked at gigabytes when all were fetched): DuckDB keeps a top-N and a
-    count, and a file without problems pays for the first query only."""
+    count, and a file without problems pays for the first query only. head_lines: what is staged
+    is only the file's first head_lines lines (_refuse_by_head), refused only when they hold more
+    problems than are shown (fewer would leave room for those of the rest)."""
     query = read_sql(sql_file).strip().rstrip(";")
     rows = db.run_sql(f"select line_no, reason from (\n{query}\n) order by line_no, reason "
                       f"limit {int(InputFileError.MAX_SHOWN) + 1}", params).fetchall()
+    if head_lines is not None and len(rows) <= InputFileError.MAX_SHOWN:
+        return
     if rows:
         total = len(rows)
         if total > InputFileError.MAX_SHOWN:
             total = db.run_sql(f"select count(*) from (\n{query}\n)", params).fetchone()[0]
         raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
-                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=total)
+                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=total,
+                             read_lines=head_lines)
+
+
+def _head_copy(readable: Path, target: Path) -> int | None:
+    """Writes the first HEAD_LINES lines of readable's text (decompressed, CR LF line ends made LF
+    as _readable_by_duckdb does) to target; how many lines. None, and nothing written, when the
+    file ends within them (reading it whole costs no more) or its head holds no line end within
+    _HEAD_BYTES_READ bytes. A file whose data is damaged is None too: the whole file's read says so."""
+    head, lines = b"", 0
+    try:
+        with _open_decompressed(readable) as stream:
+            while lines < HEAD_LINES and len(head) < _HEAD_BYTES_READ:
+                chunk = stream.read(min(_CHUNK, _HEAD_BYTES_READ - len(head)))
+                if not chunk:
+                    return None
+                head += chunk
+                lines = head.count(b"\n")
+    except _decompression_errors():
+        return None
+    if lines >= HEAD_LINES:
+        cut = -1
+        for _ in range(HEAD_LINES):
+            cut = head.find(b"\n", cut + 1)
+        cut += 1
+    else:
+        cut = head.rfind(b"\n") + 1
+    if cut == 0:
+        return None
+    head = head[:cut]
+    target.write_bytes(head.replace(b"\r\n", b"\n") if b"\r" in head else head)
+    return head.count(b"\n")
+
+
+def _refuse_by_head(db: Database, path: Path, readable: Path, kind: str,
+                    problems: Callable[[], tuple[str, dict]]) -> None:
+    """Refuses a file about to be read whole in line mode when its first lines (_head_copy),
+    staged by the same SQL, already hold more problems than an error shows: the same first problems
+    the whole file's check names (each rule judges a line by it and the lines before it), then
+    their count in those lines and that the rest was not read, so a bomb of bad lines costs no
+    memory. What the head cannot decide is left to the whole file's check: a file the head shows
+    as maybe the other kind (the share of all its lines decides), one with fewer problems there.
+    problems() gives the problems query and its parameters (read from stage_fields). readable:
+    the file DuckDB reads (_readable_by_duckdb); line_mode.sql's macros exist."""
+    with leftovers.temporary_folder("irw-head-") as tmp:
+        read_lines = _head_copy(readable, tmp / "head")
+        if read_lines is None:
+            return
+        try:
+            db.run_file("ingest/stage_fields.sql", {"path": str(tmp / "head"), "compression": "none"})
+        except duckdb.Error:
+            return  # the whole file's read names what DuckDB cannot read
+    try:
+        if db.fetchone("select count(*) from stage_fields")[0] < 2:
+            return  # (_header_line's rule needs the count of the whole file's data lines)
+        header = _header_line(db)
+        first_count, first_grade, _ = _swap_facts(db, kind, header)
+        if first_count is None:
+            return
+        try:
+            refuse_if_swapped(path, kind, first_count, first_grade)
+        except SwappedFileError:
+            return
+        if header is not None:
+            raise header_error(path, header, kind)
+        _collect_problems(db, path, *problems(), head_lines=read_lines)
+    finally:
+        db.execute("drop table if exists stage_fields")
 
 
 def _require_data(db: Database, path: Path, what: str) -> int:
@@ -891,6 +974,7 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
                     db.run_file("ingest/stage_qrels_from_columns.sql")
                     return True
             db.run_file("ingest/line_mode.sql")
+            _refuse_by_head(db, path, readable, "qrels", lambda: _qrels_problems(db, subtopics))
             with _read_errors(path, compression):
                 db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
         return False
@@ -901,17 +985,21 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
         return
     _require_data(db, path, "qrels")
     _refuse_swapped(db, path, "qrels", _header_line(db))
+    _collect_problems(db, path, *_qrels_problems(db, subtopics))
+    db.run_file("ingest/stage_qrels_from_fields.sql")
+    if refuse_nul:
+        _refuse_nul(db, path, "stage_qrels")
+
+
+def _qrels_problems(db: Database, subtopics: bool) -> tuple[str, dict]:
+    """The problems query of the qrels staged in stage_fields, and its parameters."""
+    if subtopics:
+        return "ingest/subtopic_qrels_problems.sql", {}
     # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
     # is reported on its own instead of making every good line "differ from the first".
     layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
                          "where field_count in (3, 4)")[0]
-    if subtopics:
-        _collect_problems(db, path, "ingest/subtopic_qrels_problems.sql", {})
-    else:
-        _collect_problems(db, path, "ingest/qrels_problems.sql", {"field_count": layout})
-    db.run_file("ingest/stage_qrels_from_fields.sql")
-    if refuse_nul:
-        _refuse_nul(db, path, "stage_qrels")
+    return "ingest/qrels_problems.sql", {"field_count": layout}
 
 
 def _stage_qrels_columns(db: Database, params: dict) -> bool:
