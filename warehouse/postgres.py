@@ -7,8 +7,20 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
 - Files are read and validated by DuckDB in a local in-memory database (`staging`), exactly as for
   a DuckDB warehouse (same rules, same FILE:LINE errors); the validated rows go to the server in
   one transaction with COPY (warehouse/transfer.py). A killed ingest leaves nothing behind.
-- Schema migrations are the same files, applied once per database under an advisory lock, so two
-  clients opening a fresh database together do not both migrate it.
+- Schema migrations are the same files, applied once per database, so two clients opening a fresh
+  database together do not both migrate it.
+- Writers never wait on a lock a reader can take. Advisory locks (pg_advisory_lock) are anyone's:
+  every role that may connect can take any key, so irw takes none. Writers serialise on what
+  needs a writer's privileges, which PostgreSQL checks before granting the lock: migrations on
+  `LOCK TABLE irw_schema IN EXCLUSIVE MODE` (a role with only SELECT may lock a table in ACCESS
+  SHARE mode alone, which EXCLUSIVE does not conflict with), and writers of scores on the row of
+  their qrels set, `SELECT ... FOR NO KEY UPDATE` (a row lock needs UPDATE; NO KEY, so the
+  foreign-key checks of concurrent inserts, FOR KEY SHARE, do not wait on it). Before any table
+  exists there is nothing to lock: the first writer creates irw_schema alone, in a statement of
+  its own (a second client doing the same meanwhile fails on the catalog's unique key and finds
+  it made), then migrates under the lock. What a reader can still hold is what any PostgreSQL
+  reader holds: ACCESS SHARE on the tables it reads, which delays only a migration's ALTER of one
+  (`irw sql` holds it at most --timeout seconds).
 - `irw sql` runs in a READ ONLY transaction that is always rolled back, with statement and lock
   timeouts, under a role that can only read: the URL's own, or irw's reader role (adhoc.READER,
   which a writer whose role may create roles makes and grants, _grant_reader) by SET LOCAL ROLE;
@@ -32,10 +44,6 @@ from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse,
 from .resources import read_sql
 
 URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
-# pg_advisory_xact_lock key of schema migrations: any constant, the same in every irw
-_MIGRATION_LOCK = 0x697277  # "irw"
-# pg_advisory_xact_lock(class, qrels_set_id) of the writers storing scores (lock_scores)
-_SCORES_LOCK = 0x697273
 
 
 def is_url(path: Any) -> bool:
@@ -252,8 +260,8 @@ class PostgresDatabase:
         """Serialises, until the caller's transaction ends, the writers that store scores computed
         with one qrels set: two clients evaluating the same runs at once then store each score
         once, the second finding the first's (the evaluation's row, and every score, have unique
-        keys as well)."""
-        self.execute("select pg_advisory_xact_lock(?, ?)", [_SCORES_LOCK, qrels_set_id])
+        keys as well). The lock is the qrels set's row, which only a writer may lock (module notes)."""
+        self.con.execute("select 1 from qrels_sets where qrels_set_id = %s for no key update", [qrels_set_id])
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self)
@@ -304,7 +312,7 @@ class PostgresDatabase:
     def _check_is_warehouse(self) -> None:
         rows = self.con.execute(
             "select table_name from information_schema.tables where table_schema = current_schema() "
-            "order by table_name limit 6").fetchall()
+            "and table_name <> 'irw_schema' order by table_name limit 6").fetchall()
         if rows:
             names = [r[0] for r in rows]
             shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
@@ -315,6 +323,8 @@ class PostgresDatabase:
     def _migrate(self) -> None:
         from .db import apply_migrations
 
+        if not self.read_only:
+            self._make_schema_table()
         apply_migrations(self)
         if not self.read_only:
             self._grant_reader()
@@ -361,10 +371,24 @@ class PostgresDatabase:
                 f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
                 "`irw migrate --db URL` through a role that may create tables")
 
+    def _make_schema_table(self) -> None:
+        """irw_schema, in a statement of its own, so that there is a table for lock_migrations to
+        lock before the first migration (module notes). Two clients creating it at once: the second
+        fails on the catalog's unique key when the first commits, and then finds it."""
+        for attempt in range(3):
+            if self.con.execute("select to_regclass('irw_schema') is not null").fetchone()[0]:
+                return
+            try:
+                self.run_file("schema/000_schema_version.sql")
+                return
+            except ConflictError:  # the catalog's unique key: another client made it meanwhile
+                if attempt == 2:
+                    raise
+
     def lock_migrations(self) -> None:
         """Two clients opening a fresh database together: the second waits here until the first
-        commits, then finds the migrations applied."""
-        self.execute("select pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
+        commits, then finds the migrations applied. A lock only a writer may take (module notes)."""
+        self.con.execute("lock table irw_schema in exclusive mode")
 
 
 class _Transaction:
