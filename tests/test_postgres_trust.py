@@ -1,15 +1,21 @@
 """A shared PostgreSQL warehouse and the roles that only read it (issue 24), checked at the server,
-bypassing irw's own checks on purpose: a reader cannot hold a lock irw's writers wait on. Real
-server, raw psycopg sessions, irw in subprocesses with timeouts."""
+bypassing irw's own checks on purpose: a reader cannot hold a lock irw's writers wait on; the
+reader login irw sql runs user SQL as works under password authentication (pg_hba.conf asking
+scram-sha-256), and a login the server refuses makes irw sql refuse, never run in the writer's
+session. Real server, raw psycopg sessions, irw in subprocesses with timeouts."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 import pytest
 
-from conftest import RUN_ROWS, Cli, qrels_text, run_text, write_file
+from conftest import RUN_ROWS, Cli, postgres_url_with, qrels_text, run_text, write_file
 
 pytestmark = pytest.mark.postgres
 
@@ -76,3 +82,78 @@ def test_a_reader_cannot_take_the_locks_writers_serialise_on(postgres_url, postg
         evaluated = _irw(postgres_url, "eval", "-m", "AP", "--qrels", "q", timeout=120)
         assert evaluated.returncode == 0, evaluated.stderr
         reader.rollback()
+
+
+# -- the reader login under password authentication ---------------------------------------------
+def _login(url: str) -> str:
+    with psycopg.connect(url, autocommit=True) as con:
+        return con.execute("select role_name from irw_reader_login").fetchone()[0]
+
+
+@contextmanager
+def _hba_first(url: str, lines: list[str]):
+    """The server's pg_hba.conf with lines put first (for one role: other sessions are not
+    concerned), reloaded; restored on leaving. Skips where the file is not this machine's to edit."""
+    with psycopg.connect(url, autocommit=True) as con:
+        path = Path(con.execute("show hba_file").fetchone()[0])
+        if not os.access(path, os.W_OK):
+            pytest.skip(f"the server's {path} is not writable here: its pg_hba.conf cannot be changed for the test")
+        original = path.read_text()
+        try:
+            path.write_text("\n".join(lines) + "\n" + original)
+            assert con.execute("select pg_reload_conf()").fetchone()[0]
+            time.sleep(0.5)  # the postmaster reloads on SIGHUP
+            yield
+        finally:
+            path.write_text(original)
+            con.execute("select pg_reload_conf()")
+            time.sleep(0.5)
+
+
+def _lines(role: str, method: str) -> list[str]:
+    return [f"local all {role} {method}", f"host all {role} 127.0.0.1/32 {method}", f"host all {role} ::1/128 {method}"]
+
+
+def test_the_reader_login_works_where_the_server_asks_a_scram_password(postgres_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    login = _login(postgres_url)
+    with _hba_first(postgres_url, _lines(login, "scram-sha-256")):
+        with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+            psycopg.connect(postgres_url_with(postgres_url, user=login, password="not-its-password")).close()
+        who = irw("sql", "select session_user as who, count(*) as n from runs", "-f", "csv")
+        assert who.exit_code == 0 and who.stdout.splitlines()[1] == f"{login},1", who.stderr
+    # the password never reached the server as text: it keeps a SCRAM verifier
+    with psycopg.connect(postgres_url, autocommit=True) as con:
+        stored, = con.execute("select rolpassword from pg_authid where rolname = %s", [login]).fetchone()
+        password, = con.execute("select password from irw_reader_login").fetchone()
+    assert stored.startswith("SCRAM-SHA-256$4096:") and password not in stored
+
+
+def test_a_reader_login_the_server_refuses_makes_irw_sql_refuse_and_say_what_to_do(
+        postgres_url, postgres_readonly_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    login = _login(postgres_url)
+    with _hba_first(postgres_url, _lines(login, "reject")):
+        refused = irw("sql", "select session_user as who", "-f", "csv")
+        assert refused.exit_code == 1, refused.stdout
+        assert f"irw's reader login {login}" in refused.stderr and "pg_hba.conf" in refused.stderr, refused.stderr
+        assert "read-only role" in refused.stderr and "Traceback" not in refused.stderr
+        assert "postgres" not in refused.stdout  # never ran in the writer's session instead
+        # a role that can only read runs it in its own session, as before
+        own = Cli(postgres_readonly_url)("sql", "select count(*) as n from runs", "-f", "csv")
+        assert own.exit_code == 0 and own.stdout.splitlines()[1] == "1", own.stderr
+
+
+def test_a_warehouse_from_before_the_reader_login_gets_one_when_a_writer_upgrades_it(postgres_url, tmp_path):
+    irw = _seeded(postgres_url, tmp_path)
+    with psycopg.connect(postgres_url, autocommit=True) as con:  # as an irw before migration 15 left it
+        login = con.execute("select role_name from irw_reader_login").fetchone()[0]
+        con.execute("drop table irw_reader_login")
+        con.execute("delete from irw_schema where version = 15")
+        con.execute(f'drop owned by "{login}"')
+        con.execute(f'drop role "{login}"')
+    old = irw("sql", "select 1 as x")
+    assert old.exit_code == 1 and "irw migrate" in old.stderr, old.stderr
+    assert irw("migrate").exit_code == 0
+    who = irw("sql", "select session_user as who", "-f", "csv")
+    assert who.exit_code == 0 and who.stdout.splitlines()[1] == _login(postgres_url) != login, who.stderr

@@ -22,9 +22,11 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
   reader holds: ACCESS SHARE on the tables it reads, which delays only a migration's ALTER of one
   (`irw sql` holds it at most --timeout seconds).
 - `irw sql` runs in a READ ONLY transaction that is always rolled back, with statement and lock
-  timeouts, under a role that can only read: the URL's own, or irw's reader role (adhoc.READER,
-  which a writer whose role may create roles makes and grants, _grant_reader) by SET LOCAL ROLE;
-  else it refuses (warehouse/adhoc.py; README, "A shared warehouse"). A warehouse opened
+  timeouts, in a session whose login role can only read: the URL's own session when its role
+  (and every role it may SET ROLE to) can only read, else a session of its own logged in as the
+  warehouse's reader login (reader_session; made by _grant_reader), whose session_user can only
+  read, so no set_config('role', ...) or RESET ROLE in user SQL regains a writer's powers; else
+  it refuses (warehouse/adhoc.py; README, "A shared warehouse"). A warehouse opened
   read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
   not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
   PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
@@ -100,6 +102,7 @@ class PostgresDatabase:
         self._staging = None
         self._engine = None
         self._in_transaction = False
+        self._reader = None  # reader_session()
         try:
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
@@ -287,11 +290,14 @@ class PostgresDatabase:
         self._staging = None
         if self._engine is not None:
             self._engine.dispose()
-        interrupt.unregister(self._con)
-        try:
-            self._con.close()
-        except Exception:
-            pass
+        for con in (self._reader, self._con):
+            if con is None:
+                continue
+            interrupt.unregister(con)
+            try:
+                con.close()
+            except Exception:
+                pass
 
     def discard(self) -> None:
         self.close()
@@ -330,41 +336,89 @@ class PostgresDatabase:
             self._grant_reader()
 
     def _grant_reader(self) -> None:
-        """irw's reader role (warehouse/adhoc.py READER), which `irw sql` switches to when the URL's
-        role may do more than read: made NOLOGIN by a writer whose role may create roles, given
-        USAGE on the warehouse's schema and SELECT on each of its tables and views (nothing else),
-        and granted to that writer so it may SET ROLE to it. One query when all that is in place."""
+        """The login role `irw sql` runs user SQL as when the URL's role may do more than read
+        (warehouse/adhoc.py): one per warehouse, irw_sql_<random>, made LOGIN by a writer whose role
+        may create roles, with a random password kept in irw_reader_login (which only the owner
+        reads: what default privileges granted others on it is revoked) and sent to the server only
+        as a SCRAM verifier, so that no server log holds it. It gets CONNECT on the database (when
+        this role may grant it), USAGE on the schema and SELECT on each table and view but
+        irw_reader_login, nothing else: no membership, so no SET ROLE regains anything. Two
+        queries when all that is in place."""
+        import secrets
+
+        import psycopg
         from psycopg import sql as psql
 
-        from .adhoc import READER
-
-        query = ("select (select rolsuper or rolcreaterole from pg_catalog.pg_roles where rolname = current_user),"
-                 " to_regrole(%(r)s) is not null,"
-                 " array(select c.relname::text from pg_catalog.pg_class c"
-                 "       join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
-                 "       where n.nspname = %(s)s and c.relkind in ('r', 'v', 'm', 'p')"
-                 "       and case when to_regrole(%(r)s) is null then true"
-                 "                else not has_table_privilege(%(r)s, c.oid, 'SELECT') end"
-                 "       order by 1)")
-        may_create, exists, missing = self.con.execute(query, {"r": READER, "s": self.schema}).fetchone()
-        if not may_create or (exists and not missing):
+        may_create, may_use = self.con.execute(
+            "select (select rolsuper or rolcreaterole from pg_catalog.pg_roles where rolname = current_user),"
+            " to_regclass('irw_reader_login') is not null"
+            " and has_table_privilege('irw_reader_login', 'SELECT, INSERT')").fetchone()
+        if not may_use:
             return
-        import psycopg
-
-        reader, schema = psql.Identifier(READER), psql.Identifier(self.schema)
+        state = self.con.execute(_LOGIN_STATE, {"s": self.schema}).fetchone()
+        role, exists, missing, usage, others = state if state else (None, False, [], False, [])
+        if role and exists and not missing and usage and not others:
+            return
+        if not may_create and not (role and exists):
+            return
+        schema = psql.Identifier(self.schema)
         try:
             with self.transaction():
                 self.lock_migrations()
-                if not self.con.execute("select to_regrole(%s) is not null", [READER]).fetchone()[0]:
-                    self.con.execute(psql.SQL("create role {} nologin").format(reader))
+                row = self.con.execute("select role_name, password from irw_reader_login").fetchone()
+                if row is None:
+                    row = (f"irw_sql_{secrets.token_hex(6)}", secrets.token_hex(24))
+                    self.con.execute("insert into irw_reader_login (role_name, password) values (%s, %s)", row)
+                role, password = row
+                reader = psql.Identifier(role)
+                if not self.con.execute("select to_regrole(%s) is not null", [role]).fetchone()[0]:
+                    self.con.execute(psql.SQL(
+                        "create role {} login nosuperuser nocreatedb nocreaterole noinherit noreplication "
+                        "nobypassrls password {}").format(reader, psql.Literal(_scram_verifier(password))))
+                if self.con.execute("select has_database_privilege(current_database(), 'CONNECT WITH GRANT OPTION')"
+                                    " and not has_database_privilege(%s, current_database(), 'CONNECT')",
+                                    [role]).fetchone()[0]:
+                    database = self.con.execute("select current_database()").fetchone()[0]
+                    self.con.execute(psql.SQL("grant connect on database {} to {}").format(
+                        psql.Identifier(database), reader))
                 self.con.execute(psql.SQL("grant usage on schema {} to {}").format(schema, reader))
-                for name in self.con.execute(query, {"r": READER, "s": self.schema}).fetchone()[2]:
+                _, _, missing, _, others = self.con.execute(_LOGIN_STATE, {"s": self.schema}).fetchone()
+                for name in missing:
                     self.con.execute(psql.SQL("grant select on {}.{} to {}").format(
                         schema, psql.Identifier(name), reader))
-                if not self.con.execute("select pg_has_role(current_user, %s, 'MEMBER')", [READER]).fetchone()[0]:
-                    self.con.execute(psql.SQL("grant {} to current_user").format(reader))
-        except (psycopg.Error, DatabaseError):
+                for other in others:
+                    self.con.execute(psql.SQL("revoke all on {}.irw_reader_login from {}").format(
+                        schema, psql.SQL("public") if other == "public" else psql.Identifier(other)))
+        except (psycopg.Error, IrwError):
             pass  # another client made it meanwhile, or this role may not: irw sql then says why
+
+    def reader_login(self) -> tuple[str, str] | None:
+        """(role, password) of `irw sql`'s login role (_grant_reader), when this role may read it."""
+        if not self.con.execute("select to_regclass('irw_reader_login') is not null"
+                                " and has_table_privilege('irw_reader_login', 'SELECT')").fetchone()[0]:
+            return None
+        row = self.con.execute("select role_name, password from irw_reader_login").fetchone()
+        if row is None or not self.con.execute("select to_regrole(%s) is not null", [row[0]]).fetchone()[0]:
+            return None
+        return row[0], row[1]
+
+    def reader_session(self, role: str, password: str):
+        """A session of its own on the same server and database, logged in as role (autocommit),
+        kept until close(); WarehouseOpenError with the server's reason when the login is refused."""
+        import psycopg
+        from psycopg.conninfo import make_conninfo
+
+        if self._reader is not None and not self._reader.closed:
+            return self._reader
+        if password not in self._secrets:
+            self._secrets.append(password)
+        try:
+            self._reader = psycopg.connect(make_conninfo(self._url, user=role, password=password), autocommit=True)
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(self.scrub(_first_line(exc))) from None
+        interrupt.register(self._reader)
+        _configure(self._reader)
+        return self._reader
 
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         return (f"{self.path} has schema version {current} and lacks migration"
@@ -415,6 +469,39 @@ class _Transaction:
         if isinstance(exc, psycopg.Error):
             raise self.db.failure(exc) from None
         return False
+
+
+# irw sql's login role (_grant_reader): its name, whether it exists, the tables and views of the
+# schema it may not read yet, whether it may use the schema, and the roles other than the owner granted anything on irw_reader_login.
+_LOGIN_STATE = """
+select l.role_name, to_regrole(l.role_name) is not null,
+ array(select c.relname::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = %(s)s and c.relkind in ('r', 'v', 'm', 'p') and c.relname <> 'irw_reader_login'
+       and case when to_regrole(l.role_name) is null then true
+                else not has_table_privilege(l.role_name, c.oid, 'SELECT') end
+       order by 1),
+ case when to_regrole(l.role_name) is null then false else has_schema_privilege(l.role_name, %(s)s, 'USAGE') end,
+ array(select distinct case when a.grantee = 0 then 'public' else pg_catalog.pg_get_userbyid(a.grantee)::text end
+       from pg_catalog.pg_class c, aclexplode(c.relacl) a
+       where c.oid = 'irw_reader_login'::regclass and a.grantee <> c.relowner)
+from irw_reader_login l
+"""
+
+
+def _scram_verifier(password: str) -> str:
+    """The SCRAM-SHA-256 verifier PostgreSQL stores for password (RFC 5803; what psql's \\password
+    sends): the server never sees the password itself."""
+    import base64
+    import hashlib
+    import hmac
+    import os
+
+    salt, iterations = os.urandom(16), 4096
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, iterations)
+    stored = hashlib.sha256(hmac.new(salted, b"Client Key", "sha256").digest()).digest()
+    server = hmac.new(salted, b"Server Key", "sha256").digest()
+    b64 = lambda data: base64.b64encode(data).decode()  # noqa: E731
+    return f"SCRAM-SHA-256${iterations}:{b64(salt)}${b64(stored)}:{b64(server)}"
 
 
 def _roll_back(con) -> None:
