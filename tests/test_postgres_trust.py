@@ -157,3 +157,85 @@ def test_a_warehouse_from_before_the_reader_login_gets_one_when_a_writer_upgrade
     assert irw("migrate").exit_code == 0
     who = irw("sql", "select session_user as who", "-f", "csv")
     assert who.exit_code == 0 and who.stdout.splitlines()[1] == _login(postgres_url) != login, who.stderr
+
+
+# -- objects irw's migrations did not make ------------------------------------------------------
+def _replaced_view(con, name: str) -> str:
+    definition = con.execute("select pg_get_viewdef(%s::regclass)", [name]).fetchone()[0].rstrip().rstrip(";")
+    return (f"create or replace view {name} as select * from ({definition}) q "
+            "where pg_read_file('/etc/hostname') is not null")
+
+
+# attack: (statements as the warehouse's owner, the label the message names)
+ATTACKS = {
+    "irw's table swapped for a view over a server file": (
+        ["alter table runs rename to runs_kept",
+         "create view runs as select run_id, pg_read_file('/etc/hostname') as name, system, tag, description, "
+         "parameters, ir_metadata, source_path, sha256, file_created_at, date_source, ingested_at, row_count, "
+         "query_count from runs_kept"], "view runs (not irw's definition)"),
+    "irw's view redefined": ([lambda con: _replaced_view(con, "run_summary")],
+                             "view run_summary (not irw's definition)"),
+    "a view of someone else's": (["create view extra as select pg_read_file('/etc/hostname') as secret"],
+                                 "view extra"),
+    "a table of someone else's": (["create table extra_table (a integer)"], "table extra_table"),
+    "a function shadowing a built-in": (
+        ["create function lower(varchar) returns text language sql as $$ select pg_read_file('/etc/hostname') $$"],
+        "function lower(character varying)"),
+    "an aggregate named like count": (["create aggregate count(integer) (sfunc = int4pl, stype = integer)"],
+                                      "aggregate count(integer)"),
+    "a procedure": (["create procedure tidy() language sql as $$ select 1 $$"], "procedure tidy()"),
+    "a type": (["create type mood as enum ('a')"], "type mood"),
+    "a sequence": (["create sequence extra_seq"], "sequence extra_seq"),
+    "a trigger": (["create function touch() returns trigger language plpgsql as $$ begin return new; end $$",
+                   "create trigger touched before insert on runs for each row execute function touch()"],
+                  "trigger runs.touched"),
+    "a rule": (["create rule quiet as on update to runs do instead nothing"], "rule runs.quiet"),
+    "an operator": (["create operator === (leftarg = text, rightarg = text, function = texteq)"],
+                    "operator ===(text, text)"),
+    "a row security policy": (["create policy everyone on runs using (pg_read_file('/etc/hostname') is not null)"],
+                              "policy runs.everyone"),
+    "a column default": (["alter table runs alter column description set default pg_read_file('/etc/hostname')"],
+                         "column runs.description (not irw's definition)"),
+    "an index on an expression": (["create index leak_idx on runs ((name || 'x'))"], "index leak_idx"),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_a_warehouse_holding_what_irw_did_not_make_is_refused_by_every_command(postgres_url, tmp_path, attack):
+    irw = _seeded(postgres_url, tmp_path)
+    statements, label = ATTACKS[attack]
+    with psycopg.connect(postgres_url, autocommit=True) as owner:
+        for statement in statements:
+            owner.execute(statement(owner) if callable(statement) else statement)
+    target = tmp_path / "copy.duckdb"
+    page = tmp_path / "lb.html"
+    for command in (["runs"], ["report", "leaderboard", "--qrels", "q", "-m", "AP", "-o", str(page)],
+                    ["sql", "select count(*) as n from runs"], ["eval", "-m", "AP", "--qrels", "q"]):
+        result = irw(*command)
+        assert result.exit_code == 1, (command, result.stdout)
+        assert "irw's migrations did not make" in result.stderr and label in result.stderr, (command, result.stderr)
+    copied = Cli(postgres_url)("copy", "--from", postgres_url, "--to", str(target), db=False)
+    assert copied.exit_code == 1 and label in copied.stderr, copied.stderr
+    assert not target.exists() and not page.exists()
+
+
+def test_irws_own_warehouses_hold_nothing_foreign_old_or_upgraded(postgres_url, tmp_path, monkeypatch):
+    import warehouse
+    from warehouse import db as db_module
+
+    full = db_module.migrations()
+    monkeypatch.setattr(db_module, "migrations", lambda: full[:9])
+    with warehouse.open(postgres_url) as wh:  # a warehouse of an irw of nine migrations
+        assert wh.db.schema_version() == 9
+    monkeypatch.undo()
+    irw = Cli(postgres_url)
+    old = irw("runs")  # refused for its version alone: nothing in it is foreign
+    assert old.exit_code == 1 and "irw migrate" in old.stderr and "did not make" not in old.stderr, old.stderr
+    irw = _seeded(postgres_url, tmp_path)  # upgrades it
+    with warehouse.open(postgres_url, read_only=True) as wh:
+        assert wh.db.schema_version() == full[-1][0]
+    assert irw("eval", "-m", "AP", "--qrels", "q").exit_code == 0
+    assert irw("runs").exit_code == 0
+    page = tmp_path / "lb.html"
+    assert irw("report", "leaderboard", "--qrels", "q", "-m", "AP", "-o", str(page)).exit_code == 0
+    assert irw("sql", "select count(*) as n from runs").exit_code == 0

@@ -30,6 +30,11 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
   read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
   not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
   PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
+- Only irw's own objects are read: every open first compares the schema's catalog with what irw's
+  migrations make (_check_objects, one query), and refuses what they did not make, as DuckDB's
+  Database does: a view over pg_read_file in place of `runs`, a trigger, policy or rule on irw's
+  tables, or a function or operator named like a built-in one (PostgreSQL picks a better-matching
+  function of a schema on the search_path over pg_catalog's, wherever pg_catalog stands).
 - The URL's password is never shown: `path` (what messages, reports and `irw runs` print) is the
   URL with the password masked, and server messages that quote it are scrubbed.
 """
@@ -103,6 +108,7 @@ class PostgresDatabase:
         self._engine = None
         self._in_transaction = False
         self._reader = None  # reader_session()
+        self._known = None  # _known_objects()
         try:
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
@@ -111,6 +117,7 @@ class PostgresDatabase:
         _configure(self._con)
         try:
             self.schema = self._con.execute("select current_schema()").fetchone()[0]
+            self._check_objects()
             version = self.schema_version()
             if version == 0 and self.read_only:
                 raise WarehouseNotFound(f"no warehouse in {self.path} (its schema has no irw_schema table); "
@@ -326,6 +333,87 @@ class PostgresDatabase:
                 f"cannot open warehouse {self.path}: its schema holds tables ({shown}) and no irw_schema table; "
                 "irw does not add its tables to another application's schema: use an empty database or schema")
 
+    def _check_objects(self) -> None:
+        """Refuses a warehouse whose schema holds what irw's migrations did not make (foreign_objects,
+        one catalog query): a view, function, trigger, rule or policy of someone else's would run in
+        every command that reads the warehouse, as the reader's role, and could read server files or
+        reach the network; a function or operator in the schema can stand for a built-in one. A
+        schema without irw_schema is not a warehouse yet (_check_is_warehouse)."""
+        rows = self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall()
+        if ("table", "irw_schema") not in {(kind, name) for kind, name, _ in rows}:
+            return
+        strange = _foreign(rows, self._known_objects())
+        if strange:
+            shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: its schema {self.schema} holds what irw's migrations did not "
+                f"make ({shown}); irw reads only its own tables and views, as others' could read server files or "
+                "reach the network when read. If you trust whoever made them, drop them or restore irw's "
+                "definitions (or copy the warehouse's data with a role that sees only irw's tables); else ask "
+                "for the run and qrels files instead")
+
+    def _known_objects(self) -> frozenset[tuple[str, str, str]]:
+        """Every _OBJECTS_SQL row of a warehouse made by any prefix of irw's migrations on this
+        server's PostgreSQL version: the migrations applied once to temporary tables of this session
+        in a transaction rolled back (~0.3 s), the rows kept in the user's cache folder under a name
+        holding the server's version and a hash of the migration files (as db.known_objects)."""
+        import hashlib
+        import json
+        import os
+        from pathlib import Path
+
+        import psycopg
+
+        from .db import migrations
+
+        if self._known is not None:
+            return self._known
+        version = self.con.execute("select current_setting('server_version_num')").fetchone()[0]
+        steps = [(0, "schema/000_schema_version.sql"), *migrations()]
+        digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
+        for _, relative_path in steps:
+            digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
+        cache: Path | None
+        try:
+            cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
+                f"known-postgres-objects-{digest.hexdigest()[:24]}.json"
+            self._known = frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+            return self._known
+        except RuntimeError:  # no home folder to keep a cache in
+            cache = None
+        except (OSError, ValueError, TypeError):
+            pass
+        rows: set[tuple[str, str, str]] = set()
+        self._in_transaction = True
+        try:
+            self.con.execute("begin")
+            self.con.execute("set local search_path = pg_temp")
+            for number, relative_path in steps:
+                self.run_file(relative_path)
+                if number == 0:
+                    scratch = self.con.execute("select nspname::text from pg_catalog.pg_namespace "
+                                               "where oid = pg_my_temp_schema()").fetchone()[0]
+                rows |= {tuple(row) for row in self.con.execute(_OBJECTS_SQL, {"s": scratch}).fetchall()}
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(
+                f"cannot open warehouse {self.path}: irw checks it against what its migrations make, which it works "
+                f"out once in temporary tables, and that failed: {self.scrub(_first_line(exc))}; let the role "
+                "create temporary tables in the database (GRANT TEMP), or open the warehouse once with a role "
+                "that may (the result is kept in ~/.cache/irw)") from None
+        finally:
+            self._in_transaction = False
+            _roll_back(self.con)
+        self._known = frozenset(rows)
+        if cache is not None:
+            try:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+                partial.write_text(json.dumps(sorted(self._known)), encoding="utf-8")
+                os.replace(partial, cache)
+            except OSError:
+                pass  # no cache folder: worked out again next time
+        return self._known
+
     def _migrate(self) -> None:
         from .db import apply_migrations
 
@@ -469,6 +557,113 @@ class _Transaction:
         if isinstance(exc, psycopg.Error):
             raise self.db.failure(exc) from None
         return False
+
+
+# -- what irw's migrations make ------------------------------------------------------------------
+# One row per object in the warehouse's schema (%(s)s), and per part of a table that holds an
+# expression or a type, as this server writes them: (kind, name, what). Names of objects in the
+# schema come unqualified (the schema is current), so the rows of temporary tables made by the
+# migrations (_known_objects) compare equal. irw's migrations make tables, views, sequences,
+# indexes and constraints; every function, procedure, aggregate, operator, type (but the row types
+# of relations and their arrays), trigger, rule, policy, inheritance, extension, collation,
+# conversion, text search object, operator class or family and statistics object is someone else's.
+_OBJECTS_SQL = """
+with ns as (select oid from pg_catalog.pg_namespace where nspname = %(s)s),
+rel as (select c.* from pg_catalog.pg_class c join ns on c.relnamespace = ns.oid)
+select case c.relkind when 'r' then 'table' when 'p' then 'table' when 'v' then 'view'
+         when 'm' then 'materialized view' when 'S' then 'sequence' when 'f' then 'foreign table'
+         when 'c' then 'type' else 'relation' end,
+       c.relname::text,
+       c.relkind::text || ' ' || coalesce(array_to_string(c.reloptions, ','), '')
+       || case when c.relrowsecurity then ' row security' else '' end
+       || case when c.relkind in ('v', 'm') then ' ' || pg_catalog.pg_get_viewdef(c.oid) else '' end
+  from rel c where c.relkind not in ('i', 'I', 't')
+union all
+select 'column', c.relname || '.' || a.attname,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) || case when a.attnotnull then ' not null' else '' end
+       || coalesce(' collate ' || (select l.collname from pg_catalog.pg_collation l
+                                   where l.oid = a.attcollation and a.attcollation <> 0), '')
+       || ' ' || a.attgenerated::text || a.attidentity::text
+       || coalesce(' default ' || pg_catalog.pg_get_expr(d.adbin, d.adrelid), '')
+  from rel c join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+  where c.relkind in ('r', 'p', 'v', 'm', 'f', 'c')
+union all
+select 'index', i.relname::text,
+       t.relname || case when x.indisunique then ' unique ' else ' ' end || m.amname || ' ('
+       || (select string_agg(pg_catalog.pg_get_indexdef(x.indexrelid, k, true), ', ' order by k)
+           from generate_series(1, x.indnatts) k) || ')'
+       || coalesce(' where ' || pg_catalog.pg_get_expr(x.indpred, x.indrelid, true), '')
+  from pg_catalog.pg_index x join pg_catalog.pg_class i on i.oid = x.indexrelid
+  join rel t on t.oid = x.indrelid join pg_catalog.pg_am m on m.oid = i.relam
+union all
+select 'constraint', t.relname || '.' || k.conname, pg_catalog.pg_get_constraintdef(k.oid)
+  from pg_catalog.pg_constraint k join rel t on t.oid = k.conrelid
+union all
+select 'trigger', t.relname || '.' || g.tgname, '' from pg_catalog.pg_trigger g join rel t on t.oid = g.tgrelid
+  where not g.tgisinternal
+union all
+select 'rule', t.relname || '.' || r.rulename, '' from pg_catalog.pg_rewrite r join rel t on t.oid = r.ev_class
+  where r.rulename <> '_RETURN'
+union all
+select 'policy', t.relname || '.' || p.polname, '' from pg_catalog.pg_policy p join rel t on t.oid = p.polrelid
+union all
+select 'inheritance', c.relname || ' of ' || pg_catalog.format('%%I.%%I', pn.nspname, p.relname), ''
+  from pg_catalog.pg_inherits h join pg_catalog.pg_class c on c.oid = h.inhrelid
+  join pg_catalog.pg_class p on p.oid = h.inhparent join pg_catalog.pg_namespace pn on pn.oid = p.relnamespace
+  where c.relnamespace in (select oid from ns) or p.relnamespace in (select oid from ns)
+union all
+select case p.prokind when 'p' then 'procedure' when 'a' then 'aggregate' when 'w' then 'window function'
+         else 'function' end,
+       p.proname || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')', ''
+  from pg_catalog.pg_proc p join ns on p.pronamespace = ns.oid
+union all
+select 'type', t.typname::text, '' from pg_catalog.pg_type t join ns on t.typnamespace = ns.oid
+  where t.typrelid = 0 and not exists (select 1 from pg_catalog.pg_type e where e.oid = t.typelem
+                                       and e.typrelid <> 0 and e.typarray = t.oid)
+union all
+select 'operator', o.oprname || '(' || pg_catalog.format_type(o.oprleft, null) || ', '
+       || pg_catalog.format_type(o.oprright, null) || ')', ''
+  from pg_catalog.pg_operator o join ns on o.oprnamespace = ns.oid
+union all
+select 'extension', e.extname::text, '' from pg_catalog.pg_extension e join ns on e.extnamespace = ns.oid
+union all select 'collation', collname::text, '' from pg_catalog.pg_collation join ns on collnamespace = ns.oid
+union all select 'conversion', conname::text, '' from pg_catalog.pg_conversion join ns on connamespace = ns.oid
+union all select 'text search configuration', cfgname::text, '' from pg_catalog.pg_ts_config join ns on cfgnamespace = ns.oid
+union all select 'text search dictionary', dictname::text, '' from pg_catalog.pg_ts_dict join ns on dictnamespace = ns.oid
+union all select 'text search parser', prsname::text, '' from pg_catalog.pg_ts_parser join ns on prsnamespace = ns.oid
+union all select 'text search template', tmplname::text, '' from pg_catalog.pg_ts_template join ns on tmplnamespace = ns.oid
+union all select 'operator class', opcname::text, '' from pg_catalog.pg_opclass join ns on opcnamespace = ns.oid
+union all select 'operator family', opfname::text, '' from pg_catalog.pg_opfamily join ns on opfnamespace = ns.oid
+union all select 'statistics', stxname::text, '' from pg_catalog.pg_statistic_ext join ns on stxnamespace = ns.oid
+"""
+_RELATION_KINDS = {"table", "view", "materialized view", "sequence", "foreign table", "type", "relation"}
+
+
+def _foreign(rows, known) -> list[str]:
+    """What rows hold that known does not, as `kind name` labels: an object of a name irw never
+    uses, or one of irw's names defined otherwise; the parts (columns, indexes, constraints) of a
+    relation already named are not repeated."""
+    known_names = {name for kind, name, _ in known if kind in _RELATION_KINDS}
+    found: list[str] = []
+    strange_relations: set[str] = set()
+    for kind, name, what in sorted(rows, key=lambda row: (row[0] not in _RELATION_KINDS, row)):
+        if (kind, name, what) in known:
+            continue
+        if kind in _RELATION_KINDS:
+            strange_relations.add(name)
+            label = f"{kind} {name}" + (" (not irw's definition)" if name in known_names else "")
+        elif kind in ("column", "constraint", "trigger", "rule", "policy") and name.split(".", 1)[0] in strange_relations:
+            continue
+        elif kind == "index" and what.split(" ", 1)[0] in strange_relations:
+            continue
+        elif (kind, name) in {(k, n) for k, n, _ in known}:
+            label = f"{kind} {name} (not irw's definition)"
+        else:
+            label = f"{kind} {name}"
+        if label not in found:
+            found.append(label)
+    return found
 
 
 # irw sql's login role (_grant_reader): its name, whether it exists, the tables and views of the
