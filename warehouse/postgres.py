@@ -368,7 +368,10 @@ class PostgresDatabase:
 
         if self._known is not None:
             return self._known
-        version = self.con.execute("select current_setting('server_version_num')").fetchone()[0]
+        version = self.con.info.server_version
+        if version in _KNOWN:
+            self._known = _KNOWN[version]
+            return self._known
         steps = [(0, "schema/000_schema_version.sql"), *migrations()]
         digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
         for _, relative_path in steps:
@@ -377,7 +380,8 @@ class PostgresDatabase:
         try:
             cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
                 f"known-postgres-objects-{digest.hexdigest()[:24]}.json"
-            self._known = frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+            self._known = _KNOWN[version] = frozenset(
+                tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
             return self._known
         except RuntimeError:  # no home folder to keep a cache in
             cache = None
@@ -403,7 +407,7 @@ class PostgresDatabase:
         finally:
             self._in_transaction = False
             _roll_back(self.con)
-        self._known = frozenset(rows)
+        self._known = _KNOWN[version] = frozenset(rows)
         if cache is not None:
             try:
                 cache.parent.mkdir(parents=True, exist_ok=True)
@@ -637,6 +641,7 @@ union all select 'operator class', opcname::text, '' from pg_catalog.pg_opclass 
 union all select 'operator family', opfname::text, '' from pg_catalog.pg_opfamily join ns on opfnamespace = ns.oid
 union all select 'statistics', stxname::text, '' from pg_catalog.pg_statistic_ext join ns on stxnamespace = ns.oid
 """
+_KNOWN: dict[int, frozenset[tuple[str, str, str]]] = {}  # server_version_num -> _known_objects()
 _RELATION_KINDS = {"table", "view", "materialized view", "sequence", "foreign table", "type", "relation"}
 
 
