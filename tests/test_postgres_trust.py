@@ -84,6 +84,29 @@ def test_a_reader_cannot_take_the_locks_writers_serialise_on(postgres_url, postg
         reader.rollback()
 
 
+
+def test_a_writer_storing_scores_waits_for_another_on_the_same_qrels_set(postgres_url, tmp_path):
+    _seeded(postgres_url, tmp_path)
+    with psycopg.connect(postgres_url) as other:  # a writer in the middle of storing scores for q
+        other.execute("select 1 from qrels_sets where name = 'q' for no key update")
+        waiting = subprocess.Popen([sys.executable, "-m", "warehouse", "eval", "-m", "AP", "--qrels", "q",
+                                    "--db", postgres_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline, seen = time.monotonic() + 60, 0
+            while time.monotonic() < deadline and not seen and waiting.poll() is None:
+                time.sleep(0.1)
+                seen = other.execute("select count(*) from pg_locks where not granted "
+                                     "and locktype in ('tuple', 'transactionid')").fetchone()[0]
+            assert seen and waiting.poll() is None  # it waits for the other writer
+            other.rollback()
+            stdout, stderr = waiting.communicate(timeout=120)
+            assert waiting.returncode == 0 and "r" in stdout, stderr
+        finally:
+            if waiting.poll() is None:
+                waiting.kill()
+                waiting.wait()
+
+
 # -- the reader login under password authentication ---------------------------------------------
 def _login(url: str) -> str:
     with psycopg.connect(url, autocommit=True) as con:
