@@ -1,8 +1,8 @@
 """`irw sql` on PostgreSQL (issue 24): read-only is the server's guarantee. User SQL runs in a
 session whose login role can only read (the warehouse's reader login when the URL's role may do
-more), in a READ ONLY transaction with statement and lock timeouts; the checks that remain read names as the server does (U&"..."
-decoded) and refuse every function the server marks VOLATILE. Ctrl-C and a killed client leave
-nothing running on the server. Real server, real subprocesses."""
+more), in a READ ONLY transaction with statement and lock timeouts; the checks that remain read
+names as the server does (U&"..." decoded) and refuse every function the server marks VOLATILE.
+Ctrl-C and a killed client leave nothing running on the server. Real server, real subprocesses."""
 from __future__ import annotations
 
 import os

@@ -633,10 +633,13 @@ union all
 select 'extension', e.extname::text, '' from pg_catalog.pg_extension e join ns on e.extnamespace = ns.oid
 union all select 'collation', collname::text, '' from pg_catalog.pg_collation join ns on collnamespace = ns.oid
 union all select 'conversion', conname::text, '' from pg_catalog.pg_conversion join ns on connamespace = ns.oid
-union all select 'text search configuration', cfgname::text, '' from pg_catalog.pg_ts_config join ns on cfgnamespace = ns.oid
-union all select 'text search dictionary', dictname::text, '' from pg_catalog.pg_ts_dict join ns on dictnamespace = ns.oid
+union all select 'text search configuration', cfgname::text, ''
+  from pg_catalog.pg_ts_config join ns on cfgnamespace = ns.oid
+union all select 'text search dictionary', dictname::text, ''
+  from pg_catalog.pg_ts_dict join ns on dictnamespace = ns.oid
 union all select 'text search parser', prsname::text, '' from pg_catalog.pg_ts_parser join ns on prsnamespace = ns.oid
-union all select 'text search template', tmplname::text, '' from pg_catalog.pg_ts_template join ns on tmplnamespace = ns.oid
+union all select 'text search template', tmplname::text, ''
+  from pg_catalog.pg_ts_template join ns on tmplnamespace = ns.oid
 union all select 'operator class', opcname::text, '' from pg_catalog.pg_opclass join ns on opcnamespace = ns.oid
 union all select 'operator family', opfname::text, '' from pg_catalog.pg_opfamily join ns on opfnamespace = ns.oid
 union all select 'statistics', stxname::text, '' from pg_catalog.pg_statistic_ext join ns on stxnamespace = ns.oid
@@ -658,7 +661,8 @@ def _foreign(rows, known) -> list[str]:
         if kind in _RELATION_KINDS:
             strange_relations.add(name)
             label = f"{kind} {name}" + (" (not irw's definition)" if name in known_names else "")
-        elif kind in ("column", "constraint", "trigger", "rule", "policy") and name.split(".", 1)[0] in strange_relations:
+        elif kind in ("column", "constraint", "trigger", "rule", "policy") and \
+                name.split(".", 1)[0] in strange_relations:
             continue
         elif kind == "index" and what.split(" ", 1)[0] in strange_relations:
             continue
@@ -672,7 +676,8 @@ def _foreign(rows, known) -> list[str]:
 
 
 # irw sql's login role (_grant_reader): its name, whether it exists, the tables and views of the
-# schema it may not read yet, whether it may use the schema, and the roles other than the owner granted anything on irw_reader_login.
+# schema it may not read yet, whether it may use the schema, and the roles other than the owner
+# granted anything on irw_reader_login.
 _LOGIN_STATE = """
 select l.role_name, to_regrole(l.role_name) is not null,
  array(select c.relname::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
