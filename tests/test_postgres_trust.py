@@ -262,3 +262,22 @@ def test_irws_own_warehouses_hold_nothing_foreign_old_or_upgraded(postgres_url, 
     page = tmp_path / "lb.html"
     assert irw("report", "leaderboard", "--qrels", "q", "-m", "AP", "-o", str(page)).exit_code == 0
     assert irw("sql", "select count(*) as n from runs").exit_code == 0
+
+
+def test_irws_session_searches_the_warehouses_schema_alone(postgres_url, tmp_path):
+    """A function of another schema on the URL's search_path (public, writable by every role before
+    PostgreSQL 15) cannot stand for a built-in one in irw's statements: the path is the warehouse's
+    schema alone (pg_catalog implicitly first), and the schema's own functions are refused at open."""
+    import warehouse
+
+    with psycopg.connect(postgres_url, autocommit=True) as owner:
+        owner.execute("create schema wh")
+        owner.execute("create function public.lower(varchar) returns text language sql "
+                      "as $$ select 'shadowed' $$")
+    url = postgres_url + "?options=-csearch_path%3Dwh%2Cpublic"
+    irw = _seeded(url, tmp_path)
+    with warehouse.open(url, read_only=True) as wh:
+        assert wh.db.schema == "wh"
+        assert wh.db.con.execute("show search_path").fetchone()[0] == "wh"
+        assert wh.db.con.execute("select lower('ABC'::varchar)").fetchone()[0] == "abc"
+    assert irw("runs").exit_code == 0

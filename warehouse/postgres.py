@@ -116,7 +116,13 @@ class PostgresDatabase:
         interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
         _configure(self._con)
         try:
-            self.schema = self._con.execute("select current_schema()").fetchone()[0]
+            # The warehouse's schema is the session's whole search_path (pg_catalog implicitly
+            # first): no function of another schema on the URL's path (public, "$user") can stand
+            # for a built-in one in irw's statements; those of this schema are refused at open.
+            self.schema = self._con.execute(
+                "select s, case when s is not null then pg_catalog.set_config('search_path', "
+                "pg_catalog.quote_ident(s), false) end from (select pg_catalog.current_schema() as s) as x"
+            ).fetchone()[0]
             self._check_objects()
             version = self.schema_version()
             if version == 0 and self.read_only:
