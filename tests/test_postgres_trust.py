@@ -281,3 +281,26 @@ def test_irws_session_searches_the_warehouses_schema_alone(postgres_url, tmp_pat
         assert wh.db.con.execute("show search_path").fetchone()[0] == "wh"
         assert wh.db.con.execute("select lower('ABC'::varchar)").fetchone()[0] == "abc"
     assert irw("runs").exit_code == 0
+
+
+def test_the_reference_of_irws_objects_is_worked_out_once_and_kept(postgres_url, postgres_readonly_url, tmp_path):
+    _seeded(postgres_url, tmp_path)
+    cache = tmp_path / "cache"
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+
+    def runs(url):
+        return subprocess.run([sys.executable, "-m", "warehouse", "runs", "--db", url], capture_output=True,
+                              text=True, timeout=120, env=env)
+
+    with psycopg.connect(postgres_url, autocommit=True) as owner:
+        database = owner.execute("select current_database()").fetchone()[0]
+        owner.execute(f'revoke temporary on database "{database}" from public')
+    refused = runs(postgres_readonly_url)  # a reader that may not create temporary tables, and no cache
+    assert refused.returncode == 1 and "GRANT TEMP" in refused.stderr and "Traceback" not in refused.stderr, \
+        refused.stderr
+    assert not list(cache.glob("irw/known-postgres-objects-*.json"))
+    made = runs(postgres_url)  # the owner works it out once
+    assert made.returncode == 0, made.stderr
+    assert len(list(cache.glob("irw/known-postgres-objects-*.json"))) == 1
+    kept = runs(postgres_readonly_url)  # and the reader of the same account reads it from the cache
+    assert kept.returncode == 0 and "r" in kept.stdout, kept.stderr

@@ -408,8 +408,8 @@ class PostgresDatabase:
             raise WarehouseOpenError(
                 f"cannot open warehouse {self.path}: irw checks it against what its migrations make, which it works "
                 f"out once in temporary tables, and that failed: {self.scrub(_first_line(exc))}; let the role "
-                "create temporary tables in the database (GRANT TEMP), or open the warehouse once with a role "
-                "that may (the result is kept in ~/.cache/irw)") from None
+                "create temporary tables in the database (GRANT TEMP), or open the warehouse once from this "
+                "account where a role may (not on a read-only standby): the result is kept in ~/.cache/irw") from None
         finally:
             self._in_transaction = False
             _roll_back(self.con)
