@@ -340,7 +340,7 @@ class PostgresDatabase:
                 "irw does not add its tables to another application's schema: use an empty database or schema")
 
     def _check_objects(self) -> None:
-        """Refuses a warehouse whose schema holds what irw's migrations did not make (foreign_objects,
+        """Refuses a warehouse whose schema holds what irw's migrations did not make (_foreign,
         one catalog query): a view, function, trigger, rule or policy of someone else's would run in
         every command that reads the warehouse, as the reader's role, and could read server files or
         reach the network; a function or operator in the schema can stand for a built-in one. A
@@ -355,8 +355,7 @@ class PostgresDatabase:
                 f"cannot open warehouse {self.path}: its schema {self.schema} holds what irw's migrations did not "
                 f"make ({shown}); irw reads only its own tables and views, as others' could read server files or "
                 "reach the network when read. If you trust whoever made them, drop them or restore irw's "
-                "definitions (or copy the warehouse's data with a role that sees only irw's tables); else ask "
-                "for the run and qrels files instead")
+                "definitions (as the schema's owner, with psql); else ask for the run and qrels files instead")
 
     def _known_objects(self) -> frozenset[tuple[str, str, str]]:
         """Every _OBJECTS_SQL row of a warehouse made by any prefix of irw's migrations on this
@@ -375,10 +374,11 @@ class PostgresDatabase:
         if self._known is not None:
             return self._known
         version = self.con.info.server_version
-        if version in _KNOWN:
-            self._known = _KNOWN[version]
-            return self._known
         steps = [(0, "schema/000_schema_version.sql"), *migrations()]
+        key = (version, tuple(steps))
+        if key in _KNOWN:
+            self._known = _KNOWN[key]
+            return self._known
         digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
         for _, relative_path in steps:
             digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
@@ -386,7 +386,7 @@ class PostgresDatabase:
         try:
             cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
                 f"known-postgres-objects-{digest.hexdigest()[:24]}.json"
-            self._known = _KNOWN[version] = frozenset(
+            self._known = _KNOWN[key] = frozenset(
                 tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
             return self._known
         except RuntimeError:  # no home folder to keep a cache in
@@ -413,7 +413,7 @@ class PostgresDatabase:
         finally:
             self._in_transaction = False
             _roll_back(self.con)
-        self._known = _KNOWN[version] = frozenset(rows)
+        self._known = _KNOWN[key] = frozenset(rows)
         if cache is not None:
             try:
                 cache.parent.mkdir(parents=True, exist_ok=True)
@@ -650,7 +650,7 @@ union all select 'operator class', opcname::text, '' from pg_catalog.pg_opclass 
 union all select 'operator family', opfname::text, '' from pg_catalog.pg_opfamily join ns on opfnamespace = ns.oid
 union all select 'statistics', stxname::text, '' from pg_catalog.pg_statistic_ext join ns on stxnamespace = ns.oid
 """
-_KNOWN: dict[int, frozenset[tuple[str, str, str]]] = {}  # server_version_num -> _known_objects()
+_KNOWN: dict[tuple, frozenset[tuple[str, str, str]]] = {}  # (server version, migrations) -> _known_objects()
 _RELATION_KINDS = {"table", "view", "materialized view", "sequence", "foreign table", "type", "relation"}
 
 
