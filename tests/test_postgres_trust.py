@@ -107,6 +107,26 @@ def test_a_writer_storing_scores_waits_for_another_on_the_same_qrels_set(postgre
                 waiting.wait()
 
 
+
+def test_many_clients_creating_a_warehouse_together_all_open_it(postgres_server):
+    """Without an advisory lock the first writer creates irw_schema alone: the others fail on the
+    catalog ("relation/type already exists"), find it made and wait on its lock."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import warehouse
+    from conftest import fresh_postgres_database
+    from warehouse.db import migrations
+
+    for _ in range(3):
+        with fresh_postgres_database(postgres_server) as url:
+            def open_it(_):
+                with warehouse.open(url) as wh:
+                    return wh.db.schema_version()
+
+            with ThreadPoolExecutor(8) as pool:
+                assert list(pool.map(open_it, range(8))) == [migrations()[-1][0]] * 8
+
+
 # -- the reader login under password authentication ---------------------------------------------
 def _login(url: str) -> str:
     with psycopg.connect(url, autocommit=True) as con:

@@ -17,8 +17,8 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
   their qrels set, `SELECT ... FOR NO KEY UPDATE` (a row lock needs UPDATE; NO KEY, so the
   foreign-key checks of concurrent inserts, FOR KEY SHARE, do not wait on it). Before any table
   exists there is nothing to lock: the first writer creates irw_schema alone, in a statement of
-  its own (a second client doing the same meanwhile fails on the catalog's unique key and finds
-  it made), then migrates under the lock. What a reader can still hold is what any PostgreSQL
+  its own (a second client doing the same meanwhile fails on the catalog and finds it made),
+  then migrates under the lock. What a reader can still hold is what any PostgreSQL
   reader holds: ACCESS SHARE on the tables it reads, which delays only a migration's ALTER of one
   (`irw sql` holds it at most --timeout seconds).
 - `irw sql` runs in a READ ONLY transaction that is always rolled back, with statement and lock
@@ -332,6 +332,8 @@ class PostgresDatabase:
         rows = self.con.execute(
             "select table_name from information_schema.tables where table_schema = current_schema() "
             "and table_name <> 'irw_schema' order by table_name limit 6").fetchall()
+        if rows and self.schema_version():
+            return  # another client's migrations committed meanwhile
         if rows:
             names = [r[0] for r in rows]
             shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
@@ -526,16 +528,16 @@ class PostgresDatabase:
     def _make_schema_table(self) -> None:
         """irw_schema, in a statement of its own, so that there is a table for lock_migrations to
         lock before the first migration (module notes). Two clients creating it at once: the second
-        fails on the catalog's unique key when the first commits, and then finds it."""
-        for attempt in range(3):
-            if self.con.execute("select to_regclass('irw_schema') is not null").fetchone()[0]:
-                return
-            try:
-                self.run_file("schema/000_schema_version.sql")
-                return
-            except ConflictError:  # the catalog's unique key: another client made it meanwhile
-                if attempt == 2:
-                    raise
+        waits for the first to commit, then fails on the catalog ("relation/type already exists", or
+        its unique key), and finds it made."""
+        exists = "select to_regclass('irw_schema') is not null"
+        if self.con.execute(exists).fetchone()[0]:
+            return
+        try:
+            self.run_file("schema/000_schema_version.sql")
+        except IrwError:
+            if not self.con.execute(exists).fetchone()[0]:
+                raise
 
     def lock_migrations(self) -> None:
         """Two clients opening a fresh database together: the second waits here until the first
