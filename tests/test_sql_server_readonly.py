@@ -1,8 +1,8 @@
-"""`irw sql` on PostgreSQL (issue 24): read-only is the server's guarantee. User SQL runs under a
-role that can only read (irw_reader when the URL's role may do more), in a READ ONLY transaction
-with statement and lock timeouts; the checks that remain read names as the server does (U&"..."
-decoded) and refuse every function the server marks VOLATILE. Ctrl-C and a killed client leave
-nothing running on the server. Real server, real subprocesses."""
+"""`irw sql` on PostgreSQL (issue 24): read-only is the server's guarantee. User SQL runs in a
+session whose login role can only read (the warehouse's reader login when the URL's role may do
+more), in a READ ONLY transaction with statement and lock timeouts; the checks that remain read
+names as the server does (U&"..." decoded) and refuse every function the server marks VOLATILE.
+Ctrl-C and a killed client leave nothing running on the server. Real server, real subprocesses."""
 from __future__ import annotations
 
 import os
@@ -77,11 +77,18 @@ def test_deep_nesting_is_checked_not_a_traceback(postgres_url, tmp_path):
     assert ok.exit_code == 0 and "1" in ok.stdout
 
 
-def test_a_superuser_url_runs_user_sql_as_irw_reader(postgres_url, tmp_path):
+def _login(url: str) -> str:
+    with psycopg.connect(url, autocommit=True) as con:
+        return con.execute("select role_name from irw_reader_login").fetchone()[0]
+
+
+def test_a_superuser_url_runs_user_sql_as_the_warehouses_reader_login(postgres_url, tmp_path):
     irw = _seeded(postgres_url, tmp_path)
-    who = irw("sql", "select current_user as who, (select rolsuper from pg_roles where rolname = current_user) as su",
-              "-f", "csv")
-    assert who.exit_code == 0 and who.stdout.splitlines()[1] == "irw_reader,false", who.stdout
+    login = _login(postgres_url)
+    assert login.startswith("irw_sql_")
+    who = irw("sql", "select current_user as who, session_user as login, "
+              "(select rolsuper from pg_roles where rolname = current_user) as su", "-f", "csv")
+    assert who.exit_code == 0 and who.stdout.splitlines()[1] == f"{login},{login},false", who.stdout
     assert irw("sql", "select count(*) as n from run_rows").stdout.count("4") >= 1
     # what the role enforces where the checks are bypassed
     other = psycopg.connect(postgres_url, autocommit=True)
@@ -89,18 +96,46 @@ def test_a_superuser_url_runs_user_sql_as_irw_reader(postgres_url, tmp_path):
         pid = other.execute("select pg_backend_pid()").fetchone()[0]
         with warehouse.open(postgres_url, read_only=True) as wh:
             for statement in ("select pg_read_file('/etc/hostname')", f"select pg_terminate_backend({pid})",
-                              "select pg_ls_dir('.')", "select pg_backup_start('x')"):
+                              "select pg_ls_dir('.')", "select pg_backup_start('x')",
+                              "select set_config('role', 'postgres', false)",
+                              "select set_config('session_authorization', 'postgres', false)"):
                 with pytest.raises(warehouse.ReadOnlyError, match="permission denied|must be a"):
                     _unchecked(wh.db, statement)
             # a session-level advisory lock does not outlive the statement
             _unchecked(wh.db, "select pg_advisory_lock(42)")
+            # the role cannot be undone: user SQL's session logged in as the reader
+            assert _unchecked(wh.db, "select set_config('role', 'none', false) as r, session_user as s").rows == \
+                [("none", login)]
         assert other.execute("select count(*) from pg_locks where locktype = 'advisory'").fetchone()[0] == 0
         assert other.execute("select 1").fetchone() == (1,)  # not terminated
     finally:
         other.close()
 
 
-def test_a_writer_that_cannot_become_the_reader_is_refused_and_told_why(postgres_url, tmp_path):
+def test_user_sqls_session_cannot_regain_the_writers_role(postgres_url, tmp_path):
+    """Raw statements in the very session user SQL runs in: the server refuses every way back."""
+    from warehouse import adhoc
+
+    _seeded(postgres_url, tmp_path)
+    login = _login(postgres_url)
+    with warehouse.open(postgres_url, read_only=True) as wh:
+        session = adhoc._user_sql_session(wh.db)
+        assert session is not wh.db.con
+        for statement in ("select set_config('role', 'postgres', false)", "set role postgres",
+                          "set session authorization postgres", "select set_config('role', 'postgres', true)"):
+            session.execute("begin")
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                session.execute(statement)
+            session.execute("rollback")
+        session.execute("reset role")
+        assert session.execute("select current_user, session_user").fetchone() == (login, login)
+        session.execute("reset session authorization")
+        assert session.execute("select current_user, session_user").fetchone() == (login, login)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            session.execute("insert into runs (name) values ('x')")
+
+
+def test_a_writer_that_cannot_read_the_reader_login_is_refused_and_told_why(postgres_url, tmp_path):
     _seeded(postgres_url, tmp_path)
     role = "irw_writer_sec"
     with psycopg.connect(postgres_url, autocommit=True) as admin:
@@ -110,6 +145,11 @@ def test_a_writer_that_cannot_become_the_reader_is_refused_and_told_why(postgres
             psql.Identifier(role)))
     try:
         writer = Cli(postgres_url_with(postgres_url, user=role, password="pw"))
+        # granted every table, the login's too: it runs user SQL as the reader login, which can only read
+        who = writer("sql", "select session_user as who", "-f", "csv")
+        assert who.exit_code == 0 and who.stdout.splitlines()[1] == _login(postgres_url), who.stderr
+        # the owner's next writing command takes back what was granted on the login's table
+        assert Cli(postgres_url)("migrate").exit_code == 0
         refused = writer("sql", "select 1 as x")
         assert refused.exit_code == 1
         assert "irw_writer_sec may write the warehouse's tables" in refused.stderr, refused.stderr
@@ -118,6 +158,30 @@ def test_a_writer_that_cannot_become_the_reader_is_refused_and_told_why(postgres
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(role)))
             admin.execute(psql.SQL("drop role {}").format(psql.Identifier(role)))
+
+
+def test_a_reader_that_may_become_a_writer_does_not_run_user_sql_in_its_session(postgres_url, tmp_path):
+    _seeded(postgres_url, tmp_path)
+    role, writer = "irw_member_sec", "irw_member_writer_sec"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        for name in (role, writer):
+            admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(name)))
+        admin.execute(psql.SQL("create role {} nologin").format(psql.Identifier(writer)))
+        admin.execute(psql.SQL("grant insert on runs to {}").format(psql.Identifier(writer)))
+        admin.execute(psql.SQL("create role {} login noinherit password 'pw'").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("grant usage on schema public to {}").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("grant select on all tables in schema public to {}").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("revoke all on irw_reader_login from {}").format(psql.Identifier(role)))
+        admin.execute(psql.SQL("grant {} to {}").format(psql.Identifier(writer), psql.Identifier(role)))
+    try:
+        refused = Cli(postgres_url_with(postgres_url, user=role, password="pw"))("sql", "select 1 as x")
+        assert refused.exit_code == 1
+        assert f"may SET ROLE to {writer}" in refused.stderr, refused.stderr
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            for name in (role, writer):
+                admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(name)))
+                admin.execute(psql.SQL("drop role {}").format(psql.Identifier(name)))
 
 
 def test_the_readonly_role_needs_no_switch(postgres_url, postgres_readonly_url, tmp_path):
@@ -182,9 +246,9 @@ def test_a_writer_that_may_create_roles_makes_and_becomes_the_reader(postgres_ur
         admin.execute(psql.SQL("grant create, usage on schema public to {}").format(psql.Identifier(role)))
     try:
         owner = postgres_url_with(postgres_url, user=role, password="pw")
-        irw = _seeded(owner, tmp_path)  # the owner's ingest creates the tables, and irw_reader's grants
+        irw = _seeded(owner, tmp_path)  # the owner's ingest creates the tables, and the reader login
         who = irw("sql", "select current_user as who, count(*) as n from runs", "-f", "csv")
-        assert who.exit_code == 0 and who.stdout.splitlines()[1] == "irw_reader,1", who.stderr
+        assert who.exit_code == 0 and who.stdout.splitlines()[1] == f"{_login(owner)},1", who.stderr
         refused = irw("sql", "select pg_terminate_backend(1)")
         assert refused.exit_code == 1 and "acts outside the query" in refused.stderr
     finally:

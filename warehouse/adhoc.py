@@ -21,7 +21,7 @@ from typing import Any, Iterator
 import duckdb
 
 from .db import Database, about_the_file, failure
-from .errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError
+from .errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, WarehouseOpenError
 from .table import Table
 
 _STATEMENT = duckdb.StatementType
@@ -294,20 +294,28 @@ def _catalogue(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 # On a PostgreSQL warehouse the statement is PostgreSQL's SQL (parameters as psycopg takes them:
 # %s, %(name)s). Read-only is the server's guarantee:
 #
-# 1. The statement runs under a role that can only read: the URL's own role when it may do no
-#    more than read (no superuser, no write privilege on a warehouse table, in none of the roles
-#    that act on the server: pg_read_server_files, pg_signal_backend ...), else irw's reader role
-#    (READER, made with SELECT on the warehouse's tables and views by the writer that migrates,
-#    warehouse/postgres.py) by SET LOCAL ROLE; when neither is possible irw refuses and says why.
+# 1. The statement runs in a session whose login role (session_user) can only read, so that no
+#    set_config('role', ...), SET ROLE or RESET ROLE in it gains anything: the URL's own session
+#    when its role, and every role it is a member of, may do no more than read (no superuser, no
+#    write privilege on a warehouse table or sequence, no CREATE on its schema, in none of the
+#    roles that act on the server: pg_read_server_files, pg_signal_backend ...); else a session
+#    of its own logged in as the warehouse's reader login, irw_sql_<random>, which a writer whose
+#    role may create roles makes with SELECT on the warehouse's tables and views, no membership,
+#    and a random password kept in irw_reader_login, which only the owner reads
+#    (warehouse/postgres.py _grant_reader). When there is no such login, or the server refuses it
+#    (pg_hba.conf allows it no method, or asks a password it has no way to check), irw refuses
+#    and says what to do: allow the login in pg_hba.conf, or pass the URL of a read-only role. It
+#    never falls back to SET ROLE in the writer's session, where the role could be reset.
 # 2. In a READ ONLY transaction that is always rolled back, with statement_timeout, lock_timeout
-#    and search_path set for it (SET LOCAL, so nothing outlives it).
+#    and search_path (pg_catalog first, so no object of the schema stands for a built-in one) set
+#    for it (SET LOCAL, so nothing outlives it).
 # 3. Checks first, on the statement as the server reads it (U&"..." names decoded): one query, no
 #    writing node, and no VOLATILE function (the server's own pg_proc says which): functions that
 #    take locks, signal sessions, read files, change settings or the role, or run SQL given as text
 #    (ts_stat, query_to_xml) are volatile. The role is what the promise rests on; the checks keep
-#    what the role cannot take away (advisory locks, set_config) and give the clearest messages.
+#    what the role cannot take away (advisory locks, which no writer of irw waits on) and give the
+#    clearest messages.
 
-READER = "irw_reader"
 DEFAULT_TIMEOUT = 300.0  # seconds, `irw sql --timeout`
 # Volatile only because they are random or read the clock.
 _PG_HARMLESS_VOLATILE = {"random", "random_normal", "clock_timestamp", "timeofday", "gen_random_uuid",
@@ -498,45 +506,65 @@ def _volatile_on(con):
 
 
 def _powers(con, schema: str) -> list[str]:
-    """What the current role (current_user) may do beyond reading the warehouse; [] for none."""
-    superuser, writes, roles = con.execute(
-        "select r.rolsuper,"
-        " exists (select 1 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
-        "         where n.nspname = %s and c.relkind in ('r', 'v', 'm', 'p', 'f')"
-        "         and has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')),"
-        " array(select x from unnest(%s::text[]) x where to_regrole(x) is not null"
-        "       and pg_has_role(current_user, x, 'USAGE'))"
-        " from pg_catalog.pg_roles r where r.rolname = current_user", [schema, list(_PG_SERVER_ROLES)]).fetchone()
+    """What the session's login role (session_user), or a role it may SET ROLE to, may do beyond
+    reading the warehouse; [] for none."""
+    superuser, writes, creates, roles, others = con.execute(
+        "with mine as (select r.oid, r.rolname, r.rolsuper from pg_catalog.pg_roles r"
+        "              where pg_has_role(session_user, r.oid, 'MEMBER')),"
+        " powerful as (select m.rolname, m.rolsuper,"
+        "   exists (select 1 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
+        "           where n.nspname = %(s)s and (c.relkind in ('r', 'v', 'm', 'p', 'f')"
+        "           and has_table_privilege(m.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')"
+        "           or c.relkind = 'S' and has_sequence_privilege(m.oid, c.oid, 'USAGE, UPDATE'))) as writes,"
+        "   coalesce(has_schema_privilege(m.oid, to_regnamespace(%(s)s), 'CREATE'), false) as creates"
+        "   from mine m)"
+        " select bool_or(rolsuper), bool_or(writes), bool_or(creates),"
+        " array(select x from unnest(%(roles)s::text[]) x where to_regrole(x) is not null"
+        "       and pg_has_role(session_user, x, 'MEMBER')),"
+        " array(select rolname::text from powerful where rolname <> session_user"
+        "       and (rolsuper or writes or creates) order by 1)"
+        " from powerful", {"s": schema, "roles": list(_PG_SERVER_ROLES)}).fetchone()
     powers = []
     if superuser:
         powers.append("is a superuser")
     if writes:
         powers.append("may write the warehouse's tables")
+    if creates:
+        powers.append("may create objects in the warehouse's schema")
     if roles:
         powers.append(f"is a member of {', '.join(roles)}")
+    if others:
+        powers.append(f"may SET ROLE to {', '.join(others)}, which may do more than read")
     return powers
 
 
-def _become_reader(db) -> None:
-    """In the open transaction: the role user SQL runs as can only read (module notes), or
-    ReadOnlyError saying why irw does not run it."""
+def _user_sql_session(db):
+    """The session user SQL runs in (module notes, 1), or ReadOnlyError saying why irw runs none."""
     con = db.con
-    user = con.execute("select current_user").fetchone()[0]
+    user = con.execute("select session_user").fetchone()[0]
     powers = _powers(con, db.schema)
     if not powers:
-        return
-    may_switch = con.execute("select to_regrole(%s) is not null and pg_has_role(current_user, %s, 'MEMBER')",
-                             [READER, READER]).fetchone()[0]
-    if not may_switch:
+        return con
+    why = f"irw sql runs SQL only in a session whose role can only read, and the role {user} {' and '.join(powers)}"
+    login = db.reader_login()
+    if login is None:
         raise ReadOnlyError(
-            f"irw sql runs SQL only under a role that can only read the warehouse, and the role {user} "
-            f"{' and '.join(powers)}; connect with a read-only role (README, \"A shared warehouse\"), or let irw "
-            f"make its reader role {READER}: `irw migrate --db URL` through a role that may create roles")
-    con.execute(f"set local role {READER}")
-    left = _powers(con, db.schema)
+            f"{why}; connect with a read-only role (README, \"A shared warehouse\"), or let irw make its reader "
+            "login for this warehouse: `irw migrate --db URL` through a role that may create roles")
+    role, password = login
+    try:
+        session = db.reader_session(role, password)
+    except WarehouseOpenError as exc:
+        database = con.execute("select current_database()").fetchone()[0]
+        raise ReadOnlyError(
+            f"{why}, so it runs it as irw's reader login {role} of this warehouse, and the server refused that "
+            f"login: {exc}; allow it in the server's pg_hba.conf (a line such as `host {database} {role} "
+            f"samenet scram-sha-256`), or connect with a read-only role (README, \"A shared warehouse\")") from None
+    left = _powers(session, db.schema)
     if left:
-        raise ReadOnlyError(f"irw sql runs SQL only under a role that can only read the warehouse, and irw's reader "
-                            f"role {READER} {' and '.join(left)}; revoke that from it")
+        raise ReadOnlyError(f"irw sql runs SQL only in a session whose role can only read, and irw's reader login "
+                            f"{role} {' and '.join(left)}; revoke that from it")
+    return session
 
 
 def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT) -> Table:
@@ -551,13 +579,13 @@ def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT
         if kind == "write":
             raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
         raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {why}")
+    con = _user_sql_session(db)
     con.execute("begin transaction read only")
     try:
-        _become_reader(db)
         milliseconds = 0 if not timeout else max(1, int(timeout * 1000))
         con.execute(f"set local statement_timeout = {milliseconds}")  # an int of ours
         con.execute(f"set local lock_timeout = {milliseconds}")
-        con.execute(psql.SQL("set local search_path = {}, pg_catalog, pg_temp").format(psql.Identifier(db.schema)))
+        con.execute(psql.SQL("set local search_path = pg_catalog, {}, pg_temp").format(psql.Identifier(db.schema)))
         try:
             cursor = con.execute(query, params)
             return Table.from_result(cursor)

@@ -55,8 +55,9 @@ from .errors import ConflictError, DatabaseError, NotFoundError, OutputError
 
 MANIFEST = "_irw_export.json"
 FORMAT_VERSION = 1
-# tables of the schema that are not data: the migration log (its version goes in the manifest)
-INTERNAL_TABLES = {"irw_schema"}
+# tables of the schema that are not data: the migration log (its version goes in the manifest), and
+# the login of `irw sql`'s reader on PostgreSQL (a password)
+INTERNAL_TABLES = {"irw_schema", "irw_reader_login"}
 # characters Spark escapes in a partition value (ExternalCatalogUtils.escapePathName), and NUL:
 # written as %XX, which Spark and DuckDB both decode
 _ESCAPED = frozenset([chr(c) for c in range(0x20)] + list("\"#%'*/:=?\\\x7f{[]^"))

@@ -7,15 +7,34 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
 - Files are read and validated by DuckDB in a local in-memory database (`staging`), exactly as for
   a DuckDB warehouse (same rules, same FILE:LINE errors); the validated rows go to the server in
   one transaction with COPY (warehouse/transfer.py). A killed ingest leaves nothing behind.
-- Schema migrations are the same files, applied once per database under an advisory lock, so two
-  clients opening a fresh database together do not both migrate it.
+- Schema migrations are the same files, applied once per database, so two clients opening a fresh
+  database together do not both migrate it.
+- Writers never wait on a lock a reader can take. Advisory locks (pg_advisory_lock) are anyone's:
+  every role that may connect can take any key, so irw takes none. Writers serialise on what
+  needs a writer's privileges, which PostgreSQL checks before granting the lock: migrations on
+  `LOCK TABLE irw_schema IN EXCLUSIVE MODE` (a role with only SELECT may lock a table in ACCESS
+  SHARE mode alone, which EXCLUSIVE does not conflict with), and writers of scores on the row of
+  their qrels set, `SELECT ... FOR NO KEY UPDATE` (a row lock needs UPDATE; NO KEY, so the
+  foreign-key checks of concurrent inserts, FOR KEY SHARE, do not wait on it). Before any table
+  exists there is nothing to lock: the first writer creates irw_schema alone, in a statement of
+  its own (a second client doing the same meanwhile fails on the catalog and finds it made),
+  then migrates under the lock. What a reader can still hold is what any PostgreSQL
+  reader holds: ACCESS SHARE on the tables it reads, which delays only a migration's ALTER of one
+  (`irw sql` holds it at most --timeout seconds).
 - `irw sql` runs in a READ ONLY transaction that is always rolled back, with statement and lock
-  timeouts, under a role that can only read: the URL's own, or irw's reader role (adhoc.READER,
-  which a writer whose role may create roles makes and grants, _grant_reader) by SET LOCAL ROLE;
-  else it refuses (warehouse/adhoc.py; README, "A shared warehouse"). A warehouse opened
+  timeouts, in a session whose login role can only read: the URL's own session when its role
+  (and every role it may SET ROLE to) can only read, else a session of its own logged in as the
+  warehouse's reader login (reader_session; made by _grant_reader), whose session_user can only
+  read, so no set_config('role', ...) or RESET ROLE in user SQL regains a writer's powers; else
+  it refuses (warehouse/adhoc.py; README, "A shared warehouse"). A warehouse opened
   read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
   not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
   PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
+- Only irw's own objects are read: every open first compares the schema's catalog with what irw's
+  migrations make (_check_objects, one query), and refuses what they did not make, as DuckDB's
+  Database does: a view over pg_read_file in place of `runs`, a trigger, policy or rule on irw's
+  tables, or a function or operator named like a built-in one (PostgreSQL picks a better-matching
+  function of a schema on the search_path over pg_catalog's, wherever pg_catalog stands).
 - The URL's password is never shown: `path` (what messages, reports and `irw runs` print) is the
   URL with the password masked, and server messages that quote it are scrubbed.
 """
@@ -32,10 +51,6 @@ from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse,
 from .resources import read_sql
 
 URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
-# pg_advisory_xact_lock key of schema migrations: any constant, the same in every irw
-_MIGRATION_LOCK = 0x697277  # "irw"
-# pg_advisory_xact_lock(class, qrels_set_id) of the writers storing scores (lock_scores)
-_SCORES_LOCK = 0x697273
 
 
 def is_url(path: Any) -> bool:
@@ -92,6 +107,8 @@ class PostgresDatabase:
         self._staging = None
         self._engine = None
         self._in_transaction = False
+        self._reader = None  # reader_session()
+        self._known = None  # _known_objects()
         try:
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
@@ -99,7 +116,14 @@ class PostgresDatabase:
         interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
         _configure(self._con)
         try:
-            self.schema = self._con.execute("select current_schema()").fetchone()[0]
+            # The warehouse's schema is the session's whole search_path (pg_catalog implicitly
+            # first): no function of another schema on the URL's path (public, "$user") can stand
+            # for a built-in one in irw's statements; those of this schema are refused at open.
+            self.schema = self._con.execute(
+                "select s, case when s is not null then pg_catalog.set_config('search_path', "
+                "pg_catalog.quote_ident(s), false) end from (select pg_catalog.current_schema() as s) as x"
+            ).fetchone()[0]
+            self._check_objects()
             version = self.schema_version()
             if version == 0 and self.read_only:
                 raise WarehouseNotFound(f"no warehouse in {self.path} (its schema has no irw_schema table); "
@@ -252,8 +276,8 @@ class PostgresDatabase:
         """Serialises, until the caller's transaction ends, the writers that store scores computed
         with one qrels set: two clients evaluating the same runs at once then store each score
         once, the second finding the first's (the evaluation's row, and every score, have unique
-        keys as well)."""
-        self.execute("select pg_advisory_xact_lock(?, ?)", [_SCORES_LOCK, qrels_set_id])
+        keys as well). The lock is the qrels set's row, which only a writer may lock (module notes)."""
+        self.con.execute("select 1 from qrels_sets where qrels_set_id = %s for no key update", [qrels_set_id])
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self)
@@ -279,11 +303,14 @@ class PostgresDatabase:
         self._staging = None
         if self._engine is not None:
             self._engine.dispose()
-        interrupt.unregister(self._con)
-        try:
-            self._con.close()
-        except Exception:
-            pass
+        for con in (self._reader, self._con):
+            if con is None:
+                continue
+            interrupt.unregister(con)
+            try:
+                con.close()
+            except Exception:
+                pass
 
     def discard(self) -> None:
         self.close()
@@ -304,7 +331,9 @@ class PostgresDatabase:
     def _check_is_warehouse(self) -> None:
         rows = self.con.execute(
             "select table_name from information_schema.tables where table_schema = current_schema() "
-            "order by table_name limit 6").fetchall()
+            "and table_name <> 'irw_schema' order by table_name limit 6").fetchall()
+        if rows and self.schema_version():
+            return  # another client's migrations committed meanwhile
         if rows:
             names = [r[0] for r in rows]
             shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
@@ -312,59 +341,208 @@ class PostgresDatabase:
                 f"cannot open warehouse {self.path}: its schema holds tables ({shown}) and no irw_schema table; "
                 "irw does not add its tables to another application's schema: use an empty database or schema")
 
+    def _check_objects(self) -> None:
+        """Refuses a warehouse whose schema holds what irw's migrations did not make (_foreign,
+        one catalog query): a view, function, trigger, rule or policy of someone else's would run in
+        every command that reads the warehouse, as the reader's role, and could read server files or
+        reach the network; a function or operator in the schema can stand for a built-in one. A
+        schema without irw_schema is not a warehouse yet (_check_is_warehouse)."""
+        rows = self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall()
+        if ("table", "irw_schema") not in {(kind, name) for kind, name, _ in rows}:
+            return
+        strange = _foreign(rows, self._known_objects())
+        if strange:
+            shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: its schema {self.schema} holds what irw's migrations did not "
+                f"make ({shown}); irw reads only its own tables and views, as others' could read server files or "
+                "reach the network when read. If you trust whoever made them, drop them or restore irw's "
+                "definitions (as the schema's owner, with psql); else ask for the run and qrels files instead")
+
+    def _known_objects(self) -> frozenset[tuple[str, str, str]]:
+        """Every _OBJECTS_SQL row of a warehouse made by any prefix of irw's migrations on this
+        server's PostgreSQL version: the migrations applied once to temporary tables of this session
+        in a transaction rolled back (~0.3 s), the rows kept in the user's cache folder under a name
+        holding the server's version and a hash of the migration files (as db.known_objects)."""
+        import hashlib
+        import json
+        import os
+        from pathlib import Path
+
+        import psycopg
+
+        from .db import migrations
+
+        if self._known is not None:
+            return self._known
+        version = self.con.info.server_version
+        steps = [(0, "schema/000_schema_version.sql"), *migrations()]
+        key = (version, tuple(steps))
+        if key in _KNOWN:
+            self._known = _KNOWN[key]
+            return self._known
+        digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
+        for _, relative_path in steps:
+            digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
+        cache: Path | None
+        try:
+            cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
+                f"known-postgres-objects-{digest.hexdigest()[:24]}.json"
+            self._known = _KNOWN[key] = frozenset(
+                tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+            return self._known
+        except RuntimeError:  # no home folder to keep a cache in
+            cache = None
+        except (OSError, ValueError, TypeError):
+            pass
+        rows: set[tuple[str, str, str]] = set()
+        self._in_transaction = True
+        try:
+            self.con.execute("begin")
+            self.con.execute("set local search_path = pg_temp")
+            for number, relative_path in steps:
+                self.run_file(relative_path)
+                if number == 0:
+                    scratch = self.con.execute("select nspname::text from pg_catalog.pg_namespace "
+                                               "where oid = pg_my_temp_schema()").fetchone()[0]
+                rows |= {tuple(row) for row in self.con.execute(_OBJECTS_SQL, {"s": scratch}).fetchall()}
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(
+                f"cannot open warehouse {self.path}: irw checks it against what its migrations make, which it works "
+                f"out once in temporary tables, and that failed: {self.scrub(_first_line(exc))}; let the role "
+                "create temporary tables in the database (GRANT TEMP), or open the warehouse once from this "
+                "account where a role may (not on a read-only standby): the result is kept in ~/.cache/irw") from None
+        finally:
+            self._in_transaction = False
+            _roll_back(self.con)
+        self._known = _KNOWN[key] = frozenset(rows)
+        if cache is not None:
+            try:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+                partial.write_text(json.dumps(sorted(self._known)), encoding="utf-8")
+                os.replace(partial, cache)
+            except OSError:
+                pass  # no cache folder: worked out again next time
+        return self._known
+
     def _migrate(self) -> None:
         from .db import apply_migrations
 
+        if not self.read_only:
+            self._make_schema_table()
         apply_migrations(self)
         if not self.read_only:
             self._grant_reader()
 
     def _grant_reader(self) -> None:
-        """irw's reader role (warehouse/adhoc.py READER), which `irw sql` switches to when the URL's
-        role may do more than read: made NOLOGIN by a writer whose role may create roles, given
-        USAGE on the warehouse's schema and SELECT on each of its tables and views (nothing else),
-        and granted to that writer so it may SET ROLE to it. One query when all that is in place."""
+        """The login role `irw sql` runs user SQL as when the URL's role may do more than read
+        (warehouse/adhoc.py): one per warehouse, irw_sql_<random>, made LOGIN by a writer whose role
+        may create roles, with a random password kept in irw_reader_login (which only the owner
+        reads: what default privileges granted others on it is revoked) and sent to the server only
+        as a SCRAM verifier, so that no server log holds it. It gets CONNECT on the database (when
+        this role may grant it), USAGE on the schema and SELECT on each table and view but
+        irw_reader_login, nothing else: no membership, so no SET ROLE regains anything. Two
+        queries when all that is in place."""
+        import secrets
+
+        import psycopg
         from psycopg import sql as psql
 
-        from .adhoc import READER
-
-        query = ("select (select rolsuper or rolcreaterole from pg_catalog.pg_roles where rolname = current_user),"
-                 " to_regrole(%(r)s) is not null,"
-                 " array(select c.relname::text from pg_catalog.pg_class c"
-                 "       join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
-                 "       where n.nspname = %(s)s and c.relkind in ('r', 'v', 'm', 'p')"
-                 "       and case when to_regrole(%(r)s) is null then true"
-                 "                else not has_table_privilege(%(r)s, c.oid, 'SELECT') end"
-                 "       order by 1)")
-        may_create, exists, missing = self.con.execute(query, {"r": READER, "s": self.schema}).fetchone()
-        if not may_create or (exists and not missing):
+        may_create, may_use = self.con.execute(
+            "select (select rolsuper or rolcreaterole from pg_catalog.pg_roles where rolname = current_user),"
+            " to_regclass('irw_reader_login') is not null"
+            " and has_table_privilege('irw_reader_login', 'SELECT, INSERT')").fetchone()
+        if not may_use:
             return
-        import psycopg
-
-        reader, schema = psql.Identifier(READER), psql.Identifier(self.schema)
+        state = self.con.execute(_LOGIN_STATE, {"s": self.schema}).fetchone()
+        role, exists, missing, usage, others = state if state else (None, False, [], False, [])
+        if role and exists and not missing and usage and not others:
+            return
+        if not may_create and not (role and exists):
+            return
+        schema = psql.Identifier(self.schema)
         try:
             with self.transaction():
                 self.lock_migrations()
-                if not self.con.execute("select to_regrole(%s) is not null", [READER]).fetchone()[0]:
-                    self.con.execute(psql.SQL("create role {} nologin").format(reader))
+                row = self.con.execute("select role_name, password from irw_reader_login").fetchone()
+                if row is None:
+                    row = (f"irw_sql_{secrets.token_hex(6)}", secrets.token_hex(24))
+                    self.con.execute("insert into irw_reader_login (role_name, password) values (%s, %s)", row)
+                role, password = row
+                reader = psql.Identifier(role)
+                if not self.con.execute("select to_regrole(%s) is not null", [role]).fetchone()[0]:
+                    self.con.execute(psql.SQL(
+                        "create role {} login nosuperuser nocreatedb nocreaterole noinherit noreplication "
+                        "nobypassrls password {}").format(reader, psql.Literal(_scram_verifier(password))))
+                if self.con.execute("select has_database_privilege(current_database(), 'CONNECT WITH GRANT OPTION')"
+                                    " and not has_database_privilege(%s, current_database(), 'CONNECT')",
+                                    [role]).fetchone()[0]:
+                    database = self.con.execute("select current_database()").fetchone()[0]
+                    self.con.execute(psql.SQL("grant connect on database {} to {}").format(
+                        psql.Identifier(database), reader))
                 self.con.execute(psql.SQL("grant usage on schema {} to {}").format(schema, reader))
-                for name in self.con.execute(query, {"r": READER, "s": self.schema}).fetchone()[2]:
+                _, _, missing, _, others = self.con.execute(_LOGIN_STATE, {"s": self.schema}).fetchone()
+                for name in missing:
                     self.con.execute(psql.SQL("grant select on {}.{} to {}").format(
                         schema, psql.Identifier(name), reader))
-                if not self.con.execute("select pg_has_role(current_user, %s, 'MEMBER')", [READER]).fetchone()[0]:
-                    self.con.execute(psql.SQL("grant {} to current_user").format(reader))
-        except (psycopg.Error, DatabaseError):
+                for other in others:
+                    self.con.execute(psql.SQL("revoke all on {}.irw_reader_login from {}").format(
+                        schema, psql.SQL("public") if other == "public" else psql.Identifier(other)))
+        except (psycopg.Error, IrwError):
             pass  # another client made it meanwhile, or this role may not: irw sql then says why
+
+    def reader_login(self) -> tuple[str, str] | None:
+        """(role, password) of `irw sql`'s login role (_grant_reader), when this role may read it."""
+        if not self.con.execute("select to_regclass('irw_reader_login') is not null"
+                                " and has_table_privilege('irw_reader_login', 'SELECT')").fetchone()[0]:
+            return None
+        row = self.con.execute("select role_name, password from irw_reader_login").fetchone()
+        if row is None or not self.con.execute("select to_regrole(%s) is not null", [row[0]]).fetchone()[0]:
+            return None
+        return row[0], row[1]
+
+    def reader_session(self, role: str, password: str):
+        """A session of its own on the same server and database, logged in as role (autocommit),
+        kept until close(); WarehouseOpenError with the server's reason when the login is refused."""
+        import psycopg
+        from psycopg.conninfo import make_conninfo
+
+        if self._reader is not None and not self._reader.closed:
+            return self._reader
+        if password not in self._secrets:
+            self._secrets.append(password)
+        try:
+            self._reader = psycopg.connect(make_conninfo(self._url, user=role, password=password), autocommit=True)
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(self.scrub(_first_line(exc))) from None
+        interrupt.register(self._reader)
+        _configure(self._reader)
+        return self._reader
 
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         return (f"{self.path} has schema version {current} and lacks migration"
                 f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
                 "`irw migrate --db URL` through a role that may create tables")
 
+    def _make_schema_table(self) -> None:
+        """irw_schema, in a statement of its own, so that there is a table for lock_migrations to
+        lock before the first migration (module notes). Two clients creating it at once: the second
+        waits for the first to commit, then fails on the catalog ("relation/type already exists", or
+        its unique key), and finds it made."""
+        exists = "select to_regclass('irw_schema') is not null"
+        if self.con.execute(exists).fetchone()[0]:
+            return
+        try:
+            self.run_file("schema/000_schema_version.sql")
+        except IrwError:
+            if not self.con.execute(exists).fetchone()[0]:
+                raise
+
     def lock_migrations(self) -> None:
         """Two clients opening a fresh database together: the second waits here until the first
-        commits, then finds the migrations applied."""
-        self.execute("select pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
+        commits, then finds the migrations applied. A lock only a writer may take (module notes)."""
+        self.con.execute("lock table irw_schema in exclusive mode")
 
 
 class _Transaction:
@@ -391,6 +569,152 @@ class _Transaction:
         if isinstance(exc, psycopg.Error):
             raise self.db.failure(exc) from None
         return False
+
+
+# -- what irw's migrations make ------------------------------------------------------------------
+# One row per object in the warehouse's schema (%(s)s), and per part of a table that holds an
+# expression or a type, as this server writes them: (kind, name, what). Names of objects in the
+# schema come unqualified (the schema is current), so the rows of temporary tables made by the
+# migrations (_known_objects) compare equal. irw's migrations make tables, views, sequences,
+# indexes and constraints; every function, procedure, aggregate, operator, type (but the row types
+# of relations and their arrays), trigger, rule, policy, inheritance, extension, collation,
+# conversion, text search object, operator class or family and statistics object is someone else's.
+_OBJECTS_SQL = """
+with ns as (select oid from pg_catalog.pg_namespace where nspname = %(s)s),
+rel as (select c.* from pg_catalog.pg_class c join ns on c.relnamespace = ns.oid)
+select case c.relkind when 'r' then 'table' when 'p' then 'table' when 'v' then 'view'
+         when 'm' then 'materialized view' when 'S' then 'sequence' when 'f' then 'foreign table'
+         when 'c' then 'type' else 'relation' end,
+       c.relname::text,
+       c.relkind::text || ' ' || coalesce(array_to_string(c.reloptions, ','), '')
+       || case when c.relrowsecurity then ' row security' else '' end
+       || case when c.relkind in ('v', 'm') then ' ' || pg_catalog.pg_get_viewdef(c.oid) else '' end
+  from rel c where c.relkind not in ('i', 'I', 't')
+union all
+select 'column', c.relname || '.' || a.attname,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) || case when a.attnotnull then ' not null' else '' end
+       || coalesce(' collate ' || (select l.collname from pg_catalog.pg_collation l
+                                   where l.oid = a.attcollation and a.attcollation <> 0), '')
+       || ' ' || a.attgenerated::text || a.attidentity::text
+       || coalesce(' default ' || pg_catalog.pg_get_expr(d.adbin, d.adrelid), '')
+  from rel c join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+  where c.relkind in ('r', 'p', 'v', 'm', 'f', 'c')
+union all
+select 'index', i.relname::text,
+       t.relname || case when x.indisunique then ' unique ' else ' ' end || m.amname || ' ('
+       || (select string_agg(pg_catalog.pg_get_indexdef(x.indexrelid, k, true), ', ' order by k)
+           from generate_series(1, x.indnatts) k) || ')'
+       || coalesce(' where ' || pg_catalog.pg_get_expr(x.indpred, x.indrelid, true), '')
+  from pg_catalog.pg_index x join pg_catalog.pg_class i on i.oid = x.indexrelid
+  join rel t on t.oid = x.indrelid join pg_catalog.pg_am m on m.oid = i.relam
+union all
+select 'constraint', t.relname || '.' || k.conname, pg_catalog.pg_get_constraintdef(k.oid)
+  from pg_catalog.pg_constraint k join rel t on t.oid = k.conrelid
+union all
+select 'trigger', t.relname || '.' || g.tgname, '' from pg_catalog.pg_trigger g join rel t on t.oid = g.tgrelid
+  where not g.tgisinternal
+union all
+select 'rule', t.relname || '.' || r.rulename, '' from pg_catalog.pg_rewrite r join rel t on t.oid = r.ev_class
+  where r.rulename <> '_RETURN'
+union all
+select 'policy', t.relname || '.' || p.polname, '' from pg_catalog.pg_policy p join rel t on t.oid = p.polrelid
+union all
+select 'inheritance', c.relname || ' of ' || pg_catalog.format('%%I.%%I', pn.nspname, p.relname), ''
+  from pg_catalog.pg_inherits h join pg_catalog.pg_class c on c.oid = h.inhrelid
+  join pg_catalog.pg_class p on p.oid = h.inhparent join pg_catalog.pg_namespace pn on pn.oid = p.relnamespace
+  where c.relnamespace in (select oid from ns) or p.relnamespace in (select oid from ns)
+union all
+select case p.prokind when 'p' then 'procedure' when 'a' then 'aggregate' when 'w' then 'window function'
+         else 'function' end,
+       p.proname || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')', ''
+  from pg_catalog.pg_proc p join ns on p.pronamespace = ns.oid
+union all
+select 'type', t.typname::text, '' from pg_catalog.pg_type t join ns on t.typnamespace = ns.oid
+  where t.typrelid = 0 and not exists (select 1 from pg_catalog.pg_type e where e.oid = t.typelem
+                                       and e.typrelid <> 0 and e.typarray = t.oid)
+union all
+select 'operator', o.oprname || '(' || pg_catalog.format_type(o.oprleft, null) || ', '
+       || pg_catalog.format_type(o.oprright, null) || ')', ''
+  from pg_catalog.pg_operator o join ns on o.oprnamespace = ns.oid
+union all
+select 'extension', e.extname::text, '' from pg_catalog.pg_extension e join ns on e.extnamespace = ns.oid
+union all select 'collation', collname::text, '' from pg_catalog.pg_collation join ns on collnamespace = ns.oid
+union all select 'conversion', conname::text, '' from pg_catalog.pg_conversion join ns on connamespace = ns.oid
+union all select 'text search configuration', cfgname::text, ''
+  from pg_catalog.pg_ts_config join ns on cfgnamespace = ns.oid
+union all select 'text search dictionary', dictname::text, ''
+  from pg_catalog.pg_ts_dict join ns on dictnamespace = ns.oid
+union all select 'text search parser', prsname::text, '' from pg_catalog.pg_ts_parser join ns on prsnamespace = ns.oid
+union all select 'text search template', tmplname::text, ''
+  from pg_catalog.pg_ts_template join ns on tmplnamespace = ns.oid
+union all select 'operator class', opcname::text, '' from pg_catalog.pg_opclass join ns on opcnamespace = ns.oid
+union all select 'operator family', opfname::text, '' from pg_catalog.pg_opfamily join ns on opfnamespace = ns.oid
+union all select 'statistics', stxname::text, '' from pg_catalog.pg_statistic_ext join ns on stxnamespace = ns.oid
+"""
+_KNOWN: dict[tuple, frozenset[tuple[str, str, str]]] = {}  # (server version, migrations) -> _known_objects()
+_RELATION_KINDS = {"table", "view", "materialized view", "sequence", "foreign table", "type", "relation"}
+
+
+def _foreign(rows, known) -> list[str]:
+    """What rows hold that known does not, as `kind name` labels: an object of a name irw never
+    uses, or one of irw's names defined otherwise; the parts (columns, indexes, constraints) of a
+    relation already named are not repeated."""
+    known_names = {name for kind, name, _ in known if kind in _RELATION_KINDS}
+    found: list[str] = []
+    strange_relations: set[str] = set()
+    for kind, name, what in sorted(rows, key=lambda row: (row[0] not in _RELATION_KINDS, row)):
+        if (kind, name, what) in known:
+            continue
+        if kind in _RELATION_KINDS:
+            strange_relations.add(name)
+            label = f"{kind} {name}" + (" (not irw's definition)" if name in known_names else "")
+        elif kind in ("column", "constraint", "trigger", "rule", "policy") and \
+                name.split(".", 1)[0] in strange_relations:
+            continue
+        elif kind == "index" and what.split(" ", 1)[0] in strange_relations:
+            continue
+        elif (kind, name) in {(k, n) for k, n, _ in known}:
+            label = f"{kind} {name} (not irw's definition)"
+        else:
+            label = f"{kind} {name}"
+        if label not in found:
+            found.append(label)
+    return found
+
+
+# irw sql's login role (_grant_reader): its name, whether it exists, the tables and views of the
+# schema it may not read yet, whether it may use the schema, and the roles other than the owner
+# granted anything on irw_reader_login.
+_LOGIN_STATE = """
+select l.role_name, to_regrole(l.role_name) is not null,
+ array(select c.relname::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = %(s)s and c.relkind in ('r', 'v', 'm', 'p') and c.relname <> 'irw_reader_login'
+       and case when to_regrole(l.role_name) is null then true
+                else not has_table_privilege(l.role_name, c.oid, 'SELECT') end
+       order by 1),
+ case when to_regrole(l.role_name) is null then false else has_schema_privilege(l.role_name, %(s)s, 'USAGE') end,
+ array(select distinct case when a.grantee = 0 then 'public' else pg_catalog.pg_get_userbyid(a.grantee)::text end
+       from pg_catalog.pg_class c, aclexplode(c.relacl) a
+       where c.oid = 'irw_reader_login'::regclass and a.grantee <> c.relowner)
+from irw_reader_login l
+"""
+
+
+def _scram_verifier(password: str) -> str:
+    """The SCRAM-SHA-256 verifier PostgreSQL stores for password (RFC 5803; what psql's \\password
+    sends): the server never sees the password itself."""
+    import base64
+    import hashlib
+    import hmac
+    import os
+
+    salt, iterations = os.urandom(16), 4096
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, iterations)
+    stored = hashlib.sha256(hmac.new(salted, b"Client Key", "sha256").digest()).digest()
+    server = hmac.new(salted, b"Server Key", "sha256").digest()
+    b64 = lambda data: base64.b64encode(data).decode()  # noqa: E731
+    return f"SCRAM-SHA-256${iterations}:{b64(salt)}${b64(stored)}:{b64(server)}"
 
 
 def _roll_back(con) -> None:
