@@ -32,7 +32,7 @@ from .db import Database
 from .errors import ConflictError, InputFileError, Problem, UsageError
 from .resources import read_sql
 
-# Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
+# Extensions DuckDB decompresses itself, and those Python decompresses into a FIFO DuckDB reads (_Feed).
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 _PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
@@ -334,40 +334,171 @@ def _line_problems(path: Path) -> InputFileError:
     return InputFileError(problems, total=total)
 
 
-@contextmanager
-def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[tuple[Path, str]]:
-    """Yields a path DuckDB can read and its compression. bz2 and xz, and any file when
-    through_python, are decompressed by Python into a temporary file, CR LF line ends made LF
-    (DuckDB refuses a file that mixes them with LF); a file whose text has line problems
-    (TextScan) is refused there, naming the lines."""
-    suffix = path.suffix.lower()
-    if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
-        yield path, _DUCKDB_COMPRESSION.get(suffix, "none")
-        return
-    with leftovers.temporary_folder("irw-text-") as tmp:
-        plain = tmp / "text"
-        text = TextScan()
+class _Feed:
+    """One read by DuckDB of a file's text through a FIFO (a named pipe, no data on disk), written
+    by a thread as Python decompresses the file (.bz2 and .xz, which DuckDB cannot read, and any
+    file read through Python), CR LF line ends made LF (DuckDB refuses a file that mixes them with
+    LF), a CR ending the file dropped (it ends the last line); or of given bytes (data). DuckDB
+    reads it as it reads a .gz file, in order, so memory is bounded as there and a read that stops
+    early (a LIMIT, a bad line) stops the decompression too: the writer's next write fails. The
+    text is scanned on the way (TextScan); the writer stops at a line longer than MAX_LINE_BYTES,
+    at damaged compressed data (problem), at Ctrl-C and at close(), and DuckDB then sees the end of
+    the file. Each read needs a FIFO of its own: a FIFO whose reader went away can still hold the
+    last writer's bytes."""
+
+    _WAIT = 0.05  # seconds a writer waits on a full pipe before it looks whether to stop
+
+    def __init__(self, fifo: Path, path: Path, data: bytes | None = None) -> None:
+        import threading
+
+        self.fifo, self.path, self.data = fifo, path, data
+        self.text = TextScan()
+        self.problem: str | None = None  # damaged compressed data
+        self._stop = threading.Event()
+        self._closed = False
+        os.mkfifo(fifo, 0o600)
+        self._thread = threading.Thread(target=self._run, name="irw-feed", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
         try:
-            with _open_decompressed(path) as src, open(plain, "wb") as dst:
+            fd = os.open(self.fifo, os.O_WRONLY)  # waits for DuckDB (or close()) to open it
+        except OSError:
+            return
+        try:
+            if not self._stop.is_set():
+                os.set_blocking(fd, False)
+                if self.data is not None:
+                    self._write(fd, self.data)
+                else:
+                    self._feed(fd)
+        finally:
+            os.close(fd)
+
+    def _feed(self, fd: int) -> None:
+        try:
+            with _open_decompressed(self.path) as src:
                 held = b""  # a CR ending one chunk may start a CR LF with the next
                 for chunk in iter(lambda: src.read(_CHUNK), b""):
-                    text.feed(chunk)
-                    if text.long_line is not None:
-                        break  # refused below, the rest unread
+                    self.text.feed(chunk)
+                    if self.text.long_line is not None:
+                        return  # refused at that line (close's caller), the rest unread
                     data = held + chunk
                     held = b"\r" if data.endswith(b"\r") else b""
                     data = data[:-1] if held else data
-                    dst.write(data.replace(b"\r\n", b"\n") if b"\r" in data else data)
+                    if not self._write(fd, data.replace(b"\r\n", b"\n") if b"\r" in data else data):
+                        return
                 # a CR ending the file ends its last line: dropped
         except _decompression_errors() as exc:
-            raise InputFileError([Problem(_shown_path(path), 0,
-                                          f"corrupt or truncated {suffix[1:]} data ({exc})")]) from None
-        long_line = text.finish().long_line_error(path)
-        if long_line:
-            raise long_line
-        if text.has_line_problems:
-            raise _line_problems(path)  # the file's own lines: the copy's CR LF are LF
-        yield plain, "none"
+            self.problem = f"corrupt or truncated {self.path.suffix.lower()[1:]} data ({exc})"
+            return
+        self.text.finish()
+
+    def _write(self, fd: int, data: bytes) -> bool:
+        """Whether all of data went into the pipe (not: DuckDB stopped reading, or the feed stops)."""
+        import select
+
+        view = memoryview(data)
+        while view:
+            if self._stop.is_set() or interrupt.requested.is_set():
+                return False
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                select.select([], [fd], [], self._WAIT)
+            except BrokenPipeError:
+                return False  # DuckDB read what it needed
+        return True
+
+    def close(self) -> None:
+        """Stops the writer and waits for it (at most _WAIT and one chunk's decompression)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stop.set()
+        reader = None
+        if self._thread.is_alive():
+            try:  # a writer still waiting for a reader: this open lets it through, to stop
+                reader = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
+            except OSError:
+                pass
+        self._thread.join()
+        if reader is not None:
+            os.close(reader)
+
+
+class _Readable:
+    """What DuckDB reads a file from: the file itself, read as often as asked (path()), or a new
+    FIFO for each read (_Feed) when streamed."""
+
+    def __init__(self, file: Path, compression: str, fifos: Path | None = None) -> None:
+        self.file, self.compression, self._fifos = file, compression, fifos
+        self.feeds: list[_Feed] = []
+
+    @property
+    def streamed(self) -> bool:
+        return self._fifos is not None
+
+    def path(self) -> str:
+        """The path for one read by DuckDB."""
+        if self._fifos is None:
+            return str(self.file)
+        return str(self.feed().fifo)
+
+    def feed(self, data: bytes | None = None) -> _Feed:
+        """A new FIFO of the file's text (or of data) in this read's folder."""
+        assert self._fifos is not None
+        feed = _Feed(self._fifos / f"text-{len(self.feeds)}", self.file, data)
+        self.feeds.append(feed)
+        return feed
+
+    def close(self) -> None:
+        for feed in self.feeds:
+            feed.close()
+
+    def error(self) -> InputFileError | None:
+        """What the feeds found that refuses the file, in the order a .gz file's check says it
+        (_read_checked): damaged data, then a line too long, then lines holding U+0001 or a CR
+        inside (named by a pass of their own, _line_problems)."""
+        path = self.file
+        for feed in self.feeds:
+            if feed.problem:
+                return InputFileError([Problem(_shown_path(path), 0, feed.problem)])
+        for feed in self.feeds:
+            long_line = feed.text.long_line_error(path)
+            if long_line:
+                return long_line
+        if any(feed.text.has_line_problems for feed in self.feeds):
+            return _line_problems(path)
+        return None
+
+
+@contextmanager
+def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[_Readable]:
+    """Yields what DuckDB reads the file from, and its compression. bz2 and xz, and any file when
+    through_python, are streamed: each read is a FIFO Python writes the file's text into as it
+    decompresses it (_Feed), in a temporary folder that holds nothing else; a file whose text
+    those reads found damaged, with a line too long or with line problems (TextScan) is refused
+    on the way out, naming the lines, whatever DuckDB said of it."""
+    suffix = path.suffix.lower()
+    if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
+        yield _Readable(path, _DUCKDB_COMPRESSION.get(suffix, "none"))
+        return
+    with leftovers.temporary_folder("irw-text-") as tmp:
+        readable = _Readable(path, "none", tmp)
+        try:
+            yield readable
+        except Exception:
+            readable.close()
+            error = readable.error()
+            if error:
+                raise error from None
+            raise
+        finally:
+            readable.close()
+        error = readable.error()
+        if error:
+            raise error
 
 
 def _gzip_problem(path: Path) -> tuple[str | None, TextScan]:
@@ -441,8 +572,8 @@ class _UnreadableByDuckDB(InputFileError):
 
 
 def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) -> T:
-    """Runs read(through_python), which stages the file with DuckDB (through_python: from the copy
-    _readable_by_duckdb makes), refusing first what DuckDB would misread.
+    """Runs read(through_python), which stages the file with DuckDB (through_python: from the text
+    _readable_by_duckdb streams), refusing first what DuckDB would misread.
 
     A plain file's text was scanned before (text): lines holding U+0001 or a lone CR are named
     and refused, mixed line ends are read through Python. bz2 and xz always go through Python. A
@@ -518,9 +649,8 @@ def stage_file(db: Database, path: Path, holds: Mapping[str, bool] | None = None
     FileScan.holds, if the file was scanned already."""
     def read(through_python: bool) -> None:
         db.run_file("ingest/line_mode.sql")
-        with _readable_by_duckdb(path, through_python) as (readable, compression), \
-                _read_errors(path, compression):
-            db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
+        with _readable_by_duckdb(path, through_python) as readable, _read_errors(path, readable.compression):
+            db.run_file("ingest/stage_fields.sql", {"path": readable.path(), "compression": readable.compression})
 
     _read_checked(path, read, _text_of(path, holds))
 
@@ -646,26 +776,28 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
     text = _text_of(path, holds)
 
     def read(through_python: bool) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
-        with _readable_by_duckdb(path, through_python) as (readable, compression):
-            may_hold = _may_hold(text, compression, through_python)
-            params = {"path": str(readable), "compression": compression, "head_lines": IR_METADATA_HEAD_LINES,
+        with _readable_by_duckdb(path, through_python) as readable:
+            compression = readable.compression
+            may_hold = _may_hold(text, compression, readable.streamed)
+            params = {"compression": compression, "head_lines": IR_METADATA_HEAD_LINES,
                       "strict": strict, **{f"may_hold_{key}": value for key, value in may_hold.items()}}
             db.run_file("ingest/line_mode.sql")
             db.run_file("ingest/run_field_rules.sql")
-            head = None if read_ir_metadata or compression != "none" or through_python else _first_line_tag(readable)
+            head = None if read_ir_metadata or compression != "none" else _first_line_tag(path)
             if head is not None:
                 ir_metadata, header_lines, first_tag = None, 0, head
             else:
                 with _read_errors(path, compression):
-                    ir_metadata, header_lines, first_tag = db.run_file("ingest/ir_metadata.sql", params).fetchone()
+                    ir_metadata, header_lines, first_tag = db.run_file(
+                        "ingest/ir_metadata.sql", params | {"path": readable.path()}).fetchone()
                 ir_metadata = ir_metadata if read_ir_metadata else None
-            if _stage_run_columns(db, params | {"skip": header_lines, "first_tag": first_tag}):
+            if _stage_run_columns(db, params | {"path": readable.path(), "skip": header_lines,
+                                                "first_tag": first_tag}):
                 db.run_file("ingest/stage_run_from_columns.sql")
                 return ir_metadata, [(first_tag, None, None)]  # every line has that tag
-            _refuse_by_head(db, path, readable, "run",
-                            lambda: ("ingest/run_problems.sql", {"strict": strict}))
+            _refuse_by_head(db, path, "run", lambda: ("ingest/run_problems.sql", {"strict": strict}))
             with _read_errors(path, compression):
-                db.run_file("ingest/stage_fields.sql", params)
+                db.run_file("ingest/stage_fields.sql", params | {"path": readable.path()})
         _require_data(db, path, "run")
         _refuse_swapped(db, path, "run", _header_line(db))
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
@@ -714,7 +846,7 @@ _HEAD_BYTES = 1 << 16
 
 
 def _first_line_tag(path: Path) -> str | None:
-    """The tag (sixth field) of a plain file's first line when that line is a run line, as
+    """The tag (sixth field) of a plain or streamed file's first line when that line is a run line, as
     ir_metadata.sql would find it (header_lines 0, first_tag that field), read by Python from the
     file's first bytes instead of by DuckDB (~10 ms of a DL19-sized evaluation). None, for
     ir_metadata.sql to decide, whenever the first line is anything else: a comment or blank line
@@ -722,9 +854,9 @@ def _first_line_tag(path: Path) -> str | None:
     not UTF-8, a byte-order mark. The column reader checks every line's tag against this one, so a
     line DuckDB reads differently sends the file to line mode, never to different rows."""
     try:
-        with open(path, "rb") as handle:
+        with _open_decompressed(path) as handle:
             head = handle.read(_HEAD_BYTES)
-    except OSError:
+    except _decompression_errors():
         return None
     end = head.find(b"\n")
     if end < 0:
@@ -742,11 +874,11 @@ def _first_line_tag(path: Path) -> str | None:
     return fields[5]
 
 
-def _may_hold(text: TextScan | None, compression: str, through_python: bool) -> Mapping[str, bool]:
+def _may_hold(text: TextScan | None, compression: str, streamed: bool) -> Mapping[str, bool]:
     """Which of _FIELD_BREAKING_BYTES the file DuckDB reads may hold, for a column reader: what the
-    scan of the plain file found; any of them in a compressed file or in a copy made by Python
-    (its TextScan is not kept)."""
-    if text is not None and compression == "none" and not through_python:
+    scan of the plain file found; any of them in a compressed file or in text streamed by Python
+    (its TextScan is not done when DuckDB starts reading)."""
+    if text is not None and compression == "none" and not streamed:
         return text
     return dict.fromkeys(_FIELD_BREAKING_BYTES, True)
 
@@ -813,14 +945,14 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
                              read_lines=head_lines)
 
 
-def _head_copy(readable: Path, target: Path) -> int | None:
-    """Writes the first HEAD_LINES lines of readable's text (decompressed, CR LF line ends made LF
-    as _readable_by_duckdb does) to target; how many lines. None, and nothing written, when the
-    file ends within them (reading it whole costs no more) or its head holds no line end within
-    _HEAD_BYTES_READ bytes. A file whose data is damaged is None too: the whole file's read says so."""
+def _head_text(path: Path) -> bytes | None:
+    """The first HEAD_LINES lines of the file's text (decompressed, CR LF line ends made LF as
+    _readable_by_duckdb does). None when the file ends within them (reading it whole costs no
+    more) or its head holds no line end within _HEAD_BYTES_READ bytes. A file whose data is
+    damaged is None too: the whole file's read says so."""
     head, lines = b"", 0
     try:
-        with _open_decompressed(readable) as stream:
+        with _open_decompressed(path) as stream:
             while lines < HEAD_LINES and len(head) < _HEAD_BYTES_READ:
                 chunk = stream.read(min(_CHUNK, _HEAD_BYTES_READ - len(head)))
                 if not chunk:
@@ -839,28 +971,30 @@ def _head_copy(readable: Path, target: Path) -> int | None:
     if cut == 0:
         return None
     head = head[:cut]
-    target.write_bytes(head.replace(b"\r\n", b"\n") if b"\r" in head else head)
-    return head.count(b"\n")
+    return head.replace(b"\r\n", b"\n") if b"\r" in head else head
 
 
-def _refuse_by_head(db: Database, path: Path, readable: Path, kind: str,
-                    problems: Callable[[], tuple[str, dict]]) -> None:
-    """Refuses a file about to be read whole in line mode when its first lines (_head_copy),
+def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], tuple[str, dict]]) -> None:
+    """Refuses a file about to be read whole in line mode when its first lines (_head_text),
     staged by the same SQL, already hold more problems than an error shows: the same first problems
     the whole file's check names (each rule judges a line by it and the lines before it), then
     their count in those lines and that the rest was not read, so a bomb of bad lines costs no
     memory. What the head cannot decide is left to the whole file's check: a file the head shows
     as maybe the other kind (the share of all its lines decides), one with fewer problems there.
-    problems() gives the problems query and its parameters (read from stage_fields). readable:
-    the file DuckDB reads (_readable_by_duckdb); line_mode.sql's macros exist."""
+    problems() gives the problems query and its parameters (read from stage_fields). The head
+    reaches DuckDB through a FIFO (_Feed), never a file; line_mode.sql's macros exist."""
+    head = _head_text(path)
+    if head is None:
+        return
+    read_lines = head.count(b"\n")
     with leftovers.temporary_folder("irw-head-") as tmp:
-        read_lines = _head_copy(readable, tmp / "head")
-        if read_lines is None:
-            return
+        feed = _Feed(tmp / "head", path, head)
         try:
-            db.run_file("ingest/stage_fields.sql", {"path": str(tmp / "head"), "compression": "none"})
+            db.run_file("ingest/stage_fields.sql", {"path": str(feed.fifo), "compression": "none"})
         except duckdb.Error:
             return  # the whole file's read names what DuckDB cannot read
+        finally:
+            feed.close()
     try:
         if db.fetchone("select count(*) from stage_fields")[0] < 2:
             return  # (_header_line's rule needs the count of the whole file's data lines)
@@ -966,17 +1100,18 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
 
     def read(through_python: bool) -> bool:
         """Whether the column reader took the file (else it is in stage_fields)."""
-        with _readable_by_duckdb(path, through_python) as (readable, compression):
+        with _readable_by_duckdb(path, through_python) as readable:
+            compression = readable.compression
             if not subtopics:
-                may_hold = _may_hold(text, compression, through_python)
-                if _stage_qrels_columns(db, {"path": str(readable), "compression": compression,
+                may_hold = _may_hold(text, compression, readable.streamed)
+                if _stage_qrels_columns(db, {"path": readable.path(), "compression": compression,
                                              **{f"may_hold_{key}": may_hold[key] for key in ("tab", "cr", "soh")}}):
                     db.run_file("ingest/stage_qrels_from_columns.sql")
                     return True
             db.run_file("ingest/line_mode.sql")
-            _refuse_by_head(db, path, readable, "qrels", lambda: _qrels_problems(db, subtopics))
+            _refuse_by_head(db, path, "qrels", lambda: _qrels_problems(db, subtopics))
             with _read_errors(path, compression):
-                db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
+                db.run_file("ingest/stage_fields.sql", {"path": readable.path(), "compression": compression})
         return False
 
     if _read_checked(path, read, text):
