@@ -41,7 +41,7 @@ _STAGE_TABLES = ("stage_fields", "stage_run_columns", "stage_qrels_columns")
 _STAGE_VIEWS = ("stage_run", "stage_qrels")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
 # A file read in line mode is first checked on its first lines (_refuse_by_head): one whose head
-# already has more problems than an error shows is refused there, the rest unread.
+# already has a problem is refused there, the rest unread.
 HEAD_LINES = 10_000
 _HEAD_BYTES_READ = 4 << 20  # at most this much of the head (lines up to MAX_LINE_BYTES each)
 T = TypeVar("T")
@@ -929,12 +929,12 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
     first InputFileError.MAX_SHOWN, and their count. Neither holds every problem at once (a file of
     millions of bad lines peaked at gigabytes when all were fetched): DuckDB keeps a top-N and a
     count, and a file without problems pays for the first query only. head_lines: what is staged
-    is only the file's first head_lines lines (_refuse_by_head), refused only when they hold more
-    problems than are shown (fewer would leave room for those of the rest)."""
+    is only the file's first head_lines lines (_refuse_by_head), refused when they hold a problem
+    (the rest unread: the message says so)."""
     query = read_sql(sql_file).strip().rstrip(";")
     rows = db.run_sql(f"select line_no, reason from (\n{query}\n) order by line_no, reason "
                       f"limit {int(InputFileError.MAX_SHOWN) + 1}", params).fetchall()
-    if head_lines is not None and len(rows) <= InputFileError.MAX_SHOWN:
+    if head_lines is not None and not rows:
         return
     if rows:
         total = len(rows)
@@ -976,11 +976,12 @@ def _head_text(path: Path) -> bytes | None:
 
 def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], tuple[str, dict]]) -> None:
     """Refuses a file about to be read whole in line mode when its first lines (_head_text),
-    staged by the same SQL, already hold more problems than an error shows: the same first problems
-    the whole file's check names (each rule judges a line by it and the lines before it), then
-    their count in those lines and that the rest was not read, so a bomb of bad lines costs no
-    memory. What the head cannot decide is left to the whole file's check: a file the head shows
-    as maybe the other kind (the share of all its lines decides), one with fewer problems there.
+    staged by the same SQL, already hold a problem: the same first problems the whole file's check
+    names (each rule judges a line by it and the lines before it), then their count in those lines
+    and that the rest was not read, so a bad file is refused at its first bad line without staging
+    the rest, and a bomb of bad lines costs no memory. What the head cannot decide is left to the
+    whole file's check: a file the head shows as maybe the other kind (the share of all its lines
+    decides), one whose head holds no problem.
     problems() gives the problems query and its parameters (read from stage_fields). The head
     reaches DuckDB through a FIFO (_Feed), never a file; line_mode.sql's macros exist."""
     head = _head_text(path)
