@@ -43,12 +43,12 @@ def _bytes_under(folder: Path) -> int:
     return total
 
 
-def _irw_watching_tmpdir(args: list[str], temp: Path) -> tuple[int, str, int]:
+def _irw_watching_tmpdir(args: list[str], temp: Path, env: dict | None = None) -> tuple[int, str, int]:
     """(exit status, stderr, the most bytes seen in files under temp while it ran) of `irw *args`
-    run with TMPDIR=temp."""
+    run with TMPDIR=temp (or, given env, with env added: temp is then any folder to watch)."""
     proc = subprocess.Popen([sys.executable, "-m", "warehouse", *map(str, args)], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(temp)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {"TMPDIR": str(temp)})})
     most = 0
     chunks: list[str] = []
     reader = threading.Thread(target=lambda: chunks.append(proc.stderr.read()))
@@ -75,6 +75,25 @@ def test_a_bomb_of_bad_lines_writes_nothing_to_tmpdir(tmp_path, suffix, kind):
     assert status == 1 and stderr.startswith(f"Error: {bomb}:{FIRST[kind]}\n"), stderr[:500]
     assert most < TMPDIR_BOUND, f"{most:,} bytes in $TMPDIR"
     assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".zst", ".bz2", ".xz"])
+def test_a_bomb_of_duplicate_lines_is_refused_before_it_is_staged(tmp_path, suffix):
+    """Each line a valid run line, each after the first a duplicate: the column reader took every
+    line before its whole-file check found them, spilling past the memory limit into W.tmp. A
+    compressed file's head is checked first now: nothing is staged or spilled."""
+    from test_memory_bound import _compressed
+
+    bomb = tmp_path / f"dup.run{suffix}"
+    bomb.write_bytes(_compressed(b"q1 Q0 d1 1 1.0 t\n" * 6_000_000, suffix))
+    db = tmp_path / "w.duckdb"
+    spill = Path(str(db) + ".tmp")
+    status, stderr, most = _irw_watching_tmpdir(["ingest", "run", bomb, "--db", db], spill,
+                                                env={"IRW_MEMORY_LIMIT": "128MB"})
+    assert status == 1 and stderr.startswith(
+        f"Error: {bomb}:2: duplicate document d1 for query q1 (first at line 1)\n"), stderr[:500]
+    assert stderr.endswith("in its first 10,000 lines; the rest of the file was not read\n"), stderr[-300:]
+    assert most < TMPDIR_BOUND, f"{most:,} bytes spilled"
 
 
 @pytest.mark.parametrize("suffix", [".bz2", ".xz"])
