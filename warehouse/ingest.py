@@ -474,7 +474,11 @@ class _Readable:
             if long_line:
                 return long_line
         if any(feed.text.has_line_problems for feed in self.feeds):
-            return _line_problems(path)
+            try:
+                return _line_problems(path)
+            except _decompression_errors() as exc:  # damage past where the feeds stopped
+                return InputFileError([Problem(_shown_path(path), 0, f"corrupt or truncated "
+                                               f"{path.suffix.lower()[1:]} data ({exc})")])
         return None
 
 
