@@ -162,3 +162,28 @@ def test_a_valid_file_gives_what_the_plain_file_gives(conformance, tmp_path, suf
         outputs.append(done.stdout)
     assert outputs[1] == outputs[0] and b"map" in outputs[0]
     assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".zst", ".bz2", ".xz"])
+def test_a_file_its_head_refuses_is_judged_by_its_first_bytes(tmp_path, suffix):
+    """A file whose head refuses it is judged by its first 4 MiB (the most the head reads): a
+    U+0001 there is named, as before; one past them is not read, nor is the rest of the file (the
+    check of a .gz or .zst file's data read it whole, whatever its size)."""
+    from test_memory_bound import _compressed
+
+    bad = b"q 0 d x\n"
+    near = tmp_path / f"near.run{suffix}"
+    near.write_bytes(_compressed(bad * 20_000 + b"q1 Q0 d\x01 1 1 t\n" + bad * 600_000, suffix))
+    far = tmp_path / f"far.run{suffix}"
+    far.write_bytes(_compressed(bad * 600_000 + b"q1 Q0 d\x01 1 1 t\n" + bad * 10, suffix))
+    db = tmp_path / "w.duckdb"
+    with warehouse.open(db) as wh:
+        with pytest.raises(InputFileError) as near_error:
+            wh.ingest_run(near)
+        with pytest.raises(InputFileError) as far_error:
+            wh.ingest_run(far)
+    assert str(near_error.value) == f"{near}:20001: the control character U+0001 inside the line; it is not " \
+                                    "text a TREC file holds: remove it"
+    lines = str(far_error.value).splitlines()
+    assert lines[0] == f"{far}:1: expected 6 fields (qid Q0 docid rank score tag), found 4"
+    assert lines[-1] == "... and 9980 more problems in its first 10,000 lines; the rest of the file was not read"

@@ -334,6 +334,50 @@ def _line_problems(path: Path) -> InputFileError:
     return InputFileError(problems, total=total)
 
 
+class _Found:
+    """What a pass over a file's text found: damaged data (problem) and the text's TextScan, for
+    the whole pass and for its first _HEAD_BYTES_READ bytes (head, head_problem). A file its head
+    refused (_refuse_by_head) is judged by what its first bytes hold, so the pass may stop there
+    (stop_at_head) and a file's verdict never depends on how far a thread got."""
+
+    def __init__(self) -> None:
+        self.text = TextScan()
+        self.problem: str | None = None
+        self.head: TextScan | None = None  # set once _HEAD_BYTES_READ bytes are fed, or the pass ends
+        self.head_problem: str | None = None
+        self._fed = 0
+
+    def feed(self, chunk: bytes) -> None:
+        if self.head is None and self._fed + len(chunk) >= _HEAD_BYTES_READ:
+            import copy
+
+            room = _HEAD_BYTES_READ - self._fed
+            self.text.feed(chunk[:room])
+            self.head = copy.deepcopy(self.text)
+            chunk = chunk[room:]
+        self._fed += len(chunk)
+        self.text.feed(chunk)
+
+    def damaged(self, problem: str) -> "_Found":
+        self.problem = problem
+        if self.head is None:
+            self.head, self.head_problem = self.text, problem
+        return self
+
+    def stopped(self) -> "_Found":
+        """The pass stopped before the end (a line too long, Ctrl-C, stop_at_head, DuckDB done)."""
+        if self.head is None:
+            self.head = self.text
+        return self
+
+    def finished(self) -> "_Found":
+        self.text.finish()
+        return self.stopped()
+
+    def found(self, head_only: bool) -> tuple[str | None, TextScan]:
+        return (self.head_problem, self.head) if head_only and self.head is not None else (self.problem, self.text)
+
+
 class _Feed:
     """One read by DuckDB of a file's text through a FIFO (a named pipe, no data on disk), written
     by a thread as Python decompresses the file (.bz2 and .xz, which DuckDB cannot read, and any
@@ -352,8 +396,7 @@ class _Feed:
         import threading
 
         self.fifo, self.path, self.data = fifo, path, data
-        self.text = TextScan()
-        self.problem: str | None = None  # damaged compressed data
+        self.found = _Found()
         self._stop = threading.Event()
         self._closed = False
         os.mkfifo(fifo, 0o600)
@@ -376,23 +419,26 @@ class _Feed:
             os.close(fd)
 
     def _feed(self, fd: int) -> None:
+        found = self.found
         try:
             with _open_decompressed(self.path) as src:
                 held = b""  # a CR ending one chunk may start a CR LF with the next
                 for chunk in iter(lambda: src.read(_CHUNK), b""):
-                    self.text.feed(chunk)
-                    if self.text.long_line is not None:
+                    found.feed(chunk)
+                    if found.text.long_line is not None:
+                        found.stopped()
                         return  # refused at that line (close's caller), the rest unread
                     data = held + chunk
                     held = b"\r" if data.endswith(b"\r") else b""
                     data = data[:-1] if held else data
                     if not self._write(fd, data.replace(b"\r\n", b"\n") if b"\r" in data else data):
+                        found.stopped()
                         return
                 # a CR ending the file ends its last line: dropped
         except _decompression_errors() as exc:
-            self.problem = f"corrupt or truncated {self.path.suffix.lower()[1:]} data ({exc})"
+            found.damaged(f"corrupt or truncated {self.path.suffix.lower()[1:]} data ({exc})")
             return
-        self.text.finish()
+        found.finished()
 
     def _write(self, fd: int, data: bytes) -> bool:
         """Whether all of data went into the pipe (not: DuckDB stopped reading, or the feed stops)."""
@@ -461,19 +507,21 @@ class _Readable:
         for feed in self.feeds:
             feed.close()
 
-    def error(self) -> InputFileError | None:
+    def error(self, head_only: bool = False) -> InputFileError | None:
         """What the feeds found that refuses the file, in the order a .gz file's check says it
         (_read_checked): damaged data, then a line too long, then lines holding U+0001 or a CR
-        inside (named by a pass of their own, _line_problems)."""
+        inside (named by a pass of their own, _line_problems). head_only: in the first
+        _HEAD_BYTES_READ bytes only (a file its head refused)."""
         path = self.file
-        for feed in self.feeds:
-            if feed.problem:
-                return InputFileError([Problem(_shown_path(path), 0, feed.problem)])
-        for feed in self.feeds:
-            long_line = feed.text.long_line_error(path)
+        found = [feed.found.found(head_only) for feed in self.feeds]
+        for problem, _ in found:
+            if problem:
+                return InputFileError([Problem(_shown_path(path), 0, problem)])
+        for _, text in found:
+            long_line = text.long_line_error(path)
             if long_line:
                 return long_line
-        if any(feed.text.has_line_problems for feed in self.feeds):
+        if any(text.has_line_problems for _, text in found):
             try:
                 return _line_problems(path)
             except _decompression_errors() as exc:  # damage past where the feeds stopped
@@ -497,9 +545,9 @@ def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[_R
         readable = _Readable(path, "none", tmp)
         try:
             yield readable
-        except Exception:
+        except Exception as exc:
             readable.close()
-            error = readable.error()
+            error = readable.error(head_only=_head_refusal(exc))
             if error:
                 raise error from None
             raise
@@ -510,50 +558,57 @@ def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[_R
             raise error
 
 
-def _gzip_problem(path: Path) -> tuple[str | None, TextScan]:
+def _head_refusal(exc: BaseException | None) -> bool:
+    """Whether exc refuses a file by its first lines (_refuse_by_head)."""
+    return isinstance(exc, InputFileError) and exc.read_lines is not None
+
+
+def _gzip_problem(path: Path, stop_at_head: "threading.Event") -> _Found:
     """DuckDB's gzip reader checks neither the CRC32 nor the length in each member's trailer, so a
     damaged file can decode to plausible wrong lines; Python's gzip checks both. That costs about
     1 s of CPU on a 7M-line run, spent in a thread beside DuckDB's own read (zlib drops the GIL).
-    The decompressed text is scanned on the way (TextScan)."""
-    text = TextScan()
+    The decompressed text is scanned on the way (_Found)."""
+    found = _Found()
     try:
         with gzip.open(path, "rb") as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
-                text.feed(chunk)
-                if text.long_line is not None or interrupt.requested.is_set():
-                    return None, text  # refused at that line (or Ctrl-C), the rest unread
+                found.feed(chunk)
+                if found.text.long_line is not None or interrupt.requested.is_set() or \
+                        (stop_at_head.is_set() and found.head is not None):
+                    return found.stopped()  # refused at that line or its head (or Ctrl-C), the rest unread
     except (EOFError, OSError, zlib.error) as exc:
-        return f"corrupt or truncated gz data ({exc})", text
-    return None, text.finish()
+        return found.damaged(f"corrupt or truncated gz data ({exc})")
+    return found.finished()
 
 
-def _zstd_problem(path: Path) -> tuple[str | None, TextScan]:
+def _zstd_problem(path: Path, stop_at_head: "threading.Event") -> _Found:
     """DuckDB's zstd reader stops quietly at a truncated frame and returns the lines before it.
     python-zstandard decodes the whole file in a thread beside DuckDB's read (checking each frame's
     content checksum where it has one); a frame that never reaches its end means the file was cut.
-    The decompressed text is scanned on the way (TextScan)."""
+    The decompressed text is scanned on the way (_Found)."""
     import zstandard
 
-    text = TextScan()
+    found = _Found()
     try:
         with open(path, "rb") as handle:
             frame = zstandard.ZstdDecompressor().decompressobj()
             fed = False
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 while chunk:
-                    text.feed(frame.decompress(chunk))
-                    if text.long_line is not None or interrupt.requested.is_set():
-                        return None, text  # refused at that line (or Ctrl-C), the rest unread
+                    found.feed(frame.decompress(chunk))
+                    if found.text.long_line is not None or interrupt.requested.is_set() or \
+                            (stop_at_head.is_set() and found.head is not None):
+                        return found.stopped()  # refused at that line or its head (or Ctrl-C), the rest unread
                     fed = True
                     if not frame.eof:
                         break
                     # a frame ended inside this chunk: the rest belongs to the next frame
                     chunk, frame, fed = frame.unused_data, zstandard.ZstdDecompressor().decompressobj(), False
     except zstandard.ZstdError as exc:
-        return f"corrupt or truncated zst data ({exc})", text
+        return found.damaged(f"corrupt or truncated zst data ({exc})")
     if fed and not frame.eof:
-        return "corrupt or truncated zst data (the file ends inside a frame)", text
-    return None, text.finish()
+        return found.damaged("corrupt or truncated zst data (the file ends inside a frame)")
+    return found.finished()
 
 
 _COMPRESSION_CHECKS = {".gz": _gzip_problem, ".zst": _zstd_problem}
@@ -589,7 +644,9 @@ def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) 
     .gz or .zst file is read by DuckDB while a thread checks its compressed data and scans its
     text: damaged data explains whatever DuckDB tripped over, so that cause is reported; then the
     text's line problems; and mixed line ends, or a file DuckDB could not read at all (gzip's zero
-    padding), are read again through Python. The caller has checked that the file exists."""
+    padding), are read again through Python. A file its head refused is judged so by what its
+    first _HEAD_BYTES_READ bytes hold, and the check stops there: a bomb is not read whole. The
+    caller has checked that the file exists."""
     _check_name(path)
     suffix = path.suffix.lower()
     check = _COMPRESSION_CHECKS.get(suffix)
@@ -602,15 +659,19 @@ def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) 
         return read(text is not None and text.mixed_line_ends)
     # imported here: only a compressed file needs a thread, and the import costs ~4 ms of every
     # `irw trec-eval` call (DuckDB imports the rest of what this module uses)
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
+    stop_at_head = threading.Event()
     with ThreadPoolExecutor(max_workers=1) as pool:
-        checked = pool.submit(check, path)
+        checked = pool.submit(check, path, stop_at_head)
         try:
             result, failed = read(False), None
         except InputFileError as exc:
             result, failed = None, exc
-        problem, text = checked.result()
+        if _head_refusal(failed):  # judged by its first bytes: the check need not read the rest
+            stop_at_head.set()
+        problem, text = checked.result().found(_head_refusal(failed))
     if problem:
         raise InputFileError([Problem(_shown_path(path), 0, problem)])
     long_line = text.long_line_error(path)
