@@ -162,6 +162,11 @@ def test_a_valid_file_gives_what_the_plain_file_gives(conformance, tmp_path, suf
         outputs.append(done.stdout)
     assert outputs[1] == outputs[0] and b"map" in outputs[0]
     assert list(temp.iterdir()) == []
+    measures = ["map", "ndcg_cut.10", "P.10", "recall.1000", "recip_rank"]
+    plain_eval = warehouse.evaluate_files(plain_qrels, {"bm25": plain_run}, measures, per_query=True)
+    packed_eval = warehouse.evaluate_files(qrels, {"bm25": run}, measures, per_query=True)
+    assert packed_eval.summary.rows == plain_eval.summary.rows and len(plain_eval.summary.rows) == 5
+    assert packed_eval.per_query.rows == plain_eval.per_query.rows and len(plain_eval.per_query.rows) == 5 * 43
 
 
 @pytest.mark.parametrize("suffix", [".gz", ".zst", ".bz2", ".xz"])
