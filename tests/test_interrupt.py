@@ -182,3 +182,26 @@ def test_ingest_into_postgresql(data, tmp_path, postgres_url):
             time.sleep(0.05)
         assert others == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".bz2", ".xz"])
+def test_ingest_of_a_file_python_decompresses(data, tmp_path, suffix):
+    """A .bz2 or .xz file reaches DuckDB through a FIFO a thread writes as it decompresses
+    (warehouse/ingest.py _Feed): Ctrl-C while DuckDB reads one ends the command as any other, and
+    leaves no FIFO, folder or file in $TMPDIR."""
+    import bz2
+    import lzma
+
+    run = tmp_path / f"big.run{suffix}"
+    with gzip.open(data[0], "rb") as text:
+        run.write_bytes(bz2.compress(text.read(), 1) if suffix == ".bz2" else lzma.compress(text.read(), preset=1))
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    db = tmp_path / "irw.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(data[1], "big")
+    streaming = lambda: any(temp.glob("irw-text-*/text-*"))  # noqa: E731 (a FIFO DuckDB reads)
+    _check(*_interrupt(["ingest", "run", run, "--db", db], streaming, tmp_path, env={"TMPDIR": str(temp)}))
+    assert _state(db) == ([], 0, 0)
+    assert list(temp.iterdir()) == []
+    assert _left(tmp_path) == sorted(["irw.duckdb", run.name, "tmp"])

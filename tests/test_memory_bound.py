@@ -165,14 +165,41 @@ def _whole_file_message(tmp_path: Path, name: str, text: str) -> list[str]:
     return stderr.splitlines()
 
 
-def test_a_file_with_few_problems_in_its_head_is_judged_whole(tmp_path):
-    """Three bad lines in the head and one past it: the head cannot decide (fewer problems than
-    are shown), so the whole file is read and every problem named, as before."""
+def test_a_file_with_few_problems_in_its_head_is_refused_there(tmp_path):
+    """Three bad lines in the head and one past it: the head's problems refuse the file, the rest
+    unread (it was read whole, every problem named, before its error)."""
     good = "".join(f"q{i} Q0 d{i} 1 1.0 t\n" for i in range(12_000))
     lines = _whole_file_message(tmp_path, "few.run", "q 1\n" * 3 + good + "q 2\n")
     path = tmp_path / "few.run"
     assert lines == [f"Error: {path}:{n}: expected 6 fields (qid Q0 docid rank score tag), found 2"
-                     for n in (1, 2, 3, 12_004)]
+                     for n in (1, 2, 3)] + [
+        "Error: ... no other problem in its first 10,000 lines; the rest of the file was not read"]
+
+
+def test_a_file_whose_head_holds_no_problem_is_judged_whole(tmp_path):
+    good = "".join(f"q{i} Q0 d{i} 1 1.0 t\n" for i in range(12_000))
+    lines = _whole_file_message(tmp_path, "late.run", good + "q 2\n" + "q0 Q0 d0 1 1.0 t\nq1 Q0 d1 1 1.0 t\n")
+    path = tmp_path / "late.run"
+    assert lines == [f"Error: {path}:12001: expected 6 fields (qid Q0 docid rank score tag), found 2",
+                     f"Error: {path}:12002: duplicate document d0 for query q0 (first at line 1)",
+                     f"Error: {path}:12003: duplicate document d1 for query q1 (first at line 2)"]
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz", ".xz", ".bz2"])
+def test_a_bad_first_line_is_refused_without_staging_the_rest(tmp_path, suffix):
+    """Line 1 bad, then 10,000 good lines, then 30 MB of lines each a duplicate: the head holds
+    one problem, and refuses the file (it was staged whole, 30 MB of duplicates with it)."""
+    head = b"q0 Q0 d0 one 1.0 t\n" + b"".join(b"q%d Q0 d%d 1 1.0 t\n" % (i, i) for i in range(1, 10_001))
+    data = head + b"q1 Q0 d1 1 1.0 t\n" * 1_800_000
+    bomb = tmp_path / f"late.run{suffix}"
+    bomb.write_bytes(_compressed(data, suffix) if suffix else data)
+    status, peak, stderr = peak_kb_default_limit("ingest", "run", str(bomb), "--db", str(tmp_path / "w.duckdb"))
+    assert status == 1
+    assert stderr.splitlines() == [
+        f"Error: {bomb}:1: rank one is not an integer",
+        "Error: ... no other problem in its first 10,000 lines; the rest of the file was not read"], stderr[:800]
+    assert peak < HEAD_BOUND_KB, f"peak {peak / 1024:.0f} MB"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [bomb.name]
 
 
 def test_a_short_bad_file_is_counted_whole(tmp_path):

@@ -34,9 +34,11 @@ class InputFileError(IrwError):
         self.total = max(total or 0, len(problems))
         self.read_lines = read_lines
         lines = [str(p) for p in self.problems]
-        if read_lines is not None:
+        if read_lines is not None and self.total > len(self.problems):
             lines.append(f"... and {self.total - len(self.problems)} more problems in its first {read_lines:,} "
                          "lines; the rest of the file was not read")
+        elif read_lines is not None:
+            lines.append(f"... no other problem in its first {read_lines:,} lines; the rest of the file was not read")
         elif self.total > len(self.problems):
             lines.append(f"... and {self.total - len(self.problems)} more problems")
         super().__init__("\n".join(lines))

@@ -32,7 +32,7 @@ from .db import Database
 from .errors import ConflictError, InputFileError, Problem, UsageError
 from .resources import read_sql
 
-# Extensions DuckDB decompresses itself, and those Python decompresses to a temporary file first.
+# Extensions DuckDB decompresses itself, and those Python decompresses into a FIFO DuckDB reads (_Feed).
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 _PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
@@ -41,7 +41,7 @@ _STAGE_TABLES = ("stage_fields", "stage_run_columns", "stage_qrels_columns")
 _STAGE_VIEWS = ("stage_run", "stage_qrels")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
 # A file read in line mode is first checked on its first lines (_refuse_by_head): one whose head
-# already has more problems than an error shows is refused there, the rest unread.
+# already has a problem is refused there, the rest unread.
 HEAD_LINES = 10_000
 _HEAD_BYTES_READ = 4 << 20  # at most this much of the head (lines up to MAX_LINE_BYTES each)
 T = TypeVar("T")
@@ -334,86 +334,281 @@ def _line_problems(path: Path) -> InputFileError:
     return InputFileError(problems, total=total)
 
 
-@contextmanager
-def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[tuple[Path, str]]:
-    """Yields a path DuckDB can read and its compression. bz2 and xz, and any file when
-    through_python, are decompressed by Python into a temporary file, CR LF line ends made LF
-    (DuckDB refuses a file that mixes them with LF); a file whose text has line problems
-    (TextScan) is refused there, naming the lines."""
-    suffix = path.suffix.lower()
-    if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
-        yield path, _DUCKDB_COMPRESSION.get(suffix, "none")
-        return
-    with leftovers.temporary_folder("irw-text-") as tmp:
-        plain = tmp / "text"
-        text = TextScan()
+class _Found:
+    """What a pass over a file's text found: damaged data (problem) and the text's TextScan, for
+    the whole pass and for its first _HEAD_BYTES_READ bytes (head, head_problem). A file its head
+    refused (_refuse_by_head) is judged by what its first bytes hold, so the pass may stop there
+    (stop_at_head) and a file's verdict never depends on how far a thread got."""
+
+    def __init__(self) -> None:
+        self.text = TextScan()
+        self.problem: str | None = None
+        self.head: TextScan | None = None  # set once _HEAD_BYTES_READ bytes are fed, or the pass ends
+        self.head_problem: str | None = None
+        self._fed = 0
+
+    def feed(self, chunk: bytes) -> None:
+        if self.head is None and self._fed + len(chunk) >= _HEAD_BYTES_READ:
+            import copy
+
+            room = _HEAD_BYTES_READ - self._fed
+            self.text.feed(chunk[:room])
+            self.head = copy.deepcopy(self.text)
+            chunk = chunk[room:]
+        self._fed += len(chunk)
+        self.text.feed(chunk)
+
+    def damaged(self, problem: str) -> "_Found":
+        self.problem = problem
+        if self.head is None:
+            self.head, self.head_problem = self.text, problem
+        return self
+
+    def stopped(self) -> "_Found":
+        """The pass stopped before the end (a line too long, Ctrl-C, stop_at_head, DuckDB done)."""
+        if self.head is None:
+            self.head = self.text
+        return self
+
+    def finished(self) -> "_Found":
+        self.text.finish()
+        return self.stopped()
+
+    def found(self, head_only: bool) -> tuple[str | None, TextScan]:
+        return (self.head_problem, self.head) if head_only and self.head is not None else (self.problem, self.text)
+
+
+class _Feed:
+    """One read by DuckDB of a file's text through a FIFO (a named pipe, no data on disk), written
+    by a thread as Python decompresses the file (.bz2 and .xz, which DuckDB cannot read, and any
+    file read through Python), CR LF line ends made LF (DuckDB refuses a file that mixes them with
+    LF), a CR ending the file dropped (it ends the last line); or of given bytes (data). DuckDB
+    reads it as it reads a .gz file, in order, so memory is bounded as there and a read that stops
+    early (a LIMIT, a bad line) stops the decompression too: the writer's next write fails. The
+    text is scanned on the way (TextScan); the writer stops at a line longer than MAX_LINE_BYTES,
+    at damaged compressed data (problem), at Ctrl-C and at close(), and DuckDB then sees the end of
+    the file. Each read needs a FIFO of its own: a FIFO whose reader went away can still hold the
+    last writer's bytes."""
+
+    _WAIT = 0.05  # seconds a writer waits on a full pipe before it looks whether to stop
+
+    def __init__(self, fifo: Path, path: Path, data: bytes | None = None) -> None:
+        import threading
+
+        self.fifo, self.path, self.data = fifo, path, data
+        self.found = _Found()
+        self._stop = threading.Event()
+        self._closed = False
+        os.mkfifo(fifo, 0o600)
+        self._thread = threading.Thread(target=self._run, name="irw-feed", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
         try:
-            with _open_decompressed(path) as src, open(plain, "wb") as dst:
+            fd = os.open(self.fifo, os.O_WRONLY)  # waits for DuckDB (or close()) to open it
+        except OSError:
+            return
+        try:
+            if not self._stop.is_set():
+                os.set_blocking(fd, False)
+                if self.data is not None:
+                    self._write(fd, self.data)
+                else:
+                    self._feed(fd)
+        finally:
+            os.close(fd)
+
+    def _feed(self, fd: int) -> None:
+        found = self.found
+        try:
+            with _open_decompressed(self.path) as src:
                 held = b""  # a CR ending one chunk may start a CR LF with the next
                 for chunk in iter(lambda: src.read(_CHUNK), b""):
-                    text.feed(chunk)
-                    if text.long_line is not None:
-                        break  # refused below, the rest unread
+                    found.feed(chunk)
+                    if found.text.long_line is not None:
+                        found.stopped()
+                        return  # refused at that line (close's caller), the rest unread
                     data = held + chunk
                     held = b"\r" if data.endswith(b"\r") else b""
                     data = data[:-1] if held else data
-                    dst.write(data.replace(b"\r\n", b"\n") if b"\r" in data else data)
+                    if not self._write(fd, data.replace(b"\r\n", b"\n") if b"\r" in data else data):
+                        found.stopped()
+                        return
                 # a CR ending the file ends its last line: dropped
         except _decompression_errors() as exc:
-            raise InputFileError([Problem(_shown_path(path), 0,
-                                          f"corrupt or truncated {suffix[1:]} data ({exc})")]) from None
-        long_line = text.finish().long_line_error(path)
-        if long_line:
-            raise long_line
-        if text.has_line_problems:
-            raise _line_problems(path)  # the file's own lines: the copy's CR LF are LF
-        yield plain, "none"
+            found.damaged(f"corrupt or truncated {self.path.suffix.lower()[1:]} data ({exc})")
+            return
+        found.finished()
+
+    def _write(self, fd: int, data: bytes) -> bool:
+        """Whether all of data went into the pipe (not: DuckDB stopped reading, or the feed stops)."""
+        import select
+
+        view = memoryview(data)
+        while view:
+            if self._stop.is_set() or interrupt.requested.is_set():
+                return False
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                select.select([], [fd], [], self._WAIT)
+            except BrokenPipeError:
+                return False  # DuckDB read what it needed
+        return True
+
+    def close(self) -> None:
+        """Stops the writer and waits for it (at most _WAIT and one chunk's decompression)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stop.set()
+        reader = None
+        if self._thread.is_alive():
+            try:  # a writer still waiting for a reader: this open lets it through, to stop
+                reader = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
+            except OSError:
+                pass
+        self._thread.join()
+        if reader is not None:
+            os.close(reader)
 
 
-def _gzip_problem(path: Path) -> tuple[str | None, TextScan]:
+class _Readable:
+    """What DuckDB reads a file from: the file itself, read as often as asked (path()), or a new
+    FIFO for each read (_Feed) when streamed."""
+
+    def __init__(self, file: Path, compression: str, fifos: Path | None = None) -> None:
+        self.file, self.compression, self._fifos = file, compression, fifos
+        self.feeds: list[_Feed] = []
+
+    @property
+    def streamed(self) -> bool:
+        return self._fifos is not None
+
+    @property
+    def compressed(self) -> bool:
+        """Whether the file is compressed: its text may be far larger than its bytes."""
+        return self.file.suffix.lower() in COMPRESSED_SUFFIXES
+
+    def path(self) -> str:
+        """The path for one read by DuckDB."""
+        if self._fifos is None:
+            return str(self.file)
+        return str(self.feed().fifo)
+
+    def feed(self, data: bytes | None = None) -> _Feed:
+        """A new FIFO of the file's text (or of data) in this read's folder."""
+        assert self._fifos is not None
+        feed = _Feed(self._fifos / f"text-{len(self.feeds)}", self.file, data)
+        self.feeds.append(feed)
+        return feed
+
+    def close(self) -> None:
+        for feed in self.feeds:
+            feed.close()
+
+    def error(self, head_only: bool = False) -> InputFileError | None:
+        """What the feeds found that refuses the file, in the order a .gz file's check says it
+        (_read_checked): damaged data, then a line too long, then lines holding U+0001 or a CR
+        inside (named by a pass of their own, _line_problems). head_only: in the first
+        _HEAD_BYTES_READ bytes only (a file its head refused)."""
+        path = self.file
+        found = [feed.found.found(head_only) for feed in self.feeds]
+        for problem, _ in found:
+            if problem:
+                return InputFileError([Problem(_shown_path(path), 0, problem)])
+        for _, text in found:
+            long_line = text.long_line_error(path)
+            if long_line:
+                return long_line
+        if any(text.has_line_problems for _, text in found):
+            try:
+                return _line_problems(path)
+            except _decompression_errors() as exc:  # damage past where the feeds stopped
+                return InputFileError([Problem(_shown_path(path), 0, f"corrupt or truncated "
+                                               f"{path.suffix.lower()[1:]} data ({exc})")])
+        return None
+
+
+@contextmanager
+def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[_Readable]:
+    """Yields what DuckDB reads the file from, and its compression. bz2 and xz, and any file when
+    through_python, are streamed: each read is a FIFO Python writes the file's text into as it
+    decompresses it (_Feed), in a temporary folder that holds nothing else; a file whose text
+    those reads found damaged, with a line too long or with line problems (TextScan) is refused
+    on the way out, naming the lines, whatever DuckDB said of it."""
+    suffix = path.suffix.lower()
+    if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
+        yield _Readable(path, _DUCKDB_COMPRESSION.get(suffix, "none"))
+        return
+    with leftovers.temporary_folder("irw-text-") as tmp:
+        readable = _Readable(path, "none", tmp)
+        try:
+            yield readable
+        except Exception as exc:
+            readable.close()
+            error = readable.error(head_only=_head_refusal(exc))
+            if error:
+                raise error from None
+            raise
+        finally:
+            readable.close()
+        error = readable.error()
+        if error:
+            raise error
+
+
+def _head_refusal(exc: BaseException | None) -> bool:
+    """Whether exc refuses a file by its first lines (_refuse_by_head)."""
+    return isinstance(exc, InputFileError) and exc.read_lines is not None
+
+
+def _gzip_problem(path: Path, stop_at_head: "threading.Event") -> _Found:
     """DuckDB's gzip reader checks neither the CRC32 nor the length in each member's trailer, so a
     damaged file can decode to plausible wrong lines; Python's gzip checks both. That costs about
     1 s of CPU on a 7M-line run, spent in a thread beside DuckDB's own read (zlib drops the GIL).
-    The decompressed text is scanned on the way (TextScan)."""
-    text = TextScan()
+    The decompressed text is scanned on the way (_Found)."""
+    found = _Found()
     try:
         with gzip.open(path, "rb") as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
-                text.feed(chunk)
-                if text.long_line is not None or interrupt.requested.is_set():
-                    return None, text  # refused at that line (or Ctrl-C), the rest unread
+                found.feed(chunk)
+                if found.text.long_line is not None or interrupt.requested.is_set() or \
+                        (stop_at_head.is_set() and found.head is not None):
+                    return found.stopped()  # refused at that line or its head (or Ctrl-C), the rest unread
     except (EOFError, OSError, zlib.error) as exc:
-        return f"corrupt or truncated gz data ({exc})", text
-    return None, text.finish()
+        return found.damaged(f"corrupt or truncated gz data ({exc})")
+    return found.finished()
 
 
-def _zstd_problem(path: Path) -> tuple[str | None, TextScan]:
+def _zstd_problem(path: Path, stop_at_head: "threading.Event") -> _Found:
     """DuckDB's zstd reader stops quietly at a truncated frame and returns the lines before it.
     python-zstandard decodes the whole file in a thread beside DuckDB's read (checking each frame's
     content checksum where it has one); a frame that never reaches its end means the file was cut.
-    The decompressed text is scanned on the way (TextScan)."""
+    The decompressed text is scanned on the way (_Found)."""
     import zstandard
 
-    text = TextScan()
+    found = _Found()
     try:
         with open(path, "rb") as handle:
             frame = zstandard.ZstdDecompressor().decompressobj()
             fed = False
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 while chunk:
-                    text.feed(frame.decompress(chunk))
-                    if text.long_line is not None or interrupt.requested.is_set():
-                        return None, text  # refused at that line (or Ctrl-C), the rest unread
+                    found.feed(frame.decompress(chunk))
+                    if found.text.long_line is not None or interrupt.requested.is_set() or \
+                            (stop_at_head.is_set() and found.head is not None):
+                        return found.stopped()  # refused at that line or its head (or Ctrl-C), the rest unread
                     fed = True
                     if not frame.eof:
                         break
                     # a frame ended inside this chunk: the rest belongs to the next frame
                     chunk, frame, fed = frame.unused_data, zstandard.ZstdDecompressor().decompressobj(), False
     except zstandard.ZstdError as exc:
-        return f"corrupt or truncated zst data ({exc})", text
+        return found.damaged(f"corrupt or truncated zst data ({exc})")
     if fed and not frame.eof:
-        return "corrupt or truncated zst data (the file ends inside a frame)", text
-    return None, text.finish()
+        return found.damaged("corrupt or truncated zst data (the file ends inside a frame)")
+    return found.finished()
 
 
 _COMPRESSION_CHECKS = {".gz": _gzip_problem, ".zst": _zstd_problem}
@@ -441,15 +636,17 @@ class _UnreadableByDuckDB(InputFileError):
 
 
 def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) -> T:
-    """Runs read(through_python), which stages the file with DuckDB (through_python: from the copy
-    _readable_by_duckdb makes), refusing first what DuckDB would misread.
+    """Runs read(through_python), which stages the file with DuckDB (through_python: from the text
+    _readable_by_duckdb streams), refusing first what DuckDB would misread.
 
     A plain file's text was scanned before (text): lines holding U+0001 or a lone CR are named
     and refused, mixed line ends are read through Python. bz2 and xz always go through Python. A
     .gz or .zst file is read by DuckDB while a thread checks its compressed data and scans its
     text: damaged data explains whatever DuckDB tripped over, so that cause is reported; then the
     text's line problems; and mixed line ends, or a file DuckDB could not read at all (gzip's zero
-    padding), are read again through Python. The caller has checked that the file exists."""
+    padding), are read again through Python. A file its head refused is judged so by what its
+    first _HEAD_BYTES_READ bytes hold, and the check stops there: a bomb is not read whole. The
+    caller has checked that the file exists."""
     _check_name(path)
     suffix = path.suffix.lower()
     check = _COMPRESSION_CHECKS.get(suffix)
@@ -462,15 +659,19 @@ def _read_checked(path: Path, read: Callable[[bool], T], text: TextScan | None) 
         return read(text is not None and text.mixed_line_ends)
     # imported here: only a compressed file needs a thread, and the import costs ~4 ms of every
     # `irw trec-eval` call (DuckDB imports the rest of what this module uses)
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
+    stop_at_head = threading.Event()
     with ThreadPoolExecutor(max_workers=1) as pool:
-        checked = pool.submit(check, path)
+        checked = pool.submit(check, path, stop_at_head)
         try:
             result, failed = read(False), None
         except InputFileError as exc:
             result, failed = None, exc
-        problem, text = checked.result()
+        if _head_refusal(failed):  # judged by its first bytes: the check need not read the rest
+            stop_at_head.set()
+        problem, text = checked.result().found(_head_refusal(failed))
     if problem:
         raise InputFileError([Problem(_shown_path(path), 0, problem)])
     long_line = text.long_line_error(path)
@@ -518,9 +719,8 @@ def stage_file(db: Database, path: Path, holds: Mapping[str, bool] | None = None
     FileScan.holds, if the file was scanned already."""
     def read(through_python: bool) -> None:
         db.run_file("ingest/line_mode.sql")
-        with _readable_by_duckdb(path, through_python) as (readable, compression), \
-                _read_errors(path, compression):
-            db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
+        with _readable_by_duckdb(path, through_python) as readable, _read_errors(path, readable.compression):
+            db.run_file("ingest/stage_fields.sql", {"path": readable.path(), "compression": readable.compression})
 
     _read_checked(path, read, _text_of(path, holds))
 
@@ -646,26 +846,32 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
     text = _text_of(path, holds)
 
     def read(through_python: bool) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
-        with _readable_by_duckdb(path, through_python) as (readable, compression):
-            may_hold = _may_hold(text, compression, through_python)
-            params = {"path": str(readable), "compression": compression, "head_lines": IR_METADATA_HEAD_LINES,
+        with _readable_by_duckdb(path, through_python) as readable:
+            compression = readable.compression
+            may_hold = _may_hold(text, compression, readable.streamed)
+            params = {"compression": compression, "head_lines": IR_METADATA_HEAD_LINES,
                       "strict": strict, **{f"may_hold_{key}": value for key, value in may_hold.items()}}
             db.run_file("ingest/line_mode.sql")
             db.run_file("ingest/run_field_rules.sql")
-            head = None if read_ir_metadata or compression != "none" or through_python else _first_line_tag(readable)
+            head = None if read_ir_metadata or compression != "none" else _first_line_tag(path)
             if head is not None:
                 ir_metadata, header_lines, first_tag = None, 0, head
             else:
                 with _read_errors(path, compression):
-                    ir_metadata, header_lines, first_tag = db.run_file("ingest/ir_metadata.sql", params).fetchone()
+                    ir_metadata, header_lines, first_tag = db.run_file(
+                        "ingest/ir_metadata.sql", params | {"path": readable.path()}).fetchone()
                 ir_metadata = ir_metadata if read_ir_metadata else None
-            if _stage_run_columns(db, params | {"skip": header_lines, "first_tag": first_tag}):
+            problems = lambda: ("ingest/run_problems.sql", {"strict": strict})  # noqa: E731
+            if readable.compressed:  # before the column reader stages every line (_refuse_by_head)
+                _refuse_by_head(db, path, "run", problems)
+            if _stage_run_columns(db, params | {"path": readable.path(), "skip": header_lines,
+                                                "first_tag": first_tag}):
                 db.run_file("ingest/stage_run_from_columns.sql")
                 return ir_metadata, [(first_tag, None, None)]  # every line has that tag
-            _refuse_by_head(db, path, readable, "run",
-                            lambda: ("ingest/run_problems.sql", {"strict": strict}))
+            if not readable.compressed:
+                _refuse_by_head(db, path, "run", problems)
             with _read_errors(path, compression):
-                db.run_file("ingest/stage_fields.sql", params)
+                db.run_file("ingest/stage_fields.sql", params | {"path": readable.path()})
         _require_data(db, path, "run")
         _refuse_swapped(db, path, "run", _header_line(db))
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
@@ -714,7 +920,7 @@ _HEAD_BYTES = 1 << 16
 
 
 def _first_line_tag(path: Path) -> str | None:
-    """The tag (sixth field) of a plain file's first line when that line is a run line, as
+    """The tag (sixth field) of a plain or streamed file's first line when that line is a run line, as
     ir_metadata.sql would find it (header_lines 0, first_tag that field), read by Python from the
     file's first bytes instead of by DuckDB (~10 ms of a DL19-sized evaluation). None, for
     ir_metadata.sql to decide, whenever the first line is anything else: a comment or blank line
@@ -722,9 +928,9 @@ def _first_line_tag(path: Path) -> str | None:
     not UTF-8, a byte-order mark. The column reader checks every line's tag against this one, so a
     line DuckDB reads differently sends the file to line mode, never to different rows."""
     try:
-        with open(path, "rb") as handle:
+        with _open_decompressed(path) as handle:
             head = handle.read(_HEAD_BYTES)
-    except OSError:
+    except _decompression_errors():
         return None
     end = head.find(b"\n")
     if end < 0:
@@ -742,11 +948,11 @@ def _first_line_tag(path: Path) -> str | None:
     return fields[5]
 
 
-def _may_hold(text: TextScan | None, compression: str, through_python: bool) -> Mapping[str, bool]:
+def _may_hold(text: TextScan | None, compression: str, streamed: bool) -> Mapping[str, bool]:
     """Which of _FIELD_BREAKING_BYTES the file DuckDB reads may hold, for a column reader: what the
-    scan of the plain file found; any of them in a compressed file or in a copy made by Python
-    (its TextScan is not kept)."""
-    if text is not None and compression == "none" and not through_python:
+    scan of the plain file found; any of them in a compressed file or in text streamed by Python
+    (its TextScan is not done when DuckDB starts reading)."""
+    if text is not None and compression == "none" and not streamed:
         return text
     return dict.fromkeys(_FIELD_BREAKING_BYTES, True)
 
@@ -797,12 +1003,12 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
     first InputFileError.MAX_SHOWN, and their count. Neither holds every problem at once (a file of
     millions of bad lines peaked at gigabytes when all were fetched): DuckDB keeps a top-N and a
     count, and a file without problems pays for the first query only. head_lines: what is staged
-    is only the file's first head_lines lines (_refuse_by_head), refused only when they hold more
-    problems than are shown (fewer would leave room for those of the rest)."""
+    is only the file's first head_lines lines (_refuse_by_head), refused when they hold a problem
+    (the rest unread: the message says so)."""
     query = read_sql(sql_file).strip().rstrip(";")
     rows = db.run_sql(f"select line_no, reason from (\n{query}\n) order by line_no, reason "
                       f"limit {int(InputFileError.MAX_SHOWN) + 1}", params).fetchall()
-    if head_lines is not None and len(rows) <= InputFileError.MAX_SHOWN:
+    if head_lines is not None and not rows:
         return
     if rows:
         total = len(rows)
@@ -813,14 +1019,14 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
                              read_lines=head_lines)
 
 
-def _head_copy(readable: Path, target: Path) -> int | None:
-    """Writes the first HEAD_LINES lines of readable's text (decompressed, CR LF line ends made LF
-    as _readable_by_duckdb does) to target; how many lines. None, and nothing written, when the
-    file ends within them (reading it whole costs no more) or its head holds no line end within
-    _HEAD_BYTES_READ bytes. A file whose data is damaged is None too: the whole file's read says so."""
+def _head_text(path: Path) -> bytes | None:
+    """The first HEAD_LINES lines of the file's text (decompressed, CR LF line ends made LF as
+    _readable_by_duckdb does). None when the file ends within them (reading it whole costs no
+    more) or its head holds no line end within _HEAD_BYTES_READ bytes. A file whose data is
+    damaged is None too: the whole file's read says so."""
     head, lines = b"", 0
     try:
-        with _open_decompressed(readable) as stream:
+        with _open_decompressed(path) as stream:
             while lines < HEAD_LINES and len(head) < _HEAD_BYTES_READ:
                 chunk = stream.read(min(_CHUNK, _HEAD_BYTES_READ - len(head)))
                 if not chunk:
@@ -839,28 +1045,35 @@ def _head_copy(readable: Path, target: Path) -> int | None:
     if cut == 0:
         return None
     head = head[:cut]
-    target.write_bytes(head.replace(b"\r\n", b"\n") if b"\r" in head else head)
-    return head.count(b"\n")
+    return head.replace(b"\r\n", b"\n") if b"\r" in head else head
 
 
-def _refuse_by_head(db: Database, path: Path, readable: Path, kind: str,
-                    problems: Callable[[], tuple[str, dict]]) -> None:
-    """Refuses a file about to be read whole in line mode when its first lines (_head_copy),
-    staged by the same SQL, already hold more problems than an error shows: the same first problems
-    the whole file's check names (each rule judges a line by it and the lines before it), then
-    their count in those lines and that the rest was not read, so a bomb of bad lines costs no
-    memory. What the head cannot decide is left to the whole file's check: a file the head shows
-    as maybe the other kind (the share of all its lines decides), one with fewer problems there.
-    problems() gives the problems query and its parameters (read from stage_fields). readable:
-    the file DuckDB reads (_readable_by_duckdb); line_mode.sql's macros exist."""
+def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], tuple[str, dict]]) -> None:
+    """Refuses a file about to be read whole when its first lines (_head_text),
+    staged by the same SQL, already hold a problem: the same first problems the whole file's check
+    names (each rule judges a line by it and the lines before it), then their count in those lines
+    and that the rest was not read, so a bad file is refused at its first bad line without staging
+    the rest, and a bomb of bad lines costs no memory. What the head cannot decide is left to the
+    whole file's check: a file the head shows as maybe the other kind (the share of all its lines
+    decides), one whose head holds no problem. A compressed file is checked so before the column
+    reader, which stages every line before its whole-file checks (a bomb of duplicate lines would
+    be staged whole); a valid file's head holds no problem, so this refuses only what line mode
+    would. A plain file, whose text costs what its bytes cost, pays for it (~20-50 ms) only when
+    the column reader does not take it.
+    problems() gives the problems query and its parameters (read from stage_fields). The head
+    reaches DuckDB through a FIFO (_Feed), never a file; line_mode.sql's macros exist."""
+    head = _head_text(path)
+    if head is None:
+        return
+    read_lines = head.count(b"\n")
     with leftovers.temporary_folder("irw-head-") as tmp:
-        read_lines = _head_copy(readable, tmp / "head")
-        if read_lines is None:
-            return
+        feed = _Feed(tmp / "head", path, head)
         try:
-            db.run_file("ingest/stage_fields.sql", {"path": str(tmp / "head"), "compression": "none"})
+            db.run_file("ingest/stage_fields.sql", {"path": str(feed.fifo), "compression": "none"})
         except duckdb.Error:
             return  # the whole file's read names what DuckDB cannot read
+        finally:
+            feed.close()
     try:
         if db.fetchone("select count(*) from stage_fields")[0] < 2:
             return  # (_header_line's rule needs the count of the whole file's data lines)
@@ -966,17 +1179,22 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
 
     def read(through_python: bool) -> bool:
         """Whether the column reader took the file (else it is in stage_fields)."""
-        with _readable_by_duckdb(path, through_python) as (readable, compression):
+        with _readable_by_duckdb(path, through_python) as readable:
+            compression = readable.compression
+            db.run_file("ingest/line_mode.sql")
+            problems = lambda: _qrels_problems(db, subtopics)  # noqa: E731
+            if readable.compressed:  # before the column reader stages every line (_refuse_by_head)
+                _refuse_by_head(db, path, "qrels", problems)
             if not subtopics:
-                may_hold = _may_hold(text, compression, through_python)
-                if _stage_qrels_columns(db, {"path": str(readable), "compression": compression,
+                may_hold = _may_hold(text, compression, readable.streamed)
+                if _stage_qrels_columns(db, {"path": readable.path(), "compression": compression,
                                              **{f"may_hold_{key}": may_hold[key] for key in ("tab", "cr", "soh")}}):
                     db.run_file("ingest/stage_qrels_from_columns.sql")
                     return True
-            db.run_file("ingest/line_mode.sql")
-            _refuse_by_head(db, path, readable, "qrels", lambda: _qrels_problems(db, subtopics))
+            if not readable.compressed:
+                _refuse_by_head(db, path, "qrels", problems)
             with _read_errors(path, compression):
-                db.run_file("ingest/stage_fields.sql", {"path": str(readable), "compression": compression})
+                db.run_file("ingest/stage_fields.sql", {"path": readable.path(), "compression": compression})
         return False
 
     if _read_checked(path, read, text):

@@ -10,8 +10,8 @@ which every `with` on the way out unwinds as any error: transactions roll back, 
 folders are removed. Interrupted is not a KeyboardInterrupt, so Click does not turn it into its
 "Aborted!" and exit 1: the entry point says it and exits 130 (128 + SIGINT), as a shell expects.
 
-Threads irw starts for itself (the gzip and zstd checks beside DuckDB's read) look at `requested`
-between chunks and stop.
+Threads irw starts for itself (the gzip and zstd checks beside DuckDB's read, the writers of the
+FIFOs DuckDB reads .bz2 and .xz text from) look at `requested` between chunks and stop.
 """
 from __future__ import annotations
 
