@@ -56,6 +56,7 @@ class Settings:
     complete: bool = False         # trec_eval -c: every qrels query, zeros for the missing
     compat: int = 9                # 9: trec_eval 9.0.8 (float32 scores, floor(xR + .9)); 10: 10.0
     norel: str = "include"         # queries with no relevant document: include (trec_eval) or exclude
+    num_docs: int = 0              # trec_eval -N: documents in the collection (utility's d term only)
 
     def __post_init__(self):
         # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
@@ -72,6 +73,9 @@ class Settings:
             raise UsageError(f"norel takes include or exclude, not {self.norel!r}")
         if self.depth is not None and self.depth < 1:
             raise UsageError("--depth must be at least 1")
+        if not isinstance(self.num_docs, int) or not 0 <= self.num_docs < 2**62:
+            raise UsageError(f"-N takes the number of documents in the collection, a whole number from 0, "
+                             f"not {self.num_docs!r}")
 
     @classmethod
     def resolve(cls, settings: "Settings | None", options: dict) -> "Settings":
@@ -90,8 +94,10 @@ class Settings:
 
     @property
     def key(self) -> str:
+        # num_docs (trec_eval -N) joins the key only when set: keys stored before it stay the same
         return (f"level={self.level};depth={self.depth or 'all'};judged_only={int(self.judged_only)};"
-                f"complete={int(self.complete)};compat={self.compat};norel={self.norel}")
+                f"complete={int(self.complete)};compat={self.compat};norel={self.norel}"
+                + (f";num_docs={self.num_docs}" if self.num_docs else ""))
 
     def describe(self) -> str:
         ties = "score (float32) desc, docid desc" if self.compat == 9 else "score (double) desc, docid desc"
@@ -396,7 +402,7 @@ class Evaluator:
             self.db.run_sql(store_scores_sql(sql_file), {
                 "evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
-                "measures": [stored_name(m) for m in group]})
+                "num_docs": s.num_docs, "measures": [stored_name(m) for m in group]})
         if self.db.keeps_scores:
             self.db.run_file("eval/record_evaluated.sql",
                              {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})

@@ -18,14 +18,15 @@ from pathlib import Path
 from typing import Iterator, Sequence, TextIO
 
 from . import ingest, oneshot
-from .errors import IrwError, MeasureError, UsageError
+from .errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
-from .ingest import SwappedFileError
+from .ingest import SwappedFileError, display_name
 from .measures import (CUTOFFS, FAMILIES, LEVELS, NONE, Measure, default_measures, parse, parse_trec, suggestion,
                        trec_measure_set)
 
 FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
+REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 
 
 class NoQueriesError(IrwError):
@@ -43,11 +44,14 @@ class TrecEvalArgs:
     engine: str = "duckdb"
     master: str | None = None
     process_ends: bool = False  # the process exits right after (warehouse/__main__.py): nothing is closed
+    zscores: Path | None = None  # -Z: a file of `qid measure mean stddev` lines (print z scores)
+    rel_format: str = "qrels"    # -R: qrels, qrels_jg, prefs or qrels_prefs
 
 
 HELP = """\
-Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... [--compat 9|10]
-                    [--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE
+Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-o] [-l N] [-M N] [-N N] [-m MEASURE]... [-R FORMAT]
+                    [-Z ZSCORE_FILE] [--compat 9|10] [--engine duckdb|spark] [--master URL]
+                    QRELS_FILE RUN_FILE
 
 A drop-in for trec_eval: evaluates one TREC run file against one qrels file and prints trec_eval's
 lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints them (10.0 with
@@ -63,6 +67,15 @@ lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints the
                  measures (ndcg, ndcg_cut, G ...) use the grades and ignore it
   -M N           depth: only the first N documents of each query count (after ranking)
   -J             judged only: drop unjudged documents (and negative grades) and re-rank the rest
+  -N N           documents in the collection (default 0): only utility's fourth coefficient reads it
+  -o             accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)
+  -R FORMAT      the judgments' format: qrels (default); qrels_jg, `qid group docid grade`, judgments
+                 of several groups (users), with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg);
+                 prefs, `qid group docid rank? pref` preference judgments, and qrels_prefs, qrels
+                 read as preferences, with -m all_prefs (prefs_simp, prefs_pair, prefs_avgjg ...)
+  -Z FILE        print z scores instead of values: FILE has `qid measure mean stddev` lines (the
+                 means and standard deviations of reference runs); names print with a Z before them,
+                 as trec_eval 10.0 prints them, and a query or measure FILE lacks as -1000000
   -m MEASURE     a measure to print; repeatable (default: official). trec_eval names with their
                  parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,
                  ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,
@@ -91,6 +104,10 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     parser.add_argument("-l", type=int, default=1)
     parser.add_argument("-M", type=int, default=None)
     parser.add_argument("-m", action="append", default=[])
+    parser.add_argument("-N", type=int, default=0)
+    parser.add_argument("-o", action="store_true")  # trec_eval: "Obsolete, no longer supported"; no effect
+    parser.add_argument("-R", default="qrels", choices=REL_FORMATS)
+    parser.add_argument("-Z", default=None)
     parser.add_argument("--compat", type=int, default=9, choices=(9, 10))
     parser.add_argument("--engine", default="duckdb", choices=("duckdb", "spark"))
     parser.add_argument("--master", default=None)
@@ -99,14 +116,20 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     try:
         ns = parser.parse_args(argv)
     except SystemExit:
-        raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... "
-                         "[--compat 9|10] [--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE") from None
+        raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-o] [-l N] [-M N] [-N N] [-m MEASURE]... "
+                         "[-R qrels|qrels_jg|prefs|qrels_prefs] [-Z ZSCORE_FILE] [--compat 9|10] "
+                         "[--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE") from None
     if ns.master and ns.engine != "spark":
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
-    settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat)
+    if ns.engine == "spark" and (ns.Z or ns.R != "qrels"):
+        raise UsageError("-Z and -R run with --engine duckdb (the default) only")
+    if ns.N < 0:
+        raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
+    settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
     # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
     paths = (ns.qrels, ns.run) if ns.engine == "spark" else (Path(ns.qrels), Path(ns.run))
-    return TrecEvalArgs(*paths, ns.m or ["official"], ns.q, ns.n, settings, ns.engine, ns.master)
+    return TrecEvalArgs(*paths, ns.m or ["official"], ns.q, ns.n, settings, ns.engine, ns.master,
+                        zscores=Path(ns.Z) if ns.Z else None, rel_format=ns.R)
 
 
 def requested_measures(specs: list[str], compat: int) -> list[Measure]:
@@ -329,7 +352,7 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
         # results and judgments (and refuse a run with none): num_ret, computed and never printed
         computed = scored or parse_trec("num_ret")
         # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
-        lines_in_sql = args.per_query and args.engine == "duckdb"
+        lines_in_sql = args.per_query and args.engine == "duckdb" and args.zscores is None
         try:
             evaluation = Evaluator(db).evaluate(["run"], "qrels", computed,
                                                 per_query=args.per_query and not lines_in_sql, settings=s)
@@ -351,6 +374,12 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
                     "measures/relstring.sql",
                     {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
                      "depth": s.depth or NO_DEPTH}).fetchall())
+        if args.zscores is not None:
+            if not args.per_query:
+                evaluation = Evaluator(db).evaluate(["run"], "qrels", computed, per_query=True, settings=s)
+            tag = db.fetchone("select tag from runs where name = 'run'")[0]
+            out.write(_zscore_text(db, args, measures, evaluation, evaluated, relstrings, tag))
+            return
         text = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
         if args.per_query and text is None:
             if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
@@ -377,6 +406,107 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
             else:
                 value = summary[m.name]
             out.write(_format(m, "all", value))
+
+
+ZSCORE_COLUMNS = [("query_id", "varchar"), ("measure", "varchar"), ("mean", "double"), ("stddev", "double")]
+ZSCORE_VALUE_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("aggregate", "varchar"),
+                        ("query_id", "varchar"), ("value", "double")]
+
+
+def read_zscores(path: Path) -> list[tuple[str, str, float, float]]:
+    """The lines of a -Z file, `qid measure mean stddev` (whitespace between, as trec_eval's
+    get_zscores.c reads them), checked: a line of other than four fields, a mean or stddev that is
+    no number, or a (qid, measure) given twice is an error naming file:line; so is an empty file."""
+    shown = display_name(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputFileError([Problem(shown, 0, f"cannot read the zscore file: {exc.strerror or exc}")]) from None
+    rows, problems, seen = [], [], {}
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # the newline ending the last line, or an empty file
+    for number, raw in enumerate(lines, 1):
+        fields = raw.decode("utf-8", "replace").split()
+        if len(fields) != 4:
+            problems.append(Problem(shown, number, f"expected `qid measure mean stddev` (4 fields), found "
+                                    f"{len(fields)}" + (": a measure's name and its mean and stddev are missing"
+                                                        if len(fields) < 2 else "")))
+            continue
+        qid, measure, mean, stddev = fields
+        try:
+            values = float(mean), float(stddev)
+        except ValueError:
+            problems.append(Problem(shown, number, f"mean and stddev must be numbers, found {mean!r} {stddev!r}"))
+            continue
+        if not all(map(math.isfinite, values)):
+            problems.append(Problem(shown, number, f"mean and stddev must be finite, found {mean!r} {stddev!r}"))
+            continue
+        if (qid, measure) in seen:
+            problems.append(Problem(shown, number, f"query {qid} measure {measure} was given on line "
+                                    f"{seen[(qid, measure)]} already"))
+            continue
+        seen[(qid, measure)] = number
+        rows.append((qid, measure, *values))
+    if not rows and not problems:
+        problems.append(Problem(shown, 0, "the zscore file holds no line: expected `qid measure mean stddev` lines"))
+    if problems:
+        raise InputFileError(problems)
+    return rows
+
+
+def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], evaluation, evaluated: list[str],
+                 relstrings: dict[str, dict[str, str]], tag: str) -> str:
+    """The lines trec_eval 10.0 prints with -Z: every value converted by sql/oneshot/zscores.sql,
+    each name with a Z before it (`Z%-22s`), counts printed as values; runid and relstring as
+    without -Z."""
+    s = args.settings
+    scored = [m for m in measures if m.family.sql is not None]
+    position = {m.name: i for i, m in enumerate(scored)}
+    values = []
+    for _, qid, name, value in evaluation.per_query.rows:
+        if name in position:
+            m = scored[position[name]]
+            aggregate = "count" if m.family.trec_name == "num_q" else m.aggregate
+            values.append((position[name], m.trec_name, aggregate, qid, value))
+    db.load_rows("trec_eval_zscores", ZSCORE_COLUMNS, read_zscores(args.zscores))
+    db.load_rows("trec_eval_zscore_values", ZSCORE_VALUE_COLUMNS, values)
+    z_by_query: dict[str, dict[int, float]] = {}
+    summary: dict[int, float] = {}
+    for is_summary, at, _, qid, value in db.run_file("oneshot/zscores.sql",
+                                                     {"num_queries": len(evaluated)}).fetchall():
+        if is_summary:
+            summary[at] = value
+        else:
+            z_by_query.setdefault(qid, {})[at] = value
+
+    def line(m: Measure, qid: str, value) -> str:
+        if value is None or isinstance(value, float) and math.isnan(value):
+            return "Z" + trec_line(m.trec_name, qid, NAN)
+        return "Z" + trec_line(m.trec_name, qid, float(value))
+
+    out: list[str] = []
+    if args.per_query:
+        in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
+        for qid in evaluated:
+            if qid not in in_run and s.compat == 9:
+                continue
+            for m in measures:
+                if not m.family.per_query:
+                    continue
+                if m.family.trec_name == "relstring":
+                    out.append(trec_line(_relstring_name(m), qid, f"'{relstrings[m.trec_name].get(qid, '')}'"))
+                else:
+                    out.append(line(m, qid, z_by_query.get(qid, {}).get(position[m.name])))
+    if not args.no_summary:
+        for m in measures:
+            if not m.family.summary:
+                continue
+            if m.family.trec_name == "runid":
+                out.append(_format(m, "all", tag))
+            else:
+                out.append(line(m, "all", summary.get(position[m.name])))
+    return "".join(out)
 
 
 def in_this_process(argv: list[str]) -> bool:
