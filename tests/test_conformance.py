@@ -37,9 +37,10 @@ TREC_EVAL_CASES = {
     "out.test.aql": "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test",
     "out.test.meas_params": MEAS_PARAMS,
     "out.test.aqZ": "-q -m all_trec -Z zscores_file qrels.test results.test",
+    "out.test.qrels_jg": "-m qrels_jg -q -R qrels_jg qrels.123 results.test",
 }
-# Outputs of trec_eval features irw does not offer (preference qrels, judgment groups).
-NOT_COVERED = {"out.test.prefs", "out.test.qrels_prefs", "out.test.qrels_jg"}
+# Outputs of trec_eval features irw does not offer (preference qrels).
+NOT_COVERED = {"out.test.prefs", "out.test.qrels_prefs"}
 
 
 def run_trec_eval(args: list[str], cwd: Path, monkeypatch) -> str:

@@ -149,3 +149,72 @@ def test_num_docs_is_a_whole_number_from_0(tmp_path, monkeypatch):
         run(["-N", "-3", "q", "r"], monkeypatch, tmp_path)
     with pytest.raises(UsageError):
         run(["-N", "x", "q", "r"], monkeypatch, tmp_path)
+
+
+# -- judgment groups (-R qrels_jg) -------------------------------------------------------------
+
+JG = ["map_avgjg", "P_avgjg", "Rprec_mult_avgjg"]
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
+@pytest.mark.parametrize("qrels", ["qrels.123", "qrels.comments.123"])
+@pytest.mark.parametrize("compat", ["9", "10"])
+def test_judgment_groups_print_trec_eval_lines(qrels, compat, monkeypatch):
+    """out.test.qrels_jg: `-m qrels_jg -q -R qrels_jg` over qrels.123 (TESTS.md: also qrels.comments.123);
+    -m qrels_jg is also the default of -R qrels_jg."""
+    expected = (FOLDER / "out.test.qrels_jg").read_text()
+    args = ["--compat", compat, "-q", "-R", "qrels_jg", qrels, "results.test"]
+    assert run(["-m", "qrels_jg", *args], monkeypatch) == expected
+    assert run(args, monkeypatch) == expected
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
+@pytest.mark.parametrize("per_query", [False, True], ids=["summary", "-q"])
+@pytest.mark.parametrize("measure,names", [
+    *((family, None) for family in JG),
+    ("P_avgjg.5,1000", ["P_avgjg_5", "P_avgjg_1000"]),
+    ("Rprec_mult_avgjg.0.2,2.0", ["Rprec_mult_avgjg_0.20", "Rprec_mult_avgjg_2.00"]),
+])
+def test_every_judgment_group_measure_alone(measure, names, per_query, monkeypatch):
+    text = (FOLDER / "out.test.qrels_jg").read_text()
+    if names is None:
+        expected = _lines_of(text, measure, per_query)
+    else:
+        expected = "".join(line for line in text.splitlines(keepends=True)
+                           if line.split("\t")[0].rstrip() in names and (per_query or "\tall\t" in line))
+    assert expected
+    args = ["-m", measure, "-R", "qrels_jg", "qrels.123", "results.test"]
+    assert run((["-q"] if per_query else []) + args, monkeypatch) == expected
+
+
+def test_judgment_groups_by_hand(tmp_path, monkeypatch):
+    """Two groups judge query 1 apart: d1 relevant for u1, d2 and d3 for u2; the run ranks d1 d2 d3.
+    map_avgjg = (AP_u1 + AP_u2) / 2 = (1 + (1/2 + 2/3) / 2) / 2; P_avgjg_1 = (1 + 0) / 2;
+    Rprec_mult_avgjg_1.00 = (P@1 for u1 + P@2 for u2) / 2 = (1 + 1/2) / 2. A query of one group
+    (2) scores as plain AP."""
+    (tmp_path / "jg").write_text("1 u1 d1 1\n1 u1 d2 0\n1 u2 d1 0\n1 u2 d2 1\n1 u2 d3 2\n2 u1 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 3 r\n1 Q0 d2 2 2 r\n1 Q0 d3 3 1 r\n2 Q0 d9 1 2 r\n2 Q0 d1 2 1 r\n")
+    text = run(["-q", "-m", "map_avgjg", "-m", "P_avgjg.1", "-m", "Rprec_mult_avgjg.1.0", "-R", "qrels_jg",
+                "jg", "run"], monkeypatch, tmp_path)
+    values = {(line.split("\t")[0].rstrip(), line.split("\t")[1]): float(line.split("\t")[2])
+              for line in text.splitlines()}
+    assert values[("map_avgjg", "1")] == pytest.approx((1 + (1 / 2 + 2 / 3) / 2) / 2, abs=5e-5)
+    assert values[("P_avgjg_1", "1")] == 0.5
+    assert values[("Rprec_mult_avgjg_1.00", "1")] == pytest.approx(0.75, abs=5e-5)
+    assert values[("map_avgjg", "2")] == 0.5
+
+
+def test_a_measure_of_another_format_is_refused_by_name(tmp_path, monkeypatch):
+    (tmp_path / "jg").write_text("1 u1 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 3 r\n")
+    from warehouse.errors import MeasureError
+
+    with pytest.raises(MeasureError, match=r"map, P read TREC qrels .* not judgment groups \(-R qrels_jg\): give "
+                                           r"-R qrels .* or with -R qrels_jg ask for -m qrels_jg"):
+        run(["-R", "qrels_jg", "-m", "map", "-m", "P.5", "jg", "run"], monkeypatch, tmp_path)
+    with pytest.raises(UsageError, match="take no -J here"):
+        run(["-R", "qrels_jg", "-J", "jg", "run"], monkeypatch, tmp_path)
+    with pytest.raises(UsageError):
+        run(["-R", "qrels_other", "jg", "run"], monkeypatch, tmp_path)

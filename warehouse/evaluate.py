@@ -487,6 +487,10 @@ def check_settings_for(settings: Settings, measures: list[Measure]) -> None:
     """The tie-aware measures take -M (a cutoff of every tie order) or -J (ties among the judged
     documents), not both: which documents -M keeps before -J drops the unjudged ones would itself
     depend on the tie order."""
+    groups = sorted({m.family.trec_name for m in measures if m.family.rel_format == "qrels_jg"})
+    if groups and settings.judged_only:
+        raise UsageError(f"{', '.join(groups)} take no -J here: trec_eval drops the documents each judgment group "
+                         "lacks, a ranking per group, which irw does not compute; evaluate without -J")
     ties = sorted({m.name for m in measures if m.family.sql == "measures/ties.sql"})
     if ties and settings.depth is not None and settings.judged_only:
         raise UsageError(f"{', '.join(ties)} take -M or -J, not both (which documents -M keeps before -J "
@@ -497,6 +501,12 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
     """Measures that need something of the qrels set say so before anything is computed: the
     diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
     does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    groups = sorted({m.name for m in measures if m.family.rel_format == "qrels_jg"})
+    if groups and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
+        raise MeasureError(f"{', '.join(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
+                           f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
+                           "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
+                           "kept as subtopics) and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
         raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "

@@ -40,6 +40,7 @@ class Family:
     # alpha_nDCG(alpha=0.3)@10 is (("alpha", 0.5),); AP(ties=min) is (("ties", None),)
     options: tuple = ()
     conventions: str = ""           # where it departs from the evaluation's printed settings (irw eval says so)
+    rel_format: str = "qrels"       # the judgments it reads: qrels, qrels_jg (judgment groups) or prefs
 
 
 def _k(fmt: str) -> Callable[[Any], str]:
@@ -215,8 +216,27 @@ TIE_MODES = ("expected", "min", "max")
 _TIE_FAMILY = {"map": "map_ties", "ndcg_cut": "ndcg_cut_ties", "P": "P_ties", "recip_rank": "recip_rank_ties",
                "recall": "recall_ties"}
 
+# trec_eval's measures over judgment groups (trec_eval -R qrels_jg: `qid group docid grade`, stored as
+# a subtopic set whose subtopics are the groups): sql/measures/judgment_groups.sql.
+_JG = "judgment groups (trec_eval -R qrels_jg)"
+JG_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("map_avgjg", "measures/judgment_groups.sql", NONE, (), MEAN,
+           "AP computed against each judgment group (user) of the query alone, averaged over the groups.",
+           reference="trec_eval 10.0 (-R qrels_jg)", rel_format="qrels_jg"),
+    Family("P_avgjg", "measures/judgment_groups.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
+           "P@k against each judgment group of the query alone, averaged over the groups.",
+           reference="trec_eval 10.0 (-R qrels_jg)", rel_format="qrels_jg"),
+    Family("Rprec_mult_avgjg", "measures/judgment_groups.sql", LEVELS,
+           (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), MEAN,
+           "Precision at rank x * R against each judgment group (its own R), averaged over the groups.",
+           reference="trec_eval 10.0 (-R qrels_jg)", rel_format="qrels_jg"),
+]}
+# trec_eval's measure sets of the other judgment formats (its nicknames), in its printing order
+FORMAT_SETS = {"qrels_jg": ("runid", "num_q", *JG_FAMILIES)}
+
 EXTRA_FAMILIES.update(DIVERSITY_FAMILIES)
 EXTRA_FAMILIES.update(TIE_FAMILIES)
+EXTRA_FAMILIES.update(JG_FAMILIES)
 
 ALL_FAMILIES = {**FAMILIES, **EXTRA_FAMILIES}
 
@@ -369,7 +389,6 @@ _TREC_OTHER_FORMATS = {
                      "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
                      "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
                      "prefs_avgjg_imp", "all_prefs"), "preference judgments (trec_eval -R prefs)"),
-    **dict.fromkeys(("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"), "judgment groups (trec_eval -R qrels_jg)"),
 }
 
 

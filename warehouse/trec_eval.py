@@ -22,10 +22,11 @@ from .errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
 from .ingest import SwappedFileError, display_name
-from .measures import (CUTOFFS, FAMILIES, LEVELS, NONE, Measure, default_measures, parse, parse_trec, suggestion,
-                       trec_measure_set)
+from .measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE, Measure,
+                       default_measures, parse, parse_trec, suggestion, trec_measure_set)
 
-FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
+# trec_eval's printing order: its all_trec table, then the measures of the other judgment formats
+FAMILY_ORDER = {name: i for i, name in enumerate([*FAMILIES, *JG_FAMILIES])}
 REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 
 
@@ -128,7 +129,9 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
     # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
     paths = (ns.qrels, ns.run) if ns.engine == "spark" else (Path(ns.qrels), Path(ns.run))
-    return TrecEvalArgs(*paths, ns.m or ["official"], ns.q, ns.n, settings, ns.engine, ns.master,
+    # trec_eval's default, official, reads TREC qrels: another format's default is its own set
+    default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
+    return TrecEvalArgs(*paths, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
                         zscores=Path(ns.Z) if ns.Z else None, rel_format=ns.R)
 
 
@@ -144,6 +147,9 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
         name, dot, params = spec.partition(".")
         if name in ("all_trec", "official"):
             families.extend(m.family.trec_name for m in trec_measure_set(name, compat))
+            continue
+        if name in FORMAT_SETS:  # qrels_jg, all_prefs: trec_eval's sets of the other judgment formats
+            families.extend(FORMAT_SETS[name])
             continue
         name, dot, spec = _as_trec_spec(spec)
         families.append(name)
@@ -168,7 +174,7 @@ def _as_typed(spec: str) -> list[Measure]:
     utility_1,-1,0,0, `relstring.10` -> relstring_10 in 10.0); set_F and relstring read the first
     value of their list only (atof, and relstring's width as a whole number)."""
     name, dot, params = spec.partition(".")
-    family = FAMILIES.get(name)
+    family = ALL_FAMILIES.get(name)
     one_value = name in ("set_F", "relstring")
     if not dot or family is None or family.kind in (NONE, CUTOFFS, LEVELS) and not one_value:
         return parse_trec(spec)
@@ -299,6 +305,27 @@ def _values_by_query(evaluation, evaluated: list[str], names: list[str]) -> Iter
     return ([found[(qid, name)] for name in names] for qid in evaluated)
 
 
+_FORMAT_NAMES = {"qrels": "TREC qrels (-R qrels, the default)", "qrels_jg": "judgment groups (-R qrels_jg)",
+                 "prefs": "preference judgments (-R prefs or -R qrels_prefs)"}
+_FORMAT_SETS_SHOWN = {"qrels": "-m official, -m all_trec or any measure of `irw measures`", "qrels_jg": "-m qrels_jg",
+                      "prefs": "-m all_prefs"}
+
+
+def _require_format(measures: list[Measure], rel_format: str) -> None:
+    """Each measure reads one judgment format (trec_eval refuses a measure of another: "Can't
+    calculate measure"); runid and num_q read any. One error names every measure that cannot be
+    computed from this -R format, and what to ask for instead."""
+    wanted = "prefs" if rel_format in ("prefs", "qrels_prefs") else rel_format
+    wrong = [m for m in measures if m.family.trec_name not in ("runid", "num_q") and m.family.rel_format != wanted]
+    if wrong:
+        needs = sorted({m.family.rel_format for m in wrong})
+        names = list(dict.fromkeys(m.family.trec_name for m in wrong))
+        raise MeasureError(f"{', '.join(names)} {'read' if len(names) > 1 else 'reads'} {' and '.join(_FORMAT_NAMES[n] for n in needs)}, "
+                           f"not {_FORMAT_NAMES[wanted].split(' (')[0]} (-R {rel_format}): give -R "
+                           f"{' or -R '.join('prefs' if n == 'prefs' else n for n in needs)} and a file in that format, or "
+                           f"with -R {rel_format} ask for {_FORMAT_SETS_SHOWN[wanted]}")
+
+
 @contextmanager
 def _swapped_files_named() -> Iterator[None]:
     """A qrels file that looks like a run, or a run that looks like qrels: trec_eval's own
@@ -330,7 +357,8 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
         return
     with oneshot.database(close=not args.process_ends, input_bytes=oneshot.input_size([args.qrels, args.run])) as db, \
             _swapped_files_named():
-        ingest.ingest_qrels(db, args.qrels, "qrels", digest=False)  # nothing outlives the call
+        # a qrels_jg file, `qid group docid grade`, is stored as a subtopic set: its groups as subtopics
+        ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
         ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False,
                           read_ir_metadata=False)
@@ -346,6 +374,7 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     args = replace(parse_args(argv), process_ends=process_ends)
     s = args.settings
     measures = requested_measures(args.measures, s.compat)
+    _require_format(measures, args.rel_format)
     with _files_database(args, measures) as db:
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
         # runid or relstring alone still evaluates, as trec_eval does, to find the queries with both
