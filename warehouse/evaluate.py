@@ -507,6 +507,12 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                            f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
                            "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
                            "kept as subtopics) and evaluate with --qrels NAME")
+    prefs = sorted({m.name for m in measures if m.family.rel_format == "prefs"})
+    if prefs and not db.fetchone("select count(*) from preference_judgments where qrels_set_id = ?", [qrels_id])[0]:
+        raise MeasureError(f"{', '.join(prefs[:3])}{' ...' if len(prefs) > 3 else ''} "
+                           f"{'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
+                           "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
+                           "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
         raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "

@@ -231,12 +231,45 @@ JG_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
            "Precision at rank x * R against each judgment group (its own R), averaged over the groups.",
            reference="trec_eval 10.0 (-R qrels_jg)", rel_format="qrels_jg"),
 ]}
+# trec_eval's measures over preference judgments (trec_eval -R prefs and -R qrels_prefs, `irw
+# ingest prefs FILE`, schema 14): sql/measures/prefs.sql, in trec_eval's printing order.
+_PREFS_REF = "trec_eval 10.0 (-R prefs)"
+_PREFS_TAIL = {"": "", "_ret": " Only preferences whose two documents are retrieved count.",
+               "_imp": " Preferences whose two documents are both unretrieved are left out."}
+
+
+def _prefs(name: str, aggregate: str, description: str) -> Family:
+    return Family(name, "measures/prefs.sql", NONE, (), aggregate, description, reference=_PREFS_REF,
+                  reads_run_rows=True, rel_format="prefs")
+
+
+PREFS_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    _prefs("prefs_num_prefs_poss", SUM, "Preferences of the judgments (each judgment group's, transitive)."),
+    _prefs("prefs_num_prefs_ful", SUM, "Preferences a > b fulfilled: a retrieved above b, or a retrieved and b not."),
+    _prefs("prefs_num_prefs_ful_ret", SUM, "Preferences fulfilled with both documents retrieved."),
+    *(_prefs(f"prefs_{kind}{tail}", MEAN, text + _PREFS_TAIL[tail]) for tail in ("", "_ret", "_imp")
+      for kind, text in [
+          ("simp", "Preferences fulfilled over preferences possible."),
+          ("pair", "Mean over document pairs of the share of judgment groups whose preference the ranking "
+                   "fulfils."),
+          ("avgjg", "Preferences fulfilled over possible within each judgment group, averaged over groups."),
+          ("avgjg_Rnonrel", "prefs_avgjg with each group's non-relevant documents counted as many as its "
+                            "relevant ones (R)."),
+      ] if not (tail == "_imp" and kind == "avgjg_Rnonrel")),
+]}
+# trec_eval's table order: the counts, then simp pair avgjg avgjg_Rnonrel, their _ret, their _imp
+PREFS_FAMILIES = {name: PREFS_FAMILIES[name] for name in [
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
+    "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"]}
+
 # trec_eval's measure sets of the other judgment formats (its nicknames), in its printing order
-FORMAT_SETS = {"qrels_jg": ("runid", "num_q", *JG_FAMILIES)}
+FORMAT_SETS = {"qrels_jg": ("runid", "num_q", *JG_FAMILIES), "all_prefs": ("runid", "num_q", *PREFS_FAMILIES)}
 
 EXTRA_FAMILIES.update(DIVERSITY_FAMILIES)
 EXTRA_FAMILIES.update(TIE_FAMILIES)
 EXTRA_FAMILIES.update(JG_FAMILIES)
+EXTRA_FAMILIES.update(PREFS_FAMILIES)
 
 ALL_FAMILIES = {**FAMILIES, **EXTRA_FAMILIES}
 
@@ -383,23 +416,11 @@ def _cutoff(text: str, what: str) -> int:
     return int(value)
 
 
-# trec_eval 9.0.8's measures over other judgment formats than TREC qrels (-R prefs, -R qrels_jg)
-_TREC_OTHER_FORMATS = {
-    **dict.fromkeys(("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
-                     "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-                     "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
-                     "prefs_avgjg_imp", "all_prefs"), "preference judgments (trec_eval -R prefs)"),
-}
-
-
 def parse_trec(spec: str) -> list[Measure]:
     """trec_eval -m syntax: a family name, optionally '.' and its parameters."""
     name, dot, params = spec.partition(".")
     if name in ("all_trec", "official"):
         return trec_measure_set(name)
-    if name in _TREC_OTHER_FORMATS:
-        raise MeasureError(f"{spec}: trec_eval's {name} reads {_TREC_OTHER_FORMATS[name]}, a format irw does not "
-                           "read; irw takes TREC qrels (qid iter docid grade) and every measure `irw measures` lists")
     family = ALL_FAMILIES.get(name)
     if family is None:
         printed = _parse_printed_trec_name(spec)

@@ -22,11 +22,12 @@ from .errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
 from .ingest import SwappedFileError, display_name
-from .measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE, Measure,
+from .measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE, PREFS_FAMILIES,
+                       Measure,
                        default_measures, parse, parse_trec, suggestion, trec_measure_set)
 
 # trec_eval's printing order: its all_trec table, then the measures of the other judgment formats
-FAMILY_ORDER = {name: i for i, name in enumerate([*FAMILIES, *JG_FAMILIES])}
+FAMILY_ORDER = {name: i for i, name in enumerate([*FAMILIES, *JG_FAMILIES, *PREFS_FAMILIES])}
 REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 
 
@@ -358,7 +359,10 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
     with oneshot.database(close=not args.process_ends, input_bytes=oneshot.input_size([args.qrels, args.run])) as db, \
             _swapped_files_named():
         # a qrels_jg file, `qid group docid grade`, is stored as a subtopic set: its groups as subtopics
-        ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
+        if args.rel_format in ("prefs", "qrels_prefs"):
+            ingest.ingest_prefs(db, args.qrels, "qrels", digest=False, qrels_format=args.rel_format == "qrels_prefs")
+        else:
+            ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
         ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False,
                           read_ir_metadata=False)
