@@ -218,3 +218,103 @@ def test_a_measure_of_another_format_is_refused_by_name(tmp_path, monkeypatch):
         run(["-R", "qrels_jg", "-J", "jg", "run"], monkeypatch, tmp_path)
     with pytest.raises(UsageError):
         run(["-R", "qrels_other", "jg", "run"], monkeypatch, tmp_path)
+
+
+# -- preference judgments (-R prefs, -R qrels_prefs) ------------------------------------------
+
+from warehouse.measures import PREFS_FAMILIES  # noqa: E402
+
+PREFS_CASES = {"prefs": ("out.test.prefs", "prefs.test", "prefs.results.test"),
+               "prefs-comments": ("out.test.prefs", "prefs.comment.test", "prefs.results.test"),
+               "qrels_prefs": ("out.test.qrels_prefs", "qrels.test", "results.test")}
+
+
+def _prefs_args(case: str) -> list[str]:
+    _, judgments, results = PREFS_CASES[case]
+    return ["-R", "qrels_prefs" if case == "qrels_prefs" else "prefs", judgments, results]
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
+@pytest.mark.parametrize("compat", ["9", "10"])
+@pytest.mark.parametrize("case", list(PREFS_CASES))
+def test_all_prefs_prints_trec_eval_lines(case, compat, monkeypatch):
+    """out.test.prefs (prefs.test, and prefs.comment.test as TESTS.md says) and
+    out.test.qrels_prefs; -m all_prefs is also the default of -R prefs."""
+    expected = (FOLDER / PREFS_CASES[case][0]).read_text()
+    assert run(["--compat", compat, "-m", "all_prefs", "-q", *_prefs_args(case)], monkeypatch) == expected
+    assert run(["--compat", compat, "-q", *_prefs_args(case)], monkeypatch) == expected
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
+@pytest.mark.parametrize("case, per_query", [("prefs", False), ("prefs", True), ("qrels_prefs", True)],
+                         ids=["prefs-summary", "prefs-q", "qrels_prefs-q"])
+@pytest.mark.parametrize("family", list(PREFS_FAMILIES))
+def test_every_prefs_measure_alone(family, case, per_query, monkeypatch):
+    """Each all_prefs measure requested alone prints its lines of trec_eval's output (the -q lines
+    of qrels_prefs end with its summary line, so the summary path is held there too)."""
+    text = (FOLDER / PREFS_CASES[case][0]).read_text()
+    expected = "".join(line for line in text.splitlines(keepends=True)
+                       if line.split("\t")[0].rstrip() == family and (per_query or "\tall\t" in line))
+    assert expected
+    assert run((["-q"] if per_query else []) + ["-m", family, *_prefs_args(case)], monkeypatch) == expected
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
+def test_prefs_with_a_depth_and_zscores(tmp_path, monkeypatch):
+    """-M counts only the first documents (each retrieved as far as -M 1 leaves it: one per query);
+    -Z converts prefs values as any (mean 0, stddev 1: the value itself)."""
+    text = run(["-q", "-M", "1", "-m", "prefs_num_prefs_ful_ret", *_prefs_args("prefs")], monkeypatch)
+    assert {line.split("\t")[2] for line in text.splitlines() if "\tall\t" not in line} == {"0"}
+    z = tmp_path / "z"
+    z.write_text("21.EC.cb prefs_simp 0 1\n")
+    text = run(["-q", "-m", "prefs_simp", "-Z", str(z), *_prefs_args("prefs")], monkeypatch)
+    assert "Zprefs_simp            \t21.EC.cb\t0.4000\n" in text
+    assert "Zprefs_simp            \t22.EC.c3l\t-1000000.0000\n" in text
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("content, reason", [
+    ("1 g s d1 2\n1 g s d2 1\n1 g t d2 3\n1 g t d1 1\n",
+     "prefs:1: judgment group g of query 1 prefers documents to themselves (d1, d2): its sub-groups form a cycle"),
+    ("1 g s d1 2\n1 g s\n", "2: expected 5 fields (qid jg jsg docid rel_level, trec_eval -R prefs), found 3"),
+    ("1 g s d1 2\n1 g s d2 high\n", "2: rel_level high is not a number >= 0"),
+    ("1 g s d1 2\n1 g s d2 -1\n", "2: rel_level -1 is not a number >= 0"),
+    ("1 g s d1 2\n1 g s d1 1\n", "2: document d1 is rated twice in sub-group s of judgment group g of query 1"),
+    ("1 g s d1 2\n1 g s d2 0\n1 g t d2 1\n1 g t d3 0\n",
+     "3: document d2 of query 1 is rated 0 (non-relevant) and above 0 in judgment group g (lines 2 and 3)"),
+])
+def test_a_bad_prefs_file_is_one_error_naming_its_line(tmp_path, monkeypatch, content, reason):
+    judgments = _write(tmp_path, "prefs", content)
+    run_file = _write(tmp_path, "run", "1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n")
+    with pytest.raises(InputFileError) as error:
+        run(["-R", "prefs", str(judgments), str(run_file)], monkeypatch, tmp_path)
+    assert reason in str(error.value)
+
+
+def test_transitive_preferences_by_hand(tmp_path, monkeypatch):
+    """One user (g) says d1 > d2 in sub-group s and d2 > d3 in t: three preferences, d1 > d3
+    included. The run ranks d3 d1 d2: d1 > d2 is fulfilled, d1 > d3 and d2 > d3 are not."""
+    judgments = _write(tmp_path, "prefs", "1 g s d1 2\n1 g s d2 1\n1 g t d2 2\n1 g t d3 1\n")
+    run_file = _write(tmp_path, "run", "1 Q0 d3 1 3 r\n1 Q0 d1 2 2 r\n1 Q0 d2 3 1 r\n")
+    text = run(["-q", "-m", "prefs_num_prefs_poss", "-m", "prefs_num_prefs_ful", "-m", "prefs_simp", "-R", "prefs",
+                str(judgments), str(run_file)], monkeypatch, tmp_path)
+    values = {line.split("\t")[0].rstrip(): line.split("\t")[2] for line in text.splitlines() if "\t1\t" in line}
+    assert values == {"prefs_num_prefs_poss": "3", "prefs_num_prefs_ful": "1", "prefs_simp": "0.3333"}
+
+
+def test_prefs_measures_need_preference_judgments(tmp_path, monkeypatch):
+    from warehouse.errors import MeasureError
+
+    qrels = _write(tmp_path, "qrels", "1 0 d1 1\n")
+    run_file = _write(tmp_path, "run", "1 Q0 d1 1 2 r\n")
+    with pytest.raises(MeasureError, match=r"prefs_simp reads preference judgments \(-R prefs or -R qrels_prefs\), "
+                                           r"not TREC qrels \(-R qrels\): give -R prefs"):
+        run(["-m", "prefs_simp", str(qrels), str(run_file)], monkeypatch, tmp_path)

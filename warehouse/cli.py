@@ -255,6 +255,24 @@ def ingest_qrels(
         _report_ingest(result)
 
 
+@ingest_app.command("prefs")
+def ingest_prefs(
+    file: Annotated[Path, typer.Argument(help="Preference judgments, trec_eval's prefs format: `qid jg jsg docid "
+                                              "rel_level` (judgment group, sub-group).")],
+    name: Annotated[Optional[str], typer.Option(help="Name of the prefs set (default: file name).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
+    replace: Annotated[bool, typer.Option(help="Replace a set of the same name and its scores.")] = False,
+    qrels_format: Annotated[bool, typer.Option(
+        "--qrels-format", help="Read a qrels file (`qid jg docid rel_level`) as preferences, as trec_eval -R "
+                               "qrels_prefs does (one sub-group per judgment group).")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ingest preference judgments as a named set, for the prefs_* measures (irw measures lists them)."""
+    with reported_errors(), Warehouse(db) as wh:
+        result = wh.ingest_prefs(file, name, description=description, replace=replace, qrels_format=qrels_format)
+        _report_ingest(result)
+
+
 class NameFrom(str, Enum):
     auto = "auto"
     file = "file"

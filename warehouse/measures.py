@@ -234,13 +234,14 @@ JG_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
 # trec_eval's measures over preference judgments (trec_eval -R prefs and -R qrels_prefs, `irw
 # ingest prefs FILE`, schema 14): sql/measures/prefs.sql, in trec_eval's printing order.
 _PREFS_REF = "trec_eval 10.0 (-R prefs)"
+_PREFS_CONVENTIONS = "trec_eval's preference order: ties by score, then docid ascending; relevant means rel_level > 0"
 _PREFS_TAIL = {"": "", "_ret": " Only preferences whose two documents are retrieved count.",
                "_imp": " Preferences whose two documents are both unretrieved are left out."}
 
 
 def _prefs(name: str, aggregate: str, description: str) -> Family:
     return Family(name, "measures/prefs.sql", NONE, (), aggregate, description, reference=_PREFS_REF,
-                  reads_run_rows=True, rel_format="prefs")
+                  reads_run_rows=True, rel_format="prefs", conventions=_PREFS_CONVENTIONS)
 
 
 PREFS_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
