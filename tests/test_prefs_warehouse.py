@@ -109,3 +109,26 @@ def test_an_older_warehouse_gains_the_preference_tables(tmp_path):
         assert wh.evaluate("r", "p", ["prefs_simp"]).value("r", "prefs_simp") == 0.0
         wh.remove_qrels("p")
         assert wh.db.fetchone("select count(*) from preference_pairs")[0] == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
+def test_prefs_and_judgment_groups_on_postgresql(postgres_url):
+    """The prefs set, the judgment groups and their measures on a PostgreSQL warehouse equal
+    trec_eval's summary lines."""
+    expected = _expected_summary()
+    jg_expected = {line.split("\t")[0].rstrip(): line.split("\t")[2]
+                   for line in (FOLDER / "out.test.qrels_jg").read_text().splitlines() if "\tall\t" in line}
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_prefs(FOLDER / "prefs.test", "p")
+        wh.ingest_qrels(FOLDER / "qrels.123", "jg", subtopics=True)
+        wh.ingest_run(FOLDER / "prefs.results.test", "std")
+        wh.ingest_run(FOLDER / "results.test", "full")
+        prefs = wh.evaluate("std", "p", list(PREFS_FAMILIES), compat=10)
+        groups = wh.evaluate("full", "jg", ["map_avgjg", "P_avgjg_10", "Rprec_mult_avgjg_2.0"], compat=10)
+    for family in PREFS_FAMILIES:
+        value = prefs.value("std", family)
+        assert (str(value) if PREFS_FAMILIES[family].aggregate == "sum" else f"{value:.4f}") == expected[family]
+    assert {name: f"{groups.value('full', name):.4f}" for name in ["map_avgjg", "P_avgjg_10", "Rprec_mult_avgjg_2.00"]} \
+        == {name: jg_expected[name] for name in ["map_avgjg", "P_avgjg_10", "Rprec_mult_avgjg_2.00"]}
