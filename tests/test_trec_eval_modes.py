@@ -318,3 +318,26 @@ def test_prefs_measures_need_preference_judgments(tmp_path, monkeypatch):
     with pytest.raises(MeasureError, match=r"prefs_simp reads preference judgments \(-R prefs or -R qrels_prefs\), "
                                            r"not TREC qrels \(-R qrels\): give -R prefs"):
         run(["-m", "prefs_simp", str(qrels), str(run_file)], monkeypatch, tmp_path)
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
+def test_num_docs_as_a_stored_setting(irw, monkeypatch):
+    """irw eval --num-docs N stores utility under its own settings: the value without it stays,
+    and each equals irw trec-eval's with the same -N."""
+    assert irw("ingest", "qrels", str(FOLDER / "qrels.test"), "--name", "t").exit_code == 0
+    assert irw("ingest", "run", str(FOLDER / "results.test"), "--name", "full").exit_code == 0
+
+    def stored(*extra: str) -> str:
+        result = irw("eval", "full", "--qrels", "t", "-m", "utility.1,-1,0,2", "--format", "csv", *extra)
+        assert result.exit_code == 0, result.stderr
+        return result.stdout.splitlines()[1].split(",")[2]
+
+    def printed(n: str) -> str:
+        line = run([f"-N{n}", "-m", "utility.1,-1,0,2", "qrels.test", "results.test"], monkeypatch)
+        return line.split("\t")[2].strip()
+
+    with_n, without = stored("--num-docs", "1000"), stored()
+    assert f"{float(with_n):.4f}" == printed("1000") == "300.6667"
+    assert f"{float(without):.4f}" == printed("0") == "-1699.3333"
+    assert stored("--num-docs", "1000") == with_n

@@ -83,6 +83,8 @@ DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only 
 JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
 CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
 NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
+NumDocsOption = Annotated[int, typer.Option(
+    "--num-docs", help="Documents in the collection (trec_eval -N); only utility's fourth coefficient reads it.")]
 SystemOption = Annotated[Optional[List[str]], typer.Option(
     "--system", help="Only the runs of this system; repeatable.")]
 RUNS_HELP = ("Stored run names and shell-style patterns ('BM25*'; case-sensitive) (default: every stored run); "
@@ -124,6 +126,7 @@ SETTINGS_OPTIONS = (
     ("judged_only", JudgedOnlyOption, False),
     ("compat", CompatOption, 9),
     ("norel", NorelOption, "include"),
+    ("num_docs", NumDocsOption, 0),
 )
 STATS_OPTIONS = (
     ("test", TestOption, TestName.randomization),
@@ -134,10 +137,12 @@ STATS_OPTIONS = (
 )
 
 
-def _settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str):
+def _settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str,
+              num_docs: int = 0):
     from .evaluate import Settings
 
-    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel)
+    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel,
+                    num_docs=num_docs)
 
 
 def _stats(test: TestName, alpha: float, correction: CorrectionName, permutations: int, seed: int):
