@@ -397,6 +397,7 @@ _NO_LEVEL = {
     "ndcg": "gain", "ndcg_cut": "gain", "ndcg_cut_ties": "gain", "G": "gain", "ndcg_rel": "gain", "Rndcg": "gain",
     "rbp": "gain", "rbp_resid": "gain", "gdeval_err": "gdeval", "gdeval_ndcg": "gdeval",
     "judged": "judged", "unj": "judged", "num_q": "count", "num_ret": "count",
+    **dict.fromkeys(PREFS_FAMILIES, "prefs"),
 }
 _IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
                         r"(?:\((?P<args2>[^)]*)\))?$")
@@ -639,7 +640,9 @@ def _refuse_level_unused(measures: list[Measure], spec: str) -> list[Measure]:
                        "nDCG(rel=...): their gains are the grades whatever the relevance level",
                "judged": "Judged and unj take no rel=: they count judged documents whatever their grade",
                "count": "NumQ and NumRet take no rel=: they count queries and retrieved documents "
-                        "(NumRet(rel=k), as ir_measures reads it, is NumRelRet(rel=k))"}[kind]
+                        "(NumRet(rel=k), as ir_measures reads it, is NumRelRet(rel=k))",
+               "prefs": "the prefs measures take no rel=: their preferences come from the rel_levels of each "
+                        "sub-group, and relevant means rel_level > 0, as in trec_eval"}[kind]
         raise MeasureError(f"{spec}: {why}; write {plain}")
     return measures
 
