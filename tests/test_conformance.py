@@ -36,9 +36,13 @@ TREC_EVAL_CASES = {
     "out.test.aqcM": "-m all_trec -q -c -M100 qrels.test results.trunc",
     "out.test.aql": "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test",
     "out.test.meas_params": MEAS_PARAMS,
+    "out.test.aqZ": "-q -m all_trec -Z zscores_file qrels.test results.test",
+    "out.test.qrels_jg": "-m qrels_jg -q -R qrels_jg qrels.123 results.test",
+    "out.test.prefs": "-m all_prefs -q -R prefs prefs.test prefs.results.test",
+    "out.test.qrels_prefs": "-m all_prefs -q -R qrels_prefs qrels.test results.test",
 }
-# Outputs of trec_eval features irw does not offer (preference qrels, judgment groups, z-scores).
-NOT_COVERED = {"out.test.prefs", "out.test.qrels_prefs", "out.test.qrels_jg", "out.test.aqZ"}
+# Outputs of trec_eval features irw does not offer: none left.
+NOT_COVERED: set[str] = set()
 
 
 def run_trec_eval(args: list[str], cwd: Path, monkeypatch) -> str:

@@ -115,7 +115,8 @@ def test_every_table_comes_back_row_for_row_with_its_bits_and_types(dl19, dl19_e
             assert manifest["tables"][table]["rows"] == len(stored), table
             key = PARTITIONED[table].key if table in PARTITIONED else None
             if key and not stored:  # no partition, no file: an empty folder
-                assert list((dl19_export / table).iterdir()) == [] and table == "qrels_subtopics"
+                assert list((dl19_export / table).iterdir()) == [] and table in (
+                    "qrels_subtopics", "preference_judgments", "preference_pairs")
                 continue
             columns = [r[:2] for r in con.execute(f'describe "{table}"').fetchall()]
             exported = [r[:2] for r in con.execute(f"describe select * from {_exported(dl19_export, table)}").fetchall()]

@@ -259,14 +259,15 @@ def test_yaap_alone_is_trec_eval_s_formula_on_pytrec_eval_s_ap(conformance, monk
     assert float(lines[-1].split("\t")[2]) == pytest.approx(sum(expected.values()) / 43, abs=5e-5)
 
 
-@pytest.mark.parametrize("name", ["prefs_simp", "prefs_avgjg_Rnonrel_ret", "map_avgjg", "P_avgjg.10"])
+@pytest.mark.parametrize("name", ["map_avgjg", "P_avgjg.10", "Rprec_mult_avgjg"])
 def test_measures_of_other_judgment_formats_are_refused_by_what_they_read(name, conformance, monkeypatch):
-    """trec_eval's prefs_* and *_avgjg read -R prefs and -R qrels_jg files; irw reads TREC qrels and
-    says so by the measure's name (not 'unknown measure')."""
+    """trec_eval's *_avgjg read -R qrels_jg files (tests/test_trec_eval_modes.py); over TREC qrels
+    irw says so by the measure's name (not 'unknown measure') and names the -R to give."""
     from warehouse import MeasureError
 
     monkeypatch.chdir(conformance / "dl19-passage")
-    with pytest.raises(MeasureError, match=f"trec_eval's {name.partition('.')[0]} reads .* a format irw does not read"):
+    with pytest.raises(MeasureError, match=f"{name.partition('.')[0]}(_[0-9]+)? reads judgment groups "
+                                           r"\(-R qrels_jg\), not TREC qrels \(-R qrels\): give -R qrels_jg"):
         trec_eval.run(["-m", name, "qrels.dl19-passage.txt", f"runs/run.dl19.{RUN}.txt"], io.StringIO())
 
 

@@ -11,7 +11,8 @@ from .errors import ConflictError, NotFoundError, UsageError
 # Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
 # Every table exists once the schema is migrated, which opening a warehouse does.
 RUN_TABLES = ("scores", "evaluated", "judged_run_rows", "run_queries", "run_rows", "runs")
-QRELS_TABLES = ("scores", "evaluations", "judged_run_rows", "qrels_subtopics", "qrels", "qrels_sets")
+QRELS_TABLES = ("scores", "evaluations", "judged_run_rows", "qrels_subtopics", "preference_pairs",
+                "preference_judgments", "qrels", "qrels_sets")
 
 
 def run_ids(db: Database, names) -> dict[str, int]:

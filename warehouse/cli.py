@@ -83,6 +83,8 @@ DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only 
 JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
 CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
 NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
+NumDocsOption = Annotated[int, typer.Option(
+    "--num-docs", help="Documents in the collection (trec_eval -N); only utility's fourth coefficient reads it.")]
 SystemOption = Annotated[Optional[List[str]], typer.Option(
     "--system", help="Only the runs of this system; repeatable.")]
 RUNS_HELP = ("Stored run names and shell-style patterns ('BM25*'; case-sensitive) (default: every stored run); "
@@ -124,6 +126,7 @@ SETTINGS_OPTIONS = (
     ("judged_only", JudgedOnlyOption, False),
     ("compat", CompatOption, 9),
     ("norel", NorelOption, "include"),
+    ("num_docs", NumDocsOption, 0),
 )
 STATS_OPTIONS = (
     ("test", TestOption, TestName.randomization),
@@ -134,10 +137,12 @@ STATS_OPTIONS = (
 )
 
 
-def _settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str):
+def _settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str,
+              num_docs: int = 0):
     from .evaluate import Settings
 
-    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel)
+    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel,
+                    num_docs=num_docs)
 
 
 def _stats(test: TestName, alpha: float, correction: CorrectionName, permutations: int, seed: int):
@@ -252,6 +257,24 @@ def ingest_qrels(
     """Ingest one qrels file as a named qrels set."""
     with reported_errors(), Warehouse(db) as wh:
         result = wh.ingest_qrels(file, name, description=description, replace=replace, subtopics=subtopics)
+        _report_ingest(result)
+
+
+@ingest_app.command("prefs")
+def ingest_prefs(
+    file: Annotated[Path, typer.Argument(help="Preference judgments, trec_eval's prefs format: `qid jg jsg docid "
+                                              "rel_level` (judgment group, sub-group).")],
+    name: Annotated[Optional[str], typer.Option(help="Name of the prefs set (default: file name).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
+    replace: Annotated[bool, typer.Option(help="Replace a set of the same name and its scores.")] = False,
+    qrels_format: Annotated[bool, typer.Option(
+        "--qrels-format", help="Read a qrels file (`qid jg docid rel_level`) as preferences, as trec_eval -R "
+                               "qrels_prefs does (one sub-group per judgment group).")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ingest preference judgments as a named set, for the prefs_* measures (irw measures lists them)."""
+    with reported_errors(), Warehouse(db) as wh:
+        result = wh.ingest_prefs(file, name, description=description, replace=replace, qrels_format=qrels_format)
         _report_ingest(result)
 
 

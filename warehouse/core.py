@@ -83,6 +83,16 @@ class Warehouse:
         return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
                                    subtopics=subtopics)
 
+    def ingest_prefs(self, path: str | os.PathLike[str], name: str | None = None, *, description: str | None = None,
+                     replace: bool = False, qrels_format: bool = False) -> ingest.IngestResult:
+        """Ingests preference judgments (trec_eval's prefs format, `qid jg jsg docid rel_level`; with
+        qrels_format a qrels file read as preferences, as trec_eval -R qrels_prefs) as a set the
+        prefs_* measures evaluate against. A cycle of preferences, a bad line or a document rated
+        twice in a sub-group is an error naming file:line, and nothing is stored."""
+        self._require_writable("ingest prefs")
+        return ingest.ingest_prefs(self.db, path, name, description=description, replace=replace,
+                                   qrels_format=qrels_format)
+
     def ingest_run(self, path: str | os.PathLike[str], name: str | None = None, *, system: str | None = None,
                    description: str | None = None, parameters: Mapping[str, str] | None = None,
                    replace: bool = False, date: str | dt.date | None = None) -> ingest.IngestResult:

@@ -56,6 +56,7 @@ class Settings:
     complete: bool = False         # trec_eval -c: every qrels query, zeros for the missing
     compat: int = 9                # 9: trec_eval 9.0.8 (float32 scores, floor(xR + .9)); 10: 10.0
     norel: str = "include"         # queries with no relevant document: include (trec_eval) or exclude
+    num_docs: int = 0              # trec_eval -N: documents in the collection (utility's d term only)
 
     def __post_init__(self):
         # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
@@ -72,6 +73,9 @@ class Settings:
             raise UsageError(f"norel takes include or exclude, not {self.norel!r}")
         if self.depth is not None and self.depth < 1:
             raise UsageError("--depth must be at least 1")
+        if not isinstance(self.num_docs, int) or not 0 <= self.num_docs < 2**62:
+            raise UsageError(f"-N takes the number of documents in the collection, a whole number from 0, "
+                             f"not {self.num_docs!r}")
 
     @classmethod
     def resolve(cls, settings: "Settings | None", options: dict) -> "Settings":
@@ -90,8 +94,10 @@ class Settings:
 
     @property
     def key(self) -> str:
+        # num_docs (trec_eval -N) joins the key only when set: keys stored before it stay the same
         return (f"level={self.level};depth={self.depth or 'all'};judged_only={int(self.judged_only)};"
-                f"complete={int(self.complete)};compat={self.compat};norel={self.norel}")
+                f"complete={int(self.complete)};compat={self.compat};norel={self.norel}"
+                + (f";num_docs={self.num_docs}" if self.num_docs else ""))
 
     def describe(self) -> str:
         ties = "score (float32) desc, docid desc" if self.compat == 9 else "score (double) desc, docid desc"
@@ -396,7 +402,7 @@ class Evaluator:
             self.db.run_sql(store_scores_sql(sql_file), {
                 "evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
-                "measures": [stored_name(m) for m in group]})
+                "num_docs": s.num_docs, "measures": [stored_name(m) for m in group]})
         if self.db.keeps_scores:
             self.db.run_file("eval/record_evaluated.sql",
                              {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
@@ -481,6 +487,10 @@ def check_settings_for(settings: Settings, measures: list[Measure]) -> None:
     """The tie-aware measures take -M (a cutoff of every tie order) or -J (ties among the judged
     documents), not both: which documents -M keeps before -J drops the unjudged ones would itself
     depend on the tie order."""
+    groups = sorted({m.family.trec_name for m in measures if m.family.rel_format == "qrels_jg"})
+    if groups and settings.judged_only:
+        raise UsageError(f"{', '.join(groups)} take no -J here: trec_eval drops the documents each judgment group "
+                         "lacks, a ranking per group, which irw does not compute; evaluate without -J")
     ties = sorted({m.name for m in measures if m.family.sql == "measures/ties.sql"})
     if ties and settings.depth is not None and settings.judged_only:
         raise UsageError(f"{', '.join(ties)} take -M or -J, not both (which documents -M keeps before -J "
@@ -491,6 +501,18 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
     """Measures that need something of the qrels set say so before anything is computed: the
     diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
     does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    groups = sorted({m.name for m in measures if m.family.rel_format == "qrels_jg"})
+    if groups and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
+        raise MeasureError(f"{', '.join(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
+                           f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
+                           "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
+                           "kept as subtopics) and evaluate with --qrels NAME")
+    prefs = sorted({m.name for m in measures if m.family.rel_format == "prefs"})
+    if prefs and not db.fetchone("select count(*) from preference_judgments where qrels_set_id = ?", [qrels_id])[0]:
+        raise MeasureError(f"{', '.join(prefs[:3])}{' ...' if len(prefs) > 3 else ''} "
+                           f"{'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
+                           "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
+                           "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
         raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "

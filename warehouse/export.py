@@ -5,6 +5,7 @@
     DIR/run_rows/run=<name>/*.parquet ... except the rows of runs and qrels sets: one folder each
     DIR/qrels/qrels_set=<name>/*.parquet
     DIR/qrels_subtopics/qrels_set=<name>/*.parquet
+    DIR/preference_judgments/qrels_set=<name>/*.parquet (and preference_pairs)
 
 The tables are the database's own (its catalog: a table or column a migration adds comes along),
 those irw's schema defines: a table someone else added to the database is left out and said so,
@@ -80,6 +81,8 @@ PARTITIONED = {
     "run_rows": Partitioning("run", "runs", "run_id", "name"),
     "qrels": Partitioning("qrels_set", "qrels_sets", "qrels_set_id", "name"),
     "qrels_subtopics": Partitioning("qrels_set", "qrels_sets", "qrels_set_id", "name"),
+    "preference_judgments": Partitioning("qrels_set", "qrels_sets", "qrels_set_id", "name"),
+    "preference_pairs": Partitioning("qrels_set", "qrels_sets", "qrels_set_id", "name"),
 }
 
 

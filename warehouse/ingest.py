@@ -37,8 +37,8 @@ _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 _PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
 _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
-_STAGE_TABLES = ("stage_fields", "stage_run_columns", "stage_qrels_columns")
 _STAGE_VIEWS = ("stage_run", "stage_qrels")
+_STAGE_TABLES = ("stage_fields", "stage_run_columns", "stage_qrels_columns", "stage_pref_pairs", "stage_prefs")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
 # A file read in line mode is first checked on its first lines (_refuse_by_head): one whose head
 # already has a problem is refused there, the rest unread.
@@ -1143,7 +1143,7 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     scan = read_input(path, digest=digest)
     sha = scan.sha256
     existing = stored_qrels_set(db, name)
-    if existing and existing[1] == sha and existing[4] == subtopics:
+    if existing and existing[1] == sha and existing[4] == subtopics and not existing[5]:
         return unchanged("qrels", name, path, sha, existing)
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
@@ -1165,6 +1165,66 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
+                 description: str | None = None, replace: bool = False, qrels_format: bool = False,
+                 digest: bool = True) -> IngestResult:
+    """Preference judgments (trec_eval -R prefs: `qid jg jsg docid rel_level`; qrels_format=True,
+    -R qrels_prefs: a qrels file, `qid jg docid rel_level`, one sub-group) stored as a prefs set:
+    a qrels set with preference_judgments and the transitive preference_pairs of each judgment
+    group (schema 14). A bad line, a document rated twice in one sub-group, 0 and above 0 in one
+    group, or a group whose preferences form a cycle is an error naming file:line; nothing is stored."""
+    path = Path(path)
+    if name is not None and name_problem(name):
+        raise UsageError(f"the prefs set's name '{shown(name)}' {name_problem(name)}: give it a name of visible text")
+    name = name or display_name(path)
+    if name_problem(name):
+        raise UsageError(f"{path}: the prefs set's name '{shown(name)}' {name_problem(name)}; name it with --name")
+    scan = read_input(path, digest=digest)
+    sha = scan.sha256
+    existing = stored_qrels_set(db, name)
+    if existing and existing[1] == sha and existing[5]:
+        return unchanged("prefs", name, path, sha, existing)
+    if existing and not replace:
+        raise ConflictError(f"qrels set {name} already exists with different content; "
+                            "pass --replace to replace it and every score computed with it")
+    stage = db.staging
+    params = {"qrels_format": qrels_format}
+    with _staging(stage):
+        stage_file(stage, path, scan.holds)
+        _require_data(stage, path, "preference")
+        _collect_problems(stage, path, "ingest/prefs_problems.sql", params)
+        stage.run_file("ingest/stage_prefs.sql", params)
+        _collect_problems(stage, path, "ingest/prefs_cycles.sql", {})
+        if db.keeps_scores:
+            _refuse_nul(stage, path, "stage_qrels")
+        if stage is db:
+            with db.transaction():
+                _store_prefs(db, path, name, description, sha, existing)
+        else:  # a server warehouse: stored locally, then sent (warehouse/transfer.py)
+            with stage.transaction():
+                local_id = _store_prefs(stage, path, name, description, sha, None)
+            try:
+                with db.transaction():
+                    transfer.ship_qrels(stage, db, name, replacing=existing[0] if existing else None)
+            finally:
+                with stage.transaction():
+                    delete_qrels_set(stage, local_id)
+        rows, queries = stored_qrels_set(db, name)[2:4]
+    return IngestResult("prefs", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def _store_prefs(db: Database, path: Path, name: str, description: str | None, sha: str,
+                 existing: tuple | None) -> int:
+    """Stores the staged preferences (stage_prefs.sql) as set name, in the caller's transaction."""
+    if existing:
+        delete_qrels_set(db, existing[0])
+    set_id = db.run_file("ingest/insert_qrels_set.sql", {
+        "name": name, "description": description, "source_path": str(path.resolve()), "sha256": sha}).fetchone()[0]
+    db.run_file("ingest/insert_prefs.sql", {"qrels_set_id": set_id})
+    db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
+    return set_id
 
 
 def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Mapping[str, bool] | None = None,

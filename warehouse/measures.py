@@ -40,6 +40,7 @@ class Family:
     # alpha_nDCG(alpha=0.3)@10 is (("alpha", 0.5),); AP(ties=min) is (("ties", None),)
     options: tuple = ()
     conventions: str = ""           # where it departs from the evaluation's printed settings (irw eval says so)
+    rel_format: str = "qrels"       # the judgments it reads: qrels, qrels_jg (judgment groups) or prefs
 
 
 def _k(fmt: str) -> Callable[[Any], str]:
@@ -215,8 +216,61 @@ TIE_MODES = ("expected", "min", "max")
 _TIE_FAMILY = {"map": "map_ties", "ndcg_cut": "ndcg_cut_ties", "P": "P_ties", "recip_rank": "recip_rank_ties",
                "recall": "recall_ties"}
 
+# trec_eval's measures over judgment groups (trec_eval -R qrels_jg: `qid group docid grade`, stored as
+# a subtopic set whose subtopics are the groups): sql/measures/judgment_groups.sql.
+_JG = "judgment groups (trec_eval -R qrels_jg)"
+JG_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    Family("map_avgjg", "measures/judgment_groups.sql", NONE, (), MEAN,
+           "AP computed against each judgment group (user) of the query alone, averaged over the groups.",
+           reference="trec_eval 10.0 (-R qrels_jg)", rel_format="qrels_jg"),
+    Family("P_avgjg", "measures/judgment_groups.sql", CUTOFFS, (5, 10, 15, 20, 30, 100, 200, 500, 1000), MEAN,
+           "P@k against each judgment group of the query alone, averaged over the groups.",
+           reference="trec_eval 10.0 (-R qrels_jg)", rel_format="qrels_jg"),
+    Family("Rprec_mult_avgjg", "measures/judgment_groups.sql", LEVELS,
+           (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), MEAN,
+           "Precision at rank x * R against each judgment group (its own R), averaged over the groups.",
+           reference="trec_eval 10.0 (-R qrels_jg)", rel_format="qrels_jg"),
+]}
+# trec_eval's measures over preference judgments (trec_eval -R prefs and -R qrels_prefs, `irw
+# ingest prefs FILE`, schema 14): sql/measures/prefs.sql, in trec_eval's printing order.
+_PREFS_REF = "trec_eval 10.0 (-R prefs)"
+_PREFS_CONVENTIONS = "trec_eval's preference order: ties by score, then docid ascending; relevant means rel_level > 0"
+_PREFS_TAIL = {"": "", "_ret": " Only preferences whose two documents are retrieved count.",
+               "_imp": " Preferences whose two documents are both unretrieved are left out."}
+
+
+def _prefs(name: str, aggregate: str, description: str) -> Family:
+    return Family(name, "measures/prefs.sql", NONE, (), aggregate, description, reference=_PREFS_REF,
+                  reads_run_rows=True, rel_format="prefs", conventions=_PREFS_CONVENTIONS)
+
+
+PREFS_FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
+    _prefs("prefs_num_prefs_poss", SUM, "Preferences of the judgments (each judgment group's, transitive)."),
+    _prefs("prefs_num_prefs_ful", SUM, "Preferences a > b fulfilled: a retrieved above b, or a retrieved and b not."),
+    _prefs("prefs_num_prefs_ful_ret", SUM, "Preferences fulfilled with both documents retrieved."),
+    *(_prefs(f"prefs_{kind}{tail}", MEAN, text + _PREFS_TAIL[tail]) for tail in ("", "_ret", "_imp")
+      for kind, text in [
+          ("simp", "Preferences fulfilled over preferences possible."),
+          ("pair", "Mean over document pairs of the share of judgment groups whose preference the ranking "
+                   "fulfils."),
+          ("avgjg", "Preferences fulfilled over possible within each judgment group, averaged over groups."),
+          ("avgjg_Rnonrel", "prefs_avgjg with each group's non-relevant documents counted as many as its "
+                            "relevant ones (R)."),
+      ] if not (tail == "_imp" and kind == "avgjg_Rnonrel")),
+]}
+# trec_eval's table order: the counts, then simp pair avgjg avgjg_Rnonrel, their _ret, their _imp
+PREFS_FAMILIES = {name: PREFS_FAMILIES[name] for name in [
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
+    "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"]}
+
+# trec_eval's measure sets of the other judgment formats (its nicknames), in its printing order
+FORMAT_SETS = {"qrels_jg": ("runid", "num_q", *JG_FAMILIES), "all_prefs": ("runid", "num_q", *PREFS_FAMILIES)}
+
 EXTRA_FAMILIES.update(DIVERSITY_FAMILIES)
 EXTRA_FAMILIES.update(TIE_FAMILIES)
+EXTRA_FAMILIES.update(JG_FAMILIES)
+EXTRA_FAMILIES.update(PREFS_FAMILIES)
 
 ALL_FAMILIES = {**FAMILIES, **EXTRA_FAMILIES}
 
@@ -343,6 +397,7 @@ _NO_LEVEL = {
     "ndcg": "gain", "ndcg_cut": "gain", "ndcg_cut_ties": "gain", "G": "gain", "ndcg_rel": "gain", "Rndcg": "gain",
     "rbp": "gain", "rbp_resid": "gain", "gdeval_err": "gdeval", "gdeval_ndcg": "gdeval",
     "judged": "judged", "unj": "judged", "num_q": "count", "num_ret": "count",
+    **dict.fromkeys(PREFS_FAMILIES, "prefs"),
 }
 _IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
                         r"(?:\((?P<args2>[^)]*)\))?$")
@@ -363,24 +418,11 @@ def _cutoff(text: str, what: str) -> int:
     return int(value)
 
 
-# trec_eval 9.0.8's measures over other judgment formats than TREC qrels (-R prefs, -R qrels_jg)
-_TREC_OTHER_FORMATS = {
-    **dict.fromkeys(("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
-                     "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-                     "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
-                     "prefs_avgjg_imp", "all_prefs"), "preference judgments (trec_eval -R prefs)"),
-    **dict.fromkeys(("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"), "judgment groups (trec_eval -R qrels_jg)"),
-}
-
-
 def parse_trec(spec: str) -> list[Measure]:
     """trec_eval -m syntax: a family name, optionally '.' and its parameters."""
     name, dot, params = spec.partition(".")
     if name in ("all_trec", "official"):
         return trec_measure_set(name)
-    if name in _TREC_OTHER_FORMATS:
-        raise MeasureError(f"{spec}: trec_eval's {name} reads {_TREC_OTHER_FORMATS[name]}, a format irw does not "
-                           "read; irw takes TREC qrels (qid iter docid grade) and every measure `irw measures` lists")
     family = ALL_FAMILIES.get(name)
     if family is None:
         printed = _parse_printed_trec_name(spec)
@@ -598,7 +640,9 @@ def _refuse_level_unused(measures: list[Measure], spec: str) -> list[Measure]:
                        "nDCG(rel=...): their gains are the grades whatever the relevance level",
                "judged": "Judged and unj take no rel=: they count judged documents whatever their grade",
                "count": "NumQ and NumRet take no rel=: they count queries and retrieved documents "
-                        "(NumRet(rel=k), as ir_measures reads it, is NumRelRet(rel=k))"}[kind]
+                        "(NumRet(rel=k), as ir_measures reads it, is NumRelRet(rel=k))",
+               "prefs": "the prefs measures take no rel=: their preferences come from the rel_levels of each "
+                        "sub-group, and relevant means rel_level > 0, as in trec_eval"}[kind]
         raise MeasureError(f"{spec}: {why}; write {plain}")
     return measures
 

@@ -31,6 +31,8 @@ RUN_ROW_TABLES = {
 QRELS_ROW_TABLES = {
     "qrels": ("qrels_set_id", "query_id", "doc_id", "grade"),
     "qrels_subtopics": ("qrels_set_id", "query_id", "subtopic", "doc_id", "grade"),
+    "preference_judgments": ("qrels_set_id", "query_id", "jg", "jsg", "doc_id", "rel_level"),
+    "preference_pairs": ("qrels_set_id", "query_id", "jg", "doc_id", "other_doc_id"),
 }
 RUN_COLUMNS = ("name", "system", "tag", "description", "parameters", "ir_metadata", "source_path", "sha256",
                "file_created_at", "date_source", "ingested_at", "row_count", "query_count", "rows_stored")

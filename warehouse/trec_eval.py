@@ -18,14 +18,17 @@ from pathlib import Path
 from typing import Iterator, Sequence, TextIO
 
 from . import ingest, oneshot
-from .errors import IrwError, MeasureError, UsageError
+from .errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
-from .ingest import SwappedFileError
-from .measures import (CUTOFFS, FAMILIES, LEVELS, NONE, Measure, default_measures, parse, parse_trec, suggestion,
-                       trec_measure_set)
+from .ingest import SwappedFileError, display_name
+from .measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE, PREFS_FAMILIES,
+                       Measure,
+                       default_measures, parse, parse_trec, suggestion, trec_measure_set)
 
-FAMILY_ORDER = {name: i for i, name in enumerate(FAMILIES)}
+# trec_eval's printing order: its all_trec table, then the measures of the other judgment formats
+FAMILY_ORDER = {name: i for i, name in enumerate([*FAMILIES, *JG_FAMILIES, *PREFS_FAMILIES])}
+REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 
 
 class NoQueriesError(IrwError):
@@ -43,11 +46,14 @@ class TrecEvalArgs:
     engine: str = "duckdb"
     master: str | None = None
     process_ends: bool = False  # the process exits right after (warehouse/__main__.py): nothing is closed
+    zscores: Path | None = None  # -Z: a file of `qid measure mean stddev` lines (print z scores)
+    rel_format: str = "qrels"    # -R: qrels, qrels_jg, prefs or qrels_prefs
 
 
 HELP = """\
-Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... [--compat 9|10]
-                    [--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE
+Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-o] [-l N] [-M N] [-N N] [-m MEASURE]... [-R FORMAT]
+                    [-Z ZSCORE_FILE] [--compat 9|10] [--engine duckdb|spark] [--master URL]
+                    QRELS_FILE RUN_FILE
 
 A drop-in for trec_eval: evaluates one TREC run file against one qrels file and prints trec_eval's
 lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints them (10.0 with
@@ -63,6 +69,15 @@ lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints the
                  measures (ndcg, ndcg_cut, G ...) use the grades and ignore it
   -M N           depth: only the first N documents of each query count (after ranking)
   -J             judged only: drop unjudged documents (and negative grades) and re-rank the rest
+  -N N           documents in the collection (default 0): only utility's fourth coefficient reads it
+  -o             accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)
+  -R FORMAT      the judgments' format: qrels (default); qrels_jg, `qid group docid grade`, judgments
+                 of several groups (users), with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg);
+                 prefs, `qid group docid rank? pref` preference judgments, and qrels_prefs, qrels
+                 read as preferences, with -m all_prefs (prefs_simp, prefs_pair, prefs_avgjg ...)
+  -Z FILE        print z scores instead of values: FILE has `qid measure mean stddev` lines (the
+                 means and standard deviations of reference runs); names print with a Z before them,
+                 as trec_eval 10.0 prints them, and a query or measure FILE lacks as -1000000
   -m MEASURE     a measure to print; repeatable (default: official). trec_eval names with their
                  parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,
                  ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,
@@ -91,6 +106,10 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     parser.add_argument("-l", type=int, default=1)
     parser.add_argument("-M", type=int, default=None)
     parser.add_argument("-m", action="append", default=[])
+    parser.add_argument("-N", type=int, default=0)
+    parser.add_argument("-o", action="store_true")  # trec_eval: "Obsolete, no longer supported"; no effect
+    parser.add_argument("-R", default="qrels", choices=REL_FORMATS)
+    parser.add_argument("-Z", default=None)
     parser.add_argument("--compat", type=int, default=9, choices=(9, 10))
     parser.add_argument("--engine", default="duckdb", choices=("duckdb", "spark"))
     parser.add_argument("--master", default=None)
@@ -99,14 +118,22 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     try:
         ns = parser.parse_args(argv)
     except SystemExit:
-        raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]... "
-                         "[--compat 9|10] [--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE") from None
+        raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-o] [-l N] [-M N] [-N N] [-m MEASURE]... "
+                         "[-R qrels|qrels_jg|prefs|qrels_prefs] [-Z ZSCORE_FILE] [--compat 9|10] "
+                         "[--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE") from None
     if ns.master and ns.engine != "spark":
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
-    settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat)
+    if ns.engine == "spark" and (ns.Z or ns.R != "qrels"):
+        raise UsageError("-Z and -R run with --engine duckdb (the default) only")
+    if ns.N < 0:
+        raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
+    settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
     # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
     paths = (ns.qrels, ns.run) if ns.engine == "spark" else (Path(ns.qrels), Path(ns.run))
-    return TrecEvalArgs(*paths, ns.m or ["official"], ns.q, ns.n, settings, ns.engine, ns.master)
+    # trec_eval's default, official, reads TREC qrels: another format's default is its own set
+    default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
+    return TrecEvalArgs(*paths, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
+                        zscores=Path(ns.Z) if ns.Z else None, rel_format=ns.R)
 
 
 def requested_measures(specs: list[str], compat: int) -> list[Measure]:
@@ -121,6 +148,9 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
         name, dot, params = spec.partition(".")
         if name in ("all_trec", "official"):
             families.extend(m.family.trec_name for m in trec_measure_set(name, compat))
+            continue
+        if name in FORMAT_SETS:  # qrels_jg, all_prefs: trec_eval's sets of the other judgment formats
+            families.extend(FORMAT_SETS[name])
             continue
         name, dot, spec = _as_trec_spec(spec)
         families.append(name)
@@ -145,7 +175,7 @@ def _as_typed(spec: str) -> list[Measure]:
     utility_1,-1,0,0, `relstring.10` -> relstring_10 in 10.0); set_F and relstring read the first
     value of their list only (atof, and relstring's width as a whole number)."""
     name, dot, params = spec.partition(".")
-    family = FAMILIES.get(name)
+    family = ALL_FAMILIES.get(name)
     one_value = name in ("set_F", "relstring")
     if not dot or family is None or family.kind in (NONE, CUTOFFS, LEVELS) and not one_value:
         return parse_trec(spec)
@@ -276,6 +306,27 @@ def _values_by_query(evaluation, evaluated: list[str], names: list[str]) -> Iter
     return ([found[(qid, name)] for name in names] for qid in evaluated)
 
 
+_FORMAT_NAMES = {"qrels": "TREC qrels (-R qrels, the default)", "qrels_jg": "judgment groups (-R qrels_jg)",
+                 "prefs": "preference judgments (-R prefs or -R qrels_prefs)"}
+_FORMAT_SETS_SHOWN = {"qrels": "-m official, -m all_trec or any measure of `irw measures`", "qrels_jg": "-m qrels_jg",
+                      "prefs": "-m all_prefs"}
+
+
+def _require_format(measures: list[Measure], rel_format: str) -> None:
+    """Each measure reads one judgment format (trec_eval refuses a measure of another: "Can't
+    calculate measure"); runid and num_q read any. One error names every measure that cannot be
+    computed from this -R format, and what to ask for instead."""
+    wanted = "prefs" if rel_format in ("prefs", "qrels_prefs") else rel_format
+    wrong = [m for m in measures if m.family.trec_name not in ("runid", "num_q") and m.family.rel_format != wanted]
+    if wrong:
+        needs = sorted({m.family.rel_format for m in wrong})
+        names = list(dict.fromkeys(m.family.trec_name for m in wrong))
+        raise MeasureError(f"{', '.join(names)} {'read' if len(names) > 1 else 'reads'} {' and '.join(_FORMAT_NAMES[n] for n in needs)}, "
+                           f"not {_FORMAT_NAMES[wanted].split(' (')[0]} (-R {rel_format}): give -R "
+                           f"{' or -R '.join('prefs' if n == 'prefs' else n for n in needs)} and a file in that format, or "
+                           f"with -R {rel_format} ask for {_FORMAT_SETS_SHOWN[wanted]}")
+
+
 @contextmanager
 def _swapped_files_named() -> Iterator[None]:
     """A qrels file that looks like a run, or a run that looks like qrels: trec_eval's own
@@ -307,7 +358,11 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
         return
     with oneshot.database(close=not args.process_ends, input_bytes=oneshot.input_size([args.qrels, args.run])) as db, \
             _swapped_files_named():
-        ingest.ingest_qrels(db, args.qrels, "qrels", digest=False)  # nothing outlives the call
+        # a qrels_jg file, `qid group docid grade`, is stored as a subtopic set: its groups as subtopics
+        if args.rel_format in ("prefs", "qrels_prefs"):
+            ingest.ingest_prefs(db, args.qrels, "qrels", digest=False, qrels_format=args.rel_format == "qrels_prefs")
+        else:
+            ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
         ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False,
                           read_ir_metadata=False)
@@ -323,13 +378,14 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     args = replace(parse_args(argv), process_ends=process_ends)
     s = args.settings
     measures = requested_measures(args.measures, s.compat)
+    _require_format(measures, args.rel_format)
     with _files_database(args, measures) as db:
         scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
         # runid or relstring alone still evaluates, as trec_eval does, to find the queries with both
         # results and judgments (and refuse a run with none): num_ret, computed and never printed
         computed = scored or parse_trec("num_ret")
         # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
-        lines_in_sql = args.per_query and args.engine == "duckdb"
+        lines_in_sql = args.per_query and args.engine == "duckdb" and args.zscores is None
         try:
             evaluation = Evaluator(db).evaluate(["run"], "qrels", computed,
                                                 per_query=args.per_query and not lines_in_sql, settings=s)
@@ -351,6 +407,12 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
                     "measures/relstring.sql",
                     {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
                      "depth": s.depth or NO_DEPTH}).fetchall())
+        if args.zscores is not None:
+            if not args.per_query:
+                evaluation = Evaluator(db).evaluate(["run"], "qrels", computed, per_query=True, settings=s)
+            tag = db.fetchone("select tag from runs where name = 'run'")[0]
+            out.write(_zscore_text(db, args, measures, evaluation, evaluated, relstrings, tag))
+            return
         text = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
         if args.per_query and text is None:
             if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
@@ -377,6 +439,107 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
             else:
                 value = summary[m.name]
             out.write(_format(m, "all", value))
+
+
+ZSCORE_COLUMNS = [("query_id", "varchar"), ("measure", "varchar"), ("mean", "double"), ("stddev", "double")]
+ZSCORE_VALUE_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("aggregate", "varchar"),
+                        ("query_id", "varchar"), ("value", "double")]
+
+
+def read_zscores(path: Path) -> list[tuple[str, str, float, float]]:
+    """The lines of a -Z file, `qid measure mean stddev` (whitespace between, as trec_eval's
+    get_zscores.c reads them), checked: a line of other than four fields, a mean or stddev that is
+    no number, or a (qid, measure) given twice is an error naming file:line; so is an empty file."""
+    shown = display_name(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputFileError([Problem(shown, 0, f"cannot read the zscore file: {exc.strerror or exc}")]) from None
+    rows, problems, seen = [], [], {}
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # the newline ending the last line, or an empty file
+    for number, raw in enumerate(lines, 1):
+        fields = raw.decode("utf-8", "replace").split()
+        if len(fields) != 4:
+            problems.append(Problem(shown, number, f"expected `qid measure mean stddev` (4 fields), found "
+                                    f"{len(fields)}" + (": a measure's name and its mean and stddev are missing"
+                                                        if len(fields) < 2 else "")))
+            continue
+        qid, measure, mean, stddev = fields
+        try:
+            values = float(mean), float(stddev)
+        except ValueError:
+            problems.append(Problem(shown, number, f"mean and stddev must be numbers, found {mean!r} {stddev!r}"))
+            continue
+        if not all(map(math.isfinite, values)):
+            problems.append(Problem(shown, number, f"mean and stddev must be finite, found {mean!r} {stddev!r}"))
+            continue
+        if (qid, measure) in seen:
+            problems.append(Problem(shown, number, f"query {qid} measure {measure} was given on line "
+                                    f"{seen[(qid, measure)]} already"))
+            continue
+        seen[(qid, measure)] = number
+        rows.append((qid, measure, *values))
+    if not rows and not problems:
+        problems.append(Problem(shown, 0, "the zscore file holds no line: expected `qid measure mean stddev` lines"))
+    if problems:
+        raise InputFileError(problems)
+    return rows
+
+
+def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], evaluation, evaluated: list[str],
+                 relstrings: dict[str, dict[str, str]], tag: str) -> str:
+    """The lines trec_eval 10.0 prints with -Z: every value converted by sql/oneshot/zscores.sql,
+    each name with a Z before it (`Z%-22s`), counts printed as values; runid and relstring as
+    without -Z."""
+    s = args.settings
+    scored = [m for m in measures if m.family.sql is not None]
+    position = {m.name: i for i, m in enumerate(scored)}
+    values = []
+    for _, qid, name, value in evaluation.per_query.rows:
+        if name in position:
+            m = scored[position[name]]
+            aggregate = "count" if m.family.trec_name == "num_q" else m.aggregate
+            values.append((position[name], m.trec_name, aggregate, qid, value))
+    db.load_rows("trec_eval_zscores", ZSCORE_COLUMNS, read_zscores(args.zscores))
+    db.load_rows("trec_eval_zscore_values", ZSCORE_VALUE_COLUMNS, values)
+    z_by_query: dict[str, dict[int, float]] = {}
+    summary: dict[int, float] = {}
+    for is_summary, at, _, qid, value in db.run_file("oneshot/zscores.sql",
+                                                     {"num_queries": len(evaluated)}).fetchall():
+        if is_summary:
+            summary[at] = value
+        else:
+            z_by_query.setdefault(qid, {})[at] = value
+
+    def line(m: Measure, qid: str, value) -> str:
+        if value is None or isinstance(value, float) and math.isnan(value):
+            return "Z" + trec_line(m.trec_name, qid, NAN)
+        return "Z" + trec_line(m.trec_name, qid, float(value))
+
+    out: list[str] = []
+    if args.per_query:
+        in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
+        for qid in evaluated:
+            if qid not in in_run and s.compat == 9:
+                continue
+            for m in measures:
+                if not m.family.per_query:
+                    continue
+                if m.family.trec_name == "relstring":
+                    out.append(trec_line(_relstring_name(m), qid, f"'{relstrings[m.trec_name].get(qid, '')}'"))
+                else:
+                    out.append(line(m, qid, z_by_query.get(qid, {}).get(position[m.name])))
+    if not args.no_summary:
+        for m in measures:
+            if not m.family.summary:
+                continue
+            if m.family.trec_name == "runid":
+                out.append(_format(m, "all", tag))
+            else:
+                out.append(line(m, "all", summary.get(position[m.name])))
+    return "".join(out)
 
 
 def in_this_process(argv: list[str]) -> bool:

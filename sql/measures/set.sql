@@ -6,8 +6,8 @@
 -- trec_eval: set_P = r/n; set_relative_P = r/min(n, R); set_recall = r/R; set_map = r^2/(n R);
 -- each 0 when its denominator is 0. set_F with parameter x (beta squared; SetF(beta=b) binds
 -- x = b^2) is (x+1) P R / (x P + R) when r > 0, else 0. utility with (p1, p2, p3, p4) is
--- p1 r + p2 (n - r) + p3 (R - r) + p4 (N + r - n - R), with N, the collection size, 0 as in
--- trec_eval without -N.
+-- p1 r + p2 (n - r) + p3 (R - r) + p4 (N + r - n - R), with N the collection size $num_docs
+-- (trec_eval -N; 0 without it, as in trec_eval). N reaches no other measure, in trec_eval either.
 -- numerator/denominator: the counts behind each ratio, so micro averages pool TP, FP and FN:
 -- micro F = (x+1) sum(TP) / ((x+1) sum(TP) + x sum(FN) + sum(FP)).
 with params as (
@@ -64,7 +64,7 @@ valued as (
                 when r > 0 then (x + 1) * (r / n) * (r / big_r) / (x * (r / n) + (r / big_r))
                 else 0.0
             end
-            when 'utility' then p1 * r + p2 * (n - r) + p3 * (big_r - r) + p4 * (r - n - big_r)
+            when 'utility' then p1 * r + p2 * (n - r) + p3 * (big_r - r) + p4 * (cast($num_docs as double) + r - n - big_r)
         end as value,
         case family
             when 'set_P' then r

@@ -40,6 +40,23 @@ create table qrels_subtopics (
     grade           integer not null
 );
 
+create table preference_judgments (
+    qrels_set_id    integer not null,
+    query_id        varchar not null,
+    jg              varchar not null,
+    jsg             varchar not null,
+    doc_id          varchar not null,
+    rel_level       double not null
+);
+
+create table preference_pairs (
+    qrels_set_id    integer not null,
+    query_id        varchar not null,
+    jg              varchar not null,
+    doc_id          varchar not null,
+    other_doc_id    varchar not null
+);
+
 create sequence run_id_seq start 1;
 
 create table runs (

@@ -1,0 +1,415 @@
+-- preference measures: trec_eval's all_prefs (prefs_num_prefs_poss, prefs_num_prefs_ful,
+-- prefs_num_prefs_ful_ret, prefs_simp, prefs_pair, prefs_avgjg, prefs_avgjg_Rnonrel and their
+-- _ret and _imp variants) over a prefs set (trec_eval -R prefs / -R qrels_prefs).
+-- Grain: one row per run x evaluated query x requested measure.
+-- Inputs: preference_judgments and preference_pairs (schema 14: the lines, and each judgment
+-- group's transitive preferences a > b) of $qrels_set_id, run_rows (ranked here), eval_run_queries
+-- (the evaluated queries), eval_params (measure, family) of $measures, $depth (-M), $compat.
+-- trec_eval (form_prefs_counts.c and m_prefs_*.c):
+-- * Order: score descending, ties by docno ascending (form_prefs_counts.c sorts so, unlike the qrels
+--   measures), scores as float32 under --compat 9 and doubles under 10; -M keeps the first N. The
+--   query's judged documents get docid ranks: the retrieved ones in that order, then the others
+--   by docno.
+-- * Each preference a > b of a judgment group (jg) is fulfilled when a is retrieved above b (b
+--   retrieved, "ret") or a is retrieved and b is not ("imp"); it is possible as "ret" when both are
+--   retrieved, "imp" when one is, "notoccur" when neither is.
+-- * simp = fulfilled / possible, summed over the query's groups; avgjg = the mean over groups of each
+--   group's ratio (a group with nothing possible adds 0), 0 unless that sum is > 0; pair = the mean
+--   over document pairs of (groups preferring the higher-ranked doc / groups preferring either). _ret
+--   counts only preferences whose two documents are retrieved, _imp leaves out those with neither.
+-- * avgjg_Rnonrel: as avgjg, with a group's non-relevant (level 0) documents counted as if there
+--   were R of them (R its relevant ones, level > 0): fewer (N < R) add R - N fulfilled preferences per
+--   relevant retrieved and R - N possible per relevant; more keep the first R by docid rank and count
+--   again - in a group of one sub-group as trec_eval's recalculate() does (every document of the group
+--   against each kept one, itself included), else over the kept documents' preferences. The _ret
+--   variant takes R and N among retrieved documents (and, as trec_eval, keeps num_rel retrieved
+--   non-relevant ones in a group of several sub-groups). A group whose ratio is 0/0 makes the query's
+--   value 0 (trec_eval's NaN fails its `sum > 0` test).
+-- * num_prefs_poss, num_prefs_ful (ret + imp) and num_prefs_ful_ret are counts summed over queries.
+with params as (
+    select measure, family
+    from eval_params
+    where measure in (select unnest($measures))
+),
+
+query_set as (
+    select run_id, query_id
+    from eval_run_queries
+),
+
+judgments as (
+    select query_id, jg, jsg, doc_id, rel_level
+    from preference_judgments
+    where qrels_set_id = $qrels_set_id
+      and query_id in (select query_id from query_set)
+),
+
+judged_docs as (
+    select distinct query_id, doc_id
+    from judgments
+),
+
+run_ranks as (
+    select
+        rr.run_id,
+        rr.query_id,
+        rr.doc_id,
+        row_number() over (
+            partition by rr.run_id, rr.query_id
+            order by
+                case when $compat = 9 then cast(cast(rr.score as float) as double) else rr.score end desc,
+                rr.doc_id asc
+        ) as rank
+    from run_rows as rr
+    inner join query_set as q
+        on q.run_id = rr.run_id
+       and q.query_id = rr.query_id
+),
+
+-- trec_eval's docid ranks: retrieved judged documents first, in retrieval order, then the rest by docno
+doc_ranks as (
+    select
+        q.run_id,
+        q.query_id,
+        d.doc_id,
+        r.rank is not null as ret,
+        row_number() over (
+            partition by q.run_id, q.query_id
+            order by case when r.rank is null then 1 else 0 end, r.rank, d.doc_id
+        ) as drank
+    from query_set as q
+    inner join judged_docs as d
+        on d.query_id = q.query_id
+    left join run_ranks as r
+        on r.run_id = q.run_id
+       and r.query_id = q.query_id
+       and r.doc_id = d.doc_id
+       and r.rank <= $depth
+),
+
+groups as (
+    select query_id, jg, count(distinct jsg) as subgroups
+    from judgments
+    group by query_id, jg
+),
+
+group_counts as (
+    select query_id, count(*) as num_jgs
+    from groups
+    group by query_id
+),
+
+-- each document of a group: relevant (level > 0) or not (level 0), and its place among the
+-- group's documents of its kind (all of them, and the retrieved ones)
+group_docs as (
+    select
+        d.run_id,
+        d.query_id,
+        j.jg,
+        j.doc_id,
+        j.is_rel,
+        d.ret,
+        d.drank,
+        row_number() over (partition by d.run_id, d.query_id, j.jg, j.is_rel order by d.drank) as kind_pos,
+        row_number() over (partition by d.run_id, d.query_id, j.jg, j.is_rel, d.ret order by d.drank) as kind_ret_pos
+    from (
+        select query_id, jg, doc_id, max(rel_level) > 0 as is_rel
+        from judgments
+        group by query_id, jg, doc_id
+    ) as j
+    inner join doc_ranks as d
+        on d.query_id = j.query_id
+       and d.doc_id = j.doc_id
+),
+
+group_docs_counted as (
+    select
+        run_id,
+        query_id,
+        jg,
+        count(*) as num_docs,
+        count(*) filter (where is_rel) as num_rel,
+        count(*) filter (where is_rel and ret) as num_rel_ret,
+        count(*) filter (where not is_rel) as num_nonrel,
+        count(*) filter (where not is_rel and ret) as num_nonrel_ret
+    from group_docs
+    group by run_id, query_id, jg
+),
+
+pairs as (
+    select
+        a.run_id,
+        a.query_id,
+        p.jg,
+        p.doc_id,
+        p.other_doc_id,
+        a.ret as a_ret,
+        b.ret as b_ret,
+        a.drank as a_rank,
+        b.drank as b_rank,
+        a.is_rel as a_rel,
+        b.is_rel as b_rel,
+        -- kept by avgjg_Rnonrel's recalculation in a group of several sub-groups: every relevant
+        -- document and the first R non-relevant ones (of the retrieved ones, for _ret)
+        a.is_rel or a.kind_pos <= c.num_rel as a_kept,
+        b.is_rel or b.kind_pos <= c.num_rel as b_kept,
+        a.ret and (a.is_rel or a.kind_ret_pos <= c.num_rel) as a_kept_ret,
+        b.ret and (b.is_rel or b.kind_ret_pos <= c.num_rel) as b_kept_ret
+    from preference_pairs as p
+    inner join group_docs as a
+        on a.query_id = p.query_id
+       and a.jg = p.jg
+       and a.doc_id = p.doc_id
+    inner join group_docs as b
+        on b.run_id = a.run_id
+       and b.query_id = p.query_id
+       and b.jg = p.jg
+       and b.doc_id = p.other_doc_id
+    inner join group_docs_counted as c
+        on c.run_id = a.run_id
+       and c.query_id = a.query_id
+       and c.jg = p.jg
+    where p.qrels_set_id = $qrels_set_id
+),
+
+pair_counts as (
+    select
+        run_id,
+        query_id,
+        jg,
+        count(*) filter (where a_ret and b_ret and a_rank < b_rank) as ful_ret,
+        count(*) filter (where a_ret and b_ret) as poss_ret,
+        count(*) filter (where a_ret and not b_ret) as ful_imp,
+        count(*) filter (where a_ret <> b_ret) as poss_imp,
+        count(*) filter (where not a_ret and not b_ret) as notoccur,
+        -- recalculation, one sub-group: the preferences between relevant documents
+        count(*) filter (where a_rel and b_rel and a_ret and a_rank < b_rank) as ec_rel_ful,
+        count(*) filter (where a_rel and b_rel) as ec_rel_poss,
+        count(*) filter (where a_rel and b_rel and a_ret and b_ret and a_rank < b_rank) as ec_rel_ful_ret,
+        count(*) filter (where a_rel and b_rel and a_ret and b_ret) as ec_rel_poss_ret,
+        -- recalculation, several sub-groups: the preferences between kept documents
+        count(*) filter (where a_kept and b_kept and a_ret and a_rank < b_rank) as pa_ful,
+        count(*) filter (where a_kept and b_kept) as pa_poss,
+        count(*) filter (where a_kept_ret and b_kept_ret and a_rank < b_rank) as pa_ful_ret,
+        count(*) filter (where a_kept_ret and b_kept_ret) as pa_poss_ret
+    from pairs
+    group by run_id, query_id, jg
+),
+
+-- recalculation, one sub-group: every document of the group against each of the first R
+-- non-relevant documents (R = num_rel; for _ret, the first num_rel_ret retrieved ones), itself included
+ec_cross as (
+    select
+        d1.run_id,
+        d1.query_id,
+        d1.jg,
+        count(*) filter (where d2.kind_pos <= c.num_rel and d1.ret and d1.drank < d2.drank) as ful,
+        count(*) filter (where d2.kind_pos <= c.num_rel) as poss,
+        count(*) filter (where d1.ret and d2.ret and d2.kind_ret_pos <= c.num_rel_ret
+                         and d1.drank < d2.drank) as ful_ret,
+        count(*) filter (where d1.ret and d2.ret and d2.kind_ret_pos <= c.num_rel_ret) as poss_ret
+    from group_docs as d1
+    inner join group_docs_counted as c
+        on c.run_id = d1.run_id
+       and c.query_id = d1.query_id
+       and c.jg = d1.jg
+    inner join group_docs as d2
+        on d2.run_id = d1.run_id
+       and d2.query_id = d1.query_id
+       and d2.jg = d1.jg
+       and not d2.is_rel
+    group by d1.run_id, d1.query_id, d1.jg
+),
+
+group_values as (
+    select
+        c.run_id,
+        c.query_id,
+        c.jg,
+        g.subgroups,
+        c.num_rel,
+        c.num_rel_ret,
+        c.num_nonrel,
+        c.num_nonrel_ret,
+        coalesce(p.ful_ret, 0) as ful_ret,
+        coalesce(p.poss_ret, 0) as poss_ret,
+        coalesce(p.ful_imp, 0) as ful_imp,
+        coalesce(p.poss_imp, 0) as poss_imp,
+        coalesce(p.notoccur, 0) as notoccur,
+        case
+            when c.num_rel >= c.num_nonrel
+                then coalesce(p.ful_ret, 0) + coalesce(p.ful_imp, 0) + c.num_rel_ret * (c.num_rel - c.num_nonrel)
+            when g.subgroups = 1 then coalesce(p.ec_rel_ful, 0) + coalesce(x.ful, 0)
+            else coalesce(p.pa_ful, 0)
+        end as rnonrel_ful,
+        case
+            when c.num_rel >= c.num_nonrel
+                then coalesce(p.poss_ret, 0) + coalesce(p.poss_imp, 0) + coalesce(p.notoccur, 0)
+                     + c.num_rel * (c.num_rel - c.num_nonrel)
+            when g.subgroups = 1 then coalesce(p.ec_rel_poss, 0) + coalesce(x.poss, 0)
+            else coalesce(p.pa_poss, 0)
+        end as rnonrel_poss,
+        case
+            when c.num_rel_ret >= c.num_nonrel_ret
+                then coalesce(p.ful_ret, 0) + c.num_rel_ret * (c.num_rel_ret - c.num_nonrel_ret)
+            when g.subgroups = 1 then coalesce(p.ec_rel_ful_ret, 0) + coalesce(x.ful_ret, 0)
+            else coalesce(p.pa_ful_ret, 0)
+        end as rnonrel_ful_ret,
+        case
+            when c.num_rel_ret >= c.num_nonrel_ret
+                then coalesce(p.poss_ret, 0) + c.num_rel * (c.num_rel_ret - c.num_nonrel_ret)
+            when g.subgroups = 1 then coalesce(p.ec_rel_poss_ret, 0) + coalesce(x.poss_ret, 0)
+            else coalesce(p.pa_poss_ret, 0)
+        end as rnonrel_poss_ret
+    from group_docs_counted as c
+    inner join groups as g
+        on g.query_id = c.query_id
+       and g.jg = c.jg
+    left join pair_counts as p
+        on p.run_id = c.run_id
+       and p.query_id = c.query_id
+       and p.jg = c.jg
+    left join ec_cross as x
+        on x.run_id = c.run_id
+       and x.query_id = c.query_id
+       and x.jg = c.jg
+),
+
+query_groups as (
+    select
+        run_id,
+        query_id,
+        sum(ful_ret) as ful_ret,
+        sum(poss_ret) as poss_ret,
+        sum(ful_imp) as ful_imp,
+        sum(poss_imp) as poss_imp,
+        sum(notoccur) as notoccur,
+        sum(case when poss_ret + poss_imp + notoccur > 0
+                 then cast(ful_ret + ful_imp as double) / (poss_ret + poss_imp + notoccur) else 0.0 end
+            order by jg) as avgjg_sum,
+        sum(case when poss_ret > 0 then cast(ful_ret as double) / poss_ret else 0.0 end order by jg) as avgjg_ret_sum,
+        sum(case when poss_ret + poss_imp > 0
+                 then cast(ful_ret + ful_imp as double) / (poss_ret + poss_imp) else 0.0 end
+            order by jg) as avgjg_imp_sum,
+        sum(case when rnonrel_poss > 0 then cast(rnonrel_ful as double) / rnonrel_poss else 0.0 end
+            order by jg) as rnonrel_sum,
+        count(*) filter (where rnonrel_poss = 0) as rnonrel_undefined,
+        sum(case when rnonrel_poss_ret > 0 then cast(rnonrel_ful_ret as double) / rnonrel_poss_ret else 0.0 end
+            order by jg) as rnonrel_ret_sum,
+        count(*) filter (where rnonrel_poss_ret = 0) as rnonrel_ret_undefined
+    from group_values
+    group by run_id, query_id
+),
+
+-- prefs_pair: document pairs, the higher-ranked (smaller docid rank) first, with how many groups
+-- prefer each way
+doc_pairs as (
+    select
+        run_id,
+        query_id,
+        case when a_rank < b_rank then doc_id else other_doc_id end as first_doc,
+        case when a_rank < b_rank then other_doc_id else doc_id end as second_doc,
+        bool_or(case when a_rank < b_rank then a_ret else b_ret end) as first_ret,
+        bool_or(case when a_rank < b_rank then b_ret else a_ret end) as second_ret,
+        min(least(a_rank, b_rank)) as first_rank,
+        min(greatest(a_rank, b_rank)) as second_rank,
+        count(*) filter (where a_rank < b_rank) as first_preferred,
+        count(*) filter (where a_rank > b_rank) as second_preferred
+    from pairs
+    group by
+        run_id,
+        query_id,
+        case when a_rank < b_rank then doc_id else other_doc_id end,
+        case when a_rank < b_rank then other_doc_id else doc_id end
+),
+
+pair_sums as (
+    select
+        run_id,
+        query_id,
+        sum(case when first_ret and second_ret
+                 then cast(first_preferred as double) / (first_preferred + second_preferred) else 0.0 end
+            order by first_rank, second_rank) as sum_ret,
+        count(*) filter (where first_ret and second_ret) as pairs_ret,
+        sum(case when first_ret and not second_ret
+                 then cast(first_preferred as double) / (first_preferred + second_preferred) else 0.0 end
+            order by first_rank, second_rank) as sum_imp,
+        count(*) filter (where first_ret and not second_ret) as pairs_imp,
+        count(*) filter (where not first_ret) as pairs_none
+    from doc_pairs
+    group by run_id, query_id
+),
+
+per_query as (
+    select
+        q.run_id,
+        q.query_id,
+        coalesce(g.ful_ret, 0) as ful_ret,
+        coalesce(g.poss_ret, 0) as poss_ret,
+        coalesce(g.ful_imp, 0) as ful_imp,
+        coalesce(g.poss_imp, 0) as poss_imp,
+        coalesce(g.notoccur, 0) as notoccur,
+        coalesce(n.num_jgs, 0) as num_jgs,
+        coalesce(g.avgjg_sum, 0.0) as avgjg_sum,
+        coalesce(g.avgjg_ret_sum, 0.0) as avgjg_ret_sum,
+        coalesce(g.avgjg_imp_sum, 0.0) as avgjg_imp_sum,
+        case when coalesce(g.rnonrel_undefined, 0) > 0 then 0.0 else coalesce(g.rnonrel_sum, 0.0) end as rnonrel_sum,
+        case when coalesce(g.rnonrel_ret_undefined, 0) > 0 then 0.0 else coalesce(g.rnonrel_ret_sum, 0.0) end
+            as rnonrel_ret_sum,
+        coalesce(s.sum_ret, 0.0) as sum_ret,
+        coalesce(s.pairs_ret, 0) as pairs_ret,
+        coalesce(s.sum_imp, 0.0) as sum_imp,
+        coalesce(s.pairs_imp, 0) as pairs_imp,
+        coalesce(s.pairs_none, 0) as pairs_none
+    from query_set as q
+    left join query_groups as g
+        on g.run_id = q.run_id
+       and g.query_id = q.query_id
+    left join group_counts as n
+        on n.query_id = q.query_id
+    left join pair_sums as s
+        on s.run_id = q.run_id
+       and s.query_id = q.query_id
+),
+
+valued as (
+    select
+        q.run_id,
+        q.query_id,
+        p.measure,
+        case p.family
+            when 'prefs_num_prefs_poss' then cast(q.poss_ret + q.poss_imp + q.notoccur as double)
+            when 'prefs_num_prefs_ful' then cast(q.ful_ret + q.ful_imp as double)
+            when 'prefs_num_prefs_ful_ret' then cast(q.ful_ret as double)
+            when 'prefs_simp' then coalesce(
+                cast(q.ful_ret + q.ful_imp as double) / nullif(q.poss_ret + q.poss_imp + q.notoccur, 0), 0.0)
+            when 'prefs_simp_ret' then coalesce(cast(q.ful_ret as double) / nullif(q.poss_ret, 0), 0.0)
+            when 'prefs_simp_imp' then coalesce(
+                cast(q.ful_ret + q.ful_imp as double) / nullif(q.poss_ret + q.poss_imp, 0), 0.0)
+            when 'prefs_pair' then coalesce(
+                (q.sum_ret + q.sum_imp) / nullif(q.pairs_ret + q.pairs_imp + q.pairs_none, 0), 0.0)
+            when 'prefs_pair_ret' then coalesce(q.sum_ret / nullif(q.pairs_ret, 0), 0.0)
+            when 'prefs_pair_imp' then coalesce((q.sum_ret + q.sum_imp) / nullif(q.pairs_ret + q.pairs_imp, 0), 0.0)
+            when 'prefs_avgjg' then case when q.avgjg_sum > 0 then q.avgjg_sum / q.num_jgs else 0.0 end
+            when 'prefs_avgjg_ret' then case when q.avgjg_ret_sum > 0 then q.avgjg_ret_sum / q.num_jgs else 0.0 end
+            when 'prefs_avgjg_imp' then case when q.avgjg_imp_sum > 0 then q.avgjg_imp_sum / q.num_jgs else 0.0 end
+            when 'prefs_avgjg_Rnonrel' then case when q.rnonrel_sum > 0 then q.rnonrel_sum / q.num_jgs else 0.0 end
+            when 'prefs_avgjg_Rnonrel_ret'
+                then case when q.rnonrel_ret_sum > 0 then q.rnonrel_ret_sum / q.num_jgs else 0.0 end
+        end as value
+    from per_query as q
+    cross join params as p
+),
+
+final as (
+    select
+        run_id,
+        query_id,
+        measure,
+        value,
+        cast(null as double) as numerator,
+        cast(null as double) as denominator
+    from valued
+)
+
+select * from final
