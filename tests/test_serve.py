@@ -919,3 +919,43 @@ def test_served_compare_page_reads_well_on_a_desktop_and_a_phone(browser, dl19_s
                       "&run=BM25&baseline=BM25&m=AP&m=nDCG@10")
     assert_compare_page_reads_well(page, LONGEST)
     assert page.errors() == []
+
+
+# -- stored summaries (schema 16) ---------------------------------------------------------------------------
+
+def test_a_warehouse_of_schema_12_is_upgraded_and_a_page_stores_each_summary_once(conformance, tmp_path):
+    """score_summaries (schema 16): an older warehouse gets the table on its first writing open; the
+    first page stores the summaries it reads, the same values leaderboard() computes from the
+    scores; a later page reads them and writes nothing; scores computed again are summed again; a
+    removed run takes its summaries with it."""
+    from warehouse import reports
+    from warehouse.reports import PageChoice
+
+    dl19 = conformance / "dl19-passage"
+    db = tmp_path / "old.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS[:3]])
+        wh.evaluate(None, "dl19", ["AP", "nDCG@10", "P@10", "Judged@10"])
+        wh.db.execute("drop table score_summaries")  # back to schema 12, as written before this one
+        wh.db.execute("delete from irw_schema where version >= 13")
+    with warehouse.open(db) as wh:
+        assert 16 in {v for (v,) in wh.db.fetchall("select version from irw_schema")}
+        assert wh.db.fetchone("select count(*) from score_summaries")[0] == 0
+        page = reports.leaderboard_page(wh, "dl19", choice=PageChoice(per_page=2))
+        stored = wh.db.fetchone("select count(*) from score_summaries")[0]
+        assert stored >= 3 * 4  # three runs x AP, nDCG@10, P@10, Judged@10 (and AP's tie range)
+        full = reports.leaderboard(wh, "dl19")
+        assert [(r.rank, r.run, [c.value for c in r.cells]) for r in page.board.rows] == \
+            [(r.rank, r.run, [c.value for c in r.cells]) for r in full.rows[:2]]
+        reports.leaderboard_page(wh, "dl19", choice=PageChoice(page=2, per_page=2))
+        assert wh.db.fetchone("select count(*) from score_summaries")[0] == stored  # read, not added
+        wh.evaluate(["BM25"], "dl19", ["AP"], recompute=True)  # new scores: a new summary
+        reports.leaderboard_page(wh, "dl19")
+        assert wh.db.fetchone("select count(*) from score_summaries")[0] == stored + 1
+        wh.remove_run("BM25")
+        assert wh.db.fetchone("select count(*) from score_summaries s join runs r on r.run_id = s.run_id "
+                              "where r.name = 'BM25'")[0] == 0
+        left = wh.db.fetchone("select count(*) from score_summaries")[0]
+        assert left < stored and left == wh.db.fetchone(
+            "select count(*) from score_summaries where run_id in (select run_id from runs)")[0]

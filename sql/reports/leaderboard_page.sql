@@ -3,71 +3,39 @@
 -- for, then cut to one page; with each row the counts and column bests the page states.
 -- Grain: one row per run of the page x report_wanted measure (a run with no score for a measure
 -- keeps its row with a null value), in page order, then measure position.
--- Inputs: runs, scores, measures (aggregate kind), qrels_sets; report_wanted (temporary:
+-- Inputs: runs, qrels_sets; report_values (temporary: every run's summaries, stored in
+-- score_summaries (schema 16) or just computed: leaderboard_summaries.sql); report_wanted (temporary:
 -- evaluation_id, stored, measure, position; position 0 is the primary measure), report_runs
 -- (temporary: run_id, run_position: every run of the board, not only the page's), $qrels_set_id,
 -- $filter (text; '' keeps every run: else the runs whose name or system holds it, case folded),
 -- $sort_kind ('rank', 'run', 'system', 'measure' (the value at $sort_position), 'queries' or
 -- 'date'; a value of the server's registry, warehouse/serve/paging.py), $sort_position,
 -- $descending, $page_limit, $page_offset.
--- trec_eval: value is the summary eval/summary.sql prints (the "all" line), computed as
--- leaderboard.sql computes it (mean, sum for counts, geometric mean for gm_*), summed in query-id
--- order, for the page's runs only. Over every run of the board, ranks, sort keys and column bests
--- use the same summaries summed in any order (no sort per run: at 10,000 runs the ordered sums took
--- most of the page's time) rounded to 12 decimals, as leaderboard.sql ranks on 12 decimals: the
--- order of a sum moves only its last bits. rank is leaderboard.sql's competition rank over every
--- run of the board, filtered or not (a run's rank never depends on the page or the filter).
+-- trec_eval: value is the summary eval/summary.sql prints (the "all" line), as leaderboard.sql
+-- computes it (mean, sum for counts, geometric mean for gm_*, summed in query-id order), stored
+-- once per run's scores (score_summaries): a page reads 10,000 summaries per measure, not every
+-- per-query score. rank is leaderboard.sql's competition rank (values equal to 12 decimals share
+-- one) over every run of the board, filtered or not: it never depends on the page or the filter.
 -- Order: the sort key (a measure's at 12 decimals; nulls last either way), then run name (byte
 -- order): a total order, so pages never overlap or skip a run. total: the runs the filter keeps; board_runs: every run of the
 -- board; top_run: the rank-1 run (first by name among equals), the default baseline;
 -- systems_shown: 1 when a run of the board has a system other than its name (the page shows the
 -- System column); best_high / best_low: each measure's highest and lowest value over the board.
-with fast as (
-    select
-        s.run_id,
-        w.position,
-        m.aggregate,
-        count(*) as queries,
-        sum(s.value) as sum_value,
-        exp(sum(ln(greatest(s.value, 0.00001))) / count(*)) as geo_value
-    from scores as s
-    inner join report_wanted as w
-        on w.evaluation_id = s.evaluation_id
-       and w.stored = s.measure
-    inner join report_runs as o on o.run_id = s.run_id
-    inner join measures as m
-        on m.measure = s.measure
-    group by s.run_id, w.position, m.aggregate
-),
-
-approximate as (
-    select
-        run_id,
-        position,
-        queries,
-        round(case aggregate
-            when 'sum' then sum_value
-            when 'geo' then geo_value
-            else sum_value / queries
-        end, 12) as value
-    from fast
-),
-
-board as (
+with board as (
     select
         r.run_id,
         r.name as run,
         coalesce(r.system, r.name) as system,
         r.file_created_at as run_date,
-        p.value as primary_value,
+        round(p.value, 12) as primary_value,
         coalesce(p.queries, 0) as primary_queries,
-        k.value as sort_value
+        round(k.value, 12) as sort_value
     from runs as r
     inner join report_runs as o on o.run_id = r.run_id
-    left join approximate as p
+    left join report_values as p
         on p.run_id = r.run_id
        and p.position = 0
-    left join approximate as k
+    left join report_values as k
         on k.run_id = r.run_id
        and k.position = cast($sort_position as integer)
 ),
@@ -148,40 +116,14 @@ bests as (
         position,
         max(value) as best_high,
         min(value) as best_low
-    from approximate
+    from report_values
     group by position
 ),
 
-exact_aggregated as (
-    -- trec_eval's sums, in query-id order, of the page's runs only
-    select
-        s.run_id,
-        w.position,
-        m.aggregate,
-        count(*) as queries,
-        sum(s.value order by s.query_id) as sum_value,
-        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value
-    from scores as s
-    inner join report_wanted as w
-        on w.evaluation_id = s.evaluation_id
-       and w.stored = s.measure
-    inner join numbered as n on n.run_id = s.run_id
-    inner join measures as m
-        on m.measure = s.measure
-    group by s.run_id, w.position, m.aggregate
-),
-
-summarized as (
-    select
-        run_id,
-        position,
-        queries,
-        case aggregate
-            when 'sum' then sum_value
-            when 'geo' then geo_value
-            else sum_value / queries
-        end as value
-    from exact_aggregated
+page_values as (
+    select v.*
+    from report_values as v
+    inner join numbered as n on n.run_id = v.run_id
 ),
 
 final as (
@@ -207,7 +149,7 @@ final as (
     from numbered as n
     inner join runs as r on r.run_id = n.run_id
     cross join report_wanted as w
-    left join summarized as v
+    left join page_values as v
         on v.run_id = n.run_id
        and v.position = w.position
     left join bests as b on b.position = w.position

@@ -24,8 +24,8 @@ from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
 from .pairs import _test_settings as test_settings, load_wanted as load_pair_wanted
 from .paper_tables import PaperTables
 from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, ensure_scores, higher_is_better, load_run_order, load_scope, pr_measures,
-                    run_ids_in_order, testable, wanted_entries)
+from .scope import (COVERAGE_MEASURE, Scope, _parse_measures, ensure_scores, higher_is_better, load_run_order,
+                    load_scope, pr_measures, run_ids_in_order, testable, wanted_entries)
 
 
 @dataclass
@@ -360,15 +360,17 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
                      runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
                      baseline: str | None = None, choice: PageChoice | None = None,
                      settings: Settings | None = None, stats: StatsSettings | None = None,
-                     tie_ranges_required: bool = False) -> LeaderboardPage:
+                     stores_missing: bool = False) -> LeaderboardPage:
     """One page of leaderboard(wh, qrels, measures, runs=..., systems=..., baseline=...): the same
     board (runs, ranks, bests, tests against the baseline corrected as one family over every run),
     of which SQL (sql/reports/leaderboard_page.sql) keeps the runs the filter holds, sorts them by
     the chosen column (ties by run name) and returns one page; only that page's rows are built.
     A filter no run holds, or a page past the last, is a NoRunMatches that says so.
-    tie_ranges_required: the primary measure's tie-order range is computed where missing even on
-    a read-only connection (ReadOnlyError: the server builds the page again where it may write);
-    else, as leaderboard() does, a read-only warehouse shows the ranges only where stored."""
+    stores_missing: what the page would store where missing (the primary measure's tie-order
+    range, the runs' summaries in score_summaries) is a ReadOnlyError on a read-only connection,
+    so that the server builds the page again where it may write, once; else, as leaderboard()
+    does, a read-only warehouse shows the ranges only where stored, and sums the summaries it
+    lacks for this page only."""
     settings = settings or Settings()
     stats = stats or StatsSettings()
     choice = choice or PageChoice()
@@ -379,20 +381,30 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
     if baseline is not None and baseline not in names:
         catalog.require_baseline(wh.db, baseline, qrels)
         names.append(baseline)
-    scope = load_scope(wh, qrels, measures, names, settings, [COVERAGE_MEASURE], summary=False)
+    ids = catalog.run_ids(wh.db, names)  # once: each lookup binds every name of the board
+    scope = _page_scope(wh, qrels, measures, names, settings, ids)
     shown = scope.measures
     coverage = parse_all([COVERAGE_MEASURE])[0]
-    if tie_ranges_required:
+    if stores_missing:
         ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
         if ties:
-            ensure_scores(wh, qrels, scope.qrels_id, names, ties, settings)
+            ensure_scores(wh, qrels, scope.qrels_id, names, ties, settings, ids)
     else:
         ties = _tie_measures(scope, names)
     tie_entries = wanted_entries(wh, scope.qrels_id, settings, ties)
     entries = scope.wanted_for(shown + ([coverage] if coverage.name not in {m.name for m in shown} else []))
     entries += [tie_entries[m.name] for m in ties]
     load_wanted_entries(scope, entries)
-    load_run_order(wh, run_ids_in_order(wh, names))
+    load_run_order(wh, [ids[name] for name in names])
+    # the runs' summaries not stored yet (sql/reports/leaderboard_summaries.sql), stored where the
+    # connection may write: each is computed once per run's scores, then read by every page
+    wh.db.run_file("reports/leaderboard_summaries.sql")
+    if stores_missing and wh.db.read_only and wh.db.fetchone("select count(*) from report_summaries")[0]:
+        raise ReadOnlyError("the runs' summaries the leaderboard reads are not stored yet")
+    if not wh.db.read_only:
+        with wh.db.transaction():
+            wh.db.run_file("reports/store_summaries.sql")
+    wh.db.run_file("reports/analyze_board.sql")
     # every run's primary value and tie range (rounded sums): which runs are ranked (so tested), and
     # whether another order of a run's tied documents could move it past any other run
     tie_positions = [len(entries) - len(ties) + i for i in range(len(ties))] if len(ties) == 2 else [-1, -1]
@@ -421,7 +433,7 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
     elif baseline is not None and baseline not in ranked:
         raise UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
     pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
-    p_values = _family_p_values(scope, pairs, [m for m in shown if testable(m)], stats)
+    p_values = _family_p_values(scope, pairs, [m for m in shown if testable(m)], stats, ids)
     keys = list(p_values)
     adjusted = dict(zip(keys, correct([p_values[key] for key in keys], stats.correction)))
     tested_count = sum(1 for key in keys if not math.isnan(p_values[key]))
@@ -466,15 +478,13 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
             coverage=entry["values"].get(coverage.name), link=None))
     if len(ties) == 2:
         low, high = (m.name for m in ties)
-        every = [_RunRange(run) for run in ranked]
-        _mark_tie_ranks(every, {run: (lo, hi) for run, _p, lo, hi in ranges
-                                if run in ranked_set and lo is not None and hi is not None})
-        marks = {r.run: r for r in every}
+        spans = {run: (lo, hi) for run, _p, lo, hi in ranges if run in ranked_set and lo is not None and hi is not None}
+        may_change = _ranks_may_change(spans, [row.run for row in rows if row.run in spans])
         for row in rows:
-            values = page_runs[row.run]["values"]
-            if row.run in marks and marks[row.run].tie_range is not None:
+            if row.run in may_change:
+                values = page_runs[row.run]["values"]
                 row.tie_range = (values[low], values[high])  # as shown: trec_eval's sums
-                row.rank_may_change = marks[row.run].rank_may_change
+                row.rank_may_change = may_change[row.run]
     family_text = (f"over {plural(tested_count, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
                    f"{plural(sum(1 for m in shown if testable(m)), 'measure')}" if baseline else "no comparisons")
     board = Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, tested_count,
@@ -484,7 +494,7 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
 
 
 def _family_p_values(scope: Scope, pairs: Sequence[tuple[str, str]], measures: Sequence[Measure],
-                     stats: StatsSettings) -> dict[tuple[str, str], float]:
+                     stats: StatsSettings, ids: dict[str, int]) -> dict[tuple[str, str], float]:
     """{(run, measure): p} of every pair (run, baseline) x testable measure: the family a page's marks
     are corrected over, as leaderboard() corrects it (a test without a p-value is nan). The stored
     results are read (sql/reports/family_p_values.sql: the p-values only); the pairs lacking one are
@@ -493,12 +503,12 @@ def _family_p_values(scope: Scope, pairs: Sequence[tuple[str, str]], measures: S
         return {}
     db = scope.wh.db
     baseline = pairs[0][1]
-    ids = catalog.run_ids(db, [run for run, _b in pairs] + [baseline])
     names = {ids[run]: run for run, _b in pairs}
     load_pair_wanted(scope, measures)
     out: dict[tuple[str, str], float] = {}
+    # report_runs holds the board's runs (leaderboard_page loaded it); report_wanted these measures
     for measure, run_id, p in db.run_file("reports/family_p_values.sql", {
-            **test_settings(stats), "run_ids": sorted(names), "baseline_ids": [ids[baseline]]}).fetchall():
+            **test_settings(stats), "baseline_id": ids[baseline]}).fetchall():
         if run_id in names:
             out[(names[run_id], measure)] = math.nan if p is None else float(p)
     lacking = [pair for pair in pairs if any((pair[0], m.name) not in out for m in measures)]
@@ -509,11 +519,45 @@ def _family_p_values(scope: Scope, pairs: Sequence[tuple[str, str]], measures: S
     return out
 
 
-@dataclass
-class _RunRange:
-    run: str
-    tie_range: tuple[float, float] | None = None
-    rank_may_change: bool = False
+def _page_scope(wh: Warehouse, qrels: str, measures: Sequence[str] | None, names: Sequence[str], settings: Settings,
+                ids: dict[str, int]) -> Scope:
+    """load_scope(..., [COVERAGE_MEASURE], summary=False), with the runs' ids looked up once."""
+    shown = _parse_measures(measures)
+    extra = [m for m in parse_all([COVERAGE_MEASURE]) if m.name not in {x.name for x in shown}]
+    qrels_id = catalog.qrels_set_id(wh.db, qrels)
+    if names:
+        ensure_scores(wh, qrels, qrels_id, names, shown + extra, settings, ids)
+    return Scope(wh, qrels, qrels_id, settings, shown, wanted_entries(wh, qrels_id, settings, shown + extra), {})
+
+
+def _ranks_may_change(spans: dict[str, tuple[float, float]], runs: Sequence[str]) -> dict[str, bool]:
+    """_mark_tie_ranks's answer for these runs only, over every run's range in spans: whether
+    another run's range overlaps theirs (the same prefix maxima over the ranges in order of
+    their low ends)."""
+    ordered = sorted((low, high, run) for run, (low, high) in spans.items())
+    lows = [low for low, _high, _run in ordered]
+    best: list[tuple[float, str | None]] = []
+    second: list[float] = []
+    for _low, high, run in ordered:
+        top, top_run = best[-1] if best else (-math.inf, None)
+        runner = second[-1] if second else -math.inf
+        if high > top:
+            best.append((high, run))
+            second.append(top)
+        else:
+            best.append((top, top_run))
+            second.append(max(runner, high))
+    out = {}
+    for run in runs:
+        low, high = spans[run]
+        k = bisect.bisect_left(lows, high)
+        if k == 0:
+            out[run] = False
+            continue
+        top, top_run = best[k - 1]
+        other = second[k - 1] if top_run == run else top
+        out[run] = other > low
+    return out
 
 
 def shown_measure(shown: Sequence[Measure], name: str) -> Measure:

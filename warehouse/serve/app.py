@@ -305,7 +305,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 try:
                     found = reports.leaderboard_page(wh, qrels, c.measures, runs=c.runs, systems=c.systems,
                                                      baseline=c.baseline, choice=choice,
-                                                     tie_ranges_required=access.may_write is not False)
+                                                     stores_missing=access.may_write is not False)
                 except reports.NoRunMatches as exc:
                     exc.back = ((qrels_url(qrels, **c.params(), **{**keep, "filter": None, "page": None}),
                                  "the leaderboard without the filter") if choice.filter and choice.page == 1 else
