@@ -959,3 +959,32 @@ def test_a_warehouse_of_schema_12_is_upgraded_and_a_page_stores_each_summary_onc
         left = wh.db.fetchone("select count(*) from score_summaries")[0]
         assert left < stored and left == wh.db.fetchone(
             "select count(*) from score_summaries where run_id in (select run_id from runs)")[0]
+
+
+def test_fifty_five_runs_make_two_pages_of_fifty_and_the_index_lists_fifty(tmp_path):
+    """Past one page: the default 50 rows, a last page of 5, the index's first 50 runs by name and a
+    note sending to the leaderboard (which pages) for the rest."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("".join(f"{q} 0 d{q}-{i} {i % 3}\n" for q in range(1, 4) for i in range(6)))
+    db = tmp_path / "many.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "q")
+        for s in range(55):
+            run = tmp_path / f"r{s}.txt"
+            run.write_text("".join(f"{q} Q0 d{q}-{(i + s * q) % 6} {i + 1} {10 - i} r{s}\n"
+                                   for q in range(1, 4) for i in range(6)))
+            wh.ingest_run(run, f"run_{s:02d}", system=f"sys_{s % 4}")
+        wh.evaluate(None, "q", ["AP", "nDCG@10", "P@10", "Judged@10"])
+    with served(str(db), log=tmp_path / "serve.log") as base:
+        rows, headers = get_page(f"{base}/api/qrels/q/leaderboard")
+        assert len(rows) == 50 and headers["x-total-count"] == "55" and headers["x-pages"] == "2"
+        last, _ = get_page(f"{base}/api/qrels/q/leaderboard?page=2")
+        assert len(last) == 5 and not {r["run"] for r in rows} & {r["run"] for r in last}
+        ranks = [r["rank"] for r in rows + last]
+        assert ranks == sorted(ranks) and ranks[0] == 1
+        assert get(f"{base}/api/qrels/q/leaderboard?page=3")[0] == 404
+        index = get_json(f"{base}/api/qrels")
+        (listed,) = index["qrels"]
+        assert listed["runs_total"] == 55 and [r["run"] for r in listed["runs"]] == [f"run_{s:02d}" for s in range(50)]
+        status, _, html = get(f"{base}/")
+        assert status == 200 and "The first 50 of 55 runs by name" in html and html.count('type="checkbox"') == 50

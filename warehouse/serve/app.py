@@ -233,6 +233,11 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+# The index lists this many runs per qrels set (the first by name); the set's leaderboard lists every
+# run, a page at a time, with a filter, so the index stays one screenful over 10,000 runs.
+INDEX_RUNS = 50
+
+
 # -- the application --------------------------------------------------------------------------------
 
 def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0,
@@ -266,19 +271,21 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             except IrwError:
                 names = []
             judged.update(names)
+            listed = names[:INDEX_RUNS]  # the leaderboard lists the others, a page at a time
             sets.append({
                 "qrels": qrels["name"], "description": qrels["description"], "queries": qrels["queries"],
                 "judgments": qrels["judgments"], "created_at": _jsonable(qrels["created_at"]),
                 "url": qrels_url(qrels["name"]), "api": qrels_url(qrels["name"], "", True),
-                "history_url": qrels_url(qrels["name"], "history"),
+                "history_url": qrels_url(qrels["name"], "history"), "runs_total": len(names),
                 "runs": [{"run": n, "system": runs[n]["system"], "date": _jsonable(runs[n]["date"]),
                           "description": runs[n]["description"], "queries": runs[n]["queries"],
                           "url": run_url(qrels["name"], n), "api": run_url(qrels["name"], n, api=True),
                           "history_url": qrels_url(qrels["name"], "history", system=runs[n]["system"])}
-                         for n in names]})
+                         for n in listed]})
         unjudged = [{"run": n, "system": r["system"], "date": _jsonable(r["date"])}
                     for n, r in runs.items() if n not in judged]
-        return {"warehouse": access.shown, "qrels": sets, "runs_judged_by_no_qrels_set": unjudged}
+        return {"warehouse": access.shown, "qrels": sets, "runs_judged_by_no_qrels_set": unjudged[:INDEX_RUNS],
+                "runs_judged_by_no_qrels_set_total": len(unjudged)}
 
     async def index(request: Request) -> Response:
         def build(wh):
