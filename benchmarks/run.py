@@ -42,7 +42,7 @@ from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # n
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
 SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "collections", "bombs",
-            "postgres", "spark")
+            "postgres", "serve", "spark")
 # trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
 TREC_EVAL_CACHE = Path.home() / ".cache" / "irw-bench" / "trec_eval" / "trec_eval"
@@ -1178,6 +1178,11 @@ class Bench:
     def collections(self) -> None:
         import many_collections
         many_collections.section(self, sys.modules[__name__])
+
+    # -- a served leaderboard over 10,000 runs (issue 26): benchmarks/serve_scale.py ----------------
+    def serve(self) -> None:
+        import serve_scale
+        serve_scale.section(self, sys.modules[__name__])
 
     # -- compressed bombs (issue 24) -------------------------------------------------------------
     # decompressed sizes: 10x the issue's (300 MB of bad lines in a 1.3 MB gzip; 3 GB of duplicate

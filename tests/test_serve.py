@@ -177,6 +177,130 @@ def test_a_baseline_and_runs_chosen_in_the_url(dl19_server):
     assert "Baseline: <strong>BM25</strong>" in html
 
 
+# -- paging, sorting and filtering on the server ---------------------------------------------------------
+
+def get_page(url: str) -> tuple[list[dict], dict]:
+    status, headers, body = get(url)
+    assert status == 200, (url, status, body[:500])
+    return json.loads(body), {k.lower(): v for k, v in headers.items()}
+
+
+def every_page(base: str, query: str, per_page: int) -> tuple[list[dict], int]:
+    """The rows of every page of the leaderboard's JSON, in order, following the Link headers; and
+    the total the first page says."""
+    rows, headers = get_page(f"{base}/api/qrels/dl19/leaderboard?{query}&per_page={per_page}")
+    total, pages = int(headers["x-total-count"]), int(headers["x-pages"])
+    assert pages == max(1, -(-total // per_page)) and len(rows) == min(per_page, total)
+    for number in range(2, pages + 1):
+        nxt = re.search(r'<([^>]*)>; rel="next"', headers["link"]).group(1)
+        assert f"page={number}" in nxt
+        page_rows, headers = get_page(base + nxt)
+        assert int(headers["x-page"]) == number and int(headers["x-total-count"]) == total
+        assert len(page_rows) == (per_page if number < pages else total - per_page * (pages - 1))
+        rows += page_rows
+    assert 'rel="next"' not in headers["link"] and 'rel="last"' in headers["link"]
+    return rows, total
+
+
+SORTS = {"rank": ("rank", False), "run": ("run", False), "system": ("system", False), "AP": ("AP", True),
+         "nDCG@10": ("nDCG@10", True), "Judged@10": ("Judged@10", True), "queries": ("queries", True),
+         "date": ("run_date", True)}
+
+
+def expected_order(rows: list[dict], key: str, descending: bool) -> list[str]:
+    """The runs sorted as the server promises: by the column (missing values last either way),
+    ties by run name (code point order, as bytes)."""
+    present = [r for r in rows if r[key] is not None]
+    absent = [r for r in rows if r[key] is None]
+    present.sort(key=lambda r: r["run"])
+    present.sort(key=lambda r: r[key], reverse=descending)
+    return [r["run"] for r in present] + sorted(r["run"] for r in absent)
+
+
+def test_pages_sorted_by_any_column_never_overlap_or_skip_and_keep_ranks_and_marks(dl19_server):
+    base = dl19_server["base"]
+    whole, total = every_page(base, "m=AP&m=nDCG@10", 500)
+    assert total == 8 and len(whole) == 8
+    by_run = {row["run"]: row for row in whole}
+    # HOSTILE is BM25's file under another name: a tie on every measure, broken by name
+    assert by_run[HOSTILE]["AP"] == by_run["BM25"]["AP"] and by_run[HOSTILE]["rank"] == by_run["BM25"]["rank"]
+    for sort, (key, natural) in SORTS.items():
+        for order in ("asc", "desc"):
+            want = expected_order(whole, key, order == "desc")
+            for per_page in (1, 3):
+                rows, total = every_page(base, f"m=AP&m=nDCG@10&sort={quote(sort)}&order={order}", per_page)
+                assert total == 8 and [r["run"] for r in rows] == want, (sort, order, per_page)
+                for row in rows:  # rank over the whole board, marks corrected over the whole family
+                    assert row == by_run[row["run"]], (sort, order, per_page, row["run"])
+        # no order given: the column's natural one
+        rows, _ = every_page(base, f"m=AP&m=nDCG@10&sort={quote(sort)}", 8)
+        assert [r["run"] for r in rows] == expected_order(whole, key, natural)
+    ranks = [r["rank"] for r in every_page(base, "m=AP&m=nDCG@10&sort=AP&order=asc", 3)[0]]
+    assert ranks == sorted(ranks, reverse=True)  # page 2 goes on where page 1 ended
+
+
+def test_a_filter_keeps_the_runs_whose_name_or_system_holds_it_and_says_when_none_does(dl19_server):
+    base = dl19_server["base"]
+    whole = {r["run"]: r for r in every_page(base, "m=AP", 500)[0]}
+    rows, total = every_page(base, "m=AP&filter=bm25", 1)
+    assert total == 2 and [r["run"] for r in rows] == ["BM25_RM3", "BM25"]  # by AP
+    assert all(row == whole[row["run"]] for row in rows)  # ranks among every run, not the two
+    rows, total = every_page(base, "m=AP&filter=" + quote("<b>SYS"), 5)  # a system's name, case folded
+    assert [r["run"] for r in rows] == [HOSTILE] and total == 1
+    status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?filter=nothing-holds-this")
+    assert status == 404 and "no run of the 8 runs on dl19 holds 'nothing-holds-this'" in json.loads(body)["error"]
+    status, _, html = get(f"{base}/qrels/dl19?filter=nothing-holds-this&sort=AP")
+    assert status == 404 and "<table" not in html and "holds &#39;nothing-holds-this&#39;" in html
+    back = re.search(r'<a id="back" href="([^"]*)"', html).group(1)
+    assert back == "/qrels/dl19?sort=AP"
+    status, _, html = get(f"{base}/qrels/dl19?filter=BM25&per_page=1&page=2")
+    assert status == 200 and "2 runs of 8" in html and "page 2 of 2" in html
+    assert column_of(html) == ["BM25"]
+    status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?page=3&per_page=4")
+    assert status == 404 and "page 3 is past the last: 8 runs make 2 pages of 4" in json.loads(body)["error"]
+
+
+def column_of(html: str) -> list[str]:
+    """The run names of a served leaderboard page's table, in order."""
+    return [shown_name for shown_name in re.findall(r'<td class="run" data-value="([^"]*)"', html)]
+
+
+@pytest.mark.parametrize("query, says", [
+    ("page=0", "?page='0' is not allowed: give a whole number from 1"),
+    ("page=-1", "?page='-1' is not allowed"),
+    ("page=two", "?page='two' is not allowed"),
+    ("page=1&page=2", "?page= is given 2 times"),
+    ("per_page=0", "?per_page='0' is not allowed: give a whole number from 1 to 500"),
+    ("per_page=1000000000", "?per_page='1000000000' is not allowed: give a whole number from 1 to 500"),
+    ("sort=unknown", "sort by one of: rank, run, system, AP, nDCG@10, P@10, Judged@10, queries, date"),
+    ("sort=" + quote("AP desc; drop table runs"), "is not a column of this list"),
+    ("order=up", "?order='up' is not allowed: give asc or desc"),
+    ("filter=" + "x" * 201, "?filter= is 201 characters long; give at most 200"),
+])
+def test_bad_paging_parameters_are_a_400_that_says_what_is_allowed(dl19_server, query, says):
+    base = dl19_server["base"]
+    status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?{query}")
+    assert status == 400 and says in json.loads(body)["error"]
+    status, headers, html = get(f"{base}/qrels/dl19?{query}")
+    assert status == 400 and headers["content-type"].startswith("text/html")
+    assert says.replace("'", "&#39;") in html and "Traceback" not in html
+
+
+def test_the_served_page_links_sorts_and_pages_on_the_server(dl19_server):
+    base = dl19_server["base"]
+    status, _, html = get(f"{base}/qrels/dl19?m=AP&m=nDCG@10&sort=nDCG@10&per_page=3&page=2")
+    assert status == 200 and "page 2 of 3" in html and "8 runs; 4&ndash;6 shown" in html
+    hrefs = links(html)
+    assert "/qrels/dl19?m=AP&m=nDCG%4010&sort=nDCG%4010&per_page=3&page=3" in hrefs  # next
+    assert "/qrels/dl19?m=AP&m=nDCG%4010&sort=nDCG%4010&per_page=3" in hrefs  # first, previous
+    # the active column's header reverses the order; another column's takes its natural order
+    assert "/qrels/dl19?m=AP&m=nDCG%4010&sort=nDCG%4010&order=asc&per_page=3" in hrefs
+    assert "/qrels/dl19?m=AP&m=nDCG%4010&sort=run&order=asc&per_page=3" in hrefs
+    assert 'aria-sort="descending"' in html and 'class="sortable' not in html  # no sorting within a page
+    whole = [r["run"] for r in every_page(base, "m=AP&m=nDCG@10&sort=nDCG@10", 500)[0]]
+    assert column_of(html) == [shown(name) for name in whole[3:6]]
+
+
 def test_run_page_json_is_trec_eval_s_per_query(dl19_server):
     base, conformance = dl19_server["base"], dl19_server["conformance"]
     rows = get_json(f"{base}/api/qrels/dl19/runs/BM25?m=nDCG@10&m=AP")
@@ -468,6 +592,40 @@ def test_on_postgresql_the_same_numbers_live_runs_and_a_safe_console(postgres_ur
         assert "password" not in get(f"{base}/")[2].lower()
 
 
+def rounded(rows: list[dict]) -> list[dict]:
+    return [{k: round(v, 10) if isinstance(v, float) else v for k, v in row.items()} for row in rows]
+
+
+def build_dl19_postgres(url: str, dl19: Path) -> None:
+    """dl19_server's eight runs (the hostile names included) in the PostgreSQL warehouse at url."""
+    with warehouse.open(url) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS])
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE, system='"><b>sys</b>',
+                      description="<img src=x onerror=alert(2)>")
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", BIDI)
+
+
+@pytest.mark.postgres
+def test_on_postgresql_every_page_sorted_and_filtered_is_duckdb_s(dl19_server, postgres_url, conformance, tmp_path):
+    build_dl19_postgres(postgres_url, conformance / "dl19-passage")
+    with served(postgres_url, log=tmp_path / "serve.log") as base:
+        for query in ("m=AP&m=nDCG@10", "m=nDCG@10&sort=run&order=desc", "sort=P@10&order=asc", "sort=system",
+                      "sort=date&m=AP", "sort=queries&order=asc", "sort=Judged@10", "filter=bm25&sort=AP&order=asc",
+                      "filter=" + quote("<B>"), "m=AP&m=nDCG@10&baseline=BM25&sort=nDCG@10"):
+            for per_page in (1, 3):
+                on_postgres, total = every_page(base, query, per_page)
+                on_duckdb, duck_total = every_page(dl19_server["base"], query, per_page)
+                differ = [(a["run"], k, a[k], b.get(k)) for a, b in zip(rounded(on_postgres), rounded(on_duckdb))
+                          for k in a if a[k] != b.get(k)]
+                assert total == duck_total and len(on_postgres) == len(on_duckdb) and not differ, (query, differ)
+        status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?filter=nothing-holds-this")
+        assert status == 404 and "holds 'nothing-holds-this'" in json.loads(body)["error"]
+        assert get(f"{base}/api/qrels/dl19/leaderboard?sort=unknown")[0] == 400
+        status, _, html = get(f"{base}/qrels/dl19?sort=AP&order=asc&per_page=3&page=3")
+        assert status == 200 and "page 3 of 3" in html
+
+
 @pytest.mark.postgres
 def test_a_role_that_only_reads_is_told_which_irw_eval_to_run(postgres_url, postgres_readonly_url, conformance,
                                                               tmp_path):
@@ -565,6 +723,12 @@ class ServedPage(Page):
         return self.js("location.pathname + location.search")
 
 
+def row_marks(page: Page, table: str) -> list[str]:
+    """Each row's significance marks (the arrows' titles), in order."""
+    return page.js(f"Array.from(document.querySelectorAll({json.dumps(table + ' tbody tr')}))"
+                   ".map(r => Array.from(r.querySelectorAll('sup.sig')).map(s => s.title).join(' | '))")
+
+
 def visible_runs(page: Page) -> list[str]:
     return page.js("Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
                    ".filter(r => !r.hidden).map(r => r.cells[1].getAttribute('data-value'))")
@@ -579,13 +743,7 @@ def test_a_user_in_chromium_goes_from_the_index_to_a_leaderboard_a_run_a_compari
 
 @pytest.mark.postgres
 def test_the_same_in_chromium_on_postgresql(browser, postgres_url, conformance, tmp_path):
-    dl19 = conformance / "dl19-passage"
-    with warehouse.open(postgres_url) as wh:
-        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
-        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS])
-        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25.txt", HOSTILE, system='"><b>sys</b>',
-                      description="<img src=x onerror=alert(2)>")
-        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", BIDI)
+    build_dl19_postgres(postgres_url, conformance / "dl19-passage")
     with served(postgres_url, log=tmp_path / "serve.log") as base:
         user_journey(browser, base, conformance, ("--db", postgres_url), tmp_path)
 
@@ -601,17 +759,46 @@ def user_journey(browser, base: str, conformance: Path, db: tuple[str, ...], fol
     runs = column(page, table, 1)
     # a page shows a name by the reports' escaping rule: the bidi control as a visible escape
     assert set(runs) == set(RUNS) | {HOSTILE, shown(BIDI)} and runs[0] == "REP_LLAMA"  # by AP, the default
-    # sort by Run, then by nDCG@10 (high first)
-    page.click(f"{table} thead th:nth-child(2) button")
+    # sort by Run, then by nDCG@10 (high first): each header is a link the server sorts by
+    page.follow(f"{table} thead th:nth-child(2) a")
     assert column(page, table, 1) == sorted(runs)
     ndcg = header_index(page, table, "nDCG@10")
-    page.click(f"{table} thead th:nth-child({ndcg + 1}) button")
+    page.follow(f"{table} thead th:nth-child({ndcg + 1}) a")
     values = [float(v) for v in column(page, table, ndcg)]
     assert values == sorted(values, reverse=True) and f"{values[-1]:.4f}" == "0.5058"
-    # filter
+    whole = {r: (rank, marks) for r, rank, marks in zip(column(page, table, 1), column(page, table, 0),
+                                                       row_marks(page, table))}
+    # three runs a page, sorted by AP low first: page 2 and 3 go on where page 1 ended
+    page.call("Page.navigate", {"url": base + page.location() + "&per_page=3"})
+    page.loaded()
+    ap = header_index(page, table, "AP")
+    page.follow(f"{table} thead th:nth-child({ap + 1}) a")  # AP, high first
+    page.follow(f"{table} thead th:nth-child({ap + 1}) a")  # again: low first
+    assert page.js(f"document.querySelector('{table} thead th:nth-child({ap + 1})').getAttribute('aria-sort')") \
+        == "ascending"
+    seen, ranks, values = [], [], []
+    for number in (1, 2, 3):
+        assert page.text("nav.pager .pages") == f"page {number} of 3"
+        names = column(page, table, 1)
+        assert len(names) == (3 if number < 3 else 2)
+        seen += names
+        ranks += [int(r) for r in column(page, table, 0)]
+        values += [float(v) for v in column(page, table, ap)]
+        for name, rank, marks in zip(names, column(page, table, 0), row_marks(page, table)):
+            assert whole[name] == (rank, marks)  # rank and significance marks as on the whole board
+        if number < 3:
+            page.follow("nav.pager a[rel=next]")
+    assert sorted(seen) == sorted(runs) and values == sorted(values) and ranks == sorted(ranks, reverse=True)
+    page.follow("nav.pager a[rel=first]")
+    assert page.text("nav.pager .pages") == "page 1 of 3" and column(page, table, 1) == seen[:3]
+    # filter on the server: two runs of eight, over pages of three
     page.js("document.getElementById('run-filter').focus()")
     type_text(page, "BM25")
-    assert sorted(visible_runs(page)) == ["BM25", "BM25_RM3"]
+    page.follow("form.filter button[type=submit]")
+    assert "filter=BM25" in page.location() and "sort=AP" in page.location()
+    assert visible_runs(page) == ["BM25", "BM25_RM3"]  # AP low first, as sorted
+    assert page.text("#run-filter-count").startswith("2 runs of 8")
+    assert page.text("nav.pager .pages") == "page 1 of 1"
     # a baseline chosen on the page
     page.click("details.choices > summary")
     page.js("document.getElementById('baseline').value = 'BM25'")
@@ -732,3 +919,72 @@ def test_served_compare_page_reads_well_on_a_desktop_and_a_phone(browser, dl19_s
                       "&run=BM25&baseline=BM25&m=AP&m=nDCG@10")
     assert_compare_page_reads_well(page, LONGEST)
     assert page.errors() == []
+
+
+# -- stored summaries (schema 16) ---------------------------------------------------------------------------
+
+def test_a_warehouse_of_schema_12_is_upgraded_and_a_page_stores_each_summary_once(conformance, tmp_path):
+    """score_summaries (schema 16): an older warehouse gets the table on its first writing open; the
+    first page stores the summaries it reads, the same values leaderboard() computes from the
+    scores; a later page reads them and writes nothing; scores computed again are summed again; a
+    removed run takes its summaries with it."""
+    from warehouse import reports
+    from warehouse.reports import PageChoice
+
+    dl19 = conformance / "dl19-passage"
+    db = tmp_path / "old.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(dl19 / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([dl19 / "runs" / f"run.dl19.{run}.txt" for run in RUNS[:3]])
+        wh.evaluate(None, "dl19", ["AP", "nDCG@10", "P@10", "Judged@10"])
+        wh.db.execute("drop table score_summaries")  # back to schema 12, as written before this one
+        wh.db.execute("delete from irw_schema where version >= 13")
+    with warehouse.open(db) as wh:
+        assert 16 in {v for (v,) in wh.db.fetchall("select version from irw_schema")}
+        assert wh.db.fetchone("select count(*) from score_summaries")[0] == 0
+        page = reports.leaderboard_page(wh, "dl19", choice=PageChoice(per_page=2))
+        stored = wh.db.fetchone("select count(*) from score_summaries")[0]
+        assert stored >= 3 * 4  # three runs x AP, nDCG@10, P@10, Judged@10 (and AP's tie range)
+        full = reports.leaderboard(wh, "dl19")
+        assert [(r.rank, r.run, [c.value for c in r.cells]) for r in page.board.rows] == \
+            [(r.rank, r.run, [c.value for c in r.cells]) for r in full.rows[:2]]
+        reports.leaderboard_page(wh, "dl19", choice=PageChoice(page=2, per_page=2))
+        assert wh.db.fetchone("select count(*) from score_summaries")[0] == stored  # read, not added
+        wh.evaluate(["BM25"], "dl19", ["AP"], recompute=True)  # new scores: a new summary
+        reports.leaderboard_page(wh, "dl19")
+        assert wh.db.fetchone("select count(*) from score_summaries")[0] == stored + 1
+        wh.remove_run("BM25")
+        assert wh.db.fetchone("select count(*) from score_summaries s join runs r on r.run_id = s.run_id "
+                              "where r.name = 'BM25'")[0] == 0
+        left = wh.db.fetchone("select count(*) from score_summaries")[0]
+        assert left < stored and left == wh.db.fetchone(
+            "select count(*) from score_summaries where run_id in (select run_id from runs)")[0]
+
+
+def test_fifty_five_runs_make_two_pages_of_fifty_and_the_index_lists_fifty(tmp_path):
+    """Past one page: the default 50 rows, a last page of 5, the index's first 50 runs by name and a
+    note sending to the leaderboard (which pages) for the rest."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("".join(f"{q} 0 d{q}-{i} {i % 3}\n" for q in range(1, 4) for i in range(6)))
+    db = tmp_path / "many.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "q")
+        for s in range(55):
+            run = tmp_path / f"r{s}.txt"
+            run.write_text("".join(f"{q} Q0 d{q}-{(i + s * q) % 6} {i + 1} {10 - i} r{s}\n"
+                                   for q in range(1, 4) for i in range(6)))
+            wh.ingest_run(run, f"run_{s:02d}", system=f"sys_{s % 4}")
+        wh.evaluate(None, "q", ["AP", "nDCG@10", "P@10", "Judged@10"])
+    with served(str(db), log=tmp_path / "serve.log") as base:
+        rows, headers = get_page(f"{base}/api/qrels/q/leaderboard")
+        assert len(rows) == 50 and headers["x-total-count"] == "55" and headers["x-pages"] == "2"
+        last, _ = get_page(f"{base}/api/qrels/q/leaderboard?page=2")
+        assert len(last) == 5 and not {r["run"] for r in rows} & {r["run"] for r in last}
+        ranks = [r["rank"] for r in rows + last]
+        assert ranks == sorted(ranks) and ranks[0] == 1
+        assert get(f"{base}/api/qrels/q/leaderboard?page=3")[0] == 404
+        index = get_json(f"{base}/api/qrels")
+        (listed,) = index["qrels"]
+        assert listed["runs_total"] == 55 and [r["run"] for r in listed["runs"]] == [f"run_{s:02d}" for s in range(50)]
+        status, _, html = get(f"{base}/")
+        assert status == 200 and "The first 50 of 55 runs by name" in html and html.count('type="checkbox"') == 50

@@ -78,6 +78,7 @@ def delete_run(db: Database, run_id_: int) -> None:
     """Deletes a run and its derived rows; the caller holds the transaction."""
     # stored test results (schema 009) of the run against a baseline, or of a run against it
     db.execute("delete from significance_results where run_id = ? or baseline_id = ?", [run_id_, run_id_])
+    db.execute("delete from score_summaries where run_id = ?", [run_id_])  # schema 16
     for table in RUN_TABLES:
         db.execute(f"delete from {table} where run_id = ?", [run_id_])
 
@@ -85,6 +86,8 @@ def delete_run(db: Database, run_id_: int) -> None:
 def delete_qrels_set(db: Database, set_id: int) -> None:
     """Deletes a qrels set, its judgments and every evaluation made with it."""
     db.execute("delete from significance_results where evaluation_id in "
+               "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
+    db.execute("delete from score_summaries where evaluation_id in "
                "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
     db.execute("delete from evaluated where evaluation_id in "
                "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])

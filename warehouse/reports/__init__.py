@@ -22,13 +22,14 @@ from .display import fmt_delta, fmt_p, fmt_value, plural
 from .files import run_page_name, run_page_names, run_pages_dir, write_atomically
 from .page_compare import ComparePage, compare_page, render_compare_page
 from .page_history import HistoryPage, history, render_history, write_history
-from .page_leaderboard import Leaderboard, LeaderboardRow, leaderboard, render_leaderboard, write_leaderboard
+from .page_leaderboard import (Leaderboard, LeaderboardPage, LeaderboardRow, NoRunMatches, PageChoice, leaderboard,
+                               leaderboard_page, render_leaderboard, write_leaderboard)
 from .page_run import RunPage, render_run_page, run_page
 from .pairs import Comparison, PairRow, compare
 from .scope import COVERAGE_MEASURE, DEFAULT_MEASURES, Scope
 
 __all__ = ["COVERAGE_MEASURE", "DEFAULT_MEASURES", "ComparePage", "Comparison", "HistoryPage", "Leaderboard",
-           "LeaderboardRow", "PairRow", "RunPage", "Scope", "compare", "compare_page", "fmt_delta", "fmt_p",
-           "fmt_value", "history", "leaderboard", "plural", "render_compare_page", "render_history",
+           "LeaderboardPage", "LeaderboardRow", "NoRunMatches", "PageChoice", "PairRow", "RunPage", "Scope", "compare", "compare_page", "fmt_delta", "fmt_p",
+           "fmt_value", "history", "leaderboard", "leaderboard_page", "plural", "render_compare_page", "render_history",
            "render_leaderboard", "render_run_page", "run_page", "run_page_name", "run_page_names",
            "run_pages_dir", "write_atomically", "write_history", "write_leaderboard"]

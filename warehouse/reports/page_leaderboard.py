@@ -10,10 +10,10 @@ from typing import Any, Callable, Sequence
 
 from .. import catalog
 from ..core import Warehouse
-from ..errors import ReadOnlyError, UsageError
+from ..errors import NotFoundError, ReadOnlyError, UsageError
 from ..evaluate import Settings
 from ..measures import Measure, parse_all, tie_variant
-from ..stats import StatsSettings
+from ..stats import StatsSettings, correct
 from ..table import Table, Tabular
 from .display import fmt_delta, fmt_p, fmt_value, missing, plural
 from ..output import check_output
@@ -21,10 +21,11 @@ from .files import PAGE_MANIFEST, PageManifest, PagesWritten, href, run_page_nam
 from .footer import settings_items
 from .page_run import board_run_pages, render_run_page, run_page_keys
 from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
+from .pairs import _test_settings as test_settings, load_wanted as load_pair_wanted
 from .paper_tables import PaperTables
 from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, ensure_scores, higher_is_better, load_run_order, load_scope, pr_measures,
-                    run_ids_in_order, testable, wanted_entries)
+from .scope import (COVERAGE_MEASURE, Scope, _parse_measures, ensure_scores, higher_is_better, load_run_order,
+                    load_scope, pr_measures, run_ids_in_order, testable, wanted_entries)
 
 
 @dataclass
@@ -88,6 +89,7 @@ class Leaderboard(PaperTables, Tabular):
     settings: list[tuple[str, str]]
     family: str
     selection: Any = None  # the runs chosen (catalog.RunSelection), and those left out
+    system_shown: bool | None = None  # a page of the board: whether any run of the whole board has a system
 
     @property
     def measures(self) -> list[Measure]:
@@ -96,6 +98,8 @@ class Leaderboard(PaperTables, Tabular):
     @property
     def show_system(self) -> bool:
         """The System column says something only when some run's system is not its own name."""
+        if self.system_shown is not None:
+            return self.system_shown
         return any(row.system != row.run for row in self.rows)
 
     def paper_table(self):
@@ -296,3 +300,268 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
     html = render_leaderboard(board, href(folder.name) if run_pages else None)
     (out.written if write_if_changed(path, html) else out.unchanged).insert(0, path)
     return out
+
+
+# -- one page of the leaderboard (irw serve) ---------------------------------------------------------
+
+SORT_KINDS = ("rank", "run", "system", "measure", "queries", "date")
+
+
+@dataclass
+class PageChoice:
+    """What one page of a served leaderboard shows: the sort (kind: SORT_KINDS; position: the
+    measure's place in the board's measures when kind is 'measure'), the filter text ('' keeps
+    every run), the page (from 1) and rows per page."""
+
+    sort_kind: str = "rank"
+    sort_position: int = 0
+    descending: bool = False
+    filter: str = ""
+    page: int = 1
+    per_page: int = 50
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.per_page
+
+
+@dataclass
+class LeaderboardPage:
+    """One page of a leaderboard: board (its rows are the page's, each with its rank over the whole
+    board, marks corrected over the whole board's family), total (the runs the filter keeps),
+    board_runs (every run of the board), and the choice it shows."""
+
+    board: Leaderboard
+    total: int
+    board_runs: int
+    choice: PageChoice
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.choice.per_page))
+
+    @property
+    def first_row(self) -> int:
+        return self.choice.offset + 1
+
+    @property
+    def last_row(self) -> int:
+        return self.choice.offset + len(self.board.rows)
+
+
+class NoRunMatches(NotFoundError):
+    """A filter no run of the board holds, or a page past the last. back: where a page links
+    instead (the server sets it: the list without the filter, or its first page)."""
+
+    back: tuple[str, str] | None = None
+
+
+def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None, *,
+                     runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
+                     baseline: str | None = None, choice: PageChoice | None = None,
+                     settings: Settings | None = None, stats: StatsSettings | None = None,
+                     stores_missing: bool = False) -> LeaderboardPage:
+    """One page of leaderboard(wh, qrels, measures, runs=..., systems=..., baseline=...): the same
+    board (runs, ranks, bests, tests against the baseline corrected as one family over every run),
+    of which SQL (sql/reports/leaderboard_page.sql) keeps the runs the filter holds, sorts them by
+    the chosen column (ties by run name) and returns one page; only that page's rows are built.
+    A filter no run holds, or a page past the last, is a NoRunMatches that says so.
+    stores_missing: what the page would store where missing (the primary measure's tie-order
+    range, the runs' summaries in score_summaries) is a ReadOnlyError on a read-only connection,
+    so that the server builds the page again where it may write, once; else, as leaderboard()
+    does, a read-only warehouse shows the ranges only where stored, and sums the summaries it
+    lacks for this page only."""
+    settings = settings or Settings()
+    stats = stats or StatsSettings()
+    choice = choice or PageChoice()
+    if not wh.db.fetchone("select count(*) from runs")[0]:
+        raise UsageError("the warehouse holds no runs; ingest some with `irw ingest run`")
+    selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
+    names = sorted(selection)
+    if baseline is not None and baseline not in names:
+        catalog.require_baseline(wh.db, baseline, qrels)
+        names.append(baseline)
+    ids = catalog.run_ids(wh.db, names)  # once: each lookup binds every name of the board
+    scope = _page_scope(wh, qrels, measures, names, settings, ids)
+    shown = scope.measures
+    coverage = parse_all([COVERAGE_MEASURE])[0]
+    if stores_missing:
+        ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
+        if ties:
+            ensure_scores(wh, qrels, scope.qrels_id, names, ties, settings, ids)
+    else:
+        ties = _tie_measures(scope, names)
+    tie_entries = wanted_entries(wh, scope.qrels_id, settings, ties)
+    entries = scope.wanted_for(shown + ([coverage] if coverage.name not in {m.name for m in shown} else []))
+    entries += [tie_entries[m.name] for m in ties]
+    load_wanted_entries(scope, entries)
+    load_run_order(wh, [ids[name] for name in names])
+    # the runs' summaries not stored yet (sql/reports/leaderboard_summaries.sql), stored where the
+    # connection may write: each is computed once per run's scores, then read by every page
+    wh.db.run_file("reports/leaderboard_summaries.sql")
+    if stores_missing and wh.db.read_only and wh.db.fetchone("select count(*) from report_summaries")[0]:
+        raise ReadOnlyError("the runs' summaries the leaderboard reads are not stored yet")
+    if not wh.db.read_only:
+        with wh.db.transaction():
+            wh.db.run_file("reports/store_summaries.sql")
+    wh.db.run_file("reports/analyze_board.sql")
+    # every run's primary value and tie range (rounded sums): which runs are ranked (so tested), and
+    # whether another order of a run's tied documents could move it past any other run
+    tie_positions = [len(entries) - len(ties) + i for i in range(len(ties))] if len(ties) == 2 else [-1, -1]
+    ranges = scope.sql("leaderboard_ranges", {"primary_position": 0, "low_position": tie_positions[0],
+                                              "high_position": tie_positions[1]}).rows
+    params = {"qrels_set_id": scope.qrels_id, "sort_kind": choice.sort_kind, "sort_position": choice.sort_position,
+              "descending": choice.descending, "filter": choice.filter, "page_limit": choice.per_page,
+              "page_offset": choice.offset}
+    table = scope.sql("leaderboard_page", params)
+    if not table.rows:
+        everything = scope.sql("leaderboard_page", {**params, "filter": "", "page_limit": 1, "page_offset": 0})
+        board_runs = everything.to_dicts()[0]["board_runs"] if everything.rows else 0
+        kept = scope.sql("leaderboard_page", {**params, "page_limit": 1, "page_offset": 0}).to_dicts()
+        if not kept:
+            raise NoRunMatches(f"no run of the {plural(board_runs, 'run')} on {qrels} holds {choice.filter!r} "
+                               "in its name or system; clear the filter or try another")
+        pages = max(1, -(-kept[0]["total"] // choice.per_page))
+        raise NoRunMatches(f"page {choice.page} is past the last: {plural(kept[0]['total'], 'run')} make "
+                           f"{plural(pages, 'page')} of {choice.per_page}; choose a page from 1 to {pages}")
+    first = table.to_dicts()[0]
+    total, board_runs, top_run = first["total"], first["board_runs"], first["top_run"]
+    ranked = [run for run, primary_value, _low, _high in ranges if primary_value is not None]
+    chosen = baseline is None
+    if baseline is None and ranked:
+        baseline = top_run
+    elif baseline is not None and baseline not in ranked:
+        raise UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
+    pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
+    p_values = _family_p_values(scope, pairs, [m for m in shown if testable(m)], stats, ids)
+    keys = list(p_values)
+    adjusted = dict(zip(keys, correct([p_values[key] for key in keys], stats.correction)))
+    tested_count = sum(1 for key in keys if not math.isnan(p_values[key]))
+    # the page's runs' whole results (stored now, where the family's were missing and may be stored)
+    on_page = list(dict.fromkeys(row["run"] for row in table.to_dicts()))
+    ranked_set = set(ranked)
+    pair_rows = tested_pairs(scope, [(name, baseline) for name in on_page if name in ranked_set and name != baseline],
+                             shown, stats) if baseline else []
+    for row in pair_rows:
+        p = adjusted.get((row.run, row.measure.name))
+        if row.result is not None and p is not None:
+            row.p_adjusted, row.significant = p, not math.isnan(p) and p < stats.alpha
+    by_pair = {(row.run, row.measure.name): row for row in pair_rows}
+    counts = {m.name for m in shown if m.is_count}
+    page_runs: dict[str, dict[str, Any]] = {}
+    bests: dict[str, set[str]] = {}
+    for row in table.to_dicts():
+        entry = page_runs.setdefault(row["run"], {**row, "values": {}, "queries_by": {}})
+        entry["values"][row["measure"]] = int(row["value"]) if row["measure"] in counts and row["value"] is not None \
+            else row["value"]
+        entry["queries_by"][row["measure"]] = row["queries"]
+        if row["measure"] not in bests and row["measure"] not in tie_entries:
+            bests[row["measure"]] = _best([row["best_high"], row["best_low"]], shown_measure(shown, row["measure"]))
+    rows = []
+    for name, entry in page_runs.items():
+        cells = []
+        for m in shown:
+            value = entry["values"].get(m.name)
+            pair = by_pair.get((name, m.name))
+            cells.append(Cell(value, fmt_value(value) in bests.get(m.name, set()), pair.direction if pair else "",
+                              _mark_title(pair) if pair else ""))
+        primary = by_pair.get((name, scope.primary.name))
+        rows.append(LeaderboardRow(
+            rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
+            date=entry["run_date"], cells=cells, is_baseline=name == baseline,
+            delta=(primary.result.diff if primary and primary.result and primary.result.n
+                   else 0.0 if name == baseline else None),
+            p_adjusted=primary.p_adjusted if primary and primary.tested else None,
+            paired_queries=primary.paired if primary else None,
+            partial_pairing=bool(primary and not primary.same_queries),
+            queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
+            coverage=entry["values"].get(coverage.name), link=None))
+    if len(ties) == 2:
+        low, high = (m.name for m in ties)
+        spans = {run: (lo, hi) for run, _p, lo, hi in ranges if run in ranked_set and lo is not None and hi is not None}
+        may_change = _ranks_may_change(spans, [row.run for row in rows if row.run in spans])
+        for row in rows:
+            if row.run in may_change:
+                values = page_runs[row.run]["values"]
+                row.tie_range = (values[low], values[high])  # as shown: trec_eval's sums
+                row.rank_may_change = may_change[row.run]
+    family_text = (f"over {plural(tested_count, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
+                   f"{plural(sum(1 for m in shown if testable(m)), 'measure')}" if baseline else "no comparisons")
+    board = Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, tested_count,
+                        settings_items(scope, stats, family_text), family_text, selection,
+                        system_shown=bool(first["systems_shown"]))
+    return LeaderboardPage(board, total, board_runs, choice)
+
+
+def _family_p_values(scope: Scope, pairs: Sequence[tuple[str, str]], measures: Sequence[Measure],
+                     stats: StatsSettings, ids: dict[str, int]) -> dict[tuple[str, str], float]:
+    """{(run, measure): p} of every pair (run, baseline) x testable measure: the family a page's marks
+    are corrected over, as leaderboard() corrects it (a test without a p-value is nan). The stored
+    results are read (sql/reports/family_p_values.sql: the p-values only); the pairs lacking one are
+    tested by tested_pairs, which stores them where the connection may write."""
+    if not pairs or not measures:
+        return {}
+    db = scope.wh.db
+    baseline = pairs[0][1]
+    names = {ids[run]: run for run, _b in pairs}
+    load_pair_wanted(scope, measures)
+    out: dict[tuple[str, str], float] = {}
+    # report_runs holds the board's runs (leaderboard_page loaded it); report_wanted these measures
+    for measure, run_id, p in db.run_file("reports/family_p_values.sql", {
+            **test_settings(stats), "baseline_id": ids[baseline]}).fetchall():
+        if run_id in names:
+            out[(names[run_id], measure)] = math.nan if p is None else float(p)
+    lacking = [pair for pair in pairs if any((pair[0], m.name) not in out for m in measures)]
+    if lacking:
+        for row in tested_pairs(scope, lacking, measures, stats):
+            if row.result is not None:
+                out[(row.run, row.measure.name)] = row.result.p_value
+    return out
+
+
+def _page_scope(wh: Warehouse, qrels: str, measures: Sequence[str] | None, names: Sequence[str], settings: Settings,
+                ids: dict[str, int]) -> Scope:
+    """load_scope(..., [COVERAGE_MEASURE], summary=False), with the runs' ids looked up once."""
+    shown = _parse_measures(measures)
+    extra = [m for m in parse_all([COVERAGE_MEASURE]) if m.name not in {x.name for x in shown}]
+    qrels_id = catalog.qrels_set_id(wh.db, qrels)
+    if names:
+        ensure_scores(wh, qrels, qrels_id, names, shown + extra, settings, ids)
+    return Scope(wh, qrels, qrels_id, settings, shown, wanted_entries(wh, qrels_id, settings, shown + extra), {})
+
+
+def _ranks_may_change(spans: dict[str, tuple[float, float]], runs: Sequence[str]) -> dict[str, bool]:
+    """_mark_tie_ranks's answer for these runs only, over every run's range in spans: whether
+    another run's range overlaps theirs (the same prefix maxima over the ranges in order of
+    their low ends)."""
+    ordered = sorted((low, high, run) for run, (low, high) in spans.items())
+    lows = [low for low, _high, _run in ordered]
+    best: list[tuple[float, str | None]] = []
+    second: list[float] = []
+    for _low, high, run in ordered:
+        top, top_run = best[-1] if best else (-math.inf, None)
+        runner = second[-1] if second else -math.inf
+        if high > top:
+            best.append((high, run))
+            second.append(top)
+        else:
+            best.append((top, top_run))
+            second.append(max(runner, high))
+    out = {}
+    for run in runs:
+        low, high = spans[run]
+        k = bisect.bisect_left(lows, high)
+        if k == 0:
+            out[run] = False
+            continue
+        top, top_run = best[k - 1]
+        other = second[k - 1] if top_run == run else top
+        out[run] = other > low
+    return out
+
+
+def shown_measure(shown: Sequence[Measure], name: str) -> Measure:
+    for m in shown:
+        if m.name == name:
+            return m
+    return parse_all([name])[0]

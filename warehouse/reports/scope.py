@@ -78,16 +78,17 @@ def load_scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Seq
 
 
 def ensure_scores(wh: Warehouse, qrels: str, qrels_id: int, runs: Sequence[str], measures: Sequence[Measure],
-                  settings: Settings) -> None:
+                  settings: Settings, ids: dict[str, int] | None = None) -> None:
     """Computes the scores of runs x measures not stored yet (Warehouse.evaluate), asking it only
     about the runs that lack one (sql/reports/missing_scores.sql), EVALUATE_BATCH runs per call:
     over a thousand stored runs, a report then reads nothing it does not show. A run whose scores
-    cover no query is asked about again, so evaluate says why, as it would have with every run."""
+    cover no query is asked about again, so evaluate says why, as it would have with every run.
+    ids: the runs' ids when the caller has them (name -> run_id), else looked up."""
     entries = wanted_entries(wh, qrels_id, settings, measures)
     if any(w["evaluation_id"] == -1 for w in entries.values()):
         missing_runs, missing = list(runs), list(measures)
     else:
-        ids = catalog.run_ids(wh.db, runs)
+        ids = ids if ids is not None else catalog.run_ids(wh.db, runs)
         wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
             (w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in entries.values()])
         rows = wh.db.run_file("reports/missing_scores.sql", {"run_ids": list(ids.values())}).fetchall()

@@ -66,6 +66,7 @@ class WarehouseAccess:
         self._readers = 0
         self._writing = False
         self._writers_waiting = 0
+        self.may_write: bool | None = None      # False once no connection here could write
 
     @property
     def shown(self) -> str:
@@ -124,7 +125,10 @@ class WarehouseAccess:
     # -- pages ------------------------------------------------------------------------------------
     def page(self, build: Callable[[Warehouse], T], needs: Callable[[], str]) -> T:
         """build(warehouse), on the sandbox; when it lacks scores, once more where they may be
-        stored. needs() is the `irw eval` command that stores them, for when they may not."""
+        stored. needs() is the `irw eval` command that stores them, for when they may not. Once a
+        pass finds that no connection here may write, may_write is False: a build may then do
+        without what it would only have liked stored (a leaderboard's tie ranges), and is given
+        the sandbox once more before the page says what to run."""
         try:
             with self._session(False):
                 with self._open(False) as wh:
@@ -137,14 +141,24 @@ class WarehouseAccess:
             except WarehouseBusy:
                 raise
             except WarehouseOpenError:  # a file this process may not write
-                raise ScoresMissing(missing, needs()) from None
-            with wh:
-                if wh.db.read_only:  # a PostgreSQL role that only reads
-                    raise ScoresMissing(missing, needs())
-                try:
-                    return build(wh)
-                except ReadOnlyError as exc:
-                    raise ScoresMissing(str(exc), needs()) from None
+                wh = None
+            if wh is not None:
+                with wh:
+                    if not wh.db.read_only:  # else a PostgreSQL role that only reads
+                        try:
+                            return build(wh)
+                        except ReadOnlyError as exc:
+                            raise ScoresMissing(str(exc), needs()) from None
+            first_time = self.may_write is not False
+            self.may_write = False
+        if first_time:
+            try:
+                with self._session(False):
+                    with self._open(False) as wh:
+                        return build(wh)
+            except ReadOnlyError as exc:
+                missing = str(exc)
+        raise ScoresMissing(missing, needs())
 
     def eval_command(self, qrels: str, measures: Sequence[str], runs: Sequence[str] = ()) -> str:
         """The `irw eval` command that stores these scores."""

@@ -41,8 +41,9 @@ from starlette.routing import Route
 from .. import formatting, reports
 from ..errors import IrwError, NotFoundError, ReadOnlyError, WarehouseNotFound
 from ..reports.render import environment as report_environment
-from ..reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, pr_measures
+from ..reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, _parse_measures, pr_measures
 from ..table import Table
+from . import paging
 from .access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
 
 # What every page may load: itself (its inline style, script and charts), and forms sent back here.
@@ -95,11 +96,13 @@ def query_string(params: dict[str, Any]) -> str:
     return "?" + urlencode(items) if items else ""
 
 
-def qrels_url(qrels: str, page: str = "", api: bool = False, **params: Any) -> str:
+def qrels_url(qrels: str, sub: str = "", api: bool = False, /, **params: Any) -> str:
+    """The URL of qrels's page sub ('' the leaderboard, 'history', 'compare'...) with params in its
+    query string (?page= among them: sub is positional only)."""
     path = ("/api/qrels/" if api else "/qrels/") + quote(qrels, safe="")
-    if api and not page:
-        page = "leaderboard"
-    return path + ("/" + page if page else "") + query_string(params)
+    if api and not sub:
+        sub = "leaderboard"
+    return path + ("/" + sub if sub else "") + query_string(params)
 
 
 def run_url(qrels: str, run: str, api: bool = False, **params: Any) -> str:
@@ -190,7 +193,8 @@ def error_response(exc: IrwError, kind: str) -> Response:
     if kind == "html":
         title = {503: "The warehouse is busy", 409: "Scores not computed yet", 404: "Not found",
                  504: "Query cut by the timeout"}.get(status, "Error")
-        return html(render("serve/error.html", title=title, message=str(exc), command=command), status)
+        return html(render("serve/error.html", title=title, message=str(exc), command=command,
+                           back=getattr(exc, "back", None)), status)
     data = {"error": str(exc), "status": status}
     if command:
         data["command"] = command
@@ -199,12 +203,39 @@ def error_response(exc: IrwError, kind: str) -> Response:
     return json_response(data, status)
 
 
+@dataclass
+class PagedTable:
+    """One page of a list as JSON: the page's rows (the table `irw report ... --format json` prints,
+    cut to the page), and in headers the total the filter keeps (X-Total-Count), every run of the
+    list (X-Board-Runs), the page, its size, the pages, and Link: first, prev, next, last."""
+
+    table: Table
+    total: int
+    board_runs: int
+    page: int
+    per_page: int
+    pages: int
+    links: dict[str, str | None]
+
+    def response(self) -> Response:
+        rel = {"first": "first", "previous": "prev", "next": "next", "last": "last"}
+        link = ", ".join(f'<{url}>; rel="{rel[name]}"' for name, url in self.links.items() if url)
+        return Response(formatting.render(self.table, "json"), media_type="application/json", headers={
+            **HEADERS, "X-Total-Count": str(self.total), "X-Board-Runs": str(self.board_runs),
+            "X-Page": str(self.page), "X-Per-Page": str(self.per_page), "X-Pages": str(self.pages), "Link": link})
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date)):
         return value.isoformat()
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+# The index lists this many runs per qrels set (the first by name); the set's leaderboard lists every
+# run, a page at a time, with a filter, so the index stays one screenful over 10,000 runs.
+INDEX_RUNS = 50
 
 
 # -- the application --------------------------------------------------------------------------------
@@ -223,6 +254,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             return error_response(exc, kind)
         if kind == "html":
             return html(result)
+        if isinstance(result, PagedTable):
+            return result.response()
         if isinstance(result, Table):
             return table_json(result)
         return json_response(result)
@@ -238,19 +271,21 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             except IrwError:
                 names = []
             judged.update(names)
+            listed = names[:INDEX_RUNS]  # the leaderboard lists the others, a page at a time
             sets.append({
                 "qrels": qrels["name"], "description": qrels["description"], "queries": qrels["queries"],
                 "judgments": qrels["judgments"], "created_at": _jsonable(qrels["created_at"]),
-                "url": qrels_url(qrels["name"]), "api": qrels_url(qrels["name"], api=True),
-                "history_url": qrels_url(qrels["name"], "history"),
+                "url": qrels_url(qrels["name"]), "api": qrels_url(qrels["name"], "", True),
+                "history_url": qrels_url(qrels["name"], "history"), "runs_total": len(names),
                 "runs": [{"run": n, "system": runs[n]["system"], "date": _jsonable(runs[n]["date"]),
                           "description": runs[n]["description"], "queries": runs[n]["queries"],
                           "url": run_url(qrels["name"], n), "api": run_url(qrels["name"], n, api=True),
                           "history_url": qrels_url(qrels["name"], "history", system=runs[n]["system"])}
-                         for n in names]})
+                         for n in listed]})
         unjudged = [{"run": n, "system": r["system"], "date": _jsonable(r["date"])}
                     for n, r in runs.items() if n not in judged]
-        return {"warehouse": access.shown, "qrels": sets, "runs_judged_by_no_qrels_set": unjudged}
+        return {"warehouse": access.shown, "qrels": sets, "runs_judged_by_no_qrels_set": unjudged[:INDEX_RUNS],
+                "runs_judged_by_no_qrels_set_total": len(unjudged)}
 
     async def index(request: Request) -> Response:
         def build(wh):
@@ -261,23 +296,62 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     async def index_api(request: Request) -> Response:
         return await answer("json", index_data, lambda: "")
 
-    # -- leaderboard
+    # -- leaderboard: one page of it, sorted and filtered in SQL (paging.py's parameters)
     def leaderboard_handler(kind: str):
         async def handler(request: Request) -> Response:
             qrels = param(request, "qrels")
             c = Choices.of(request)
+            try:
+                columns = paging.leaderboard_columns(_parse_measures(c.measures))
+                choice, sort = paging.page_choice(request.query_params, columns)
+            except IrwError as exc:
+                return error_response(exc, kind)
 
             def build(wh):
-                board = reports.leaderboard(wh, qrels, c.measures, runs=c.runs, systems=c.systems,
-                                            baseline=c.baseline)
+                keep = paging.paging_params(choice, sort, columns)
+                try:
+                    found = reports.leaderboard_page(wh, qrels, c.measures, runs=c.runs, systems=c.systems,
+                                                     baseline=c.baseline, choice=choice,
+                                                     stores_missing=access.may_write is not False)
+                except reports.NoRunMatches as exc:
+                    exc.back = ((qrels_url(qrels, **c.params(), **{**keep, "filter": None, "page": None}),
+                                 "the leaderboard without the filter") if choice.filter and choice.page == 1 else
+                                (qrels_url(qrels, **c.params(), **{**keep, "page": None}), "its first page"))
+                    raise
+                board = found.board
+
+                def page_url(number: int, api: bool = False) -> str:
+                    return qrels_url(qrels, "", api, **c.params(), **{**keep, "page": None if number == 1 else number})
+
+                pager = {"first": page_url(1), "last": page_url(found.pages),
+                         "previous": page_url(choice.page - 1) if choice.page > 1 else None,
+                         "next": page_url(choice.page + 1) if choice.page < found.pages else None}
                 if kind != "html":
-                    return board.table()
+                    api = {name: (page_url(n, api=True) if n is not None else None) for name, n in (
+                        ("first", 1), ("previous", choice.page - 1 if choice.page > 1 else None),
+                        ("next", choice.page + 1 if choice.page < found.pages else None), ("last", found.pages))}
+                    return PagedTable(board.table(), found.total, found.board_runs, choice.page, choice.per_page,
+                                      found.pages, api)
                 link_params = {"m": c.measures or [], "baseline": board.baseline}
                 for row in board.rows:
                     row.link = Link(row.run, quote(row.run, safe="") + query_string(link_params))
-                return render("serve/leaderboard.html", board=board, title=f"Leaderboard: {qrels}",
+                sorts = {}
+                for name, column in columns.items():
+                    active = name == sort
+                    descending = (not choice.descending) if active else column.descending
+                    sorts[name] = {"href": qrels_url(qrels, **c.params(), **{
+                        **keep, "sort": None if name == "rank" and not descending else name,
+                        "order": "desc" if descending else "asc", "page": None}),
+                        "active": active, "aria": ("descending" if choice.descending else "ascending") if active
+                        else None}
+                hidden = [(key, value) for key, values in {**c.params(), **keep, "filter": None, "page": None}.items()
+                          for value in (values if isinstance(values, (list, tuple)) else [values])
+                          if value not in (None, "")]
+                return render("serve/leaderboard.html", board=board, found=found, title=f"Leaderboard: {qrels}",
                               runs_dir=qrels_url(qrels) + "/runs", settings=board.settings, c=c, qrels=qrels,
-                              here=qrels_url(qrels), json_url=qrels_url(qrels, api=True, **c.params()),
+                              here=qrels_url(qrels), pager=pager, sorts=sorts, sort=sort, hidden=hidden,
+                              clear_filter=qrels_url(qrels, **c.params(), **{**keep, "filter": None, "page": None}),
+                              json_url=qrels_url(qrels, "", True, **c.params(), **keep),
                               history_url=qrels_url(qrels, "history", m=c.shown_measures[:1], run=c.runs or [],
                                                     system=c.systems or []),
                               notes=board.selection.notes() if board.selection is not None else [])
@@ -324,7 +398,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                               leaderboard_url=qrels_url(qrels, m=c.measures or []),
                               run_links=[(n, run_url(qrels, n, m=c.measures or [], baseline=c.baseline))
                                          for n in page.runs],
-                              json_url=qrels_url(qrels, "compare", api=True, **c.params()))
+                              json_url=qrels_url(qrels, "compare", True, **c.params()))
 
             return await answer(kind, build, lambda: access.eval_command(
                 qrels, [*c.shown_measures, *pr_measures()], c.runs or []))
@@ -344,7 +418,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 return render("serve/history.html", page=page, title=f"History: {measure} on {qrels}",
                               settings=page.settings, c=c, qrels=qrels, measure=measure,
                               here=qrels_url(qrels, "history"), leaderboard_url=qrels_url(qrels, m=[measure]),
-                              json_url=qrels_url(qrels, "history", api=True, m=[measure], run=c.runs or [],
+                              json_url=qrels_url(qrels, "history", True, m=[measure], run=c.runs or [],
                                                  system=c.systems or []))
 
             return await answer(kind, build, lambda: access.eval_command(qrels, [measure]))

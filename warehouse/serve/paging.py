@@ -1,0 +1,101 @@
+"""Paging, sorting and filtering of the served lists, from a request's query string.
+
+`?page=` (from 1), `?per_page=` (1 to MAX_PER_PAGE, default PER_PAGE), `?sort=` (a column of the
+list's registry, never user text formatted into SQL: the SQL takes the chosen kind and position as
+bound values), `?order=asc|desc` (default: each column's natural order), `?filter=` (text a run's
+name or system holds, case folded; bound as a value). A value outside these is a BadParameter
+(status 400) that says what is allowed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from starlette.datastructures import QueryParams
+
+from ..errors import UsageError
+from ..measures import Measure
+from ..reports import PageChoice
+from ..reports.scope import COVERAGE_MEASURE, higher_is_better
+
+PER_PAGE = 50
+MAX_PER_PAGE = 500
+MAX_FILTER = 200
+
+
+class BadParameter(UsageError):
+    """A paging, sorting or filtering parameter outside what the list allows."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A sortable column of the leaderboard: its name in ?sort=, the SQL kind and measure position
+    it sorts by (sql/reports/leaderboard_page.sql), and its natural order."""
+
+    name: str
+    kind: str
+    position: int = 0
+    descending: bool = False
+
+
+def leaderboard_columns(measures: Sequence[Measure]) -> dict[str, Column]:
+    """The leaderboard's sortable columns with these measures shown (the first ranks): rank, run,
+    system, each measure, Judged@10, queries, date. A measure where more is better sorts high first."""
+    columns = {"rank": Column("rank", "rank"), "run": Column("run", "run"), "system": Column("system", "system")}
+    names = [m.name for m in measures]
+    for position, m in enumerate(measures):
+        columns[m.name] = Column(m.name, "measure", position, higher_is_better(m) is not False)
+    if COVERAGE_MEASURE not in names:
+        columns[COVERAGE_MEASURE] = Column(COVERAGE_MEASURE, "measure", len(names), True)
+    columns["queries"] = Column("queries", "queries", 0, True)
+    columns["date"] = Column("date", "date", 0, True)
+    return columns
+
+
+def _integer(params: QueryParams, name: str, default: int, low: int, high: int | None) -> int:
+    values = params.getlist(name)
+    if not values:
+        return default
+    bound = f"from {low} to {high}" if high is not None else f"from {low}"
+    if len(values) > 1:
+        raise BadParameter(f"?{name}= is given {len(values)} times; give it once, a whole number {bound}")
+    text = values[0].strip()
+    if not text.isdigit() or len(text) > 9 or not (low <= int(text) <= (high if high is not None else 10**9)):
+        raise BadParameter(f"?{name}={values[0][:40]!r} is not allowed: give a whole number {bound}")
+    return int(text)
+
+
+def _single(params: QueryParams, name: str) -> str | None:
+    values = params.getlist(name)
+    if len(values) > 1:
+        raise BadParameter(f"?{name}= is given {len(values)} times; give it once")
+    return values[0] if values else None
+
+
+def page_choice(params: QueryParams, columns: dict[str, Column]) -> tuple[PageChoice, str]:
+    """The page a request asks for, and the name of its sort column; BadParameter when a value is
+    not allowed (the message lists what is)."""
+    page = _integer(params, "page", 1, 1, None)
+    per_page = _integer(params, "per_page", PER_PAGE, 1, MAX_PER_PAGE)
+    sort = _single(params, "sort") or "rank"
+    if sort not in columns:
+        raise BadParameter(f"?sort={sort[:60]!r} is not a column of this list; sort by one of: "
+                           f"{', '.join(columns)}")
+    column = columns[sort]
+    order = _single(params, "order")
+    if order not in (None, "", "asc", "desc"):
+        raise BadParameter(f"?order={order[:40]!r} is not allowed: give asc or desc")
+    descending = column.descending if not order else order == "desc"
+    text = (_single(params, "filter") or "").strip()
+    if len(text) > MAX_FILTER:
+        raise BadParameter(f"?filter= is {len(text)} characters long; give at most {MAX_FILTER}")
+    return PageChoice(column.kind, column.position, descending, text, page, per_page), sort
+
+
+def paging_params(choice: PageChoice, sort: str, columns: dict[str, Column]) -> dict[str, Any]:
+    """The query-string values that ask for this page again (defaults left out)."""
+    column = columns[sort]
+    return {"sort": None if sort == "rank" else sort,
+            "order": None if choice.descending == column.descending else ("desc" if choice.descending else "asc"),
+            "filter": choice.filter or None, "per_page": None if choice.per_page == PER_PAGE else choice.per_page,
+            "page": None if choice.page == 1 else choice.page}
