@@ -30,7 +30,7 @@ import pytest
 import warehouse
 from warehouse.core import copy
 from warehouse.errors import DatabaseError, NotFoundError, OutputError
-from warehouse.export import MANIFEST, PARTITIONED, export_warehouse, partition_folder
+from warehouse.export import INTERNAL_TABLES, MANIFEST, PARTITIONED, export_warehouse, partition_folder
 
 from conftest import Cli, dl19_expected, qrels_text, run_text, RUN_ROWS, write_file
 from test_full_disk import small_disk  # noqa: F401 (a fixture)
@@ -72,7 +72,7 @@ def _exported(folder: Path, table: str) -> str:
 def _stored_tables(con) -> list[str]:
     return [r[0] for r in con.execute(
         "select table_name from information_schema.tables where table_schema = 'main' "
-        "and table_type = 'BASE TABLE' and table_name <> 'irw_schema' order by 1").fetchall()]
+        "and table_type = 'BASE TABLE' order by 1").fetchall() if r[0] not in INTERNAL_TABLES]
 
 
 # -- a DL19 warehouse ------------------------------------------------------------------------------

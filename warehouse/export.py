@@ -58,7 +58,9 @@ MANIFEST = "_irw_export.json"
 FORMAT_VERSION = 1
 # tables of the schema that are not data: the migration log (its version goes in the manifest), and
 # the login of `irw sql`'s reader on PostgreSQL (a password)
-INTERNAL_TABLES = {"irw_schema", "irw_reader_login"}
+# score_summaries is a cache of sums of stored scores a served page keeps (schema 16), keyed by
+# when those scores were computed: rebuilt from the exported scores, never a fact of its own.
+INTERNAL_TABLES = {"irw_schema", "irw_reader_login", "score_summaries"}
 # characters Spark escapes in a partition value (ExternalCatalogUtils.escapePathName), and NUL:
 # written as %XX, which Spark and DuckDB both decode
 _ESCAPED = frozenset([chr(c) for c in range(0x20)] + list("\"#%'*/:=?\\\x7f{[]^"))
