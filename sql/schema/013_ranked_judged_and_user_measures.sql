@@ -16,7 +16,7 @@
 -- evaluated.definition_hash and measures.definition_hash: the sha256 of the user measure definition the
 -- stored scores were computed with (null for the built-ins); scores of another definition are never read.
 create or replace view ranked_judged as
-with qrels_levels as (
+with qrels_levels as not materialized (
     select distinct
         qrels_set_id,
         grade as level
@@ -34,7 +34,7 @@ with qrels_levels as (
     group by qrels_set_id
 ),
 
-judged_docs as (
+judged_docs as not materialized (
     -- the ideal ranking: the documents graded > 0, by grade descending (docid breaks ties, which
     -- no gain-based measure can tell apart)
     select
@@ -50,7 +50,7 @@ judged_docs as (
     from qrels
 ),
 
-query_counts as (
+query_counts as not materialized (
     select
         j.qrels_set_id,
         l.level,
@@ -64,7 +64,7 @@ query_counts as (
     group by j.qrels_set_id, l.level, j.query_id
 ),
 
-rows_at_levels as (
+rows_at_levels as not materialized (
     select
         rq.run_id,
         j.qrels_set_id,
@@ -87,7 +87,7 @@ rows_at_levels as (
        and jr.doc_id = j.doc_id
 ),
 
-final as (
+final as not materialized (
     select
         r.name as run,
         x.run_id,
