@@ -291,3 +291,25 @@ def test_the_measures_commands(tmp_path, conformance):
     assert _csv(cli("measures", "list", "--format", "csv")) == []
     gone = cli("measures", "rm", "prec")
     assert gone.exit_code == 1 and "no user measure 'prec'" in gone.stderr
+
+
+def test_irw_serve_and_the_other_reports_show_a_user_measure(tmp_path, conformance):
+    from test_serve import get_json, served
+
+    source = conformance / "dl19-passage"
+    db = tmp_path / "irw.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([source / "runs"])
+        wh.add_measure(ROOT / "examples/measures/precision_at_k.sql")
+    cli = Cli(db)
+    for kind, args in (("run", ["BM25", "-m", "P@5"]), ("history", []), ("compare", ["BM25", "REP_LLAMA"])):
+        out = tmp_path / f"{kind}.html"
+        result = cli("report", kind, *args, "--qrels", "dl19", "-m", "prec@5", "-o", out)
+        assert result.exit_code == 0, result.stderr
+        assert "prec(k=5)" in out.read_text(encoding="utf-8"), kind
+    with served(str(db), "--timeout", "30", log=tmp_path / "serve.log", cwd=tmp_path) as base:
+        rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=prec@20&m=P@20")
+        assert len(rows) == 6 and all(row["prec(k=20)"] == row["P@20"] for row in rows)
+        assert {row["run"]: row["P@20"] for row in rows}["BM25"] == pytest.approx(
+            float(expected(conformance, "BM25")[("P_20", "all")]), abs=5e-5)
