@@ -626,7 +626,10 @@ def measures_(ctx: typer.Context, fmt: FormatOption = OutputFormat.table) -> Non
 def measures_list(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
     """List the measures added to the warehouse with irw measures add."""
     with reported_errors(), Warehouse(db, read_only=True, create=False) as wh:
-        emit(wh.user_measures(), fmt)
+        table = wh.user_measures()
+        emit(table, fmt)
+        if not table.rows:
+            err("# no measure is added to this warehouse; add one with irw measures add FILE")
 
 
 @measures_app.command("add")

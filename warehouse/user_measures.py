@@ -304,7 +304,7 @@ def trial(db, definition: Definition) -> None:
 def _describe(exc: BaseException) -> str:
     lines = [line.strip() for line in str(exc).splitlines() if line.strip() and not _LINE.match(line.strip())]
     message = lines[0] if lines else type(exc).__name__
-    if "u.run_id" in message or "u.query_id" in message or "u.value" in message:
+    if any(text in message for text in ("u.run_id", "u.query_id", "u.value", '"u"')):
         message += " (a measure returns the columns run_id, query_id and value, one row per run x query)"
     return message
 
