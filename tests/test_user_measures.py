@@ -313,3 +313,24 @@ def test_irw_serve_and_the_other_reports_show_a_user_measure(tmp_path, conforman
         assert len(rows) == 6 and all(row["prec(k=20)"] == row["P@20"] for row in rows)
         assert {row["run"]: row["P@20"] for row in rows}["BM25"] == pytest.approx(
             float(expected(conformance, "BM25")[("P_20", "all")]), abs=5e-5)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_ranked_judged_holds_the_rows_the_built_in_measures_start_from(dl19, level):
+    """ranked_judged's retrieved rows are the evaluation's own eval_judged rows (sql/eval/05_judged.sql:
+    rank, grade, relevance, running relevant count), and its per-query counts eval_run_queries'."""
+    from warehouse import catalog
+    from warehouse.evaluate import Evaluator, Settings
+
+    with warehouse.open(dl19) as wh:
+        qrels_id = catalog.qrels_set_id(wh.db, "dl19")
+        run_ids = sorted(catalog.run_ids(wh.db, RUNS).values())
+        Evaluator(wh.db)._prepare(qrels_id, Settings(level=level), run_ids)
+        internal = sorted(wh.db.fetchall("select run_id, query_id, doc_id, rank, grade, is_rel, "
+                                         "cast(rel_so_far as bigint) from eval_judged"))
+        counts = sorted(wh.db.fetchall("select run_id, query_id, num_ret, num_rel, num_nonrel from eval_run_queries"))
+        view = f"from ranked_judged where qrels_set_id = {qrels_id} and level = {level}"
+        assert sorted(wh.db.fetchall("select run_id, query_id, doc_id, rank, grade, is_rel, rel_so_far "
+                                     f"{view} and retrieved")) == internal
+        assert sorted(wh.db.fetchall(f"select distinct run_id, query_id, num_ret, num_rel, num_nonrel {view}")) == counts
+        assert len(internal) > 1000 and len(counts) == 6 * 43
