@@ -164,6 +164,10 @@ def test_a_user_measure_equal_to_a_built_in_stores_the_same_scores(dl19, tmp_pat
         for text in (P10, AP, NDCG):
             wh.add_measure(write(tmp_path, "m.sql", text))
         assert _per_query(wh, "p10_hand") == _per_query(wh, "P@10")  # identical, bit for bit
+        # irw sql reads the view on either engine (SQL both take as it is)
+        read = wh.sql("select run, query_id, cast(count(*) filter (where is_rel and rank <= 10) as double precision) / 10 "
+                      "from ranked_judged where qrels = 'dl19' and level = 1 group by run, query_id").rows
+        assert {(run, query): value for run, query, value in read} == _per_query(wh, "P@10")
         for mine, builtin in (("ap_hand", "AP"), ("ndcg_hand", "nDCG@10"), ("ndcg_hand@5", "nDCG@5"),
                               ("ap_hand(rel=2)", "AP(rel=2)"), ("p10_hand(rel=2)", "P(rel=2)@10")):
             ours, theirs = _per_query(wh, mine), _per_query(wh, builtin)
@@ -334,3 +338,23 @@ def test_ranked_judged_holds_the_rows_the_built_in_measures_start_from(dl19, lev
                                      f"{view} and retrieved")) == internal
         assert sorted(wh.db.fetchall(f"select distinct run_id, query_id, num_ret, num_rel, num_nonrel {view}")) == counts
         assert len(internal) > 1000 and len(counts) == 6 * 43
+
+
+def test_schema_13_upgrades_an_old_postgresql_warehouse(postgres_url, tmp_path):
+    from conftest import RUN_ROWS, run_text, write_file
+
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        before = wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows
+        # back to schema 12, as a warehouse written before user measures is
+        for statement in ("drop view ranked_judged", "drop table user_measures",
+                          "alter table measures drop column definition_hash",
+                          "alter table evaluated drop column definition_hash",
+                          "delete from irw_schema where version >= 13"):
+            wh.db.execute(statement)
+    with warehouse.open(postgres_url) as wh:
+        assert wh.db.schema_version() >= 13
+        assert wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows == before
+        wh.add_measure(write(tmp_path, "m.sql", P10.replace("rank <= 10", "rank <= 2").replace("/ 10", "/ 2")))
+        assert wh.evaluate("a", "q", ["p10_hand"]).value("a", "p10_hand") == wh.evaluate("a", "q", ["P@2"]).value("a", "P@2")
