@@ -67,13 +67,13 @@ class Definition:
 
 
 def _without_final_semicolon(text: str) -> str:
-    stripped = text.rstrip()
-    while True:
-        tail = re.search(r"(--[^\n]*|\s+)$", stripped)
-        if not tail or not tail.group(0):
-            break
-        stripped = stripped[:tail.start()]
-    return stripped[:-1] if stripped.endswith(";") else text
+    """text up to its final `;` (by DuckDB's tokenizer: not one in a string or a comment)."""
+    from . import adhoc
+
+    tokens = adhoc._tokens(text)
+    if tokens and tokens[-1][1] == ";":
+        return text[:tokens[-1][0]]
+    return text
 
 
 def parse_definition(text: str, path: str) -> Definition:
