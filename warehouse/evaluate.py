@@ -339,6 +339,7 @@ class Evaluator:
             found = self._find_evaluation_id(qrels_id, s)
             return found if found is not None else -1
         user = [m for m in scored if is_user(m)]
+        self._user_values = {}
         if user:
             # user measures run in irw sql's sandbox, which a transaction of the writer would bar
             found = self._find_evaluation_id(qrels_id, s)
@@ -393,7 +394,6 @@ class Evaluator:
     def _compute_user_values(self, qrels_id: int, s: Settings, run_ids: list[int], user: list[Measure]) -> None:
         from . import user_measures
 
-        self._user_values = {}
         if not run_ids:
             return
         computed = {}
