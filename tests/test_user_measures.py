@@ -249,7 +249,7 @@ BAD = {
                4, "only reads"),
     "reads a file": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id, 1.0 as value\n"
                      "from ranked_judged\nwhere query_id in (select column0 from read_csv('/etc/passwd'))\n",
-                     6, "reads a file"),
+                     6, ("reads the warehouse and nothing else", "read_csv")),
     "header": ("-- measure: bad\n-- aggregate: mean\nselect run_id, query_id, 1.0 as value from ranked_judged\n", 3,
                "lacks `-- parameters"),
     "built-in name": ("-- measure: AP\n-- parameters: none\n-- aggregate: mean\n"
@@ -273,7 +273,8 @@ def test_a_bad_file_gets_one_error_naming_its_line_and_changes_nothing(dl19_bm25
         with pytest.raises(MeasureFileError) as caught:
             wh.add_measure(path)
         message = str(caught.value)
-        assert len(message.splitlines()) == 1 and reason.lower() in message.lower(), message
+        reasons = (reason,) if isinstance(reason, str) else reason  # DuckDB's words, or PostgreSQL's
+        assert len(message.splitlines()) == 1 and any(r.lower() in message.lower() for r in reasons), message
         prefix = f"{path}:{line}: " if line else f"{path}:"
         assert message.startswith(prefix), message
         assert wh.user_measures().rows == [] and wh.sql("select count(*) from scores").rows == before

@@ -36,7 +36,7 @@ KNOWN_FIELDS = (*REQUIRED, "description")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _FIELD = re.compile(r"--\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
 _LINE = re.compile(r"LINE (\d+):")
-# DuckDB's table functions that read files or URLs: the sandbox refuses them too, this says where
+# DuckDB's table functions that read files or URLs: the sandbox refuses them; this finds the line
 _FILE_FUNCTIONS = re.compile(r"^(read_\w+|glob|\w+_scan|sniff_csv|parquet_\w+|iceberg_\w+|delta_\w+|"
                              r"pg_read_\w+|pg_ls_\w+|lo_\w+)$", re.I)
 # the parameters of irw's own in the statement that computes a user measure
@@ -177,11 +177,6 @@ def check_statement(definition: Definition) -> None:
         if why:
             raise MeasureFileError(f"{path}:{_refused_line(text, body)}: a measure file only reads "
                                    f"(it runs in irw sql's read-only sandbox): {why}")
-        for position, token, kind in adhoc._tokens(text):
-            if kind in ("identifier", "keyword") and _FILE_FUNCTIONS.match(token) and \
-                    text[position + len(token):].lstrip().startswith("("):
-                raise MeasureFileError(f"{path}:{_file_line(text, position)}: {token}() reads a file or URL; a measure "
-                                       "file reads only the warehouse (ranked_judged)")
     finally:
         con.close()
 
@@ -294,11 +289,34 @@ def trial(db, definition: Definition) -> None:
     from .errors import QueryError, ReadOnlyError
 
     try:
-        table = run_statement(db, definition, dict(definition.parameters), [], -1, 1, 1 << 62)
+        run_statement(db, definition, dict(definition.parameters), [], -1, 1, 1 << 62)
     except (QueryError, ReadOnlyError) as exc:
-        line = _error_line(str(exc), definition.text, PREFIX_LINES)
+        line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
         raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
-    del table
+
+
+def _located(message: str, text: str, refused: bool) -> int:
+    """The file's line an engine's error is about: the line DuckDB names (LINE n, past the
+    statement irw puts around the file); else the first line of the file that holds a name the
+    message quotes or calls (PostgreSQL's `function read_csv(unknown) does not exist`); else, for
+    what the sandbox refused without naming it (DuckDB's `Scanning CSV files is disabled`), the
+    first call of a function that reads files; else the statement's first line."""
+    from . import adhoc
+
+    match = _LINE.search(message)
+    if match and 1 <= int(match.group(1)) - PREFIX_LINES <= len(text.splitlines()):
+        return int(match.group(1)) - PREFIX_LINES
+    tokens = [(position, token) for position, token, kind in adhoc._tokens(text)
+              if kind in ("identifier", "keyword")]
+    for position, token in tokens:
+        if re.search(rf'"{re.escape(token)}"|\b{re.escape(token)}\(', message, re.I) and \
+                token.lower() not in ("u", "value", "run_id", "query_id"):
+            return _file_line(text, position)
+    if refused:
+        for position, token in tokens:
+            if _FILE_FUNCTIONS.match(token) and text[position + len(token):].lstrip().startswith("("):
+                return _file_line(text, position)
+    return _file_line(text, _first_code_position(text))
 
 
 def _describe(exc: BaseException) -> str:
