@@ -359,3 +359,22 @@ def test_schema_13_upgrades_an_old_postgresql_warehouse(postgres_url, tmp_path):
         assert wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows == before
         wh.add_measure(write(tmp_path, "m.sql", P10.replace("rank <= 10", "rank <= 2").replace("/ 10", "/ 2")))
         assert wh.evaluate("a", "q", ["p10_hand"]).value("a", "p10_hand") == wh.evaluate("a", "q", ["P@2"]).value("a", "P@2")
+
+
+def test_the_rbp_example_by_hand(tmp_path):
+    """examples/measures/rbp.sql on a ranking checked by hand: relevant at ranks 1 and 3 of q1,
+    nothing relevant retrieved for q2 (its one relevant document unretrieved)."""
+    from conftest import write_file
+
+    with warehouse.open(tmp_path / "w.duckdb") as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 z 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "r.run", "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 c 3 1 r\nq2 Q0 y 1 1 r\n"),
+                      "r")
+        wh.add_measure(ROOT / "examples/measures/rbp.sql")
+        rows = wh.evaluate(["r"], "q", ["rbp_binary(p=0.5)", "rbp_binary", "rbp_binary(rel=2)"],
+                           per_query=True).per_query.rows
+        values = {(query, measure): value for _run, query, measure, value in rows}
+        assert values[("q1", "rbp_binary(p=0.5)")] == pytest.approx(0.5 * (1 + 0.25))
+        assert values[("q1", "rbp_binary")] == pytest.approx(0.2 * (1 + 0.64))
+        assert values[("q1", "rbp_binary(rel=2)")] == pytest.approx(0.2 * 0.64)
+        assert values[("q2", "rbp_binary")] == 0.0
