@@ -364,7 +364,7 @@ class Evaluator:
             self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
             for m in todo_measures.values():
                 if is_user(m):
-                    self.db.run_file("eval/record_definition_hash.sql", {
+                    self.db.run_file("catalog/record_definition_hash.sql", {
                         "evaluation_id": evaluation_id, "run_ids": first, "measure": stored_name(m),
                         "definition_hash": m.family.definition_hash})
         # Each further batch in a transaction of its own: DuckDB frees what a transaction's dropped
@@ -468,7 +468,7 @@ class Evaluator:
             self.db.run_file("eval/record_evaluated.sql",
                              {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
             for m in user:
-                self.db.run_file("eval/record_definition_hash.sql", {
+                self.db.run_file("catalog/record_definition_hash.sql", {
                     "evaluation_id": evaluation_id, "run_ids": run_ids, "measure": stored_name(m),
                     "definition_hash": m.family.definition_hash})
 
