@@ -263,8 +263,8 @@ def test_a_warehouse_another_process_is_writing(seeded_db):
 
 # Commands that print nothing on stdout but messages, and the trec_eval drop-in whose output is
 # trec_eval's own format. Every other command prints data and takes --format (DESIGN: house rules).
-NOT_PRINTING_DATA = {"ingest run", "ingest qrels", "ingest prefs", "rm run", "rm qrels", "rename run", "rename qrels", "edit run",
-                     "trec-eval", "copy", "export", "serve"}
+NOT_PRINTING_DATA = {"ingest run", "ingest qrels", "ingest prefs", "rm run", "rm qrels", "rename run", "rename qrels",
+                     "edit run", "trec-eval", "copy", "export", "serve", "measures add", "measures rm"}
 
 
 def _commands(group, prefix=""):

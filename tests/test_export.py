@@ -89,6 +89,9 @@ def dl19(conformance, tmp_path_factory) -> Path:
         wh.ingest_run(folder / "runs" / "run.dl19.BM25.txt", name=ODD_RUN, parameters={"zeta": "1", "a": "k=v"})
         wh.evaluate(wh.run_names(), "dl19", ["AP(rel=2)", "nDCG@10"])
         wh.compare(["BM25", "REP_LLAMA"], "dl19", ["nDCG@10"], baseline="BM25", permutations=1000)
+        # a measure written in SQL (user_measures, schema 13), with its scores
+        wh.add_measure(Path(__file__).resolve().parents[1] / "examples" / "measures" / "precision_at_k.sql")
+        wh.evaluate(["BM25"], "dl19", ["prec"])
     return path
 
 

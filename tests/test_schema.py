@@ -180,3 +180,29 @@ def test_migrating_to_011_marks_every_stored_run_as_holding_its_rows(db_path, tm
         assert wh.evaluate("a", "q", ["P@2"]).value("a", "P@2") == pytest.approx(0.5)
         wh.ingest_run(write_file(tmp_path, "b.run", run_text(RUN_ROWS, tag="b")))
         assert wh.db.fetchall("select name, rows_stored from runs order by name") == [("a", True), ("b", True)]
+
+
+def test_migrating_to_013_adds_ranked_judged_and_user_measures_and_keeps_the_scores(db_path, tmp_path):
+    with warehouse.open(db_path) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        before = wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows
+        # back to schema 12, as a warehouse written before user measures is
+        wh.db.execute("drop view ranked_judged")
+        wh.db.execute("drop table user_measures")
+        wh.db.execute("alter table measures drop column definition_hash")
+        wh.db.execute("alter table evaluated drop column definition_hash")
+        wh.db.execute("delete from irw_schema where version >= 13")
+        wh.db.execute("update scores set value = value + 1")  # marks the stored scores: read, not recomputed
+    with warehouse.open(db_path) as wh:
+        assert wh.db.schema_version() >= 13
+        assert wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows == \
+            [row[:3] + (row[3] + 1,) for row in before]
+        assert wh.sql("select run, query_id, doc_id, rank, grade, is_rel from ranked_judged "
+                      "where level = 1 order by query_id, doc_id").rows == [
+            ("a", "q1", "d1", 1, 2, True), ("a", "q1", "d3", 3, 0, False), ("a", "q2", "d1", 1, 1, True)]
+        measure = write_file(tmp_path, "m.sql", "-- measure: hits\n-- parameters: none\n-- aggregate: sum\n"
+                             "select run_id, query_id, cast(count(*) filter (where is_rel and retrieved) as double) "
+                             "as value from ranked_judged group by run_id, query_id\n")
+        wh.add_measure(measure)
+        assert wh.evaluate("a", "q", ["hits"]).value("a", "hits") == 2

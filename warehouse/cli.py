@@ -631,12 +631,51 @@ def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt:
         emit(evaluation.wide(per_query=per_query, micro=micro), OutputFormat(fmt.value))
 
 
-@app.command("measures")
-def measures_(fmt: FormatOption = OutputFormat.table) -> None:
-    """List the measures irw computes, with their trec_eval names."""
+measures_app = typer.Typer(help="List the measures irw computes; add measures you write in SQL.")
+app.add_typer(measures_app, name="measures")
+
+
+@measures_app.callback(invoke_without_command=True)
+def measures_(ctx: typer.Context, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the measures irw computes, with their trec_eval names (add your own: irw measures add FILE)."""
+    if ctx.invoked_subcommand is not None:
+        return
     from .measures import measure_table
 
     emit(measure_table(), fmt)
+
+
+@measures_app.command("list")
+def measures_list(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the measures added to the warehouse with irw measures add."""
+    with reported_errors(), Warehouse(db, read_only=True, create=False) as wh:
+        table = wh.user_measures()
+        emit(table, fmt)
+        if not table.rows:
+            err("# no measure is added to this warehouse; add one with irw measures add FILE")
+
+
+@measures_app.command("add")
+def measures_add(
+    file: Annotated[Path, typer.Argument(help="A measure file: a SELECT over ranked_judged with a header.")],
+    replace: Annotated[bool, typer.Option("--replace", help="Replace a measure of that name and delete its "
+                                                            "scores.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Add a measure written in SQL; from then on irw eval -m NAME, compare and reports compute it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        definition = wh.add_measure(file, replace=replace)
+        params = ", ".join(f"{k}={v:g}" for k, v in definition.parameters) or "none"
+        err(f"added measure {definition.name} (parameters: {params}; aggregate: {definition.aggregate}) "
+            f"from {file}")
+
+
+@measures_app.command("rm")
+def measures_rm(name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Remove a user measure and every score computed with it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        wh.remove_measure(name)
+        err(f"removed measure {name}")
 
 
 @app.command("trec-eval", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,

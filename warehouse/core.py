@@ -21,6 +21,9 @@ class Warehouse:
         """Opens (or creates) the warehouse at path; see warehouse.open."""
         self.db = open_database(path if path is not None else default_path(), read_only=read_only,
                                 create=create, sandboxed=sandboxed)
+        from . import user_measures
+
+        user_measures.register(self.db)  # the measures added to it (irw measures add) parse from now on
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
@@ -210,6 +213,30 @@ class Warehouse:
         set_id = catalog.qrels_set_id(self.db, name)
         with self.db.transaction():
             catalog.delete_qrels_set(self.db, set_id)
+
+    # -- user measures (warehouse/user_measures.py) --------------------------------------------
+    def add_measure(self, path: str | os.PathLike[str], *, replace: bool = False):
+        """Adds a measure file (a SELECT over ranked_judged with a header; README, "Measures you
+        write in SQL"): checked in irw sql's sandbox, then usable in evaluate, compare and reports.
+        replace=True replaces a measure of that name and deletes its scores."""
+        from . import user_measures
+
+        self._require_writable("add a measure")
+        return user_measures.add(self.db, os.fspath(path), replace=replace)
+
+    def remove_measure(self, name: str) -> None:
+        """Removes a user measure and every score computed with it."""
+        from . import user_measures
+
+        self._require_writable("remove a measure")
+        user_measures.remove(self.db, name)
+
+    def user_measures(self) -> Table:
+        """The measures added to this warehouse: name, parameters, aggregate, description, definition
+        (the start of its sha256), source."""
+        from . import user_measures
+
+        return user_measures.listing(self.db)
 
     # -- evaluation --------------------------------------------------------------------------
     def evaluate(self, runs: str | Sequence[str] | None, qrels: str, measures: Iterable[str] | str, *,

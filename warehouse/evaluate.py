@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from . import catalog
 from .db import Database
 from .errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
-from .measures import CUTOFFS, LEVELS, RAW, Measure, parse_all
+from .measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all
 from .resources import read_sql
 from .table import Table, Tabular
 
@@ -278,6 +278,9 @@ class Evaluation(Tabular):
 class Evaluator:
     def __init__(self, db: Database):
         self.db = db
+        # user measures' values, computed in irw sql's sandbox before the evaluation's transaction
+        # (warehouse/user_measures.py): (stored name, run_id) -> [(query_id, value)]
+        self._user_values: dict[tuple[str, int], list[tuple[str, float]]] = {}
 
     def evaluate(self, runs: Sequence[str], qrels: str, measures: Iterable[str | Measure], *,
                  per_query: bool = False, settings: Settings | None = None, recompute: bool = False) -> Evaluation:
@@ -292,6 +295,13 @@ class Evaluator:
             raise MeasureError("runid and relstring are text, not scores: only `irw trec-eval` prints them")
         check_qrels_for(self.db, qrels, qrels_id, parsed)
         check_settings_for(settings, parsed)
+        if any(is_user(m) for m in parsed):
+            from . import user_measures
+
+            user_measures.check_settings(settings, [m.name for m in parsed if is_user(m)])
+            if not self.db.keeps_scores:
+                raise MeasureError(f"{', '.join(m.name for m in parsed if is_user(m))}: a user measure is computed in "
+                                   "a warehouse it was added to (irw measures add), not by a one-shot evaluation")
         by_level: dict[int, list[Measure]] = {}
         for m in parsed:
             by_level.setdefault(m.level if m.level is not None else settings.level, []).append(m)
@@ -334,13 +344,21 @@ class Evaluator:
                 raise ReadOnlyError("the warehouse is open read-only: scores cannot be recomputed")
             found = self._find_evaluation_id(qrels_id, s)
             return found if found is not None else -1
+        user = [m for m in scored if is_user(m)]
+        self._user_values = {}
+        if user:
+            # user measures run in irw sql's sandbox, which a transaction of the writer would bar
+            found = self._find_evaluation_id(qrels_id, s)
+            done = set() if recompute or found is None else self._done(found, run_ids, user)
+            missing = [(r, m) for r in run_ids for m in scored if (r, stored_name(m)) not in done]
+            if any(is_user(m) for _, m in missing):  # the runs the transaction computes, as it finds them
+                self._compute_user_values(qrels_id, s, sorted({r for r, _ in missing}), user)
         with self.db.transaction():
             # on a server, another client may be storing these scores now: wait for it, then
             # find what it stored (a DuckDB file has one writer at a time)
             self.db.lock_scores(qrels_id)
             evaluation_id = self._evaluation_id(qrels_id, s)
-            done = set() if recompute else set(self.db.run_file(
-                "eval/evaluated_already.sql", {"evaluation_id": evaluation_id, "run_ids": run_ids}).fetchall())
+            done = set() if recompute else self._done(evaluation_id, run_ids, user)
             missing = [(r, m) for r in run_ids for m in scored if (r, stored_name(m)) not in done]
             if not missing:
                 return evaluation_id
@@ -350,6 +368,11 @@ class Evaluator:
             first, *batches = self._batches(todo_runs)
             self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), first)
             self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
+            for m in todo_measures.values():
+                if is_user(m):
+                    self.db.run_file("catalog/record_definition_hash.sql", {
+                        "evaluation_id": evaluation_id, "run_ids": first, "measure": stored_name(m),
+                        "definition_hash": m.family.definition_hash})
         # Each further batch in a transaction of its own: DuckDB frees what a transaction's dropped
         # temp tables held only when it commits, so one transaction would hold every batch's rows.
         # A batch's scores are recorded with them (record_evaluated.sql), so a call cut short
@@ -359,6 +382,46 @@ class Evaluator:
                 self.db.lock_scores(qrels_id)
                 self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), batch)
         return evaluation_id
+
+    def _done(self, evaluation_id: int, run_ids: list[int], user: list[Measure]) -> set[tuple[int, str]]:
+        """The (run, stored name) pairs of an evaluation whose scores are stored; a user measure's
+        count only when computed with its current definition (evaluated.definition_hash)."""
+        done = set(self.db.run_file("eval/evaluated_already.sql",
+                                    {"evaluation_id": evaluation_id, "run_ids": run_ids}).fetchall())
+        if user:
+            current = {stored_name(m): m.family.definition_hash for m in user}
+            for run_id, measure, definition_hash in self.db.run_file(
+                    "eval/user_measures_evaluated.sql", {"evaluation_id": evaluation_id, "run_ids": run_ids,
+                                                         "measures": sorted(current)}).fetchall():
+                if definition_hash != current[measure]:
+                    done.discard((run_id, measure))
+        return done
+
+    def _compute_user_values(self, qrels_id: int, s: Settings, run_ids: list[int], user: list[Measure]) -> None:
+        from . import user_measures
+
+        if not run_ids:
+            return
+        computed = {}
+        for measure in {stored_name(m): m for m in user}.values():
+            computed[stored_name(measure)] = measure
+            for run_id in run_ids:
+                self._user_values[(stored_name(measure), run_id)] = []
+        for name, run_id, query_id, value in user_measures.compute(
+                self.db, list(computed.values()), run_ids, qrels_id, s.level, s.depth or NO_DEPTH):
+            self._user_values[(name, run_id)].append((query_id, value))
+
+    def _store_user_scores(self, evaluation_id: int, qrels_id: int, measures: list[Measure], run_ids: list[int]) -> None:
+        names = [stored_name(m) for m in measures]
+        missing = [(n, r) for n in names for r in run_ids if (n, r) not in self._user_values]
+        if missing:
+            raise MeasureError(f"{missing[0][0]}: its values were not computed before the evaluation's transaction "
+                               "(another client changed the stored scores meanwhile); evaluate again")
+        self.db.load_rows("eval_user_values", [("measure", "varchar"), ("run_id", "integer"), ("query_id", "varchar"),
+                                               ("value", "double")],
+                          [(n, r, q, v) for n in names for r in run_ids for q, v in self._user_values[(n, r)]])
+        self.db.run_file("eval/store_user_scores.sql", {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id,
+                                                        "measures": names})
 
     def _compute_batch(self, evaluation_id: int, qrels_id: int, s: Settings, measures: list[Measure],
                        run_ids: list[int]) -> None:
@@ -383,7 +446,9 @@ class Evaluator:
                  run_ids: list[int]) -> None:
         by_file: dict[str, list[Measure]] = {}
         for m in measures:
-            by_file.setdefault(m.family.sql, []).append(m)
+            if not is_user(m):
+                by_file.setdefault(m.family.sql, []).append(m)
+        user = [m for m in measures if is_user(m)]
         names = [stored_name(m) for m in measures]
         if self.db.keeps_scores:
             self.db.run_file("eval/delete_scores.sql",
@@ -403,9 +468,15 @@ class Evaluator:
                 "evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
                 "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
                 "num_docs": s.num_docs, "measures": [stored_name(m) for m in group]})
+        if user:
+            self._store_user_scores(evaluation_id, qrels_id, user, run_ids)
         if self.db.keeps_scores:
             self.db.run_file("eval/record_evaluated.sql",
                              {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
+            for m in user:
+                self.db.run_file("catalog/record_definition_hash.sql", {
+                    "evaluation_id": evaluation_id, "run_ids": run_ids, "measure": stored_name(m),
+                    "definition_hash": m.family.definition_hash})
 
     # -- reading -----------------------------------------------------------------------------
     def _read(self, qrels: str, qrels_id: int, run_ids: dict[str, int], measures: list[Measure], s: Settings,

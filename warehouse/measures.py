@@ -41,6 +41,7 @@ class Family:
     options: tuple = ()
     conventions: str = ""           # where it departs from the evaluation's printed settings (irw eval says so)
     rel_format: str = "qrels"       # the judgments it reads: qrels, qrels_jg (judgment groups) or prefs
+    definition_hash: str = ""       # a user measure's (irw measures add): the sha256 of its SQL file
 
 
 def _k(fmt: str) -> Callable[[Any], str]:
@@ -601,13 +602,18 @@ def _take_options(family: Family, args: dict[str, str], spec: str) -> tuple:
     return tuple(taken)
 
 
-def parse(spec: str) -> list[Measure]:
+def parse(spec: str, builtin_only: bool = False) -> list[Measure]:
     """One user-typed measure (either syntax) -> the measures it names.
 
-    An unknown name raises MeasureError with the names the user most likely meant."""
+    An unknown name raises MeasureError with the names the user most likely meant. builtin_only:
+    the user measures of the open warehouse (irw measures add) are not looked at."""
     spec = spec.strip()
     if not spec:
         raise MeasureError("empty measure name")
+    if not builtin_only:
+        user = _parse_user(spec)
+        if user is not None:
+            return user
     try:
         return _parse_exact(spec)
     except MeasureError as exc:
@@ -713,6 +719,60 @@ def suggestion(spec: str) -> str | None:
             continue
         return ", ".join(names) if len(names) <= 3 else f"{candidate} ({names[0]} ... {names[-1]})"
     return None
+
+
+# -- user measures (warehouse/user_measures.py) -------------------------------------------------
+# The measures added to the warehouse open in this process, by name: set when a warehouse opens
+# and when a measure is added or removed.
+USER_SQL_PREFIX = "user:"
+USER_FAMILIES: dict[str, Family] = {}
+
+
+def user_family(name: str, parameters: tuple, aggregate: str, description: str, definition_hash: str) -> Family:
+    """A user measure as a family: its declared parameters are its options (name=default), written
+    as NAME(k=5) when they differ from the default; NAME@5 sets the first one."""
+    return Family(name, USER_SQL_PREFIX + name, NONE, (), aggregate, description, lambda _p: name,
+                  reference="user measure (irw measures add)", options=tuple(parameters),
+                  definition_hash=definition_hash)
+
+
+def set_user_families(families: dict[str, Family]) -> None:
+    USER_FAMILIES.clear()
+    USER_FAMILIES.update(families)
+
+
+def is_user(measure: Measure) -> bool:
+    return (measure.family.sql or "").startswith(USER_SQL_PREFIX)
+
+
+def _parse_user(spec: str) -> list[Measure] | None:
+    """A user measure's name with its parameters (NAME, NAME(k=5,rel=2), NAME@5), or None when
+    the name is not one of the warehouse's user measures."""
+    match = _IR_SYNTAX.match(spec)
+    if not match or match.group("name") not in USER_FAMILIES:
+        return None
+    family = USER_FAMILIES[match.group("name")]
+    args = {**_parse_args(match.group("args"), spec), **_parse_args(match.group("args2"), spec)}
+    level = int(_number(args.pop("rel"), spec)) if "rel" in args else None
+    declared = dict(family.options)
+    if match.group("at") is not None:
+        if not declared:
+            raise MeasureError(f"{spec}: {family.trec_name} takes no parameters")
+        first = family.options[0][0]
+        if first in args:
+            raise MeasureError(f"{spec}: give {first} once, as @ or as {first}=")
+        args[first] = match.group("at")
+    unknown = [key for key in args if key not in declared]
+    if unknown:
+        known = ", ".join(declared) or "none"
+        raise MeasureError(f"{spec}: {family.trec_name} has no parameter {', '.join(unknown)} (its parameters: {known})")
+    options = []
+    for key, default in family.options:
+        if key in args:
+            value = _number(args[key].strip("'\""), spec)
+            if value != default:
+                options.append((key, value))
+    return [Measure(family, None, level, tuple(options))]
 
 
 def parse_all(specs: list[str]) -> list[Measure]:

@@ -192,7 +192,19 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
         for name in run_names:
             run_ids[name], result.runs[name] = _copy_one(source, target, "runs", "run_id", name, ship_run)
         result.scores = _copy_scores(source, target, qrels_ids, run_ids)
+        _copy_user_measures(source, target)
     return result
+
+
+def _copy_user_measures(source, target) -> None:
+    """The measures added with `irw measures add` that target lacks, so that their copied scores
+    are read there (a name target defines otherwise keeps target's definition: the copied scores,
+    stored with the other definition's hash, are then never read as its)."""
+    columns = "name, definition, definition_hash, source_path, parameters, aggregate, description, added_at"
+    have = {row[0] for row in target.fetchall("select name from user_measures")}
+    for row in source.fetchall(f"select {columns} from user_measures order by name"):
+        if row[0] not in have:
+            target.execute(f"insert into user_measures ({columns}) values (?, ?, ?, ?, ?, ?, ?, ?)", list(row))
 
 
 def _copy_one(source, target, table: str, key: str, name: str, ship) -> tuple[int, str]:
@@ -244,20 +256,24 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
             target, "evaluations", {"qrels_set_id": qrels_ids[qrels], **values}, "evaluation_id")
         for name, target_run in run_ids.items():
             rows = source.fetchall(
-                "select measure, query_count, computed_at from evaluated where evaluation_id = ? and run_id = ?",
-                [source_eval, source_run_ids[name]])
+                "select measure, query_count, computed_at, definition_hash from evaluated "
+                "where evaluation_id = ? and run_id = ?", [source_eval, source_run_ids[name]])
             have = {r[0] for r in target.fetchall(
                 "select measure from evaluated where evaluation_id = ? and run_id = ?", [target_eval, target_run])}
             missing = [r for r in rows if r[0] not in have]
             if not missing:
                 continue
-            for measure, _, _ in missing:
+            for measure, _, _, definition_hash in missing:
                 described = _row(source, "measures", MEASURE_COLUMNS, "measure", measure)
                 if described and not target.fetchone("select 1 from measures where measure = ?", [measure]):
                     _insert_returning(target, "measures", described, "measure")
-            for measure, query_count, computed_at in missing:
-                target.execute("insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at) "
-                               "values (?, ?, ?, ?, ?)", [target_eval, target_run, measure, query_count, computed_at])
+                    if definition_hash is not None:  # a user measure's (schema 13)
+                        target.execute("update measures set definition_hash = ? where measure = ?",
+                                       [definition_hash, measure])
+            for measure, query_count, computed_at, definition_hash in missing:
+                target.execute("insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at, "
+                               "definition_hash) values (?, ?, ?, ?, ?, ?)",
+                               [target_eval, target_run, measure, query_count, computed_at, definition_hash])
             with _folder() as folder:
                 path = os.path.join(folder, "scores.csv")
                 export(source, "select $evaluation_id as evaluation_id, $qrels_set_id as qrels_set_id, "
@@ -266,9 +282,9 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
                                "and measure in (select unnest($measures))",
                        {"evaluation_id": target_eval, "qrels_set_id": qrels_ids[qrels], "run_id": target_run,
                         "source_eval": source_eval, "source_run": source_run_ids[name],
-                        "measures": [m for m, _, _ in missing]}, path)
+                        "measures": [m for m, *_ in missing]}, path)
                 load(target, "scores", SCORE_COLUMNS, path)
                 copied += target.fetchone("select count(*) from scores where evaluation_id = ? and run_id = ? "
                                           "and measure in (select unnest(?))",
-                                          [target_eval, target_run, [m for m, _, _ in missing]])[0]
+                                          [target_eval, target_run, [m for m, *_ in missing]])[0]
     return copied

@@ -120,7 +120,8 @@ create table measures (
     trec_name       varchar not null,
     family          varchar not null,
     aggregate       varchar not null,
-    description     varchar not null
+    description     varchar not null,
+    definition_hash varchar
 );
 
 create table evaluated (
@@ -129,6 +130,7 @@ create table evaluated (
     measure         varchar not null,
     query_count     integer not null,
     computed_at     timestamp not null default current_timestamp,
+    definition_hash varchar,
     primary key (evaluation_id, run_id, measure)
 );
 

@@ -1,0 +1,380 @@
+"""Measures written in SQL (issue 28, items 1 and 2): the view ranked_judged every built-in measure
+starts from, and user measure files added with `irw measures add`, on DuckDB and PostgreSQL.
+
+The README's section "Measures you write in SQL" is run as printed on the DL19 conformance data,
+and its numbers are trec_eval's; a user measure written to equal a built-in gives the built-in's
+stored scores, leaderboard and comparison; a changed definition never reuses old scores; a bad
+file is refused with its line and changes nothing."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import shlex
+from pathlib import Path
+
+import pytest
+
+import warehouse
+from warehouse.user_measures import MeasureFileError
+
+from conftest import Cli, dl19_expected as expected
+from test_walkthrough import RUNS, bash, blocks, commands, section, table_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+SECTION = section("Measures you write in SQL")
+STEPS = [step for block in blocks(SECTION) for step in commands(block)]
+SETUP = ["irw ingest qrels qrels.dl19-passage.txt --name dl19", "irw ingest run runs/"]
+
+# P@10, AP and nDCG@10 as measure files, in the portable SQL of sql/ (they run on both engines)
+P10 = """-- measure: p10_hand
+-- parameters: none
+-- aggregate: mean
+select
+    run_id,
+    query_id,
+    cast(count(*) filter (where is_rel and rank <= 10) as double) / 10 as value
+from ranked_judged
+group by run_id, query_id
+"""
+AP = """-- measure: ap_hand
+-- parameters: none
+-- aggregate: mean
+-- description: AP: the precision at each retrieved relevant document, over R.
+select
+    run_id,
+    query_id,
+    coalesce(sum(case when is_rel and retrieved then cast(rel_so_far as double) / rank else 0.0 end)
+             / nullif(max(num_rel), 0), 0.0) as value
+from ranked_judged
+group by run_id, query_id;
+"""
+NDCG = """-- measure: ndcg_hand
+-- parameters: k=10
+-- aggregate: mean
+select
+    run_id,
+    query_id,
+    coalesce(
+        sum(case when rank <= $k and grade > 0 then grade / log2(rank + 1) else 0.0 end)
+        / nullif(sum(case when ideal_rank <= $k then grade / log2(ideal_rank + 1) else 0.0 end), 0),
+        0.0) as value
+from ranked_judged
+group by run_id, query_id
+"""
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- the README, as printed ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def readme_folder(tmp_path_factory, conformance) -> Path:
+    work = tmp_path_factory.mktemp("user-measures")
+    source = conformance / "dl19-passage"
+    (work / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
+    (work / "runs").symlink_to(source / "runs", target_is_directory=True)
+    (work / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+    for command in SETUP:
+        assert bash(command, work).returncode == 0, command
+    return work
+
+
+@pytest.fixture(scope="module")
+def walked(readme_folder):
+    return [(command, printed, bash(command, readme_folder)) for command, printed in STEPS]
+
+
+def test_the_section_shows_p_ap_ndcg_and_a_measure_file():
+    verbs = [shlex.split(command)[1] for command, _ in STEPS]
+    assert verbs == ["sql", "sql", "sql", "measures", "eval"]
+    assert "ranked_judged" in STEPS[0][0] and (ROOT / "examples/measures/precision_at_k.sql").is_file()
+
+
+def test_every_command_prints_what_the_readme_shows(walked):
+    for command, printed, result in walked:
+        assert result.returncode == 0, (command, result.stderr)
+        assert result.stdout.splitlines() == [line for line in printed if not line.startswith("# ")], command
+        for note in (line for line in printed if line.startswith("# ")):
+            assert note in result.stderr.splitlines(), (command, note)
+
+
+def test_the_readme_numbers_are_trec_eval_s(walked, conformance):
+    sql = [r for c, _, r in walked if c.startswith("irw sql")]
+    for result, (name, level) in zip(sql, [("P_10", 1), ("map", 2), ("ndcg_cut_10", 1)]):
+        header, *rows = table_rows(result.stdout.splitlines())
+        assert [row[0] for row in rows] == RUNS
+        for run, value in rows:
+            assert value == expected(conformance, run, level)[(name, "all")], (run, name)
+    header, *rows = table_rows(walked[-1][2].stdout.splitlines())
+    for row in rows:
+        cells = dict(zip(header, row))
+        assert cells["prec"] == expected(conformance, row[0])[("P_10", "all")]
+        assert cells["prec(k=20,rel=2)"] == expected(conformance, row[0], 2)[("P_20", "all")]
+
+
+def test_the_readme_queries_equal_the_built_ins_to_the_last_bits(walked, readme_folder):
+    """The README's SQL, run through wh.sql, against irw eval's unrounded values."""
+    queries = [shlex.split(c)[2] for c, _, _ in walked if c.startswith("irw sql")]
+    with warehouse.open(readme_folder / "irw.duckdb") as wh:
+        for query, measure in zip(queries, ["P@10", "AP(rel=2)", "nDCG@10"]):
+            evaluation = wh.evaluate(RUNS, "dl19", [measure])
+            for run, value in wh.sql(query).rows:
+                assert value == pytest.approx(evaluation.value(run, measure), abs=1e-12), (run, measure)
+
+
+# -- both engines ----------------------------------------------------------------------------------
+
+def _warehouse(request, tmp_path, conformance, runs: list[str]):
+    if request.param == "postgres":
+        location = request.getfixturevalue("postgres_url")
+    else:
+        location = tmp_path / "w.duckdb"
+    source = conformance / "dl19-passage"
+    with warehouse.open(location) as wh:
+        wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
+        for run in runs:
+            wh.ingest_run(source / "runs" / f"run.dl19.{run}.txt", run)
+    return location
+
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def dl19(request, tmp_path, conformance):
+    """A warehouse holding the DL19 qrels and runs: a DuckDB file, or a fresh PostgreSQL database."""
+    return _warehouse(request, tmp_path, conformance, RUNS)
+
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def dl19_bm25(request, tmp_path, conformance):
+    """As dl19, with the run BM25 alone."""
+    return _warehouse(request, tmp_path, conformance, ["BM25"])
+
+
+def _per_query(wh, measure: str) -> dict[tuple[str, str], float]:
+    table = wh.evaluate(RUNS, "dl19", [measure], per_query=True).per_query
+    return {(run, query): value for run, query, _m, value in table.rows}
+
+
+def test_a_user_measure_equal_to_a_built_in_stores_the_same_scores(dl19, tmp_path):
+    with warehouse.open(dl19) as wh:
+        for text in (P10, AP, NDCG):
+            wh.add_measure(write(tmp_path, "m.sql", text))
+        assert _per_query(wh, "p10_hand") == _per_query(wh, "P@10")  # identical, bit for bit
+        # irw sql reads the view on either engine (SQL both take as it is)
+        read = wh.sql("select run, query_id, cast(count(*) filter (where is_rel and rank <= 10) as double precision) / 10 "
+                      "from ranked_judged where qrels = 'dl19' and level = 1 group by run, query_id").rows
+        assert {(run, query): value for run, query, value in read} == _per_query(wh, "P@10")
+        for mine, builtin in (("ap_hand", "AP"), ("ndcg_hand", "nDCG@10"), ("ndcg_hand@5", "nDCG@5"),
+                              ("ap_hand(rel=2)", "AP(rel=2)"), ("p10_hand(rel=2)", "P(rel=2)@10")):
+            ours, theirs = _per_query(wh, mine), _per_query(wh, builtin)
+            assert ours.keys() == theirs.keys() and len(ours) == 6 * 43
+            for key, value in theirs.items():
+                assert ours[key] == pytest.approx(value, abs=1e-12), (mine, key)
+        # stored: the scores table holds them under the name, with the definition's hash
+        stored = wh.sql("select count(*) from score_values where measure = 'p10_hand' and level = 1").rows
+        assert stored == [(6 * 43,)]
+        hashes = wh.sql("select distinct definition_hash from evaluated where measure = 'ndcg_hand'").rows
+        assert hashes == [(hashlib.sha256(NDCG.encode()).hexdigest(),)]
+
+
+def test_a_user_measure_reads_the_depth_and_the_query_set(dl19, tmp_path):
+    with warehouse.open(dl19) as wh:
+        wh.add_measure(write(tmp_path, "m.sql", P10))
+        for options in ({"depth": 5}, {"complete": True}, {"norel": "exclude", "level": 3}):
+            ours = wh.evaluate(RUNS, "dl19", ["p10_hand"], per_query=True, **options).per_query.rows
+            theirs = wh.evaluate(RUNS, "dl19", ["P@10"], per_query=True, **options).per_query.rows
+            assert [r[:2] + r[3:] for r in ours] == [r[:2] + r[3:] for r in theirs], options
+        with pytest.raises(warehouse.UsageError, match="not --judged-only or --compat 10"):
+            wh.evaluate(RUNS, "dl19", ["p10_hand"], judged_only=True)
+
+
+def _csv(result) -> list[dict[str, str]]:
+    assert result.exit_code == 0, result.stderr
+    return list(csv.DictReader(io.StringIO(result.stdout)))
+
+
+def test_leaderboard_compare_and_paper_table_read_a_user_measure_as_a_built_in(dl19, tmp_path):
+    cli = Cli(dl19)
+    assert cli("measures", "add", write(tmp_path, "p10.sql", P10)).exit_code == 0
+    board = _csv(cli("report", "leaderboard", "--qrels", "dl19", "-m", "p10_hand", "-m", "P@10", "--format", "csv"))
+    assert len(board) == 6 and all(row["p10_hand"] == row["P@10"] for row in board)
+    rows = _csv(cli("compare", "BM25", "REP_LLAMA", "D_BERT_KD_TASB", "--baseline", "BM25", "-m", "p10_hand",
+                    "-m", "P@10", "--format", "csv"))
+    mine = [{k: v for k, v in row.items() if k != "measure"} for row in rows if row["measure"] == "p10_hand"]
+    theirs = [{k: v for k, v in row.items() if k != "measure"} for row in rows if row["measure"] == "P@10"]
+    assert mine == theirs and len(mine) == 2
+    paper = cli("report", "leaderboard", "--qrels", "dl19", "-m", "p10_hand", "--format", "markdown")
+    builtin = cli("report", "leaderboard", "--qrels", "dl19", "-m", "P@10", "--format", "markdown")
+    assert paper.exit_code == 0 and "**0.8093**" in paper.stdout
+    assert paper.stdout.replace("p10\\_hand", "P@10") == builtin.stdout
+    html = tmp_path / "lb.html"
+    assert cli("report", "leaderboard", "--qrels", "dl19", "-m", "p10_hand", "-o", html).exit_code == 0
+    assert "p10_hand" in html.read_text(encoding="utf-8")
+
+
+def test_a_replaced_definition_never_reuses_old_scores(dl19_bm25, tmp_path):
+    dl19 = dl19_bm25
+    first = write(tmp_path, "m.sql", P10)
+    with warehouse.open(dl19) as wh:
+        wh.add_measure(first)
+        assert wh.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand") == pytest.approx(0.6186, abs=5e-5)
+        # the same name again is refused without --replace, and nothing changes
+        second = write(tmp_path, "m2.sql", P10.replace("rank <= 10", "rank <= 5").replace("/ 10", "/ 5"))
+        with pytest.raises(warehouse.ConflictError, match="--replace"):
+            wh.add_measure(second)
+        assert wh.sql("select count(*) from scores where measure = 'p10_hand'").rows == [(43,)]
+        wh.add_measure(second, replace=True)
+        assert wh.sql("select count(*) from scores where measure = 'p10_hand'").rows == [(0,)]
+        p5 = wh.evaluate(["BM25"], "dl19", ["P@5"]).value("BM25", "P@5")
+        assert wh.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand") == p5
+        # scores stored under another definition's hash are computed again, never read
+        wh.db.execute("update scores set value = 99 where measure = 'p10_hand'")
+        wh.db.execute("update evaluated set definition_hash = 'another' where measure = 'p10_hand'")
+        assert wh.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand") == p5
+        wh.remove_measure("p10_hand")
+        assert wh.sql("select count(*) from scores where measure = 'p10_hand'").rows == [(0,)]
+        with pytest.raises(warehouse.MeasureError, match="unknown measure"):
+            wh.evaluate(["BM25"], "dl19", ["p10_hand"])
+
+
+BAD = {
+    "syntax": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id,\n"
+               "  count(* as value\nfrom ranked_judged group by run_id, query_id\n", 5, "syntax error"),
+    "writes": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\n"
+               "with gone as (delete from runs returning run_id)\nselect run_id, '1' as query_id, 0 as value from gone\n",
+               4, "only reads"),
+    "reads a file": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id, 1.0 as value\n"
+                     "from ranked_judged\nwhere query_id in (select column0 from read_csv('/etc/passwd'))\n",
+                     6, ("reads the warehouse and nothing else", "read_csv")),
+    "header": ("-- measure: bad\n-- aggregate: mean\nselect run_id, query_id, 1.0 as value from ranked_judged\n", 3,
+               "lacks `-- parameters"),
+    "built-in name": ("-- measure: AP\n-- parameters: none\n-- aggregate: mean\n"
+                      "select run_id, query_id, 1.0 as value from ranked_judged\n", 1, "built-in measure"),
+    "column": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id,\n"
+               "  avg(nosuch) as value\nfrom ranked_judged group by run_id, query_id\n", None, "nosuch"),
+    "acts on the server": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\n"
+                           "select run_id, query_id, length(set_config('a.b', 'c', false)) as value\n"
+                           "from ranked_judged\n", None, "set_config"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_a_bad_file_gets_one_error_naming_its_line_and_changes_nothing(dl19_bm25, tmp_path, case):
+    dl19 = dl19_bm25
+    text, line, reason = BAD[case]
+    path = write(tmp_path, "bad.sql", text)
+    with warehouse.open(dl19) as wh:
+        wh.evaluate(["BM25"], "dl19", ["P@10"])
+        before = wh.sql("select count(*) from scores").rows
+        with pytest.raises(MeasureFileError) as caught:
+            wh.add_measure(path)
+        message = str(caught.value)
+        reasons = (reason,) if isinstance(reason, str) else reason  # DuckDB's words, or PostgreSQL's
+        assert len(message.splitlines()) == 1 and any(r.lower() in message.lower() for r in reasons), message
+        prefix = f"{path}:{line}: " if line else f"{path}:"
+        assert message.startswith(prefix), message
+        assert wh.user_measures().rows == [] and wh.sql("select count(*) from scores").rows == before
+    result = Cli(dl19)("measures", "add", path)
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {path}:")
+
+
+def test_the_measures_commands(tmp_path, conformance):
+    db = tmp_path / "w.duckdb"
+    cli = Cli(db)
+    source = conformance / "dl19-passage"
+    assert cli("ingest", "qrels", source / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    added = cli("measures", "add", ROOT / "examples/measures/precision_at_k.sql")
+    assert added.exit_code == 0 and added.stderr.startswith("added measure prec (parameters: k=10; aggregate: mean)")
+    listed = _csv(cli("measures", "list", "--format", "csv"))
+    assert [(r["name"], r["parameters"], r["aggregate"]) for r in listed] == [("prec", "k=10", "mean")]
+    assert "P@k" in cli("measures", db=False).stdout  # the registry, as before
+    assert cli("measures", "rm", "prec").exit_code == 0
+    assert _csv(cli("measures", "list", "--format", "csv")) == []
+    gone = cli("measures", "rm", "prec")
+    assert gone.exit_code == 1 and "no user measure 'prec'" in gone.stderr
+
+
+def test_irw_serve_and_the_other_reports_show_a_user_measure(tmp_path, conformance):
+    from test_serve import get_json, served
+
+    source = conformance / "dl19-passage"
+    db = tmp_path / "irw.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_runs([source / "runs"])
+        wh.add_measure(ROOT / "examples/measures/precision_at_k.sql")
+    cli = Cli(db)
+    for kind, args in (("run", ["BM25", "-m", "P@5"]), ("history", []), ("compare", ["BM25", "REP_LLAMA"])):
+        out = tmp_path / f"{kind}.html"
+        result = cli("report", kind, *args, "--qrels", "dl19", "-m", "prec@5", "-o", out)
+        assert result.exit_code == 0, result.stderr
+        assert "prec(k=5)" in out.read_text(encoding="utf-8"), kind
+    with served(str(db), "--timeout", "30", log=tmp_path / "serve.log", cwd=tmp_path) as base:
+        rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=prec@20&m=P@20")
+        assert len(rows) == 6 and all(row["prec(k=20)"] == row["P@20"] for row in rows)
+        assert {row["run"]: row["P@20"] for row in rows}["BM25"] == pytest.approx(
+            float(expected(conformance, "BM25")[("P_20", "all")]), abs=5e-5)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_ranked_judged_holds_the_rows_the_built_in_measures_start_from(dl19, level):
+    """ranked_judged's retrieved rows are the evaluation's own eval_judged rows (sql/eval/05_judged.sql:
+    rank, grade, relevance, running relevant count), and its per-query counts eval_run_queries'."""
+    from warehouse import catalog
+    from warehouse.evaluate import Evaluator, Settings
+
+    with warehouse.open(dl19) as wh:
+        qrels_id = catalog.qrels_set_id(wh.db, "dl19")
+        run_ids = sorted(catalog.run_ids(wh.db, RUNS).values())
+        Evaluator(wh.db)._prepare(qrels_id, Settings(level=level), run_ids)
+        internal = sorted(wh.db.fetchall("select run_id, query_id, doc_id, rank, grade, is_rel, "
+                                         "cast(rel_so_far as bigint) from eval_judged"))
+        counts = sorted(wh.db.fetchall("select run_id, query_id, num_ret, num_rel, num_nonrel from eval_run_queries"))
+        view = f"from ranked_judged where qrels_set_id = {qrels_id} and level = {level}"
+        assert sorted(wh.db.fetchall("select run_id, query_id, doc_id, rank, grade, is_rel, rel_so_far "
+                                     f"{view} and retrieved")) == internal
+        assert sorted(wh.db.fetchall(f"select distinct run_id, query_id, num_ret, num_rel, num_nonrel {view}")) == counts
+        assert len(internal) > 1000 and len(counts) == 6 * 43
+
+
+def test_schema_13_upgrades_an_old_postgresql_warehouse(postgres_url, tmp_path):
+    from conftest import RUN_ROWS, run_text, write_file
+
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        before = wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows
+        # back to schema 12, as a warehouse written before user measures is
+        for statement in ("drop view ranked_judged", "drop table user_measures",
+                          "alter table measures drop column definition_hash",
+                          "alter table evaluated drop column definition_hash",
+                          "delete from irw_schema where version >= 13"):
+            wh.db.execute(statement)
+    with warehouse.open(postgres_url) as wh:
+        assert wh.db.schema_version() >= 13
+        assert wh.evaluate("a", "q", ["AP", "P@2"], per_query=True).per_query.rows == before
+        wh.add_measure(write(tmp_path, "m.sql", P10.replace("rank <= 10", "rank <= 2").replace("/ 10", "/ 2")))
+        assert wh.evaluate("a", "q", ["p10_hand"]).value("a", "p10_hand") == wh.evaluate("a", "q", ["P@2"]).value("a", "P@2")
+
+
+def test_the_rbp_example_by_hand(tmp_path):
+    """examples/measures/rbp.sql on a ranking checked by hand: relevant at ranks 1 and 3 of q1,
+    nothing relevant retrieved for q2 (its one relevant document unretrieved)."""
+    from conftest import write_file
+
+    with warehouse.open(tmp_path / "w.duckdb") as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 z 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "r.run", "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 c 3 1 r\nq2 Q0 y 1 1 r\n"),
+                      "r")
+        wh.add_measure(ROOT / "examples/measures/rbp.sql")
+        rows = wh.evaluate(["r"], "q", ["rbp_binary(p=0.5)", "rbp_binary", "rbp_binary(rel=2)"],
+                           per_query=True).per_query.rows
+        values = {(query, measure): value for _run, query, measure, value in rows}
+        assert values[("q1", "rbp_binary(p=0.5)")] == pytest.approx(0.5 * (1 + 0.25))
+        assert values[("q1", "rbp_binary")] == pytest.approx(0.2 * (1 + 0.64))
+        assert values[("q1", "rbp_binary(rel=2)")] == pytest.approx(0.2 * 0.64)
+        assert values[("q2", "rbp_binary")] == 0.0

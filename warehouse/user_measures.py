@@ -1,0 +1,446 @@
+"""User measures: a SQL file over the view `ranked_judged` (sql/schema/013_*.sql), added to a
+warehouse with `irw measures add FILE`, and from then on computed, stored and reported like the
+built-in measures.
+
+A measure file is one SELECT (DuckDB's SQL in the portable form of sql/, so that the same file runs
+on PostgreSQL through warehouse/dialect.py) that returns one row per run x query: `run_id`,
+`query_id`, `value`. Its header, SQL comments before the statement, declares:
+
+    -- measure: P_sub              (required: the name irw eval -m takes)
+    -- parameters: k=10           (required: name=default numbers, comma separated, or `none`)
+    -- aggregate: mean            (required: mean over the evaluated queries, as trec_eval; sum; geo)
+    -- description: ...           (optional)
+
+Parameters are bound as values ($k in the SQL, a double), never pasted in. When irw computes the
+measure, `ranked_judged` is the view already restricted to the evaluation's runs, qrels set,
+relevance level and depth (a CTE of the same name over the stored view): the file reads only that.
+It runs through `irw sql`'s sandbox (warehouse/adhoc.py: DuckDB's read-only connection with no
+external access; PostgreSQL's read-only transaction under a reading role, and its checks), so it
+can write nothing and read no file. Its values reach the scores table from Python, keyed with the
+sha256 of the definition (evaluated.definition_hash): a replaced definition never reuses them.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import IrwError, MeasureError, UsageError
+from .table import Table
+
+AGGREGATES = ("mean", "sum", "geo")
+REQUIRED = ("measure", "parameters", "aggregate")
+KNOWN_FIELDS = (*REQUIRED, "description")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_FIELD = re.compile(r"--\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
+_LINE = re.compile(r"LINE (\d+):")
+# DuckDB's table functions that read files or URLs: the sandbox refuses them; this finds the line
+_FILE_FUNCTIONS = re.compile(r"^(read_\w+|glob|\w+_scan|sniff_csv|parquet_\w+|iceberg_\w+|delta_\w+|"
+                             r"pg_read_\w+|pg_ls_\w+|lo_\w+)$", re.I)
+# the parameters of irw's own in the statement that computes a user measure
+OWN_PARAMS = ("irw_run_ids", "irw_qrels_set_id", "irw_level", "irw_depth")
+
+
+class MeasureFileError(IrwError):
+    """A user measure file that cannot be added (its header, its SQL, or what the SQL would do)."""
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    parameters: tuple[tuple[str, float], ...]
+    aggregate: str
+    description: str
+    text: str           # the whole file: what is stored, hashed and run
+    path: str
+
+    @property
+    def hash(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def sql(self) -> str:
+        """The statement, without a final `;`."""
+        return _without_final_semicolon(self.text)
+
+
+def _without_final_semicolon(text: str) -> str:
+    """text up to its final `;` (by DuckDB's tokenizer: not one in a string or a comment)."""
+    from . import adhoc
+
+    tokens = adhoc._tokens(text)
+    if tokens and tokens[-1][1] == ";":
+        return text[:tokens[-1][0]]
+    return text
+
+
+def parse_definition(text: str, path: str) -> Definition:
+    """The header of a measure file, checked; errors name path:line."""
+    fields: dict[str, tuple[str, int]] = {}
+    last_header_line = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("--"):
+            break
+        last_header_line = number
+        match = _FIELD.match(stripped)
+        if match and match.group(1).lower() in KNOWN_FIELDS:
+            key = match.group(1).lower()
+            if key in fields:
+                raise MeasureFileError(f"{path}:{number}: the header gives `{key}:` twice")
+            fields[key] = (match.group(2), number)
+    for key in REQUIRED:
+        if key not in fields:
+            raise MeasureFileError(
+                f"{path}:{last_header_line + 1 if last_header_line else 1}: the header lacks `-- {key}: ...`; a measure "
+                "file starts with `-- measure: NAME`, `-- parameters: k=10` (or none) and `-- aggregate: mean` "
+                "(or sum, geo)")
+    name, line = fields["measure"]
+    if not _NAME.fullmatch(name):
+        raise MeasureFileError(f"{path}:{line}: measure name {name!r}: use letters, digits and _ (a letter first)")
+    _refuse_builtin_name(name, f"{path}:{line}")
+    aggregate, line = fields["aggregate"]
+    if aggregate not in AGGREGATES:
+        raise MeasureFileError(f"{path}:{line}: aggregate {aggregate!r}: say mean (over the evaluated queries, as "
+                               "trec_eval), sum or geo (geometric mean, values floored at 1e-5)")
+    parameters = _parse_parameters(*fields["parameters"], path)
+    description = fields.get("description", ("", 0))[0] or f"User measure {name} (irw measures add)."
+    if last_header_line == len(text.splitlines()) or not text.strip():
+        raise MeasureFileError(f"{path}:{last_header_line + 1}: no SQL after the header")
+    return Definition(name, parameters, aggregate, description, text, path)
+
+
+def _parse_parameters(text: str, line: int, path: str) -> tuple[tuple[str, float], ...]:
+    if text.strip().lower() in ("none", ""):
+        return ()
+    out: list[tuple[str, float]] = []
+    for part in text.split(","):
+        key, eq, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not _NAME.fullmatch(key):
+            raise MeasureFileError(f"{path}:{line}: parameters are name=default pairs separated by commas "
+                                   f"(k=10, weight=0.5), or none; not {part.strip()!r}")
+        if key.lower() == "rel" or key.lower().startswith("irw_"):
+            raise MeasureFileError(f"{path}:{line}: parameter name {key!r} is irw's own (rel= is the relevance "
+                                   "level of any measure); choose another")
+        try:
+            number = float(value)
+        except ValueError:
+            raise MeasureFileError(f"{path}:{line}: parameter {key}: the default {value!r} is not a number") from None
+        if key in dict(out):
+            raise MeasureFileError(f"{path}:{line}: parameter {key} is declared twice")
+        out.append((key, number))
+    return tuple(out)
+
+
+def _refuse_builtin_name(name: str, where: str) -> None:
+    from . import measures
+
+    try:
+        measures.parse(name, builtin_only=True)
+    except MeasureError as exc:
+        if str(exc).startswith("unknown measure"):
+            return
+    raise MeasureFileError(f"{where}: {name} is the name of a built-in measure (`irw measures` lists them); "
+                           "give yours another name")
+
+
+# -- checks: adhoc's, on the file's own lines -----------------------------------------------------
+
+def _file_line(text: str, position: int) -> int:
+    return text.count("\n", 0, position) + 1
+
+
+def check_statement(definition: Definition) -> None:
+    """The file's SQL read by DuckDB's parser and adhoc's statement checks (irw sql's): one SELECT,
+    nothing that writes, no function that reads a file. Errors name the file's line."""
+    import duckdb
+
+    from . import adhoc
+
+    text, path = definition.text, definition.path
+    con = duckdb.connect()
+    try:
+        try:
+            statements = con.extract_statements(definition.sql)
+        except duckdb.Error as exc:
+            raise MeasureFileError(f"{path}:{_error_line(str(exc), text)}: {_first_line(exc)}") from None
+        body = _first_code_position(text)
+        if len(statements) != 1:
+            raise MeasureFileError(f"{path}:{_file_line(text, body)}: a measure file holds one SELECT statement, "
+                                   f"not {len(statements)}")
+        why = adhoc.refusal(con, statements[0])
+        if why:
+            raise MeasureFileError(f"{path}:{_refused_line(text, body)}: a measure file only reads "
+                                   f"(it runs in irw sql's read-only sandbox): {why}")
+    finally:
+        con.close()
+
+
+def _first_code_position(text: str) -> int:
+    from . import adhoc
+
+    tokens = adhoc._tokens(text)
+    return tokens[0][0] if tokens else 0
+
+
+def _refused_line(text: str, body: int) -> int:
+    from . import adhoc
+
+    for position, token, kind in adhoc._tokens(text):
+        if kind in ("keyword", "identifier") and token.lower() in adhoc._WRITE_WORDS:
+            return _file_line(text, position)
+    return _file_line(text, body)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def _error_line(message: str, text: str, offset: int = 0) -> int:
+    match = _LINE.search(message)
+    if match:
+        line = int(match.group(1)) - offset
+        if 1 <= line <= len(text.splitlines()):
+            return line
+    return _file_line(text, _first_code_position(text))
+
+
+# -- the statement that computes a measure ---------------------------------------------------------
+
+_PREFIX = """with ranked_judged as (
+    -- the stored relation, restricted to the evaluation: its runs, qrels set, level and depth
+    select
+        run, run_id, qrels, qrels_set_id, level, query_id, doc_id,
+        case when rank <= $irw_depth then rank end as rank,
+        case when rank <= $irw_depth then score end as score,
+        grade, is_rel, judged,
+        coalesce(rank <= $irw_depth, false) as retrieved,
+        case when rank <= $irw_depth then rel_so_far end as rel_so_far,
+        ideal_rank,
+        least(num_ret, $irw_depth) as num_ret,
+        num_rel, num_nonrel, num_judged
+    from ranked_judged
+    where run_id in (select unnest($irw_run_ids))
+      and qrels_set_id = $irw_qrels_set_id
+      and level = $irw_level
+)
+
+select
+    cast(u.run_id as integer) as run_id,
+    cast(u.query_id as varchar) as query_id,
+    cast(u.value as double) as value
+from (
+"""
+_SUFFIX = "\n) as u"
+PREFIX_LINES = _PREFIX.count("\n")
+
+
+def statement(definition: Definition) -> str:
+    return _PREFIX + definition.sql + _SUFFIX
+
+
+def bound_names(definition: Definition) -> list[str]:
+    """The $names the file's SQL uses: its declared parameters (others are refused)."""
+    from .db import split_statements
+
+    names: set[str] = set()
+    for _query, found in split_statements(definition.sql):
+        names |= set(found)
+    return sorted(names)
+
+
+def check_parameters(definition: Definition) -> None:
+    declared = dict(definition.parameters)
+    for name in bound_names(definition):
+        if name not in declared:
+            line = _file_line(definition.text, definition.text.find("$" + name))
+            raise MeasureFileError(f"{definition.path}:{line}: ${name} is not a declared parameter; declare it in "
+                                   f"the header (-- parameters: {name}=...)")
+
+
+def run_statement(db, definition: Definition, values: dict[str, float], run_ids: Sequence[int], qrels_set_id: int,
+                  level: int, depth: int) -> Table:
+    """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run)."""
+    from . import adhoc
+    from .db import split_statements
+
+    params: dict[str, Any] = {"irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": level,
+                              "irw_depth": depth}
+    params.update({name: float(values[name]) for name in bound_names(definition)})
+    sql = statement(definition)
+    if db.dialect == "postgres":
+        from .dialect import postgres_statements
+
+        (pg,) = postgres_statements(sql)
+        return adhoc.run(db, pg.text, {name: params[name] for name in pg.names}, timeout=0)
+    (_query, names), = split_statements(sql)
+    return adhoc.run(db, sql, {name: params[name] for name in names}, timeout=0)
+
+
+def trial(db, definition: Definition) -> None:
+    """Runs the measure on nothing (no run) in the sandbox: names, types and columns are checked by
+    the engine itself, and what the sandbox refuses is refused here, before anything is stored."""
+    from .errors import QueryError, ReadOnlyError
+
+    try:
+        run_statement(db, definition, dict(definition.parameters), [], -1, 1, 1 << 62)
+    except (QueryError, ReadOnlyError) as exc:
+        line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
+        raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
+
+
+def _located(message: str, text: str, refused: bool) -> int:
+    """The file's line an engine's error is about: the line DuckDB names (LINE n, past the
+    statement irw puts around the file); else the first line of the file that holds a name the
+    message quotes or calls (PostgreSQL's `function read_csv(unknown) does not exist`); else, for
+    what the sandbox refused without naming it (DuckDB's `Scanning CSV files is disabled`), the
+    first call of a function that reads files; else the statement's first line."""
+    from . import adhoc
+
+    match = _LINE.search(message)
+    if match and 1 <= int(match.group(1)) - PREFIX_LINES <= len(text.splitlines()):
+        return int(match.group(1)) - PREFIX_LINES
+    tokens = [(position, token) for position, token, kind in adhoc._tokens(text)
+              if kind in ("identifier", "keyword")]
+    for position, token in tokens:
+        if re.search(rf'"{re.escape(token)}"|\b{re.escape(token)}\(', message, re.I) and \
+                token.lower() not in ("u", "value", "run_id", "query_id"):
+            return _file_line(text, position)
+    if refused:
+        for position, token in tokens:
+            if _FILE_FUNCTIONS.match(token) and text[position + len(token):].lstrip().startswith("("):
+                return _file_line(text, position)
+    return _file_line(text, _first_code_position(text))
+
+
+def _describe(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip() and not _LINE.match(line.strip())]
+    message = lines[0] if lines else type(exc).__name__
+    if any(text in message for text in ("u.run_id", "u.query_id", "u.value", '"u"')):
+        message += " (a measure returns the columns run_id, query_id and value, one row per run x query)"
+    return message
+
+
+# -- the warehouse's user measures ---------------------------------------------------------------
+
+def stored(db) -> list[dict[str, Any]]:
+    """Every user measure of the warehouse (an older schema has none)."""
+    try:
+        rows = db.run_file("catalog/user_measures.sql").fetchall()
+    except Exception:  # noqa: BLE001 - a warehouse before schema 13 has no user_measures table
+        return []
+    return [dict(zip(("name", "definition", "definition_hash", "source_path", "parameters", "aggregate",
+                      "description", "added_at"), row)) for row in rows]
+
+
+def register(db) -> None:
+    """Makes the warehouse's user measures known to measure parsing (warehouse/measures.py)."""
+    from . import measures
+
+    measures.set_user_families({row["name"]: measures.user_family(
+        row["name"], _parse_parameters(row["parameters"], 0, row["name"]), row["aggregate"], row["description"],
+        row["definition_hash"]) for row in stored(db)})
+
+
+def add(db, path: str, replace: bool = False) -> Definition:
+    """Checks a measure file and stores it; with replace, a stored measure of that name is replaced
+    and its scores deleted (they were computed with the old definition)."""
+    from .errors import ConflictError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MeasureFileError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MeasureFileError(f"{path}: cannot read it: {exc}") from None
+    definition = parse_definition(text, path)
+    check_statement(definition)
+    check_parameters(definition)
+    existing = {row["name"]: row for row in stored(db)}
+    if definition.name in existing and not replace:
+        same = existing[definition.name]["definition_hash"] == definition.hash
+        raise ConflictError(f"{path}: a measure {definition.name} is already added"
+                            + (" with this same definition" if same else " with another definition")
+                            + f"; replace it (and drop its scores) with `irw measures add {path} --replace`, or "
+                            "give this one another name")
+    trial(db, definition)
+    with db.transaction():
+        if definition.name in existing:
+            _forget(db, definition.name)
+        db.run_file("catalog/add_user_measure.sql", {
+            "name": definition.name, "definition": definition.text, "definition_hash": definition.hash,
+            "source_path": str(Path(path).resolve()), "aggregate": definition.aggregate,
+            "description": definition.description,
+            "parameters": ", ".join(f"{k}={_number_text(v)}" for k, v in definition.parameters) or "none"})
+    register(db)
+    return definition
+
+
+def remove(db, name: str) -> None:
+    from .errors import NotFoundError
+
+    if name not in {row["name"] for row in stored(db)}:
+        raise NotFoundError(f"no user measure {name!r}; `irw measures list --user` lists them")
+    with db.transaction():
+        _forget(db, name)
+    register(db)
+
+
+def _forget(db, name: str) -> None:
+    """The measure and every score, record and stored test of it (NAME, NAME(...)), in one transaction."""
+    db.run_file("catalog/remove_user_measure.sql", {"name": name, "pattern": name + "(%"})
+
+
+def _number_text(value: float) -> str:
+    return f"{value:g}"
+
+
+def listing(db) -> Table:
+    rows = [(row["name"], row["parameters"], row["aggregate"], row["description"], row["definition_hash"][:12],
+             row["source_path"]) for row in stored(db)]
+    return Table(["name", "parameters", "aggregate", "description", "definition", "source"], rows)
+
+
+def definition_of(db, name: str) -> Definition:
+    for row in stored(db):
+        if row["name"] == name:
+            return Definition(name, _parse_parameters(row["parameters"], 0, name), row["aggregate"],
+                              row["description"], row["definition"], row["source_path"])
+    raise MeasureError(f"unknown measure {name!r}: it is not added to this warehouse (`irw measures add FILE`)")
+
+
+def check_settings(settings, names: Sequence[str]) -> None:
+    if names and (settings.judged_only or settings.compat != 9):
+        raise UsageError(f"{', '.join(names)}: a user measure reads ranked_judged, trec_eval 9.0.8's ranking of the "
+                         "judged documents; it takes --level, --depth, -c and --norel, not --judged-only or --compat 10")
+
+
+def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int, level: int,
+            depth: int) -> list[tuple[str, int, str, float]]:
+    """(stored name, run_id, query_id, value) of each user measure, run by run's queries."""
+    from .evaluate import stored_name
+
+    rows: list[tuple[str, int, str, float]] = []
+    effective = db.run_file("eval/user_measure_level.sql", {"qrels_set_id": qrels_set_id, "level": level}).fetchone()[0]
+    for m in measures_:
+        definition = definition_of(db, m.family.trec_name)
+        if definition.hash != m.family.definition_hash:
+            register(db)
+            raise MeasureError(f"{m.name}: its definition changed while it was being evaluated; evaluate again")
+        values = {**dict(definition.parameters), **dict(m.options)}
+        table = run_statement(db, definition, values, run_ids, qrels_set_id,
+                              effective if effective is not None else level, depth)
+        seen: set[tuple[int, str]] = set()
+        for run_id, query_id, value in table.rows:
+            if (run_id, query_id) in seen:
+                raise MeasureError(f"{m.name} ({definition.path}) gives run {run_id} query {query_id} more than one "
+                                   "row: return one row per run x query (group by run_id, query_id)")
+            seen.add((run_id, query_id))
+            rows.append((stored_name(m), run_id, query_id, value))
+    return rows
