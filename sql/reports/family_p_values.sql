@@ -6,8 +6,11 @@
 -- query_count, as report_values holds them) and the settings, as stored_tests.sql keeps them.
 -- Inputs: significance_results; report_values (temporary: the board's runs' current `evaluated`
 -- keys by measure position, leaderboard_summaries.sql: a hash join over the board, not a probe
--- of `evaluated` per stored result; a measure at two positions gives its rows twice, read once), report_wanted (temporary: evaluation_id, stored, measure, position: the measures
--- tested), $baseline_id, $test, $seed, $permutations, $alpha, $method.
+-- of `evaluated` per stored result; a measure at two positions gives its rows twice, read once;
+-- PostgreSQL plans it well only with analyze_board.sql's statistics of report_values, taken
+-- before: without them it nested-looped the two for over a minute), report_wanted (temporary:
+-- evaluation_id, stored, measure, position: the measures tested), $baseline_id, $test, $seed,
+-- $permutations, $alpha, $method.
 -- trec_eval: none; the tests are warehouse/stats.py's over the per-query scores (-q lines).
 select
     w.measure,
