@@ -9,7 +9,8 @@
 -- A selector is a run's name when a stored run has exactly that name (also when the name holds
 -- * ? or [), else its pattern matches. system is the run's system, or its name when it has none.
 -- judged: at least one query of the run (run_queries, stored at ingest: no run rows are read) is
--- judged in the qrels set, as evaluate requires ("has no query judged in qrels").
+-- judged in the qrels set, as evaluate requires ("has no query judged in qrels"): asked per run,
+-- which stops at its first judged query, instead of reading every run's queries (10,000 runs: 200,000).
 with exact_names as (
     select s.position
     from run_selectors as s
@@ -44,22 +45,19 @@ judged_queries as (
     where qrels_set_id = $qrels_set_id
 ),
 
-judged as (
-    select distinct rq.run_id
-    from run_queries as rq
-    where rq.run_id in (select run_id from matched)
-      and rq.query_id in (select query_id from judged_queries)
-),
-
 final as (
     select
         m.position,
         r.name as run,
         coalesce(r.system, r.name) as system,
-        (j.run_id is not null) as judged
+        exists (
+            select 1
+            from run_queries as rq
+            inner join judged_queries as j on j.query_id = rq.query_id
+            where rq.run_id = m.run_id
+        ) as judged
     from matched as m
     inner join runs as r on r.run_id = m.run_id
-    left join judged as j on j.run_id = m.run_id
     order by m.position, r.ingested_at, r.name
 )
 

@@ -24,7 +24,7 @@ from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
 from .pairs import _test_settings as test_settings, load_wanted as load_pair_wanted
 from .paper_tables import PaperTables
 from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, _parse_measures, ensure_scores, higher_is_better, load_run_order,
+from .scope import (COVERAGE_MEASURE, WANTED_COLUMNS, Scope, _parse_measures, ensure_scores, higher_is_better, load_run_order,
                     load_scope, pr_measures, run_ids_in_order, testable, wanted_entries)
 
 
@@ -382,20 +382,21 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
         catalog.require_baseline(wh.db, baseline, qrels)
         names.append(baseline)
     ids = catalog.run_ids(wh.db, names)  # once: each lookup binds every name of the board
-    scope = _page_scope(wh, qrels, measures, names, settings, ids)
+    board_ids = [ids[name] for name in names]
+    load_run_order(wh, board_ids)  # report_runs: the board's runs, read by every query below
+    scope, evaluated = _page_scope(wh, qrels, measures, names, settings, ids, stores_missing)
     shown = scope.measures
     coverage = parse_all([COVERAGE_MEASURE])[0]
-    if stores_missing:
+    if stores_missing:  # _page_scope computed them where missing, with the shown measures
         ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
-        if ties:
-            ensure_scores(wh, qrels, scope.qrels_id, names, ties, settings, ids)
     else:
         ties = _tie_measures(scope, names)
     tie_entries = wanted_entries(wh, scope.qrels_id, settings, ties)
     entries = scope.wanted_for(shown + ([coverage] if coverage.name not in {m.name for m in shown} else []))
     entries += [tie_entries[m.name] for m in ties]
     load_wanted_entries(scope, entries)
-    load_run_order(wh, [ids[name] for name in names])
+    if evaluated:  # Warehouse.evaluate may have used report_runs: the board's runs again
+        load_run_order(wh, board_ids)
     # the runs' summaries not stored yet (sql/reports/leaderboard_summaries.sql), stored where the
     # connection may write: each is computed once per run's scores, then read by every page
     wh.db.run_file("reports/leaderboard_summaries.sql")
@@ -511,7 +512,8 @@ def _family_p_values(scope: Scope, pairs: Sequence[tuple[str, str]], measures: S
             **test_settings(stats), "baseline_id": ids[baseline]}).fetchall():
         if run_id in names:
             out[(names[run_id], measure)] = math.nan if p is None else float(p)
-    lacking = [pair for pair in pairs if any((pair[0], m.name) not in out for m in measures)]
+    lacking = [] if len(out) == len(pairs) * len(measures) else [
+        pair for pair in pairs if any((pair[0], m.name) not in out for m in measures)]
     if lacking:
         for row in tested_pairs(scope, lacking, measures, stats):
             if row.result is not None:
@@ -520,14 +522,34 @@ def _family_p_values(scope: Scope, pairs: Sequence[tuple[str, str]], measures: S
 
 
 def _page_scope(wh: Warehouse, qrels: str, measures: Sequence[str] | None, names: Sequence[str], settings: Settings,
-                ids: dict[str, int]) -> Scope:
-    """load_scope(..., [COVERAGE_MEASURE], summary=False), with the runs' ids looked up once."""
+                ids: dict[str, int], with_ties: bool) -> tuple[Scope, bool]:
+    """load_scope(..., [COVERAGE_MEASURE], summary=False), with the runs' ids looked up once and
+    the board's runs in report_runs (load_run_order): the scores missing are found by one query
+    over report_runs (sql/reports/missing_board_scores.sql), with_ties also the primary measure's
+    tie-order range, and only those are computed (ensure_scores). Also whether any was."""
     shown = _parse_measures(measures)
     extra = [m for m in parse_all([COVERAGE_MEASURE]) if m.name not in {x.name for x in shown}]
     qrels_id = catalog.qrels_set_id(wh.db, qrels)
-    if names:
-        ensure_scores(wh, qrels, qrels_id, names, shown + extra, settings, ids)
-    return Scope(wh, qrels, qrels_id, settings, shown, wanted_entries(wh, qrels_id, settings, shown + extra), {})
+    wanted = shown + extra
+    if with_ties and shown:
+        wanted += [m for m in (tie_variant(shown[0], "min"), tie_variant(shown[0], "max")) if m is not None]
+    entries = wanted_entries(wh, qrels_id, settings, wanted)
+    evaluated = False
+    if names and any(w["evaluation_id"] == -1 for w in entries.values()):
+        ensure_scores(wh, qrels, qrels_id, names, wanted, settings, ids)
+        evaluated = True
+    elif names:
+        wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
+            (w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in entries.values()])
+        rows = wh.db.run_file("reports/missing_board_scores.sql").fetchall()
+        if rows:
+            by_id = {run_id: name for name, run_id in ids.items()}
+            lacking = {measure for _r, measure in rows}
+            missing_runs = list(dict.fromkeys(by_id[run_id] for run_id, _m in rows))
+            ensure_scores(wh, qrels, qrels_id, missing_runs, [m for m in wanted if m.name in lacking], settings,
+                          {name: ids[name] for name in missing_runs})
+            evaluated = True
+    return Scope(wh, qrels, qrels_id, settings, shown, wanted_entries(wh, qrels_id, settings, shown + extra), {}), evaluated
 
 
 def _ranks_may_change(spans: dict[str, tuple[float, float]], runs: Sequence[str]) -> dict[str, bool]:
