@@ -45,6 +45,29 @@ def _mark_title(row: PairRow) -> str:
             f"p {fmt_p(row.result.p_value)}, corrected p {fmt_p(row.p_adjusted)}, {row.paired} queries")
 
 
+def _board_row(name: str, entry: dict[str, Any], shown, by_pair: dict, best: dict[str, set[str]], primary_name: str,
+               coverage_name: str, baseline: str | None, link: str | None) -> LeaderboardRow:
+    """One run's row of a leaderboard, whole (static pages) or paged (irw serve): its cells with the
+    best values bold and the marks of its tests against the baseline."""
+    cells = []
+    for m in shown:
+        value = entry["values"].get(m.name)
+        pair = by_pair.get((name, m.name))
+        cells.append(Cell(value, fmt_value(value) in best.get(m.name, set()), pair.direction if pair else "",
+                          _mark_title(pair) if pair else ""))
+    primary = by_pair.get((name, primary_name))
+    return LeaderboardRow(
+        rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
+        date=entry["run_date"], cells=cells, is_baseline=name == baseline,
+        delta=(primary.result.diff if primary and primary.result and primary.result.n
+               else 0.0 if name == baseline else None),
+        p_adjusted=primary.p_adjusted if primary and primary.tested else None,
+        paired_queries=primary.paired if primary else None,
+        partial_pairing=bool(primary and not primary.same_queries),
+        queries=entry["queries_by"].get(primary_name, 0), judged_queries=entry["judged_queries"],
+        coverage=entry["values"].get(coverage_name), link=link)
+
+
 def _best(values: Sequence[float | None], m: Measure) -> set[str]:
     """The displayed values (4 decimals) that are best in a column; none for neutral measures."""
     direction = higher_is_better(m)
@@ -181,23 +204,8 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     rows = []
     pages = run_page_names(runs) if run_pages else {}
     for name, entry in runs.items():
-        cells = []
-        for m in shown:
-            value = entry["values"].get(m.name)
-            pair = by_pair.get((name, m.name))
-            cells.append(Cell(value, fmt_value(value) in best[m.name], pair.direction if pair else "",
-                              _mark_title(pair) if pair else ""))
-        primary = by_pair.get((name, scope.primary.name))
-        rows.append(LeaderboardRow(
-            rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
-            date=entry["run_date"], cells=cells, is_baseline=name == baseline,
-            delta=(primary.result.diff if primary and primary.result and primary.result.n
-                   else 0.0 if name == baseline else None),
-            p_adjusted=primary.p_adjusted if primary and primary.tested else None,
-            paired_queries=primary.paired if primary else None,
-            partial_pairing=bool(primary and not primary.same_queries),
-            queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
-            coverage=entry["values"].get(coverage.name), link=pages.get(name)))
+        rows.append(_board_row(name, entry, shown, by_pair, best, scope.primary.name, coverage.name, baseline,
+                               pages.get(name)))
     if len(ties) == 2:
         low, high = (m.name for m in ties)
         ranked_runs = set(ranked)
@@ -460,23 +468,7 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
             bests[row["measure"]] = _best([row["best_high"], row["best_low"]], shown_measure(shown, row["measure"]))
     rows = []
     for name, entry in page_runs.items():
-        cells = []
-        for m in shown:
-            value = entry["values"].get(m.name)
-            pair = by_pair.get((name, m.name))
-            cells.append(Cell(value, fmt_value(value) in bests.get(m.name, set()), pair.direction if pair else "",
-                              _mark_title(pair) if pair else ""))
-        primary = by_pair.get((name, scope.primary.name))
-        rows.append(LeaderboardRow(
-            rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
-            date=entry["run_date"], cells=cells, is_baseline=name == baseline,
-            delta=(primary.result.diff if primary and primary.result and primary.result.n
-                   else 0.0 if name == baseline else None),
-            p_adjusted=primary.p_adjusted if primary and primary.tested else None,
-            paired_queries=primary.paired if primary else None,
-            partial_pairing=bool(primary and not primary.same_queries),
-            queries=entry["queries_by"].get(scope.primary.name, 0), judged_queries=entry["judged_queries"],
-            coverage=entry["values"].get(coverage.name), link=None))
+        rows.append(_board_row(name, entry, shown, by_pair, bests, scope.primary.name, coverage.name, baseline, None))
     if len(ties) == 2:
         low, high = (m.name for m in ties)
         spans = {run: (lo, hi) for run, _p, lo, hi in ranges if run in ranked_set and lo is not None and hi is not None}
