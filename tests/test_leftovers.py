@@ -92,8 +92,10 @@ def test_a_killed_ingest_spilling_to_disk_leaves_nothing(db_path, tmp_path):
         for q in range(400):
             for i in range(1000):
                 out.write(f"q{q} Q0 document{q}-{i} {i + 1} {1000 - i} tag\n")
+    # 40MB: small enough to spill, large enough for DuckDB's text buffer (about 32 MB) that reads
+    # a compressed file's head (at 20MB the ingest is refused for memory: test_a_memory_limit_...)
     proc = subprocess.Popen([sys.executable, "-m", "warehouse", "ingest", "run", str(run), "--db", str(db_path)],
-                            cwd=ROOT, env={**os.environ, "IRW_MEMORY_LIMIT": "20MB"},
+                            cwd=ROOT, env={**os.environ, "IRW_MEMORY_LIMIT": "40MB"},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     spills = Path(str(db_path) + ".tmp")
     deadline = time.monotonic() + 120
@@ -118,3 +120,19 @@ def test_a_killed_ingest_spilling_to_disk_leaves_nothing(db_path, tmp_path):
 def _write(path: Path, text: str) -> Path:
     path.write_text(text)
     return path
+
+
+def test_a_memory_limit_too_small_to_read_text_says_so_and_stores_nothing(db_path, tmp_path):
+    """DuckDB reads text in buffers of about 32 MB: under a smaller IRW_MEMORY_LIMIT an ingest is
+    refused with what to do, not DuckDB's allocation error, and the warehouse keeps no run."""
+    Cli(db_path)("ingest", "qrels", _write(tmp_path / "q.txt", qrels_text()))
+    run = tmp_path / "small.run.gz"
+    with gzip.open(run, "wt") as out:
+        out.write("q1 Q0 d1 1 1.0 tag\n")
+    proc = subprocess.run([sys.executable, "-m", "warehouse", "ingest", "run", str(run), "--db", str(db_path)],
+                          cwd=ROOT, env={**os.environ, "IRW_MEMORY_LIMIT": "20MB"}, capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr
+    assert "needs more memory than irw lets DuckDB use (20MB: IRW_MEMORY_LIMIT" in proc.stderr, proc.stderr
+    assert "run it again with a larger IRW_MEMORY_LIMIT" in proc.stderr and "Traceback" not in proc.stderr
+    listed = Cli(db_path)("runs", "--format", "json")
+    assert listed.exit_code == 0 and "small" not in listed.stdout, listed.stdout

@@ -28,7 +28,7 @@ import duckdb
 from .escaping import name_problem, shown
 from . import interrupt, leftovers, transfer
 from .catalog import delete_qrels_set, delete_run
-from .db import Database
+from .db import Database, memory_limit
 from .errors import ConflictError, InputFileError, Problem, UsageError
 from .resources import read_sql
 
@@ -696,6 +696,11 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
         line = _CSV_LINE.search(message)
         problem = Problem(_shown_path(path), int(line.group(1)) if line else 0, _read_error_reason(message))
         raise (InputFileError if line else _UnreadableByDuckDB)([problem]) from None
+    except duckdb.OutOfMemoryException:
+        # not the file's fault: DuckDB reads text in buffers of 16 x its longest line (about 32 MB)
+        raise InputFileError([Problem(_shown_path(path), 0, (
+            f"reading it needs more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT; DuckDB reads "
+            "text in buffers of about 32 MB); nothing was stored: run it again with a larger IRW_MEMORY_LIMIT"))]) from None
     except (duckdb.IOException, duckdb.Error) as exc:
         first = str(exc).splitlines()[0].removeprefix("IO Error: ")
         if compression != "none":

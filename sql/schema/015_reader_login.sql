@@ -6,8 +6,9 @@
 -- warehouse"). Only the warehouse's owner reads this table: no role is granted it, and irw
 -- revokes what default privileges gave others. It is not data: export and copy leave it out.
 -- A DuckDB warehouse has no server roles: the table is PostgreSQL's only.
+-- Written to run again (a test re-applies migrations from an earlier version).
 -- irw: postgres only (see the header)
-create table irw_reader_login (
+create table if not exists irw_reader_login (
     role_name   varchar primary key,
     password    varchar not null
 );
