@@ -1,9 +1,10 @@
 """The Python API: `warehouse.open(path)` returns a Warehouse; the CLI is a thin shell over it."""
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
@@ -81,10 +82,12 @@ class Warehouse:
             if subtopics:
                 raise UsageError("subtopic qrels come from a file (`qid subtopic docid grade`, ndeval's format); "
                                  "a frame is read as plain qrels")
-            return frames.ingest_qrels_frame(self.db, path, name, store=lambda file: ingest.ingest_qrels(
-                self.db, file, name, description=description, replace=replace))
-        return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
-                                   subtopics=subtopics)
+            with self._statistics("qrels"):
+                return frames.ingest_qrels_frame(self.db, path, name, store=lambda file: ingest.ingest_qrels(
+                    self.db, file, name, description=description, replace=replace))
+        with self._statistics("qrels"):
+            return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
+                                       subtopics=subtopics)
 
     def ingest_prefs(self, path: str | os.PathLike[str], name: str | None = None, *, description: str | None = None,
                      replace: bool = False, qrels_format: bool = False) -> ingest.IngestResult:
@@ -108,14 +111,15 @@ class Warehouse:
         rank, or PyTerrier's qid, docno, score, rank: warehouse/frames.py); it then needs a name,
         and its date defaults to now."""
         self._require_writable("ingest a run")
-        if frames.is_frame(path):
-            return frames.ingest_run_frame(self.db, path, name, date=date, store=lambda file, when: batch.ingest_runs(
-                self.db, [file], name=name, system=system, description=description, parameters=parameters,
-                replace=replace, date=when, folders=False)[0])
-        return batch.ingest_runs(self.db, [path], name=name,
-                                 name_from="auto" if name else batch.TAG_UNLESS_PLACEHOLDER, system=system,
-                                 description=description, parameters=parameters, replace=replace, date=date,
-                                 folders=False)[0]
+        with self._statistics("runs"):
+            if frames.is_frame(path):
+                return frames.ingest_run_frame(self.db, path, name, date=date, store=lambda file, when: batch.ingest_runs(
+                    self.db, [file], name=name, system=system, description=description, parameters=parameters,
+                    replace=replace, date=when, folders=False)[0])
+            return batch.ingest_runs(self.db, [path], name=name,
+                                     name_from="auto" if name else batch.TAG_UNLESS_PLACEHOLDER, system=system,
+                                     description=description, parameters=parameters, replace=replace, date=date,
+                                     folders=False)[0]
 
     def ingest_runs(self, paths: Iterable[str | os.PathLike[str]], *, name: str | None = None, name_from: str = "auto",
                     name_template: str | None = None, system: str | None = None, description: str | None = None,
@@ -128,9 +132,19 @@ class Warehouse:
         the run of a one-file batch; name_template (e.g. "{folder}.{short}": batch.TEMPLATE_FIELDS)
         names every run by fields of its file, and system may hold the same fields."""
         self._require_writable("ingest runs")
-        return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
-                                 system=system, description=description, parameters=parameters, replace=replace,
-                                 date=date, on_step=on_step)
+        with self._statistics("runs"):
+            return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
+                                     system=system, description=description, parameters=parameters,
+                                     replace=replace, date=date, on_step=on_step)
+
+    @contextlib.contextmanager
+    def _statistics(self, kind: str) -> Iterator[None]:
+        """Takes the planner's statistics of the tables an ingest of qrels or runs wrote, once it is
+        done: a server warehouse plans the queries that follow (a user measure over ranked_judged,
+        irw sql) from them (sql/ingest/statistics_after_*.sql). DuckDB keeps its own as it writes."""
+        yield
+        if self.db.dialect == "postgres":
+            self.db.run_file(f"ingest/statistics_after_{kind}.sql")
 
     # -- browse ------------------------------------------------------------------------------
     def runs(self) -> Table:
@@ -373,7 +387,8 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
     with Warehouse(source, read_only=True) as src, Warehouse(target) as dst:
         if _same_warehouse(src.db, dst.db):
             raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
-        return transfer.copy_warehouse(src.db, dst.db, replace=replace, runs=list(runs) if runs is not None else None)
+        with dst._statistics("qrels"), dst._statistics("runs"):
+            return transfer.copy_warehouse(src.db, dst.db, replace=replace, runs=list(runs) if runs is not None else None)
 
 
 def _same_warehouse(a, b) -> bool:
