@@ -408,7 +408,7 @@ class Evaluator:
             for run_id in run_ids:
                 self._user_values[(stored_name(measure), run_id)] = []
         for name, run_id, query_id, value in user_measures.compute(
-                self.db, list(computed.values()), run_ids, qrels_id, s.level, s.depth or NO_DEPTH):
+                self.db, list(computed.values()), run_ids, qrels_id, s):
             self._user_values[(name, run_id)].append((query_id, value))
 
     def _store_user_scores(self, evaluation_id: int, qrels_id: int, measures: list[Measure], run_ids: list[int]) -> None:

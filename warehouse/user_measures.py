@@ -12,8 +12,9 @@ on PostgreSQL through warehouse/dialect.py) that returns one row per run x query
     -- description: ...           (optional)
 
 Parameters are bound as values ($k in the SQL, a double), never pasted in. When irw computes the
-measure, `ranked_judged` is the view already restricted to the evaluation's runs, qrels set,
-relevance level and depth (a CTE of the same name over the stored view): the file reads only that.
+measure, `ranked_judged` is a CTE of the view's columns holding the evaluation's runs, qrels set,
+relevance level, depth and query set only, made by the same SQL that prepares the built-ins' rows
+(sql/eval/01_qrels.sql .. 05_judged.sql, then 08_ranked_judged.sql): the file reads only that.
 It runs through `irw sql`'s sandbox (warehouse/adhoc.py: DuckDB's read-only connection with no
 external access; PostgreSQL's read-only transaction under a reading role, and its checks), so it
 can write nothing and read no file. Its values reach the scores table from Python, keyed with the
@@ -21,6 +22,7 @@ sha256 of the definition (evaluated.definition_hash): a replaced definition neve
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -40,7 +42,8 @@ _LINE = re.compile(r"LINE (\d+):")
 _FILE_FUNCTIONS = re.compile(r"^(read_\w+|glob|\w+_scan|sniff_csv|parquet_\w+|iceberg_\w+|delta_\w+|"
                              r"pg_read_\w+|pg_ls_\w+|lo_\w+)$", re.I)
 # the parameters of irw's own in the statement that computes a user measure
-OWN_PARAMS = ("irw_run_ids", "irw_qrels_set_id", "irw_level", "irw_depth")
+OWN_PARAMS = ("irw_run_ids", "irw_qrels_set_id", "irw_level", "irw_depth", "irw_complete", "irw_judged_only",
+              "irw_exclude_norel")
 
 
 class MeasureFileError(IrwError):
@@ -213,36 +216,46 @@ def _error_line(message: str, text: str, offset: int = 0) -> int:
 
 # -- the statement that computes a measure ---------------------------------------------------------
 
-_PREFIX = """with ranked_judged as (
-    -- the stored relation, restricted to the evaluation: its runs, qrels set, level and depth
-    select
-        run, run_id, qrels, qrels_set_id, level, query_id, doc_id,
-        case when rank <= $irw_depth then rank end as rank,
-        case when rank <= $irw_depth then score end as score,
-        grade, is_rel, judged,
-        coalesce(rank <= $irw_depth, false) as retrieved,
-        case when rank <= $irw_depth then rel_so_far end as rel_so_far,
-        ideal_rank,
-        least(num_ret, $irw_depth) as num_ret,
-        num_rel, num_nonrel, num_judged
-    from ranked_judged
-    where run_id in (select unnest($irw_run_ids))
-      and qrels_set_id = $irw_qrels_set_id
-      and level = $irw_level
-)
-
-select
-    cast(u.run_id as integer) as run_id,
-    cast(u.query_id as varchar) as query_id,
-    cast(u.value as double) as value
-from (
-"""
+# The statement around a measure file: ranked_judged is made, in common table expressions, by the
+# SELECTs of the steps that prepare the built-ins' tables (sql/eval/01_qrels.sql .. 05_judged.sql,
+# evaluate.prepare_steps) and sql/eval/08_ranked_judged.sql over them, with irw's parameters named
+# irw_* (a measure's own may not be): one ranking and one judging for the built-ins and a user
+# measure. The temp tables themselves cannot be read here: the sandbox is another connection.
+_CREATE_AS = re.compile(r"^create temp table (\w+) as\s", re.I | re.M)
+_OWN_NAME = re.compile(r"\$([A-Za-z_]\w*)")
 _SUFFIX = "\n) as u"
-PREFIX_LINES = _PREFIX.count("\n")
+
+
+@functools.lru_cache(maxsize=1)
+def _prefix() -> str:
+    from .db import split_statements
+    from .evaluate import Settings, prepare_steps
+    from .resources import read_sql
+
+    tables = []
+    for step in prepare_steps(Settings()):  # trec_eval 9.0.8's ranking, without -J (check_settings)
+        for text, _names in split_statements(read_sql(step)):
+            match = _CREATE_AS.search(text)
+            if match:
+                tables.append((match.group(1), text[match.end():].strip().rstrip(";")))
+    shaping = read_sql("eval/08_ranked_judged.sql").splitlines()
+    body = next(i for i, line in enumerate(shaping) if line.strip() and not line.startswith("--"))
+    tables.append(("ranked_judged", "\n".join(shaping[body:]).strip()))
+    ctes = ",\n\n".join(f"{name} as not materialized (\n{_OWN_NAME.sub(_own, body)}\n)" for name, body in tables)
+    return (f"with {ctes}\n\nselect\n    cast(u.run_id as integer) as run_id,\n"
+            "    cast(u.query_id as varchar) as query_id,\n    cast(u.value as double) as value\nfrom (\n")
+
+
+def _own(match: re.Match) -> str:
+    return "$irw_" + match.group(1)
+
+
+def prefix_lines() -> int:
+    return _prefix().count("\n")
 
 
 def statement(definition: Definition) -> str:
-    return _PREFIX + definition.sql + _SUFFIX
+    return _prefix() + definition.sql + _SUFFIX
 
 
 def bound_names(definition: Definition) -> list[str]:
@@ -265,13 +278,17 @@ def check_parameters(definition: Definition) -> None:
 
 
 def run_statement(db, definition: Definition, values: dict[str, float], run_ids: Sequence[int], qrels_set_id: int,
-                  level: int, depth: int) -> Table:
-    """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run)."""
+                  settings) -> Table:
+    """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run), for the
+    evaluation of run_ids on the qrels set with these settings (evaluate.Settings)."""
     from . import adhoc
     from .db import split_statements
+    from .evaluate import NO_DEPTH
 
-    params: dict[str, Any] = {"irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": level,
-                              "irw_depth": depth}
+    params: dict[str, Any] = {
+        "irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": settings.level,
+        "irw_depth": settings.depth or NO_DEPTH, "irw_complete": settings.complete,
+        "irw_judged_only": settings.judged_only, "irw_exclude_norel": settings.norel == "exclude"}
     params.update({name: float(values[name]) for name in bound_names(definition)})
     sql = statement(definition)
     if db.dialect == "postgres":
@@ -289,7 +306,9 @@ def trial(db, definition: Definition) -> None:
     from .errors import QueryError, ReadOnlyError
 
     try:
-        run_statement(db, definition, dict(definition.parameters), [], -1, 1, 1 << 62)
+        from .evaluate import Settings
+
+        run_statement(db, definition, dict(definition.parameters), [], -1, Settings())
     except (QueryError, ReadOnlyError) as exc:
         line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
         raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
@@ -304,8 +323,8 @@ def _located(message: str, text: str, refused: bool) -> int:
     from . import adhoc
 
     match = _LINE.search(message)
-    if match and 1 <= int(match.group(1)) - PREFIX_LINES <= len(text.splitlines()):
-        return int(match.group(1)) - PREFIX_LINES
+    if match and 1 <= int(match.group(1)) - prefix_lines() <= len(text.splitlines()):
+        return int(match.group(1)) - prefix_lines()
     tokens = [(position, token) for position, token, kind in adhoc._tokens(text)
               if kind in ("identifier", "keyword")]
     for position, token in tokens:
@@ -421,21 +440,19 @@ def check_settings(settings, names: Sequence[str]) -> None:
                          "judged documents; it takes --level, --depth, -c and --norel, not --judged-only or --compat 10")
 
 
-def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int, level: int,
-            depth: int) -> list[tuple[str, int, str, float]]:
+def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
+            settings) -> list[tuple[str, int, str, float]]:
     """(stored name, run_id, query_id, value) of each user measure, run by run's queries."""
     from .evaluate import stored_name
 
     rows: list[tuple[str, int, str, float]] = []
-    effective = db.run_file("eval/user_measure_level.sql", {"qrels_set_id": qrels_set_id, "level": level}).fetchone()[0]
     for m in measures_:
         definition = definition_of(db, m.family.trec_name)
         if definition.hash != m.family.definition_hash:
             register(db)
             raise MeasureError(f"{m.name}: its definition changed while it was being evaluated; evaluate again")
         values = {**dict(definition.parameters), **dict(m.options)}
-        table = run_statement(db, definition, values, run_ids, qrels_set_id,
-                              effective if effective is not None else level, depth)
+        table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
         seen: set[tuple[int, str]] = set()
         for run_id, query_id, value in table.rows:
             if (run_id, query_id) in seen:
