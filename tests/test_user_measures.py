@@ -341,6 +341,40 @@ def test_ranked_judged_holds_the_rows_the_built_in_measures_start_from(dl19, lev
         assert len(internal) > 1000 and len(counts) == 6 * 43
 
 
+VIEW_COLUMNS = ("run, run_id, qrels, qrels_set_id, query_id, doc_id, rank, score, grade, is_rel, judged, retrieved, "
+                "rel_so_far, ideal_rank, num_ret, num_rel, num_nonrel, num_judged")
+
+
+@pytest.mark.parametrize("options", [{"level": 1}, {"level": 2, "depth": 20}, {"level": 7, "depth": 3}])
+def test_a_user_measure_reads_the_view_s_rows_made_by_the_built_ins_own_sql(dl19, options):
+    """In irw eval a user measure's ranked_judged is made by the SQL that prepares the built-ins'
+    rows (sql/eval/01..05, then 08_ranked_judged.sql: user_measures.ranked_judged_ctes). Every
+    column equals the stored view's, read as the README says: at the level the view holds for the
+    one asked (DL19 grades 0-3: level 7 selects as level 4), a rank beyond the depth D not
+    retrieved, num_ret least(num_ret, D)."""
+    from collections import Counter
+
+    from warehouse import catalog, user_measures
+    from warehouse.evaluate import NO_DEPTH, Settings
+
+    settings = Settings(**options)
+    depth, held = settings.depth or NO_DEPTH, min(settings.level, 4)
+    with warehouse.open(dl19) as wh:
+        qrels_id = catalog.qrels_set_id(wh.db, "dl19")
+        run_ids = sorted(catalog.run_ids(wh.db, RUNS).values())
+        made = wh.db.run_sql(f"{user_measures.ranked_judged_ctes()}\nselect {VIEW_COLUMNS} from ranked_judged",
+                             user_measures.own_params(run_ids, qrels_id, settings)).fetchall()
+        cut = {"rank": "case when rank <= ? then rank end", "score": "case when rank <= ? then score end",
+               "retrieved": "coalesce(rank <= ?, false)", "rel_so_far": "case when rank <= ? then rel_so_far end",
+               "num_ret": "least(num_ret, ?)"}
+        columns = [c.strip() for c in VIEW_COLUMNS.split(",")]
+        select = ", ".join(f"{cut[c]} as {c}" if c in cut else c for c in columns)
+        view = wh.db.fetchall(f"select {select} from ranked_judged where qrels_set_id = ? and level = ?",
+                              [depth] * len(cut) + [qrels_id, held])
+        assert Counter(made) == Counter(view)
+        assert len(made) == 6 * 9260  # every judged document of the 43 queries, for each run
+
+
 def test_an_ingest_leaves_the_planner_statistics_of_the_tables_it_wrote(postgres_url, conformance):
     """On PostgreSQL an ingest analyzes the tables it wrote (sql/ingest/statistics_after_*.sql):
     planned before autovacuum had sampled them, a user measure over ranked_judged of the six DL19

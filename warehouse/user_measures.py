@@ -227,7 +227,9 @@ _SUFFIX = "\n) as u"
 
 
 @functools.lru_cache(maxsize=1)
-def _prefix() -> str:
+def ranked_judged_ctes() -> str:
+    """`with ... ranked_judged as (...)`: the evaluation's ranked_judged, a query may follow; it
+    binds $irw_* (run_statement's params)."""
     from .db import split_statements
     from .evaluate import Settings, prepare_steps
     from .resources import read_sql
@@ -241,8 +243,13 @@ def _prefix() -> str:
     shaping = read_sql("eval/08_ranked_judged.sql").splitlines()
     body = next(i for i, line in enumerate(shaping) if line.strip() and not line.startswith("--"))
     tables.append(("ranked_judged", "\n".join(shaping[body:]).strip()))
-    ctes = ",\n\n".join(f"{name} as not materialized (\n{_OWN_NAME.sub(_own, body)}\n)" for name, body in tables)
-    return (f"with {ctes}\n\nselect\n    cast(u.run_id as integer) as run_id,\n"
+    return "with " + ",\n\n".join(f"{name} as not materialized (\n{_OWN_NAME.sub(_own, body)}\n)"
+                                   for name, body in tables)
+
+
+@functools.lru_cache(maxsize=1)
+def _prefix() -> str:
+    return (f"{ranked_judged_ctes()}\n\nselect\n    cast(u.run_id as integer) as run_id,\n"
             "    cast(u.query_id as varchar) as query_id,\n    cast(u.value as double) as value\nfrom (\n")
 
 
@@ -277,18 +284,23 @@ def check_parameters(definition: Definition) -> None:
                                    f"the header (-- parameters: {name}=...)")
 
 
+def own_params(run_ids: Sequence[int], qrels_set_id: int, settings) -> dict[str, Any]:
+    """The values of ranked_judged_ctes()'s $irw_* for an evaluation (evaluate.Settings)."""
+    from .evaluate import NO_DEPTH
+
+    return {"irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": settings.level,
+            "irw_depth": settings.depth or NO_DEPTH, "irw_complete": settings.complete,
+            "irw_judged_only": settings.judged_only, "irw_exclude_norel": settings.norel == "exclude"}
+
+
 def run_statement(db, definition: Definition, values: dict[str, float], run_ids: Sequence[int], qrels_set_id: int,
                   settings) -> Table:
     """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run), for the
     evaluation of run_ids on the qrels set with these settings (evaluate.Settings)."""
     from . import adhoc
     from .db import split_statements
-    from .evaluate import NO_DEPTH
 
-    params: dict[str, Any] = {
-        "irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": settings.level,
-        "irw_depth": settings.depth or NO_DEPTH, "irw_complete": settings.complete,
-        "irw_judged_only": settings.judged_only, "irw_exclude_norel": settings.norel == "exclude"}
+    params: dict[str, Any] = own_params(run_ids, qrels_set_id, settings)
     params.update({name: float(values[name]) for name in bound_names(definition)})
     sql = statement(definition)
     if db.dialect == "postgres":
