@@ -5,7 +5,7 @@
 -- Grain: one row per evaluated run x query the run answers (in the evaluation's query set) x
 -- document the qrels set judges for that query, retrieved or not.
 -- Inputs: eval_qrels (01), eval_run_queries (04), eval_judged (05; within -M), runs, qrels_sets,
--- run_rows (the score), $qrels_set_id, $level.
+-- run_rows (the score), $qrels_set_id, $level, $run_ids.
 -- trec_eval 9.0.8: rank is eval_judged's (the stored trec_rank within the depth, -M): a judged
 -- document below the depth has a null rank, as one never retrieved; num_ret is the evaluation's
 -- (least(num_ret, -M)); num_rel (R) and num_nonrel at the evaluation's level. A query -c adds,
@@ -62,6 +62,8 @@ final as (
        and rr.query_id = j.query_id
        and rr.doc_id = j.doc_id
        and k.rank is not null
+       -- said again for the planner: the evaluated runs' rows only, not every stored run's
+       and rr.run_id in (select unnest($run_ids))
     where q.in_run
 )
 
