@@ -17,7 +17,7 @@ from docs_pages import DOCS, ROOT, pages
 # finds them on the page, how many ``` blocks the section holds)
 EXAMPLES = {
     ("README.md", "Set up"): ("test_readme.py", '"\\n## Set up\\n"', 1),
-    ("README.md", "Six commands on real files"): ("test_walkthrough.py", '"Six commands on real files"', 1),
+    ("README.md", "Seven commands on real files"): ("test_walkthrough.py", '"Seven commands on real files"', 1),
     ("README.md", "Five lines of Python"): ("test_walkthrough.py", '"Five lines of Python"', 2),
     # `make demo` from a clean clone: tests/test_demo.py (opt-in for developers, always on under .ci/run)
     ("docs/quickstart.md", "Installing"): ("test_demo.py", '["make", "demo"]', 1),

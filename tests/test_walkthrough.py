@@ -1,4 +1,4 @@
-"""The README's six commands and five lines of Python, and the DL19 walkthrough and "Your own data"
+"""The README's seven commands and five lines of Python, and the DL19 walkthrough and "Your own data"
 lines of docs/quickstart.md, run as a user runs them: each command typed into bash exactly as
 printed, in a folder holding `qrels.dl19-passage.txt` and `runs/`, with `irw` on the PATH. What they
 print must be what the page shows, and the numbers must be trec_eval's own for the same files
@@ -175,9 +175,9 @@ def test_the_readme_own_data_lines_run_as_typed(tmp_path, conformance):
     assert (tmp_path / "dl19.html").stat().st_size > 0
 
 
-# -- the README's own six commands and five lines of Python ------------------------------------------
+# -- the README's own seven commands and five lines of Python ------------------------------------------
 
-README_STEPS = [step for block in blocks(section("Six commands on real files")) for step in commands(block)]
+README_STEPS = [step for block in blocks(section("Seven commands on real files")) for step in commands(block)]
 
 
 @pytest.fixture(scope="module")
