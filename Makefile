@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= demo
 
-.PHONY: demo test fuzz bench install clean chromium texlive java postgres-start postgres-stop
+.PHONY: demo test fuzz bench install clean chromium texlive java postgres-start postgres-stop docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,11 @@ test: $(VENV)/.installed-test chromium texlive java
 	  fi; \
 	fi; \
 	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL); status=$$?; exit $$status
+
+# The documentation site (mkdocs.yml, docs/) in site/, strict: a broken link, anchor or page fails, as
+# in tests/test_docs.py, which `make test` runs. `python scripts/docs.py` writes its generated pages.
+docs: $(VENV)/.installed-test
+	$(BIN)/python -m mkdocs build --strict
 
 # The whole seeded fuzz corpus of run and qrels files (tests/fuzz_corpus.py, tests/test_fuzz.py):
 # 4,000 files held to the README's rules; `make test` runs the first 300 of them.
@@ -114,4 +119,4 @@ bench: $(VENV)/.installed-bench java
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) $(DEMO_DIR) build dist
+	rm -rf $(VENV) $(DEMO_DIR) build dist site

@@ -487,7 +487,7 @@ class Section:
                           incremental=(results["duck incremental"], results["pg incremental"]))
         return agrees
 
-    # -- targets and the README ----------------------------------------------------------------
+    # -- targets and docs/performance.md -------------------------------------------------------
     def targets(self, data, eval_agrees: bool | None, board_agrees: bool | None) -> None:
         h, b = self.h, self.bench
         full_run = self.full and data.run_lines == h.FULL_RUN_LINES
@@ -523,18 +523,18 @@ class Section:
 
 
 def write_readme(bench, args, env: list[str], mode: str) -> None:
-    """Replaces the README's bench-postgres block after a full-size run of the postgres section
+    """Replaces docs/performance.md's bench-postgres block after a full-size run of the postgres section
     (default sizes, not --quick), as run.py rewrites the bench-summary block."""
     rows = getattr(bench, "postgres_summary", None)
     if rows is None:
         return
     if args.quick or mode.startswith("custom"):
-        log("README's PostgreSQL block not updated: it comes from a full-size run of the postgres section")
+        log("docs/performance.md's PostgreSQL block not updated: it comes from a full-size run of the postgres section")
         return
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "performance.md"
     text = readme.read_text(encoding="utf-8")
     if README_START not in text or README_END not in text:
-        log(f"README's PostgreSQL block not updated: README.md has no {README_START} ... {README_END} block")
+        log(f"docs/performance.md's PostgreSQL block not updated: docs/performance.md has no {README_START} ... {README_END} block")
         return
     state = {t[0]: t[3] for t in bench.targets}
     out = [f"From `{env[0].removeprefix('command: ')}` ({env[1].removeprefix('date: ')}; "
@@ -547,4 +547,4 @@ def write_readme(bench, args, env: list[str], mode: str) -> None:
     head, rest = text.split(README_START, 1)
     _, tail = rest.split(README_END, 1)
     readme.write_text(head + README_START + "\n" + "\n".join(out) + "\n" + README_END + tail, encoding="utf-8")
-    log("README.md: the bench-postgres block was rewritten from this run")
+    log("docs/performance.md: the bench-postgres block was rewritten from this run")

@@ -348,7 +348,7 @@ class Bench:
         self.leaderboard_db: Path | None = None
         self.warmed: set[str] = set()
         self.trec_eval, self.trec_eval_note = find_trec_eval(args.trec_eval)
-        self.issue12_targets: list[list[str]] = []        # the targets of issue 12, for the README summary
+        self.issue12_targets: list[list[str]] = []        # the targets of issue 12, for the summary in docs/performance.md
         self.shape_summary: list[tuple[str, str, dict[str, Result]]] = []
         self.run_scale_summary: dict[int, dict] = {}
         self.in_issue12 = False
@@ -1193,7 +1193,7 @@ class Bench:
         """Peak memory, and the most bytes in $TMPDIR and in the warehouse's spill folder while it
         runs, of `irw ingest run` on small compressed files of many bad lines (each line a
         problem), one per compression irw reads, and on ones of duplicate lines, under irw's
-        default memory limit: the README's bound (DuckDB's IRW_MEMORY_LIMIT plus the interpreter,
+        default memory limit: the bound docs/promises.md states (DuckDB's IRW_MEMORY_LIMIT plus the interpreter,
         nothing decompressed on disk) must hold. Each bomb is one compressed block repeated
         (gzip members, zstd frames, bz2 and xz streams, all read as one file), so a 30 GB one is
         written in seconds."""
@@ -1279,7 +1279,7 @@ class Bench:
             self.emit(Table("Targets", ["target", "goal", "measured", "state"], self.targets))
 
     def readme_summary(self, env: list[str]) -> str:
-        """The README's block between <!-- bench-summary:start --> and <!-- bench-summary:end -->:
+        """docs/performance.md's block between <!-- bench-summary:start --> and <!-- bench-summary:end -->:
         issue 12's shapes, the many-runs line and their targets, as this run measured them."""
         tools = ["irw trec-eval -q", "irw trec-eval", "irw evaluate_files (Python)", "pytrec_eval", "ir_measures",
                  "trec_eval (C) -q", "trec_eval (C)"]
@@ -1451,21 +1451,21 @@ README_START, README_END = "<!-- bench-summary:start -->", "<!-- bench-summary:e
 
 
 def write_readme_summary(bench: Bench, args: argparse.Namespace, env: list[str], mode: str) -> None:
-    """Replaces the README's bench-summary block, only after a full-size run (not --quick, default
+    """Replaces docs/performance.md's bench-summary block, only after a full-size run (not --quick, default
     sizes) of every issue-12 section (small, large, many-runs) written to benchmarks/results.md."""
     wanted = {"small", "large", "many-runs"}
     if args.quick or mode.startswith("custom") or not wanted <= set(args.sections):
-        log("README summary not updated: it comes from a full-size run of the small, large and many-runs sections")
+        log("docs/performance.md's summary not updated: it comes from a full-size run of the small, large and many-runs sections")
         return
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "performance.md"
     text = readme.read_text(encoding="utf-8")
     if README_START not in text or README_END not in text:
-        log(f"README summary not updated: README.md has no {README_START} ... {README_END} block")
+        log(f"docs/performance.md's summary not updated: docs/performance.md has no {README_START} ... {README_END} block")
         return
     head, rest = text.split(README_START, 1)
     _, tail = rest.split(README_END, 1)
     readme.write_text(head + README_START + "\n" + bench.readme_summary(env) + README_END + tail, encoding="utf-8")
-    log("README.md: the bench-summary block was rewritten from this run")
+    log("docs/performance.md: the bench-summary block was rewritten from this run")
 
 
 def compile_irw_bytecode() -> None:

@@ -274,18 +274,18 @@ class Section:
 
 
 def write_readme(bench, args, env: list[str], mode: str) -> None:
-    """Replaces the README's bench-spark block after a full-size run of the spark section (default
+    """Replaces docs/performance.md's bench-spark block after a full-size run of the spark section (default
     sizes, not --quick), as postgres.py rewrites the bench-postgres block."""
     rows = getattr(bench, "spark_summary", None)
     if rows is None:
         return
     if args.quick or mode.startswith("custom"):
-        log("README's Spark block not updated: it comes from a full-size run of the spark section")
+        log("docs/performance.md's Spark block not updated: it comes from a full-size run of the spark section")
         return
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "performance.md"
     text = readme.read_text(encoding="utf-8")
     if README_START not in text or README_END not in text:
-        log(f"README's Spark block not updated: README.md has no {README_START} ... {README_END} block")
+        log(f"docs/performance.md's Spark block not updated: docs/performance.md has no {README_START} ... {README_END} block")
         return
     repeats = f"DuckDB median of {bench.repeats}, Spark jobs over {SPARK_REPEAT_CAP:.0f} s run once"
     out = [f"From `{env[0].removeprefix('command: ')}` ({env[1].removeprefix('date: ')}; "
@@ -297,4 +297,4 @@ def write_readme(bench, args, env: list[str], mode: str) -> None:
     head, rest = text.split(README_START, 1)
     _, tail = rest.split(README_END, 1)
     readme.write_text(head + README_START + "\n" + "\n".join(out) + "\n" + README_END + tail, encoding="utf-8")
-    log("README.md: the bench-spark block was rewritten from this run")
+    log("docs/performance.md: the bench-spark block was rewritten from this run")

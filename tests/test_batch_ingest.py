@@ -22,10 +22,11 @@ import warehouse
 from warehouse.batch import common_prefix, parse_iso_date, run_file_stem
 from warehouse.db import migrations
 
+from docs_pages import page
 from conftest import RUN_ROWS, Cli, fingerprint_at, run_text, write_file
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = page("quickstart")  # "Your own data", moved from the README to docs/quickstart.md
 # the six DL19 runs (run.dl19.NAME.txt) and the names the README promises them
 DL19_NAMES = ["BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL"]
 

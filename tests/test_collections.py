@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import warehouse
+from docs_pages import between
 from conftest import Cli, fresh_postgres_database
 from warehouse import catalog, reports
 from warehouse.errors import MeasureError, NotFoundError, UsageError
@@ -356,12 +357,11 @@ def test_python_api_selection(mc, data):
 
 # -- the README's example, run as printed ------------------------------------------------------------------
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
 
 def readme_commands() -> list[tuple[str, list[str]]]:
     """(command, printed lines) of each `$ irw` line in the README's choosing-runs block."""
-    block = README.split("<!-- choosing-runs:start -->\n", 1)[1].split("<!-- choosing-runs:end -->", 1)[0]
+    block = between("<!-- choosing-runs:start -->\n", "<!-- choosing-runs:end -->")  # docs/cli.md
     found: list[tuple[str, list[str]]] = []
     for line in block.strip("`\n").splitlines():
         if line.startswith("$ "):

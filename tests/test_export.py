@@ -32,6 +32,7 @@ from warehouse.core import copy
 from warehouse.errors import DatabaseError, NotFoundError, OutputError
 from warehouse.export import INTERNAL_TABLES, MANIFEST, PARTITIONED, export_warehouse, partition_folder
 
+from docs_pages import section
 from conftest import Cli, dl19_expected, qrels_text, run_text, RUN_ROWS, write_file
 from test_full_disk import small_disk  # noqa: F401 (a fixture)
 
@@ -456,8 +457,7 @@ def test_spark_reads_the_names_back_from_the_folders(spark, hostile_export):
 
 
 def _on_spark_section() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return readme.split("\n## On Spark\n", 1)[1].split("\n## ", 1)[0]
+    return section("On Spark")  # docs/engines.md
 
 
 def readme_export_blocks() -> tuple[str, str]:
@@ -495,6 +495,20 @@ def test_the_readme_export_and_its_spark_evaluation_run_as_printed(spark, confor
         assert value == dl19_expected(conformance, run, trec[measure][1])[(trec[measure][0], "all")], line
         seen.add((run, measure))
     assert seen == {(run, measure) for run in DL19_RUNS for measure in trec}
+
+
+def test_the_cluster_block_is_the_tested_example_on_hdfs():
+    """The spark-submit block of docs/engines.md ("Exported warehouses") cannot run here (no HDFS, no
+    cluster): its driver is held to be the example the test above runs, but for the cluster's
+    session and the hdfs:// paths of the folder `hdfs dfs -put` puts there."""
+    _, python = readme_export_blocks()
+    cluster = _on_spark_section().split("\n### Exported warehouses\n", 1)[1].split("hdfs dfs -put", 1)[1]
+    put, heredoc = cluster.split("\n", 1)
+    assert put.split() == ["dl19-parquet", "/trec/dl19-parquet"]
+    driver = heredoc.split("<<'EOF'\n", 1)[1].split("\nEOF\n", 1)[0]
+    local = (python.replace('.master("local[2]")', "")
+             .replace('"dl19-parquet/', '"hdfs:///trec/dl19-parquet/'))
+    assert " ".join(driver.split()) == " ".join(local.split())
 
 
 def test_replace_where_the_file_system_cannot_swap(seeded_db, tmp_path, monkeypatch):

@@ -187,7 +187,7 @@ def test_the_script_starts_a_cluster_once_and_stops_it():
 
 # -- how the README tells developers to run them --------------------------------------------------------
 def test_readme_says_how_to_run_the_postgres_tests(pytestconfig):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")  # developers read it there
     assert f"{POSTGRES_ENV}=postgresql://" in readme and "-m postgres" in readme
     assert "scripts/postgres.sh" in readme and SCRIPT.is_file()
     assert any(marker.startswith("postgres:") for marker in pytestconfig.getini("markers"))

@@ -1,5 +1,6 @@
-"""The README stays true: its quickstart commands run as printed and print what it shows, and its
-measure table is the registry's."""
+"""The docs stay true: the demo warehouse's commands (docs/quickstart.md) run as printed and print
+what the page shows, the measure table of docs/measures.md is the registry's, and the README names
+the two set-up commands."""
 from __future__ import annotations
 
 import os
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from docs_pages import between, page
 from warehouse.measures import measure_table_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,8 +21,8 @@ IRW = [sys.executable, "-m", "warehouse"]
 
 
 def quickstart_commands() -> list[tuple[str, str]]:
-    """(command, printed output) for each `$ irw ...` of the Quickstart block."""
-    section = README.split("## Quickstart", 1)[1].split("```", 2)[1]
+    """(command, printed output) for each `$ irw ...` of the demo warehouse's block."""
+    section = page("quickstart").split("\n## The demo warehouse\n", 1)[1].split("```", 2)[1]
     commands, current, output = [], None, []
     for line in section.splitlines()[1:]:
         if line.startswith("$ "):
@@ -37,12 +39,14 @@ def quickstart_commands() -> list[tuple[str, str]]:
 
 
 def test_measure_table_is_generated_from_the_registry():
-    table = README.split("<!-- measure-table:start -->\n", 1)[1].split("<!-- measure-table:end -->", 1)[0]
+    table = between("<!-- measure-table:start -->\n", "<!-- measure-table:end -->")  # docs/measures.md
     assert table == measure_table_markdown()
 
 
 def test_readme_has_the_two_setup_commands():
-    assert "make demo" in README and "make test" in README
+    setup = README.split("\n## Set up\n", 1)[1].split("```", 2)[1]
+    assert [line.split("#")[0].strip() for line in setup.splitlines() if line.startswith("make")] == [
+        "make demo", "make test"]
 
 
 @pytest.fixture(scope="module")

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from docs_pages import section as docs_section
 from conftest import dl19_expected
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def example(heading: str) -> tuple[str, str]:
-    """(code, what the README says it prints) of the python example under a heading."""
-    section = README.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+def example(heading: str, level: int) -> tuple[str, str]:
+    """(code, what the page says it prints) of the first python example under a heading."""
+    section = docs_section(heading, level)
     return section.split("```python\n", 1)[1].split("```", 1)[0], section.split("prints\n\n```\n", 1)[1].split("```")[0]
 
 
@@ -37,20 +37,20 @@ def run_in_dl19_folder(code: str, folder: Path, conformance: Path) -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("heading", ["## Python API", "### In a notebook"])
-def test_the_python_examples_print_what_the_readme_shows(heading, tmp_path, conformance):
-    code, printed = example(heading)
+@pytest.mark.parametrize("heading, level", [("Python API", 1), ("In a notebook", 2)])  # docs/python.md
+def test_the_python_examples_print_what_the_readme_shows(heading, level, tmp_path, conformance):
+    code, printed = example(heading, level)
     assert run_in_dl19_folder(code, tmp_path, conformance).rstrip("\n") == printed.rstrip("\n")
 
 
 def test_their_numbers_are_trec_eval_s(conformance):
-    _, api = example("## Python API")
+    _, api = example("Python API", 1)
     bm25 = dl19_expected(conformance, "BM25")
     assert api.splitlines()[1].split()[0] == bm25[("map", "all")]
     for line in api.splitlines()[2:5]:
         _, query, measure, value = line.split()
         assert value == bm25[({"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}[measure], query)]
-    _, notebook = example("### In a notebook")
+    _, notebook = example("In a notebook", 2)
     expected = {(name, measure): dl19_expected(conformance, run, level)[(measure, "all")]
                 for run, name in (("BM25", "bm25"), ("REP_LLAMA", "rep-llama"))
                 for level, measure in ((1, "ndcg_cut_10"), (2, "map"))}

@@ -13,20 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from docs_pages import section
 from conftest import dl19_expected as expected, under_ci
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 RUNS = ["BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL"]
 MARK = "@@irw-readme-step@@"
 
 pytestmark = pytest.mark.postgres
 
 
-def section(title: str) -> str:
-    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
-
-
+# docs/engines.md
 COMMANDS = [line for line in section("A shared warehouse").split("```")[1].splitlines() if line.strip()]
 
 

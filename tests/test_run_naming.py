@@ -23,12 +23,12 @@ import pytest
 import warehouse
 from warehouse.batch import is_placeholder
 
+from docs_pages import section
 from conftest import RUN_ROWS, Cli, fingerprint_at, run_text, write_file
 
 SYSTEMS = ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")
 COLLECTIONS = ("covid", "dl21", "dl22", "news")
 FILE_NAMES = {"plain": "{system}.txt", "publisher": "trec_results_{system}.txt"}
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -395,7 +395,7 @@ def test_replace_on_stored_bytes_applies_the_metadata_given_and_keeps_a_given_da
 # -- the README's block, as printed ---------------------------------------------------------------------------
 
 def test_the_readme_naming_block_runs_as_printed(multi, tmp_path, monkeypatch):
-    block = README.split("\n### Run names and dates\n", 1)[1].split("```", 2)[1]
+    block = section("Run names and dates").split("```", 2)[1]  # docs/input-formats.md
     lines = [line for line in block.splitlines() if line.strip()]
     assert [line.split()[:3] for line in lines] == [
         ["irw", "ingest", "run"], ["irw", "ingest", "run"], ["irw", "ingest", "run"], ["irw", "rename", "run"],

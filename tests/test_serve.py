@@ -33,6 +33,7 @@ import pytest
 
 import warehouse
 from warehouse.escaping import shown
+from docs_pages import section
 from conftest import dl19_expected
 
 RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
@@ -652,8 +653,7 @@ def test_a_role_that_only_reads_is_told_which_irw_eval_to_run(postgres_url, post
 # -- the README ------------------------------------------------------------------------------------------
 
 def readme_section() -> str:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    return readme.split("\n## Serving the reports: irw serve\n", 1)[1].split("\n## ", 1)[0]
+    return section("Serving the reports: irw serve")  # docs/reports.md
 
 
 def test_the_readme_s_serve_lines_run_as_printed(conformance, tmp_path):

@@ -28,6 +28,7 @@ from warehouse.dialect import spark_statements
 from warehouse.errors import InputFileError
 from warehouse.resources import read_sql, sql_dir
 
+from docs_pages import section
 from conftest import dl19_expected
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,11 +85,16 @@ def _without_relstring(text: str) -> str:
 def test_trec_eval_engine_spark_prints_trec_eval_byte_for_byte(spark, conformance):
     from warehouse import trec_eval
 
+    import shlex
+
     folder = conformance / "dl19-passage"
+    # the command of docs/engines.md ("On Spark"), as printed, its two files the DL19 folder's
+    (line,) = section("On Spark").split("The drop-in takes the engine and the cluster", 1)[1].split("```")[1].split("\n")[1:2]
+    irw, command, *argv, qrels, run = shlex.split(line)
+    assert (irw, command, qrels, run) == ("irw", "trec-eval", "qrels.dl19-passage.txt", "runs/run.dl19.BM25.txt")
     out = io.StringIO()
     started = time.perf_counter()
-    trec_eval.run(["--engine", "spark", "--master", "local[2]", "-q", "-m", "all_trec",
-                   str(folder / "qrels.dl19-passage.txt"), str(folder / "runs" / "run.dl19.BM25.txt")], out)
+    trec_eval.run([*argv, str(folder / qrels), str(folder / run)], out)
     print(f"irw trec-eval --engine spark -q -m all_trec (BM25): {time.perf_counter() - started:.1f} s")
     expected = (folder / "expected_run.dl19.BM25.all_trec.q.v9.txt").read_text()
     assert _without_relstring(out.getvalue()) == _without_relstring(expected)
@@ -215,9 +221,7 @@ def test_bad_qrels_give_the_problems_local_ingest_gives(spark, tmp_path):
 
 def readme_spark_example() -> str:
     """The Python block of the README's "On Spark" section that runs locally."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## On Spark", 1)[1].split("\n## ", 1)[0]
-    return section.split("```python\n", 1)[1].split("```", 1)[0]
+    return section("On Spark").split("```python\n", 1)[1].split("```", 1)[0]  # docs/engines.md
 
 
 @pytest.mark.spark
@@ -229,7 +233,7 @@ def test_the_readme_example_runs_as_printed(spark, conformance, monkeypatch):
     with contextlib.redirect_stdout(output):
         exec(compile(readme_spark_example(), "README.md (On Spark)", "exec"), {})
     printed = [line for line in output.getvalue().splitlines() if line.strip()]
-    shown = (ROOT / "README.md").read_text(encoding="utf-8").split("## On Spark", 1)[1].split("\n## ", 1)[0]
+    shown = section("On Spark")
     assert len(printed) >= 4
     for line in printed:
         assert line in shown.splitlines(), line  # what the example prints is what the README shows
@@ -280,8 +284,8 @@ def test_a_run_given_as_qrels_is_said_as_local_ingest_says_it(spark, tmp_path):
 def readme_spark_submit() -> tuple[str, str]:
     """The README's two lines that run irw's command line under spark-submit: the driver file's
     printf, and the spark-submit command (its continuation line joined)."""
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## On Spark\n", 1)[1].split("\n## ", 1)[0]
-    (block,) = [b for b in section.split("```")[1::2] if "irw_driver.py" in b]
+    on_spark = section("On Spark")
+    (block,) = [b for b in on_spark.split("```")[1::2] if "irw_driver.py" in b]
     printf, *submit = block.strip("\n").replace("\\\n", "").splitlines()
     (submit,) = submit
     return printf, submit

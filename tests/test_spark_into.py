@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 import warehouse
 from warehouse.cli import app
 
+from docs_pages import section
 from conftest import dl19_expected
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,9 +36,7 @@ pytestmark = pytest.mark.spark
 
 def readme_block(after: str) -> str:
     """The first ``` block of the README's "On Spark" section after the text `after`."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## On Spark\n", 1)[1].split("\n## ", 1)[0]
-    return section.split(after, 1)[1].split("```", 2)[1].strip("\n")
+    return section("On Spark").split(after, 1)[1].split("```", 2)[1].strip("\n")  # docs/engines.md
 
 
 def irw(argv: list[str], cwd: Path, monkeypatch) -> tuple[int, str, str]:

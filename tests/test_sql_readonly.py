@@ -16,6 +16,7 @@ import pytest
 import warehouse
 from warehouse import IrwError, QueryError, ReadOnlyError
 
+from docs_pages import page
 from conftest import RUN_ROWS, fingerprint_at, run_text, warehouse_fingerprint, write_file
 
 
@@ -333,7 +334,7 @@ def test_explain_and_describe_and_show_read(evaluated_db, irw):
 
 
 def test_the_readme_parameter_example_runs_as_printed(tmp_path):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = page("sql")  # docs/sql.md, "Tables you can query"
     example = 'wh.sql("select * from runs where name = ?", ["bm25"])'
     assert example in readme
     with warehouse.open(tmp_path / "irw.duckdb") as wh:

@@ -1,8 +1,8 @@
-"""The README's DL19 walkthrough and its "Your own data" lines, run as a user runs them: each command
-typed into bash exactly as printed, in a folder holding `qrels.dl19-passage.txt` and `runs/`, with
-`irw` on the PATH. What they print must be what the README shows, and the numbers must be
-trec_eval's own for the same files (../shared/conformance/dl19-passage). The model for every
-README example to come."""
+"""The README's seven commands and five lines of Python, and the DL19 walkthrough and "Your own data"
+lines of docs/quickstart.md, run as a user runs them: each command typed into bash exactly as
+printed, in a folder holding `qrels.dl19-passage.txt` and `runs/`, with `irw` on the PATH. What they
+print must be what the page shows, and the numbers must be trec_eval's own for the same files
+(../shared/conformance/dl19-passage). The model for every example of the docs."""
 from __future__ import annotations
 
 import csv
@@ -18,14 +18,10 @@ import pytest
 from scipy import stats as scipy_stats
 
 from conftest import dl19_expected as expected
+from docs_pages import page, section  # section: also what the other walkthrough tests import from here
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 RUNS = ["BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL"]
-
-
-def section(title: str) -> str:
-    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
 def blocks(text: str) -> list[str]:
@@ -86,6 +82,10 @@ def test_the_walkthrough_covers_what_users_do_first():
 
 def test_every_walkthrough_command_prints_what_the_readme_shows(walked):
     assert len(walked) == len(STEPS) >= 7
+    _prints_what_the_page_shows(walked)
+
+
+def _prints_what_the_page_shows(walked) -> None:
     for command, printed, result in walked:
         assert result.returncode == 0, (command, result.stderr)
         shown = [line for line in printed if not line.startswith("# ")]
@@ -157,7 +157,7 @@ def test_the_walkthrough_leaderboard_is_written(walked, user_folder):
 
 def test_the_readme_own_data_lines_run_as_typed(tmp_path, conformance):
     """The four lines under "Your own data", typed into bash in a folder as the user has it."""
-    block = README.split("Your own data goes in the same way:", 1)[1].split("```", 2)[1]
+    block = page("quickstart").split("Your own data goes in the same way:", 1)[1].split("```", 2)[1]
     lines = [line for line in block.splitlines() if line.startswith("irw ")]
     assert len(lines) == 4
     source = conformance / "dl19-passage"
@@ -173,3 +173,79 @@ def test_the_readme_own_data_lines_run_as_typed(tmp_path, conformance):
         for measure, name in {"AP": "map", "nDCG@10": "ndcg_cut_10", "R@1000": "recall_1000"}.items():
             assert f"{float(row[measure]):.4f}" == oracle[(name, "all")], (row["run"], measure)
     assert (tmp_path / "dl19.html").stat().st_size > 0
+
+
+# -- the README's own seven commands and five lines of Python ------------------------------------------
+
+README_STEPS = [step for block in blocks(section("Seven commands on real files")) for step in commands(block)]
+
+
+@pytest.fixture(scope="module")
+def readme_walked(tmp_path_factory, conformance) -> tuple[Path, list]:
+    """The README's commands, in order, in a fresh DL19 folder of their own."""
+    work = tmp_path_factory.mktemp("dl19-readme")
+    source = conformance / "dl19-passage"
+    (work / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
+    (work / "runs").symlink_to(source / "runs", target_is_directory=True)
+    return work, [(command, printed, bash(command, work)) for command, printed in README_STEPS]
+
+
+def test_the_readme_commands_print_what_it_shows(readme_walked):
+    folder, walked = readme_walked
+    verbs = [command.split()[1] for command, _, _ in walked]
+    assert verbs == ["ingest", "ingest", "eval", "compare", "sql", "report", "trec-eval"]
+    _prints_what_the_page_shows(walked)
+    page = (folder / "dl19.html").read_text(encoding="utf-8")
+    assert all(run in page for run in RUNS) and "0.5298" in page  # REP_LLAMA's map at -l 2
+
+
+def test_the_readme_numbers_are_trec_eval_s(readme_walked, conformance):
+    _, walked = readme_walked
+    header, *rows = _output(walked, "irw eval")
+    assert [row[0] for row in rows] == RUNS
+    trec = {"AP(rel=2)": ("map", 2), "nDCG@10": ("ndcg_cut_10", 1), "RR": ("recip_rank", 1)}
+    for row in rows:
+        cells = dict(zip(header, row))
+        assert cells["queries"] == expected(conformance, row[0])[("num_q", "all")]
+        for measure, (name, level) in trec.items():
+            assert cells[measure] == expected(conformance, row[0], level)[(name, "all")], (row[0], measure)
+
+    header, row = _output(walked, "irw compare")
+    cells = dict(zip(header, row))
+    base, rep = _per_query(conformance, "BM25"), _per_query(conformance, "REP_LLAMA")
+    assert cells["run_mean"] == expected(conformance, "REP_LLAMA")[("ndcg_cut_10", "all")]
+    assert cells["baseline_mean"] == expected(conformance, "BM25")[("ndcg_cut_10", "all")]
+    assert [int(cells[k]) for k in ("wins", "ties", "losses")] == [
+        sum(rep[q] > base[q] for q in base), sum(rep[q] == base[q] for q in base), sum(rep[q] < base[q] for q in base)]
+
+    every = [_per_query(conformance, run) for run in RUNS]
+    failed = sorted(q for q in base if max(run[q] for run in every) < 0.5)
+    header, *rows = _output(walked, "irw sql")
+    assert [row[0] for row in rows] == failed and [row[1] for row in rows] == [
+        f"{max(run[q] for run in every):.4f}" for q in failed]
+
+    (result,) = [r for c, _, r in walked if c.startswith("irw trec-eval")]
+    oracle = expected(conformance, "REP_LLAMA")
+    for line in result.stdout.splitlines():
+        name, query, value = (field.strip() for field in line.split("\t"))
+        assert oracle[(name, query)] == value, line
+
+
+def test_the_readme_python_prints_what_it_shows(readme_walked, conformance):
+    import contextlib
+    folder, _ = readme_walked  # the warehouse the README's commands filled
+    text = section("Five lines of Python")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    printed = text.split("prints\n\n```\n", 1)[1].split("```", 1)[0]
+    out, cwd = io.StringIO(), os.getcwd()
+    try:
+        os.chdir(folder)
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
+    finally:
+        os.chdir(cwd)
+    assert out.getvalue() == printed
+    for line in printed.splitlines():
+        run, ndcg, ap = line.split()
+        assert ndcg == expected(conformance, run)[("ndcg_cut_10", "all")]
+        assert ap == expected(conformance, run, 2)[("map", "all")]

@@ -549,7 +549,7 @@ def _user_sql_session(db):
     login = db.reader_login()
     if login is None:
         raise ReadOnlyError(
-            f"{why}; connect with a read-only role (README, \"A shared warehouse\"), or let irw make its reader "
+            f"{why}; connect with a read-only role (docs/engines.md, \"A shared warehouse\"), or let irw make its reader "
             "login for this warehouse: `irw migrate --db URL` through a role that may create roles")
     role, password = login
     try:
@@ -559,7 +559,7 @@ def _user_sql_session(db):
         raise ReadOnlyError(
             f"{why}, so it runs it as irw's reader login {role} of this warehouse, and the server refused that "
             f"login: {exc}; allow it in the server's pg_hba.conf (a line such as `host {database} {role} "
-            f"samenet scram-sha-256`), or connect with a read-only role (README, \"A shared warehouse\")") from None
+            f"samenet scram-sha-256`), or connect with a read-only role (docs/engines.md, \"A shared warehouse\")") from None
     left = _powers(session, db.schema)
     if left:
         raise ReadOnlyError(f"irw sql runs SQL only in a session whose role can only read, and irw's reader login "

@@ -5,7 +5,7 @@ Real run files share tags (all six TREC DL 2019 passage runs are tagged `rank`, 
 `Anserini`) or carry a placeholder (`run_id`), and the same file names recur in every folder of a
 collection (dl21/BM25.txt, dl22/BM25.txt) or of a system (BM25/trec_results_dl21.txt,
 BM25_RM3/trec_results_dl21.txt), so a run's name cannot always be its tag or its file name. The
-rule (`name_from`; README, "Run names and dates"):
+rule (`name_from`; docs/input-formats.md, "Run names and dates"):
 
 - "tag": the run tag.
 - "file": the file's {short}: its name without its extensions (.gz/.zst/.bz2/.xz, then

@@ -291,8 +291,8 @@ def ingest_run(
     name: Annotated[Optional[str], typer.Option(help="Run name (one file only; default: see --name-from).")] = None,
     name_from: Annotated[NameFrom, typer.Option(
         "--name-from", help="Run names: tag; file (the file name without extensions and the prefix the file "
-                            "names of its folder share); auto: the rule of the README's \"Run names and dates\" "
-                            "(the tag unless it is a placeholder or shared, else from the file and folder "
+                            "names of its folder share); auto: the rule of docs/input-formats.md, \"Run names and "
+                            "dates\" (the tag unless it is a placeholder or shared, else from the file and folder "
                             "names).")] = NameFrom.auto,
     name_template: Annotated[Optional[str], typer.Option(
         "--name-template", help="Run names from the fields {tag} {file} {stem} {short} {folder}, e.g. "

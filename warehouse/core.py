@@ -67,7 +67,7 @@ class Warehouse:
             reason = getattr(self.db, "read_only_reason", None)
             if reason:  # a server warehouse opened by a reader's role
                 raise ReadOnlyError(f"cannot {action}: the warehouse {self.path} is read-only here: {reason}; "
-                                    "use a role that may write it (see the README, \"A shared warehouse\")")
+                                    "use a role that may write it (see docs/engines.md, \"A shared warehouse\")")
             raise ReadOnlyError(f"cannot {action}: the warehouse {self.path} is open read-only; open it with "
                                 "warehouse.open(path) (without read_only or sandboxed) to change it")
 
@@ -127,7 +127,7 @@ class Warehouse:
                     date: str | dt.date | None = None,
                     on_step: Callable[[int, int], None] | None = None) -> list[ingest.IngestResult]:
         """Ingests run files and folders of run files, one run each (`irw ingest run`): named by
-        name_from ("auto", "file" or "tag"; the rule is in warehouse/batch.py and the README), the
+        name_from ("auto", "file" or "tag"; the rule is in warehouse/batch.py and docs/input-formats.md), the
         whole batch checked before anything is stored (BatchError lists every problem). name names
         the run of a one-file batch; name_template (e.g. "{folder}.{short}": batch.TEMPLATE_FIELDS)
         names every run by fields of its file, and system may hold the same fields."""
@@ -230,7 +230,7 @@ class Warehouse:
 
     # -- user measures (warehouse/user_measures.py) --------------------------------------------
     def add_measure(self, path: str | os.PathLike[str], *, replace: bool = False):
-        """Adds a measure file (a SELECT over ranked_judged with a header; README, "Measures you
+        """Adds a measure file (a SELECT over ranked_judged with a header; docs/measures.md, "Measures you
         write in SQL"): checked in irw sql's sandbox, then usable in evaluate, compare and reports.
         replace=True replaces a measure of that name and deletes its scores."""
         from . import user_measures
@@ -320,7 +320,7 @@ class Warehouse:
         transaction that is always rolled back. Refusals raise ReadOnlyError, SQL DuckDB rejects
         QueryError. On a PostgreSQL warehouse the statement is PostgreSQL's SQL (psycopg's %s /
         %(name)s parameters), checked the same way and run in a READ ONLY transaction that is
-        rolled back; the role's privileges are the server's own enforcement (README, "A shared
+        rolled back; the role's privileges are the server's own enforcement (docs/engines.md, "A shared
         warehouse"). A statement still running after timeout seconds (default
         adhoc.DEFAULT_TIMEOUT, 300; 0 for none) is stopped and raises QueryError; on PostgreSQL
         user SQL runs under a role that can only read (warehouse/adhoc.py says which).

@@ -269,8 +269,8 @@ class Database:
         copying a file warehouse into one costs its size. An in-memory warehouse has no file to
         reopen, so it is copied (COPY FROM DATABASE, tables, views and macros) into a temporary
         file that the sandbox opens and that is deleted afterwards: in /dev/shm where there is
-        one, as the warehouse itself is in memory (~17 ms a query for a small warehouse there,
-        ~80 ms on this machine's disk, mostly DuckDB syncing the file).
+        one, as the warehouse itself is in memory (on a disk, DuckDB would also sync the file for
+        every query).
         """
         if self._closed:
             raise WarehouseClosed(f"the warehouse {self.path} was closed; open it again with warehouse.open()")

@@ -1,7 +1,7 @@
 """Runs and qrels from data frames (pandas, polars, Arrow) with the column names users already have.
 
 A frame is written as a TREC file by DuckDB (which reads all three without copying through
-Python) and ingested by the very path a file takes, so every rule of the README holds (fields,
+Python) and ingested by the very path a file takes, so every rule of docs/input-formats.md holds (fields,
 finite scores, integer grades, duplicates); problems name the frame's row (0-based position)
 instead of a line. Column names are matched against the lists below, never formatted into SQL
 from the frame itself.

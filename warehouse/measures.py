@@ -2,7 +2,7 @@
 
 Users type ir_measures syntax (`P@10`, `AP`, `nDCG@10`, `SetF(beta=0.5)`, `AP(rel=2)`) or
 trec_eval names (`P_10`, `map`, `ndcg_cut_10`, `P.5,10`, `ndcg.1=3,2=9`); both resolve to
-Measure objects. Help text, the README's measure table and `irw measures` come from here.
+Measure objects. Help text, the measure table of docs/measures.md and `irw measures` come from here.
 """
 from __future__ import annotations
 
@@ -839,7 +839,8 @@ def measure_table():
 
 
 def measure_table_markdown() -> str:
-    """The README's measure table, generated from this registry (tests/test_readme.py checks it)."""
+    """The measure table of docs/measures.md, generated from this registry (scripts/docs.py writes
+    it, tests/test_readme.py checks it)."""
     lines = ["| irw name | trec_eval name | parameter (trec_eval default) | summary | what it is | reference |",
              "| --- | --- | --- | --- | --- | --- |"]
     for name, trec, param, defaults, aggregate, note, description, ref in measure_table().rows:

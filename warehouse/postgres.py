@@ -26,7 +26,7 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
   (and every role it may SET ROLE to) can only read, else a session of its own logged in as the
   warehouse's reader login (reader_session; made by _grant_reader), whose session_user can only
   read, so no set_config('role', ...) or RESET ROLE in user SQL regains a writer's powers; else
-  it refuses (warehouse/adhoc.py; README, "A shared warehouse"). A warehouse opened
+  it refuses (warehouse/adhoc.py; docs/engines.md, "A shared warehouse"). A warehouse opened
   read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
   not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
   PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
@@ -134,7 +134,7 @@ class PostgresDatabase:
             if version == 0:
                 self._check_is_warehouse()
             if version and not self.read_only and not self._role_may_write():
-                # A reader's role (README): irw reads stored scores and stores nothing, as for a
+                # A reader's role (docs/engines.md): irw reads stored scores and stores nothing, as for a
                 # warehouse opened read-only, instead of failing at its first write.
                 self.read_only = True
                 self.read_only_reason = "its role may read but not write the warehouse's tables"
@@ -160,7 +160,7 @@ class PostgresDatabase:
             return DatabaseError(f"the warehouse {self.path} is open read-only: {message}")
         if isinstance(error, pe.InsufficientPrivilege):
             return DatabaseError(f"the role in {self.path} may not do this: {message}; irw needs a role that may "
-                                 "create tables in the warehouse's schema to write (see the README, "
+                                 "create tables in the warehouse's schema to write (see docs/engines.md, "
                                  "\"A shared warehouse\")")
         if isinstance(error, pe.DiskFull):
             return DatabaseError(f"the server's disk is full: {message}; the transaction was rolled back, so "

@@ -218,7 +218,7 @@ def _copy_one(source, target, table: str, key: str, name: str, ship) -> tuple[in
 
 
 def _refuse_nul(source, table: str, key: str, name: str) -> None:
-    """A run or qrels set stored before irw refused NUL at ingest (README, Input formats) holds text
+    """A run or qrels set stored before irw refused NUL at ingest (docs/input-formats.md) holds text
     PostgreSQL cannot: said naming it and where, instead of the server's error mid-copy."""
     from .errors import DatabaseError
     from .escaping import shown

@@ -2,7 +2,7 @@
 
 Same flags (-q -c -l -M -J -n -m, measure parameters, -m all_trec / official), same output
 (`%-22s\\t%s\\t%6.4f`, its names, its order, the runid line). Conventions: trec_eval 9.0.8 by
-default, 10.0 with --compat 10 (see /README.md, "trec_eval conventions").
+default, 10.0 with --compat 10 (see docs/conventions.md).
 """
 from __future__ import annotations
 

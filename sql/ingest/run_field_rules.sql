@@ -5,8 +5,8 @@
 -- Inputs: none (created per connection before a run is checked).
 -- trec_eval reads the score with atof, which takes the longest numeric prefix ("1_000" is 1, "x" is
 -- 0): we refuse what it would misread instead of silently scoring it differently. A score is a
--- decimal number as the README writes it (sign, digits with at most one point, an exponent) and
--- finite; a rank is an optional sign and digits. DuckDB's casts alone are more lenient: they take
+-- decimal number as docs/input-formats.md writes it (sign, digits with at most one point, an
+-- exponent) and finite; a rank is an optional sign and digits. DuckDB's casts alone are more lenient: they take
 -- surrounding whitespace (VT and FF included), '_' digit separators, a '+-' sign, and 0x / 0b
 -- integers, which is why the grammar is spelled out here. The rank column is never used for
 -- ordering; irw ingest still wants it to be an integer ($strict), the trec_eval drop-in does not

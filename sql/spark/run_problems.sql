@@ -3,7 +3,8 @@
 -- with the same messages (tests/test_spark.py holds the two to the same problems on the same
 -- files): `qid Q0 docid rank score tag`; :strict (irw ingest's rules) wants exactly 6 fields and
 -- an integer rank, trec_eval's (the drop-in) 6 or more and no rank; a score is a decimal number as
--- the README writes it and finite; a document twice for one query is an error naming both lines.
+-- docs/input-formats.md writes it and finite; a document twice for one query is an error naming
+-- both lines.
 -- Grain: one row per (file, line, reason). Inputs: irw_lines (text_lines.sql's rows), :strict.
 with field_problems as (
     select
