@@ -17,6 +17,8 @@ from typing import Iterable, Iterator
 import duckdb
 
 from .db import MEMORY, Database, failure
+from .errors import IrwError
+from . import ingest
 from .ingest import COMPRESSED_SUFFIXES
 
 
@@ -72,3 +74,75 @@ def database(*, close: bool = True, input_bytes: int | None = None) -> Iterator[
     finally:
         if close:
             db.close()
+
+
+# Reading the run files of one call together pays while they are small enough to stage at once;
+# larger inputs are read a file at a time, as one file always is.
+STAGE_TOGETHER_BELOW = 256 << 20
+ONESHOT_RUN_FILE_COLUMNS = [("path", "varchar"), ("first_tag", "varchar")]
+ONESHOT_RUN_COLUMNS = [("position", "integer"), ("name", "varchar"), ("path", "varchar"), ("tag", "varchar"),
+                       ("source_path", "varchar"), ("run_date", "timestamp"), ("date_source", "varchar")]
+
+
+def ingest_runs(db: OneShotDatabase, paths: "list[Path]", names: list[str], *, judged_rows_only: bool) -> None:
+    """Stores the run files `paths` as the runs `names` (one each, in order; a file given twice is
+    two runs), as ingest.ingest_run(strict=False, digest=False, read_ir_metadata=False) stores each.
+
+    Several plain files that each begin with a run line are staged by one read of them all
+    (sql/oneshot/stage_runs.sql) and stored by one statement per table; when any of them is not
+    taken cleanly that way (a header, a bad line, a second tag, a repeated pair), or one is
+    compressed, every file is ingested alone instead, which says what is wrong, naming file:line."""
+    if len(paths) > 1 and _ingest_together(db, paths, names, judged_rows_only):
+        return
+    for path, name in zip(paths, names):
+        ingest.ingest_run(db, path, name, strict=False, judged_rows_only=judged_rows_only, digest=False,
+                          read_ir_metadata=False)
+
+
+def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str], judged_rows_only: bool) -> bool:
+    """The batch read of ingest_runs; False (nothing stored) where it does not apply."""
+    distinct = list(dict.fromkeys(paths))
+    if (input_size(distinct) or STAGE_TOGETHER_BELOW) >= STAGE_TOGETHER_BELOW:
+        return False
+    first_tags: dict[Path, str] = {}
+    may_hold = dict.fromkeys(ingest._FIELD_BREAKING_BYTES, False)
+    for path in distinct:
+        try:
+            ingest._check_name(path)
+            text = ingest.read_input(path, digest=False).holds
+        except IrwError:
+            return False  # said by ingest_run, in the order the files were given
+        if not isinstance(text, ingest.TextScan) or text.long_line is not None or text.has_line_problems \
+                or text.mixed_line_ends:
+            return False
+        tag = ingest._first_line_tag(path)
+        if tag is None:
+            return False
+        first_tags[path] = tag
+        for key in may_hold:
+            may_hold[key] = may_hold[key] or text[key]
+    db.load_rows("oneshot_run_files", ONESHOT_RUN_FILE_COLUMNS, [(str(p), t) for p, t in first_tags.items()])
+    db.run_file("ingest/line_mode.sql")
+    db.run_file("ingest/run_field_rules.sql")
+    try:
+        db.run_file("oneshot/stage_runs.sql", {"paths": [str(p) for p in distinct], "strict": False,
+                                               **{f"may_hold_{key}": value for key, value in may_hold.items()}})
+        clean = db.run_file("oneshot/staged_runs_clean.sql").fetchone()[0] == len(distinct)
+    except duckdb.Error:
+        clean = False
+    if not clean:
+        db.execute("drop table if exists stage_runs_columns")
+        return False
+    rows = []
+    for position, (path, name) in enumerate(zip(paths, names)):
+        date = ingest.file_mtime_date(path)
+        rows.append((position, name, str(path), first_tags[path], str(path.resolve()), date.value, date.source))
+    db.load_rows("oneshot_runs", ONESHOT_RUN_COLUMNS, rows)
+    with db.transaction():
+        db.run_file("oneshot/insert_runs.sql")
+        db.run_file("oneshot/insert_run_queries.sql")
+        db.run_file("oneshot/insert_run_rows.sql", {"judged_rows_only": judged_rows_only})
+        db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": None})
+        db.run_file("oneshot/count_runs.sql")
+    db.execute("drop table if exists stage_runs_columns")
+    return True
