@@ -498,7 +498,7 @@ def _no_queries(args: TrecEvalArgs, name: str) -> NoQueriesError:
     if len(args.runs) == 1:
         return NoQueriesError(message)
     path = args.runs[int(name[3:] or 1) - 1]
-    return NoQueriesError(f"{display_name(path)}: {message} (no run's lines were printed)")
+    return NoQueriesError(f"{path}: {message} (no run's lines were printed)")
 
 
 def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
