@@ -79,8 +79,8 @@ def database(*, close: bool = True, input_bytes: int | None = None) -> Iterator[
 # Reading the run files of one call together pays while they are small enough to stage at once;
 # larger inputs are read a file at a time, as one file always is.
 STAGE_TOGETHER_BELOW = 256 << 20
-ONESHOT_RUN_FILE_COLUMNS = [("path", "varchar"), ("first_tag", "varchar")]
-ONESHOT_RUN_COLUMNS = [("position", "integer"), ("name", "varchar"), ("path", "varchar"), ("tag", "varchar"),
+ONESHOT_RUN_FILE_COLUMNS = [("file_id", "integer"), ("path", "varchar"), ("first_tag", "varchar")]
+ONESHOT_RUN_COLUMNS = [("position", "integer"), ("name", "varchar"), ("file_id", "integer"), ("tag", "varchar"),
                        ("source_path", "varchar"), ("run_date", "timestamp"), ("date_source", "varchar")]
 
 
@@ -121,7 +121,9 @@ def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str],
         first_tags[path] = tag
         for key in may_hold:
             may_hold[key] = may_hold[key] or text[key]
-    db.load_rows("oneshot_run_files", ONESHOT_RUN_FILE_COLUMNS, [(str(p), t) for p, t in first_tags.items()])
+    file_ids = {path: i for i, path in enumerate(distinct)}
+    db.load_rows("oneshot_run_files", ONESHOT_RUN_FILE_COLUMNS,
+                 [(file_ids[p], str(p), t) for p, t in first_tags.items()])
     db.run_file("ingest/line_mode.sql")
     db.run_file("ingest/run_field_rules.sql")
     try:
@@ -136,7 +138,7 @@ def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str],
     rows = []
     for position, (path, name) in enumerate(zip(paths, names)):
         date = ingest.file_mtime_date(path)
-        rows.append((position, name, str(path), first_tags[path], str(path.resolve()), date.value, date.source))
+        rows.append((position, name, file_ids[path], first_tags[path], str(path.resolve()), date.value, date.source))
     db.load_rows("oneshot_runs", ONESHOT_RUN_COLUMNS, rows)
     with db.transaction():
         db.run_file("oneshot/insert_runs.sql")

@@ -2,20 +2,20 @@
 -- sql/ingest/insert_run_rows.sql stores one run's, or with $judged_rows_only only the rows the
 -- qrels judge, as sql/ingest/insert_judged_run_rows_by_sorting.sql stores them.
 -- Grain: one row per run x (query, doc) of its file (judged ones only with $judged_rows_only).
--- Inputs: stage_runs_columns, oneshot_runs (name, path), runs, qrels, $judged_rows_only, the macros
+-- Inputs: stage_runs_columns, oneshot_runs (name, file_id), runs, qrels, $judged_rows_only, the macros
 -- of sql/ingest/run_field_rules.sql.
 -- trec_eval: every row ranked (score as a 32-bit float, descending, ties by docid descending in
 -- byte order), unjudged rows included, before the unjudged ones are left out.
 insert into run_rows (run_id, query_id, doc_id, rank_given, score, trec_rank)
 with ranked as (
     select
-        path,
+        file_id,
         query_id,
         doc_id,
         rank_given,
         score,
         row_number() over (
-            partition by path, query_id
+            partition by file_id, query_id
             order by trec_float32(score) desc, doc_id desc
         ) as trec_rank
     from stage_runs_columns
@@ -31,7 +31,7 @@ final as (
         k.trec_rank
     from ranked as k
     inner join oneshot_runs as o
-        on o.path = k.path
+        on o.file_id = k.file_id
     inner join runs as r
         on r.name = o.name
     where not $judged_rows_only

@@ -1,9 +1,9 @@
 -- stage_runs: the run files of one `irw trec-eval` call read at once by the column reader, each
 -- line as sql/ingest/stage_run_columns.sql reads the line of one file (the same columns, the same
 -- clean_line rule), with the file it came from.
--- Grain: one row per data line of each distinct file (path: the file as read_csv names it).
+-- Grain: one row per data line of each distinct file (file_id: oneshot_run_files' number of the file).
 -- Inputs: $paths (the distinct plain files, each beginning with a run line: no header to skip),
--- oneshot_run_files (path, first_tag: the tag of the file's first line), $may_hold_tab ... (true
+-- oneshot_run_files (file_id, path as read_csv names it, first_tag: the tag of the file's first line), $may_hold_tab ... (true
 -- where any of the files may hold that byte: a check a file cannot fail costs only time), $strict,
 -- the macros of sql/ingest/line_mode.sql and run_field_rules.sql.
 -- trec_eval: a line is taken here only as the one-file reader takes it (six space-separated fields,
@@ -32,7 +32,7 @@ with lines as (
 
 final as (
     select
-        l.filename as path,
+        f.file_id,
         l.query_id,
         l.doc_id,
         try_cast(l.rank_text as bigint) as rank_given,

@@ -6,12 +6,12 @@
 -- repeats; warehouse/oneshot.py reads every file alone (naming the problem's line) unless all are.
 with file_check as (
     select
-        path,
+        file_id,
         count(*) as row_count,
         count(*) filter (where not clean_line) as unclean_lines,
         count(distinct hash(query_id, doc_id)) as distinct_pairs
     from stage_runs_columns
-    group by path
+    group by file_id
 ),
 
 final as (
