@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CONFORMANCE
-from warehouse import trec_eval
+from warehouse import oneshot, trec_eval
 from warehouse.errors import InputFileError
 
 pytestmark = pytest.mark.usefixtures("conformance")
@@ -76,6 +76,19 @@ def dl21_runs(tmp_path_factory) -> list[Path]:
 def test_several_runs_print_each_block_as_alone_staged_together(options, dl21_runs):
     """Plain space-separated files: read by one statement (sql/oneshot/stage_runs.sql)."""
     assert trec_eval_out([*options, DL21_QRELS, *dl21_runs]) == one_by_one(options, DL21_QRELS, dl21_runs)
+
+
+@pytest.mark.parametrize("options", [["-q", "-m", "all_trec"], ["-q", "--compat", "10", "-m", "relstring"]])
+def test_chunks_staged_together_and_files_read_alone_mix(options, dl21_runs, tmp_path, monkeypatch):
+    """Files staged together in chunks (oneshot.STAGE_TOGETHER_BYTES), a chunk holding a file that
+    cannot be staged so (a header line: each of its files read alone) between chunks that are."""
+    header = tmp_path / "with_header.txt"
+    header.write_text("# a comment line first\n" + dl21_runs[2].read_text())
+    runs = [*dl21_runs[:2], header, *dl21_runs[2:], dl21_runs[0]]
+    monkeypatch.setattr(oneshot, "STAGE_TOGETHER_BYTES", 2 * max(r.stat().st_size for r in runs))
+    chunks = list(oneshot._chunks(runs, [str(r) for r in runs]))
+    assert len(chunks) > 2 and all(len(chunk) >= 2 for chunk in chunks[:2])
+    assert trec_eval_out([*options, DL21_QRELS, *runs]) == one_by_one(options, DL21_QRELS, runs)
 
 
 @pytest.mark.parametrize("options, qrels, runs", [

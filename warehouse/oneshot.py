@@ -76,9 +76,9 @@ def database(*, close: bool = True, input_bytes: int | None = None) -> Iterator[
             db.close()
 
 
-# Reading the run files of one call together pays while they are small enough to stage at once;
-# larger inputs are read a file at a time, as one file always is.
-STAGE_TOGETHER_BELOW = 256 << 20
+# Run files are staged together in chunks of about this many bytes (a larger file alone): the
+# staged lines take about three times their bytes until they are stored.
+STAGE_TOGETHER_BYTES = 64 << 20
 ONESHOT_RUN_FILE_COLUMNS = [("file_id", "integer"), ("path", "varchar"), ("first_tag", "varchar")]
 ONESHOT_RUN_COLUMNS = [("position", "integer"), ("name", "varchar"), ("file_id", "integer"), ("tag", "varchar"),
                        ("source_path", "varchar"), ("run_date", "timestamp"), ("date_source", "varchar")]
@@ -88,22 +88,39 @@ def ingest_runs(db: OneShotDatabase, paths: "list[Path]", names: list[str], *, j
     """Stores the run files `paths` as the runs `names` (one each, in order; a file given twice is
     two runs), as ingest.ingest_run(strict=False, digest=False, read_ir_metadata=False) stores each.
 
-    Several plain files that each begin with a run line are staged by one read of them all
-    (sql/oneshot/stage_runs.sql) and stored by one statement per table; when any of them is not
-    taken cleanly that way (a header, a bad line, a second tag, a repeated pair), or one is
-    compressed, every file is ingested alone instead, which says what is wrong, naming file:line."""
-    if len(paths) > 1 and _ingest_together(db, paths, names, judged_rows_only):
-        return
+    Plain files that each begin with a run line are staged by one read of a chunk of them
+    (sql/oneshot/stage_runs.sql, _chunks) and stored by one statement per table; when any file of
+    a chunk is not taken cleanly that way (a header, a bad line, a second tag, a repeated pair), or
+    one is compressed, every file of the chunk is ingested alone instead, which says what is wrong,
+    naming file:line."""
+    for chunk in _chunks(paths, names):
+        if len(chunk) > 1 and _ingest_together(db, [p for p, _ in chunk], [n for _, n in chunk], judged_rows_only):
+            continue
+        for path, name in chunk:
+            ingest.ingest_run(db, path, name, strict=False, judged_rows_only=judged_rows_only, digest=False,
+                              read_ir_metadata=False)
+
+
+def _chunks(paths: "list[Path]", names: list[str]) -> "Iterator[list[tuple[Path, str]]]":
+    """(path, name) pairs in order, in chunks of about STAGE_TOGETHER_BYTES of files (a file that
+    cannot be sized counts as a large one: ingest_run says what is wrong with it)."""
+    chunk: list[tuple[Path, str]] = []
+    held = 0
     for path, name in zip(paths, names):
-        ingest.ingest_run(db, path, name, strict=False, judged_rows_only=judged_rows_only, digest=False,
-                          read_ir_metadata=False)
+        size = input_size([path])
+        size = STAGE_TOGETHER_BYTES if size is None else size
+        if chunk and held + size > STAGE_TOGETHER_BYTES:
+            yield chunk
+            chunk, held = [], 0
+        chunk.append((path, name))
+        held += size
+    if chunk:
+        yield chunk
 
 
 def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str], judged_rows_only: bool) -> bool:
     """The batch read of ingest_runs; False (nothing stored) where it does not apply."""
     distinct = list(dict.fromkeys(paths))
-    if (input_size(distinct) or STAGE_TOGETHER_BELOW) >= STAGE_TOGETHER_BELOW:
-        return False
     first_tags: dict[Path, str] = {}
     may_hold = dict.fromkeys(ingest._FIELD_BREAKING_BYTES, False)
     for path in distinct:
@@ -144,7 +161,7 @@ def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str],
         db.run_file("oneshot/insert_runs.sql")
         db.run_file("oneshot/insert_run_queries.sql")
         db.run_file("oneshot/insert_run_rows.sql", {"judged_rows_only": judged_rows_only})
-        db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": None})
+        db.run_file("oneshot/link_judged_rows.sql")
         db.run_file("oneshot/count_runs.sql")
     db.execute("drop table if exists stage_runs_columns")
     return True
