@@ -41,7 +41,7 @@ from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # n
 
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
-SECTIONS = ("small", "large", "files", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "collections", "bombs",
+SECTIONS = ("small", "large", "files", "track", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "collections", "bombs",
             "postgres", "serve", "spark")
 # trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
@@ -1178,6 +1178,11 @@ class Bench:
     def collections(self) -> None:
         import many_collections
         many_collections.section(self, sys.modules[__name__])
+
+    # -- a whole track in one trec-eval call (issue 27, target 3): benchmarks/track.py ------------
+    def track(self) -> None:
+        import track
+        track.section(self, sys.modules[__name__])
 
     # -- a served leaderboard over 10,000 runs (issue 26): benchmarks/serve_scale.py ----------------
     def serve(self) -> None:

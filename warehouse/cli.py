@@ -681,8 +681,7 @@ def measures_rm(name: str, db: DbOption = DEFAULT_DB) -> None:
 @app.command("trec-eval", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                             "help_option_names": []})
 def trec_eval(ctx: typer.Context) -> None:
-    """A drop-in for trec_eval: irw trec-eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-m MEASURE]...
-    [--compat 9|10] QRELS_FILE RUN_FILE. Output matches trec_eval 9.0.8 (10.0 with --compat 10)."""
+    """A drop-in for trec_eval: irw trec-eval [FLAGS] QRELS_FILE RUN_FILE... prints each run's lines as trec_eval 9.0.8 does (10.0 with --compat 10); `irw trec-eval -h` lists the flags."""
     from . import trec_eval as te
 
     with reported_errors():

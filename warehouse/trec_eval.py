@@ -7,11 +7,12 @@ default, 10.0 with --compat 10 (see docs/conventions.md).
 from __future__ import annotations
 
 import argparse
+import glob
 import math
 import os
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 from operator import itemgetter, mod
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Iterator, Sequence, TextIO
 
 from . import ingest, oneshot
 from .errors import InputFileError, IrwError, MeasureError, Problem, UsageError
-from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
+from .evaluate import NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only, runs_by_rows
 from .formatting import trec_line
 from .ingest import SwappedFileError, display_name
 from .measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE, PREFS_FAMILIES,
@@ -38,7 +39,7 @@ class NoQueriesError(IrwError):
 @dataclass
 class TrecEvalArgs:
     qrels: Path | str
-    run: Path | str
+    runs: list  # the run files (Path; str under --engine spark), in the order given
     measures: list[str]
     per_query: bool
     no_summary: bool
@@ -50,90 +51,170 @@ class TrecEvalArgs:
     rel_format: str = "qrels"    # -R: qrels, qrels_jg, prefs or qrels_prefs
 
 
-HELP = """\
-Usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-o] [-l N] [-M N] [-N N] [-m MEASURE]... [-R FORMAT]
-                    [-Z ZSCORE_FILE] [--compat 9|10] [--engine duckdb|spark] [--master URL]
-                    QRELS_FILE RUN_FILE
+@dataclass(frozen=True)
+class Flag:
+    """One flag of `irw trec-eval`: argparse reads `options`; `-h` prints `argument` and `help`."""
+    names: tuple[str, ...]     # ("-q",), ("-h", "--help")
+    argument: str | None       # what follows the flag in the usage and the help (None: a switch)
+    help: str                  # as `-h` prints it, continuation lines indented by HELP_INDENT
+    options: dict = field(default_factory=dict)   # argparse.add_argument's keywords
+    repeatable: bool = False   # shown `[-m MEASURE]...` in the usage
 
-A drop-in for trec_eval: evaluates one TREC run file against one qrels file and prints trec_eval's
+
+# Every flag of `irw trec-eval`, once: the argparse parser (parse_args), the usage line and the `-h`
+# text are made from this table, in this order (tests/test_trec_eval_runs.py holds that -h shows
+# every flag the parser takes).
+FLAGS: tuple[Flag, ...] = (
+    Flag(("-h", "--help"), None, "print this help and exit", {"action": "store_true"}),
+    Flag(("-q",), None, 'print the value of every measure for every query, then the summary ("all")',
+         {"action": "store_true"}),
+    Flag(("-n",), None, "no summary: print only the per-query lines (with -q)", {"action": "store_true"}),
+    Flag(("-c",), None, "complete: average over every query of the qrels, a query the run lacks scoring 0",
+         {"action": "store_true"}),
+    Flag(("-l",), "N", "relevance level: a document is relevant when its grade >= N (default 1); gain\n"
+         "measures (ndcg, ndcg_cut, G ...) use the grades and ignore it", {"type": int, "default": 1}),
+    Flag(("-M",), "N", "depth: only the first N documents of each query count (after ranking)",
+         {"type": int, "default": None}),
+    Flag(("-J",), None, "judged only: drop unjudged documents (and negative grades) and re-rank the rest",
+         {"action": "store_true"}),
+    Flag(("-N",), "N", "documents in the collection (default 0): only utility's fourth coefficient reads it",
+         {"type": int, "default": 0}),
+    # trec_eval: "Obsolete, no longer supported"; no effect
+    Flag(("-o",), None, "accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)",
+         {"action": "store_true"}),
+    Flag(("-R",), "FORMAT", "the judgments' format: qrels (default); qrels_jg, `qid group docid grade`, judgments\n"
+         "of several groups (users), with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg);\n"
+         "prefs, `qid group docid rank? pref` preference judgments, and qrels_prefs, qrels\n"
+         "read as preferences, with -m all_prefs (prefs_simp, prefs_pair, prefs_avgjg ...)",
+         {"default": "qrels", "choices": REL_FORMATS}),
+    Flag(("-Z",), "FILE", "print z scores instead of values: FILE has `qid measure mean stddev` lines (the\n"
+         "means and standard deviations of reference runs); names print with a Z before them,\n"
+         "as trec_eval 10.0 prints them, and a query or measure FILE lacks as -1000000",
+         {"default": None}),
+    Flag(("-m",), "MEASURE", "a measure to print; repeatable (default: official). trec_eval names with their\n"
+         "parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,\n"
+         "ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,\n"
+         "nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names.\n"
+         "`irw measures` lists every measure.", {"action": "append", "default": []}, repeatable=True),
+    Flag(("--compat",), "9|10", "follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for\n"
+         "interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)",
+         {"type": int, "default": 9, "choices": (9, 10)}),
+    Flag(("--engine",), "E", "duckdb (default: in this process) or spark: the same SQL run by Spark SQL\n"
+         "(irwarehouse's spark extra, and Java 17); the files are read and checked\n"
+         "by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...);\n"
+         "one RUN_FILE a call", {"default": "duckdb", "choices": ("duckdb", "spark")}),
+    Flag(("--master",), "URL", "with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);\n"
+         "default local[*], or what spark-submit set", {"default": None}),
+)
+# the usage shows a flag's choices where its help names no argument (-R's formats, --engine's engines)
+USAGE_ARGUMENT = {"-R": "|".join(REL_FORMATS), "-Z": "ZSCORE_FILE", "--engine": "duckdb|spark"}
+POSITIONALS = (
+    ("QRELS_FILE", "qrels: `qid iter docid grade` (or `qid docid grade`); plain, .gz, .zst, .bz2, .xz"),
+    ("RUN_FILE...", "runs: `qid Q0 docid rank score tag`, one or more files, folders (their files in\n"
+     "name order) or glob patterns; each run's lines print in the order given, as\n"
+     "trec_eval prints them for that run alone"),
+)
+HELP_INDENT = 17
+
+
+def _usage_items() -> list[str]:
+    items = []
+    for flag in FLAGS:
+        argument = USAGE_ARGUMENT.get(flag.names[0], flag.argument)
+        item = f"[{flag.names[0]}{' ' + argument if argument else ''}]"
+        items.append(item + ("..." if flag.repeatable else ""))
+    return items + [name for name, _ in POSITIONALS]
+
+
+def _wrapped_usage(head: str, width: int = 100) -> str:
+    lines, line = [], head
+    for item in _usage_items():
+        if len(line) + 1 + len(item) > width and line.strip():
+            lines.append(line)
+            line = " " * 20 + item
+        else:
+            line = f"{line} {item}" if line else item
+    return "\n".join([*lines, line]) + "\n"
+
+
+def _help_entry(label: str, text: str) -> str:
+    first, *rest = text.split("\n")
+    return "".join([f"  {label:<13}  {first}\n", *(f"{' ' * HELP_INDENT}{line}\n" for line in rest)])
+
+
+def _flag_label(flag: Flag) -> str:
+    return ", ".join(flag.names) + (f" {flag.argument}" if flag.argument else "")
+
+
+USAGE = "usage: irw trec-eval " + " ".join(_usage_items())
+HELP = (_wrapped_usage("Usage: irw trec-eval") + """
+A drop-in for trec_eval: evaluates TREC run files against one qrels file and prints trec_eval's
 lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints them (10.0 with
---compat 10). Nothing is stored; `irw ingest` and `irw eval` keep runs and scores.
+--compat 10), run after run, each block as `trec_eval QRELS_FILE RUN_FILE` prints it. Nothing is
+stored; `irw ingest` and `irw eval` keep runs and scores.
 
-  QRELS_FILE     qrels: `qid iter docid grade` (or `qid docid grade`); plain, .gz, .zst, .bz2, .xz
-  RUN_FILE       run: `qid Q0 docid rank score tag`
-  -h, --help     print this help and exit
-  -q             print the value of every measure for every query, then the summary ("all")
-  -n             no summary: print only the per-query lines (with -q)
-  -c             complete: average over every query of the qrels, a query the run lacks scoring 0
-  -l N           relevance level: a document is relevant when its grade >= N (default 1); gain
-                 measures (ndcg, ndcg_cut, G ...) use the grades and ignore it
-  -M N           depth: only the first N documents of each query count (after ranking)
-  -J             judged only: drop unjudged documents (and negative grades) and re-rank the rest
-  -N N           documents in the collection (default 0): only utility's fourth coefficient reads it
-  -o             accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)
-  -R FORMAT      the judgments' format: qrels (default); qrels_jg, `qid group docid grade`, judgments
-                 of several groups (users), with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg);
-                 prefs, `qid group docid rank? pref` preference judgments, and qrels_prefs, qrels
-                 read as preferences, with -m all_prefs (prefs_simp, prefs_pair, prefs_avgjg ...)
-  -Z FILE        print z scores instead of values: FILE has `qid measure mean stddev` lines (the
-                 means and standard deviations of reference runs); names print with a Z before them,
-                 as trec_eval 10.0 prints them, and a query or measure FILE lacks as -1000000
-  -m MEASURE     a measure to print; repeatable (default: official). trec_eval names with their
-                 parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,
-                 ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,
-                 nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names.
-                 `irw measures` lists every measure.
-  --compat 9|10  follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for
-                 interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)
-  --engine E     duckdb (default: in this process) or spark: the same SQL run by Spark SQL
-                 (irwarehouse's spark extra, and Java 17); the files are read and checked
-                 by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...)
-  --master URL   with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);
-                 default local[*], or what spark-submit set
-
+""" + "".join(_help_entry(name, text) for name, text in POSITIONALS)
+        + "".join(_help_entry(_flag_label(flag), flag.help) for flag in FLAGS) + """
 Ties are broken by docid, descending, in byte order; the file's rank column is ignored.
 Exit status: 0 on success, 1 for a bad file, 2 for bad arguments, 7 when no query has both
-results and relevance judgments.
-"""
+results and relevance judgments (in any one of the runs given).
+""")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
+    for flag in FLAGS:
+        parser.add_argument(*flag.names, **flag.options)
+    parser.add_argument("qrels")
+    parser.add_argument("runs", nargs="+")
+    return parser
 
 
 def parse_args(argv: list[str]) -> TrecEvalArgs:
-    parser = argparse.ArgumentParser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
-    parser.add_argument("-q", action="store_true")
-    parser.add_argument("-c", action="store_true")
-    parser.add_argument("-J", action="store_true")
-    parser.add_argument("-n", action="store_true")
-    parser.add_argument("-l", type=int, default=1)
-    parser.add_argument("-M", type=int, default=None)
-    parser.add_argument("-m", action="append", default=[])
-    parser.add_argument("-N", type=int, default=0)
-    parser.add_argument("-o", action="store_true")  # trec_eval: "Obsolete, no longer supported"; no effect
-    parser.add_argument("-R", default="qrels", choices=REL_FORMATS)
-    parser.add_argument("-Z", default=None)
-    parser.add_argument("--compat", type=int, default=9, choices=(9, 10))
-    parser.add_argument("--engine", default="duckdb", choices=("duckdb", "spark"))
-    parser.add_argument("--master", default=None)
-    parser.add_argument("qrels")
-    parser.add_argument("run")
     try:
-        ns = parser.parse_args(argv)
+        ns = _parser().parse_intermixed_args(argv)
     except SystemExit:
-        raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-o] [-l N] [-M N] [-N N] [-m MEASURE]... "
-                         "[-R qrels|qrels_jg|prefs|qrels_prefs] [-Z ZSCORE_FILE] [--compat 9|10] "
-                         "[--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE") from None
+        raise UsageError(USAGE) from None
     if ns.master and ns.engine != "spark":
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
     if ns.engine == "spark" and (ns.Z or ns.R != "qrels"):
         raise UsageError("-Z and -R run with --engine duckdb (the default) only")
+    if ns.engine == "spark" and len(ns.runs) > 1:
+        raise UsageError("--engine spark evaluates one RUN_FILE a call: give one, or evaluate several with "
+                         "--engine duckdb (the default)")
     if ns.N < 0:
         raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
     # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
-    paths = (ns.qrels, ns.run) if ns.engine == "spark" else (Path(ns.qrels), Path(ns.run))
+    qrels, runs = (ns.qrels, ns.runs) if ns.engine == "spark" else (Path(ns.qrels), run_files(ns.runs))
     # trec_eval's default, official, reads TREC qrels: another format's default is its own set
     default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
-    return TrecEvalArgs(*paths, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
+    return TrecEvalArgs(qrels, runs, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
                         zscores=Path(ns.Z) if ns.Z else None, rel_format=ns.R)
+
+
+def run_files(names: list[str]) -> list[Path]:
+    """The run files of RUN_FILE arguments, in the order given: a file as is (a file given twice is
+    evaluated twice, as a loop of trec_eval would), a folder's files (not hidden, not in
+    subfolders) in name order, and a pattern no file is named by (`'runs/*.txt'`, quoted so the
+    shell left it) the files it matches in name order."""
+    files: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                raise InputFileError([Problem(str(path), 0, "a folder without run files: RUN_FILE takes run "
+                                              "files, folders of run files or glob patterns")])
+            files.extend(inside)
+        elif not path.exists() and any(c in name for c in "*?["):
+            matched = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
+            if not matched:
+                raise InputFileError([Problem(name, 0, "no run file matches this pattern")])
+            files.extend(matched)
+        else:
+            files.append(path)
+    return files
 
 
 def requested_measures(specs: list[str], compat: int) -> list[Measure]:
@@ -235,12 +316,13 @@ def _relstring_name(m: Measure) -> str:
     return m.trec_name if m.typed is not None else "relstring" if m.param == 10 else f"relstring_{m.param}"
 
 
-def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], in_run: set[str],
+def _per_query_lines(measures: list[Measure], rows: list, block: list[str], evaluated: list[str], in_run: set[str],
                      relstrings: dict[str, dict[str, str]], compat: int) -> str:
-    """The -q lines: every evaluated query in order, each measure's line in trec_eval's order, as
-    _format() writes them (formatting.trec_line: `%-22s\t%s\t%6.4f`, `%ld` for counts, relstring
-    quoted), from one line template per measure: a 7,000-query run has 700,000 lines with
-    -m all_trec, so no Python code runs per line where it can be helped."""
+    """The -q lines of one run: every evaluated query in order, each measure's line in trec_eval's
+    order, as _format() writes them (formatting.trec_line: `%-22s\t%s\t%6.4f`, `%ld` for counts,
+    relstring quoted), from one line template per measure: a 7,000-query run has 700,000 lines with
+    -m all_trec, so no Python code runs per line where it can be helped. rows: the run's rows of
+    eval/per_query.sql; block: the measures (with SQL) in the order it lists them within a query."""
     scores, texts = [], []  # (line template, measure name) of each score; (position, template, strings)
     for m in (m for m in measures if m.family.per_query):
         if m.family.trec_name == "relstring":
@@ -251,7 +333,7 @@ def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], 
             scores.append((head + ("\t%s\t%d\n" if m.is_count else "\t%s\t%6.4f\n"), m.name))
     templates = [template for template, _ in scores]
     out: list[str] = []
-    for qid, values in zip(evaluated, _values_by_query(evaluation, evaluated, [name for _, name in scores])):
+    for qid, values in zip(evaluated, _values_by_query(rows, block, evaluated, [name for _, name in scores])):
         answered = qid in in_run
         if not answered and compat == 9:
             continue  # 9.0.8 -c averages over missing queries but prints no lines for them
@@ -264,35 +346,38 @@ def _per_query_lines(measures: list[Measure], evaluation, evaluated: list[str], 
 
 
 LINE_FORMAT_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("head", "varchar"), ("kind", "varchar")]
-RELSTRING_COLUMNS = [("measure", "varchar"), ("query_id", "varchar"), ("relstring", "varchar")]
+RELSTRING_COLUMNS = [("run_id", "integer"), ("measure", "varchar"), ("query_id", "varchar"), ("relstring", "varchar")]
 
 
-def _per_query_text(db, measures: list[Measure], relstrings: dict[str, dict[str, str]], compat: int) -> str | None:
-    """The -q lines as _per_query_lines() writes them, formatted by sql/oneshot/per_query_lines.sql
-    from the stored scores (evaluate() was called without per_query: no row reaches Python); None
-    when a line lacks its value."""
+def _per_query_text(db, measures: list[Measure], relstrings: dict[str, dict[tuple, str]],
+                    compat: int) -> dict[int, str] | None:
+    """The -q lines of each run of the evaluation (by run_id) as _per_query_lines() writes them,
+    formatted by sql/oneshot/per_query_lines.sql from the stored scores (evaluate() was called
+    without per_query: no row reaches Python); None when a line lacks its value."""
     formats, relstring_rows = [], []
     for m in (m for m in measures if m.family.per_query):
         if m.family.trec_name == "relstring":
             formats.append((len(formats), m.name, f"{_relstring_name(m):<22}", "relstring"))
-            relstring_rows.extend((m.name, qid, text) for qid, text in relstrings[m.trec_name].items())
+            relstring_rows.extend((run_id, m.name, qid, text)
+                                  for (run_id, qid), text in relstrings[m.trec_name].items())
         else:
             formats.append((len(formats), m.name, f"{m.trec_name:<22}", "count" if m.is_count else "value"))
     db.load_rows("trec_eval_line_formats", LINE_FORMAT_COLUMNS, formats)
     db.load_rows("trec_eval_relstrings", RELSTRING_COLUMNS, relstring_rows)
-    text, missing = db.run_file("oneshot/per_query_lines.sql", {"compat": compat}).fetchone()
-    return None if missing else text
+    rows = db.run_file("oneshot/per_query_lines.sql", {"compat": compat}).fetchall()
+    if any(missing for _, _, missing in rows):
+        return None
+    return {run_id: text for run_id, text, _ in rows}
 
 
-def _values_by_query(evaluation, evaluated: list[str], names: list[str]) -> Iterator[Sequence]:
-    """For each evaluated query, the per-query values of the measures `names`, in that order.
+def _values_by_query(rows: list, block: list[str], evaluated: list[str], names: list[str]) -> Iterator[Sequence]:
+    """For each evaluated query of one run, the per-query values of the measures `names`, in that
+    order, from the run's rows of eval/per_query.sql.
 
     eval/per_query.sql lists the values query by query in query-id order, and within a query in the
-    order of evaluation.measures (those with SQL): then each query's values are a slice of the
-    value column, picked without a Python step per value. Checked, not assumed; else each value
+    order of evaluation.measures (those with SQL, `block`): then each query's values are a slice of
+    the value column, picked without a Python step per value. Checked, not assumed; else each value
     is looked up by (query, measure)."""
-    rows = evaluation.per_query.rows if evaluation and evaluation.per_query else []
-    block = [m.name for m in evaluation.measures if m.family.sql is not None] if evaluation else []
     width = len(block)
     if width and len(rows) == width * len(evaluated) and set(names) <= set(block) \
             and list(map(itemgetter(2), rows)) == block * len(evaluated) \
@@ -338,11 +423,18 @@ def _swapped_files_named() -> Iterator[None]:
                                "(irw trec-eval QRELS_FILE RUN_FILE)") from None
 
 
+def _run_name(position: int) -> str:
+    """The name of the run given at this position (from 0) in the one-shot database: never its tag,
+    which runs share (all six DL19 passage runs are tagged `rank`), and never the file's, which may
+    be given twice."""
+    return "run" if position == 0 else f"run{position + 1}"
+
+
 @contextmanager
 def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
-    """A database holding the qrels set `qrels` and the run `run` of the two files: a one-shot
-    DuckDB database here, or (--engine spark) a warehouse/spark.py SparkDatabase in a session of
-    its own, the files read and checked by Spark."""
+    """A database holding the qrels set `qrels` and the runs of the files, named by _run_name: a
+    one-shot DuckDB database here, or (--engine spark, one run) a warehouse/spark.py SparkDatabase
+    in a session of its own, the files read and checked by Spark."""
     if args.engine == "spark":
         from . import spark
 
@@ -351,94 +443,160 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
             try:
                 with _swapped_files_named():
                     spark.load_qrels(db, args.qrels)
-                    spark.load_runs(db, {"run": args.run}, strict=False)
+                    spark.load_runs(db, {_run_name(0): args.runs[0]}, strict=False)
                 yield db
             finally:
                 db.close()
         return
-    with oneshot.database(close=not args.process_ends, input_bytes=oneshot.input_size([args.qrels, args.run])) as db, \
-            _swapped_files_named():
+    with oneshot.database(close=not args.process_ends,
+                          input_bytes=oneshot.input_size([args.qrels, *args.runs])) as db, _swapped_files_named():
         # a qrels_jg file, `qid group docid grade`, is stored as a subtopic set: its groups as subtopics
         if args.rel_format in ("prefs", "qrels_prefs"):
             ingest.ingest_prefs(db, args.qrels, "qrels", digest=False, qrels_format=args.rel_format == "qrels_prefs")
         else:
             ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
-        ingest.ingest_run(db, args.run, "run", strict=False, judged_rows_only=judged_rows_only, digest=False,
-                          read_ir_metadata=False)
+        oneshot.ingest_runs(db, args.runs, [_run_name(i) for i in range(len(args.runs))],
+                            judged_rows_only=judged_rows_only)
         yield db
 
 
 def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
-    """process_ends: the caller exits the process right after (main(), from warehouse/__main__.py),
-    so the one-shot database is left open instead of torn down."""
+    """Prints each run's block, in the order given, as trec_eval prints it for that run alone.
+    Every run is evaluated in one database by the same SQL at once (the run as one more column of
+    every table), in groups of about evaluate.ROWS_PER_BATCH rows; nothing is printed unless every
+    file is read and every run has a query to evaluate. process_ends: the caller exits the
+    process right after (main(), from warehouse/__main__.py), so the one-shot database is left
+    open instead of torn down."""
     if any(a in ("-h", "--help") for a in argv):
         out.write(HELP)
         return
     args = replace(parse_args(argv), process_ends=process_ends)
-    s = args.settings
-    measures = requested_measures(args.measures, s.compat)
+    measures = requested_measures(args.measures, args.settings.compat)
     _require_format(measures, args.rel_format)
+    zscores: dict[str, list] = {}  # the -Z file's lines, read once (after the first group's checks)
+    names = [_run_name(position) for position in range(len(args.runs))]
     with _files_database(args, measures) as db:
-        scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
-        # runid or relstring alone still evaluates, as trec_eval does, to find the queries with both
-        # results and judgments (and refuse a run with none): num_ret, computed and never printed
-        computed = scored or parse_trec("num_ret")
-        # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
-        lines_in_sql = args.per_query and args.engine == "duckdb" and args.zscores is None
-        try:
-            evaluation = Evaluator(db).evaluate(["run"], "qrels", computed,
-                                                per_query=args.per_query and not lines_in_sql, settings=s)
-        except MeasureError:
-            # a measure refused before anything was prepared (a diversity measure: no subtopics here)
-            prepared = db.has_table("eval_run_queries") if args.engine == "spark" else \
-                db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
-            if prepared and db.fetchone("select count(*) from eval_run_queries")[0] == 0:
-                raise NoQueriesError("trec_eval: No queries with both results and relevance info") from None
-            raise
-        evaluated = [r[0] for r in db.fetchall("select query_id from eval_run_queries order by query_id")] \
-            if evaluation else []
-        if not evaluated:
-            raise NoQueriesError("trec_eval: No queries with both results and relevance info")
-        relstrings = {}
-        for m in measures if args.per_query else ():
-            if m.family.trec_name == "relstring":
-                relstrings[m.trec_name] = dict(db.run_file(
-                    "measures/relstring.sql",
-                    {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
-                     "depth": s.depth or NO_DEPTH}).fetchall())
-        if args.zscores is not None:
-            if not args.per_query:
-                evaluation = Evaluator(db).evaluate(["run"], "qrels", computed, per_query=True, settings=s)
-            tag = db.fetchone("select tag from runs where name = 'run'")[0]
-            out.write(_zscore_text(db, args, measures, evaluation, evaluated, relstrings, tag))
-            return
-        text = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
-        if args.per_query and text is None:
-            if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
-                evaluation = Evaluator(db).evaluate(["run"], "qrels", computed, per_query=True, settings=s)
-            in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
-            text = _per_query_lines(measures, evaluation, evaluated, in_run, relstrings, s.compat)
-        if args.per_query:
-            out.write(text)
-        if args.no_summary:
-            return
-        summary = {row[1]: row[2] for row in evaluation.summary.rows} if evaluation else {}
-        tag = db.fetchone("select tag from runs where name = 'run'")[0]
-        for m in measures:
-            family = m.family.trec_name
-            if not m.family.summary:
-                continue
-            if family == "runid":
-                value = tag
-            elif family == "num_q":
-                value = len(evaluated)
-            elif family == "num_rel" and s.complete:
-                # trec_eval -c replaces the sum by the qrels lines with grade > 0 (ignoring -l)
-                value = db.fetchone("select count(*) from qrels where grade > 0")[0]
-            else:
-                value = summary[m.name]
-            out.write(_format(m, "all", value))
+        blocks: dict[str, str] = {}
+        for group in _groups(db, names):
+            blocks.update(_blocks(db, args, measures, group, zscores))
+        out.write("".join(blocks[name] for name in names))
+
+
+def _groups(db, names: list[str]) -> list[list[str]]:
+    """The runs in the order given, in groups evaluated together: about evaluate.ROWS_PER_BATCH
+    lines each (a larger run alone), as Evaluator computes them, so that each group's evaluation
+    tables (eval_run_queries) are in place when its lines are written."""
+    if len(names) == 1:
+        return [names]
+    rows = dict(db.fetchall("select name, row_count from runs"))
+    return list(runs_by_rows(((name, rows[name]) for name in names), ROWS_PER_BATCH))
+
+
+def _no_queries(args: TrecEvalArgs, name: str) -> NoQueriesError:
+    message = "trec_eval: No queries with both results and relevance info"
+    if len(args.runs) == 1:
+        return NoQueriesError(message)
+    path = args.runs[int(name[3:] or 1) - 1]
+    return NoQueriesError(f"{path}: {message} (no run's lines were printed)")
+
+
+def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
+            zscores: dict[str, list]) -> dict[str, str]:
+    """Each run's block of lines, by run name, for a group of runs evaluated together."""
+    s = args.settings
+    scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
+    # runid or relstring alone still evaluates, as trec_eval does, to find the queries with both
+    # results and judgments (and refuse a run with none): num_ret, computed and never printed
+    computed = scored or parse_trec("num_ret")
+    # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
+    lines_in_sql = args.per_query and args.engine == "duckdb" and args.zscores is None
+    per_query_rows = args.per_query and not lines_in_sql or args.zscores is not None
+    try:
+        evaluation = Evaluator(db).evaluate(group, "qrels", computed, per_query=per_query_rows, settings=s)
+    except MeasureError:
+        # a measure refused before anything was prepared (a diversity measure: no subtopics here),
+        # or a run without a query to evaluate
+        prepared = db.has_table("eval_run_queries") if args.engine == "spark" else \
+            db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
+        if prepared:
+            have = {r[0] for r in db.fetchall("select distinct r.name from eval_run_queries as e "
+                                              "inner join runs as r on r.run_id = e.run_id")}
+            for name in group:
+                if name not in have:
+                    raise _no_queries(args, name) from None
+        raise
+    evaluated: dict[str, list[str]] = {name: [] for name in group}
+    if evaluation:
+        for name, qid in db.fetchall("select r.name, e.query_id from eval_run_queries as e inner join runs as r "
+                                     "on r.run_id = e.run_id order by e.query_id"):
+            evaluated[name].append(qid)
+    for name in group:
+        if not evaluated[name]:
+            raise _no_queries(args, name)
+    run_ids = dict(db.fetchall("select name, run_id from runs"))
+    tags = dict(db.fetchall("select name, tag from runs"))
+    in_run: dict[str, set[str]] = {name: set() for name in group}
+    if args.per_query:
+        for name, qid in db.fetchall("select r.name, q.query_id from run_queries as q inner join runs as r "
+                                     "on r.run_id = q.run_id"):
+            if name in in_run:
+                in_run[name].add(qid)
+    # relstring's text by measure: {trec name: {(run_id, query_id): relstring}}
+    relstrings: dict[str, dict[tuple, str]] = {}
+    for m in measures if args.per_query else ():
+        if m.family.trec_name == "relstring":
+            relstrings[m.trec_name] = {(run_id, qid): text for run_id, qid, text in db.run_file(
+                "measures/relstring.sql",
+                {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
+                 "depth": s.depth or NO_DEPTH}).fetchall()}
+
+    def of_run(name: str) -> dict[str, dict[str, str]]:
+        run_id = run_ids[name]
+        return {measure: {qid: text for (r, qid), text in texts.items() if r == run_id}
+                for measure, texts in relstrings.items()}
+
+    rows_by_run: dict[str, list] = {name: [] for name in group}
+    if evaluation and evaluation.per_query:
+        for row in evaluation.per_query.rows:
+            rows_by_run[row[0]].append(row)
+    block = [m.name for m in evaluation.measures if m.family.sql is not None] if evaluation else []
+    if args.zscores is not None:
+        if "lines" not in zscores:
+            zscores["lines"] = read_zscores(args.zscores)
+        return {name: _zscore_text(db, args, measures, rows_by_run[name], evaluated[name], in_run[name],
+                                   of_run(name), tags[name], zscores["lines"]) for name in group}
+    texts = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
+    if args.per_query and texts is None:
+        if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
+            evaluation = Evaluator(db).evaluate(group, "qrels", computed, per_query=True, settings=s)
+            for row in evaluation.per_query.rows:
+                rows_by_run[row[0]].append(row)
+        texts = {run_ids[name]: _per_query_lines(measures, rows_by_run[name], block, evaluated[name], in_run[name],
+                                                 of_run(name), s.compat) for name in group}
+    summary = {(row[0], row[1]): row[2] for row in evaluation.summary.rows} if evaluation else {}
+    num_rel = db.fetchone("select count(*) from qrels where grade > 0")[0] \
+        if s.complete and any(m.family.trec_name == "num_rel" for m in measures) else None
+    blocks = {}
+    for name in group:
+        out = [texts.get(run_ids[name], "")] if args.per_query else []
+        if not args.no_summary:
+            for m in measures:
+                family = m.family.trec_name
+                if not m.family.summary:
+                    continue
+                if family == "runid":
+                    value = tags[name]
+                elif family == "num_q":
+                    value = len(evaluated[name])
+                elif family == "num_rel" and s.complete:
+                    # trec_eval -c replaces the sum by the qrels lines with grade > 0 (ignoring -l)
+                    value = num_rel
+                else:
+                    value = summary[(name, m.name)]
+                out.append(_format(m, "all", value))
+        blocks[name] = "".join(out)
+    return blocks
 
 
 ZSCORE_COLUMNS = [("query_id", "varchar"), ("measure", "varchar"), ("mean", "double"), ("stddev", "double")]
@@ -488,21 +646,21 @@ def read_zscores(path: Path) -> list[tuple[str, str, float, float]]:
     return rows
 
 
-def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], evaluation, evaluated: list[str],
-                 relstrings: dict[str, dict[str, str]], tag: str) -> str:
-    """The lines trec_eval 10.0 prints with -Z: every value converted by sql/oneshot/zscores.sql,
-    each name with a Z before it (`Z%-22s`), counts printed as values; runid and relstring as
-    without -Z."""
+def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, evaluated: list[str],
+                 in_run: set[str], relstrings: dict[str, dict[str, str]], tag: str, zscores: list) -> str:
+    """The lines trec_eval 10.0 prints with -Z for one run (rows: its rows of eval/per_query.sql;
+    zscores: read_zscores' lines): every value converted by sql/oneshot/zscores.sql, each name with
+    a Z before it (`Z%-22s`), counts printed as values; runid and relstring as without -Z."""
     s = args.settings
     scored = [m for m in measures if m.family.sql is not None]
     position = {m.name: i for i, m in enumerate(scored)}
     values = []
-    for _, qid, name, value in evaluation.per_query.rows:
+    for _, qid, name, value in rows:
         if name in position:
             m = scored[position[name]]
             aggregate = "count" if m.family.trec_name == "num_q" else m.aggregate
             values.append((position[name], m.trec_name, aggregate, qid, value))
-    db.load_rows("trec_eval_zscores", ZSCORE_COLUMNS, read_zscores(args.zscores))
+    db.load_rows("trec_eval_zscores", ZSCORE_COLUMNS, zscores)
     db.load_rows("trec_eval_zscore_values", ZSCORE_VALUE_COLUMNS, values)
     z_by_query: dict[str, dict[int, float]] = {}
     summary: dict[int, float] = {}
@@ -520,7 +678,6 @@ def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], evaluation, ev
 
     out: list[str] = []
     if args.per_query:
-        in_run = {r[0] for r in db.fetchall("select query_id from run_queries")}
         for qid in evaluated:
             if qid not in in_run and s.compat == 9:
                 continue

@@ -1,6 +1,6 @@
 -- relstring: the judgments of the top documents of each evaluated query as a string (trec_eval's
 -- relstring; per query only, not stored as a score, printed by irw trec-eval -q).
--- Grain: one row per evaluated query of the (single) run under evaluation.
+-- Grain: one row per run x evaluated query of the runs under evaluation (eval_run_queries).
 -- Inputs: run_rows, eval_qrels, eval_run_queries, $width (10 by default), $compat, $judged_only,
 -- $depth (-M: trec_eval shows min(width, num_ret) documents).
 -- trec_eval: one character per rank: the grade 0-9, '>' above 9, '-' unjudged, '.' for a negative
@@ -15,11 +15,12 @@
 -- every row by its double score here, so it reads them all.
 with ranked as (
     select
+        rr.run_id,
         rr.query_id,
         q.grade,
         case
             when $compat = 9 then rr.trec_rank
-            else row_number() over (partition by rr.query_id order by rr.score desc, rr.doc_id desc)
+            else row_number() over (partition by rr.run_id, rr.query_id order by rr.score desc, rr.doc_id desc)
         end as rank
     from run_rows as rr
     left join eval_qrels as q
@@ -35,10 +36,11 @@ positioned as (
     -- 1, 2, ... too); under -J the judged documents within the depth are numbered in rank order
     -- (trec_eval applies -M first, then -J: -M 10 -J shows the judged ones of the top 10 only)
     select
+        run_id,
         query_id,
         grade,
         case
-            when $judged_only then row_number() over (partition by query_id order by rank)
+            when $judged_only then row_number() over (partition by run_id, query_id order by rank)
             else rank
         end as position
     from ranked
@@ -49,6 +51,7 @@ slots as (
     -- the positions shown: without -J every retrieved one up to the width (num_ret is already
     -- within the depth), judged or not; under -J each judged one up to the width and the depth
     select
+        e.run_id,
         e.query_id,
         g.position
     from eval_run_queries as e
@@ -57,6 +60,7 @@ slots as (
       and g.position <= e.num_ret
     union all
     select
+        run_id,
         query_id,
         position
     from positioned
@@ -66,6 +70,7 @@ slots as (
 
 shown as (
     select
+        s.run_id,
         s.query_id,
         s.position,
         case
@@ -76,18 +81,21 @@ shown as (
         end as mark
     from slots as s
     left join positioned as p
-        on p.query_id = s.query_id
+        on p.run_id = s.run_id
+       and p.query_id = s.query_id
        and p.position = s.position
 ),
 
 final as (
     select
+        e.run_id,
         e.query_id,
         coalesce(string_agg(sh.mark, '' order by sh.position), '') as relstring
     from eval_run_queries as e
     left join shown as sh
-        on sh.query_id = e.query_id
-    group by e.query_id
+        on sh.run_id = e.run_id
+       and sh.query_id = e.query_id
+    group by e.run_id, e.query_id
 )
 
 select * from final

@@ -1,13 +1,13 @@
--- per_query_lines: every line `irw trec-eval -q` prints before the summary, as one text, formatted
--- here instead of row by row in Python.
--- Grain: one row (the text, and how many lines had no value: warehouse/trec_eval.py then formats
--- them in Python, which names what is missing).
+-- per_query_lines: every line `irw trec-eval -q` prints before each run's summary, as one text per
+-- run, formatted here instead of row by row in Python.
+-- Grain: one row per run of eval_run_queries (its run_id, its text, and how many lines had no value:
+-- warehouse/trec_eval.py then formats them in Python, which names what is missing).
 -- Inputs: trec_eval_line_formats (one row per per-query measure in printing order: position, the
 -- measure's name as Evaluation.measures has it, its name padded as trec_eval prints it, kind
--- 'value', 'count' or 'relstring'), trec_eval_relstrings (measure, query_id, relstring; from
+-- 'value', 'count' or 'relstring'), trec_eval_relstrings (run_id, measure, query_id, relstring; from
 -- sql/measures/relstring.sql), eval_wanted (the stored scores of each measure, as
 -- warehouse/evaluate.py loads it), scores, eval_run_queries, $compat.
--- trec_eval: queries in query-id order (byte order, as `order by query_id` everywhere), within a
+-- trec_eval: each run's block as trec_eval prints it for that run alone; queries in query-id order (byte order, as `order by query_id` everywhere), within a
 -- query the measures in trec_eval's order; `%-22s\t%s\t%6.4f` for values (DuckDB's printf rounds
 -- the double exactly as C's and Python's do), `%ld` for counts, relstring quoted. 9.0.8 prints no
 -- line for a qrels query the run lacks (-c); 10.0 prints its zeros and an empty relstring. A NaN
@@ -16,6 +16,7 @@
 -- and formatting them cost ~1 s, more than computing them.
 with queries as (
     select
+        run_id,
         query_id,
         in_run
     from eval_run_queries
@@ -24,6 +25,7 @@ with queries as (
 
 lines as (
     select
+        q.run_id,
         q.query_id,
         f.position,
         case f.kind
@@ -44,17 +46,21 @@ lines as (
     left join scores as s
         on s.evaluation_id = w.evaluation_id
        and s.measure = w.stored
+       and s.run_id = q.run_id
        and s.query_id = q.query_id
     left join trec_eval_relstrings as r
-        on r.measure = f.measure
+        on r.run_id = q.run_id
+       and r.measure = f.measure
        and r.query_id = q.query_id
 ),
 
 final as (
     select
+        run_id,
         coalesce(string_agg(line, '' order by query_id, position), '') as text,
         count(*) filter (where line is null) as missing
     from lines
+    group by run_id
 )
 
 select * from final

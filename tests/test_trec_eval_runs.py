@@ -1,0 +1,219 @@
+"""`irw trec-eval QRELS RUN1 RUN2 ...`: a whole track in one call (issue 27, item 3), and the one
+table of trec-eval's flags (issue 25, item 4).
+
+- several runs print each run's block exactly as a call for that run alone prints it, in the order
+  given, for a range of options (-q, -m lists, -c, -M, -J, -l, -n, -N, -o, -R, -Z, --compat 10,
+  relstring), both when the files are staged together (plain space-separated files: DL19, DL21)
+  and when each is read alone (tab-separated, comments, extra columns: trec_eval's test files);
+- against trec_eval's own files: the six DL19 runs (all tagged `rank`) in one call print the
+  concatenation of trec_eval's six outputs, and trec_eval_test's outputs repeat for a file given twice;
+- folders and quoted glob patterns give their files in name order;
+- a bad file among many is an error naming file:line, with nothing printed; so is a run without
+  a judged query (exit 7);
+- `-h` lists every flag the parser takes, and the usage error names each.
+"""
+from __future__ import annotations
+
+import io
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CONFORMANCE
+from warehouse import oneshot, trec_eval
+from warehouse.errors import InputFileError
+
+pytestmark = pytest.mark.usefixtures("conformance")
+
+TEST = CONFORMANCE / "trec_eval_test"
+DL19 = CONFORMANCE / "dl19-passage"
+DL21_RUNS = [CONFORMANCE / "multi-collection" / "runs" / system / "trec_results_dl21.txt"
+             for system in ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")]
+DL21_QRELS = CONFORMANCE / "multi-collection" / "qrels" / "qrels.dl21-passage.txt"
+DL19_SYSTEMS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
+
+
+def trec_eval_out(args: list) -> str:
+    out = io.StringIO()
+    trec_eval.run([str(a) for a in args], out)
+    return out.getvalue()
+
+
+def one_by_one(options: list, qrels: Path, runs: list) -> str:
+    return "".join(trec_eval_out([*options, qrels, run]) for run in runs)
+
+
+@pytest.fixture(scope="module")
+def dl21_runs(tmp_path_factory) -> list[Path]:
+    """DL21's three runs, and two of them with each query's scores permuted (fixed seeds): five
+    space-separated files that are staged together."""
+    folder = tmp_path_factory.mktemp("dl21")
+    runs = list(DL21_RUNS)
+    for k, source in enumerate(DL21_RUNS[:2]):
+        rng = random.Random(k)
+        by_query: dict[str, list[list[str]]] = {}
+        for line in source.read_text().splitlines():
+            by_query.setdefault(line.split()[0], []).append(line.split())
+        lines = []
+        for qid, rows in by_query.items():
+            scores = [row[4] for row in rows]
+            rng.shuffle(scores)
+            lines.extend(f"{qid} Q0 {row[2]} {row[3]} {score} permuted{k}\n" for row, score in zip(rows, scores))
+        path = folder / f"permuted{k}.txt"
+        path.write_text("".join(lines))
+        runs.append(path)
+    return runs
+
+
+@pytest.mark.parametrize("options", [
+    [], ["-q"], ["-q", "-c"], ["-q", "-n"], ["-m", "all_trec"], ["-q", "-m", "all_trec", "-l", "2"],
+    ["-q", "-M", "20", "-J", "-m", "map", "-m", "P.5,10", "-m", "ndcg_cut.10"], ["-q", "-m", "relstring.15"],
+    ["--compat", "10", "-q", "-c", "-m", "all_trec"], ["-o", "-N", "100", "-m", "utility.1,-1,0,0", "-m", "runid"],
+    ["-m", "nDCG@10", "-m", "RR", "-m", "num_q"],
+], ids=lambda o: " ".join(o) or "default")
+def test_several_runs_print_each_block_as_alone_staged_together(options, dl21_runs):
+    """Plain space-separated files: read by one statement (sql/oneshot/stage_runs.sql)."""
+    assert trec_eval_out([*options, DL21_QRELS, *dl21_runs]) == one_by_one(options, DL21_QRELS, dl21_runs)
+
+
+@pytest.mark.parametrize("options", [["-q", "-m", "all_trec"], ["-q", "--compat", "10", "-m", "relstring"]])
+def test_chunks_staged_together_and_files_read_alone_mix(options, dl21_runs, tmp_path, monkeypatch):
+    """Files staged together in chunks (oneshot.STAGE_TOGETHER_BYTES), a chunk holding a file that
+    cannot be staged so (a header line: each of its files read alone) between chunks that are."""
+    header = tmp_path / "with_header.txt"
+    header.write_text("# a comment line first\n" + dl21_runs[2].read_text())
+    runs = [*dl21_runs[:2], header, *dl21_runs[2:], dl21_runs[0]]
+    monkeypatch.setattr(oneshot, "STAGE_TOGETHER_BYTES", 2 * max(r.stat().st_size for r in runs))
+    chunks = list(oneshot._chunks(runs, [str(r) for r in runs]))
+    assert len(chunks) > 2 and all(len(chunk) >= 2 for chunk in chunks[:2])
+    assert trec_eval_out([*options, DL21_QRELS, *runs]) == one_by_one(options, DL21_QRELS, runs)
+
+
+@pytest.mark.parametrize("options, qrels, runs", [
+    ([], "qrels.test", ["results.test", "results.trunc", "results-302.test"]),
+    (["-q", "-c", "-m", "all_trec"], "qrels.test", ["results.trunc", "results.test"]),
+    (["-q", "-c", "-M100", "-m", "all_trec", "--compat", "10"], "qrels.test", ["results.trunc", "results.test"]),
+    (["-q", "-m", "all_trec", "-Z", "zscores_file"], "qrels.test", ["results.test", "results.trunc"]),
+    (["-q", "-m", "all_trec", "-mrelstring.20", "-l2"], "qrels.rel_level", ["results.test", "results.trunc"]),
+    (["-q", "-m", "qrels_jg", "-R", "qrels_jg"], "qrels.123", ["results.test", "results.trunc"]),
+    (["-q", "-m", "all_prefs", "-R", "prefs"], "prefs.test", ["prefs.results.test", "prefs.results.test"]),
+    (["-q", "-m", "all_prefs", "-R", "qrels_prefs"], "qrels.test", ["results.test", "results.trunc"]),
+    (["-q", "-c", "--compat", "10"], "qrels.comment.test", ["results.comment.test", "results.test"]),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else v)
+def test_several_runs_print_each_block_as_alone_read_one_by_one(options, qrels, runs, monkeypatch):
+    """trec_eval's test files (tabs, comments, extra columns, several formats): each read alone."""
+    monkeypatch.chdir(TEST)
+    assert trec_eval_out([*options, qrels, *runs]) == one_by_one(options, qrels, runs)
+
+
+@pytest.mark.parametrize("version, level", [(9, 1), (10, 1), (9, 2)])
+def test_the_six_dl19_runs_print_trec_eval_s_six_outputs(version, level):
+    """Six 43,000-line runs that all carry the tag `rank`, in one call: trec_eval's own outputs,
+    one after another, in the order given (not the files' name order)."""
+    systems = list(reversed(DL19_SYSTEMS))
+    runs = [DL19 / "runs" / f"run.dl19.{s}.txt" for s in systems]
+    options = ["-m", "all_trec", "-q", *(["--compat", "10"] if version == 10 else []),
+               *(["-l", "2"] if level == 2 else [])]
+    suffix = f"all_trec.q{'.l2' if level == 2 else ''}.v{version}.txt"
+    expected = "".join((DL19 / f"expected_run.dl19.{s}.{suffix}").read_text() for s in systems)
+    assert trec_eval_out([*options, DL19 / "qrels.dl19-passage.txt", *runs]) == expected
+
+
+@pytest.mark.parametrize("expected, args", [
+    ("out.test.aq.v9", ["-m", "all_trec", "-q", "qrels.test"]),
+    ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file", "qrels.test"]),
+])
+def test_a_file_given_twice_prints_twice(expected, args, monkeypatch):
+    monkeypatch.chdir(TEST)
+    if not expected.endswith(".v9"):
+        args = ["--compat", "10", *args]
+    assert trec_eval_out([*args, "results.test", "results.test"]) == (TEST / expected).read_text() * 2
+
+
+def test_a_file_given_twice_staged_together_prints_twice(dl21_runs):
+    twice = [dl21_runs[0], dl21_runs[1], dl21_runs[0]]
+    first, second = (trec_eval_out(["-q", "-m", "runid", "-m", "map", DL21_QRELS, run]) for run in twice[:2])
+    assert first != second
+    assert trec_eval_out(["-q", "-m", "runid", "-m", "map", DL21_QRELS, *twice]) == first + second + first
+
+
+def test_runs_sharing_a_tag_stay_apart(tmp_path):
+    """All six DL19 runs are tagged `rank`: each keeps its own values and prints runid rank."""
+    runs = [DL19 / "runs" / f"run.dl19.{s}.txt" for s in DL19_SYSTEMS[:3]]
+    out = trec_eval_out(["-m", "runid", "-m", "map", DL19 / "qrels.dl19-passage.txt", *runs])
+    lines = out.splitlines()
+    assert [line.split("\t")[2] for line in lines[::2]] == ["rank"] * 3
+    assert len({line for line in lines[1::2]}) == 3
+
+
+def test_folders_and_patterns_give_their_files_in_name_order(dl21_runs, tmp_path):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name, source in zip(("c.txt", "a.txt", "b.txt"), dl21_runs):
+        shutil.copy(source, folder / name)
+    (folder / ".hidden").write_text("not a run\n")
+    in_order = [folder / "a.txt", folder / "b.txt", folder / "c.txt"]
+    expected = one_by_one(["-m", "map"], DL21_QRELS, in_order)
+    assert trec_eval_out(["-m", "map", DL21_QRELS, folder]) == expected
+    assert trec_eval_out(["-m", "map", DL21_QRELS, str(folder / "*.txt")]) == expected
+    assert trec_eval_out(["-m", "map", DL21_QRELS, folder / "c.txt", str(folder / "[ab].txt")]) == \
+        one_by_one(["-m", "map"], DL21_QRELS, [folder / "c.txt", folder / "a.txt", folder / "b.txt"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputFileError, match="a folder without run files"):
+        trec_eval_out([DL21_QRELS, tmp_path / "empty"])
+    with pytest.raises(InputFileError, match=r"nothing\*\.txt: no run file matches this pattern"):
+        trec_eval_out([DL21_QRELS, str(tmp_path / "nothing*.txt")])
+
+
+@pytest.mark.parametrize("bad_position", [0, 1, 2])
+def test_a_bad_file_among_many_names_its_line_and_prints_nothing(bad_position, dl21_runs, tmp_path, capsys):
+    lines = DL21_RUNS[0].read_text().splitlines(keepends=True)
+    lines[2] = "1 Q0 doc 3 not-a-score run\n"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("".join(lines))
+    runs = [str(p) for p in dl21_runs[:2]]
+    runs.insert(bad_position, str(bad))
+    status = trec_eval.main(["-q", str(DL21_QRELS), *runs])
+    captured = capsys.readouterr()
+    assert status == 1 and captured.out == ""
+    assert f"{bad}:3" in captured.err and "not-a-score" in captured.err
+
+
+def test_a_run_without_judged_queries_among_many_prints_nothing(dl21_runs, tmp_path, capsys):
+    stray = tmp_path / "stray.txt"
+    stray.write_text("nosuchquery Q0 d1 1 2.0 t\nnosuchquery Q0 d2 2 1.0 t\n")
+    status = trec_eval.main([str(DL21_QRELS), str(dl21_runs[0]), str(stray), str(dl21_runs[1])])
+    captured = capsys.readouterr()
+    assert status == 7 and captured.out == ""
+    assert captured.err == (f"Error: {stray}: trec_eval: No queries with both results and relevance info "
+                            "(no run's lines were printed)\n")
+    # one run alone says what trec_eval says
+    assert trec_eval.main([str(DL21_QRELS), str(stray)]) == 7
+    assert capsys.readouterr().err == "Error: trec_eval: No queries with both results and relevance info\n"
+
+
+def test_help_lists_every_flag_the_parser_takes():
+    parser = trec_eval._parser()
+    flags = [option for action in parser._actions for option in action.option_strings]
+    assert len(flags) == len(trec_eval.FLAGS) + 1  # -h and --help are one flag
+    help_flags = {word.rstrip(",") for line in trec_eval.HELP.splitlines() if line.startswith("  -")
+                  for word in line.split()[:2] if word.startswith("-")}
+    usage = trec_eval.HELP.split("\n\n")[0]
+    for flag in flags:
+        assert flag in help_flags, f"{flag} is taken by the parser and not shown by -h"
+        assert f"[{flag}" in usage or flag == "--help"
+        assert f"[{flag}" in trec_eval.USAGE or flag == "--help"
+    assert help_flags == set(flags)
+    assert "QRELS_FILE RUN_FILE..." in usage
+
+
+def test_usage_errors(capsys):
+    assert trec_eval.main(["-q", "--nope", "qrels", "run"]) == 2
+    assert f"Error: {trec_eval.USAGE}\n" in capsys.readouterr().err
+    assert trec_eval.main(["--engine", "spark", "qrels", "run1", "run2"]) == 2
+    assert "--engine spark evaluates one RUN_FILE a call" in capsys.readouterr().err
+    out = io.StringIO()
+    trec_eval.run(["-h"], out)
+    assert out.getvalue() == trec_eval.HELP
