@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import duckdb
 
 from . import batch, catalog, frames, ingest
-from .db import default_path, open_database
+from .db import default_path
+from .engines import open_database, same_warehouse
 from .errors import ReadOnlyError, UsageError
 from .table import Table
 
@@ -353,6 +355,52 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
         return Evaluator(db).evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
 
 
+@dataclass
+class SparkEvaluated:
+    """What evaluate_on_spark returns: the evaluation, the qrels it was made with (the path Spark
+    read, or with into the qrels set's name in that warehouse), and what into stored (else None)."""
+
+    evaluation: "Evaluation"
+    qrels: str
+    stored: "StoredEvaluation | None" = None
+
+    def lines(self) -> list[str]:
+        """What was stored, as `irw eval --engine spark --into` says it."""
+        return self.stored.lines() if self.stored is not None else []
+
+
+def evaluate_on_spark(qrels: str, runs: "str | Sequence[str]", measures: Iterable[str] | str, *,
+                      into: str | os.PathLike[str] | None = None, master: str | None = None, replace: bool = False,
+                      per_query: bool = False, settings: "Settings | None" = None, **options: Any) -> SparkEvaluated:
+    """Evaluates run files on Spark (`irw eval --engine spark`): qrels and runs are paths Spark
+    reads (files, globs, folders, Parquet; warehouse/spark.py), on the cluster master (default
+    local[*], or a session already running). Without into nothing is kept. With into (a DuckDB file
+    or PostgreSQL URL) the qrels, the runs' descriptions and their per-query scores are stored there
+    (warehouse/spark_store.py; replace as for copy), together with what the reports read beside the
+    measures, and the evaluation returned is read back from that warehouse: what it holds now.
+    options are Settings fields, as for evaluate_files()."""
+    from . import spark, spark_store
+    from .evaluate import Settings
+
+    settings = Settings.resolve(settings, options)
+    measures = [measures] if isinstance(measures, str) else list(measures)
+    runs = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
+    with spark.command_session(master) as session:
+        result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures) if into else measures,
+                                settings=settings, collect_per_query=per_query and not into)
+        try:
+            if into is None:
+                return SparkEvaluated(result.evaluation, qrels)
+            with Warehouse(into) as wh:
+                stored = spark_store.store(result, wh.db, qrels, replace=replace)
+                # read back from the warehouse: what is returned is what was stored
+                evaluation = wh.evaluate(list(stored.runs.values()), stored.qrels, measures, per_query=per_query,
+                                         settings=settings)
+                return SparkEvaluated(evaluation, stored.qrels, stored)
+        finally:
+            result.close()
+
+
 def _named_runs(runs) -> dict[str, Any]:
     """name -> path or frame: a mapping as given; paths named by themselves (a path given twice is
     one run); frames in a list named `run 1`, `run 2` ... by their position."""
@@ -371,17 +419,9 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
     from . import transfer
 
     with Warehouse(source, read_only=True) as src, Warehouse(target) as dst:
-        if _same_warehouse(src.db, dst.db):
+        if same_warehouse(src.db, dst.db):
             raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
         return transfer.copy_warehouse(src.db, dst.db, replace=replace, runs=list(runs) if runs is not None else None)
-
-
-def _same_warehouse(a, b) -> bool:
-    if a.dialect != b.dialect:
-        return False
-    if a.dialect == "duckdb":
-        return os.path.realpath(a.path) == os.path.realpath(b.path)
-    return a.path == b.path
 
 
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from . import catalog
 from .db import Database
 from .errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
-from .measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all
+from .measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
 from .resources import read_sql
 from .table import Table, Tabular
 
@@ -430,7 +430,7 @@ class Evaluator:
 
     def _batches(self, run_ids: list[int]) -> list[list[int]]:
         """run_ids split, in order, into batches of about ROWS_PER_BATCH rows (a larger run alone)."""
-        if self.db.dialect == "spark" or len(run_ids) < 2:
+        if not self.db.batches_runs or len(run_ids) < 2:
             return [run_ids]
         rows = dict(self.db.run_file("eval/run_row_counts.sql", {"run_ids": run_ids}).fetchall())
         return list(runs_by_rows(((run_id, rows.get(run_id, 0)) for run_id in run_ids), ROWS_PER_BATCH))
@@ -597,11 +597,6 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                 f"ERR (gdeval) takes grades up to 4, and qrels {qrels} grades document {row[1]} of query "
                 f"{row[0]} {row[2]}: gdeval.pl refuses such a file. Map the grades to 0..4 in a copy of the "
                 "qrels and ingest it under another name (nDCG(dcg=exp-log2) takes any grade)")
-
-
-def stored_name(m: Measure) -> str:
-    """Scores are stored under the name without rel=: the level is part of the evaluation's settings."""
-    return replace(m, level=None).name
 
 
 def _resolve(measures: Iterable[str | Measure]) -> list[Measure]:

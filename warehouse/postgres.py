@@ -92,6 +92,11 @@ class PostgresDatabase:
 
     dialect = "postgres"
     keeps_scores = True  # a warehouse: see warehouse/db.py Database.keeps_scores
+    # the capabilities warehouse/engines.py's WarehouseEngine states
+    batches_runs = True
+    sandbox_in_process = False  # irw sql: a READ ONLY transaction of a reader's session (warehouse/adhoc.py)
+    text_holds_nul = False
+    writes_parquet = False
 
     def __init__(self, url: str, *, read_only: bool = False, create: bool = True, sandboxed: bool = False):
         import psycopg
@@ -249,6 +254,25 @@ class PostgresDatabase:
         # the measures' join 100x too small and nested-loops nDCG@k over every ranked row (2.2 s of
         # a 7M-line run's 3.2 s evaluation, benchmarks/postgres.py).
         self.execute(f"analyze {table}")
+
+    def has_table(self, name: str) -> bool:
+        """A table (temporary or not) of that name is on the session's search path."""
+        return self.fetchone("select pg_catalog.to_regclass(?) is not null", [name])[0]
+
+    def statements(self, sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The statements of SQL text of our own (DuckDB's) as PostgreSQL runs them (warehouse/dialect.py),
+        each with the $names it binds (as psycopg's %(name)s)."""
+        return tuple((statement.text, frozenset(statement.names)) for statement in postgres_statements(sql))
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Two opens of one warehouse have the same identity (the URL, its password masked)."""
+        return (self.dialect, self.path)
+
+    @property
+    def files(self) -> list[str]:
+        """The local files the warehouse lives in: none, it is on the server."""
+        return []
 
     def copy_in(self, table: str, columns: Sequence[str], csv_path: str) -> None:
         """Appends a headerless CSV file's rows to a table (irw's own name) with COPY."""

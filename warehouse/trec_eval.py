@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator, Sequence, TextIO
 
 from . import ingest, oneshot
+from .engines import FILE_ENGINES, evaluates_files
 from .errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from .evaluate import NO_DEPTH, Evaluator, Settings, keeps_judged_rows_only
 from .formatting import trec_line
@@ -121,15 +122,15 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
         raise UsageError("usage: irw trec-eval [-h] [-q] [-c] [-J] [-n] [-o] [-l N] [-M N] [-N N] [-m MEASURE]... "
                          "[-R qrels|qrels_jg|prefs|qrels_prefs] [-Z ZSCORE_FILE] [--compat 9|10] "
                          "[--engine duckdb|spark] [--master URL] QRELS_FILE RUN_FILE") from None
-    if ns.master and ns.engine != "spark":
+    if ns.master and not evaluates_files(ns.engine):
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
-    if ns.engine == "spark" and (ns.Z or ns.R != "qrels"):
+    if evaluates_files(ns.engine) and (ns.Z or ns.R != "qrels"):
         raise UsageError("-Z and -R run with --engine duckdb (the default) only")
     if ns.N < 0:
         raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
     # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
-    paths = (ns.qrels, ns.run) if ns.engine == "spark" else (Path(ns.qrels), Path(ns.run))
+    paths = (ns.qrels, ns.run) if evaluates_files(ns.engine) else (Path(ns.qrels), Path(ns.run))
     # trec_eval's default, official, reads TREC qrels: another format's default is its own set
     default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
     return TrecEvalArgs(*paths, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
@@ -343,7 +344,7 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
     """A database holding the qrels set `qrels` and the run `run` of the two files: a one-shot
     DuckDB database here, or (--engine spark) a warehouse/spark.py SparkDatabase in a session of
     its own, the files read and checked by Spark."""
-    if args.engine == "spark":
+    if evaluates_files(args.engine):
         from . import spark
 
         with spark.command_session(args.master) as session:
@@ -385,14 +386,13 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
         # results and judgments (and refuse a run with none): num_ret, computed and never printed
         computed = scored or parse_trec("num_ret")
         # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
-        lines_in_sql = args.per_query and args.engine == "duckdb" and args.zscores is None
+        lines_in_sql = args.per_query and not evaluates_files(args.engine) and args.zscores is None
         try:
             evaluation = Evaluator(db).evaluate(["run"], "qrels", computed,
                                                 per_query=args.per_query and not lines_in_sql, settings=s)
         except MeasureError:
             # a measure refused before anything was prepared (a diversity measure: no subtopics here)
-            prepared = db.has_table("eval_run_queries") if args.engine == "spark" else \
-                db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
+            prepared = db.has_table("eval_run_queries")
             if prepared and db.fetchone("select count(*) from eval_run_queries")[0] == 0:
                 raise NoQueriesError("trec_eval: No queries with both results and relevance info") from None
             raise
@@ -546,7 +546,7 @@ def in_this_process(argv: list[str]) -> bool:
     """Whether `irw trec-eval ARGV` surely evaluates in this process alone (DuckDB), starting
     nothing that must be stopped at exit (--engine spark starts Spark's JVM): no argument says
     spark or --engine=... (an argument that only looks like it, a file named spark, errs safe)."""
-    return not any(a == "spark" or a.startswith(("--engine=", "--master")) for a in argv)
+    return not any(a in FILE_ENGINES or a.startswith(("--engine=", "--master")) for a in argv)
 
 
 def main(argv: list[str], *, process_ends: bool = False) -> int:
@@ -572,7 +572,7 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as exc:
-        from .__main__ import OUTPUT_ERRNOS, output_failed
+        from .output import OUTPUT_ERRNOS, output_failed
 
         if exc.errno not in OUTPUT_ERRNOS:
             raise

@@ -268,19 +268,13 @@ def run_statement(db, definition: Definition, values: dict[str, float], run_ids:
                   level: int, depth: int) -> Table:
     """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run)."""
     from . import adhoc
-    from .db import split_statements
 
     params: dict[str, Any] = {"irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": level,
                               "irw_depth": depth}
     params.update({name: float(values[name]) for name in bound_names(definition)})
     sql = statement(definition)
-    if db.dialect == "postgres":
-        from .dialect import postgres_statements
-
-        (pg,) = postgres_statements(sql)
-        return adhoc.run(db, pg.text, {name: params[name] for name in pg.names}, timeout=0)
-    (_query, names), = split_statements(sql)
-    return adhoc.run(db, sql, {name: params[name] for name in names}, timeout=0)
+    (text, names), = db.statements(sql)  # as the engine runs it (PostgreSQL's: warehouse/dialect.py)
+    return adhoc.run(db, text, {name: params[name] for name in names}, timeout=0)
 
 
 def trial(db, definition: Definition) -> None:
@@ -424,7 +418,7 @@ def check_settings(settings, names: Sequence[str]) -> None:
 def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int, level: int,
             depth: int) -> list[tuple[str, int, str, float]]:
     """(stored name, run_id, query_id, value) of each user measure, run by run's queries."""
-    from .evaluate import stored_name
+    from .measures import stored_name
 
     rows: list[tuple[str, int, str, float]] = []
     effective = db.run_file("eval/user_measure_level.sql", {"qrels_set_id": qrels_set_id, "level": level}).fetchone()[0]
