@@ -67,6 +67,12 @@ def test_a_duckdb_warehouse_is_a_warehouse_engine():
         assert isinstance(db, engines.WarehouseEngine) and isinstance(db, engines.Engine)
         assert db.has_table("runs") and not db.has_table("no_such_table")
         assert db.identity == ("duckdb", db.identity[1]) and db.files == []
+        import duckdb
+
+        from warehouse.errors import IrwError
+
+        assert isinstance(db.error_of(duckdb.IOException("No space left on device")), IrwError)
+        assert db.error_of(ValueError("not DuckDB's")) is None
     finally:
         db.close()
 
@@ -76,7 +82,8 @@ _BRANCH = re.compile(r"""dialect\s*(?:[!=]=|\bin\b|\bnot\s+in\b)"""
                      r"""|[!=]=\s*["'](?:duckdb|postgres|spark)["']"""
                      r"""|["'](?:duckdb|postgres|spark)["']\s*(?:[!=]=|\bin\b)"""
                      r"""|\bEngine\.(?:duckdb|postgres|spark)\b"""
-                     r"""|isinstance\([^)]*(?:PostgresDatabase|SparkDatabase)""")
+                     r"""|isinstance\([^)]*(?:PostgresDatabase|SparkDatabase)"""
+                     r"""|\bis_url\(""")  # a location's engine: engines.engine_of / engine_class / on_server
 
 
 def test_no_module_outside_the_engine_modules_branches_on_an_engine():
@@ -94,7 +101,7 @@ def test_no_module_outside_the_engine_modules_branches_on_an_engine():
 
 def test_the_branch_pattern_finds_branches():
     for line in ('if db.dialect == "postgres":', "if target.dialect != 'duckdb' and x:", 'if args.engine == "spark":',
-                 "if engine is Engine.spark:", "if isinstance(db, PostgresDatabase):"):
+                 "if engine is Engine.spark:", "if isinstance(db, PostgresDatabase):", "create=is_url(db)"):
         assert _BRANCH.search(line), line
     for line in ('"engine": db.dialect,', "dialect = 'duckdb'", "sqlglot.parse(query, read=\"postgres\")"):
         assert not _BRANCH.search(line), line

@@ -494,9 +494,9 @@ def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -
     """Upgrade a warehouse made by an older irw (commands that write do it too); list its migrations.
 
     On a PostgreSQL server it also creates the schema in an empty database."""
-    from .postgres import is_url
+    from .engines import on_server
 
-    with reported_errors(), Warehouse(db, create=is_url(db)) as wh:
+    with reported_errors(), Warehouse(db, create=on_server(db)) as wh:
         emit(wh.migrations(), fmt)
 
 
@@ -954,10 +954,7 @@ def serve_command(
 
     with reported_errors(), Warehouse(db, read_only=True):
         pass  # a warehouse that cannot be opened is said so now, not on the first page
-    shown = db
-    from .postgres import is_url, shown_url
+    from .engines import shown as shown_location
 
-    if is_url(db):
-        shown = shown_url(db)
-    err(f"serving {shown} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
+    err(f"serving {shown_location(db)} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
     serve.serve(db, host=host, port=port, sql_timeout=timeout)

@@ -6,8 +6,6 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-import duckdb
-
 from . import batch, catalog, frames, ingest
 from .db import default_path
 from .engines import open_database, same_warehouse
@@ -56,10 +54,9 @@ class Warehouse:
             self.close()
             return
         self.db.discard()
-        if isinstance(exc, duckdb.Error):
-            from .db import failure
-
-            raise failure(self.path, exc) from exc
+        said = self.db.error_of(exc)
+        if said is not None:
+            raise said from exc
 
     # -- ingest ------------------------------------------------------------------------------
     def _require_writable(self, action: str) -> None:

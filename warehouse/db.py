@@ -463,6 +463,11 @@ class Database:
             return []
         return [self.path, self.path + ".wal"]
 
+    def error_of(self, error: BaseException) -> IrwError | None:
+        """The IrwError that says what a DuckDB error met in a block working on the warehouse means
+        (failure: a damaged file, a full disk ...); None for an error that is not DuckDB's."""
+        return failure(self.path, error) if isinstance(error, duckdb.Error) else None
+
     def snapshot(self) -> "_Transaction":
         """One consistent state of every table for as long as it lasts: a transaction."""
         return self.transaction()

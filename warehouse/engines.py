@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 from .db import Database
 from .errors import UsageError
-from .postgres import PostgresDatabase, is_url
+from .postgres import PostgresDatabase, is_url, shown_url
 
 Params = Sequence[Any] | Mapping[str, Any] | None
 
@@ -91,6 +91,7 @@ class WarehouseEngine(Engine, Protocol):
     def outdated(self, current: int, latest: int, missing: list[int]) -> str: ...
     def lock_migrations(self) -> None: ...
     def discard(self) -> None: ...
+    def error_of(self, error: BaseException) -> Exception | None: ...  # what an error in a block means
 
 
 def engine_of(location: Any) -> str:
@@ -119,18 +120,32 @@ def chosen(engine: str | None, location: Any) -> str:
     return engine
 
 
+def engine_class(location: Any) -> type[WarehouseEngine]:
+    """The class of the warehouse at location (engine_of): PostgresDatabase for a PostgreSQL URL
+    (postgresql://user:password@host:5432/dbname), else Database (a DuckDB file)."""
+    return PostgresDatabase if engine_of(location) == "postgres" else Database
+
+
+def on_server(location: Any) -> bool:
+    """The warehouse at location is on a server (PostgreSQL): opening it may create the schema in an
+    empty database, and its SQL is checked there, not in a sandbox of this process."""
+    return not engine_class(location).sandbox_in_process
+
+
+def shown(location: Any) -> str:
+    """The warehouse's location as irw prints it: a URL with its password masked (shown_url)."""
+    return shown_url(location) if on_server(location) else location
+
+
 def open_database(path: Any, *, read_only: bool = False, create: bool = True,
                   sandboxed: bool = False) -> WarehouseEngine:
-    """The warehouse at path, on its engine (engine_of): a PostgreSQL URL
-    (postgresql://user:password@host:5432/dbname) opens a PostgresDatabase, anything else a DuckDB
-    file (Database)."""
-    kind = PostgresDatabase if engine_of(path) == "postgres" else Database
-    return kind(path, read_only=read_only, create=create, sandboxed=sandboxed)
+    """The warehouse at path, on its engine (engine_class)."""
+    return engine_class(path)(path, read_only=read_only, create=create, sandboxed=sandboxed)
 
 
 def same_warehouse(a: WarehouseEngine, b: WarehouseEngine) -> bool:
     return a.identity == b.identity
 
 
-__all__ = ["ENGINES", "Engine", "FILE_ENGINES", "WAREHOUSE_ENGINES", "WarehouseEngine", "chosen", "engine_of",
-           "evaluates_files", "open_database", "same_warehouse"]
+__all__ = ["ENGINES", "Engine", "FILE_ENGINES", "WAREHOUSE_ENGINES", "WarehouseEngine", "chosen", "engine_class",
+           "engine_of", "evaluates_files", "on_server", "open_database", "same_warehouse", "shown"]

@@ -339,6 +339,10 @@ class PostgresDatabase:
     def discard(self) -> None:
         self.close()
 
+    def error_of(self, error: BaseException) -> IrwError | None:
+        """None: the server's errors are said where they are met (failure), not after a block."""
+        return None
+
     def _role_may_write(self) -> bool:
         return self.con.execute("select has_table_privilege('scores', 'INSERT') "
                                 "and has_table_privilege('runs', 'INSERT')").fetchone()[0]
