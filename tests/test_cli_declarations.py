@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import click
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -16,9 +15,9 @@ from warehouse import cli
 SOURCE = (Path(__file__).resolve().parent.parent / "warehouse" / "cli.py").read_text(encoding="utf-8")
 
 
-def _commands(command: click.Command, path: tuple[str, ...] = ("irw",)):
+def _commands(command, path: tuple[str, ...] = ("irw",)):
     yield path, command
-    if isinstance(command, click.Group):
+    if hasattr(command, "commands"):  # a group (Typer's own click, not necessarily the click package's)
         for name, sub in command.commands.items():
             yield from _commands(sub, (*path, name))
 
@@ -40,7 +39,7 @@ def test_the_command_list_shows_no_broken_line():
     assert not re.search(r"│ {12,}\S", listed), listed
 
 
-@pytest.mark.parametrize("flag", ["--format", "--measure", "--qrels", "--db"])
+@pytest.mark.parametrize("flag", ["--format", "--measure", "--qrels", "--db", "--baseline", "--output"])
 def test_a_shared_option_is_declared_once(flag):
     declared = re.findall(rf"""typer\.Option\(\s*(?:"-\w", )?["']{flag}["']""", SOURCE)
     assert len(declared) == 1, f"{flag} is declared {len(declared)} times in warehouse/cli.py"

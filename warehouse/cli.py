@@ -101,6 +101,14 @@ def _measure_option(help: str) -> typer.models.OptionInfo:
     return typer.Option("-m", "--measure", help=help)
 
 
+def _baseline_option(help: str = "Run every other run is tested against.") -> typer.models.OptionInfo:
+    return typer.Option("--baseline", help=help)
+
+
+def _output_option(help: str) -> typer.models.OptionInfo:
+    return typer.Option("-o", "--output", help=help)
+
+
 def _qrels_option(more: str = "") -> typer.models.OptionInfo:
     return typer.Option("--qrels", help=f"Stored qrels set to evaluate against (may be left out when only one is "
                                          f"stored){more}.")
@@ -454,9 +462,8 @@ def sql(
     fmt: Annotated[SqlFormat, _format_option(
         "Output format; parquet and arrow (an Arrow IPC file) are written to -o and need pyarrow (irwarehouse's "
         "arrow extra); jsonl is one JSON object a line.")] = SqlFormat.table,
-    output: Annotated[Optional[Path], typer.Option(
-        "-o", "--output", help="File to write (parquet and arrow need one; the others print to stdout without).")
-    ] = None,
+    output: Annotated[Optional[Path], _output_option(
+        "File to write (parquet and arrow need one; the others print to stdout without).")] = None,
     timeout: Annotated[float, typer.Option(
         "--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 300.0,
 ) -> None:
@@ -710,9 +717,8 @@ app.add_typer(report_app, name="report")
 
 MeasuresOption = Annotated[Optional[List[str]], _measure_option(
     "Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary (default: AP, nDCG@10, P@10).")]
-BaselineOption = Annotated[Optional[str], typer.Option("--baseline", help="Run every other run is tested against.")]
-OutputOption = Annotated[Optional[Path], typer.Option(
-    "-o", "--output", help="HTML file to write; - writes it to stdout.")]
+BaselineOption = Annotated[Optional[str], _baseline_option()]
+OutputOption = Annotated[Optional[Path], _output_option("HTML file to write; - writes it to stdout.")]
 
 
 ReportFormatOption = Annotated[ReportFormat, _format_option(
@@ -819,8 +825,8 @@ def report_leaderboard(
     system: SystemOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
-    baseline: Annotated[Optional[str], typer.Option(
-        "--baseline", help="Run the others are tested against (default: the top run by the primary measure).")] = None,
+    baseline: Annotated[Optional[str], _baseline_option(
+        "Run the others are tested against (default: the top run by the primary measure).")] = None,
     run_pages: Annotated[bool, typer.Option(
         "--run-pages/--no-run-pages",
         help="Also write each run's page to a folder named after the leaderboard (dl19.html: dl19_runs/).")] = True,
