@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import fresh_postgres_database
 from warehouse import engines
 from warehouse.cli import app
 from warehouse.db import MEMORY, Database
@@ -136,3 +137,41 @@ def test_eval_engine_duckdb_on_a_postgresql_url_is_refused():
     assert result.exit_code == 2, result.output
     assert "Error: --engine duckdb but --db (or IRW_DB) is a PostgreSQL URL, a postgres warehouse: leave out " \
            "--engine" in result.stderr
+
+
+@pytest.fixture(params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def warehouse_db(request, tmp_path):
+    """A new warehouse on each warehouse engine, opened where the engine is chosen (engines.open_database)."""
+    if request.param == "duckdb":
+        location = str(tmp_path / "seam.duckdb")
+        db = engines.open_database(location)
+        yield db, location
+        db.close()
+        return
+    with fresh_postgres_database(request.getfixturevalue("postgres_server")) as location:
+        db = engines.open_database(location)
+        try:
+            yield db, location
+        finally:
+            db.close()
+
+
+def test_the_shared_members_behave_alike_on_every_warehouse_engine(warehouse_db, tmp_path):
+    db, location = warehouse_db
+    assert isinstance(db, engines.WarehouseEngine) and db.dialect == engines.engine_of(location)
+    assert db.has_table("runs") and not db.has_table("no_such_table")
+    (text, names), = db.statements("select $a::integer + 1 as b")
+    assert names == frozenset({"a"})
+    db.load_rows("seam_numbers", [("n", "integer"), ("t", "varchar")], [(1, "one"), (2, ""), (3, None)])
+    assert db.has_table("seam_numbers")
+    csv = str(tmp_path / "rows.csv")
+    db.copy_out("select n, t from seam_numbers where n >= $least order by n", {"least": 2}, csv)
+    db.execute("create temp table seam_copy (n integer, t varchar)")
+    db.copy_in("seam_copy", ("n", "t"), csv)
+    with db.snapshot():
+        assert db.fetchall("select n, t from seam_copy order by n") == [(2, ""), (3, None)]
+    again = engines.open_database(location)
+    try:
+        assert engines.same_warehouse(db, again)
+    finally:
+        again.close()
