@@ -366,22 +366,22 @@ class SparkEvaluated:
         return self.stored.lines() if self.stored is not None else []
 
 
-def evaluate_on_spark(qrels: str, runs: "str | Sequence[str]", measures: Iterable[str] | str, *,
+def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
                       into: str | os.PathLike[str] | None = None, master: str | None = None, replace: bool = False,
                       per_query: bool = False, settings: "Settings | None" = None, **options: Any) -> SparkEvaluated:
-    """Evaluates run files on Spark (`irw eval --engine spark`): qrels and runs are paths Spark
-    reads (files, globs, folders, Parquet; warehouse/spark.py), on the cluster master (default
-    local[*], or a session already running). Without into nothing is kept. With into (a DuckDB file
-    or PostgreSQL URL) the qrels, the runs' descriptions and their per-query scores are stored there
-    (warehouse/spark_store.py; replace as for copy), together with what the reports read beside the
-    measures, and the evaluation returned is read back from that warehouse: what it holds now.
-    options are Settings fields, as for evaluate_files()."""
+    """Evaluates run files on Spark (`irw eval --engine spark`): qrels and runs as
+    warehouse.spark.evaluate takes them (paths Spark reads: files, globs, folders, Parquet; or Spark
+    DataFrames), on the cluster master (default local[*], or the session already running). Without
+    into nothing is kept. With into (a DuckDB file or PostgreSQL URL; qrels a path) the qrels, the
+    runs' descriptions and their per-query scores are stored there (warehouse/spark_store.py;
+    replace as for copy), with what the reports read beside the measures, and the evaluation
+    returned is read back from that warehouse: what it holds now. options are Settings fields, as
+    for evaluate_files()."""
     from . import spark, spark_store
     from .evaluate import Settings
 
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
-    runs = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
     with spark.command_session(master) as session:
         result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures) if into else measures,
                                 settings=settings, collect_per_query=per_query and not into)
