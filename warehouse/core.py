@@ -62,7 +62,7 @@ class Warehouse:
     def _require_writable(self, action: str) -> None:
         """A write on a warehouse opened read-only is refused by irw, before DuckDB would refuse it."""
         if self.db.read_only:
-            reason = getattr(self.db, "read_only_reason", None)
+            reason = self.db.read_only_reason
             if reason:  # a server warehouse opened by a reader's role
                 raise ReadOnlyError(f"cannot {action}: the warehouse {self.path} is read-only here: {reason}; "
                                     "use a role that may write it (see the README, \"A shared warehouse\")")

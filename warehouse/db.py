@@ -187,6 +187,7 @@ class Database:
     sandbox_in_process = True
     text_holds_nul = True
     writes_parquet = True
+    read_only_reason: str | None = None  # a file is read-only only when opened so (PostgreSQL's role may make it so)
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
                  create: bool = True, sandboxed: bool = False):

@@ -76,6 +76,8 @@ class WarehouseEngine(Engine, Protocol):
     # COPY (query) TO 'file' (format parquet) runs on the warehouse itself (DuckDB), else the rows go
     # through a CSV file and the staging database (warehouse/export.py)
     writes_parquet: ClassVar[bool]
+    # why the warehouse is read-only though it was not opened so (a PostgreSQL role that may only read)
+    read_only_reason: str | None
 
     @property
     def engine(self) -> Any: ...  # a SQLAlchemy engine

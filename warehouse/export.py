@@ -276,11 +276,10 @@ def _files_of(folder: Path) -> list[str]:
 
 def _warehouse_inside(db, target: Path) -> str | None:
     """The warehouse's file (or its WAL) when it lies inside target, else None."""
-    files = getattr(db, "files", [])
-    if not files:
+    if not db.files:
         return None
     folder = target.resolve()
-    for candidate in map(Path, files):
+    for candidate in map(Path, db.files):
         try:
             resolved = candidate.resolve()
         except OSError:
