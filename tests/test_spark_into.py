@@ -80,6 +80,23 @@ def test_it_prints_the_readme_table_and_trec_eval_numbers(stored, conformance):
     assert "run BM25: copied" in err and "qrels qrels.dl19-passage: copied" in err
 
 
+def test_a_python_user_evaluates_on_spark_as_the_command_does(stored, spark, tmp_path):
+    """warehouse.evaluate_on_spark is what `irw eval --engine spark` calls (it was the CLI's own code):
+    with into, what the command printed and said; without, the same numbers, the runs named by their files."""
+    from warehouse.formatting import render
+
+    work, out, err = stored
+    qrels, runs = str(work / "qrels.dl19-passage.txt"), [str(work / "runs")]
+    kept = warehouse.evaluate_on_spark(qrels, runs, ["AP", "nDCG@10"], into=tmp_path / "py.duckdb", master="local[2]")
+    assert kept.qrels == "qrels.dl19-passage" and kept.stored is not None
+    assert render(kept.evaluation.wide(), "table") == out
+    assert [line for line in err.splitlines() if not line.startswith("#")] == kept.lines()
+    alone = warehouse.evaluate_on_spark(qrels, runs, ["AP", "nDCG@10"], master="local[2]")
+    assert alone.stored is None and alone.lines() == [] and alone.qrels == qrels
+    numbers = sorted(row[1:] for row in alone.evaluation.wide().rows)
+    assert len(numbers) == len(RUNS) and numbers == sorted(row[1:] for row in kept.evaluation.wide().rows)
+
+
 def _scores(db_path: Path, measures: tuple[str, ...]) -> dict:
     with warehouse.open(db_path, read_only=True) as wh:
         rows = wh.db.fetchall(

@@ -14,14 +14,14 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401
 
 # name -> the module under warehouse/ that defines it. Imported on first use (PEP 562), so that
 # `irw trec-eval`, which needs none of the warehouse API (warehouse/trec_eval.py), does not pay for
 # importing all of it at start-up; `from warehouse import Warehouse` and `warehouse.open` work as
 # if these names were imported here.
 _EXPORTS = {
-    "Warehouse": "core", "open": "core", "evaluate_files": "core",
+    "Warehouse": "core", "open": "core", "evaluate_files": "core", "evaluate_on_spark": "core",
     "Table": "table",
     **dict.fromkeys((
         "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotFoundError", "Problem",
@@ -31,7 +31,7 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "Warehouse", "open", "evaluate_files", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
+    "Warehouse", "open", "evaluate_files", "evaluate_on_spark", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
     "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
     "MeasureError", "BatchError", "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed",
     "WarehouseDamaged", "WarehouseLocked",
@@ -57,7 +57,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the names __getattr__ provides
-    from .core import Warehouse, evaluate_files, open  # noqa: F401
+    from .core import Warehouse, evaluate_files, evaluate_on_spark, open  # noqa: F401
     from .errors import (BatchError, ConflictError, DatabaseError, InputFileError, IrwError,  # noqa: F401
                          MeasureError, MissingExtraError, NotAWarehouse, NotFoundError, Problem, QueryError,
                          QueryTimeoutError,

@@ -6,27 +6,11 @@ Typer, Rich and the whole warehouse API) would cost it ~0.1 s a call. Every othe
 warehouse/cli.py."""
 from __future__ import annotations
 
-import errno
 import os
 import signal
 import sys
 
-# what writing stdout fails with when the output cannot be written: a full disk (`> /dev/full`),
-# a quota, a file too big, a device gone. Errors of irw's own files are IrwErrors by then
-OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
-
-
-def output_failed(exc: OSError) -> int:
-    """Says that the output could not be written, as an `Error:` line, instead of a traceback;
-    returns the exit status. stdout then points at /dev/null, so the interpreter's last flush of
-    what is still buffered cannot fail again."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    try:
-        sys.stderr.write(f"Error: cannot write the output: {exc.strerror or exc}\n")
-        sys.stderr.flush()
-    except OSError:
-        pass
-    return 1
+from .output import OUTPUT_ERRNOS, output_failed
 
 
 def interrupted() -> int:

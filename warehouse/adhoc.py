@@ -46,7 +46,7 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
     raises QueryError; Ctrl-C (KeyboardInterrupt) stops it too, on the server for PostgreSQL."""
     query, params = _checked_arguments(query, params)
     timeout = _checked_timeout(timeout)
-    if db.dialect == "postgres":
+    if not db.sandbox_in_process:
         return run_on_postgres(db, query, params, timeout)
     with db.sandbox() as con:
         try:

@@ -15,6 +15,8 @@ import typer
 from . import formatting
 from .core import Warehouse
 from .db import DEFAULT_PATH as DEFAULT_DB
+from .engines import ENGINES, evaluates_files
+from .engines import chosen as chosen_engine
 from .errors import IrwError, UsageError
 from .formatting import OutputFormat
 from .table import Table
@@ -38,7 +40,7 @@ edit_app = typer.Typer(help="Change a stored run's system, description, date or 
 
 def _print_version(value: bool) -> None:
     if value:
-        from . import __version__
+        from .version import __version__
 
         typer.echo(f"irw {__version__}")
         raise typer.Exit()
@@ -70,12 +72,50 @@ DbOption = Annotated[
     str, typer.Option("--db", envvar="IRW_DB", help="Warehouse: a DuckDB file (default ./irw.duckdb, or $IRW_DB) "
                                                      "or a PostgreSQL URL, postgresql://USER:PASSWORD@HOST/DBNAME.")
 ]
-FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
-SqlFormat = Enum("SqlFormat", {name: name for name in [*(f.value for f in OutputFormat), "jsonl", "parquet", "arrow"]},
-                 type=str)
+
+# -- output formats: each named once here; a command takes the ones it can write -------------------
+TABLE_FORMATS = tuple(f.value for f in OutputFormat)  # any table: table, csv, tsv, json (warehouse/formatting.py)
+PAPER_FORMATS = ("latex", "markdown")  # a runs x measures table for a paper (warehouse/paper.py)
+
+
+def _choices(name: str, *values: str) -> type[Enum]:
+    """An option's choices, as Typer takes them."""
+    return Enum(name, {value: value for value in values}, type=str)
+
+
+def _format_option(help: str = "Output format.") -> typer.models.OptionInfo:
+    return typer.Option("--format", "-f", help=help)
+
+
+SqlFormat = _choices("SqlFormat", *TABLE_FORMATS, "jsonl", *formatting.FILE_FORMATS)
+EvalFormat = _choices("EvalFormat", *TABLE_FORMATS, "trec")
+CompareFormat = _choices("CompareFormat", *TABLE_FORMATS, *PAPER_FORMATS)
+ReportFormat = _choices("ReportFormat", "html", *TABLE_FORMATS, *PAPER_FORMATS)
+FormatOption = Annotated[OutputFormat, _format_option()]
+
+
+# -- options more than one command takes: each declared once --------------------------------------
+def _measure_option(help: str) -> typer.models.OptionInfo:
+    """-m / --measure. What it takes and its default are each command's: eval needs one measure or more,
+    compare and the reports default to AP, nDCG@10, P@10, history follows one measure (AP by default)."""
+    return typer.Option("-m", "--measure", help=help)
+
+
+def _baseline_option(help: str = "Run every other run is tested against.") -> typer.models.OptionInfo:
+    return typer.Option("--baseline", help=help)
+
+
+def _output_option(help: str) -> typer.models.OptionInfo:
+    return typer.Option("-o", "--output", help=help)
+
+
+def _qrels_option(more: str = "") -> typer.models.OptionInfo:
+    return typer.Option("--qrels", help=f"Stored qrels set to evaluate against (may be left out when only one is "
+                                         f"stored){more}.")
+
+
 # The evaluation settings, shared by eval, compare and the reports.
-QrelsOption = Annotated[Optional[str], typer.Option(
-    "--qrels", help="Stored qrels set to evaluate against (may be left out when only one is stored).")]
+QrelsOption = Annotated[Optional[str], _qrels_option()]
 CompleteOption = Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing ones "
                                               "score 0 (trec_eval -c).")]
 LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")]
@@ -419,13 +459,11 @@ def edit_run(
 def sql(
     query: Annotated[str, typer.Argument(help="One SELECT statement, or - to read it from stdin.")],
     db: DbOption = DEFAULT_DB,
-    fmt: Annotated[SqlFormat, typer.Option(
-        "--format", "-f", help="Output format; parquet and arrow (an Arrow IPC file) are written to -o and need "
-                               "pyarrow (irwarehouse's arrow extra); jsonl is one JSON object a line.")
-    ] = SqlFormat.table,
-    output: Annotated[Optional[Path], typer.Option(
-        "-o", "--output", help="File to write (parquet and arrow need one; the others print to stdout without).")
-    ] = None,
+    fmt: Annotated[SqlFormat, _format_option(
+        "Output format; parquet and arrow (an Arrow IPC file) are written to -o and need pyarrow (irwarehouse's "
+        "arrow extra); jsonl is one JSON object a line.")] = SqlFormat.table,
+    output: Annotated[Optional[Path], _output_option(
+        "File to write (parquet and arrow need one; the others print to stdout without).")] = None,
     timeout: Annotated[float, typer.Option(
         "--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 300.0,
 ) -> None:
@@ -461,10 +499,11 @@ def sql(
 @app.command("migrate")
 def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
     """Upgrade a warehouse made by an older irw (commands that write do it too); list its migrations.
-    On a PostgreSQL server it also creates the schema in an empty database."""
-    from .postgres import is_url
 
-    with reported_errors(), Warehouse(db, create=is_url(db)) as wh:
+    On a PostgreSQL server it also creates the schema in an empty database."""
+    from .engines import on_server
+
+    with reported_errors(), Warehouse(db, create=on_server(db)) as wh:
         emit(wh.migrations(), fmt)
 
 
@@ -494,8 +533,9 @@ def export_command(
     db: DbOption = DEFAULT_DB,
     replace: Annotated[bool, typer.Option("--replace", help="Replace an earlier export in DIR.")] = False,
 ) -> None:
-    """Write the warehouse's tables as Parquet, for Spark or any other engine: a file per table, run
-    rows in a folder per run (DIR/run_rows/run=NAME/), judgments per qrels set."""
+    """Write the warehouse's tables as Parquet, for Spark or any other engine.
+
+    A file per table, run rows in a folder per run (DIR/run_rows/run=NAME/), judgments per qrels set."""
     with reported_errors(), Warehouse(db, read_only=True) as wh:
         result = wh.export(directory, replace=replace)
         for line in result.lines():
@@ -514,17 +554,7 @@ def demo(
         run_demo(directory, fmt)
 
 
-class EvalFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    tsv = "tsv"
-    json = "json"
-    trec = "trec"
-
-
-class Engine(str, Enum):
-    duckdb = "duckdb"
-    spark = "spark"
+Engine = _choices("Engine", *ENGINES)
 
 
 @app.command("eval")
@@ -532,21 +562,20 @@ class Engine(str, Enum):
 def eval_(
     *,
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
-    qrels: Annotated[Optional[str], typer.Option(
-        "--qrels", help="Stored qrels set to evaluate against (may be left out when only one is stored); with "
-                        "--engine spark, a qrels file or path Spark reads.")] = None,
+    qrels: Annotated[Optional[str], _qrels_option("; with --engine spark, a qrels file or path Spark reads")] = None,
     system: SystemOption = None,
-    measure: Annotated[List[str], typer.Option("-m", "--measure", help="Measure, e.g. AP, P@10, nDCG@10, "
-                                               "SetF(beta=0.5), map, P.5,10, all_trec; repeatable.")] = ...,
+    measure: Annotated[List[str], _measure_option("Measure, e.g. AP, P@10, nDCG@10, SetF(beta=0.5), map, P.5,10, "
+                                                  "all_trec; repeatable.")] = ...,
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
     settings: Settings,
     micro: Annotated[bool, typer.Option("--micro", help="Also print micro averages (pooled counts).")] = False,
     recompute: Annotated[bool, typer.Option(
         "--recompute", help="Compute the scores again and replace the stored ones.")] = False,
     db: DbOption = DEFAULT_DB,
-    fmt: Annotated[EvalFormat, typer.Option("--format", "-f", help="Output format.")] = EvalFormat.table,
-    engine: Annotated[Engine, typer.Option(
-        "--engine", help="duckdb evaluates stored runs; spark evaluates run files on Spark (--runs).")] = Engine.duckdb,
+    fmt: Annotated[EvalFormat, _format_option()] = EvalFormat.table,
+    engine: Annotated[Optional[Engine], typer.Option(
+        "--engine", help="duckdb or postgres evaluates stored runs, on the engine of --db (the default); spark "
+                         "evaluates run files on Spark (--runs).")] = None,
     master: Annotated[Optional[str], typer.Option(
         "--master", help="With --engine spark: the cluster (spark://host:7077, yarn, local[4] ...).")] = None,
     run_paths: Annotated[Optional[List[str]], typer.Option(
@@ -557,9 +586,12 @@ def eval_(
     replace: Annotated[bool, typer.Option(
         "--replace", help="With --into: replace runs or qrels of the same name holding other content.")] = False,
 ) -> None:
-    """Evaluate stored runs; per-query scores are stored and reused by later calls. With --engine
-    spark, evaluate run files on Spark, and store the scores with --into."""
-    if engine is Engine.spark:
+    """Evaluate stored runs; per-query scores are stored and reused by later calls.
+
+    With --engine spark, evaluate run files on Spark, and store the scores with --into."""
+    with reported_errors():
+        on_files = evaluates_files(chosen_engine(engine.value if engine else None, db))
+    if on_files:
         with reported_errors():
             if system:
                 raise UsageError("--system chooses stored runs: with --engine duckdb only")
@@ -590,26 +622,13 @@ def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_qu
             raise UsageError("--recompute: an evaluation on Spark always computes")
         if not qrels or not run_paths:
             raise UsageError("--engine spark evaluates files: give --qrels FILE and --runs PATH (repeatable)")
-        from . import spark, spark_store
+        from .core import evaluate_on_spark
 
-        with spark.command_session(master) as session:
-            result = spark.evaluate(session, qrels, run_paths,
-                                    spark_store.with_report_measures(measures) if into else measures,
-                                    settings=settings, collect_per_query=per_query and not into)
-            try:
-                if into is None:
-                    _print_evaluation(result.evaluation, qrels, per_query, micro, fmt)
-                    return
-                with Warehouse(into) as wh:
-                    stored = spark_store.store(result, wh.db, qrels, replace=replace)
-                    for line in stored.lines():
-                        err(line)
-                    # read back from the warehouse: what is printed is what was stored
-                    evaluation = wh.evaluate(list(stored.runs.values()), stored.qrels, measures,
-                                             per_query=per_query, settings=settings)
-                    _print_evaluation(evaluation, stored.qrels, per_query, micro, fmt)
-            finally:
-                result.close()
+        result = evaluate_on_spark(qrels, run_paths, measures, into=into, master=master, replace=replace,
+                                   per_query=per_query, settings=settings)
+        for line in result.lines():
+            err(line)
+        _print_evaluation(result.evaluation, result.qrels, per_query, micro, fmt)
 
 
 def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt: EvalFormat) -> None:
@@ -694,31 +713,14 @@ report_app = typer.Typer(help="Write self-contained HTML reports: leaderboard, r
 app.add_typer(report_app, name="report")
 
 
-PAPER_FORMATS = ("latex", "markdown")
-CompareFormat = Enum("CompareFormat", {name: name for name in [*(f.value for f in OutputFormat), *PAPER_FORMATS]},
-                     type=str)
+MeasuresOption = Annotated[Optional[List[str]], _measure_option(
+    "Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary (default: AP, nDCG@10, P@10).")]
+BaselineOption = Annotated[Optional[str], _baseline_option()]
+OutputOption = Annotated[Optional[Path], _output_option("HTML file to write; - writes it to stdout.")]
 
 
-MeasuresOption = Annotated[Optional[List[str]], typer.Option(
-    "-m", "--measure", help="Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary "
-                            "(default: AP, nDCG@10, P@10).")]
-BaselineOption = Annotated[Optional[str], typer.Option("--baseline", help="Run every other run is tested against.")]
-OutputOption = Annotated[Optional[Path], typer.Option(
-    "-o", "--output", help="HTML file to write; - writes it to stdout.")]
-
-
-class ReportFormat(str, Enum):
-    html = "html"
-    table = "table"
-    csv = "csv"
-    tsv = "tsv"
-    json = "json"
-    latex = "latex"
-    markdown = "markdown"
-
-
-ReportFormatOption = Annotated[ReportFormat, typer.Option(
-    "--format", "-f", help="html writes the report to -o; the others print its main table to stdout.")]
+ReportFormatOption = Annotated[ReportFormat, _format_option(
+    "html writes the report to -o; the others print its main table to stdout.")]
 
 
 def _check_output(fmt: ReportFormat, output: Optional[Path]) -> None:
@@ -790,9 +792,9 @@ def compare(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: Annotated[CompareFormat, typer.Option(
-        "--format", "-f", help="Output format; latex and markdown print a runs x measures table for a paper "
-                               "(best in bold, superscript letters for significance).")] = CompareFormat.table,
+    fmt: Annotated[CompareFormat, _format_option(
+        "Output format; latex and markdown print a runs x measures table for a paper (best in bold, superscript "
+        "letters for significance).")] = CompareFormat.table,
 ) -> None:
     """Paired significance tests: means, difference, confidence interval, p and corrected p, wins/ties/losses."""
     from . import reports
@@ -821,8 +823,8 @@ def report_leaderboard(
     system: SystemOption = None,
     output: OutputOption = None,
     measure: MeasuresOption = None,
-    baseline: Annotated[Optional[str], typer.Option(
-        "--baseline", help="Run the others are tested against (default: the top run by the primary measure).")] = None,
+    baseline: Annotated[Optional[str], _baseline_option(
+        "Run the others are tested against (default: the top run by the primary measure).")] = None,
     run_pages: Annotated[bool, typer.Option(
         "--run-pages/--no-run-pages",
         help="Also write each run's page to a folder named after the leaderboard (dl19.html: dl19_runs/).")] = True,
@@ -831,8 +833,9 @@ def report_leaderboard(
     db: DbOption = DEFAULT_DB,
     fmt: ReportFormatOption = ReportFormat.html,
 ) -> None:
-    """The stored runs on one qrels set (every one it judges a query of, by default), ranked, with
-    significance against a baseline."""
+    """The stored runs on one qrels set, ranked, with significance against a baseline.
+
+    Every run the qrels set judges a query of, by default."""
     from . import reports
 
     with reported_errors():
@@ -920,7 +923,7 @@ def report_history(
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
     qrels: QrelsOption = None,
     output: OutputOption = None,
-    measure: Annotated[str, typer.Option("-m", "--measure", help="The measure to follow over time.")] = "AP",
+    measure: Annotated[str, _measure_option("The measure to follow over time.")] = "AP",
     system: SystemOption = None,
     stats: StatsSettings,
     settings: Settings,
@@ -948,24 +951,14 @@ def serve_command(
     timeout: Annotated[float, typer.Option(
         "--timeout", help="Seconds a SQL-console statement may run before it is cut.", min=0.1)] = 10.0,
 ) -> None:
-    """Serve the reports as a live, read-only web application (leaderboards, run, compare and
-    history pages, the SQL console, and every page's data as JSON under /api)."""
+    """Serve the reports as a live, read-only web application.
+
+    Leaderboards, run, compare and history pages, the SQL console, and every page's data as JSON under /api."""
     from . import serve
 
     with reported_errors(), Warehouse(db, read_only=True):
         pass  # a warehouse that cannot be opened is said so now, not on the first page
-    shown = db
-    from .postgres import is_url, shown_url
+    from .engines import shown as shown_location
 
-    if is_url(db):
-        shown = shown_url(db)
-    err(f"serving {shown} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
+    err(f"serving {shown_location(db)} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
     serve.serve(db, host=host, port=port, sql_timeout=timeout)
-
-
-def main() -> None:
-    """The `irw` command from a checkout (cli.py) or an install made before warehouse/__main__.py
-    became the entry point: the same dispatch, `irw trec-eval` before the Typer app is built."""
-    from .__main__ import main as dispatch
-
-    dispatch()

@@ -4,12 +4,12 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-import duckdb
-
 from . import batch, catalog, frames, ingest
-from .db import default_path, open_database
+from .db import default_path
+from .engines import open_database, same_warehouse
 from .errors import ReadOnlyError, UsageError
 from .table import Table
 
@@ -55,16 +55,15 @@ class Warehouse:
             self.close()
             return
         self.db.discard()
-        if isinstance(exc, duckdb.Error):
-            from .db import failure
-
-            raise failure(self.path, exc) from exc
+        said = self.db.error_of(exc)
+        if said is not None:
+            raise said from exc
 
     # -- ingest ------------------------------------------------------------------------------
     def _require_writable(self, action: str) -> None:
         """A write on a warehouse opened read-only is refused by irw, before DuckDB would refuse it."""
         if self.db.read_only:
-            reason = getattr(self.db, "read_only_reason", None)
+            reason = self.db.read_only_reason
             if reason:  # a server warehouse opened by a reader's role
                 raise ReadOnlyError(f"cannot {action}: the warehouse {self.path} is read-only here: {reason}; "
                                     "use a role that may write it (see docs/engines.md, \"A shared warehouse\")")
@@ -143,8 +142,7 @@ class Warehouse:
         done: a server warehouse plans the queries that follow (a user measure over ranked_judged,
         irw sql) from them (sql/ingest/statistics_after_*.sql). DuckDB keeps its own as it writes."""
         yield
-        if self.db.dialect == "postgres":
-            self.db.run_file(f"ingest/statistics_after_{kind}.sql")
+        self.db.refresh_statistics(kind)
 
     # -- browse ------------------------------------------------------------------------------
     def runs(self) -> Table:
@@ -367,6 +365,52 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
         return Evaluator(db).evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
 
 
+@dataclass
+class SparkEvaluated:
+    """What evaluate_on_spark returns: the evaluation, the qrels it was made with (the path Spark
+    read, or with into the qrels set's name in that warehouse), and what into stored (else None)."""
+
+    evaluation: "Evaluation"
+    qrels: str
+    stored: "StoredEvaluation | None" = None
+
+    def lines(self) -> list[str]:
+        """What was stored, as `irw eval --engine spark --into` says it."""
+        return self.stored.lines() if self.stored is not None else []
+
+
+def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
+                      into: str | os.PathLike[str] | None = None, master: str | None = None, replace: bool = False,
+                      per_query: bool = False, settings: "Settings | None" = None, **options: Any) -> SparkEvaluated:
+    """Evaluates run files on Spark (`irw eval --engine spark`): qrels and runs as
+    warehouse.spark.evaluate takes them (paths Spark reads: files, globs, folders, Parquet; or Spark
+    DataFrames), on the cluster master (default local[*], or the session already running). Without
+    into nothing is kept. With into (a DuckDB file or PostgreSQL URL; qrels a path) the qrels, the
+    runs' descriptions and their per-query scores are stored there (warehouse/spark_store.py;
+    replace as for copy), with what the reports read beside the measures, and the evaluation
+    returned is read back from that warehouse: what it holds now. options are Settings fields, as
+    for evaluate_files()."""
+    from . import spark, spark_store
+    from .evaluate import Settings
+
+    settings = Settings.resolve(settings, options)
+    measures = [measures] if isinstance(measures, str) else list(measures)
+    with spark.command_session(master) as session:
+        result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures) if into else measures,
+                                settings=settings, collect_per_query=per_query and not into)
+        try:
+            if into is None:
+                return SparkEvaluated(result.evaluation, qrels)
+            with Warehouse(into) as wh:
+                stored = spark_store.store(result, wh.db, qrels, replace=replace)
+                # read back from the warehouse: what is returned is what was stored
+                evaluation = wh.evaluate(list(stored.runs.values()), stored.qrels, measures, per_query=per_query,
+                                         settings=settings)
+                return SparkEvaluated(evaluation, stored.qrels, stored)
+        finally:
+            result.close()
+
+
 def _named_runs(runs) -> dict[str, Any]:
     """name -> path or frame: a mapping as given; paths named by themselves (a path given twice is
     one run); frames in a list named `run 1`, `run 2` ... by their position."""
@@ -385,18 +429,10 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
     from . import transfer
 
     with Warehouse(source, read_only=True) as src, Warehouse(target) as dst:
-        if _same_warehouse(src.db, dst.db):
+        if same_warehouse(src.db, dst.db):
             raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
         with dst._statistics("qrels"), dst._statistics("runs"):
             return transfer.copy_warehouse(src.db, dst.db, replace=replace, runs=list(runs) if runs is not None else None)
-
-
-def _same_warehouse(a, b) -> bool:
-    if a.dialect != b.dialect:
-        return False
-    if a.dialect == "duckdb":
-        return os.path.realpath(a.path) == os.path.realpath(b.path)
-    return a.path == b.path
 
 
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001

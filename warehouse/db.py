@@ -128,17 +128,6 @@ def default_path() -> str:
     return os.environ.get("IRW_DB") or DEFAULT_PATH
 
 
-def open_database(path: Any = DEFAULT_PATH, *, read_only: bool = False, create: bool = True,
-                  sandboxed: bool = False):
-    """The warehouse at path: a PostgreSQL URL (postgresql://user:password@host:5432/dbname) opens
-    a warehouse/postgres.py PostgresDatabase, anything else a DuckDB file (Database)."""
-    from .postgres import PostgresDatabase, is_url
-
-    if is_url(path):
-        return PostgresDatabase(path, read_only=read_only, create=create, sandboxed=sandboxed)
-    return Database(path, read_only=read_only, create=create, sandboxed=sandboxed)
-
-
 # What split_statements must see whole: a comment, a quoted string or identifier, a $name, a ';'.
 _SQL_TOKEN = re.compile(r"""--[^\n]*|/\*.*?\*/|'(?:[^']|'')*'|"(?:[^"]|"")*"|\$([A-Za-z_][A-Za-z0-9_]*)|;""", re.S)
 
@@ -188,11 +177,17 @@ def migrations() -> list[tuple[int, str]]:
 class Database:
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
-    dialect = "duckdb"  # the engine seam: warehouse/postgres.py's PostgresDatabase says "postgres"
+    dialect = "duckdb"  # the engine seam (warehouse/engines.py): PostgresDatabase says "postgres"
     # A warehouse keeps what it computes: an evaluation finds what is stored, computes only what is
     # missing, and records it (sql/eval/evaluated_already.sql, record_evaluated.sql). A database
     # made to evaluate once (warehouse/oneshot.py) holds nothing before and is read once after.
     keeps_scores = True
+    # the capabilities warehouse/engines.py's WarehouseEngine states
+    batches_runs = True
+    sandbox_in_process = True
+    text_holds_nul = True
+    writes_parquet = True
+    read_only_reason: str | None = None  # a file is read-only only when opened so (PostgreSQL's role may make it so)
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
                  create: bool = True, sandboxed: bool = False):
@@ -433,6 +428,53 @@ class Database:
             lists = ", ".join(f"unnest(?) as {name}" for name, _ in columns)
             self.con.execute(f"insert into {table} select {lists}",
                              [[row[i] for row in rows] for i in range(len(columns))])
+
+    def has_table(self, name: str) -> bool:
+        """A table (temporary or not) of that name exists."""
+        return bool(self.fetchone("select count(*) from duckdb_tables() where table_name = ?", [name])[0])
+
+    def statements(self, sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The statements of SQL text of our own as this engine runs them, each with the $names it binds."""
+        return split_statements(sql)
+
+    def copy_out(self, sql: str, params, csv_path: str) -> None:
+        """Writes a query's rows (irw's own SQL) to a headerless CSV file."""
+        # The path is ours (a private temporary folder): COPY takes no parameter for it.
+        quoted = "'" + csv_path.replace("'", "''") + "'"
+        self.run_sql(f"copy ({sql}) to {quoted} (format csv, header false)", params)
+
+    def copy_in(self, table: str, columns: Sequence[str], csv_path: str) -> None:
+        """Appends a headerless CSV file's rows (as copy_out writes them) to a table."""
+        quoted = "'" + csv_path.replace("'", "''") + "'"
+        # The dialect is the one both engines write (RFC 4180 quoting); nothing is guessed. Both write
+        # NULL as nothing and an empty text as "", which DuckDB would read as NULL by default.
+        self.execute(f"copy {table} ({', '.join(columns)}) from {quoted} "
+                     "(format csv, header false, delimiter ',', quote '\"', escape '\"', auto_detect false, "
+                     "allow_quoted_nulls false)")
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Two opens of one warehouse file have the same identity (the file's real path)."""
+        return (self.dialect, os.path.realpath(self.path))
+
+    @property
+    def files(self) -> list[str]:
+        """The files the warehouse lives in: its file and its WAL (none in memory)."""
+        if not self.path or self.path == MEMORY:
+            return []
+        return [self.path, self.path + ".wal"]
+
+    def error_of(self, error: BaseException) -> IrwError | None:
+        """The IrwError that says what a DuckDB error met in a block working on the warehouse means
+        (failure: a damaged file, a full disk ...); None for an error that is not DuckDB's."""
+        return failure(self.path, error) if isinstance(error, duckdb.Error) else None
+
+    def refresh_statistics(self, kind: str) -> None:
+        """Nothing to do: DuckDB keeps its tables' statistics as it writes them."""
+
+    def snapshot(self) -> "_Transaction":
+        """One consistent state of every table for as long as it lasts: a transaction."""
+        return self.transaction()
 
     def lock_scores(self, qrels_set_id: int) -> None:
         """Called in the transaction that stores an evaluation's scores: nothing to do, as one

@@ -141,7 +141,7 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
     """Writes every table of the warehouse `db` (warehouse/db.py's Database or warehouse/postgres.py's
     PostgresDatabase) as Parquet under `directory` (see the module docstring). A warehouse with no
     qrels set and no run is a NotFoundError: there is nothing to export."""
-    from . import __version__
+    from .version import __version__
 
     target = shown = Path(directory)
     if target.is_symlink() and target.is_dir():  # a link to a folder: the folder is replaced, the link kept
@@ -276,10 +276,10 @@ def _files_of(folder: Path) -> list[str]:
 
 def _warehouse_inside(db, target: Path) -> str | None:
     """The warehouse's file (or its WAL) when it lies inside target, else None."""
-    if getattr(db, "dialect", None) != "duckdb" or not db.path or db.path == ":memory:":
+    if not db.files:
         return None
     folder = target.resolve()
-    for candidate in (Path(db.path), Path(db.path + ".wal")):
+    for candidate in map(Path, db.files):
         try:
             resolved = candidate.resolve()
         except OSError:
@@ -438,7 +438,7 @@ def _tables(db) -> tuple[dict[str, list[tuple[str, str]]], dict[str, str]]:
 def _irw_schema(db) -> dict[str, list[tuple[str, str]]]:
     """The catalog of a new DuckDB warehouse (irw's tables at this version, nothing else): for a
     PostgreSQL warehouse its staging database is one, for a DuckDB one a new in-memory database."""
-    if db.dialect != "duckdb":
+    if db.staging is not db:  # a local DuckDB database of its own, holding irw's tables and nothing else
         return _catalog(db.staging)
     from .db import MEMORY, Database
 
@@ -486,12 +486,8 @@ def _name_max(target: Path) -> int:
 @contextmanager
 def _snapshot(db) -> Iterator[None]:
     """One consistent state of every table for the whole export."""
-    if db.dialect == "postgres":
-        with db.snapshot():
-            yield
-    else:
-        with db.transaction():
-            yield
+    with db.snapshot():
+        yield
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -508,7 +504,7 @@ def _literal(text: str) -> str:
 def _writer(db) -> Iterator:
     """copy(table, columns, partition) -> rows: writes the table's rows (those of one partition id,
     or all) as one Parquet file at path, its columns typed as a DuckDB warehouse types them."""
-    if db.dialect == "duckdb":
+    if db.writes_parquet:
         def copy(table, columns, partition, path):
             select, params = _select(table, columns, partition)
             with _writing(table, path):

@@ -850,3 +850,19 @@ def measure_table_markdown() -> str:
         name = name.replace("|", "\\|")  # a pipe inside a cell, even in code, splits it
         lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} | {ref} |")
     return "\n".join(lines) + "\n"
+
+
+def stored_name(m: Measure) -> str:
+    """Scores are stored under the name without rel=: the level is part of the evaluation's settings."""
+    return replace(m, level=None).name
+
+
+# What the reports read beside the measures they are asked for (warehouse/reports/scope.py), and
+# an evaluation on Spark computes for them when its runs' rows stay on the cluster
+# (warehouse/spark_store.py): judged coverage and the 11-point precision-recall curve.
+COVERAGE_MEASURE = "Judged@10"
+PR_RECALLS = tuple(i / 10 for i in range(11))
+
+
+def pr_measures() -> list[str]:
+    return [f"IPrec@{x:.1f}" for x in PR_RECALLS]

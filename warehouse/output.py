@@ -12,6 +12,7 @@ import errno
 import os
 import secrets
 import stat
+import sys
 from pathlib import Path
 
 from .errors import OutputError
@@ -131,3 +132,21 @@ def _os_reason(exc: OSError) -> str:
                errno.EISDIR: "it is a folder", errno.ENAMETOOLONG: "the name is too long",
                errno.ENOENT: "its folder does not exist or cannot hold files"}
     return reasons.get(exc.errno, exc.strerror or type(exc).__name__)
+
+
+# what writing stdout fails with when the output cannot be written: a full disk (`> /dev/full`),
+# a quota, a file too big, a device gone. Errors of irw's own files are IrwErrors by then
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+def output_failed(exc: OSError) -> int:
+    """Says that the output could not be written, as an `Error:` line, instead of a traceback;
+    returns the exit status. stdout then points at /dev/null, so the interpreter's last flush of
+    what is still buffered cannot fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        sys.stderr.write(f"Error: cannot write the output: {exc.strerror or exc}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return 1

@@ -92,6 +92,11 @@ class PostgresDatabase:
 
     dialect = "postgres"
     keeps_scores = True  # a warehouse: see warehouse/db.py Database.keeps_scores
+    # the capabilities warehouse/engines.py's WarehouseEngine states
+    batches_runs = True
+    sandbox_in_process = False  # irw sql: a READ ONLY transaction of a reader's session (warehouse/adhoc.py)
+    text_holds_nul = False
+    writes_parquet = False
 
     def __init__(self, url: str, *, read_only: bool = False, create: bool = True, sandboxed: bool = False):
         import psycopg
@@ -250,6 +255,25 @@ class PostgresDatabase:
         # a 7M-line run's 3.2 s evaluation, benchmarks/postgres.py).
         self.execute(f"analyze {table}")
 
+    def has_table(self, name: str) -> bool:
+        """A table (temporary or not) of that name is on the session's search path."""
+        return self.fetchone("select pg_catalog.to_regclass(?) is not null", [name])[0]
+
+    def statements(self, sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The statements of SQL text of our own (DuckDB's) as PostgreSQL runs them (warehouse/dialect.py),
+        each with the $names it binds (as psycopg's %(name)s)."""
+        return tuple((statement.text, frozenset(statement.names)) for statement in postgres_statements(sql))
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Two opens of one warehouse have the same identity (the URL, its password masked)."""
+        return (self.dialect, self.path)
+
+    @property
+    def files(self) -> list[str]:
+        """The local files the warehouse lives in: none, it is on the server."""
+        return []
+
     def copy_in(self, table: str, columns: Sequence[str], csv_path: str) -> None:
         """Appends a headerless CSV file's rows to a table (irw's own name) with COPY."""
         with self.con.cursor() as cursor:
@@ -281,6 +305,11 @@ class PostgresDatabase:
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self)
+
+    def refresh_statistics(self, kind: str) -> None:
+        """ANALYZE what an ingest of `kind` (qrels or runs) wrote: planned before autovacuum samples
+        them, a user measure over ranked_judged nested-loops (sql/ingest/statistics_after_*.sql)."""
+        self.run_file(f"ingest/statistics_after_{kind}.sql")
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -314,6 +343,10 @@ class PostgresDatabase:
 
     def discard(self) -> None:
         self.close()
+
+    def error_of(self, error: BaseException) -> IrwError | None:
+        """None: the server's errors are said where they are met (failure), not after a block."""
+        return None
 
     def _role_may_write(self) -> bool:
         return self.con.execute("select has_table_privilege('scores', 'INSERT') "

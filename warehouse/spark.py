@@ -8,10 +8,10 @@
     result.summary            # a Table: run, measure, value, micro, queries
     result.per_query          # a Spark DataFrame: run, query, measure, value
 
-`SparkDatabase` is a third implementation of the interface warehouse/db.py's Database and
-warehouse/postgres.py's PostgresDatabase share (execute, run_file, load_rows, transaction ...), so
-warehouse/evaluate.py's Evaluator runs on it unchanged: every statement of sql/eval and
-sql/measures is derived for Spark by warehouse/dialect.py's spark_statements (the one place where
+`SparkDatabase` is a third implementation of warehouse/engines.py's Engine, which warehouse/db.py's
+Database and warehouse/postgres.py's PostgresDatabase implement too (execute, run_file, load_rows,
+transaction ...), so warehouse/evaluate.py's Evaluator runs on it unchanged: every statement of
+sql/eval and sql/measures is derived for Spark by warehouse/dialect.py's spark_statements (the one place where
 the engines differ). Spark SQL has no temporary tables and no INSERT or DELETE on views, so each
 table is a cached DataFrame under a temporary view of the same name, and a statement that writes
 one computes its rows with Spark and replaces the DataFrame (SparkStatement says how). The tables
@@ -164,6 +164,7 @@ class SparkDatabase:
     sandboxed = False
     created = False
     keeps_scores = True  # its evaluated rows go into a warehouse (warehouse/spark_store.py)
+    batches_runs = False  # Spark plans the whole evaluation at once (warehouse/engines.py)
 
     def __init__(self, spark):
         _pyspark()

@@ -46,8 +46,7 @@ def with_report_measures(measures: Sequence[str]) -> list[str]:
     precision-recall curve, and each measure's tie-aware bounds, shown for a report's primary
     measure): a run whose rows stay on the cluster gets them computed there, as nothing can
     compute them from the warehouse later."""
-    from .measures import parse_all, tie_variant
-    from .reports.scope import COVERAGE_MEASURE, pr_measures
+    from .measures import COVERAGE_MEASURE, parse_all, pr_measures, tie_variant
 
     ties = [variant.name for m in parse_all(list(measures)) for mode in ("min", "max")
             if (variant := tie_variant(m, mode)) is not None]

@@ -6,7 +6,9 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
+from .cells import cell_text
 from .errors import MissingExtraError, install_command
+from .escaping import shown
 
 # library to import -> the pip extra of irwarehouse that installs it
 _EXTRAS = {"pandas": "pandas", "polars": "polars", "pyarrow": "arrow"}
@@ -51,9 +53,6 @@ class Tabular:
 
     def _repr_html_(self) -> str:
         """The table as HTML, for Jupyter; numbers as irw prints them, every value escaped."""
-        from .escaping import shown
-        from .formatting import cell_text
-
         table = self.table()
         head = "".join(f"<th>{html.escape(shown(str(c)))}</th>" for c in table.columns)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(cell_text(v))}</td>" for v in row) + "</tr>"

@@ -65,27 +65,14 @@ def _move_rows(source, target, table: str, columns: tuple[str, ...], where: str,
 
 def export(db, select: str, params: dict, path: str) -> None:
     """Writes a query's rows (irw's own SQL) to a headerless CSV file."""
-    if db.dialect == "postgres":
-        db.copy_out(select, params, path)
-        return
-    # The path is ours (a private temporary folder): COPY takes no parameter for it.
-    quoted = "'" + path.replace("'", "''") + "'"
-    db.run_sql(f"copy ({select}) to {quoted} (format csv, header false)", params)
+    db.copy_out(select, params, path)
 
 
 def load(db, table: str, columns: tuple[str, ...], path: str) -> None:
     """Appends a headerless CSV file's rows to a table."""
     if os.path.getsize(path) == 0:
         return  # no rows (DuckDB cannot read an empty CSV file's dialect)
-    if db.dialect == "postgres":
-        db.copy_in(table, columns, path)
-        return
-    quoted = "'" + path.replace("'", "''") + "'"
-    # The dialect is the one both engines write (RFC 4180 quoting); nothing is guessed. Both write
-    # NULL as nothing and an empty text as "", which DuckDB would read as NULL by default.
-    db.execute(f"copy {table} ({', '.join(columns)}) from {quoted} "
-               "(format csv, header false, delimiter ',', quote '\"', escape '\"', auto_detect false, "
-               "allow_quoted_nulls false)")
+    db.copy_in(table, columns, path)
 
 
 def _row(db, table: str, columns: tuple[str, ...], key: str, value) -> dict | None:
@@ -212,7 +199,7 @@ def _copy_one(source, target, table: str, key: str, name: str, ship) -> tuple[in
     theirs = target.fetchone(f"select {key}, sha256 from {table} where name = ?", [name])
     if theirs is not None and theirs[1] == mine:
         return theirs[0], "unchanged"
-    if target.dialect == "postgres" and source.dialect == "duckdb":
+    if source.text_holds_nul and not target.text_holds_nul:
         _refuse_nul(source, table, key, name)
     return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
 

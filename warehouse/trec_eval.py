@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterator, Sequence, TextIO
 
 from . import ingest, oneshot
+from .engines import FILE_ENGINES, evaluates_files
 from .errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from .evaluate import NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only, runs_by_rows
 from .formatting import trec_line
@@ -102,7 +103,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(("--engine",), "E", "duckdb (default: in this process) or spark: the same SQL run by Spark SQL\n"
          "(irwarehouse's spark extra, and Java 17); the files are read and checked\n"
          "by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...);\n"
-         "one RUN_FILE a call", {"default": "duckdb", "choices": ("duckdb", "spark")}),
+         "one RUN_FILE a call", {"default": "duckdb", "choices": ("duckdb", *FILE_ENGINES)}),
     Flag(("--master",), "URL", "with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);\n"
          "default local[*], or what spark-submit set", {"default": None}),
 )
@@ -175,18 +176,18 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
         ns = _parser().parse_intermixed_args(argv)
     except SystemExit:
         raise UsageError(USAGE) from None
-    if ns.master and ns.engine != "spark":
+    if ns.master and not evaluates_files(ns.engine):
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
-    if ns.engine == "spark" and (ns.Z or ns.R != "qrels"):
+    if evaluates_files(ns.engine) and (ns.Z or ns.R != "qrels"):
         raise UsageError("-Z and -R run with --engine duckdb (the default) only")
-    if ns.engine == "spark" and len(ns.runs) > 1:
+    if evaluates_files(ns.engine) and len(ns.runs) > 1:
         raise UsageError("--engine spark evaluates one RUN_FILE a call: give one, or evaluate several with "
                          "--engine duckdb (the default)")
     if ns.N < 0:
         raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
     # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
-    qrels, runs = (ns.qrels, ns.runs) if ns.engine == "spark" else (Path(ns.qrels), run_files(ns.runs))
+    qrels, runs = (ns.qrels, ns.runs) if evaluates_files(ns.engine) else (Path(ns.qrels), run_files(ns.runs))
     # trec_eval's default, official, reads TREC qrels: another format's default is its own set
     default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
     return TrecEvalArgs(qrels, runs, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
@@ -435,7 +436,7 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
     """A database holding the qrels set `qrels` and the runs of the files, named by _run_name: a
     one-shot DuckDB database here, or (--engine spark, one run) a warehouse/spark.py SparkDatabase
     in a session of its own, the files read and checked by Spark."""
-    if args.engine == "spark":
+    if evaluates_files(args.engine):
         from . import spark
 
         with spark.command_session(args.master) as session:
@@ -510,15 +511,14 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
     # results and judgments (and refuse a run with none): num_ret, computed and never printed
     computed = scored or parse_trec("num_ret")
     # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
-    lines_in_sql = args.per_query and args.engine == "duckdb" and args.zscores is None
+    lines_in_sql = args.per_query and not evaluates_files(args.engine) and args.zscores is None
     per_query_rows = args.per_query and not lines_in_sql or args.zscores is not None
     try:
         evaluation = Evaluator(db).evaluate(group, "qrels", computed, per_query=per_query_rows, settings=s)
     except MeasureError:
         # a measure refused before anything was prepared (a diversity measure: no subtopics here),
         # or a run without a query to evaluate
-        prepared = db.has_table("eval_run_queries") if args.engine == "spark" else \
-            db.fetchone("select count(*) from duckdb_tables() where table_name = 'eval_run_queries'")[0]
+        prepared = db.has_table("eval_run_queries")
         if prepared:
             have = {r[0] for r in db.fetchall("select distinct r.name from eval_run_queries as e "
                                               "inner join runs as r on r.run_id = e.run_id")}
@@ -703,7 +703,7 @@ def in_this_process(argv: list[str]) -> bool:
     """Whether `irw trec-eval ARGV` surely evaluates in this process alone (DuckDB), starting
     nothing that must be stopped at exit (--engine spark starts Spark's JVM): no argument says
     spark or --engine=... (an argument that only looks like it, a file named spark, errs safe)."""
-    return not any(a == "spark" or a.startswith(("--engine=", "--master")) for a in argv)
+    return not any(a in FILE_ENGINES or a.startswith(("--engine=", "--master")) for a in argv)
 
 
 def main(argv: list[str], *, process_ends: bool = False) -> int:
@@ -729,7 +729,7 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as exc:
-        from .__main__ import OUTPUT_ERRNOS, output_failed
+        from .output import OUTPUT_ERRNOS, output_failed
 
         if exc.errno not in OUTPUT_ERRNOS:
             raise

@@ -231,7 +231,7 @@ def ranked_judged_ctes() -> str:
     """`with ... ranked_judged as (...)`: the evaluation's ranked_judged, a query may follow; it
     binds $irw_* (run_statement's params)."""
     from .db import split_statements
-    from .evaluate import Settings, prepare_steps
+    from .settings import Settings, prepare_steps
     from .resources import read_sql
 
     tables = []
@@ -286,7 +286,7 @@ def check_parameters(definition: Definition) -> None:
 
 def own_params(run_ids: Sequence[int], qrels_set_id: int, settings) -> dict[str, Any]:
     """The values of ranked_judged_ctes()'s $irw_* for an evaluation (evaluate.Settings)."""
-    from .evaluate import NO_DEPTH
+    from .settings import NO_DEPTH
 
     return {"irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": settings.level,
             "irw_depth": settings.depth or NO_DEPTH, "irw_complete": settings.complete,
@@ -298,18 +298,12 @@ def run_statement(db, definition: Definition, values: dict[str, float], run_ids:
     """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run), for the
     evaluation of run_ids on the qrels set with these settings (evaluate.Settings)."""
     from . import adhoc
-    from .db import split_statements
 
     params: dict[str, Any] = own_params(run_ids, qrels_set_id, settings)
     params.update({name: float(values[name]) for name in bound_names(definition)})
     sql = statement(definition)
-    if db.dialect == "postgres":
-        from .dialect import postgres_statements
-
-        (pg,) = postgres_statements(sql)
-        return adhoc.run(db, pg.text, {name: params[name] for name in pg.names}, timeout=0)
-    (_query, names), = split_statements(sql)
-    return adhoc.run(db, sql, {name: params[name] for name in names}, timeout=0)
+    (text, names), = db.statements(sql)  # as the engine runs it (PostgreSQL's: warehouse/dialect.py)
+    return adhoc.run(db, text, {name: params[name] for name in names}, timeout=0)
 
 
 def trial(db, definition: Definition) -> None:
@@ -318,7 +312,7 @@ def trial(db, definition: Definition) -> None:
     from .errors import QueryError, ReadOnlyError
 
     try:
-        from .evaluate import Settings
+        from .settings import Settings
 
         run_statement(db, definition, dict(definition.parameters), [], -1, Settings())
     except (QueryError, ReadOnlyError) as exc:
@@ -455,7 +449,7 @@ def check_settings(settings, names: Sequence[str]) -> None:
 def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             settings) -> list[tuple[str, int, str, float]]:
     """(stored name, run_id, query_id, value) of each user measure, run by run's queries."""
-    from .evaluate import stored_name
+    from .measures import stored_name
 
     rows: list[tuple[str, int, str, float]] = []
     for m in measures_:

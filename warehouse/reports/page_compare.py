@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import catalog, charts
-from ..core import Warehouse
 from ..evaluate import Settings
 from ..stats import StatsSettings
 from ..table import Table, Tabular
@@ -14,6 +13,9 @@ from .footer import settings_items
 from .pairs import Comparison, PairRow, compare_scope, compared_runs
 from .render import render
 from .scope import Scope, load_scope, pr_curve_chart, pr_measures, require_runs, run_metadata, testable
+
+if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
+    from ..core import Warehouse
 
 
 @dataclass

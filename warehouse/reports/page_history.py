@@ -4,10 +4,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import catalog, charts
-from ..core import Warehouse
 from ..evaluate import Settings
 from ..measures import Measure
 from ..stats import StatsSettings
@@ -18,6 +17,9 @@ from .footer import settings_items
 from .pairs import PairRow, correct_together, tested_pairs
 from .render import render
 from .scope import Scope, load_run_order, load_scope, run_ids_in_order
+
+if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
+    from ..core import Warehouse
 
 EPOCH = dt.datetime(1970, 1, 1)  # the chart position of a run without a date
 CHARTED_SYSTEMS = 12  # more systems with two or more runs than this: no chart of each, one table of all

@@ -6,10 +6,9 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .. import catalog
-from ..core import Warehouse
 from ..errors import NotFoundError, ReadOnlyError, UsageError
 from ..evaluate import Settings
 from ..measures import Measure, parse_all, tie_variant
@@ -26,6 +25,9 @@ from .paper_tables import PaperTables
 from .render import render
 from .scope import (COVERAGE_MEASURE, WANTED_COLUMNS, Scope, _parse_measures, ensure_scores, higher_is_better, load_run_order,
                     load_scope, pr_measures, run_ids_in_order, testable, wanted_entries)
+
+if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
+    from ..core import Warehouse
 
 
 @dataclass

@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from .. import charts
-from ..core import Warehouse
 from ..errors import NotFoundError, ReadOnlyError
 from ..evaluate import NO_DEPTH, Settings
 from ..measures import Measure, parse_all, tie_variant
@@ -23,6 +22,7 @@ from .scope import (COVERAGE_MEASURE, Scope, ensure_scores, load_run_order, load
                     pr_measures, require_runs, run_metadata, wanted_entries)
 
 if TYPE_CHECKING:
+    from ..core import Warehouse
     from .page_leaderboard import Leaderboard
 
 

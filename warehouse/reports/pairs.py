@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import catalog
-from ..core import Warehouse
 from ..errors import UsageError
 from ..evaluate import Settings
 from ..measures import Measure
@@ -17,6 +16,9 @@ from ..table import Table, Tabular
 from .display import missing, plural
 from .paper_tables import PaperTables
 from .scope import WANTED_COLUMNS, Scope, higher_is_better, load_scope, require_runs, testable
+
+if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
+    from ..core import Warehouse
 
 
 @dataclass

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .. import catalog, charts
-from ..core import Warehouse
 from ..errors import ReadOnlyError, UsageError
-from ..evaluate import Settings, load_wanted, stored_name
-from ..measures import Measure, parse_all, tie_variant
+from ..evaluate import Settings, load_wanted
+from ..measures import (COVERAGE_MEASURE, PR_RECALLS, Measure, parse_all, pr_measures,  # noqa: F401 (the reports' names)
+                        stored_name, tie_variant)
 from ..table import Table
 
+if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
+    from ..core import Warehouse
+
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10")
-COVERAGE_MEASURE = "Judged@10"
-PR_RECALLS = tuple(i / 10 for i in range(11))
 NEUTRAL_FAMILIES = {"num_q", "num_ret", "num_rel"}        # no "best": more is not better
 LOWER_IS_BETTER = {"unj", "rbp_resid"}
 
@@ -185,5 +186,3 @@ def pr_curve_chart(scope: Scope, names: Sequence[str], title: str,
                              point_title="{name}: precision {y} at recall {x}")
 
 
-def pr_measures() -> list[str]:
-    return [f"IPrec@{x:.1f}" for x in PR_RECALLS]

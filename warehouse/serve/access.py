@@ -31,7 +31,7 @@ from typing import Callable, Iterator, Sequence, TypeVar
 
 from ..core import Warehouse
 from ..errors import IrwError, QueryTimeoutError, ReadOnlyError, WarehouseLocked, WarehouseOpenError
-from ..postgres import is_url, shown_url
+from .. import engines
 from ..table import Table
 
 T = TypeVar("T")
@@ -58,7 +58,9 @@ class WarehouseAccess:
 
     def __init__(self, target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0):
         self.target = target
-        self.postgres = is_url(target)
+        # DuckDB's sandbox is a connection of this process, which cannot be open beside a writing one
+        # on the same file: requests take turns here (_session); a server's sessions need no turns
+        self.in_process = not engines.on_server(target)
         self.busy_wait = busy_wait
         self.sql_timeout = sql_timeout
         self._compute = threading.Lock()        # one pass that may store scores at a time
@@ -71,12 +73,12 @@ class WarehouseAccess:
     @property
     def shown(self) -> str:
         """The warehouse as a page may show it (a PostgreSQL URL without its password)."""
-        return shown_url(self.target) if self.postgres else self.target
+        return engines.shown(self.target)
 
     # -- the in-process gate (DuckDB only) ---------------------------------------------------------
     @contextmanager
     def _session(self, write: bool) -> Iterator[None]:
-        if self.postgres:
+        if not self.in_process:
             yield
             return
         with self._gate:
@@ -107,7 +109,7 @@ class WarehouseAccess:
             try:
                 if write:
                     return Warehouse(self.target, create=False)
-                if self.postgres and not console:
+                if not self.in_process and not console:
                     return Warehouse(self.target, read_only=True)
                 return Warehouse(self.target, sandboxed=True)
             except WarehouseLocked as exc:
