@@ -99,3 +99,13 @@ def test_a_valid_file_longer_than_a_window_is_stored_whole(tmp_path, monkeypatch
     with warehouse.open(tmp_path / "w.duckdb") as wh:
         result = wh.ingest_run(run)
     assert (result.rows, result.queries) == (TOTAL, TOTAL // 100)
+
+
+def test_a_long_run_given_as_qrels_is_still_said_to_be_a_run(tmp_path):
+    """A window that looks like the other kind is refused as the whole file is, without the rest read."""
+    run = _write(tmp_path / "long.run.gz", b"".join(RUN_LINES))
+    db = tmp_path / "w.duckdb"
+    status, stderr, most = _irw_watching_tmpdir(["ingest", "qrels", run, "--db", db], Path(str(db) + ".tmp"), env=LIMITS)
+    assert status == 1 and stderr == (f"Error: {run}: looks like a run file (6 fields: qid Q0 docid rank score tag), "
+                                      "not qrels; a run is ingested with `irw ingest run`\n"), stderr[:500]
+    assert most < TMPDIR_BOUND, f"{most:,} bytes in W.tmp"

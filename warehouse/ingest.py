@@ -48,9 +48,11 @@ _HEAD_BYTES_READ = 4 << 20  # at most this much of the head (lines up to MAX_LIN
 # windows of lines, the first of memory_limit / _BYTES_PER_LINE lines, each next one _WINDOW_GROWTH
 # times larger, and looks for problems in each window that does not reach the file's end (a bad
 # file is refused in the window of its first problem, the rest unread); the column readers stage at
-# most memory_limit / _BYTES_PER_ROW rows (a larger file goes to line mode's windows). Measured
-# staged sizes: ~90 bytes a row in a column reader, ~150-200 a line in line mode, so either cap holds
-# a quarter of the memory limit or less; 4 GiB: 2.1M lines, 8.4M rows.
+# most memory_limit / _BYTES_PER_ROW rows (a larger file goes to line mode's windows). Staged sizes
+# measured: ~90 bytes a row in a column reader, ~150-200 a line in line mode, so the first window
+# holds about a twentieth of the memory limit and the column readers' cap a fifth; 4 GiB: 1,048,000
+# lines, 8.4M rows (a 7M-line run is still taken by its column reader). Under a limit of a few tens
+# of MB, DuckDB's own text buffers (~32 MB) leave room for no larger window.
 _BYTES_PER_LINE, _BYTES_PER_ROW, _WINDOW_GROWTH = 4096, 512, 4
 T = TypeVar("T")
 
@@ -1143,7 +1145,11 @@ def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, ki
         db.execute("delete from stage_fields where line_no > $window", {"window": window})
         if problems is not None and db.fetchone("select count(*) from stage_fields")[0]:
             if kind != "prefs":
-                _refuse_swapped(db, path, kind, _header_line(db))
+                try:
+                    _refuse_swapped(db, path, kind, _header_line(db))
+                except InputFileError as exc:
+                    exc.read_lines = window  # judged by this window: the rest need not be read (_head_refusal)
+                    raise
             _collect_problems(db, path, *problems(), head_lines=window)
         window *= _WINDOW_GROWTH
 
