@@ -1193,6 +1193,7 @@ class Bench:
     # decompressed sizes: 10x the issue's (300 MB of bad lines in a 1.3 MB gzip; 3 GB of duplicate
     # lines in a 17 MB gzip, and in a 436 KB .xz); --quick: 100 MB each
     BOMB_MB, BIG_BOMB_MB = 3_000, 30_000
+    LATE_AFTER = 20_000  # the clean lines heading a "clean head" bomb
 
     def bombs(self) -> None:
         """Peak memory, and the most bytes in $TMPDIR and in the warehouse's spill folder while it
@@ -1214,19 +1215,29 @@ class Bench:
         block_lines = 1 << 21
         bad, duplicate = b"q 0 d x\n", b"q1 Q0 d1 1 1.0 t\n"  # each line a problem; each after the first one
         small, big = (100, 100) if self.args.quick else (self.BOMB_MB, self.BIG_BOMB_MB)
-        bombs = [(f"bad lines{suffix}", f"bad.run{suffix}", bad, small, suffix) for suffix in compress]
-        bombs += [("duplicate lines.gz", "duplicates.run.gz", duplicate, big, ".gz"),
-                  ("duplicate lines.xz", "duplicates.run.xz", duplicate, big, ".xz")]
+        # a clean head: 20,000 valid run lines of the duplicate line's tag, none its (query, doc), so
+        # the first problem is line 20,001 (bad lines) or 20,002 (duplicates), past the head check
+        clean = b"".join(b"q%d Q0 d%d %d %d t\n" % (i // 100, i, i % 100 + 1, 1000 - i % 100)
+                         for i in range(self.LATE_AFTER))
+        bombs = [(f"bad lines{suffix}", f"bad.run{suffix}", bad, small, suffix, b"") for suffix in compress]
+        bombs += [("duplicate lines.gz", "duplicates.run.gz", duplicate, big, ".gz", b""),
+                  ("duplicate lines.xz", "duplicates.run.xz", duplicate, big, ".xz", b"")]
+        bombs += [(f"clean head, bad lines{suffix}", f"late-bad.run{suffix}", bad, small, suffix, clean)
+                  for suffix in compress]
+        bombs += [("clean head, duplicate lines.gz", "late-duplicates.run.gz", duplicate, big, ".gz", clean),
+                  ("clean head, duplicate lines.xz", "late-duplicates.run.xz", duplicate, big, ".xz", clean)]
         folder = self.work / "bombs"
         folder.mkdir(exist_ok=True)
         table = Table("Compressed bombs: irw ingest run (default memory limit)",
                       ["file", "decompressed", "size", "time", "peak memory", "most in $TMPDIR",
                        "most in W.tmp", "exit", "the message's last line"])
-        for label, name, line, megabytes, suffix in bombs:
+        for label, name, line, megabytes, suffix, head in bombs:
             block = compress[suffix](line * block_lines)
             copies = max(1, round(megabytes * 1e6 / (len(line) * block_lines)))
             path = folder / name
             with path.open("wb") as out:
+                if head:
+                    out.write(compress[suffix](head))
                 for _ in range(copies):
                     out.write(block)
             db, temp = folder / "bomb.duckdb", folder / "tmp"
@@ -1266,6 +1277,10 @@ class Bench:
         table.notes.append("a file refused by its first 10,000 lines is judged by its first 4 MiB: the thread that "
                            "checks a .gz or .zst file's data (CRCs, truncation) stops there, as the pipes of .bz2 "
                            "and .xz do, so no bomb is read whole")
+        table.notes.append(f"clean head: the same bomb after {self.LATE_AFTER:,} valid lines, so the head check passes "
+                           "it; line mode reads it in windows (the first IRW_MEMORY_LIMIT / 4096 lines, 1,048,000 at "
+                           "4 GiB, then x4) and refuses it in the window of its first problem; the column reader, "
+                           "which takes the duplicates' valid lines, stops at IRW_MEMORY_LIMIT / 512 rows (8.4M)")
         self.emit(table)
 
     # -- PostgreSQL beside DuckDB (issue 14): benchmarks/postgres.py ------------------------------

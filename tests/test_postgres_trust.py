@@ -324,3 +324,37 @@ def test_the_reference_of_irws_objects_is_worked_out_once_and_kept(postgres_url,
     assert len(list(cache.glob("irw/known-postgres-objects-*.json"))) == 1
     kept = runs(postgres_readonly_url)  # and the reader of the same account reads it from the cache
     assert kept.returncode == 0 and "r" in kept.stdout, kept.stderr
+
+
+def _add_event_trigger(url: str, event: str) -> None:
+    with psycopg.connect(url, autocommit=True) as owner:
+        owner.execute("create schema elsewhere")  # not the warehouse's schema, which _check_objects checks
+        owner.execute("create function elsewhere.watch() returns event_trigger language plpgsql as "
+                      "$$ begin perform pg_read_file('/etc/hostname'); end $$")
+        owner.execute(f"create event trigger watcher on {event} execute function elsewhere.watch()")
+
+
+@pytest.mark.parametrize("event", ["ddl_command_start", "sql_drop"])
+def test_a_database_with_an_event_trigger_irw_did_not_make_is_refused(postgres_url, tmp_path, event):
+    """An event trigger (database-wide, a superuser's) fires on the DDL irw runs, running its function
+    in irw's session: a warehouse in its database is not opened, by any command; disabled, it is no
+    longer in the way."""
+    irw = _seeded(postgres_url, tmp_path)
+    _add_event_trigger(postgres_url, event)
+    label = f"event trigger watcher (on {event}, owner "
+    for command in (["runs"], ["sql", "select count(*) as n from runs"]):
+        result = irw(*command)
+        assert result.exit_code == 1, (command, result.stdout)
+        assert "its database holds an event trigger irw did not make" in result.stderr and label in result.stderr, \
+            (command, result.stderr)
+    with psycopg.connect(postgres_url, autocommit=True) as owner:
+        owner.execute("alter event trigger watcher disable")
+    assert irw("runs").exit_code == 0
+
+
+def test_no_warehouse_is_made_in_a_database_with_an_event_trigger(postgres_url, tmp_path):
+    _add_event_trigger(postgres_url, "ddl_command_end")
+    result = Cli(postgres_url)("ingest", "qrels", str(write_file(tmp_path, "q.txt", qrels_text())), "--name", "q")
+    assert result.exit_code == 1 and "event trigger watcher (on ddl_command_end, owner " in result.stderr, result.stderr
+    with psycopg.connect(postgres_url, autocommit=True) as owner:
+        assert owner.execute("select to_regclass('irw_schema') is null").fetchone()[0]

@@ -44,6 +44,16 @@ IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for i
 # already has a problem is refused there, the rest unread.
 HEAD_LINES = 10_000
 _HEAD_BYTES_READ = 4 << 20  # at most this much of the head (lines up to MAX_LINE_BYTES each)
+# What is staged before a file's problems are looked at (_staging_caps): line mode stages a file in
+# windows of lines, the first of memory_limit / _BYTES_PER_LINE lines, each next one _WINDOW_GROWTH
+# times larger, and looks for problems in each window that does not reach the file's end (a bad
+# file is refused in the window of its first problem, the rest unread); the column readers stage at
+# most memory_limit / _BYTES_PER_ROW rows (a larger file goes to line mode's windows). Staged sizes
+# measured: ~90 bytes a row in a column reader, ~150-200 a line in line mode, so the first window
+# holds about a twentieth of the memory limit and the column readers' cap a fifth; 4 GiB: 1,048,000
+# lines, 8.4M rows (a 7M-line run is still taken by its column reader). Under a limit of a few tens
+# of MB, DuckDB's own text buffers (~32 MB) leave room for no larger window.
+_BYTES_PER_LINE, _BYTES_PER_ROW, _WINDOW_GROWTH = 4096, 512, 4
 T = TypeVar("T")
 
 
@@ -719,13 +729,15 @@ def _text_of(path: Path, holds: Mapping[str, bool] | None) -> TextScan | None:
     return scan_file(path, digest=False).text
 
 
-def stage_file(db: Database, path: Path, holds: Mapping[str, bool] | None = None) -> None:
+def stage_file(db: Database, path: Path, holds: Mapping[str, bool] | None = None,
+               problems: Callable[[], tuple[str, dict]] | None = None) -> None:
     """Loads the file's data lines, split into fields, into stage_fields (line mode). holds:
-    FileScan.holds, if the file was scanned already."""
+    FileScan.holds, if the file was scanned already. problems: the file's problems query and its
+    parameters (see _stage_lines), for a file too long to stage whole before it is checked."""
     def read(through_python: bool) -> None:
         db.run_file("ingest/line_mode.sql")
-        with _readable_by_duckdb(path, through_python) as readable, _read_errors(path, readable.compression):
-            db.run_file("ingest/stage_fields.sql", {"path": readable.path(), "compression": readable.compression})
+        with _readable_by_duckdb(path, through_python) as readable:
+            _stage_lines(db, path, readable, {}, "prefs", problems)
 
     _read_checked(path, read, _text_of(path, holds))
 
@@ -875,8 +887,7 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
                 return ir_metadata, [(first_tag, None, None)]  # every line has that tag
             if not readable.compressed:
                 _refuse_by_head(db, path, "run", problems)
-            with _read_errors(path, compression):
-                db.run_file("ingest/stage_fields.sql", params | {"path": readable.path()})
+            _stage_lines(db, path, readable, params, "run", problems)
         _require_data(db, path, "run")
         _refuse_swapped(db, path, "run", _header_line(db))
         _collect_problems(db, path, "ingest/run_problems.sql", {"strict": strict})
@@ -971,9 +982,10 @@ def _stage_columns(db: Database, table: str, params: dict) -> bool:
     """Reads a file into `table` (stage_run_columns or stage_qrels_columns) with the column reader
     of the same name under sql/ingest/; whether it took the file cleanly (else the table is dropped
     and line mode follows)."""
+    row_cap = _staging_caps()[1]
     try:
-        db.run_file(f"ingest/{table}.sql", params)
-        clean = db.run_file("ingest/columns_clean.sql", {"stage_table": table}).fetchone()[0]
+        db.run_file(f"ingest/{table}.sql", params | {"row_cap": row_cap})
+        clean = db.run_file("ingest/columns_clean.sql", {"stage_table": table, "row_cap": row_cap}).fetchone()[0]
     except duckdb.Error:
         clean = False
     if not clean:
@@ -1074,7 +1086,7 @@ def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], 
     with leftovers.temporary_folder("irw-head-") as tmp:
         feed = _Feed(tmp / "head", path, head)
         try:
-            db.run_file("ingest/stage_fields.sql", {"path": str(feed.fifo), "compression": "none"})
+            db.run_file("ingest/stage_fields.sql", {"path": str(feed.fifo), "compression": "none", "line_limit": None})
         except duckdb.Error:
             return  # the whole file's read names what DuckDB cannot read
         finally:
@@ -1095,6 +1107,51 @@ def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], 
         _collect_problems(db, path, *problems(), head_lines=read_lines)
     finally:
         db.execute("drop table if exists stage_fields")
+
+
+_SIZE_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+               "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+
+
+def _staging_caps() -> tuple[int, int]:
+    """(the lines of line mode's first window, the most rows a column reader stages), from
+    memory_limit() (see _BYTES_PER_LINE); never fewer than HEAD_LINES."""
+    number, unit = re.fullmatch(r"\s*([\d.]+)\s*([A-Za-z]+)\s*", memory_limit()).groups()
+    limit = int(float(number) * _SIZE_UNITS[unit.lower()])
+    return max(HEAD_LINES, limit // _BYTES_PER_LINE // 1000 * 1000), max(HEAD_LINES, limit // _BYTES_PER_ROW)
+
+
+def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, kind: str,
+                 problems: Callable[[], tuple[str, dict]] | None) -> None:
+    """Stages the whole file in line mode (stage_fields), or refuses it by its first problem
+    without staging the rest: the file is read in windows of its first lines (_staging_caps), each
+    read from the start and stopping one line past the window; a window that reaches the file's end
+    is the file, staged whole, checked by the caller as ever. In a window that does not, the
+    problems query (problems(), on stage_fields) is run as _refuse_by_head runs it (the same rules
+    judge a line by it and the lines before it): the file is refused there, naming its first
+    problems in the window's lines and that the rest was not read; else the next, larger window is
+    read. So a bad file costs memory and time for the lines up to its first problem (times
+    _WINDOW_GROWTH at most), spilling nothing a valid file of that length would not, and a valid
+    file of fewer lines than the first window is staged once, as before. kind: "run", "qrels"
+    (a window that looks like the other kind, or starts with a header, is refused so, as the whole
+    file would be) or "prefs"."""
+    window = _staging_caps()[0]
+    while True:
+        with _read_errors(path, readable.compression):
+            db.run_file("ingest/stage_fields.sql", params | {
+                "path": readable.path(), "compression": readable.compression, "line_limit": window})
+        if not db.fetchone("select count(*) from stage_fields where line_no > $window", {"window": window})[0]:
+            return
+        db.execute("delete from stage_fields where line_no > $window", {"window": window})
+        if problems is not None and db.fetchone("select count(*) from stage_fields")[0]:
+            if kind != "prefs":
+                try:
+                    _refuse_swapped(db, path, kind, _header_line(db))
+                except InputFileError as exc:
+                    exc.read_lines = window  # judged by this window: the rest need not be read (_head_refusal)
+                    raise
+            _collect_problems(db, path, *problems(), head_lines=window)
+        window *= _WINDOW_GROWTH
 
 
 def _require_data(db: Database, path: Path, what: str) -> int:
@@ -1197,7 +1254,7 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
     stage = db.staging
     params = {"qrels_format": qrels_format}
     with _staging(stage):
-        stage_file(stage, path, scan.holds)
+        stage_file(stage, path, scan.holds, lambda: ("ingest/prefs_problems.sql", params))
         _require_data(stage, path, "preference")
         _collect_problems(stage, path, "ingest/prefs_problems.sql", params)
         stage.run_file("ingest/stage_prefs.sql", params)
@@ -1258,8 +1315,7 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
                     return True
             if not readable.compressed:
                 _refuse_by_head(db, path, "qrels", problems)
-            with _read_errors(path, compression):
-                db.run_file("ingest/stage_fields.sql", {"path": readable.path(), "compression": compression})
+            _stage_lines(db, path, readable, {}, "qrels", problems)
         return False
 
     if _read_checked(path, read, text):

@@ -128,6 +128,7 @@ class PostgresDatabase:
                 "select s, case when s is not null then pg_catalog.set_config('search_path', "
                 "pg_catalog.quote_ident(s), false) end from (select pg_catalog.current_schema() as s) as x"
             ).fetchone()[0]
+            self._check_event_triggers()
             self._check_objects()
             version = self.schema_version()
             if version == 0 and self.read_only:
@@ -373,6 +374,23 @@ class PostgresDatabase:
             raise NotAWarehouse(
                 f"cannot open warehouse {self.path}: its schema holds tables ({shown}) and no irw_schema table; "
                 "irw does not add its tables to another application's schema: use an empty database or schema")
+
+    def _check_event_triggers(self) -> None:
+        """Refuses a database holding an enabled event trigger (database-wide, made by a superuser;
+        irw makes none): it fires on DDL irw runs (its migrations, and the temporary tables
+        _known_objects makes), running a function of someone else's in irw's session, where the
+        schema check (_check_objects) cannot see it. One catalog query, readable by every role."""
+        rows = self.con.execute(
+            "select e.evtname::text, e.evtevent::text, pg_catalog.pg_get_userbyid(e.evtowner)::text "
+            "from pg_catalog.pg_event_trigger e where e.evtenabled <> 'D' order by 1").fetchall()
+        if rows:
+            shown = "; ".join(f"event trigger {name} (on {event}, owner {owner})" for name, event, owner in rows[:5])
+            shown += f"; and {len(rows) - 5} more" if len(rows) > 5 else ""
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: its database holds an event trigger irw did not make ({shown}); "
+                "it would run a function of someone else's on the statements irw runs. If you trust it, a "
+                "superuser can disable it (ALTER EVENT TRIGGER name DISABLE) or drop it; else use a database "
+                "without one")
 
     def _check_objects(self) -> None:
         """Refuses a warehouse whose schema holds what irw's migrations did not make (_foreign,

@@ -3,10 +3,10 @@
 -- would read from it, with nothing line mode would refuse.
 -- Grain: one row. Inputs: $stage_table, the name of that table (one of those two, given by
 -- warehouse/ingest.py; a value, read through query_table), with its query_id, doc_id and
--- clean_line columns.
--- clean is false when any line is not clean_line, the file has no data line, or a (query, doc)
--- pair may repeat (equal 64-bit hashes; line mode compares the strings; trec_eval refuses a
--- repeated document in a run and a repeated judgment in qrels). Then warehouse/ingest.py reads the
+-- clean_line columns; $row_cap, the most rows the reader stages (it stops one past it).
+-- clean is false when any line is not clean_line, the file has no data line or more than $row_cap,
+-- or a (query, doc) pair may repeat (equal 64-bit hashes; line mode compares the strings; trec_eval
+-- refuses a repeated document in a run and a repeated judgment in qrels). Then warehouse/ingest.py reads the
 -- file again in line mode, which reports each problem by line, as trec_eval would fail.
 with file_check as (
     select
@@ -19,6 +19,7 @@ with file_check as (
 final as (
     select
         row_count > 0
+            and row_count <= $row_cap
             and unclean_lines = 0
             and distinct_pairs = row_count as clean
     from file_check

@@ -47,4 +47,11 @@ final as (
     from lines
 )
 
-select * from final
+-- a line line mode must read ends the read at once (error: the file goes to line mode, which names
+-- its problems without staging the rest), and the reader stages at most $row_cap + 1 rows (a larger
+-- file goes to line mode too, whose windows check a file before staging it whole): a file that turns
+-- out to repeat a (query, doc) pair (columns_clean.sql) is never staged past what memory holds
+select *
+from final
+where case when clean_line then true else error('irw: a line for line mode') end
+limit $row_cap + 1
