@@ -83,3 +83,17 @@ def test_reports_on_postgresql_give_duckdbs_numbers(postgres_url, conformance, t
         assert_same_tables(duck[index], pg[index], what)
     assert duck[4] == pg[4] == 10  # 5 runs x 2 measures, stored once and read back
     assert duck[5] == pg[5] == 7
+    # the run pages' relevant documents (sql/reports/relevant_ranks.sql, read for many pages at once)
+    pages = sorted((tmp_path / "duckdb" / "board_runs").glob("*.html"))
+    for page in pages:
+        assert relevant_table(page) == relevant_table(tmp_path / "postgres" / "board_runs" / page.name), page.name
+    assert len(pages) == 6 and all(len(relevant_table(page)) > 1 for page in pages)
+
+
+def relevant_table(page):
+    """The rows of a run page's table of relevant documents (their ranks in the run and baseline)."""
+    import re
+
+    html = page.read_text(encoding="utf-8")
+    start = html.index("Relevant documents of query")
+    return re.findall(r"<tr>.*?</tr>", html[start:html.index("</table>", start)], flags=re.S)

@@ -605,3 +605,26 @@ def test_history_of_many_single_run_systems_is_one_chart_and_one_table(tmp_path)
     assert [row["Run"][0] for row in as_dicts(table_with(html, "single-runs"))] == sorted(
         (f"s{i}" for i in range(40)), key=lambda name: int(name[1:]))  # in time order: one a day
     assert "system-history" not in html
+
+
+@pytest.mark.parametrize("settings", [dict(), dict(judged_only=True), dict(depth=50, compat=10, level=2)])
+def test_run_pages_read_their_relevant_ranks_in_batches_as_one_at_a_time(db, tmp_path, monkeypatch, settings):
+    """A leaderboard's run pages read where the relevant documents sit for many pages in one query
+    (page_run._relevant_ranks_many): each page's table and strip are those of the page read alone,
+    whichever query each page shows, under -J, and under -M, -l and --compat 10."""
+    from warehouse.evaluate import Settings
+    from warehouse.reports import page_run
+
+    def pages(per_query):
+        monkeypatch.setattr(page_run, "RANK_PAGES_PER_QUERY", per_query)
+        out = tmp_path / str(per_query) / "board.html"
+        out.parent.mkdir()
+        with warehouse.open(db) as wh:
+            reports.write_leaderboard(wh, "sample", out, MEASURES, baseline="bm25", settings=Settings(**settings))
+        folder = out.parent / "board_runs"
+        return {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.html")}
+
+    alone, batched = pages(1), pages(4)
+    assert len(alone) == len(RUNS) and batched == alone
+    queries = {re.search(r"Relevant documents of query (\S+)", html).group(1) for html in alone.values()}
+    assert len(queries) > 1  # the batches held pages of different queries

@@ -118,9 +118,12 @@ def board_run_pages(board: "Leaderboard", runs: Sequence[str], *, query: str | N
         chunk = runs[start:start + batch]
         pairs = [(run, None if run == baseline else baseline) for run in chunk]
         inputs = PageInputs.read(page_scope, pairs, meta, ensured=True)
-        for run, comparing in pairs:
+        chosen = [(run, comparing, _chosen_query(inputs, run, comparing, query)) for run, comparing in pairs]
+        asked = [page for page in chosen if page[2] is not None]
+        ranks = dict(zip(asked, _relevant_ranks_many(scope, meta, asked)))
+        for run, comparing, q in chosen:
             yield _page(inputs, board.stats, run, comparing, [replace(r) for r in results.get(run, [])], query,
-                        from_leaderboard=True)
+                        from_leaderboard=True, ranks=ranks.get((run, comparing, q)))
 
 
 @dataclass
@@ -179,10 +182,34 @@ def _tie_spreads(scope: Scope, runs: Sequence[str], meta: dict[str, dict[str, An
     return {key: (v[low], v[high]) for key, v in found.items() if low in v and high in v}
 
 
+def _query_rows(inputs: PageInputs, run: str, comparing: str | None) -> list[QueryRow]:
+    """The run's per-query rows (queries only the baseline was evaluated on left out)."""
+    shown = inputs.scope.measures
+    primary = inputs.scope.primary.name
+    per_query = inputs.per_query[(run, comparing)]
+    query_rows = []
+    for q in sorted(per_query, key=query_order):
+        values = per_query[q]
+        run_primary, base_primary = values.get(primary, (None, None))
+        if run_primary is None:
+            continue  # a query only the baseline was evaluated on
+        delta = run_primary - base_primary if comparing and base_primary is not None else None
+        query_rows.append(QueryRow(q, [values.get(m.name, (None, None))[0] for m in shown],
+                                   base_primary if comparing else None, delta,
+                                   inputs.spreads.get((run, q))))
+    return query_rows
+
+
+def _chosen_query(inputs: PageInputs, run: str, comparing: str | None, query: str | None) -> str | None:
+    """The query a page shows the relevant documents of (as _page chooses it)."""
+    return _choose_query(query, _query_rows(inputs, run, comparing), inputs.relevance, comparing,
+                         inputs.scope.primary.name)[0]
+
+
 def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | None, pair_rows: list[PairRow],
-          query: str | None, *, from_leaderboard: bool) -> RunPage:
+          query: str | None, *, from_leaderboard: bool, ranks: tuple | None = None) -> RunPage:
     """A run page from what PageInputs read and the run's test results (corrected here, over the
-    page's own comparisons)."""
+    page's own comparisons). ranks: _relevant_ranks of its chosen query, when read already."""
     scope = inputs.scope
     shown = scope.measures
     meta = inputs.meta
@@ -195,17 +222,7 @@ def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | N
     by_measure = {r.measure.name: r for r in pair_rows}
     summary = [(m, scope.summary.get((run, m.name), (None, 0))[0], by_measure.get(m.name)) for m in shown]
     primary = scope.primary.name
-    per_query = inputs.per_query[(run, comparing)]
-    query_rows = []
-    for q in sorted(per_query, key=query_order):
-        values = per_query[q]
-        run_primary, base_primary = values.get(primary, (None, None))
-        if run_primary is None:
-            continue  # a query only the baseline was evaluated on
-        delta = run_primary - base_primary if comparing and base_primary is not None else None
-        query_rows.append(QueryRow(q, [values.get(m.name, (None, None))[0] for m in shown],
-                                   base_primary if comparing else None, delta,
-                                   inputs.spreads.get((run, q))))
+    query_rows = _query_rows(inputs, run, comparing)
     difference_chart = None
     if comparing:
         diffs = [(r.query, r.delta) for r in query_rows if r.delta is not None]
@@ -221,7 +238,8 @@ def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | N
     chosen, reason = _choose_query(query, query_rows, inputs.relevance, comparing, primary)
     relevant, retrieved, baseline_retrieved, strip = [], 0, None, None
     if chosen is not None:
-        relevant, retrieved, baseline_retrieved, strip = _relevant_ranks(scope, meta, run, comparing, chosen)
+        relevant, retrieved, baseline_retrieved, strip = (
+            ranks if ranks is not None else _relevant_ranks(scope, meta, run, comparing, chosen))
     return RunPage(scope, stats, run, meta[run], comparing, meta.get(comparing) if comparing else None, summary,
                    query_rows, difference_chart, pr_chart, chosen, reason, relevant, retrieved, baseline_retrieved,
                    strip, settings_items(scope, stats if comparing else None, family_text), family_text,
@@ -283,26 +301,50 @@ def _choose_query(query: str | None, rows: Sequence[QueryRow], relevance: dict[s
     return pick.query, f"this run's lowest {primary} among queries with a relevant document (choose with --query)"
 
 
+RANK_PAGE_COLUMNS = [("page", "integer"), ("run_id", "integer"), ("run_position", "integer"), ("query_id", "varchar")]
+RANK_PAGES_PER_QUERY = 24  # at most 48 runs a query: DuckDB then skips run_rows' other row groups
+# (its join filter lists the runs' ids up to dynamic_or_filter_threshold, 50; past it, a range)
+
+
 def _relevant_ranks(scope: Scope, meta: dict[str, dict[str, Any]], run: str, baseline: str | None, query: str):
+    return _relevant_ranks_many(scope, meta, [(run, baseline, query)])[0]
+
+
+def _relevant_ranks_many(scope: Scope, meta: dict[str, dict[str, Any]],
+                         pages: Sequence[tuple[str, str | None, str]]) -> list[tuple]:
+    """Where the relevant documents of each page's query sit in its run's and baseline's rankings
+    (sql/reports/relevant_ranks.sql), RANK_PAGES_PER_QUERY pages a query: for each (run, baseline,
+    query), (rows, retrieved, baseline retrieved, strip chart)."""
     s = scope.settings
-    names = [run] + ([baseline] if baseline else [])
-    load_run_order(scope.wh, [meta[n]["run_id"] for n in names])
-    table = scope.sql("relevant_ranks", {
-        "qrels_set_id": scope.qrels_id, "query_id": query, "level": s.level, "depth": s.depth or NO_DEPTH,
-        "compat": s.compat, "judged_only": s.judged_only})
-    by_run: dict[int, list[tuple[str, int, int | None]]] = {}
-    retrieved: dict[int, int] = {}
-    for run_id, doc, grade, rank, count in table.rows:
-        by_run.setdefault(run_id, []).append((doc, grade, rank))
-        retrieved[run_id] = count
-    run_docs = by_run.get(meta[run]["run_id"], [])
-    base_docs = {doc: rank for doc, _g, rank in by_run.get(meta[baseline]["run_id"], [])} if baseline else {}
-    rows = [RankRow(doc, grade, rank, base_docs.get(doc)) for doc, grade, rank in run_docs]
-    strip_rows = [(name, by_run.get(meta[name]["run_id"], []), retrieved.get(meta[name]["run_id"], 0))
-                  for name in names]
-    strip = charts.rank_strip(strip_rows, title=f"ranks of the relevant documents of query {query}") if rows else None
-    return (rows, retrieved.get(meta[run]["run_id"], 0),
-            retrieved.get(meta[baseline]["run_id"], 0) if baseline else None, strip)
+    params = {"qrels_set_id": scope.qrels_id, "level": s.level, "depth": s.depth or NO_DEPTH, "compat": s.compat,
+              "judged_only": s.judged_only}
+    found: dict[int, tuple[dict[int, list[tuple[str, int, int | None]]], dict[int, int]]] = {
+        page: ({}, {}) for page in range(len(pages))}
+    for start in range(0, len(pages), RANK_PAGES_PER_QUERY):
+        rows = []
+        for page in range(start, min(start + RANK_PAGES_PER_QUERY, len(pages))):
+            run, baseline, query = pages[page]
+            names = [run] + ([baseline] if baseline else [])
+            rows += [(page, meta[n]["run_id"], position, query) for position, n in enumerate(names)]
+        scope.wh.db.load_rows("report_rank_pages", RANK_PAGE_COLUMNS, rows)
+        for page, run_id, doc, grade, rank, count in scope.sql("relevant_ranks", params).rows:
+            by_run, retrieved = found[page]
+            by_run.setdefault(run_id, []).append((doc, grade, rank))
+            retrieved[run_id] = count
+    out = []
+    for page, (run, baseline, query) in enumerate(pages):
+        by_run, retrieved = found[page]
+        names = [run] + ([baseline] if baseline else [])
+        run_docs = by_run.get(meta[run]["run_id"], [])
+        base_docs = {doc: rank for doc, _g, rank in by_run.get(meta[baseline]["run_id"], [])} if baseline else {}
+        rows = [RankRow(doc, grade, rank, base_docs.get(doc)) for doc, grade, rank in run_docs]
+        strip_rows = [(name, by_run.get(meta[name]["run_id"], []), retrieved.get(meta[name]["run_id"], 0))
+                      for name in names]
+        strip = charts.rank_strip(strip_rows, title=f"ranks of the relevant documents of query {query}") \
+            if rows else None
+        out.append((rows, retrieved.get(meta[run]["run_id"], 0),
+                    retrieved.get(meta[baseline]["run_id"], 0) if baseline else None, strip))
+    return out
 
 
 def render_run_page(page: RunPage, leaderboard_href: str | None = None) -> str:
