@@ -259,8 +259,7 @@ def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None
     file whose stage is left in place."""
     scan = ingest.read_input(file.path)  # says what a path that is not a readable file is
     file.sha, file.holds = scan.sha256, scan.holds
-    known = db.fetchone("select name, tag, ir_metadata, run_id from runs where sha256 = ? order by run_id limit 1",
-                        [file.sha])
+    known = db.run_file("catalog/run_by_content.sql", {"sha256": file.sha}).fetchone()
     if known:  # its queries are read only when the rule needs them (_known_queries)
         file.known_as, file.tag, file.ir_metadata, file.known_id = known
         return
@@ -430,9 +429,8 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
     from . import catalog
 
     result = ingest.unchanged("run", file.name, file.path, file.sha, file.existing)
-    old_system, old_description, old_parameters, old_date, old_source = db.fetchone(
-        "select system, description, parameters, file_created_at, date_source from runs where run_id = ?",
-        [file.existing[0]])
+    old_system, old_description, old_parameters, old_date, old_source = db.run_file(
+        "catalog/run_settings.sql", {"run_id": file.existing[0]}).fetchone()
     changes: dict[str, object] = {}
     said: list[str] = []
     if system is not None and system != old_system:

@@ -7,18 +7,10 @@ from typing import Iterator, Sequence
 from .db import Database
 from .errors import ConflictError, NotFoundError, UsageError
 
-# Tables that hold rows derived from a run or a qrels set, keyed by run_id / qrels_set_id.
-# Children are listed before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
-# Every table exists once the schema is migrated, which opening a warehouse does.
-RUN_TABLES = ("scores", "evaluated", "judged_run_rows", "run_queries", "run_rows", "runs")
-QRELS_TABLES = ("scores", "evaluations", "judged_run_rows", "qrels_subtopics", "preference_pairs",
-                "preference_judgments", "qrels", "qrels_sets")
-
-
 def run_ids(db: Database, names) -> dict[str, int]:
     """name -> run_id for each name, in the order given; a name not stored is an error."""
     names = list(names)
-    ids = dict(db.fetchall("select name, run_id from runs where name in (select unnest(?))", [names]))
+    ids = dict(db.run_file("catalog/run_ids.sql", {"names": names}).fetchall())
     for name in names:
         if name not in ids:
             raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
@@ -30,7 +22,7 @@ def run_id(db: Database, name: str) -> int:
 
 
 def qrels_set_id(db: Database, name: str) -> int:
-    row = db.fetchone("select qrels_set_id from qrels_sets where name = ?", [name])
+    row = db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone()
     if row is None:
         raise NotFoundError(f"no qrels set named {name!r}; `irw qrels` lists the stored sets")
     return row[0]
@@ -44,7 +36,7 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
     (`--qrels X`) resolves it."""
     if name is not None:
         return name
-    names = [row[0] for row in db.fetchall("select name from qrels_sets order by name")]
+    names = [row[0] for row in db.run_file("catalog/qrels_set_names.sql").fetchall()]
     if len(names) == 1:
         return names[0]
     if not names:
@@ -76,23 +68,12 @@ def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
 
 def delete_run(db: Database, run_id_: int) -> None:
     """Deletes a run and its derived rows; the caller holds the transaction."""
-    # stored test results (schema 009) of the run against a baseline, or of a run against it
-    db.execute("delete from significance_results where run_id = ? or baseline_id = ?", [run_id_, run_id_])
-    db.execute("delete from score_summaries where run_id = ?", [run_id_])  # schema 16
-    for table in RUN_TABLES:
-        db.execute(f"delete from {table} where run_id = ?", [run_id_])
+    db.run_file("catalog/delete_run.sql", {"run_id": run_id_})
 
 
 def delete_qrels_set(db: Database, set_id: int) -> None:
     """Deletes a qrels set, its judgments and every evaluation made with it."""
-    db.execute("delete from significance_results where evaluation_id in "
-               "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
-    db.execute("delete from score_summaries where evaluation_id in "
-               "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
-    db.execute("delete from evaluated where evaluation_id in "
-               "(select evaluation_id from evaluations where qrels_set_id = ?)", [set_id])
-    for table in QRELS_TABLES:
-        db.execute(f"delete from {table} where qrels_set_id = ?", [set_id])
+    db.run_file("catalog/delete_qrels_set.sql", {"qrels_set_id": set_id})
 
 
 
@@ -202,7 +183,7 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
                  [(i, text, glob_regex(text) if is_pattern(text) else None) for i, text in enumerate(selectors)])
     rows = db.run_file("catalog/select_runs.sql", {"every": not selectors, "qrels_set_id": qrels_id}).fetchall()
     if not rows:
-        if db.fetchone("select count(*) from runs")[0] == 0:
+        if db.run_file("catalog/run_count.sql").fetchone()[0] == 0:
             raise NotFoundError("no run is stored; ingest runs with `irw ingest run FILE...`")
     matched = {position for position, *_ in rows}
     for position, text in enumerate(selectors):
@@ -210,11 +191,11 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
             continue
         if not is_pattern(text):
             raise NotFoundError(f"no run named {text!r}; `irw runs` lists the stored runs")
-        names = [r[0] for r in db.fetchall("select name from runs order by ingested_at, name")]
+        names = [r[0] for r in db.run_file("catalog/run_names.sql").fetchall()]
         raise NotFoundError(f"no stored run matches {text!r} (shell-style and case-sensitive: * ? [...]); "
                             f"{_listed(names, 'stored run')}")
     if wanted_systems:
-        stored = {r[0] for r in db.fetchall("select distinct coalesce(system, name) from runs")}
+        stored = {r[0] for r in db.run_file("catalog/systems.sql").fetchall()}
         for system in wanted_systems:
             if system not in stored:
                 raise NotFoundError(f"no stored run is of system {system!r}; {_listed(sorted(stored), 'stored system')} "
@@ -246,9 +227,9 @@ def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
     """A baseline that is no stored run's name is a NotFoundError. When it is a system's name (in a
     warehouse of several collections a system has a run per collection), the error names that
     system's runs qrels judges, as the `--baseline RUN` that resolves it."""
-    if baseline is None or db.fetchone("select 1 from runs where name = ?", [baseline]) is not None:
+    if baseline is None or db.run_file("catalog/run_named.sql", {"name": baseline}).fetchone() is not None:
         return
-    if db.fetchone("select 1 from runs where system = ?", [baseline]) is None:
+    if db.run_file("catalog/system_named.sql", {"system": baseline}).fetchone() is None:
         raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
     try:
         judged = list(select_runs(db, None, systems=[baseline], qrels=qrels))
@@ -287,7 +268,7 @@ def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
 def rename_run(db: Database, old: str, new: str) -> list[str]:
     """Renames a run (its system stays: `irw edit run --system` changes it). Returns what changed."""
     run_id_ = run_id(db, old)
-    _new_name("run", old, new, db.fetchone("select 1 from runs where name = ?", [new]) is not None, "irw rm run")
+    _new_name("run", old, new, db.run_file("catalog/run_named.sql", {"name": new}).fetchone() is not None, "irw rm run")
     with db.transaction():
         edit_run(db, run_id_, name=new)
     return [f"renamed run {old} to {new}"]
@@ -295,7 +276,7 @@ def rename_run(db: Database, old: str, new: str) -> list[str]:
 
 def rename_qrels_set(db: Database, old: str, new: str) -> list[str]:
     set_id = qrels_set_id(db, old)
-    _new_name("qrels set", old, new, db.fetchone("select 1 from qrels_sets where name = ?", [new]) is not None,
+    _new_name("qrels set", old, new, db.run_file("catalog/qrels_set_named.sql", {"name": new}).fetchone() is not None,
               "irw rm qrels")
     with db.transaction():
         db.run_file("catalog/rename_qrels_set.sql", {"qrels_set_id": set_id, "name": new})

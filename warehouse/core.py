@@ -158,7 +158,7 @@ class Warehouse:
 
     def run_names(self) -> list[str]:
         """Every stored run's name, in the order `runs()` lists them (oldest ingest first)."""
-        return [row[0] for row in self.db.fetchall("select name from runs order by ingested_at, name")]
+        return [row[0] for row in self.db.run_file("catalog/run_names.sql").fetchall()]
 
     def select_runs(self, runs: str | Sequence[str] | None = None, *, systems: str | Sequence[str] | None = None,
                     qrels: str | None = None) -> catalog.RunSelection:
@@ -205,8 +205,7 @@ class Warehouse:
             raise UsageError("nothing to edit: give --system, --description, --date or --param")
         run_id = catalog.run_id(self.db, name)
         run_date = batch.given_date(date) if date is not None else None
-        old = self.db.fetchone("select system, description, parameters, file_created_at, date_source from runs "
-                               "where run_id = ?", [run_id])
+        old = self.db.run_file("catalog/run_settings.sql", {"run_id": run_id}).fetchone()
         with self.db.transaction():
             catalog.edit_run(self.db, run_id, system=system, description=description, parameters=parameters,
                              date=run_date)

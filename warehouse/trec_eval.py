@@ -490,7 +490,7 @@ def _groups(db, names: list[str]) -> list[list[str]]:
     tables (eval_run_queries) are in place when its lines are written."""
     if len(names) == 1:
         return [names]
-    rows = dict(db.fetchall("select name, row_count from runs"))
+    rows = dict(db.run_file("trec_eval/run_row_counts.sql").fetchall())
     return list(runs_by_rows(((name, rows[name]) for name in names), ROWS_PER_BATCH))
 
 
@@ -520,26 +520,23 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
         # or a run without a query to evaluate
         prepared = db.has_table("eval_run_queries")
         if prepared:
-            have = {r[0] for r in db.fetchall("select distinct r.name from eval_run_queries as e "
-                                              "inner join runs as r on r.run_id = e.run_id")}
+            have = {r[0] for r in db.run_file("trec_eval/evaluated_runs.sql").fetchall()}
             for name in group:
                 if name not in have:
                     raise _no_queries(args, name) from None
         raise
     evaluated: dict[str, list[str]] = {name: [] for name in group}
     if evaluation:
-        for name, qid in db.fetchall("select r.name, e.query_id from eval_run_queries as e inner join runs as r "
-                                     "on r.run_id = e.run_id order by e.query_id"):
+        for name, qid in db.run_file("trec_eval/evaluated_queries.sql").fetchall():
             evaluated[name].append(qid)
     for name in group:
         if not evaluated[name]:
             raise _no_queries(args, name)
-    run_ids = dict(db.fetchall("select name, run_id from runs"))
-    tags = dict(db.fetchall("select name, tag from runs"))
+    run_ids = dict(db.run_file("catalog/all_run_ids.sql").fetchall())
+    tags = dict(db.run_file("trec_eval/run_tags.sql").fetchall())
     in_run: dict[str, set[str]] = {name: set() for name in group}
     if args.per_query:
-        for name, qid in db.fetchall("select r.name, q.query_id from run_queries as q inner join runs as r "
-                                     "on r.run_id = q.run_id"):
+        for name, qid in db.run_file("trec_eval/run_queries.sql").fetchall():
             if name in in_run:
                 in_run[name].add(qid)
     # relstring's text by measure: {trec name: {(run_id, query_id): relstring}}
@@ -575,7 +572,7 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
         texts = {run_ids[name]: _per_query_lines(measures, rows_by_run[name], block, evaluated[name], in_run[name],
                                                  of_run(name), s.compat) for name in group}
     summary = {(row[0], row[1]): row[2] for row in evaluation.summary.rows} if evaluation else {}
-    num_rel = db.fetchone("select count(*) from qrels where grade > 0")[0] \
+    num_rel = db.run_file("trec_eval/num_rel_complete.sql").fetchone()[0] \
         if s.complete and any(m.family.trec_name == "num_rel" for m in measures) else None
     blocks = {}
     for name in group:
