@@ -11,7 +11,8 @@ arrives with the same bits (tests/test_postgres.py checks this). Ids are the tar
 rows are written with its new run_id, so nothing is remapped on the target. The judged rows of a
 run (judged_run_rows) are linked again on the target, against the qrels it holds.
 
-Table and column names formatted into SQL here come only from the registries below.
+Every query is a file under sql/transfer/; a table's rows are read by the file of its name there, and
+appended by the engine's copy_in with the column names of the registries below (never the user's).
 """
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from typing import Iterator
 
 from . import catalog, leftovers
 from .errors import ConflictError, NotFoundError
+from .resources import read_sql
 
-# table -> its columns, in the order rows travel; the first is replaced by the target's id
+# table -> its columns, in the order rows travel (sql/transfer/<table>.sql reads them); the first is
+# replaced by the target's id
 RUN_ROW_TABLES = {
     "run_rows": ("run_id", "query_id", "doc_id", "rank_given", "score", "trec_rank"),
     "run_queries": ("run_id", "query_id", "num_ret"),
@@ -34,12 +37,6 @@ QRELS_ROW_TABLES = {
     "preference_judgments": ("qrels_set_id", "query_id", "jg", "jsg", "doc_id", "rel_level"),
     "preference_pairs": ("qrels_set_id", "query_id", "jg", "doc_id", "other_doc_id"),
 }
-RUN_COLUMNS = ("name", "system", "tag", "description", "parameters", "ir_metadata", "source_path", "sha256",
-               "file_created_at", "date_source", "ingested_at", "row_count", "query_count", "rows_stored")
-QRELS_SET_COLUMNS = ("name", "description", "source_path", "sha256", "query_count", "judgment_count", "created_at")
-EVALUATION_COLUMNS = ("settings_key", "relevance_level", "depth", "judged_only", "complete", "compat",
-                      "norel_queries", "created_at")
-MEASURE_COLUMNS = ("measure", "trec_name", "family", "aggregate", "description")
 SCORE_COLUMNS = ("evaluation_id", "qrels_set_id", "run_id", "query_id", "measure", "value", "numerator",
                  "denominator")
 
@@ -52,14 +49,12 @@ def _folder() -> Iterator[str]:
         yield str(folder)
 
 
-def _move_rows(source, target, table: str, columns: tuple[str, ...], where: str, params: dict,
-               new_id: int, folder: str) -> None:
-    """Sends source's rows of table (those `where` selects, bound to params) to target, their
-    first column set to new_id."""
+def _move_rows(source, target, table: str, columns: tuple[str, ...], source_id: int, new_id: int,
+               folder: str) -> None:
+    """Sends source's rows of table of one run or qrels set (source_id: sql/transfer/<table>.sql)
+    to target, their first column set to new_id."""
     path = os.path.join(folder, f"{table}.csv")
-    rest = ", ".join(columns[1:])
-    select = f"select $new_id as {columns[0]}, {rest} from {table} where {where}"
-    export(source, select, {**params, "new_id": new_id}, path)
+    export(source, read_sql(f"transfer/{table}.sql"), {"source_id": source_id, "new_id": new_id}, path)
     load(target, table, columns, path)
 
 
@@ -75,15 +70,16 @@ def load(db, table: str, columns: tuple[str, ...], path: str) -> None:
     db.copy_in(table, columns, path)
 
 
-def _row(db, table: str, columns: tuple[str, ...], key: str, value) -> dict | None:
-    row = db.fetchone(f"select {', '.join(columns)} from {table} where {key} = ?", [value])
-    return dict(zip(columns, row)) if row else None
+def _row(db, file: str, params: dict) -> dict | None:
+    """The one row of a query file under sql/transfer/, by its column names; None when there is none."""
+    result = db.run_file(f"transfer/{file}", params)
+    row = result.fetchone()
+    return dict(zip((column[0] for column in result.description), row)) if row else None
 
 
-def _insert_returning(db, table: str, values: dict, returning: str) -> int:
-    names = list(values)
-    return db.fetchone(f"insert into {table} ({', '.join(names)}) values ({', '.join('?' for _ in names)}) "
-                       f"returning {returning}", [values[n] for n in names])[0]
+def _insert_returning(db, file: str, values: dict) -> int:
+    """Inserts one row (values by column name) with a file under sql/transfer/; what it returns."""
+    return db.run_file(f"transfer/{file}", values).fetchone()[0]
 
 
 # -- one run, one qrels set ---------------------------------------------------------------------
@@ -92,17 +88,16 @@ def ship_run(source, target, name: str, *, replacing: int | None = None) -> int:
     """Copies run `name` (its row, run_rows, run_queries) from source to target inside the
     caller's transaction on target, replacing target's run `replacing` (a run_id) if given; links
     its judged rows against target's qrels. Returns the run's id in target."""
-    row = _row(source, "runs", ("run_id",) + RUN_COLUMNS, "name", name)
+    row = _row(source, "run.sql", {"name": name})
     if row is None:
         raise NotFoundError(f"no run named {name!r} in {source.path}")
     source_id = row.pop("run_id")
     if replacing is not None:
         catalog.delete_run(target, replacing)
-    run_id = _insert_returning(target, "runs", row, "run_id")
+    run_id = _insert_returning(target, "insert_run.sql", row)
     with _folder() as folder:
         for table, columns in RUN_ROW_TABLES.items():
-            _move_rows(source, target, table, columns, "run_id = $source_id", {"source_id": source_id}, run_id,
-                       folder)
+            _move_rows(source, target, table, columns, source_id, run_id, folder)
     target.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
     return run_id
 
@@ -112,23 +107,22 @@ def send_run_rows(source, target, run_id: int) -> None:
     transaction on target (ingest.store_missing_rows: rows ranked locally for a stored run)."""
     columns = RUN_ROW_TABLES["run_rows"]
     with _folder() as folder:
-        _move_rows(source, target, "run_rows", columns, "run_id = $source_id", {"source_id": run_id}, run_id, folder)
+        _move_rows(source, target, "run_rows", columns, run_id, run_id, folder)
 
 
 def ship_qrels(source, target, name: str, *, replacing: int | None = None) -> int:
     """Copies qrels set `name` (its row, judgments, subtopic judgments) from source to target
     inside the caller's transaction on target; links the judged rows of target's runs."""
-    row = _row(source, "qrels_sets", ("qrels_set_id",) + QRELS_SET_COLUMNS, "name", name)
+    row = _row(source, "qrels_set.sql", {"name": name})
     if row is None:
         raise NotFoundError(f"no qrels set named {name!r} in {source.path}")
     source_id = row.pop("qrels_set_id")
     if replacing is not None:
         catalog.delete_qrels_set(target, replacing)
-    set_id = _insert_returning(target, "qrels_sets", row, "qrels_set_id")
+    set_id = _insert_returning(target, "insert_qrels_set.sql", row)
     with _folder() as folder:
         for table, columns in QRELS_ROW_TABLES.items():
-            _move_rows(source, target, table, columns, "qrels_set_id = $source_id", {"source_id": source_id},
-                       set_id, folder)
+            _move_rows(source, target, table, columns, source_id, set_id, folder)
     target.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
     return set_id
 
@@ -156,16 +150,16 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
     ConflictError unless replace; with the same content it is left as it is (its scores are
     still copied where target lacks them)."""
     result = CopyResult()
-    qrels_names = [r[0] for r in source.fetchall("select name from qrels_sets order by qrels_set_id")]
-    run_names = runs if runs is not None else [r[0] for r in source.fetchall("select name from runs order by run_id")]
+    qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
+    run_names = runs if runs is not None else [r[0] for r in source.run_file("transfer/run_names.sql").fetchall()]
     if runs is not None:
         catalog.run_ids(source, runs)  # every named run exists
     clashes = []
-    for table, names, kind in (("qrels_sets", qrels_names, "qrels set"), ("runs", run_names, "run")):
+    for table, names, kind in (("qrels_set", qrels_names, "qrels set"), ("run", run_names, "run")):
         for name in names:
-            mine = source.fetchone(f"select sha256 from {table} where name = ?", [name])[0]
-            theirs = target.fetchone(f"select sha256 from {table} where name = ?", [name])
-            if theirs is not None and theirs[0] != mine and not replace:
+            mine = source.run_file(f"transfer/{table}_content.sql", {"name": name}).fetchone()[1]
+            theirs = target.run_file(f"transfer/{table}_content.sql", {"name": name}).fetchone()
+            if theirs is not None and theirs[1] != mine and not replace:
                 clashes.append(f"{kind} {name}")
     if clashes:
         raise ConflictError(f"{target.path} already holds {', '.join(clashes)} with other content; pass --replace "
@@ -173,11 +167,10 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
     with target.transaction():
         qrels_ids = {}
         for name in qrels_names:
-            qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_sets", "qrels_set_id", name,
-                                                            ship_qrels)
+            qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_set", name, ship_qrels)
         run_ids = {}
         for name in run_names:
-            run_ids[name], result.runs[name] = _copy_one(source, target, "runs", "run_id", name, ship_run)
+            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run)
         result.scores = _copy_scores(source, target, qrels_ids, run_ids)
         _copy_user_measures(source, target)
     return result
@@ -187,41 +180,39 @@ def _copy_user_measures(source, target) -> None:
     """The measures added with `irw measures add` that target lacks, so that their copied scores
     are read there (a name target defines otherwise keeps target's definition: the copied scores,
     stored with the other definition's hash, are then never read as its)."""
-    columns = "name, definition, definition_hash, source_path, parameters, aggregate, description, added_at"
-    have = {row[0] for row in target.fetchall("select name from user_measures")}
-    for row in source.fetchall(f"select {columns} from user_measures order by name"):
+    have = {row[0] for row in target.run_file("transfer/user_measure_names.sql").fetchall()}
+    found = source.run_file("transfer/user_measures.sql")
+    columns = [column[0] for column in found.description]
+    for row in found.fetchall():
         if row[0] not in have:
-            target.execute(f"insert into user_measures ({columns}) values (?, ?, ?, ?, ?, ?, ?, ?)", list(row))
+            target.run_file("transfer/insert_user_measure.sql", dict(zip(columns, row)))
 
 
-def _copy_one(source, target, table: str, key: str, name: str, ship) -> tuple[int, str]:
-    mine = source.fetchone(f"select sha256 from {table} where name = ?", [name])[0]
-    theirs = target.fetchone(f"select {key}, sha256 from {table} where name = ?", [name])
+def _copy_one(source, target, kind: str, name: str, ship) -> tuple[int, str]:
+    """kind: run or qrels_set (sql/transfer/<kind>_content.sql ...)."""
+    mine = source.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()[1]
+    theirs = target.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()
     if theirs is not None and theirs[1] == mine:
         return theirs[0], "unchanged"
     if source.text_holds_nul and not target.text_holds_nul:
-        _refuse_nul(source, table, key, name)
+        _refuse_nul(source, kind, name)
     return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
 
 
-def _refuse_nul(source, table: str, key: str, name: str) -> None:
+def _refuse_nul(source, kind: str, name: str) -> None:
     """A run or qrels set stored before irw refused NUL at ingest (docs/input-formats.md) holds text
     PostgreSQL cannot: said naming it and where, instead of the server's error mid-copy."""
     from .errors import DatabaseError
     from .escaping import shown
 
-    rows = "run_rows" if table == "runs" else "qrels"
-    found = source.fetchone(
-        f"select r.query_id, r.doc_id from {rows} as r inner join {table} as t on t.{key} = r.{key} "
-        "where t.name = ? and (contains(r.query_id, chr(0)) or contains(r.doc_id, chr(0))) limit 1", [name])
-    kind = "run" if table == "runs" else "qrels set"
+    found = source.run_file(f"transfer/{kind}_nul.sql", {"name": name}).fetchone()
     where = f"query {shown(found[0])}, document {shown(found[1])}" if found else None
     if where is None:
-        texts = source.fetchone(f"select * from {table} where name = ?", [name])
+        texts = source.run_file(f"transfer/{kind}_texts.sql", {"name": name}).fetchone()
         if any(isinstance(v, str) and "\x00" in v for v in texts):
             where = "its name, tag or metadata"
     if where:
-        raise DatabaseError(f"{kind} {shown(name)} in {source.path} holds NUL (U+0000) at {where}, which PostgreSQL's "
+        raise DatabaseError(f"{'run' if kind == 'run' else 'qrels set'} {shown(name)} in {source.path} holds NUL (U+0000) at {where}, which PostgreSQL's "
                          "text cannot hold (irw now refuses it at ingest); leave it out with --run, or remove it "
                          "and ingest it again from a file without NUL")
 
@@ -229,49 +220,43 @@ def _refuse_nul(source, table: str, key: str, name: str) -> None:
 def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int]) -> int:
     """Copies the stored scores of the copied runs with the copied qrels sets that target lacks."""
     copied = 0
-    evaluations = source.fetchall(
-        "select e.evaluation_id, q.name from evaluations as e inner join qrels_sets as q "
-        "on q.qrels_set_id = e.qrels_set_id order by e.evaluation_id")
-    source_run_ids = dict(source.fetchall("select name, run_id from runs"))
+    evaluations = source.run_file("transfer/evaluations.sql").fetchall()
+    source_run_ids = dict(source.run_file("catalog/all_run_ids.sql").fetchall())
     for source_eval, qrels in evaluations:
         if qrels not in qrels_ids:
             continue
-        values = _row(source, "evaluations", EVALUATION_COLUMNS, "evaluation_id", source_eval)
-        found = target.fetchone("select evaluation_id from evaluations where qrels_set_id = ? and settings_key = ?",
-                                [qrels_ids[qrels], values["settings_key"]])
+        values = _row(source, "evaluation.sql", {"evaluation_id": source_eval})
+        found = target.run_file("transfer/evaluation_of_settings.sql",
+                                {"qrels_set_id": qrels_ids[qrels], "settings_key": values["settings_key"]}).fetchone()
         target_eval = found[0] if found else _insert_returning(
-            target, "evaluations", {"qrels_set_id": qrels_ids[qrels], **values}, "evaluation_id")
+            target, "insert_evaluation.sql", {"qrels_set_id": qrels_ids[qrels], **values})
         for name, target_run in run_ids.items():
-            rows = source.fetchall(
-                "select measure, query_count, computed_at, definition_hash from evaluated "
-                "where evaluation_id = ? and run_id = ?", [source_eval, source_run_ids[name]])
-            have = {r[0] for r in target.fetchall(
-                "select measure from evaluated where evaluation_id = ? and run_id = ?", [target_eval, target_run])}
+            rows = source.run_file("transfer/evaluated.sql",
+                                   {"evaluation_id": source_eval, "run_id": source_run_ids[name]}).fetchall()
+            have = {r[0] for r in target.run_file("transfer/evaluated_measures.sql",
+                                                  {"evaluation_id": target_eval, "run_id": target_run}).fetchall()}
             missing = [r for r in rows if r[0] not in have]
             if not missing:
                 continue
             for measure, _, _, definition_hash in missing:
-                described = _row(source, "measures", MEASURE_COLUMNS, "measure", measure)
-                if described and not target.fetchone("select 1 from measures where measure = ?", [measure]):
-                    _insert_returning(target, "measures", described, "measure")
+                described = _row(source, "measure.sql", {"measure": measure})
+                if described and not target.run_file("transfer/measure_named.sql", {"measure": measure}).fetchone():
+                    _insert_returning(target, "insert_measure.sql", described)
                     if definition_hash is not None:  # a user measure's (schema 13)
-                        target.execute("update measures set definition_hash = ? where measure = ?",
-                                       [definition_hash, measure])
+                        target.run_file("transfer/set_definition_hash.sql",
+                                        {"definition_hash": definition_hash, "measure": measure})
             for measure, query_count, computed_at, definition_hash in missing:
-                target.execute("insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at, "
-                               "definition_hash) values (?, ?, ?, ?, ?, ?)",
-                               [target_eval, target_run, measure, query_count, computed_at, definition_hash])
+                target.run_file("transfer/insert_evaluated.sql", {
+                    "evaluation_id": target_eval, "run_id": target_run, "measure": measure,
+                    "query_count": query_count, "computed_at": computed_at, "definition_hash": definition_hash})
             with _folder() as folder:
                 path = os.path.join(folder, "scores.csv")
-                export(source, "select $evaluation_id as evaluation_id, $qrels_set_id as qrels_set_id, "
-                               "$run_id as run_id, query_id, measure, value, numerator, denominator from scores "
-                               "where evaluation_id = $source_eval and run_id = $source_run "
-                               "and measure in (select unnest($measures))",
+                export(source, read_sql("transfer/scores.sql"),
                        {"evaluation_id": target_eval, "qrels_set_id": qrels_ids[qrels], "run_id": target_run,
                         "source_eval": source_eval, "source_run": source_run_ids[name],
                         "measures": [m for m, *_ in missing]}, path)
                 load(target, "scores", SCORE_COLUMNS, path)
-                copied += target.fetchone("select count(*) from scores where evaluation_id = ? and run_id = ? "
-                                          "and measure in (select unnest(?))",
-                                          [target_eval, target_run, [m for m, *_ in missing]])[0]
+                copied += target.run_file("transfer/copied_score_count.sql", {
+                    "evaluation_id": target_eval, "run_id": target_run,
+                    "measures": [m for m, *_ in missing]}).fetchone()[0]
     return copied

@@ -1,0 +1,6 @@
+-- preference_pairs: source's preference_pairs rows of one qrels set, to be sent to target (warehouse/transfer.py, _move_rows) with
+-- the target's id in place of the source's.
+-- Grain: one row per row of preference_pairs keyed by the qrels set. Inputs: preference_pairs, $source_id (the source's qrels_set_id),
+-- $new_id (the target's).
+-- trec_eval: none (rows travel as they are stored; doubles as their shortest round-trip text).
+select $new_id as qrels_set_id, query_id, jg, doc_id, other_doc_id from preference_pairs where qrels_set_id = $source_id
