@@ -30,15 +30,13 @@ from . import interrupt, leftovers, transfer
 from .catalog import delete_qrels_set, delete_run
 from .db import Database, memory_limit
 from .errors import ConflictError, InputFileError, Problem, UsageError
-from .resources import read_sql
+from .resources import composed_sql, read_sql
 
 # Extensions DuckDB decompresses itself, and those Python decompresses into a FIFO DuckDB reads (_Feed).
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 _PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
 _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
-_STAGE_VIEWS = ("stage_run", "stage_qrels")
-_STAGE_TABLES = ("stage_fields", "stage_run_columns", "stage_qrels_columns", "stage_pref_pairs", "stage_prefs")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
 # A file read in line mode is first checked on its first lines (_refuse_by_head): one whose head
 # already has a problem is refused there, the rest unread.
@@ -772,7 +770,7 @@ def _header_line(db: Database) -> HeaderLine | None:
     is a number (a qrels line ends in an integer grade, a run line has a rank and a score), followed
     by more data lines. Such a line is never a valid line, so calling it a header refuses nothing
     that was accepted; it only says what it is."""
-    return header_line(*db.fetchone("select min(line_no), arg_min(fields, line_no), count(*) from stage_fields"))
+    return header_line(*db.run_file("ingest/header_facts.sql").fetchone())
 
 
 def header_line(line: int, fields: list[str] | None, count: int) -> HeaderLine | None:
@@ -832,10 +830,8 @@ def _refuse_swapped(db: Database, path: Path, kind: str, header: HeaderLine | No
 def _swap_facts(db: Database, kind: str, header: HeaderLine | None) -> tuple:
     """(field count of the first data line after the header, whether it ends in an integer, the
     share of data lines that look like the other kind) of the file staged in stage_fields."""
-    return db.fetchone(
-        "select arg_min(field_count, line_no), arg_min(regexp_full_match(fields[-1], '[+-]?[0-9]+'), line_no), "
-        "count(*) filter (where field_count " + ("in (3, 4)" if kind == "run" else ">= 6") + ") / count(*) "
-        "from stage_fields where line_no > $after", {"after": header.line if header else 0})
+    facts = "ingest/swap_facts_run.sql" if kind == "run" else "ingest/swap_facts_qrels.sql"
+    return db.run_file(facts, {"after": header.line if header else 0}).fetchone()
 
 
 def refuse_if_swapped(path: Path, kind: str, first_count: int, first_grade: bool) -> None:
@@ -904,9 +900,9 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
 def _refuse_nul(db: Database, path: Path, staged: str, texts=()) -> None:
     """NUL (U+0000) in what irw stores of a file (a query id, doc id, tag or ir_metadata block) is
     an error naming its line, on every engine: PostgreSQL's text cannot hold it, and a warehouse
-    must not keep on DuckDB what it could not copy to a server. staged is irw's own view name."""
-    if not any("\x00" in text for text in texts) and not db.fetchone(
-            f"select count(*) from {staged} where contains(query_id, chr(0)) or contains(doc_id, chr(0))")[0]:
+    must not keep on DuckDB what it could not copy to a server. staged is irw's own view name
+    (stage_run or stage_qrels: sql/ingest/nul_in_<staged>.sql)."""
+    if not any("\x00" in text for text in texts) and not db.run_file(f"ingest/nul_in_{staged}.sql").fetchone()[0]:
         return
     raise InputFileError([Problem(str(path), _nul_line(path, staged == "stage_run"),
                                   "the control character NUL (U+0000) inside the line; irw stores "
@@ -989,15 +985,12 @@ def _stage_columns(db: Database, table: str, params: dict) -> bool:
     except duckdb.Error:
         clean = False
     if not clean:
-        db.execute(f"drop table if exists {table}")
+        db.run_file(f"ingest/drop_{table}.sql")
     return clean
 
 
 def _drop_stage(db: Database) -> None:
-    for view in _STAGE_VIEWS:
-        db.execute(f"drop view if exists {view}")
-    for table in _STAGE_TABLES:
-        db.execute(f"drop table if exists {table}")
+    db.run_file("ingest/drop_stage.sql")
 
 
 @contextmanager
@@ -1023,14 +1016,14 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
     is only the file's first head_lines lines (_refuse_by_head), refused when they hold a problem
     (the rest unread: the message says so)."""
     query = read_sql(sql_file).strip().rstrip(";")
-    rows = db.run_sql(f"select line_no, reason from (\n{query}\n) order by line_no, reason "
-                      f"limit {int(InputFileError.MAX_SHOWN) + 1}", params).fetchall()
+    rows = db.run_sql(composed_sql("ingest/first_problems.sql", problems=query),
+                      params | {"shown": int(InputFileError.MAX_SHOWN) + 1}).fetchall()
     if head_lines is not None and not rows:
         return
     if rows:
         total = len(rows)
         if total > InputFileError.MAX_SHOWN:
-            total = db.run_sql(f"select count(*) from (\n{query}\n)", params).fetchone()[0]
+            total = db.run_sql(composed_sql("ingest/problem_count.sql", problems=query), params).fetchone()[0]
         raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
                               for line, reason in rows[: InputFileError.MAX_SHOWN]], total=total,
                              read_lines=head_lines)
@@ -1092,7 +1085,7 @@ def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], 
         finally:
             feed.close()
     try:
-        if db.fetchone("select count(*) from stage_fields")[0] < 2:
+        if db.run_file("ingest/stage_fields_count.sql").fetchone()[0] < 2:
             return  # (_header_line's rule needs the count of the whole file's data lines)
         header = _header_line(db)
         first_count, first_grade, _ = _swap_facts(db, kind, header)
@@ -1106,7 +1099,7 @@ def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], 
             raise header_error(path, header, kind)
         _collect_problems(db, path, *problems(), head_lines=read_lines)
     finally:
-        db.execute("drop table if exists stage_fields")
+        db.run_file("ingest/drop_stage_fields.sql")
 
 
 _SIZE_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
@@ -1140,10 +1133,10 @@ def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, ki
         with _read_errors(path, readable.compression):
             db.run_file("ingest/stage_fields.sql", params | {
                 "path": readable.path(), "compression": readable.compression, "line_limit": window})
-        if not db.fetchone("select count(*) from stage_fields where line_no > $window", {"window": window})[0]:
+        if not db.run_file("ingest/stage_fields_beyond.sql", {"window": window}).fetchone()[0]:
             return
-        db.execute("delete from stage_fields where line_no > $window", {"window": window})
-        if problems is not None and db.fetchone("select count(*) from stage_fields")[0]:
+        db.run_file("ingest/drop_fields_beyond.sql", {"window": window})
+        if problems is not None and db.run_file("ingest/stage_fields_count.sql").fetchone()[0]:
             if kind != "prefs":
                 try:
                     _refuse_swapped(db, path, kind, _header_line(db))
@@ -1155,7 +1148,7 @@ def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, ki
 
 
 def _require_data(db: Database, path: Path, what: str) -> int:
-    count = db.fetchone("select count(*) from stage_fields")[0]
+    count = db.run_file("ingest/stage_fields_count.sql").fetchone()[0]
     if count == 0:
         raise InputFileError([Problem(_shown_path(path), 0, f"the file is empty: no {what} lines found")])
     return count
@@ -1336,8 +1329,7 @@ def _qrels_problems(db: Database, subtopics: bool) -> tuple[str, dict]:
         return "ingest/subtopic_qrels_problems.sql", {}
     # The layout (3 or 4 fields) is set by the first line that has one; a malformed first line
     # is reported on its own instead of making every good line "differ from the first".
-    layout = db.fetchone("select coalesce(min_by(field_count, line_no), 4) from stage_fields "
-                         "where field_count in (3, 4)")[0]
+    layout = db.run_file("ingest/qrels_layout.sql").fetchone()[0]
     return "ingest/qrels_problems.sql", {"field_count": layout}
 
 
@@ -1431,7 +1423,7 @@ def store_missing_rows(db: Database, path: Path, name: str, existing: tuple) -> 
                 db.run_file("ingest/mark_rows_stored.sql", {"run_id": run_id})
         finally:
             with stage.transaction():
-                stage.execute("delete from run_rows where run_id = ?", [run_id])
+                stage.run_file("ingest/delete_staged_run_rows.sql", {"run_id": run_id})
     return IngestResult("run", name, str(path), "rows stored", existing[2], existing[3],
                         [f"run {name} held these bytes' scores (evaluated on Spark) without its rows: its rows "
                          "are stored now, its scores kept"])

@@ -31,3 +31,17 @@ def templates_dir() -> Path:
 def read_sql(relative_path: str) -> str:
     """The text of one file under sql/, e.g. read_sql('ingest/stage_lines.sql')."""
     return (sql_dir() / relative_path).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=256)
+def composed_sql(piece: str, **parts: str) -> str:
+    """SQL built at run time from pieces under sql/: the text of file `piece` with each part's text
+    standing where the piece says /* name */ (a piece's header calls that place [name]), e.g. composed_sql('ingest/problem_count.sql',
+    problems=<a problems query>). Parts are SQL of irw's own, never user input."""
+    text = read_sql(piece)
+    for name, part in parts.items():
+        marker = f"/* {name} */"
+        if marker not in text:
+            raise ValueError(f"{piece} has no {marker}")
+        text = text.replace(marker, part)
+    return text
