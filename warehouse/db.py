@@ -814,6 +814,14 @@ def _memory_backed_folder() -> str | None:
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
+def frame_connection() -> duckdb.DuckDBPyConnection:
+    """An in-memory connection of its own that reads the data frames (pandas, polars, Arrow)
+    registered in it and writes them as files (warehouse/frames.py): external access on, no
+    extension loaded or installed on the way."""
+    return duckdb.connect(MEMORY, config={"enable_external_access": True, "autoload_known_extensions": False,
+                                          "autoinstall_known_extensions": False})
+
+
 def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(target, read_only=True, config=SANDBOX_CONFIG)
     try:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import InputFileError, Problem, UsageError
+from .resources import composed_sql, read_sql
 
 # role -> accepted column names, in order of preference: irw's own, PyTerrier's, ir_datasets', TREC's.
 RUN_COLUMNS = {
@@ -49,15 +50,13 @@ class FrameProblem(Problem):
 
 
 def _connection():
-    import duckdb
+    from .db import frame_connection
 
-    con = duckdb.connect(":memory:", config={"enable_external_access": True, "autoload_known_extensions": False,
-                                              "autoinstall_known_extensions": False})
-    return con
+    return frame_connection()
 
 
 def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], what: str) -> dict[str, str]:
-    present = [row[0] for row in con.execute("describe frame_input").fetchall()]
+    present = [row[0] for row in con.execute(read_sql("frames/describe.sql")).fetchall()]
     chosen = {}
     for role, names in roles.items():
         found = next((n for n in names if n in present), None)
@@ -86,38 +85,29 @@ def frame_as_file(frame: Any, kind: str, label: str, tag: str = "frame") -> Iter
         except Exception as exc:  # DuckDB says why it cannot read the object
             raise UsageError(f"cannot read the {kind} frame: {str(exc).splitlines()[0]}") from None
         # the frame's row order, kept through the window functions below
-        con.execute("create temp view frame as select *, row_number() over () - 1 as irw_row from frame_input")
+        con.execute(read_sql("frames/numbered.sql"))
         roles = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
         required = ("query", "doc", "score") if kind == "run" else ("query", "doc", "grade")
         names = _columns(con, roles, required, kind)
-        cols = {role: f"cast({_quoted(name)} as varchar)" for role, name in names.items()}
-        if kind == "run":
-            score = f"cast(cast({_quoted(names['score'])} as double) as varchar)"
-            rank = cols.get("rank") or (f"cast(row_number() over (partition by {cols['query']} "
-                                        f"order by {_quoted(names['score'])} desc) as varchar)")
-            fields = {"query": cols["query"], "Q0": "'Q0'", "doc": cols["doc"], "rank": rank, "score": score,
-                      "tag": "$tag"}
-        else:
-            fields = {"query": cols["query"], "iter": "'0'", "doc": cols["doc"], "grade": cols["grade"]}
+        # the frame's columns in their roles (sql/frames/*_roles.sql), as text
+        roles_file = ("frames/qrels_roles.sql" if kind != "run" else
+                      "frames/run_roles_ranked.sql" if "rank" in names else "frames/run_roles.sql")
+        con.execute(composed_sql(roles_file, **{role: _quoted(name) for role, name in names.items()}))
         problems = []
         for role, column in names.items():  # the frame's own columns: missing values, whitespace
-            expression = cols[role]
-            for (row, value) in con.execute(
-                    f"select irw_row, {expression} from frame where {expression} is null "
-                    f"or regexp_matches({expression}, '\\s') order by irw_row limit 21").fetchall():
+            for (row, value) in con.execute(composed_sql("frames/role_problems.sql", role=role)).fetchall():
                 reason = (f"its {column} is missing (None or NaN)" if value is None else
                           f"its {column} {value!r} holds whitespace, which a TREC line cannot carry")
                 problems.append(FrameProblem(label, row, reason))
         if problems:
             problems.sort(key=lambda p: p.line)
             raise InputFileError(problems)
-        select = "select " + ", ".join(fields.values()) + " from frame order by irw_row"
         with tempfile.TemporaryDirectory(prefix="irw-frame-") as folder:
             path = Path(folder) / f"frame.{kind}"
             if "'" in str(path):  # COPY takes no parameter for its file: the path is ours, and checked
                 raise UsageError(f"the temporary folder {folder} has a quote in its path; set TMPDIR elsewhere")
-            con.execute(f"copy ({select}) to '{path}' (format csv, delimiter ' ', header false, quote '', "
-                        "escape '')", {"tag": tag} if kind == "run" else None)
+            con.execute(composed_sql(f"frames/{kind}_lines.sql", path=f"'{path}'"),
+                        {"tag": tag} if kind == "run" else None)
             yield path
     finally:
         con.close()
@@ -160,8 +150,7 @@ def ingest_run_frame(db, frame: Any, name: str | None, *, store, date=None) -> A
     when = date if date is not None else dt.datetime.now().replace(microsecond=0)
     result = _store_frame(frame, "run", name, lambda path: store(path, when), tag=re.sub(r"\s+", "_", name))
     with db.transaction():
-        db.execute("update runs set source_path = null, date_source = case when ? then '--date' else 'data frame' "
-                   "end where name = ?", [date is not None, name])
+        db.run_file("frames/forget_run_source.sql", {"dated": date is not None, "name": name})
     return result
 
 
@@ -171,5 +160,5 @@ def ingest_qrels_frame(db, frame: Any, name: str | None, *, store) -> Any:
         raise UsageError("qrels from a data frame need a name: ingest_qrels(frame, name=...)")
     result = _store_frame(frame, "qrels", name, store)
     with db.transaction():
-        db.execute("update qrels_sets set source_path = null where name = ?", [name])
+        db.run_file("frames/forget_qrels_source.sql", {"name": name})
     return result

@@ -1,0 +1,15 @@
+-- run_roles: a run frame's columns in their roles, as text (warehouse/frames.py, frame_as_file);
+-- the frame has no rank column, so each query's rows are ranked by score, highest first. Composed:
+-- [query], [doc] and [score] are the frame's columns (names from frames.RUN_COLUMNS,
+-- quoted), never the user's text.
+-- Grain: one row per frame row. Inputs: frame (numbered.sql).
+-- trec_eval: none (the frame becomes a TREC file, which is then ingested and checked as any file is).
+create temp view frame_roles as
+select
+    irw_row,
+    cast(/* query */ as varchar) as query,
+    cast(/* doc */ as varchar) as doc,
+    cast(/* score */ as varchar) as score,
+    cast(row_number() over (partition by cast(/* query */ as varchar) order by /* score */ desc) as varchar) as rank,
+    cast(cast(/* score */ as double) as varchar) as score_text
+from frame

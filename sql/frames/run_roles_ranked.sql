@@ -1,0 +1,13 @@
+-- run_roles_ranked: a run frame's columns in their roles, as text, as run_roles.sql, for a frame
+-- with a rank column ([rank]), which is kept.
+-- Grain: one row per frame row. Inputs: frame (numbered.sql).
+-- trec_eval: none (the frame becomes a TREC file, which is then ingested and checked as any file is).
+create temp view frame_roles as
+select
+    irw_row,
+    cast(/* query */ as varchar) as query,
+    cast(/* doc */ as varchar) as doc,
+    cast(/* score */ as varchar) as score,
+    cast(/* rank */ as varchar) as rank,
+    cast(cast(/* score */ as double) as varchar) as score_text
+from frame
