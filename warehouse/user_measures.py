@@ -223,7 +223,6 @@ def _error_line(message: str, text: str, offset: int = 0) -> int:
 # measure. The temp tables themselves cannot be read here: the sandbox is another connection.
 _CREATE_AS = re.compile(r"^create temp table (\w+) as\s", re.I | re.M)
 _OWN_NAME = re.compile(r"\$([A-Za-z_]\w*)")
-_SUFFIX = "\n) as u"
 
 
 @functools.lru_cache(maxsize=1)
@@ -248,9 +247,19 @@ def ranked_judged_ctes() -> str:
 
 
 @functools.lru_cache(maxsize=1)
+def _around() -> tuple[str, str]:
+    """(the text before a measure's SELECT, the text after it): sql/user_measures/statement.sql
+    after its header, the evaluation's CTEs in place."""
+    from .resources import read_sql
+
+    lines = read_sql("user_measures/statement.sql").splitlines()
+    body = "\n".join(lines[next(i for i, line in enumerate(lines) if not line.startswith("--")):])
+    before, after = body.split("/* measure */")
+    return before.replace("/* ranked_judged */", ranked_judged_ctes()), after
+
+
 def _prefix() -> str:
-    return (f"{ranked_judged_ctes()}\n\nselect\n    cast(u.run_id as integer) as run_id,\n"
-            "    cast(u.query_id as varchar) as query_id,\n    cast(u.value as double) as value\nfrom (\n")
+    return _around()[0]
 
 
 def _own(match: re.Match) -> str:
@@ -262,7 +271,7 @@ def prefix_lines() -> int:
 
 
 def statement(definition: Definition) -> str:
-    return _prefix() + definition.sql + _SUFFIX
+    return _prefix() + definition.sql + _around()[1]
 
 
 def bound_names(definition: Definition) -> list[str]:
