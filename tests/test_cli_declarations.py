@@ -39,7 +39,7 @@ def test_the_command_list_shows_no_broken_line():
     assert not re.search(r"│ {12,}\S", listed), listed
 
 
-@pytest.mark.parametrize("flag", ["--format", "--measure", "--qrels", "--db", "--baseline", "--output"])
+@pytest.mark.parametrize("flag", ["--format", "--measure", "--qrels", "--db", "--baseline", "--output", "--replace"])
 def test_a_shared_option_is_declared_once(flag):
     declared = re.findall(rf"""typer\.Option\(\s*(?:"-\w", )?["']{flag}["']""", SOURCE)
     assert len(declared) == 1, f"{flag} is declared {len(declared)} times in warehouse/cli.py"
@@ -70,3 +70,16 @@ def test_each_command_keeps_its_default(argv, flag, default):
     (option,) = [p for p in command.params if flag in p.opts]
     value = option.default.value if hasattr(option.default, "value") else option.default
     assert value == default
+
+
+@pytest.mark.parametrize("argv, negatable", [
+    (["ingest", "qrels"], True), (["ingest", "prefs"], True), (["ingest", "run"], True),
+    (["copy"], False), (["export"], False), (["eval"], False), (["measures", "add"], False),
+])
+def test_replace_takes_what_it_took(argv, negatable):
+    """--replace is declared once (_replace_option); the ingest commands still take --no-replace."""
+    command = typer.main.get_command(cli.app)
+    for name in argv:
+        command = command.commands[name]
+    (option,) = [p for p in command.params if "--replace" in p.opts]
+    assert option.secondary_opts == (["--no-replace"] if negatable else []) and option.default is False

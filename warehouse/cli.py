@@ -109,6 +109,12 @@ def _output_option(help: str) -> typer.models.OptionInfo:
     return typer.Option("-o", "--output", help=help)
 
 
+def _replace_option(help: str, *, negatable: bool = False) -> typer.models.OptionInfo:
+    """--replace. The ingest commands also take --no-replace (their default, as they always have);
+    copy, export, eval --into and measures add take --replace alone."""
+    return typer.Option("--replace" + ("/--no-replace" if negatable else ""), help=help)
+
+
 def _qrels_option(more: str = "") -> typer.models.OptionInfo:
     return typer.Option("--qrels", help=f"Stored qrels set to evaluate against (may be left out when only one is "
                                          f"stored){more}.")
@@ -289,7 +295,7 @@ def ingest_qrels(
     file: Annotated[Path, typer.Argument(help="TREC qrels: `qid iter docid grade` or `qid docid grade`.")],
     name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: file name).")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
-    replace: Annotated[bool, typer.Option(help="Replace a set of the same name and its scores.")] = False,
+    replace: Annotated[bool, _replace_option("Replace a set of the same name and its scores.", negatable=True)] = False,
     subtopics: Annotated[bool, typer.Option(
         "--subtopics", help="Diversity qrels (ndeval's `qid subtopic docid grade`), for alpha_nDCG@k, ERR_IA@k ...")] = False,
     db: DbOption = DEFAULT_DB,
@@ -306,7 +312,7 @@ def ingest_prefs(
                                               "rel_level` (judgment group, sub-group).")],
     name: Annotated[Optional[str], typer.Option(help="Name of the prefs set (default: file name).")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
-    replace: Annotated[bool, typer.Option(help="Replace a set of the same name and its scores.")] = False,
+    replace: Annotated[bool, _replace_option("Replace a set of the same name and its scores.", negatable=True)] = False,
     qrels_format: Annotated[bool, typer.Option(
         "--qrels-format", help="Read a qrels file (`qid jg docid rel_level`) as preferences, as trec_eval -R "
                                "qrels_prefs does (one sub-group per judgment group).")] = False,
@@ -345,7 +351,8 @@ def ingest_run(
     date: Annotated[Optional[str], typer.Option(
         help="The runs' date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] (default: the ir_metadata header's "
              "date:, else the file's modification time).")] = None,
-    replace: Annotated[bool, typer.Option(help="Replace a stored run of the same name and its scores.")] = False,
+    replace: Annotated[bool, _replace_option("Replace a stored run of the same name and its scores.",
+                                             negatable=True)] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Ingest run files; each file is one run. The whole batch is checked before anything is stored."""
@@ -514,8 +521,8 @@ def copy_command(
     target: Annotated[str, typer.Option("--to", help="The warehouse to copy into (created if new).")],
     run: Annotated[Optional[list[str]], typer.Option("--run", help="Copy only this run (repeatable); "
                                                                    "default: every run.")] = None,
-    replace: Annotated[bool, typer.Option("--replace", help="Replace runs and qrels sets the target holds "
-                                                            "under the same name with other content.")] = False,
+    replace: Annotated[bool, _replace_option("Replace runs and qrels sets the target holds under the same name "
+                                             "with other content.")] = False,
 ) -> None:
     """Copy qrels sets, runs and stored scores between warehouses (DuckDB file <-> PostgreSQL)."""
     from .core import copy as copy_warehouse
@@ -531,7 +538,7 @@ def export_command(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write (new, empty, or an earlier "
                                                                   "export with --replace).")],
     db: DbOption = DEFAULT_DB,
-    replace: Annotated[bool, typer.Option("--replace", help="Replace an earlier export in DIR.")] = False,
+    replace: Annotated[bool, _replace_option("Replace an earlier export in DIR.")] = False,
 ) -> None:
     """Write the warehouse's tables as Parquet, for Spark or any other engine.
 
@@ -583,8 +590,8 @@ def eval_(
     into: Annotated[Optional[str], typer.Option(
         "--into", help="With --engine spark: store the qrels, the runs' descriptions and their per-query scores "
                        "in this warehouse (DuckDB file or PostgreSQL URL).")] = None,
-    replace: Annotated[bool, typer.Option(
-        "--replace", help="With --into: replace runs or qrels of the same name holding other content.")] = False,
+    replace: Annotated[bool, _replace_option(
+        "With --into: replace runs or qrels of the same name holding other content.")] = False,
 ) -> None:
     """Evaluate stored runs; per-query scores are stored and reused by later calls.
 
@@ -677,8 +684,7 @@ def measures_list(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.ta
 @measures_app.command("add")
 def measures_add(
     file: Annotated[Path, typer.Argument(help="A measure file: a SELECT over ranked_judged with a header.")],
-    replace: Annotated[bool, typer.Option("--replace", help="Replace a measure of that name and delete its "
-                                                            "scores.")] = False,
+    replace: Annotated[bool, _replace_option("Replace a measure of that name and delete its scores.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Add a measure written in SQL; from then on irw eval -m NAME, compare and reports compute it."""
