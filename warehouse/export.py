@@ -53,6 +53,7 @@ from typing import Iterator
 
 from . import leftovers
 from .errors import ConflictError, DatabaseError, NotFoundError, OutputError
+from .resources import composed_sql
 
 MANIFEST = "_irw_export.json"
 FORMAT_VERSION = 1
@@ -150,7 +151,8 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
     earlier = _check_target(target, replace, db)
     tables, skipped = _tables(db)
     with _snapshot(db):
-        counts = {name: db.fetchone(f'select count(*) from "{name}"')[0] for name in ("runs", "qrels_sets")}
+        counts = {name: db.run_file(f"catalog/{count}.sql").fetchone()[0]
+                  for name, count in (("runs", "run_count"), ("qrels_sets", "qrels_set_count"))}
         if not any(counts.values()):
             raise NotFoundError(f"the warehouse {db.path} holds no qrels set and no run: nothing to export; "
                                 "ingest some with `irw ingest qrels` and `irw ingest run`")
@@ -454,8 +456,9 @@ def _partition_names(db, partitioning: Partitioning, target: Path) -> dict[int, 
     name both Spark and DuckDB read back are refused, before anything is written."""
     limit = _name_max(target)
     found, problems = {}, []
-    for row_id, name in db.fetchall(f'select "{partitioning.id}", "{partitioning.name}" from "{partitioning.owner}" '
-                                    f'order by "{partitioning.id}"'):
+    for row_id, name in db.run_sql(composed_sql(
+            "export/partition_names.sql", id=_quoted(partitioning.id), name=_quoted(partitioning.name),
+            owner=_quoted(partitioning.owner))).fetchall():
         folder = partition_folder(partitioning.key, name)
         if name == "":
             problems.append(f"{partitioning.owner} id {row_id} has an empty name, which Spark and DuckDB read back "
@@ -508,7 +511,8 @@ def _writer(db) -> Iterator:
         def copy(table, columns, partition, path):
             select, params = _select(table, columns, partition)
             with _writing(table, path):
-                return db.execute(f"copy ({select}) to {_literal(str(path))} (format parquet)", params).fetchone()[0]
+                return db.run_sql(composed_sql("export/write_parquet.sql", rows=select, path=_literal(str(path))),
+                                  params).fetchone()[0]
 
         yield copy
         return
@@ -526,8 +530,8 @@ def _writer(db) -> Iterator:
                 if not os.path.getsize(csv):  # no rows (DuckDB cannot read an empty CSV file's dialect)
                     return 0
                 with _writing(table, path):
-                    return db.staging.execute(f"copy ({_typed_csv(csv, columns)}) to {_literal(str(path))} "
-                                              "(format parquet)").fetchone()[0]
+                    return db.staging.run_sql(composed_sql("export/write_parquet.sql", rows=_typed_csv(csv, columns),
+                                                           path=_literal(str(path)))).fetchone()[0]
             finally:
                 os.unlink(csv)
 
@@ -538,11 +542,11 @@ def _writer(db) -> Iterator:
 def _writing(table: str, path: Path) -> Iterator[None]:
     """DuckDB's failures to write an export file (a full disk) said as such: left to DuckDB's
     handler they would read as a full disk under the warehouse."""
-    import duckdb
+    from .db import DuckDBError
 
     try:
         yield
-    except duckdb.Error as exc:
+    except DuckDBError as exc:
         text = str(exc)
         if str(path) in text or "No space left on device" in text:
             reason = "no space left on device" if "No space left on device" in text else text.splitlines()[0]
@@ -553,11 +557,12 @@ def _writing(table: str, path: Path) -> Iterator[None]:
 
 def _select(table: str, columns: list[tuple[str, str]], partition: tuple[str, int] | None) -> tuple[str, dict]:
     """The query of a table's rows (all, or those whose id column holds one id) and its parameters."""
-    text = f"select {', '.join(_quoted(c) for c, _ in columns)} from {_quoted(table)}"
+    names = ", ".join(_quoted(c) for c, _ in columns)
     if partition is None:
-        return text, {}
+        return composed_sql("export/table_rows.sql", columns=names, table=_quoted(table)), {}
     column, row_id = partition
-    return f"{text} where {_quoted(column)} = $partition", {"partition": row_id}
+    return (composed_sql("export/partition_rows.sql", columns=names, table=_quoted(table), column=_quoted(column)),
+            {"partition": row_id})
 
 
 def _typed_csv(path: str, columns: list[tuple[str, str]]) -> str:
@@ -565,10 +570,9 @@ def _typed_csv(path: str, columns: list[tuple[str, str]]) -> str:
     DuckDB types: a map (PostgreSQL's JSONB) is read as its JSON text and converted; an empty
     string stays one (quoted "" in PostgreSQL's CSV), as null stays null (unquoted nothing)."""
     read_types = ", ".join(f"{_literal(c)}: {_literal('VARCHAR' if _is_nested(t) else t)}" for c, t in columns)
-    select = ", ".join(f"cast(cast({_quoted(c)} as json) as {t}) as {_quoted(c)}" if _is_nested(t) else _quoted(c)
-                       for c, t in columns)
-    return (f"select {select} from read_csv({_literal(path)}, columns = {{{read_types}}}, header = false, "
-            "delim = ',', quote = '\"', escape = '\"', auto_detect = false, allow_quoted_nulls = false)")
+    select = ", ".join(composed_sql("export/nested_column.sql", column=_quoted(c), type=t) if _is_nested(t)
+                       else _quoted(c) for c, t in columns)
+    return composed_sql("export/typed_csv.sql", columns=select, path=_literal(path), types="{" + read_types + "}")
 
 
 def _is_nested(data_type: str) -> bool:
@@ -596,7 +600,7 @@ def _write(db, copy, work: Path, table: str, columns, names: dict[int, tuple[str
         os.rename(staged, folder / folder_name / "data_0.parquet")
         partitions[name] = f"{table}/{folder_name}"
         rows += written
-    total = db.fetchone(f"select count(*) from {_quoted(table)}")[0]
+    total = db.run_sql(composed_sql("export/row_count.sql", table=_quoted(table))).fetchone()[0]
     if rows != total:
         raise DatabaseError(f"{table} holds {total - rows} rows whose {partitioning.id} is not in {partitioning.owner}: "
                             "they belong to no folder, so the export was not written")
