@@ -814,6 +814,25 @@ def _memory_backed_folder() -> str | None:
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
+# What modules outside the engine modules need of DuckDB's own API, so that only the engine modules
+# import duckdb (tests/test_engines_seam.py): the errors its reading of files and SQL raises.
+DuckDBError = duckdb.Error
+DuckDBInvalidInput = duckdb.InvalidInputException
+DuckDBOutOfMemory = duckdb.OutOfMemoryException
+DuckDBIOError = duckdb.IOException
+DuckDBPermissionError = duckdb.PermissionException
+DuckDBConnection = duckdb.DuckDBPyConnection
+# irw sql's checks of a statement (warehouse/adhoc.py): DuckDB's kinds of statement, and its tokenizer
+StatementType = duckdb.StatementType
+tokenize = duckdb.tokenize
+
+
+def parser_connection() -> duckdb.DuckDBPyConnection:
+    """A plain in-memory connection that parses SQL (extract_statements) and holds nothing
+    (warehouse/user_measures.py checks a measure file's statement with it)."""
+    return duckdb.connect()
+
+
 def frame_connection() -> duckdb.DuckDBPyConnection:
     """An in-memory connection of its own that reads the data frames (pandas, polars, Arrow)
     registered in it and writes them as files (warehouse/frames.py): external access on, no

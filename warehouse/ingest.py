@@ -23,12 +23,11 @@ from pathlib import Path
 from collections.abc import Mapping
 from typing import BinaryIO, Callable, Iterator, TypeVar
 
-import duckdb
 
 from .escaping import name_problem, shown
 from . import interrupt, leftovers, transfer
 from .catalog import delete_qrels_set, delete_run
-from .db import Database, memory_limit
+from .db import Database, DuckDBError, DuckDBInvalidInput, DuckDBIOError, DuckDBOutOfMemory, memory_limit
 from .errors import ConflictError, InputFileError, Problem, UsageError
 from .resources import composed_sql, read_sql
 
@@ -699,17 +698,17 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
     """DuckDB's errors while reading a file, as InputFileError naming file:line and the reason."""
     try:
         yield
-    except duckdb.InvalidInputException as exc:
+    except DuckDBInvalidInput as exc:
         message = str(exc)
         line = _CSV_LINE.search(message)
         problem = Problem(_shown_path(path), int(line.group(1)) if line else 0, _read_error_reason(message))
         raise (InputFileError if line else _UnreadableByDuckDB)([problem]) from None
-    except duckdb.OutOfMemoryException:
+    except DuckDBOutOfMemory:
         # not the file's fault: DuckDB reads text in buffers of 16 x its longest line (about 32 MB)
         raise InputFileError([Problem(_shown_path(path), 0, (
             f"reading it needs more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT; DuckDB reads "
             "text in buffers of about 32 MB); nothing was stored: run it again with a larger IRW_MEMORY_LIMIT"))]) from None
-    except (duckdb.IOException, duckdb.Error) as exc:
+    except (DuckDBIOError, DuckDBError) as exc:
         first = str(exc).splitlines()[0].removeprefix("IO Error: ")
         if compression != "none":
             reason = f"corrupt or truncated {path.suffix.lower()[1:]} data ({first})"
@@ -982,7 +981,7 @@ def _stage_columns(db: Database, table: str, params: dict) -> bool:
     try:
         db.run_file(f"ingest/{table}.sql", params | {"row_cap": row_cap})
         clean = db.run_file("ingest/columns_clean.sql", {"stage_table": table, "row_cap": row_cap}).fetchone()[0]
-    except duckdb.Error:
+    except DuckDBError:
         clean = False
     if not clean:
         db.run_file(f"ingest/drop_{table}.sql")
@@ -1080,7 +1079,7 @@ def _refuse_by_head(db: Database, path: Path, kind: str, problems: Callable[[], 
         feed = _Feed(tmp / "head", path, head)
         try:
             db.run_file("ingest/stage_fields.sql", {"path": str(feed.fifo), "compression": "none", "line_limit": None})
-        except duckdb.Error:
+        except DuckDBError:
             return  # the whole file's read names what DuckDB cannot read
         finally:
             feed.close()

@@ -161,16 +161,15 @@ def _file_line(text: str, position: int) -> int:
 def check_statement(definition: Definition) -> None:
     """The file's SQL read by DuckDB's parser and adhoc's statement checks (irw sql's): one SELECT,
     nothing that writes, no function that reads a file. Errors name the file's line."""
-    import duckdb
-
     from . import adhoc
+    from .db import DuckDBError, parser_connection
 
     text, path = definition.text, definition.path
-    con = duckdb.connect()
+    con = parser_connection()
     try:
         try:
             statements = con.extract_statements(definition.sql)
-        except duckdb.Error as exc:
+        except DuckDBError as exc:
             raise MeasureFileError(f"{path}:{_error_line(str(exc), text)}: {_first_line(exc)}") from None
         body = _first_code_position(text)
         if len(statements) != 1:
