@@ -429,6 +429,13 @@ class Database:
             self.con.execute(f"insert into {table} select {lists}",
                              [[row[i] for row in rows] for i in range(len(columns))])
 
+    def frame_connection(self) -> duckdb.DuckDBPyConnection:
+        """An in-memory connection of its own (not this database's) that reads the data frames
+        (pandas, polars, Arrow) registered in it and writes them as files (warehouse/frames.py, on a
+        warehouse's staging database): external access on, no extension loaded or installed."""
+        return duckdb.connect(MEMORY, config={"enable_external_access": True, "autoload_known_extensions": False,
+                                              "autoinstall_known_extensions": False})
+
     def has_table(self, name: str) -> bool:
         """A table (temporary or not) of that name exists."""
         return bool(self.fetchone("select count(*) from duckdb_tables() where table_name = ?", [name])[0])
@@ -831,14 +838,6 @@ def parser_connection() -> duckdb.DuckDBPyConnection:
     """A plain in-memory connection that parses SQL (extract_statements) and holds nothing
     (warehouse/user_measures.py checks a measure file's statement with it)."""
     return duckdb.connect()
-
-
-def frame_connection() -> duckdb.DuckDBPyConnection:
-    """An in-memory connection of its own that reads the data frames (pandas, polars, Arrow)
-    registered in it and writes them as files (warehouse/frames.py): external access on, no
-    extension loaded or installed on the way."""
-    return duckdb.connect(MEMORY, config={"enable_external_access": True, "autoload_known_extensions": False,
-                                          "autoinstall_known_extensions": False})
 
 
 def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:

@@ -49,12 +49,6 @@ class FrameProblem(Problem):
         return f"{self.path} row {self.line}: {self.reason}"
 
 
-def _connection():
-    from .db import frame_connection
-
-    return frame_connection()
-
-
 def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], what: str) -> dict[str, str]:
     present = [row[0] for row in con.execute(read_sql("frames/describe.sql")).fetchall()]
     chosen = {}
@@ -74,11 +68,11 @@ def _quoted(identifier: str) -> str:
 
 
 @contextmanager
-def frame_as_file(frame: Any, kind: str, label: str, tag: str = "frame") -> Iterator[Path]:
+def frame_as_file(db, frame: Any, kind: str, label: str, tag: str = "frame") -> Iterator[Path]:
     """The frame written as a TREC run (`kind` 'run') or qrels file in a temporary folder, one line
     per row in the frame's order; removed after. Values a TREC line cannot carry (missing, or holding
     whitespace) are refused here, naming their rows; everything else is left to the file's rules."""
-    con = _connection()
+    con = db.staging.frame_connection()  # a DuckDB connection of its own (warehouse/db.py)
     try:
         try:
             con.register("frame_input", frame)
@@ -130,11 +124,11 @@ def frame_label(kind: str, name: str | None) -> str:
     return f"{kind} frame {name}" if name else f"{kind} frame"
 
 
-def _store_frame(frame: Any, kind: str, name: str, store, tag: str = "frame") -> Any:
+def _store_frame(db, frame: Any, kind: str, name: str, store, tag: str = "frame") -> Any:
     """The frame written as a file and stored by store(path) -> IngestResult, told of the frame:
     problems name its rows, messages its label instead of the temporary file."""
     label = frame_label(kind, name)
-    with frame_as_file(frame, kind, label, tag=tag) as path:
+    with frame_as_file(db, frame, kind, label, tag=tag) as path:
         try:
             result = store(path)
         except InputFileError as exc:
@@ -148,7 +142,7 @@ def ingest_run_frame(db, frame: Any, name: str | None, *, store, date=None) -> A
     if not name:
         raise UsageError("a run from a data frame needs a name: ingest_run(frame, name=...)")
     when = date if date is not None else dt.datetime.now().replace(microsecond=0)
-    result = _store_frame(frame, "run", name, lambda path: store(path, when), tag=re.sub(r"\s+", "_", name))
+    result = _store_frame(db, frame, "run", name, lambda path: store(path, when), tag=re.sub(r"\s+", "_", name))
     with db.transaction():
         db.run_file("frames/forget_run_source.sql", {"dated": date is not None, "name": name})
     return result
@@ -158,7 +152,7 @@ def ingest_qrels_frame(db, frame: Any, name: str | None, *, store) -> Any:
     """Ingests a qrels frame as qrels set `name` by the file path (store(path) -> IngestResult)."""
     if not name:
         raise UsageError("qrels from a data frame need a name: ingest_qrels(frame, name=...)")
-    result = _store_frame(frame, "qrels", name, store)
+    result = _store_frame(db, frame, "qrels", name, store)
     with db.transaction():
         db.run_file("frames/forget_qrels_source.sql", {"name": name})
     return result
