@@ -331,3 +331,56 @@ def test_a_spark_failure_in_a_command_is_one_line_that_says_what_to_do(spark):
     assert message.startswith("Spark failed: org.apache.spark.SparkException: [UNABLE_TO_ACQUIRE_MEMORY]")
     assert "SPARK_DRIVER_MEMORY=8g" in message and "\n" not in message
     assert spark.sparkContext._jsc is not None  # the test's session was not stopped by the command
+
+
+# Each rule sql/spark/ restates of local ingest (issue 25: held equal by a test of every rule), with
+# the inputs the tests above do not give: (what, kind, the file's bytes, strict). A case either
+# side accepts must be accepted by the other.
+RULE_CASES = [
+    ("scores: forms accepted, NaN, overflow; rank out of range; a comment; tabs", "run",
+     b"q1 Q0 d1 1 NaN t\nq1 Q0 d2 2 1e400 t\nq1 Q0 d3 99999999999999999999 1.0 t\nq1 Q0 d4 4 +1 t\n"
+     b"q1 Q0 d5 5 .5 t\n# a comment line\nq1 Q0 d6 6 1. t\nq1 Q0 d7 7 -1e5 t\nq1 Q0 d8 8 0x10 t\n"
+     b"q2\tQ0\td1\t1\t1.0\tt\n", True),
+    ("the same with trec_eval's rules", "run",
+     b"q1 Q0 d1 1 NaN t\nq1 Q0 d2 2 1e400 t\nq1 Q0 d3 99999999999999999999 1.0 t\nq1 Q0 d4 4 +1 t x\n", False),
+    ("two tags in one run file", "run", b"q1 Q0 d1 1 1.0 a\nq1 Q0 d2 2 0.5 b\nq2 Q0 d1 1 1.0 a\n", True),
+    ("NUL inside a line", "run", b"q1 Q0 d1 1 2.0 t\nq1 Q0 d\x002 2 1.0 t\n", True),
+    ("qrels: negative and signed grades, a fraction, 2 and 5 fields", "qrels",
+     b"q1 0 d1 1\nq1 0 d2 -1\nq1 0 d3 +2\nq1 0 d4 1.5\nq1 d5\nq1 0 d6 1 x\n", True),
+    ("qrels of 3 fields, then 4", "qrels", b"q1 d1 1\nq1 0 d2 1\nq2 d1 0\n", True),
+]
+
+
+def _problems_or_none(call) -> list[tuple[int, str]]:
+    try:
+        call()
+    except InputFileError as exc:
+        return [(p.line, p.reason) for p in exc.problems]
+    return []
+
+
+@pytest.mark.spark
+def test_every_rule_spark_restates_gives_the_problems_local_ingest_gives(spark, tmp_path):
+    from warehouse import ingest, oneshot
+    from warehouse import spark as on_spark
+
+    good_qrels = tmp_path / "good.qrels"
+    good_qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    good_run = tmp_path / "good.run"
+    good_run.write_text("q1 Q0 d1 1 1.0 t\n")
+    differ = []
+    for what, kind, data, strict in RULE_CASES:
+        path = tmp_path / f"case.{kind}"
+        path.write_bytes(data)
+        qrels, run = (path, good_run) if kind == "qrels" else (good_qrels, path)
+
+        def local():
+            with oneshot.database() as db:
+                ingest.ingest_qrels(db, qrels, "qrels")
+                ingest.ingest_run(db, run, "run", strict=strict)
+
+        mine = _problems_or_none(local)
+        theirs = _problems_or_none(lambda: on_spark.evaluate(spark, qrels, [run], ["AP"], strict=strict))
+        if mine != theirs:
+            differ.append(f"{what}: local {mine}, Spark {theirs}")
+    assert not differ, "\n".join(differ)
