@@ -18,13 +18,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Iterator
 
-import duckdb
-
-from .db import Database, about_the_file, failure
+from .db import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError, StatementType, about_the_file,
+                 failure, tokenize)
+from .resources import read_sql
 from .errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, WarehouseOpenError
 from .table import Table
 
-_STATEMENT = duckdb.StatementType
+_STATEMENT = StatementType
 # Query nodes (in DuckDB's json_serialize_sql tree) and functions that write inside a SELECT.
 _WRITE_NODES = {"INSERT_QUERY_NODE": "an INSERT", "UPDATE_QUERY_NODE": "an UPDATE",
                 "DELETE_QUERY_NODE": "a DELETE", "MERGE_INTO_QUERY_NODE": "a MERGE"}
@@ -51,26 +51,26 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
     with db.sandbox() as con:
         try:
             statements = con.extract_statements(query)
-        except duckdb.Error as exc:
+        except DuckDBError as exc:
             raise _query_failure(db, con, exc) from None
         if len(statements) != 1:
             raise QueryError(f"expected one SQL statement, found {len(statements)}")
         why = refusal(con, statements[0])
         if why:
             raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
-        con.execute("begin transaction")
+        con.begin()
         failed: BaseException | None = None
         try:
             return _interruptible(con, lambda: Table.from_result(
                 con.execute(query, params) if params is not None else con.execute(query)), timeout)
-        except (duckdb.Error, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
+        except (DuckDBError, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
             failed = exc  # TypeError ...: values DuckDB cannot bind
         finally:
             try:
                 con.execute("rollback")
-            except duckdb.Error:
+            except DuckDBError:
                 pass  # a fatal error leaves nothing to roll back
-        if isinstance(failed, duckdb.Error):
+        if isinstance(failed, DuckDBError):
             raise _query_failure(db, con, failed) from None
         raise QueryError(f"cannot bind the parameters: {failed}") from None
 
@@ -84,7 +84,7 @@ def _checked_timeout(timeout: Any) -> float:
     return float(timeout)
 
 
-def _interruptible(con: duckdb.DuckDBPyConnection, call, timeout: float):
+def _interruptible(con: DuckDBConnection, call, timeout: float):
     """call() (a statement on con and the reading of its rows) on a thread of its own, while this
     thread waits: Ctrl-C reaches Python only here (DuckDB's execute holds the main thread in C until
     done), and interrupts DuckDB (con.interrupt()) before KeyboardInterrupt goes on; so does the
@@ -149,7 +149,7 @@ def _checked_arguments(query: Any, params: Any) -> tuple[str, Any]:
 
 # -- statement checks ---------------------------------------------------------------------------
 
-def refusal(con: duckdb.DuckDBPyConnection, statement) -> str | None:
+def refusal(con: DuckDBConnection, statement) -> str | None:
     """Why a parsed statement is refused (it could write, or cannot be checked), or None."""
     try:
         kind = statement.type
@@ -161,7 +161,7 @@ def refusal(con: duckdb.DuckDBPyConnection, statement) -> str | None:
             return "the statement this EXPLAIN wraps cannot be found, so it cannot be checked"
         try:
             inner_statements = con.extract_statements(inner)
-        except duckdb.Error:
+        except DuckDBError:
             return "the statement this EXPLAIN wraps cannot be parsed on its own, so it cannot be checked"
         if len(inner_statements) != 1:
             return "the statement this EXPLAIN wraps cannot be parsed on its own, so it cannot be checked"
@@ -171,8 +171,8 @@ def refusal(con: duckdb.DuckDBPyConnection, statement) -> str | None:
     if kind != _STATEMENT.SELECT:
         return f"{kind.name} statements are refused"
     try:
-        tree = json.loads(con.execute("select json_serialize_sql(?)", [statement.query]).fetchone()[0])
-    except (duckdb.Error, ValueError, TypeError):
+        tree = json.loads(con.execute(read_sql("adhoc/serialized.sql"), {"query": statement.query}).fetchone()[0])
+    except (DuckDBError, ValueError, TypeError):
         tree = {"error": True}
     if isinstance(tree, dict) and tree.get("error"):
         return _write_word(statement.query)  # e.g. a PIVOT inside a SELECT
@@ -197,7 +197,7 @@ def _json_nodes(value: Any) -> Iterator[dict]:
 
 def _tokens(text: str) -> list[tuple[int, str, str]]:
     """(position, text, kind) of every token but comments, by DuckDB's own tokenizer."""
-    raw = duckdb.tokenize(text)
+    raw = tokenize(text)
     ends = [position for position, _ in raw[1:]] + [len(text)]
     tokens = []
     for (position, kind), end in zip(raw, ends):
@@ -253,7 +253,7 @@ def _explained(query: str) -> str | None:
 
 # -- what went wrong ------------------------------------------------------------------------------
 
-def _query_failure(db: Database, con: duckdb.DuckDBPyConnection, error: duckdb.Error) -> IrwError:
+def _query_failure(db: Database, con: DuckDBConnection, error: DuckDBError) -> IrwError:
     """DuckDB's message once, without empty lines; its catalogue suggestions (pg_constraint ...)
     replaced by the warehouse's own tables and views; sandbox refusals said as such."""
     if about_the_file(error):  # damaged blocks, a full disk: not a mistake in the SQL
@@ -265,7 +265,7 @@ def _query_failure(db: Database, con: duckdb.DuckDBPyConnection, error: duckdb.E
     if not lines:
         return QueryError(type(error).__name__)
     first = lines[0]
-    if (isinstance(error, duckdb.PermissionException) or "configuration has been locked" in first
+    if (isinstance(error, DuckDBPermissionError) or "configuration has been locked" in first
             or "attached in read-only mode" in first or "read-only mode" in first):
         return ReadOnlyError(f"irw sql reads the warehouse and nothing else: {first}")
     if _MISSING_TABLE.match(first):
@@ -278,10 +278,8 @@ def _query_failure(db: Database, con: duckdb.DuckDBPyConnection, error: duckdb.E
     return QueryError("\n".join(lines))
 
 
-def _catalogue(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    rows = con.execute(
-        "select table_name, table_type from information_schema.tables "
-        "where table_catalog = current_database() and table_schema = 'main' order by table_name").fetchall()
+def _catalogue(con: DuckDBConnection) -> dict[str, Any]:
+    rows = con.execute(read_sql("adhoc/catalogue.sql")).fetchall()
     tables = [name for name, kind in rows if kind != "VIEW"]
     views = [name for name, kind in rows if kind == "VIEW"]
     listing = f"the warehouse has tables: {', '.join(tables)}"
