@@ -36,7 +36,6 @@ from .db import MEMORY, Database
 from .errors import BatchError, ConflictError
 from .evaluate import runs_by_rows
 from .spark import SparkEvaluation, _local
-from .transfer import EVALUATION_COLUMNS, MEASURE_COLUMNS
 
 DATE_SPARK = "evaluated on Spark"  # runs.date_source of a run whose file irw could not see
 
@@ -94,26 +93,26 @@ def _stage_qrels(spark_db, staging: Database, target: Database, source: str) -> 
     if _is_local_file(source):
         path = Path(_local(source))
         sha = ingest.scan_file(path).sha256
-        name = _name_of(target, "qrels_sets", sha) or ingest.display_name(path)
+        name = _name_of(target, "qrels_set", sha) or ingest.display_name(path)
         # the same validation and rows as `irw ingest qrels` (Spark validated them the same way)
         ingest.ingest_qrels(staging, path, name)
         return name
     sha = "rows:" + spark_db.spark_frame("spark/qrels_digest.sql").first()["digest"]
-    name = _name_of(target, "qrels_sets", sha) or ingest.display_name(Path(source.rstrip("/")))
-    counts = spark_db.fetchone("select query_count, judgment_count from qrels_sets")
+    name = _name_of(target, "qrels_set", sha) or ingest.display_name(Path(source.rstrip("/")))
+    counts = spark_db.run_file("spark_store/qrels_counts.sql").fetchone()
     with staging.transaction():
-        set_id = staging.fetchone(
-            "insert into qrels_sets (name, source_path, sha256, query_count, judgment_count) values (?, ?, ?, ?, ?) "
-            "returning qrels_set_id", [name, source, sha, counts[0], counts[1]])[0]
-        _insert_arrow(staging, spark_db.table("qrels").toArrow(),
-                      "insert into qrels (qrels_set_id, query_id, doc_id, grade) "
-                      "select ?, query_id, doc_id, grade from incoming", [set_id])
+        set_id = staging.run_file("spark_store/insert_qrels_set.sql", {
+            "name": name, "source_path": source, "sha256": sha, "query_count": counts[0],
+            "judgment_count": counts[1]}).fetchone()[0]
+        _insert_arrow(staging, spark_db.table("qrels").toArrow(), "spark_store/insert_qrels.sql",
+                      {"qrels_set_id": set_id})
     return name
 
 
-def _name_of(target: Database, table: str, sha: str) -> str | None:
-    """The name under which target holds these bytes, if it does (table: qrels_sets or runs, ours)."""
-    row = target.fetchone(f"select name from {table} where sha256 = ? order by name limit 1", [sha])
+def _name_of(target: Database, kind: str, sha: str) -> str | None:
+    """The name under which target holds these bytes, if it does (kind: qrels_set or run,
+    sql/spark_store/name_of_<kind>.sql)."""
+    row = target.run_file(f"spark_store/name_of_{kind}.sql", {"sha256": sha}).fetchone()
     return row[0] if row else None
 
 
@@ -136,7 +135,7 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
     for run in runs:
         path = Path(_local(run.source_path))
         sha = digests.get(run.run_id) or ingest.scan_file(path).sha256
-        files.append(batch._File(path, sha=sha, tag=run.tag, known_as=_name_of(target, "runs", sha),
+        files.append(batch._File(path, sha=sha, tag=run.tag, known_as=_name_of(target, "run", sha),
                                  queries=frozenset(queries.get(run.run_id, ()))))
 
     def stored(name: str):
@@ -159,19 +158,15 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
                 notes.append(file.note)
             local = run.run_id not in digests
             date = ingest.file_mtime_date(file.path) if local else None
-            staged_ids.append((run.run_id, staging.fetchone(
-                "insert into runs (name, system, tag, description, source_path, sha256, file_created_at, "
-                "date_source, row_count, query_count, rows_stored) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false) "
-                "returning run_id",
-                [name, file.system or name, run.tag, description, str(file.path.resolve()) if local else run.source_path, file.sha,
-                 date.value if date else now, date.source if date else DATE_SPARK, run.row_count,
-                 run.query_count])[0]))
+            staged_ids.append((run.run_id, staging.run_file("spark_store/insert_run.sql", {
+                "name": name, "system": file.system or name, "tag": run.tag, "description": description,
+                "source_path": str(file.path.resolve()) if local else run.source_path, "sha256": file.sha,
+                "file_created_at": date.value if date else now, "date_source": date.source if date else DATE_SPARK,
+                "row_count": run.row_count, "query_count": run.query_count}).fetchone()[0]))
             names[run.name] = name
         staging.load_rows("spark_run_ids", [("spark_id", "integer"), ("run_id", "integer")], staged_ids)
         for rows in _by_runs(spark_db.table("run_queries"), {r.run_id: r.query_count for r in runs}):
-            _insert_arrow(staging, rows, "insert into run_queries (run_id, query_id, num_ret) "
-                                         "select m.run_id, i.query_id, i.num_ret from incoming as i "
-                                         "inner join spark_run_ids as m on m.spark_id = i.run_id", [])
+            _insert_arrow(staging, rows, "spark_store/insert_run_queries.sql", {})
     return names, notes
 
 
@@ -180,36 +175,29 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
 def _stage_scores(spark_db, staging: Database, qrels_name: str) -> None:
     """Spark's evaluations, measures, evaluated rows and per-query scores in staging, under
     staging's ids (spark_run_ids, from _stage_runs)."""
-    qrels_id = staging.fetchone("select qrels_set_id from qrels_sets where name = ?", [qrels_name])[0]
+    qrels_id = staging.run_file("spark_store/qrels_set_id.sql", {"name": qrels_name}).fetchone()[0]
     with staging.transaction():
-        for row in spark_db.fetchall(f"select {', '.join(MEASURE_COLUMNS)} from measures"):
-            staging.execute(f"insert into measures ({', '.join(MEASURE_COLUMNS)}) values "
-                            f"({', '.join('?' for _ in MEASURE_COLUMNS)}) on conflict do nothing", list(row))
+        measures = spark_db.run_file("spark_store/measures.sql")
+        columns = [column[0] for column in measures.description]
+        for row in measures.fetchall():
+            staging.run_file("spark_store/insert_measure.sql", dict(zip(columns, row)))
         evaluation_ids = []
-        for row in spark_db.fetchall(f"select evaluation_id, {', '.join(EVALUATION_COLUMNS)} from evaluations"):
-            evaluation_ids.append((row[0], staging.fetchone(
-                f"insert into evaluations (qrels_set_id, {', '.join(EVALUATION_COLUMNS)}) values "
-                f"(?, {', '.join('?' for _ in EVALUATION_COLUMNS)}) returning evaluation_id",
-                [qrels_id, *row[1:]])[0]))
+        evaluations = spark_db.run_file("spark_store/evaluations.sql")
+        columns = [column[0] for column in evaluations.description]
+        for row in evaluations.fetchall():
+            values = dict(zip(columns, row))
+            evaluation_ids.append((row[0], staging.run_file("transfer/insert_evaluation.sql", {
+                **values, "qrels_set_id": qrels_id}).fetchone()[0]))
         staging.load_rows("spark_evaluation_ids", [("spark_id", "integer"), ("evaluation_id", "integer")],
                           evaluation_ids)
         evaluated = spark_db.table("evaluated").toArrow()  # runs x measures: small
-        _insert_arrow(staging, evaluated,
-                      "insert into evaluated (evaluation_id, run_id, measure, query_count, computed_at) "
-                      "select e.evaluation_id, r.run_id, i.measure, i.query_count, i.computed_at from incoming as i "
-                      "inner join spark_evaluation_ids as e on e.spark_id = i.evaluation_id "
-                      "inner join spark_run_ids as r on r.spark_id = i.run_id", [])
+        _insert_arrow(staging, evaluated, "spark_store/insert_evaluated.sql", {})
         score_rows: dict[int, int] = {}  # Spark's run_id -> its per-query scores
         for run_id, query_count in zip(evaluated.column("run_id").to_pylist(),
                                        evaluated.column("query_count").to_pylist()):
             score_rows[run_id] = score_rows.get(run_id, 0) + query_count
         for rows in _by_runs(spark_db.table("scores"), score_rows):
-            _insert_arrow(staging, rows,
-                          "insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, "
-                          "numerator, denominator) select e.evaluation_id, ?, r.run_id, i.query_id, i.measure, "
-                          "i.value, i.numerator, i.denominator from incoming as i "
-                          "inner join spark_evaluation_ids as e on e.spark_id = i.evaluation_id "
-                          "inner join spark_run_ids as r on r.spark_id = i.run_id", [qrels_id])
+            _insert_arrow(staging, rows, "spark_store/insert_scores.sql", {"qrels_set_id": qrels_id})
 
 
 # Rows of Spark's tables reach the driver a batch of runs at a time: one Spark job per batch, not
@@ -221,17 +209,13 @@ ROWS_PER_BATCH = 2_000_000
 def _by_runs(frame, rows_per_run: dict[int, int]) -> Iterator[Any]:
     """frame's rows (a table with a run_id column) as Arrow tables, a batch of runs each."""
     for batch in runs_by_rows(rows_per_run.items(), ROWS_PER_BATCH):
-        yield frame.where(_run_ids_in(batch)).toArrow()
+        yield frame.where(frame["run_id"].isin([int(r) for r in batch])).toArrow()
 
 
-def _run_ids_in(run_ids: list[int]) -> str:
-    return f"run_id in ({', '.join(str(int(r)) for r in run_ids)})"
-
-
-def _insert_arrow(db: Database, rows: Any, insert: str, params: Sequence[Any]) -> None:
-    """Runs `insert` (ours) reading an Arrow table of Spark's rows as `incoming`."""
+def _insert_arrow(db: Database, rows: Any, insert: str, params: dict[str, Any]) -> None:
+    """Runs `insert` (a file under sql/) reading an Arrow table of Spark's rows as `incoming`."""
     db.con.register("incoming", rows)
     try:
-        db.execute(insert, list(params))
+        db.run_file(insert, params)
     finally:
         db.con.unregister("incoming")
