@@ -9,7 +9,7 @@ leaderboard page's stored summaries and the run_summary view (schema 018).
 - on one warehouse, every consumer gives the same value, bit for bit, and the same query count, for
   a mean, a count (sum), a geometric mean and a ratio of counts, with and without -c, on DuckDB and
   on PostgreSQL (marked `postgres`); DuckDB's schema-005 macro trec_summary agrees too;
-- an old warehouse (schema 016, its run_summary of schema 010) is upgraded to 018's view, which
+- an old warehouse (before 018: its run_summary of schema 010) is upgraded to 018's view, which
   gives the old view's values.
 """
 from __future__ import annotations
@@ -191,7 +191,7 @@ def test_every_consumer_gives_the_same_bits_on_postgres(postgres_url, tmp_path):
 
 
 def test_an_old_warehouse_gets_the_view_of_the_rule(tmp_path):
-    """A warehouse of schema 016 (its run_summary made by schema 010) is upgraded to 018's view,
+    """A warehouse before schema 018 (its run_summary made by schema 010) is upgraded to 018's view,
     whose rows are the old view's."""
     path = tmp_path / "w.duckdb"
     sample_warehouse(path, tmp_path)
@@ -201,7 +201,7 @@ def test_an_old_warehouse_gets_the_view_of_the_rule(tmp_path):
         ours = wh.sql("select * from run_summary order by evaluation_id, run_id, measure")
         wh.db.execute("drop view run_summary")
         wh.db.run_file("schema/010_portable_summary_and_server_keys.sql")
-        wh.db.execute("delete from irw_schema where version >= 17")
+        wh.db.execute("delete from irw_schema where version = 18")
         old = wh.sql("select * from run_summary order by evaluation_id, run_id, measure")
         assert '"eval/summary_rule.sql"' not in wh.db.fetchone(
             "select sql from duckdb_views() where view_name = 'run_summary'")[0]
@@ -210,3 +210,23 @@ def test_an_old_warehouse_gets_the_view_of_the_rule(tmp_path):
         assert wh.db.schema_version() == 18
         assert wh.sql("select * from run_summary order by evaluation_id, run_id, measure").rows == old.rows
         assert "summary_scores" in wh.db.fetchone("select sql from duckdb_views() where view_name = 'run_summary'")[0]
+
+
+@pytest.mark.postgres
+def test_an_old_postgres_warehouse_gets_the_view_of_the_rule(postgres_url, tmp_path):
+    sample_warehouse(postgres_url, tmp_path)
+    query = "select * from run_summary order by evaluation_id, run_id, measure"
+    with warehouse.open(postgres_url) as wh:
+        wh.evaluate(wh.run_names(), "sample", MEASURES, settings=Settings(complete=True))
+        ours = wh.db.run_sql(query).fetchall()
+        with wh.db.transaction():
+            wh.db.execute("drop view run_summary")
+            wh.db.run_file("schema/010_portable_summary_and_server_keys.sql")
+            wh.db.execute("delete from irw_schema where version = 18")
+        old = wh.db.run_sql(query).fetchall()
+        assert "summary_scores" not in wh.db.fetchone("select pg_get_viewdef('run_summary')")[0]
+    assert old == ours and len(ours) == 4 * len(MEASURES)
+    with warehouse.open(postgres_url) as wh:
+        assert wh.db.schema_version() == 18
+        assert wh.db.run_sql(query).fetchall() == old
+        assert "summary_scores" in wh.db.fetchone("select pg_get_viewdef('run_summary')")[0]
