@@ -144,7 +144,8 @@ def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str],
     db.run_file("ingest/line_mode.sql")
     db.run_file("ingest/run_field_rules.sql")
     try:
-        db.run_file("oneshot/stage_runs.sql", {"paths": [str(p) for p in distinct], "strict": False,
+        db.run_file("oneshot/stage_runs.sql", {"path": [str(p) for p in distinct], "skip": 0,
+                                               "compression": "none", "strict": False,
                                                **{f"may_hold_{key}": value for key, value in may_hold.items()}})
         clean = db.run_file("oneshot/staged_runs_clean.sql").fetchone()[0] == len(distinct)
     except duckdb.Error:

@@ -5,6 +5,7 @@ in a checkout (and an editable install) they sit beside the package at the top l
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -27,10 +28,38 @@ def templates_dir() -> Path:
     return resource_dir("templates")
 
 
+# A FROM or JOIN item that names a file under sql/ as a quoted identifier, on a line that is not a
+# comment: `from "eval/summary_rule.sql" as summarized`. The file's SELECT takes its place.
+_COMPOSED = re.compile(r'(\b(?:from|join)\s+)"([a-z0-9_]+/[a-z0-9_]+\.sql)"', re.IGNORECASE)
+
+
 @lru_cache(maxsize=None)
 def read_sql(relative_path: str) -> str:
-    """The text of one file under sql/, e.g. read_sql('ingest/stage_lines.sql')."""
-    return (sql_dir() / relative_path).read_text(encoding="utf-8")
+    """The text of one file under sql/, e.g. read_sql('ingest/stage_lines.sql'), with the files it
+    composes in place: a FROM (or JOIN) item written as a quoted file name, `from
+    "eval/summary_rule.sql" as summarized`, becomes that file's SELECT (without its header
+    comment) as a subquery, `from (select ...) as summarized`. This is how a rule is written once
+    in SQL and read by several queries; the file stays valid SQL as written (the name reads as a
+    table's), and every engine runs the composed text."""
+    return _composed(relative_path, ())
+
+
+def _composed(relative_path: str, outer: tuple[str, ...]) -> str:
+    if relative_path in outer:
+        raise ValueError(f"sql/{relative_path} composes itself: {' -> '.join((*outer, relative_path))}")
+    text = (sql_dir() / relative_path).read_text(encoding="utf-8")
+    if '"' not in text:
+        return text
+
+    def part(match: re.Match) -> str:
+        lines = _composed(match.group(2), (*outer, relative_path)).splitlines()
+        while lines and (not lines[0].strip() or lines[0].lstrip().startswith("--")):
+            lines.pop(0)  # the header says what the file is; the composing file's says why it is here
+        body = "\n".join(lines).rstrip().rstrip(";").rstrip()
+        return f"{match.group(1)}(\n{body}\n)"
+
+    return "".join(line if line.lstrip().startswith("--") else _COMPOSED.sub(part, line)
+                   for line in text.splitlines(keepends=True))
 
 
 @lru_cache(maxsize=256)

@@ -2,7 +2,7 @@
 -- run ($run_id, every stored qrels set) or a newly ingested qrels set ($qrels_set_id, every
 -- stored run); the other parameter is NULL, meaning all.
 -- Grain: one row per qrels set x run x retrieved document that qrels set judges.
--- Inputs: run_rows, qrels, $run_id, $qrels_set_id.
+-- Inputs: run_rows, qrels (through judged_rows.sql, the rule composed here), $run_id, $qrels_set_id.
 -- trec_eval: ranks are run_rows.trec_rank, unchanged. DuckDB folds the NULL tests of bound
 -- parameters, so the run_id filter still skips other runs' row groups (0.02 s for one run of 101).
 -- The casts type a NULL for PostgreSQL, which cannot infer the type of a bare `$x is null`.
@@ -10,14 +10,11 @@
 -- migration stays as it was written.
 insert into judged_run_rows (qrels_set_id, run_id, query_id, doc_id, trec_rank)
 select
-    q.qrels_set_id,
-    r.run_id,
-    r.query_id,
-    r.doc_id,
-    r.trec_rank
-from run_rows as r
-inner join qrels as q
-    on q.query_id = r.query_id
-   and q.doc_id = r.doc_id
-where (cast($run_id as integer) is null or r.run_id = $run_id)
-  and (cast($qrels_set_id as integer) is null or q.qrels_set_id = $qrels_set_id)
+    j.qrels_set_id,
+    j.run_id,
+    j.query_id,
+    j.doc_id,
+    j.trec_rank
+from "ingest/judged_rows.sql" as j
+where (cast($run_id as integer) is null or j.run_id = $run_id)
+  and (cast($qrels_set_id as integer) is null or j.qrels_set_id = $qrels_set_id)

@@ -4,34 +4,32 @@
 -- Inputs: runs, scores, measures (aggregate kind); report_runs (temporary: run_id, run_position:
 -- the runs chosen, warehouse/catalog.py select_runs); $evaluation_id, $stored (the measure's stored
 -- name).
--- trec_eval: value is the summary eval/summary.sql prints for the measure: the mean over the
--- evaluated queries, the sum for counts, the geometric mean (values floored at 1e-5) for gm_map and
--- gm_bpref, summed in query-id order (schema 005's rule, written out: PostgreSQL has no macros).
+-- trec_eval: value is the summary eval/summary.sql prints for the measure, by the one summary rule
+-- eval/summary_rule.sql, composed here.
 -- run_date is the run file's creation (or modification) time recorded at ingest.
-with aggregated as (
+with summary_scores as (
     select
         s.run_id,
+        s.evaluation_id,
+        s.measure,
+        0 as position,
         m.aggregate,
-        count(*) as queries,
-        sum(s.value order by s.query_id) as sum_value,
-        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value
+        s.query_id,
+        s.value,
+        s.numerator,
+        s.denominator
     from scores as s
     inner join measures as m on m.measure = s.measure
     where s.evaluation_id = $evaluation_id
       and s.measure = $stored
-    group by s.run_id, m.aggregate
 ),
 
 summarized as (
     select
         run_id,
         queries,
-        case aggregate
-            when 'sum' then sum_value
-            when 'geo' then geo_value
-            else sum_value / queries
-        end as value
-    from aggregated
+        value
+    from "eval/summary_rule.sql" as a
 ),
 
 dated as (

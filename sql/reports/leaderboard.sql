@@ -4,29 +4,30 @@
 -- Inputs: runs, scores, measures (aggregate kind), qrels_sets; report_wanted (temporary:
 -- evaluation_id, stored, measure, position; position 0 is the primary measure), report_runs
 -- (temporary: run_id, run_position: the runs the board shows), $qrels_set_id.
--- trec_eval: value is the summary eval/summary.sql prints (the "all" line): the mean over the
--- evaluated queries, the sum for counts, the geometric mean (values floored at 1e-5) for gm_map and
--- gm_bpref, summed in query-id order (schema 005's rule, written out: PostgreSQL has no macros).
+-- trec_eval: value is the summary eval/summary.sql prints (the "all" line), by the one summary rule
+-- eval/summary_rule.sql, composed here.
 -- queries counts the evaluated queries; judged_queries the qrels set's.
 -- Rank: competition rank ("1, 2, 2, 4") by the primary measure, highest first, values equal to 12
 -- decimals sharing a rank (two runs with equal means over different per-query values can differ
 -- in the last bits); runs without a primary value come last, unranked. Ties order by run name
 -- (byte order).
-with aggregated as (
+with summary_scores as (
     select
         s.run_id,
+        s.evaluation_id,
+        s.measure,
         w.position,
         m.aggregate,
-        count(*) as queries,
-        sum(s.value order by s.query_id) as sum_value,
-        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value
+        s.query_id,
+        s.value,
+        s.numerator,
+        s.denominator
     from scores as s
     inner join report_wanted as w
         on w.evaluation_id = s.evaluation_id
        and w.stored = s.measure
     inner join measures as m
         on m.measure = s.measure
-    group by s.run_id, w.position, m.aggregate
 ),
 
 summarized as (
@@ -34,12 +35,8 @@ summarized as (
         run_id,
         position,
         queries,
-        case aggregate
-            when 'sum' then sum_value
-            when 'geo' then geo_value
-            else sum_value / queries
-        end as value
-    from aggregated
+        value
+    from "eval/summary_rule.sql" as a
 ),
 
 primary_values as (

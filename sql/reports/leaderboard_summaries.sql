@@ -11,9 +11,8 @@
 -- row whose summary was not stored (computed_at, query_count).
 -- Inputs: scores, evaluated, measures (aggregate kind), score_summaries; report_wanted
 -- (temporary: evaluation_id, stored, measure, position), report_runs (temporary: run_id, run_position).
--- trec_eval: value is the summary eval/summary.sql prints (the "all" line): the mean over the
--- evaluated queries, the sum for counts, the geometric mean (values floored at 1e-5) for gm_map and
--- gm_bpref, summed in query-id order; queries counts the evaluated queries.
+-- trec_eval: value is the summary eval/summary.sql prints (the "all" line), by the one summary rule
+-- eval/summary_rule.sql, composed here; queries counts the evaluated queries.
 drop table if exists report_values;
 
 create temp table report_values as
@@ -53,17 +52,17 @@ with lacking as (
     where lacking
 ),
 
-aggregated as (
+summary_scores as (
     select
-        l.evaluation_id,
-        l.measure,
-        l.run_id,
-        l.computed_at,
-        l.query_count,
+        s.run_id,
+        s.evaluation_id,
+        s.measure,
+        0 as position,
         m.aggregate,
-        count(*) as queries,
-        sum(s.value order by s.query_id) as sum_value,
-        exp(sum(ln(greatest(s.value, 0.00001)) order by s.query_id) / count(*)) as geo_value
+        s.query_id,
+        s.value,
+        s.numerator,
+        s.denominator
     from lacking as l
     inner join scores as s
         on s.evaluation_id = l.evaluation_id
@@ -71,22 +70,21 @@ aggregated as (
        and s.measure = l.measure
     inner join measures as m
         on m.measure = l.measure
-    group by l.evaluation_id, l.measure, l.run_id, l.computed_at, l.query_count, m.aggregate
 )
 
 select
-    evaluation_id,
-    measure,
-    run_id,
-    computed_at as scores_at,
-    query_count,
-    case aggregate
-        when 'sum' then sum_value
-        when 'geo' then geo_value
-        else sum_value / queries
-    end as value,
-    queries
-from aggregated;
+    l.evaluation_id,
+    l.measure,
+    l.run_id,
+    l.computed_at as scores_at,
+    l.query_count,
+    a.value,
+    a.queries
+from lacking as l
+inner join "eval/summary_rule.sql" as a
+    on a.evaluation_id = l.evaluation_id
+   and a.measure = l.measure
+   and a.run_id = l.run_id;
 
 update report_values
 set

@@ -1,20 +1,21 @@
 -- missing_board_scores: missing_scores.sql over a served leaderboard's runs as report_runs holds
 -- them (a table loaded once per page, joined; not 10,000 run ids bound as an array): the runs and
 -- measures whose scores are not stored yet, or were computed over no query (Warehouse.evaluate
--- then says why), so the page asks Warehouse.evaluate only about those.
+-- then says why), so the page asks Warehouse.evaluate only about those: lacking_scores.sql's rule,
+-- composed here.
 -- Grain: one row per run of report_runs x measure of report_wanted without a usable `evaluated` row.
 -- Inputs: evaluated; report_wanted (temporary: evaluation_id, stored, measure, position),
 -- report_runs (temporary: run_id, run_position).
 -- trec_eval: none (bookkeeping; Warehouse.evaluate computes the scores).
+with wanted_runs as (
+    select
+        run_id,
+        run_position
+    from report_runs
+)
+
 select
-    r.run_id,
-    w.measure
-from report_runs as r
-cross join report_wanted as w
-left join evaluated as e
-    on e.evaluation_id = w.evaluation_id
-   and e.run_id = r.run_id
-   and e.measure = w.stored
-where e.run_id is null
-   or e.query_count = 0
-order by r.run_position, w.position
+    m.run_id,
+    m.measure
+from "reports/lacking_scores.sql" as m
+order by m.run_position, m.position
