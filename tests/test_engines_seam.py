@@ -184,7 +184,6 @@ DRIVERS = ("duckdb", "psycopg")
 DRIVER_MODULES = ENGINE_MODULES - {"spark_store.py"}
 # (module, driver): each with why it still imports the driver; nothing is added to let a new one in
 DRIVER_IMPORTS_LEFT = {
-    ("oneshot.py", "duckdb"): "one-shot trec-eval's DuckDB errors: moved by the onesql branch (db.DuckDBError)",
     ("adhoc.py", "psycopg"): "irw sql's read-only PostgreSQL session (run_on_postgres: psycopg's errors, "
                              "psycopg.sql) is to move into postgres.py",
 }

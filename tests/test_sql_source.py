@@ -32,14 +32,7 @@ _COMMANDS = ("copy", "pragma", "attach", "detach", "set", "reset", "begin", "com
 
 # (module, how the literal begins): each with why it is still in Python. Only what
 # another branch moves while this one is written; nothing is added here to let new SQL in.
-_ONESQL = "issue 25 item 3 in evaluate.py, oneshot.py and reports/: moved by the onesql branch"
-ALLOWED: dict[tuple[str, str], str] = {
-    ("evaluate.py", "select count(*) from preference_judgments where qrels_set_id = ?"): _ONESQL,
-    ("oneshot.py", "set threads = 1"): _ONESQL,
-    ("oneshot.py", "drop table if exists stage_runs_columns"): _ONESQL,
-    ("reports/page_leaderboard.py", "select count(*) from runs"): _ONESQL,
-    ("reports/page_leaderboard.py", "select count(*) from report_summaries"): _ONESQL,
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 _SESSION = ("irw sql's read-only PostgreSQL session (warehouse/adhoc.py, run_on_postgres: psycopg's own connection "
             "and %s parameters): to move into postgres.py with the sandbox, not done yet")
 ALLOWED.update({("adhoc.py", text): _SESSION for text in (

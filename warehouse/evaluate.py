@@ -11,7 +11,7 @@ from . import catalog
 from .db import Database
 from .errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
 from .measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
-from .resources import read_sql
+from .resources import composed_sql, read_sql
 from .settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
 from .table import Table, Tabular
 
@@ -132,14 +132,10 @@ def load_wanted(db: Database, wanted: Sequence[dict[str, Any]], run_ids: Sequenc
     db.load_rows("eval_wanted_runs", WANTED_RUN_COLUMNS, [(run_id, i) for i, run_id in enumerate(run_ids)])
 
 
-# where sql/eval/store_scores.sql takes a family file's SELECT
-_FAMILY_SCORES = "from family_scores as f"
-
-
 def store_scores_sql(family_file: str) -> str:
     """sql/eval/store_scores.sql around one family file's SELECT (a subquery of its own, so its
     WITH clauses stay inside it): the statement that stores the family's per-query values."""
-    return read_sql("eval/store_scores.sql").replace(_FAMILY_SCORES, f"from (\n{read_sql(family_file)}\n) as f")
+    return composed_sql("eval/store_scores.sql", family_scores=read_sql(family_file))
 
 
 @dataclass
@@ -507,7 +503,7 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                            "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
                            "kept as subtopics) and evaluate with --qrels NAME")
     prefs = sorted({m.name for m in measures if m.family.rel_format == "prefs"})
-    if prefs and not db.fetchone("select count(*) from preference_judgments where qrels_set_id = ?", [qrels_id])[0]:
+    if prefs and not db.run_file("eval/preference_count.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
         raise MeasureError(f"{', '.join(prefs[:3])}{' ...' if len(prefs) > 3 else ''} "
                            f"{'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
                            "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "

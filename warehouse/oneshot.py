@@ -14,9 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-import duckdb
 
-from .db import MEMORY, Database, failure
+from .db import MEMORY, Database, DuckDBError, failure
 from .errors import IrwError
 from . import ingest
 from .ingest import COMPRESSED_SUFFIXES
@@ -53,7 +52,7 @@ class OneShotDatabase(Database):
     def __init__(self, input_bytes: int | None = None) -> None:
         super().__init__(MEMORY)
         if input_bytes is not None and input_bytes < SINGLE_THREAD_BELOW:
-            self.execute("set threads = 1")
+            self.run_file("oneshot/single_thread.sql")
 
     def _migrate(self) -> None:
         """The one-shot schema instead of the warehouse's migrations."""
@@ -69,7 +68,7 @@ def database(*, close: bool = True, input_bytes: int | None = None) -> Iterator[
     db = OneShotDatabase(input_bytes)
     try:
         yield db
-    except duckdb.Error as exc:
+    except DuckDBError as exc:
         raise failure(db.path, exc) from exc
     finally:
         if close:
@@ -148,10 +147,10 @@ def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str],
                                                "compression": "none", "strict": False,
                                                **{f"may_hold_{key}": value for key, value in may_hold.items()}})
         clean = db.run_file("oneshot/staged_runs_clean.sql").fetchone()[0] == len(distinct)
-    except duckdb.Error:
+    except DuckDBError:
         clean = False
     if not clean:
-        db.execute("drop table if exists stage_runs_columns")
+        db.run_file("oneshot/drop_staged_run_columns.sql")
         return False
     rows = []
     for position, (path, name) in enumerate(zip(paths, names)):
@@ -164,5 +163,5 @@ def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str],
         db.run_file("oneshot/insert_run_rows.sql", {"judged_rows_only": judged_rows_only})
         db.run_file("oneshot/link_judged_rows.sql")
         db.run_file("oneshot/count_runs.sql")
-    db.execute("drop table if exists stage_runs_columns")
+    db.run_file("oneshot/drop_staged_run_columns.sql")
     return True

@@ -162,7 +162,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     A baseline not chosen is added."""
     settings = settings or Settings()
     stats = stats or StatsSettings()
-    if not wh.db.fetchone("select count(*) from runs")[0]:
+    if not wh.db.run_file("catalog/run_count.sql").fetchone()[0]:
         raise UsageError("the warehouse holds no runs; ingest some with `irw ingest run`")
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
     names = sorted(selection)
@@ -393,7 +393,7 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
     settings = settings or Settings()
     stats = stats or StatsSettings()
     choice = choice or PageChoice()
-    if not wh.db.fetchone("select count(*) from runs")[0]:
+    if not wh.db.run_file("catalog/run_count.sql").fetchone()[0]:
         raise UsageError("the warehouse holds no runs; ingest some with `irw ingest run`")
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
     names = sorted(selection)
@@ -419,7 +419,7 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
     # the runs' summaries not stored yet (sql/reports/leaderboard_summaries.sql), stored where the
     # connection may write: each is computed once per run's scores, then read by every page
     wh.db.run_file("reports/leaderboard_summaries.sql")
-    if stores_missing and wh.db.read_only and wh.db.fetchone("select count(*) from report_summaries")[0]:
+    if stores_missing and wh.db.read_only and wh.db.run_file("reports/report_summary_count.sql").fetchone()[0]:
         raise ReadOnlyError("the runs' summaries the leaderboard reads are not stored yet")
     if not wh.db.read_only:
         with wh.db.transaction():
