@@ -174,6 +174,83 @@ def migrations() -> list[tuple[int, str]]:
     return found
 
 
+# -- the evaluation's ranked_judged, and the view made of it ------------------------------------
+# The SELECTs of the steps that prepare the built-ins' tables (sql/eval/01_qrels.sql .. 05_judged.sql,
+# settings.prepare_steps) and sql/eval/08_ranked_judged.sql over them, as common table expressions:
+# one ranking and one judging for the built-ins, a user measure (warehouse/user_measures.py) and the
+# view ranked_judged (sql/eval/ranked_judged_view.sql, made by migration 17).
+_CREATE_AS = re.compile(r"^create temp table (\w+) as\s", re.I | re.M)
+_OWN_NAME = re.compile(r"\$([A-Za-z_]\w*)")
+VIEW_LINE = "-- irw: ranked_judged view"  # in sql/schema/017_ranked_judged_from_eval.sql
+_EVALUATION_LINE = "-- irw: the evaluation's ranked_judged"  # in sql/eval/ranked_judged_view.sql
+# the view's values of the evaluation's parameters: the held level's qrels set and level (p), every
+# stored run, no depth, no -c, -J or --norel exclude
+_VIEW_VALUES = {"qrels_set_id": "p.qrels_set_id", "level": "p.level", "complete": "false",
+                "judged_only": "false", "exclude_norel": "false"}
+_ALL_RUNS = re.compile(r"\(select unnest\(\$irw_run_ids\)\)")
+
+
+@lru_cache(maxsize=1)
+def ranked_judged_ctes() -> str:
+    """`with ... ranked_judged as (...)`: the evaluation's ranked_judged, a query may follow; it
+    binds $irw_* (the evaluation's parameters, named so that a user measure's own are not)."""
+    from .settings import Settings, prepare_steps
+
+    tables = []
+    for step in prepare_steps(Settings()):  # trec_eval 9.0.8's ranking, without -J
+        for text, _names in split_statements(read_sql(step)):
+            match = _CREATE_AS.search(text)
+            if match:
+                tables.append((match.group(1), text[match.end():].strip().rstrip(";")))
+    shaping = read_sql("eval/08_ranked_judged.sql").splitlines()
+    body = next(i for i, line in enumerate(shaping) if line.strip() and not line.startswith("--"))
+    tables.append(("ranked_judged", "\n".join(shaping[body:]).strip()))
+    return "with " + ",\n\n".join(f"{name} as not materialized (\n{_OWN_NAME.sub(_own, body)}\n)"
+                                   for name, body in tables)
+
+
+def _own(match: re.Match) -> str:
+    return "$irw_" + match.group(1)
+
+
+@lru_cache(maxsize=1)
+def ranked_judged_view() -> str:
+    """`create view ranked_judged as ...`: sql/eval/ranked_judged_view.sql with ranked_judged_ctes()
+    in it, each of the evaluation's parameters given the view's value (_VIEW_VALUES)."""
+    from .settings import NO_DEPTH
+
+    ctes = _ALL_RUNS.sub("(select run_id from runs)", ranked_judged_ctes())
+    values = {**_VIEW_VALUES, "depth": str(NO_DEPTH)}
+
+    def value(match: re.Match) -> str:
+        name = match.group(1).removeprefix("irw_")
+        if name not in values:
+            raise RuntimeError(f"sql/eval's ${name} has no value in the view ranked_judged (warehouse/db.py)")
+        return values[name]
+
+    ctes = re.sub(r"\$(irw_\w+)", value, ctes)
+    template = read_sql("eval/ranked_judged_view.sql")
+    lines = template.split("\n")
+    places = [i for i, line in enumerate(lines) if line.strip() == _EVALUATION_LINE]
+    if len(places) != 1:
+        raise RuntimeError(f"sql/eval/ranked_judged_view.sql holds the line {_EVALUATION_LINE!r} once, not "
+                           f"{len(places)} times")
+    indent = lines[places[0]][:lines[places[0]].index("--")]
+    lines[places[0]] = "\n".join(indent + line if line.strip() else "" for line in ctes.splitlines())
+    text = "\n".join(lines)
+    return text[text.index("\ncreate view") + 1:].rstrip().rstrip(";")
+
+
+def migration_sql(relative_path: str) -> str:
+    """A migration file's text as irw runs it: the line VIEW_LINE followed by the view ranked_judged
+    (ranked_judged_view), so that the view is made of the evaluation's SQL of this irw."""
+    text = read_sql(relative_path)
+    if VIEW_LINE not in text:
+        return text
+    return "\n".join(f"{line}\n{ranked_judged_view()};" if line == VIEW_LINE else line
+                     for line in text.split("\n"))
+
+
 class Database:
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
@@ -645,7 +722,7 @@ def apply_migrations(db) -> None:
         applied = _applied_versions(db)
         for version, relative_path in known:
             if version not in applied:
-                db.run_file(relative_path)
+                db.run_sql(migration_sql(relative_path))
                 db.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
 
 
@@ -697,7 +774,7 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
     steps = [(0, "schema/000_schema_version.sql"), *migrations()]
     digest = hashlib.sha256(f"{duckdb.__version__}\0{_OBJECTS_SQL}\0both ways".encode())
     for _, relative_path in steps:
-        digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
+        digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
     try:
         cache: Path | None = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
             f"known-objects-{digest.hexdigest()[:24]}.json"
@@ -713,7 +790,7 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
         con = duckdb.connect()
         try:
             for _, relative_path in steps:
-                for query, _names in split_statements(read_sql(relative_path)):
+                for query, _names in split_statements(migration_sql(relative_path)):
                     if POSTGRES_ONLY not in query:
                         con.execute(query)
                     elif whole:

@@ -422,7 +422,7 @@ class PostgresDatabase:
 
         import psycopg
 
-        from .db import migrations
+        from .db import migration_sql, migrations
 
         if self._known is not None:
             return self._known
@@ -434,7 +434,7 @@ class PostgresDatabase:
             return self._known
         digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
         for _, relative_path in steps:
-            digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
+            digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
         cache: Path | None
         try:
             cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
@@ -452,7 +452,7 @@ class PostgresDatabase:
             self.con.execute("begin")
             self.con.execute("set local search_path = pg_temp")
             for number, relative_path in steps:
-                self.run_file(relative_path)
+                self.run_sql(migration_sql(relative_path))
                 if number == 0:
                     scratch = self.con.execute("select nspname::text from pg_catalog.pg_namespace "
                                                "where oid = pg_my_temp_schema()").fetchone()[0]
