@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 import shlex
 from pathlib import Path
 
@@ -427,3 +428,102 @@ def test_the_rbp_example_by_hand(tmp_path):
         assert values[("q1", "rbp_binary")] == pytest.approx(0.2 * (1 + 0.64))
         assert values[("q1", "rbp_binary(rel=2)")] == pytest.approx(0.2 * 0.64)
         assert values[("q2", "rbp_binary")] == 0.0
+
+
+# -- the stored view is made of sql/eval's own SQL (migration 17) ---------------------------------
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def location(request, tmp_path):
+    return request.getfixturevalue("postgres_url") if request.param == "postgres" else tmp_path / "w.duckdb"
+
+
+def _forget_compositions():
+    """The compositions and the objects known to be irw's, worked out again from the files."""
+    from warehouse import db, postgres
+
+    for cached in (db.ranked_judged_ctes, db.ranked_judged_view, db.known_objects):
+        cached.cache_clear()
+    postgres._KNOWN.clear()
+    from warehouse import user_measures
+    user_measures._prefix.cache_clear()
+
+
+def test_the_view_s_sql_is_sql_eval_s_and_none_of_its_own():
+    """The view holds the text of every file the evaluation prepares its rows with, and its own file
+    (sql/eval/ranked_judged_view.sql) ranks, judges and counts nothing: it chooses the levels."""
+    from warehouse import db
+    from warehouse.resources import read_sql
+    from warehouse.settings import Settings, prepare_steps
+
+    view = db.ranked_judged_view()
+    steps = [step for step in prepare_steps(Settings()) if "create temp table" in read_sql(step)]
+    assert len(steps) == 5  # 01_qrels .. 05_judged; 04b is a view of its own
+    for step in [*steps, "eval/08_ranked_judged.sql"]:
+        body = [line.strip().rstrip(";") for line in read_sql(step).splitlines()
+                if line.strip() and not line.startswith("--") and "$" not in line and "analyze" not in line
+                and not line.startswith(("drop ", "create "))]
+        assert body and all(line in {v.strip() for v in view.splitlines()} for line in body), step
+    own = "\n".join(line for line in read_sql("eval/ranked_judged_view.sql").splitlines()
+                    if not line.startswith("--") and not re.fullmatch(r"\s+(rj|p)\.\w+,?", line))
+    assert "lateral" in own and not re.search(r"\b(trec_rank|row_number|rank|score|is_rel|count|num_rel)\b|[<>]=", own)
+    assert "$" not in view and db.VIEW_LINE in read_sql("schema/017_ranked_judged_from_eval.sql").splitlines()
+
+
+def test_a_change_in_sql_eval_reaches_the_stored_view(location, tmp_path, monkeypatch):
+    """A warehouse whose view was made of other sql/eval files is made again at a writable open and
+    refused, with the command that makes it again, at a read-only one."""
+    from conftest import RUN_ROWS, run_text, write_file
+    from warehouse import db
+    from warehouse.resources import read_sql
+
+    with warehouse.open(location) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq1 0 d9 -1\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        judged = "select count(*) filter (where judged) from ranked_judged where level = 1"
+        assert wh.sql(judged).rows == [(3,)]  # d9's grade -1: in the qrels, unjudged
+    original = read_sql("eval/08_ranked_judged.sql")
+    changed = original.replace("j.grade >= 0 as judged", "j.grade >= 1 as judged")
+    assert changed != original
+    monkeypatch.setattr(db, "read_sql", lambda path: changed if path == "eval/08_ranked_judged.sql" else read_sql(path))
+    _forget_compositions()
+    try:
+        with pytest.raises(warehouse.SchemaVersionError, match="view ranked_judged was made by an irw of other "
+                                                                "sql/eval files.*irw migrate"):
+            warehouse.open(location, read_only=True)
+        with warehouse.open(location) as wh:
+            assert wh.sql(judged).rows == [(2,)]  # grade >= 1: the two d1
+    finally:
+        monkeypatch.undo()
+        _forget_compositions()
+    with warehouse.open(location) as wh:
+        assert wh.sql(judged).rows == [(3,)]
+    with warehouse.open(location, read_only=True) as wh:
+        assert wh.sql(judged).rows == [(3,)]
+
+
+def test_a_warehouse_of_schema_16_gets_the_view_made_of_sql_eval(location, tmp_path, monkeypatch, conformance):
+    """A warehouse an irw of 16 migrations made (013's view, its own SQL) is upgraded at open: the same
+    rows, now made by sql/eval's SQL, and its stored scores kept."""
+    from warehouse import db
+
+    full = db.migrations()
+    assert [v for v, _ in full][:17] == list(range(1, 18))
+    monkeypatch.setattr(db, "migrations", lambda: full[:16])
+    source = conformance / "dl19-passage"
+    columns = f"{VIEW_COLUMNS}, level"
+    with warehouse.open(location) as wh:
+        assert wh.db.schema_version() == 16
+        wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
+        for run in RUNS[:2]:
+            wh.ingest_run(source / "runs" / f"run.dl19.{run}.txt", run)
+        before = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19'"), key=repr)
+        scores = wh.sql("select count(*) from scores").rows
+        wh.evaluate(RUNS[:2], "dl19", ["AP", "nDCG@10"])
+        stored = wh.sql("select run_id, query_id, measure, value from scores order by 1, 2, 3").rows
+    monkeypatch.undo()
+    with warehouse.open(location) as wh:
+        assert wh.db.schema_version() == full[-1][0] and 17 in {v for v, in wh.sql("select version from irw_schema").rows}
+        after = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19'"), key=repr)
+        assert after == before and len(after) == 2 * 9260 * 5  # levels 0..4 of DL19's grades 0..3
+        assert wh.sql("select run_id, query_id, measure, value from scores order by 1, 2, 3").rows == stored
+        assert scores == [(0,)] and len(stored) == 2 * 43 * 2

@@ -251,6 +251,36 @@ def migration_sql(relative_path: str) -> str:
                      for line in text.split("\n"))
 
 
+def names_ranked_judged(labels: Sequence[str]) -> bool:
+    """Whether what an open found foreign (foreign_objects, postgres._foreign) names the view
+    ranked_judged or its columns: the view an irw makes of its own sql/eval files, which another
+    irw's files make otherwise."""
+    return any(label.startswith(("view ranked_judged", "column ranked_judged.")) for label in labels)
+
+
+def only_ranked_judged(labels: Sequence[str]) -> bool:
+    return bool(labels) and all(names_ranked_judged([label]) for label in labels)
+
+
+def remake_ranked_judged(db) -> None:
+    """Makes the view ranked_judged again as this irw makes it (ranked_judged_view), in one
+    transaction, when a writable open finds it made otherwise: an irw of other sql/eval files made
+    it. Dropping a view runs nothing of it; it is made again only once its migration is applied
+    (the migration makes it then)."""
+    applied = _applied_versions(db)
+    with db.transaction():
+        db.lock_migrations()
+        db.execute("drop view if exists ranked_judged")
+        if any(VIEW_LINE in read_sql(path).split("\n") for version, path in migrations() if version in applied):
+            db.run_sql(ranked_judged_view())
+
+
+def stale_view_message(path: str) -> str:
+    return (f"cannot open warehouse {path} to read only: its view ranked_judged was made by an irw of other "
+            f"sql/eval files than this one's; make it again with `irw migrate --db {path}` (commands that "
+            "write, such as `irw eval` and `irw ingest`, make it again too)")
+
+
 class Database:
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
@@ -674,6 +704,11 @@ class Database:
         foreign_objects): a view, macro, default or index of someone else's would run in every
         command that reads the warehouse, and could read files or the network."""
         strange = foreign_objects(self._con)
+        if names_ranked_judged(strange) and not self.read_only:
+            remake_ranked_judged(self)
+            strange = foreign_objects(self._con)
+        if only_ranked_judged(strange):
+            raise SchemaVersionError(stale_view_message(self.path))
         if strange:
             shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
             raise NotAWarehouse(

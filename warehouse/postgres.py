@@ -401,7 +401,19 @@ class PostgresDatabase:
         rows = self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall()
         if ("table", "irw_schema") not in {(kind, name) for kind, name, _ in rows}:
             return
+        from .db import names_ranked_judged, only_ranked_judged, remake_ranked_judged, stale_view_message
+        from .errors import SchemaVersionError
+
         strange = _foreign(rows, self._known_objects())
+        if names_ranked_judged(strange) and not self.read_only and self._role_may_write():
+            try:
+                remake_ranked_judged(self)
+            except IrwError:
+                pass  # a role that may write but not drop the view: refused as below
+            else:
+                strange = _foreign(self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall(), self._known_objects())
+        if only_ranked_judged(strange):
+            raise SchemaVersionError(stale_view_message(self.path))
         if strange:
             shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
             raise NotAWarehouse(
