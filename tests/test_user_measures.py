@@ -299,14 +299,11 @@ def test_the_measures_commands(tmp_path, conformance):
     assert gone.exit_code == 1 and "no user measure 'prec'" in gone.stderr
 
 
-def test_irw_serve_and_the_other_reports_show_a_user_measure(tmp_path, conformance):
+def test_irw_serve_and_the_other_reports_show_a_user_measure(dl19, tmp_path, conformance):
     from test_serve import get_json, served
 
-    source = conformance / "dl19-passage"
-    db = tmp_path / "irw.duckdb"
+    db = dl19
     with warehouse.open(db) as wh:
-        wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
-        wh.ingest_runs([source / "runs"])
         wh.add_measure(ROOT / "examples/measures/precision_at_k.sql")
     cli = Cli(db)
     for kind, args in (("run", ["BM25", "-m", "P@5"]), ("history", []), ("compare", ["BM25", "REP_LLAMA"])):
@@ -319,6 +316,33 @@ def test_irw_serve_and_the_other_reports_show_a_user_measure(tmp_path, conforman
         assert len(rows) == 6 and all(row["prec(k=20)"] == row["P@20"] for row in rows)
         assert {row["run"]: row["P@20"] for row in rows}["BM25"] == pytest.approx(
             float(expected(conformance, "BM25")[("P_20", "all")]), abs=5e-5)
+
+
+def test_eval_compare_s_tests_and_corrections_and_the_paper_tables_read_a_user_measure_as_a_built_in(dl19, tmp_path):
+    """`irw eval`, `irw compare` under each test and correction, the paper tables of compare and the
+    leaderboard (irw's and Python's): a user measure equal to P@10 gives P@10's every cell."""
+    cli = Cli(dl19)
+    assert cli("measures", "add", write(tmp_path, "p10.sql", P10)).exit_code == 0
+    evaluated = _csv(cli("eval", "-m", "p10_hand", "-m", "P@10", "--qrels", "dl19", "--format", "csv"))
+    assert len(evaluated) == 6 and all(row["p10_hand"] == row["P@10"] != "" for row in evaluated)
+    runs = ["BM25", "REP_LLAMA", "D_BERT_KD_TASB"]
+    for test, correction in (("ttest", "bonferroni"), ("bootstrap", "bh"), ("randomization", "none")):
+        rows = _csv(cli("compare", *runs, "--baseline", "BM25", "-m", "p10_hand", "-m", "P@10", "--test", test,
+                        "--correction", correction, "--format", "csv"))
+        mine = [{k: v for k, v in row.items() if k != "measure"} for row in rows if row["measure"] == "p10_hand"]
+        theirs = [{k: v for k, v in row.items() if k != "measure"} for row in rows if row["measure"] == "P@10"]
+        assert mine == theirs and len(mine) == 2, (test, correction)
+    for fmt, name in (("latex", "p10\\_hand"), ("markdown", "p10\\_hand")):
+        for command in (["compare", *runs, "--baseline", "BM25"], ["report", "leaderboard", "--qrels", "dl19"]):
+            ours = cli(*command, "-m", "p10_hand", "--format", fmt)
+            builtin = cli(*command, "-m", "P@10", "--format", fmt)
+            assert ours.exit_code == 0 and name in ours.stdout, (fmt, command, ours.stderr)
+            assert ours.stdout.replace(name, "P@10") == builtin.stdout, (fmt, command)
+    with warehouse.open(dl19) as wh:
+        ours = wh.compare(runs, "dl19", ["p10_hand"], baseline="BM25", test="ttest")
+        builtin = wh.compare(runs, "dl19", ["P@10"], baseline="BM25", test="ttest")
+        assert ours.to_latex().replace("p10\\_hand", "P@10") == builtin.to_latex()
+        assert ours.to_markdown().replace("p10\\_hand", "P@10") == builtin.to_markdown()
 
 
 @pytest.mark.parametrize("level", [1, 2])
