@@ -242,6 +242,31 @@ def test_a_replaced_definition_never_reuses_old_scores(dl19_bm25, tmp_path):
             wh.evaluate(["BM25"], "dl19", ["p10_hand"])
 
 
+def test_a_copy_leaves_behind_the_scores_of_another_definition(dl19_bm25, tmp_path, conformance):
+    """`irw copy` into a warehouse that defines a user measure otherwise copies the built-ins' scores
+    and not that measure's: irw sql's stored scores never show the other definition's values under
+    the target's name."""
+    source = tmp_path / "source.duckdb"
+    with warehouse.open(source) as wh:
+        wh.ingest_qrels(conformance / "dl19-passage" / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_run(conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt", "BM25")
+        wh.add_measure(write(tmp_path, "p10.sql", P10))
+        wh.evaluate(["BM25"], "dl19", ["p10_hand", "P@10"])
+    p5 = P10.replace("rank <= 10", "rank <= 5").replace("/ 10", "/ 5")
+    with warehouse.open(dl19_bm25) as wh:
+        wh.add_measure(write(tmp_path, "p5.sql", p5))
+    copied = Cli(dl19_bm25)("copy", "--from", str(source), "--to", str(dl19_bm25), db=False)
+    assert copied.exit_code == 0, copied.stderr
+    with warehouse.open(dl19_bm25) as wh:
+        stored = "select measure, count(*) from score_values where run = 'BM25' group by measure order by measure"
+        assert wh.sql(stored).rows == [("P@10", 43)]
+        assert wh.user_measures().rows[0][4] == hashlib.sha256(p5.encode()).hexdigest()[:12]
+        p5_value = wh.evaluate(["BM25"], "dl19", ["P@5"]).value("BM25", "P@5")
+        assert wh.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand") == p5_value
+        (mean,), = wh.sql("select avg(value) from score_values where measure = 'p10_hand'").rows
+        assert mean == pytest.approx(p5_value, abs=1e-12)
+
+
 BAD = {
     "syntax": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id,\n"
                "  count(* as value\nfrom ranked_judged group by run_id, query_id\n", 5, "syntax error"),

@@ -185,8 +185,8 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
 
 def _copy_user_measures(source, target) -> None:
     """The measures added with `irw measures add` that target lacks, so that their copied scores
-    are read there (a name target defines otherwise keeps target's definition: the copied scores,
-    stored with the other definition's hash, are then never read as its)."""
+    are read there (a name target defines otherwise keeps target's definition, and _copy_scores
+    leaves the other definition's scores behind)."""
     columns = "name, definition, definition_hash, source_path, parameters, aggregate, description, added_at"
     have = {row[0] for row in target.fetchall("select name from user_measures")}
     for row in source.fetchall(f"select {columns} from user_measures order by name"):
@@ -226,9 +226,20 @@ def _refuse_nul(source, table: str, key: str, name: str) -> None:
                          "and ingest it again from a file without NUL")
 
 
+def _defined_otherwise(measure: str, definition_hash: str | None, defined: dict[str, str]) -> bool:
+    """Whether measure's scores were computed with a user measure's definition other than the one
+    target holds under its name (user_measures.name; stored as NAME or NAME(k=...)): such scores are
+    not copied, as irw sql's score views would show them as target's measure."""
+    if definition_hash is None:
+        return False
+    family = measure.split("(", 1)[0]
+    return family in defined and defined[family] != definition_hash
+
+
 def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int]) -> int:
     """Copies the stored scores of the copied runs with the copied qrels sets that target lacks."""
     copied = 0
+    defined = dict(target.fetchall("select name, definition_hash from user_measures"))
     evaluations = source.fetchall(
         "select e.evaluation_id, q.name from evaluations as e inner join qrels_sets as q "
         "on q.qrels_set_id = e.qrels_set_id order by e.evaluation_id")
@@ -247,7 +258,7 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
                 "where evaluation_id = ? and run_id = ?", [source_eval, source_run_ids[name]])
             have = {r[0] for r in target.fetchall(
                 "select measure from evaluated where evaluation_id = ? and run_id = ?", [target_eval, target_run])}
-            missing = [r for r in rows if r[0] not in have]
+            missing = [r for r in rows if r[0] not in have and not _defined_otherwise(r[0], r[3], defined)]
             if not missing:
                 continue
             for measure, _, _, definition_hash in missing:
