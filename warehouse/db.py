@@ -38,7 +38,7 @@ import duckdb
 from .errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
                      WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
 from . import interrupt, leftovers, output
-from .dialect import POSTGRES_ONLY
+from .dialect import DUCKDB_ONLY, POSTGRES_ONLY
 from .resources import read_sql, sql_dir
 
 DEFAULT_PATH = "irw.duckdb"
@@ -183,6 +183,7 @@ _CREATE_AS = re.compile(r"^create temp table (\w+) as\s", re.I | re.M)
 _OWN_NAME = re.compile(r"\$([A-Za-z_]\w*)")
 VIEW_LINE = "-- irw: ranked_judged view"  # in sql/schema/017_ranked_judged_from_eval.sql
 _EVALUATION_LINE = "-- irw: the evaluation's ranked_judged"  # in sql/eval/ranked_judged_view.sql
+_POSTGRES_FENCE = "-- irw: on postgres, offset 0"  # in sql/eval/ranked_judged_view.sql
 # the view's values of the evaluation's parameters: the held level's qrels set and level (p), every
 # stored run, no depth, no -c, -J or --norel exclude
 _VIEW_VALUES = {"qrels_set_id": "p.qrels_set_id", "level": "p.level", "complete": "false",
@@ -216,7 +217,8 @@ def _own(match: re.Match) -> str:
 @lru_cache(maxsize=1)
 def ranked_judged_view() -> str:
     """`create view ranked_judged as ...`: sql/eval/ranked_judged_view.sql with ranked_judged_ctes()
-    in it, each of the evaluation's parameters given the view's value (_VIEW_VALUES)."""
+    in it, each of the evaluation's parameters given the view's value (_VIEW_VALUES); two
+    statements, DuckDB's and PostgreSQL's (its lateral subquery fenced with offset 0)."""
     from .settings import NO_DEPTH
 
     ctes = _ALL_RUNS.sub("(select run_id from runs)", ranked_judged_ctes())
@@ -238,7 +240,14 @@ def ranked_judged_view() -> str:
     indent = lines[places[0]][:lines[places[0]].index("--")]
     lines[places[0]] = "\n".join(indent + line if line.strip() else "" for line in ctes.splitlines())
     text = "\n".join(lines)
-    return text[text.index("\ncreate view") + 1:].rstrip().rstrip(";")
+    text = text[text.index("\ncreate view") + 1:].rstrip().rstrip(";")
+    fence = [line for line in text.split("\n") if line.strip() == _POSTGRES_FENCE]
+    if len(fence) != 1:
+        raise RuntimeError(f"sql/eval/ranked_judged_view.sql holds the line {_POSTGRES_FENCE!r} once")
+    duckdb_text = "\n".join(line for line in text.split("\n") if line.strip() != _POSTGRES_FENCE)
+    postgres_text = text.replace(fence[0], fence[0].replace(_POSTGRES_FENCE, "offset 0"))
+    return (f"-- {DUCKDB_ONLY} (the view as sql/eval/ranked_judged_view.sql says)\n{duckdb_text};\n\n"
+            f"-- {POSTGRES_ONLY} (the view, its lateral subquery fenced with offset 0)\n{postgres_text}")
 
 
 def migration_sql(relative_path: str) -> str:
