@@ -565,7 +565,8 @@ def test_a_warehouse_of_schema_16_gets_the_view_made_of_sql_eval(location, tmp_p
         wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
         for run in RUNS[:2]:
             wh.ingest_run(source / "runs" / f"run.dl19.{run}.txt", run)
-        before = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19' and level in (0, 2, 4)"),
+        # one level: 013's view on PostgreSQL takes ~100 s for several (its own SQL, as made then)
+        before = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19' and level = 2"),
                         key=repr)
         scores = wh.sql("select count(*) from scores").rows
         wh.evaluate(RUNS[:2], "dl19", ["AP", "nDCG@10"])
@@ -573,8 +574,10 @@ def test_a_warehouse_of_schema_16_gets_the_view_made_of_sql_eval(location, tmp_p
     monkeypatch.undo()
     with warehouse.open(location) as wh:
         assert wh.db.schema_version() == full[-1][0] and 17 in {v for v, in wh.sql("select version from irw_schema").rows}
-        after = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19' and level in (0, 2, 4)"),
+        after = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19' and level = 2"),
                        key=repr)
-        assert after == before and len(after) == 2 * 9260 * 3  # of the levels 0..4 DL19's grades 0..3 give
+        assert after == before and len(after) == 2 * 9260
+        held = wh.db.fetchall("select level, count(*) from ranked_judged where qrels = 'dl19' group by level order by 1")
+        assert held == [(level, 2 * 9260) for level in range(5)]  # DL19's grades 0..3, 1, and 4
         assert wh.sql("select run_id, query_id, measure, value from scores order by 1, 2, 3").rows == stored
         assert scores == [(0,)] and len(stored) == 2 * 43 * 2
