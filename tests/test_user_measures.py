@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 import shlex
 from pathlib import Path
 
@@ -241,6 +242,31 @@ def test_a_replaced_definition_never_reuses_old_scores(dl19_bm25, tmp_path):
             wh.evaluate(["BM25"], "dl19", ["p10_hand"])
 
 
+def test_a_copy_leaves_behind_the_scores_of_another_definition(dl19_bm25, tmp_path, conformance):
+    """`irw copy` into a warehouse that defines a user measure otherwise copies the built-ins' scores
+    and not that measure's: irw sql's stored scores never show the other definition's values under
+    the target's name."""
+    source = tmp_path / "source.duckdb"
+    with warehouse.open(source) as wh:
+        wh.ingest_qrels(conformance / "dl19-passage" / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_run(conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt", "BM25")
+        wh.add_measure(write(tmp_path, "p10.sql", P10))
+        wh.evaluate(["BM25"], "dl19", ["p10_hand", "P@10"])
+    p5 = P10.replace("rank <= 10", "rank <= 5").replace("/ 10", "/ 5")
+    with warehouse.open(dl19_bm25) as wh:
+        wh.add_measure(write(tmp_path, "p5.sql", p5))
+    copied = Cli(dl19_bm25)("copy", "--from", str(source), "--to", str(dl19_bm25), db=False)
+    assert copied.exit_code == 0, copied.stderr
+    with warehouse.open(dl19_bm25) as wh:
+        stored = "select measure, count(*) from score_values where run = 'BM25' group by measure order by measure"
+        assert wh.sql(stored).rows == [("P@10", 43)]
+        assert wh.user_measures().rows[0][4] == hashlib.sha256(p5.encode()).hexdigest()[:12]
+        p5_value = wh.evaluate(["BM25"], "dl19", ["P@5"]).value("BM25", "P@5")
+        assert wh.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand") == p5_value
+        (mean,), = wh.sql("select avg(value) from score_values where measure = 'p10_hand'").rows
+        assert mean == pytest.approx(p5_value, abs=1e-12)
+
+
 BAD = {
     "syntax": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id,\n"
                "  count(* as value\nfrom ranked_judged group by run_id, query_id\n", 5, "syntax error"),
@@ -298,14 +324,11 @@ def test_the_measures_commands(tmp_path, conformance):
     assert gone.exit_code == 1 and "no user measure 'prec'" in gone.stderr
 
 
-def test_irw_serve_and_the_other_reports_show_a_user_measure(tmp_path, conformance):
+def test_irw_serve_and_the_other_reports_show_a_user_measure(dl19, tmp_path, conformance):
     from test_serve import get_json, served
 
-    source = conformance / "dl19-passage"
-    db = tmp_path / "irw.duckdb"
+    db = dl19
     with warehouse.open(db) as wh:
-        wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
-        wh.ingest_runs([source / "runs"])
         wh.add_measure(ROOT / "examples/measures/precision_at_k.sql")
     cli = Cli(db)
     for kind, args in (("run", ["BM25", "-m", "P@5"]), ("history", []), ("compare", ["BM25", "REP_LLAMA"])):
@@ -318,6 +341,33 @@ def test_irw_serve_and_the_other_reports_show_a_user_measure(tmp_path, conforman
         assert len(rows) == 6 and all(row["prec(k=20)"] == row["P@20"] for row in rows)
         assert {row["run"]: row["P@20"] for row in rows}["BM25"] == pytest.approx(
             float(expected(conformance, "BM25")[("P_20", "all")]), abs=5e-5)
+
+
+def test_eval_compare_s_tests_and_corrections_and_the_paper_tables_read_a_user_measure_as_a_built_in(dl19, tmp_path):
+    """`irw eval`, `irw compare` under each test and correction, the paper tables of compare and the
+    leaderboard (irw's and Python's): a user measure equal to P@10 gives P@10's every cell."""
+    cli = Cli(dl19)
+    assert cli("measures", "add", write(tmp_path, "p10.sql", P10)).exit_code == 0
+    evaluated = _csv(cli("eval", "-m", "p10_hand", "-m", "P@10", "--qrels", "dl19", "--format", "csv"))
+    assert len(evaluated) == 6 and all(row["p10_hand"] == row["P@10"] != "" for row in evaluated)
+    runs = ["BM25", "REP_LLAMA", "D_BERT_KD_TASB"]
+    for test, correction in (("ttest", "bonferroni"), ("bootstrap", "bh"), ("randomization", "none")):
+        rows = _csv(cli("compare", *runs, "--baseline", "BM25", "-m", "p10_hand", "-m", "P@10", "--test", test,
+                        "--correction", correction, "--format", "csv"))
+        mine = [{k: v for k, v in row.items() if k != "measure"} for row in rows if row["measure"] == "p10_hand"]
+        theirs = [{k: v for k, v in row.items() if k != "measure"} for row in rows if row["measure"] == "P@10"]
+        assert mine == theirs and len(mine) == 2, (test, correction)
+    for fmt, name in (("latex", "p10\\_hand"), ("markdown", "p10\\_hand")):
+        for command in (["compare", *runs, "--baseline", "BM25"], ["report", "leaderboard", "--qrels", "dl19"]):
+            ours = cli(*command, "-m", "p10_hand", "--format", fmt)
+            builtin = cli(*command, "-m", "P@10", "--format", fmt)
+            assert ours.exit_code == 0 and name in ours.stdout, (fmt, command, ours.stderr)
+            assert ours.stdout.replace(name, "P@10") == builtin.stdout, (fmt, command)
+    with warehouse.open(dl19) as wh:
+        ours = wh.compare(runs, "dl19", ["p10_hand"], baseline="BM25", test="ttest")
+        builtin = wh.compare(runs, "dl19", ["P@10"], baseline="BM25", test="ttest")
+        assert ours.to_latex().replace("p10\\_hand", "P@10") == builtin.to_latex()
+        assert ours.to_markdown().replace("p10\\_hand", "P@10") == builtin.to_markdown()
 
 
 @pytest.mark.parametrize("level", [1, 2])
@@ -427,3 +477,107 @@ def test_the_rbp_example_by_hand(tmp_path):
         assert values[("q1", "rbp_binary")] == pytest.approx(0.2 * (1 + 0.64))
         assert values[("q1", "rbp_binary(rel=2)")] == pytest.approx(0.2 * 0.64)
         assert values[("q2", "rbp_binary")] == 0.0
+
+
+# -- the stored view is made of sql/eval's own SQL (migration 17) ---------------------------------
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def location(request, tmp_path):
+    return request.getfixturevalue("postgres_url") if request.param == "postgres" else tmp_path / "w.duckdb"
+
+
+def _forget_compositions():
+    """The compositions and the objects known to be irw's, worked out again from the files."""
+    from warehouse import db, postgres
+
+    for cached in (db.ranked_judged_ctes, db.ranked_judged_view, db.known_objects):
+        cached.cache_clear()
+    postgres._KNOWN.clear()
+    from warehouse import user_measures
+    user_measures._prefix.cache_clear()
+
+
+def test_the_view_s_sql_is_sql_eval_s_and_none_of_its_own():
+    """The view holds the text of every file the evaluation prepares its rows with, and its own file
+    (sql/eval/ranked_judged_view.sql) ranks, judges and counts nothing: it chooses the levels."""
+    from warehouse import db
+    from warehouse.resources import read_sql
+    from warehouse.settings import Settings, prepare_steps
+
+    view = db.ranked_judged_view()
+    steps = [step for step in prepare_steps(Settings()) if "create temp table" in read_sql(step)]
+    assert len(steps) == 5  # 01_qrels .. 05_judged; 04b is a view of its own
+    for step in [*steps, "eval/08_ranked_judged.sql"]:
+        body = [line.strip().rstrip(";") for line in read_sql(step).splitlines()
+                if line.strip() and not line.startswith("--") and "$" not in line and "analyze" not in line
+                and not line.startswith(("drop ", "create "))]
+        assert body and all(line in {v.strip() for v in view.splitlines()} for line in body), step
+    own = "\n".join(line for line in read_sql("eval/ranked_judged_view.sql").splitlines()
+                    if not line.startswith("--") and not re.fullmatch(r"\s+(rj|p)\.\w+,?", line))
+    assert "lateral" in own and not re.search(r"\b(trec_rank|row_number|rank|score|is_rel|count|num_rel)\b|[<>]=", own)
+    assert "$" not in view and db.VIEW_LINE in read_sql("schema/017_ranked_judged_from_eval.sql").splitlines()
+
+
+def test_a_change_in_sql_eval_reaches_the_stored_view(location, tmp_path, monkeypatch):
+    """A warehouse whose view was made of other sql/eval files is made again at a writable open and
+    refused, with the command that makes it again, at a read-only one."""
+    from conftest import RUN_ROWS, run_text, write_file
+    from warehouse import db
+    from warehouse.resources import read_sql
+
+    with warehouse.open(location) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq1 0 d9 -1\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        judged = "select count(*) filter (where judged) from ranked_judged where level = 1"
+        assert wh.sql(judged).rows == [(3,)]  # d9's grade -1: in the qrels, unjudged
+    original = read_sql("eval/08_ranked_judged.sql")
+    changed = original.replace("j.grade >= 0 as judged", "j.grade >= 1 as judged")
+    assert changed != original
+    monkeypatch.setattr(db, "read_sql", lambda path: changed if path == "eval/08_ranked_judged.sql" else read_sql(path))
+    _forget_compositions()
+    try:
+        with pytest.raises(warehouse.SchemaVersionError, match="view ranked_judged was made by an irw of other "
+                                                                "sql/eval files.*irw migrate"):
+            warehouse.open(location, read_only=True)
+        with warehouse.open(location) as wh:
+            assert wh.sql(judged).rows == [(2,)]  # grade >= 1: the two d1
+    finally:
+        monkeypatch.undo()
+        _forget_compositions()
+    with warehouse.open(location) as wh:
+        assert wh.sql(judged).rows == [(3,)]
+    with warehouse.open(location, read_only=True) as wh:
+        assert wh.sql(judged).rows == [(3,)]
+
+
+def test_a_warehouse_of_schema_16_gets_the_view_made_of_sql_eval(location, tmp_path, monkeypatch, conformance):
+    """A warehouse an irw of 16 migrations made (013's view, its own SQL) is upgraded at open: the same
+    rows, now made by sql/eval's SQL, and its stored scores kept."""
+    from warehouse import db
+
+    full = db.migrations()
+    assert [v for v, _ in full][:17] == list(range(1, 18))
+    monkeypatch.setattr(db, "migrations", lambda: full[:16])
+    source = conformance / "dl19-passage"
+    columns = f"{VIEW_COLUMNS}, level"
+    with warehouse.open(location) as wh:
+        assert wh.db.schema_version() == 16
+        wh.ingest_qrels(source / "qrels.dl19-passage.txt", "dl19")
+        for run in RUNS[:2]:
+            wh.ingest_run(source / "runs" / f"run.dl19.{run}.txt", run)
+        # one level: 013's view on PostgreSQL takes ~100 s for several (its own SQL, as made then)
+        before = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19' and level = 2"),
+                        key=repr)
+        scores = wh.sql("select count(*) from scores").rows
+        wh.evaluate(RUNS[:2], "dl19", ["AP", "nDCG@10"])
+        stored = wh.sql("select run_id, query_id, measure, value from scores order by 1, 2, 3").rows
+    monkeypatch.undo()
+    with warehouse.open(location) as wh:
+        assert wh.db.schema_version() == full[-1][0] and 17 in {v for v, in wh.sql("select version from irw_schema").rows}
+        after = sorted(wh.db.fetchall(f"select {columns} from ranked_judged where qrels = 'dl19' and level = 2"),
+                       key=repr)
+        assert after == before and len(after) == 2 * 9260
+        held = wh.db.fetchall("select level, count(*) from ranked_judged where qrels = 'dl19' group by level order by 1")
+        assert held == [(level, 2 * 9260) for level in range(5)]  # DL19's grades 0..3, 1, and 4
+        assert wh.sql("select run_id, query_id, measure, value from scores order by 1, 2, 3").rows == stored
+        assert scores == [(0,)] and len(stored) == 2 * 43 * 2

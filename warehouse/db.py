@@ -38,7 +38,7 @@ import duckdb
 from .errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
                      WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
 from . import interrupt, leftovers, output
-from .dialect import POSTGRES_ONLY
+from .dialect import DUCKDB_ONLY, POSTGRES_ONLY
 from .resources import read_sql, sql_dir
 
 DEFAULT_PATH = "irw.duckdb"
@@ -172,6 +172,122 @@ def migrations() -> list[tuple[int, str]]:
         if match and int(match.group(1)) > 0:
             found.append((int(match.group(1)), f"schema/{path.name}"))
     return found
+
+
+# -- the evaluation's ranked_judged, and the view made of it ------------------------------------
+# The SELECTs of the steps that prepare the built-ins' tables (sql/eval/01_qrels.sql .. 05_judged.sql,
+# settings.prepare_steps) and sql/eval/08_ranked_judged.sql over them, as common table expressions:
+# one ranking and one judging for the built-ins, a user measure (warehouse/user_measures.py) and the
+# view ranked_judged (sql/eval/ranked_judged_view.sql, made by migration 17).
+_CREATE_AS = re.compile(r"^create temp table (\w+) as\s", re.I | re.M)
+_OWN_NAME = re.compile(r"\$([A-Za-z_]\w*)")
+VIEW_LINE = "-- irw: ranked_judged view"  # in sql/schema/017_ranked_judged_from_eval.sql
+_EVALUATION_LINE = "-- irw: the evaluation's ranked_judged"  # in sql/eval/ranked_judged_view.sql
+_POSTGRES_FENCE = "-- irw: on postgres, offset 0"  # in sql/eval/ranked_judged_view.sql
+# the view's values of the evaluation's parameters: the held level's qrels set and level (p), every
+# stored run, no depth, no -c, -J or --norel exclude
+_VIEW_VALUES = {"qrels_set_id": "p.qrels_set_id", "level": "p.level", "complete": "false",
+                "judged_only": "false", "exclude_norel": "false"}
+_ALL_RUNS = re.compile(r"\(select unnest\(\$irw_run_ids\)\)")
+
+
+@lru_cache(maxsize=1)
+def ranked_judged_ctes() -> str:
+    """`with ... ranked_judged as (...)`: the evaluation's ranked_judged, a query may follow; it
+    binds $irw_* (the evaluation's parameters, named so that a user measure's own are not)."""
+    from .settings import Settings, prepare_steps
+
+    tables = []
+    for step in prepare_steps(Settings()):  # trec_eval 9.0.8's ranking, without -J
+        for text, _names in split_statements(read_sql(step)):
+            match = _CREATE_AS.search(text)
+            if match:
+                tables.append((match.group(1), text[match.end():].strip().rstrip(";")))
+    shaping = read_sql("eval/08_ranked_judged.sql").splitlines()
+    body = next(i for i, line in enumerate(shaping) if line.strip() and not line.startswith("--"))
+    tables.append(("ranked_judged", "\n".join(shaping[body:]).strip()))
+    return "with " + ",\n\n".join(f"{name} as not materialized (\n{_OWN_NAME.sub(_own, body)}\n)"
+                                   for name, body in tables)
+
+
+def _own(match: re.Match) -> str:
+    return "$irw_" + match.group(1)
+
+
+@lru_cache(maxsize=1)
+def ranked_judged_view() -> str:
+    """`create view ranked_judged as ...`: sql/eval/ranked_judged_view.sql with ranked_judged_ctes()
+    in it, each of the evaluation's parameters given the view's value (_VIEW_VALUES); two
+    statements, DuckDB's and PostgreSQL's (its lateral subquery fenced with offset 0)."""
+    from .settings import NO_DEPTH
+
+    ctes = _ALL_RUNS.sub("(select run_id from runs)", ranked_judged_ctes())
+    values = {**_VIEW_VALUES, "depth": str(NO_DEPTH)}
+
+    def value(match: re.Match) -> str:
+        name = match.group(1).removeprefix("irw_")
+        if name not in values:
+            raise RuntimeError(f"sql/eval's ${name} has no value in the view ranked_judged (warehouse/db.py)")
+        return values[name]
+
+    ctes = re.sub(r"\$(irw_\w+)", value, ctes)
+    template = read_sql("eval/ranked_judged_view.sql")
+    lines = template.split("\n")
+    places = [i for i, line in enumerate(lines) if line.strip() == _EVALUATION_LINE]
+    if len(places) != 1:
+        raise RuntimeError(f"sql/eval/ranked_judged_view.sql holds the line {_EVALUATION_LINE!r} once, not "
+                           f"{len(places)} times")
+    indent = lines[places[0]][:lines[places[0]].index("--")]
+    lines[places[0]] = "\n".join(indent + line if line.strip() else "" for line in ctes.splitlines())
+    text = "\n".join(lines)
+    text = text[text.index("\ncreate view") + 1:].rstrip().rstrip(";")
+    fence = [line for line in text.split("\n") if line.strip() == _POSTGRES_FENCE]
+    if len(fence) != 1:
+        raise RuntimeError(f"sql/eval/ranked_judged_view.sql holds the line {_POSTGRES_FENCE!r} once")
+    duckdb_text = "\n".join(line for line in text.split("\n") if line.strip() != _POSTGRES_FENCE)
+    postgres_text = text.replace(fence[0], fence[0].replace(_POSTGRES_FENCE, "offset 0"))
+    return (f"-- {DUCKDB_ONLY} (the view as sql/eval/ranked_judged_view.sql says)\n{duckdb_text};\n\n"
+            f"-- {POSTGRES_ONLY} (the view, its lateral subquery fenced with offset 0)\n{postgres_text}")
+
+
+def migration_sql(relative_path: str) -> str:
+    """A migration file's text as irw runs it: the line VIEW_LINE followed by the view ranked_judged
+    (ranked_judged_view), so that the view is made of the evaluation's SQL of this irw."""
+    text = read_sql(relative_path)
+    if VIEW_LINE not in text:
+        return text
+    return "\n".join(f"{line}\n{ranked_judged_view()};" if line == VIEW_LINE else line
+                     for line in text.split("\n"))
+
+
+def names_ranked_judged(labels: Sequence[str]) -> bool:
+    """Whether what an open found foreign (foreign_objects, postgres._foreign) names the view
+    ranked_judged or its columns: the view an irw makes of its own sql/eval files, which another
+    irw's files make otherwise."""
+    return any(label.startswith(("view ranked_judged", "column ranked_judged.")) for label in labels)
+
+
+def only_ranked_judged(labels: Sequence[str]) -> bool:
+    return bool(labels) and all(names_ranked_judged([label]) for label in labels)
+
+
+def remake_ranked_judged(db) -> None:
+    """Makes the view ranked_judged again as this irw makes it (ranked_judged_view), in one
+    transaction, when a writable open finds it made otherwise: an irw of other sql/eval files made
+    it. Dropping a view runs nothing of it; it is made again only once its migration is applied
+    (the migration makes it then)."""
+    applied = _applied_versions(db)
+    with db.transaction():
+        db.lock_migrations()
+        db.execute("drop view if exists ranked_judged")
+        if any(VIEW_LINE in read_sql(path).split("\n") for version, path in migrations() if version in applied):
+            db.run_sql(ranked_judged_view())
+
+
+def stale_view_message(path: str) -> str:
+    return (f"cannot open warehouse {path} to read only: its view ranked_judged was made by an irw of other "
+            f"sql/eval files than this one's; make it again with `irw migrate --db {path}` (commands that "
+            "write, such as `irw eval` and `irw ingest`, make it again too)")
 
 
 class Database:
@@ -604,6 +720,11 @@ class Database:
         foreign_objects): a view, macro, default or index of someone else's would run in every
         command that reads the warehouse, and could read files or the network."""
         strange = foreign_objects(self._con)
+        if names_ranked_judged(strange) and not self.read_only:
+            remake_ranked_judged(self)
+            strange = foreign_objects(self._con)
+        if only_ranked_judged(strange):
+            raise SchemaVersionError(stale_view_message(self.path))
         if strange:
             shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
             raise NotAWarehouse(
@@ -652,7 +773,7 @@ def apply_migrations(db) -> None:
         applied = _applied_versions(db)
         for version, relative_path in known:
             if version not in applied:
-                db.run_file(relative_path)
+                db.run_sql(migration_sql(relative_path))
                 db.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
 
 
@@ -704,7 +825,7 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
     steps = [(0, "schema/000_schema_version.sql"), *migrations()]
     digest = hashlib.sha256(f"{duckdb.__version__}\0{_OBJECTS_SQL}\0both ways".encode())
     for _, relative_path in steps:
-        digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
+        digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
     try:
         cache: Path | None = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
             f"known-objects-{digest.hexdigest()[:24]}.json"
@@ -720,7 +841,7 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
         con = duckdb.connect()
         try:
             for _, relative_path in steps:
-                for query, _names in split_statements(read_sql(relative_path)):
+                for query, _names in split_statements(migration_sql(relative_path)):
                     if POSTGRES_ONLY not in query:
                         con.execute(query)
                     elif whole:

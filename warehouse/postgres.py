@@ -401,7 +401,19 @@ class PostgresDatabase:
         rows = self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall()
         if ("table", "irw_schema") not in {(kind, name) for kind, name, _ in rows}:
             return
+        from .db import names_ranked_judged, only_ranked_judged, remake_ranked_judged, stale_view_message
+        from .errors import SchemaVersionError
+
         strange = _foreign(rows, self._known_objects())
+        if names_ranked_judged(strange) and not self.read_only and self._role_may_write():
+            try:
+                remake_ranked_judged(self)
+            except IrwError:
+                pass  # a role that may write but not drop the view: refused as below
+            else:
+                strange = _foreign(self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall(), self._known_objects())
+        if only_ranked_judged(strange):
+            raise SchemaVersionError(stale_view_message(self.path))
         if strange:
             shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
             raise NotAWarehouse(
@@ -422,7 +434,7 @@ class PostgresDatabase:
 
         import psycopg
 
-        from .db import migrations
+        from .db import migration_sql, migrations
 
         if self._known is not None:
             return self._known
@@ -434,7 +446,7 @@ class PostgresDatabase:
             return self._known
         digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
         for _, relative_path in steps:
-            digest.update(relative_path.encode() + b"\0" + read_sql(relative_path).encode() + b"\0")
+            digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
         cache: Path | None
         try:
             cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
@@ -452,7 +464,7 @@ class PostgresDatabase:
             self.con.execute("begin")
             self.con.execute("set local search_path = pg_temp")
             for number, relative_path in steps:
-                self.run_file(relative_path)
+                self.run_sql(migration_sql(relative_path))
                 if number == 0:
                     scratch = self.con.execute("select nspname::text from pg_catalog.pg_namespace "
                                                "where oid = pg_my_temp_schema()").fetchone()[0]

@@ -178,8 +178,8 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
 
 def _copy_user_measures(source, target) -> None:
     """The measures added with `irw measures add` that target lacks, so that their copied scores
-    are read there (a name target defines otherwise keeps target's definition: the copied scores,
-    stored with the other definition's hash, are then never read as its)."""
+    are read there (a name target defines otherwise keeps target's definition, and _copy_scores
+    leaves the other definition's scores behind)."""
     have = {row[0] for row in target.run_file("transfer/user_measure_names.sql").fetchall()}
     found = source.run_file("transfer/user_measures.sql")
     columns = [column[0] for column in found.description]
@@ -217,9 +217,20 @@ def _refuse_nul(source, kind: str, name: str) -> None:
                          "and ingest it again from a file without NUL")
 
 
+def _defined_otherwise(measure: str, definition_hash: str | None, defined: dict[str, str]) -> bool:
+    """Whether measure's scores were computed with a user measure's definition other than the one
+    target holds under its name (user_measures.name; stored as NAME or NAME(k=...)): such scores are
+    not copied, as irw sql's score views would show them as target's measure."""
+    if definition_hash is None:
+        return False
+    family = measure.split("(", 1)[0]
+    return family in defined and defined[family] != definition_hash
+
+
 def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int]) -> int:
     """Copies the stored scores of the copied runs with the copied qrels sets that target lacks."""
     copied = 0
+    defined = dict(target.run_file("transfer/user_measure_hashes.sql").fetchall())
     evaluations = source.run_file("transfer/evaluations.sql").fetchall()
     source_run_ids = dict(source.run_file("catalog/all_run_ids.sql").fetchall())
     for source_eval, qrels in evaluations:
@@ -235,7 +246,7 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
                                    {"evaluation_id": source_eval, "run_id": source_run_ids[name]}).fetchall()
             have = {r[0] for r in target.run_file("transfer/evaluated_measures.sql",
                                                   {"evaluation_id": target_eval, "run_id": target_run}).fetchall()}
-            missing = [r for r in rows if r[0] not in have]
+            missing = [r for r in rows if r[0] not in have and not _defined_otherwise(r[0], r[3], defined)]
             if not missing:
                 continue
             for measure, _, _, definition_hash in missing:

@@ -1,4 +1,4 @@
-"""User measures: a SQL file over the view `ranked_judged` (sql/schema/013_*.sql), added to a
+"""User measures: a SQL file over the view `ranked_judged` (sql/eval/ranked_judged_view.sql), added to a
 warehouse with `irw measures add FILE`, and from then on computed, stored and reported like the
 built-in measures.
 
@@ -217,32 +217,18 @@ def _error_line(message: str, text: str, offset: int = 0) -> int:
 
 # The statement around a measure file: ranked_judged is made, in common table expressions, by the
 # SELECTs of the steps that prepare the built-ins' tables (sql/eval/01_qrels.sql .. 05_judged.sql,
-# evaluate.prepare_steps) and sql/eval/08_ranked_judged.sql over them, with irw's parameters named
-# irw_* (a measure's own may not be): one ranking and one judging for the built-ins and a user
-# measure. The temp tables themselves cannot be read here: the sandbox is another connection.
-_CREATE_AS = re.compile(r"^create temp table (\w+) as\s", re.I | re.M)
-_OWN_NAME = re.compile(r"\$([A-Za-z_]\w*)")
+# evaluate.prepare_steps) and sql/eval/08_ranked_judged.sql over them (db.ranked_judged_ctes, which
+# the stored view ranked_judged is also made of), with irw's parameters named irw_* (a measure's
+# own may not be): one ranking and one judging for the built-ins, a user measure and the view. The
+# temp tables themselves cannot be read here: the sandbox is another connection.
 
 
-@functools.lru_cache(maxsize=1)
 def ranked_judged_ctes() -> str:
     """`with ... ranked_judged as (...)`: the evaluation's ranked_judged, a query may follow; it
     binds $irw_* (run_statement's params)."""
-    from .db import split_statements
-    from .settings import Settings, prepare_steps
-    from .resources import read_sql
+    from .db import ranked_judged_ctes
 
-    tables = []
-    for step in prepare_steps(Settings()):  # trec_eval 9.0.8's ranking, without -J (check_settings)
-        for text, _names in split_statements(read_sql(step)):
-            match = _CREATE_AS.search(text)
-            if match:
-                tables.append((match.group(1), text[match.end():].strip().rstrip(";")))
-    shaping = read_sql("eval/08_ranked_judged.sql").splitlines()
-    body = next(i for i, line in enumerate(shaping) if line.strip() and not line.startswith("--"))
-    tables.append(("ranked_judged", "\n".join(shaping[body:]).strip()))
-    return "with " + ",\n\n".join(f"{name} as not materialized (\n{_OWN_NAME.sub(_own, body)}\n)"
-                                   for name, body in tables)
+    return ranked_judged_ctes()
 
 
 @functools.lru_cache(maxsize=1)
@@ -259,10 +245,6 @@ def _around() -> tuple[str, str]:
 
 def _prefix() -> str:
     return _around()[0]
-
-
-def _own(match: re.Match) -> str:
-    return "$irw_" + match.group(1)
 
 
 def prefix_lines() -> int:
