@@ -154,6 +154,8 @@ class Scale:
                 self.server.drop("bench_scale_board")
             for step in self.STEPS:
                 rows.append([step, *self.pair(results[f"duck {step}"], results[f"pg {step}"]), f"<= {RATIO:g}x"])
+            for row in rows[-len(self.STEPS) - 4:]:   # this size's rows as they are known (a long run may be stopped)
+                pg.log("    " + " | ".join(row))
             b.remove_db(base)
             self.server.drop(base_name)
             pg.log(f"  [pg-scale] {n} runs done in {time.monotonic() - started:.0f} s")
