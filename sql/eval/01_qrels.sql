@@ -5,13 +5,6 @@
 -- 0 <= grade < level; a negative grade is judged but neither (trec_eval's "unjudged in pool").
 -- cascade: the view of 04b_run_rows_graded.sql reads this table, and PostgreSQL drops a table a
 -- view reads only with the view (04b makes it again); DuckDB's views hold no such link.
--- irw: postgres only (until the evaluation's transaction ends: its statements join whole temp
--- tables, which hash joins do in one pass, while PostgreSQL's estimates of their multi-column joins
--- (run x query) fall to one row and pick nested loops: eval_run_rows_graded's left join to
--- eval_qrels compared 5,000 run rows with 10,000 judgments each, 22 s of an incremental 100-run
--- leaderboard; where no other join exists PostgreSQL still takes a nested loop)
-set local enable_nestloop = off;
-
 drop table if exists eval_qrels cascade;
 
 create temp table eval_qrels as
