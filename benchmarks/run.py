@@ -42,7 +42,7 @@ from workers import (FIVE_PRINTED, FIVE_REQUEST, MEASURES, TREC_EVAL_NAMES,  # n
 WORKER = HERE / "workers.py"
 LAUNCHER = HERE / "launch.py"
 SECTIONS = ("small", "large", "files", "track", "ingest", "evaluate", "leaderboard", "sql", "scaling", "many-runs", "collections", "bombs",
-            "postgres", "serve", "spark")
+            "postgres", "pg-scale", "serve", "spark")
 # trec_eval (C), when there is one: --trec-eval, $IRW_TREC_EVAL, `trec_eval` on PATH, or the build
 # benchmarks/README.md describes (a cache folder outside the repository, never committed).
 TREC_EVAL_CACHE = Path.home() / ".cache" / "irw-bench" / "trec_eval" / "trec_eval"
@@ -1289,6 +1289,11 @@ class Bench:
         postgres.section(self, sys.modules[__name__])
 
     # -- Spark local[2] beside DuckDB (issue 15): benchmarks/spark.py -----------------------------
+    # -- many runs on PostgreSQL beside DuckDB (issue 27): benchmarks/pg_scale.py -------------------
+    def pg_scale(self) -> None:
+        import pg_scale
+        pg_scale.section(self, sys.modules[__name__])
+
     def spark(self) -> None:
         import spark
         spark.section(self, sys.modules[__name__])

@@ -116,6 +116,58 @@ def test_ingest_stores_the_rows_duckdb_stores_bit_for_bit(postgres_url, dl19, tm
         assert [tuple(map(repr, r)) for r in server_rows] == [tuple(map(repr, r)) for r in local_rows]
 
 
+def test_judged_rows_linked_where_the_run_is_staged_are_duckdb_s(postgres_url, tmp_path):
+    # A run sent to the server gets its judged rows joined in the local staging database against
+    # the server's judgments of its queries (transfer._link_in_source), not over its rows on the
+    # server: the same rows as DuckDB's link, for every stored qrels set, with ids CSV must quote,
+    # a query no set judges, and a qrels set ingested after the run (linked on the server).
+    qrels_a = tmp_path / "a.txt"
+    qrels_a.write_text('q1 0 d,1 1\nq1 0 d"2 0\nq2 0 d3 2\nq2 0 absent 1\n')
+    qrels_b = tmp_path / "b.txt"
+    qrels_b.write_text('q2 0 d3 1\nq2 0 d4 0\nq9 0 d1 1\n')
+    qrels_c = tmp_path / "c.txt"
+    qrels_c.write_text('q1 0 d,1 0\nq3 0 d5 1\n')
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"{q} Q0 {d} {i + 1} {10 - i} sys\n" for i, (q, d) in enumerate(
+        [("q1", "d,1"), ("q1", 'd"2'), ("q1", "d3"), ("q2", "d3"), ("q2", "d4"), ("q2", "d1"), ("q3", "d5"),
+         ("q4", "d1")])))
+    columns = "qrels_set_id, run_id, query_id, doc_id, trec_rank"
+    tables = []
+    for db in (postgres_url, str(tmp_path / "irw.duckdb")):
+        with warehouse.open(db) as wh:
+            wh.ingest_qrels(qrels_a, "a")
+            wh.ingest_qrels(qrels_b, "b")
+            wh.ingest_run(run, "first")
+            wh.ingest_qrels(qrels_c, "c")
+            wh.ingest_run(run, "second")
+            tables.append(rows_of(wh.db, "judged_run_rows", columns))
+            assert not wh.db.has_table("link_queries")
+    assert tables[0] == tables[1]
+    assert len(tables[0]) == 14   # first: a 3, b 2, then c 2; second: 7
+    assert (1, 1, "q1", "d,1", 1) in tables[0] and (1, 2, "q1", 'd"2', 2) in tables[0]
+
+
+def test_statistics_are_taken_after_an_ingest_only_where_autovacuum_would_take_them(postgres_url, dl19, tmp_path):
+    # refresh_statistics: tables never analyzed, or grown by more than autovacuum_analyze_scale_factor,
+    # are analyzed at once; a run adding a few rows to a large table leaves them (0.7 s a run at 100 runs)
+    def reltuples(wh) -> dict[str, float]:
+        return dict(wh.db.fetchall("select relname, reltuples from pg_catalog.pg_class "
+                                   "where relname in ('run_rows', 'judged_run_rows', 'qrels')"))
+
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("19335 Q0 1017759 1 9.5 tiny\n19335 Q0 1082489 2 9.1 tiny\n")
+    ingest_dl19(postgres_url, dl19, runs=("BM25",))
+    with warehouse.open(postgres_url) as wh:
+        first = reltuples(wh)
+        assert first["run_rows"] > 0                        # a fresh table: analyzed
+        wh.ingest_run(tiny, "tiny")
+        assert reltuples(wh) == first                       # 2 rows on ~43,000: not analyzed
+        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", "BM25_RM3")
+        grown = reltuples(wh)
+        assert grown["run_rows"] > 1.5 * first["run_rows"]  # doubled: analyzed at once
+        assert grown["qrels"] == first["qrels"]
+
+
 def test_a_bad_file_is_the_same_error_and_stores_nothing(postgres_url, dl19, tmp_path):
     ingest_dl19(postgres_url, dl19, runs=("BM25",))
     bad = tmp_path / "bad.txt"

@@ -1461,7 +1461,8 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
                           judged_rows_only=judged_rows_only)
         try:
             with db.transaction():
-                transfer.ship_run(stage, db, name, replacing=replacing[0] if replacing else None)
+                transfer.ship_run(stage, db, name, replacing=replacing[0] if replacing else None,
+                                  link_in_source=True)
         finally:
             with stage.transaction():
                 delete_run(stage, stored_run(stage, name)[0])

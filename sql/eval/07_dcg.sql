@@ -1,7 +1,8 @@
 -- eval_dcg: the discounted cumulative gains the nDCG families divide: of every run's ranking and of
 -- every query's ideal ranking, under each gain scheme of sql/eval/06_gains.sql.
 -- Grain: eval_dcg_steps one row per run x query x scheme x retrieved document with a nonzero gain;
--- eval_ideal_dcg one row per query x scheme x ideal position; eval_dcg_totals one row per run x
+-- eval_ideal_dcg one row per query x scheme x ideal position; eval_dcg_last one row per run x query
+-- x scheme with a nonzero gain retrieved; eval_dcg_totals one row per run x
 -- evaluated query x gain measure (with its scheme).
 -- Inputs: eval_gain_schemes, eval_gain_judged, eval_gain_ideal (sql/eval/06_gains.sql),
 -- eval_run_queries (num_ret = n, num_rel = R). Run by warehouse/evaluate.py after 06_gains.sql when
@@ -49,9 +50,12 @@ from eval_gain_ideal;
 -- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
 analyze eval_ideal_dcg;
 
-drop table if exists eval_dcg_totals;
+drop table if exists eval_dcg_last;
 
-create temp table eval_dcg_totals as
+-- the running DCG at each ranking's last row with a gain, a table of its own with its statistics:
+-- joined within eval_dcg_totals' statement, PostgreSQL estimated it at one row and nested-looped
+-- every (run, query) over all of it (25M comparisons, 9 s of a 100-run leaderboard)
+create temp table eval_dcg_last as
 with last_steps as (
     select
         run_id,
@@ -77,9 +81,17 @@ dcg_totals as (
        and d.query_id = l.query_id
        and d.scheme = l.scheme
        and d.rank = l.last_rank
-),
+)
 
-ideal_ends as (
+select * from dcg_totals;
+
+-- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
+analyze eval_dcg_last;
+
+drop table if exists eval_dcg_totals;
+
+create temp table eval_dcg_totals as
+with ideal_ends as (
     select
         query_id,
         scheme,
@@ -117,7 +129,7 @@ final as (
         coalesce(i.idcg, 0.0) as idcg
     from eval_run_queries as q
     cross join eval_gain_schemes as s
-    left join dcg_totals as d
+    left join eval_dcg_last as d
         on d.run_id = q.run_id
        and d.query_id = q.query_id
        and d.scheme = s.scheme
