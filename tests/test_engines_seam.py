@@ -182,11 +182,6 @@ def test_the_shared_members_behave_alike_on_every_warehouse_engine(warehouse_db,
 # spark_store.py is no engine module here: it imports no driver.
 DRIVERS = ("duckdb", "psycopg")
 DRIVER_MODULES = ENGINE_MODULES - {"spark_store.py"}
-# (module, driver): each with why it still imports the driver; nothing is added to let a new one in
-DRIVER_IMPORTS_LEFT = {
-    ("adhoc.py", "psycopg"): "irw sql's read-only PostgreSQL session (run_on_postgres: psycopg's errors, "
-                             "psycopg.sql) is to move into postgres.py",
-}
 
 
 def _driver_imports(path: Path) -> set[str]:
@@ -206,8 +201,7 @@ def test_only_the_engine_modules_import_a_driver():
         module = path.relative_to(PACKAGE).as_posix()
         if module in DRIVER_MODULES:
             continue
-        found += [f"warehouse/{module} imports {driver}" for driver in sorted(_driver_imports(path))
-                  if (module, driver) not in DRIVER_IMPORTS_LEFT]
+        found += [f"warehouse/{module} imports {driver}" for driver in sorted(_driver_imports(path))]
     assert not found, ("a driver imported outside the engine modules (get what it needs from the engine module: "
                        "db.DuckDBError, db.frame_connection, an engine method):\n" + "\n".join(found))
 
@@ -216,8 +210,3 @@ def test_the_driver_scan_finds_imports(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("import duckdb\nfrom psycopg import sql\ndef f():\n    import duckdb.typing\nfrom .db import x\n")
     assert _driver_imports(module) == {"duckdb", "psycopg"}
-
-
-def test_every_driver_import_left_is_still_there():
-    for module, driver in DRIVER_IMPORTS_LEFT:
-        assert driver in _driver_imports(PACKAGE / module), (module, driver)

@@ -119,7 +119,7 @@ def test_user_sqls_session_cannot_regain_the_writers_role(postgres_url, tmp_path
     _seeded(postgres_url, tmp_path)
     login = _login(postgres_url)
     with warehouse.open(postgres_url, read_only=True) as wh:
-        session = adhoc._user_sql_session(wh.db)
+        session = wh.db.user_sql_session()
         assert session is not wh.db.con
         for statement in ("select set_config('role', 'postgres', false)", "set role postgres",
                           "set session authorization postgres", "select set_config('role', 'postgres', true)"):

@@ -30,23 +30,6 @@ _COMMANDS = ("copy", "pragma", "attach", "detach", "set", "reset", "begin", "com
              "show", "install", "load", "checkpoint", "vacuum")
 
 
-# (module, how the literal begins): each with why it is still in Python. Only what
-# another branch moves while this one is written; nothing is added here to let new SQL in.
-ALLOWED: dict[tuple[str, str], str] = {}
-_SESSION = ("irw sql's read-only PostgreSQL session (warehouse/adhoc.py, run_on_postgres: psycopg's own connection "
-            "and %s parameters): to move into postgres.py with the sandbox, not done yet")
-ALLOWED.update({("adhoc.py", text): _SESSION for text in (
-    "begin transaction read only", "set local statement_timeout = x", "set local lock_timeout = x",
-    "set local search_path = pg_catalog, {}, pg_temp", "select session_user", "select current_database()",
-    "select pg_catalog.pg_advisory_unlock_all()",
-    "select distinct proname from pg_catalog.pg_proc where provolatile = 'v' and proname",
-    "with mine as (select r.oid, r.rolname, r.rolsuper from pg_catalog.pg_roles r      ")})
-
-
-def _allowed(module: str, text: str) -> bool:
-    return any(module == m and text.startswith(start) for m, start in ALLOWED)
-
-
 def _text(node: ast.AST) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
@@ -120,15 +103,7 @@ def test_no_sql_text_in_python_outside_the_engine_modules():
     for path in _modules():
         module = path.relative_to(PACKAGE).as_posix()
         for line, text in sql_literals(path):
-            if not _allowed(module, text):
-                found.append(f"warehouse/{module}:{line}: {text[:80]!r}")
+            found.append(f"warehouse/{module}:{line}: {text[:80]!r}")
     assert not found, ("SQL text in Python outside the engine modules: move it to a file under sql/ (with its "
                        "header) and run it with run_file, or build it from pieces there (resources.composed_sql):\n"
                        + "\n".join(found))
-
-
-def test_every_allowed_literal_is_still_there():
-    """An allowance outlives nothing: each names a literal that is still in its module."""
-    literals = [(path.relative_to(PACKAGE).as_posix(), text) for path in _modules() for _, text in sql_literals(path)]
-    gone = [key for key in ALLOWED if not any(m == key[0] and t.startswith(key[1]) for m, t in literals)]
-    assert not gone, gone

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 from .db import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError, StatementType, about_the_file,
                  failure, tokenize)
 from .resources import read_sql
-from .errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, WarehouseOpenError
+from .errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError
 from .table import Table
 
 _STATEMENT = StatementType
@@ -329,9 +329,6 @@ _PG_REFUSED_FUNCTIONS = re.compile(
     r"pg_create_\w+|pg_drop_\w+|pg_log_\w+|pg_advisory_\w+|pg_try_advisory_\w+|pg_notify|pg_sleep\w*|"
     r"pg_backup_\w+|pg_start_backup|pg_stop_backup|ts_stat|ts_rewrite|"
     r"query_to_xml\w*|cursor_to_xml\w*|pg_import_\w+|pg_replication_\w+|pg_logical_\w+)$")
-# Roles whose members act on the server beyond reading the warehouse.
-_PG_SERVER_ROLES = ("pg_read_server_files", "pg_write_server_files", "pg_execute_server_program",
-                    "pg_signal_backend", "pg_checkpoint", "pg_read_all_data", "pg_write_all_data")
 # What PostgreSQL's lexer reads whole; U&"..." identifiers are decoded (_server_text).
 _PG_SCAN = re.compile(
     r"""--[^\n]*|/\*.*?\*/|[Ee]'(?:[^'\\]|\\.|'')*'|(?<![\w$])[Uu]&'(?:[^']|'')*'|'(?:[^']|'')*'"""
@@ -495,117 +492,14 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
     return None, ""
 
 
-def _volatile_on(con):
-    def volatile(names: set[str]) -> set[str]:
-        rows = con.execute("select distinct proname from pg_catalog.pg_proc where provolatile = 'v' "
-                           "and proname = any(%s)", [sorted(names)]).fetchall()
-        return {row[0] for row in rows}
-    return volatile
-
-
-def _powers(con, schema: str) -> list[str]:
-    """What the session's login role (session_user), or a role it may SET ROLE to, may do beyond
-    reading the warehouse; [] for none."""
-    superuser, writes, creates, roles, others = con.execute(
-        "with mine as (select r.oid, r.rolname, r.rolsuper from pg_catalog.pg_roles r"
-        "              where pg_has_role(session_user, r.oid, 'MEMBER')),"
-        " powerful as (select m.rolname, m.rolsuper,"
-        "   exists (select 1 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
-        "           where n.nspname = %(s)s and (c.relkind in ('r', 'v', 'm', 'p', 'f')"
-        "           and has_table_privilege(m.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')"
-        "           or c.relkind = 'S' and has_sequence_privilege(m.oid, c.oid, 'USAGE, UPDATE'))) as writes,"
-        "   coalesce(has_schema_privilege(m.oid, to_regnamespace(%(s)s), 'CREATE'), false) as creates"
-        "   from mine m)"
-        " select bool_or(rolsuper), bool_or(writes), bool_or(creates),"
-        " array(select x from unnest(%(roles)s::text[]) x where to_regrole(x) is not null"
-        "       and pg_has_role(session_user, x, 'MEMBER')),"
-        " array(select rolname::text from powerful where rolname <> session_user"
-        "       and (rolsuper or writes or creates) order by 1)"
-        " from powerful", {"s": schema, "roles": list(_PG_SERVER_ROLES)}).fetchone()
-    powers = []
-    if superuser:
-        powers.append("is a superuser")
-    if writes:
-        powers.append("may write the warehouse's tables")
-    if creates:
-        powers.append("may create objects in the warehouse's schema")
-    if roles:
-        powers.append(f"is a member of {', '.join(roles)}")
-    if others:
-        powers.append(f"may SET ROLE to {', '.join(others)}, which may do more than read")
-    return powers
-
-
-def _user_sql_session(db):
-    """The session user SQL runs in (module notes, 1), or ReadOnlyError saying why irw runs none."""
-    con = db.con
-    user = con.execute("select session_user").fetchone()[0]
-    powers = _powers(con, db.schema)
-    if not powers:
-        return con
-    why = f"irw sql runs SQL only in a session whose role can only read, and the role {user} {' and '.join(powers)}"
-    login = db.reader_login()
-    if login is None:
-        raise ReadOnlyError(
-            f"{why}; connect with a read-only role (docs/engines.md, \"A shared warehouse\"), or let irw make its reader "
-            "login for this warehouse: `irw migrate --db URL` through a role that may create roles")
-    role, password = login
-    try:
-        session = db.reader_session(role, password)
-    except WarehouseOpenError as exc:
-        database = con.execute("select current_database()").fetchone()[0]
-        raise ReadOnlyError(
-            f"{why}, so it runs it as irw's reader login {role} of this warehouse, and the server refused that "
-            f"login: {exc}; allow it in the server's pg_hba.conf (a line such as `host {database} {role} "
-            f"samenet scram-sha-256`), or connect with a read-only role (docs/engines.md, \"A shared warehouse\")") from None
-    left = _powers(session, db.schema)
-    if left:
-        raise ReadOnlyError(f"irw sql runs SQL only in a session whose role can only read, and irw's reader login "
-                            f"{role} {' and '.join(left)}; revoke that from it")
-    return session
-
-
 def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT) -> Table:
-    import psycopg
-    from psycopg import sql as psql
-
-    con = db.con
-    why, kind = _postgres_refusal(query, _volatile_on(con))
+    """Checks the statement as the server reads it (module notes, 3), then runs it in the server's
+    read-only session (1, 2: PostgresDatabase.run_user_sql)."""
+    why, kind = _postgres_refusal(query, db.volatile_functions)
     if why:
         if kind == "shape":
             raise QueryError(why)
         if kind == "write":
             raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
         raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {why}")
-    con = _user_sql_session(db)
-    con.execute("begin transaction read only")
-    try:
-        milliseconds = 0 if not timeout else max(1, int(timeout * 1000))
-        con.execute(f"set local statement_timeout = {milliseconds}")  # an int of ours
-        con.execute(f"set local lock_timeout = {milliseconds}")
-        con.execute(psql.SQL("set local search_path = pg_catalog, {}, pg_temp").format(psql.Identifier(db.schema)))
-        try:
-            cursor = con.execute(query, params)
-            return Table.from_result(cursor)
-        except psycopg.errors.QueryCanceled as exc:
-            if "statement timeout" in str(exc) and timeout:
-                raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
-                                 "cancelled on the server; give it more with --timeout SECONDS") from None
-            raise QueryError(db.scrub(str(exc).strip()) or "the query was cancelled") from None
-        except psycopg.errors.LockNotAvailable as exc:
-            raise QueryError(f"the query waited for a lock longer than irw sql's timeout: {db.scrub(str(exc).strip())}") from None
-        except psycopg.errors.ReadOnlySqlTransaction as exc:
-            raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {db.scrub(str(exc).strip())}") from None
-        except psycopg.errors.InsufficientPrivilege as exc:
-            raise ReadOnlyError(f"irw sql: the server refused it: {db.scrub(str(exc).strip())}") from None
-        except psycopg.Error as exc:
-            lines = [line.rstrip() for line in db.scrub(str(exc)).splitlines() if line.strip()]
-            raise QueryError("\n".join(lines) or type(exc).__name__) from None
-        except (TypeError, ValueError, IndexError, KeyError) as exc:
-            raise QueryError(f"cannot bind the parameters: {exc}") from None
-    finally:
-        try:
-            con.execute("rollback")
-            con.execute("select pg_catalog.pg_advisory_unlock_all()")
-        except psycopg.Error:
-            pass
+    return db.run_user_sql(query, params, timeout)

@@ -46,9 +46,10 @@ from typing import Any, Iterator, Sequence
 
 from .dialect import postgres_statements
 from . import interrupt
-from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse,
-                     WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
+from .errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
+                     ReadOnlyError, WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
 from .resources import read_sql
+from .table import Table
 
 URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
 
@@ -593,6 +594,86 @@ class PostgresDatabase:
         _configure(self._reader)
         return self._reader
 
+    # -- irw sql's read-only session (warehouse/adhoc.py's notes on PostgreSQL, 1 and 2) -------------
+
+    def volatile_functions(self, names: set[str]) -> set[str]:
+        """Those of names the server's pg_proc marks VOLATILE (adhoc refuses a statement calling one)."""
+        rows = self.con.execute("select distinct proname from pg_catalog.pg_proc where provolatile = 'v' "
+                                "and proname = any(%s)", [sorted(names)]).fetchall()
+        return {row[0] for row in rows}
+
+    def user_sql_session(self):
+        """The session user SQL runs in: this one when its login role can only read, else irw's reader
+        login of this warehouse; ReadOnlyError saying why irw runs none."""
+        con = self.con
+        user = con.execute("select session_user").fetchone()[0]
+        powers = _powers(con, self.schema)
+        if not powers:
+            return con
+        why = (f"irw sql runs SQL only in a session whose role can only read, and the role {user} "
+               f"{' and '.join(powers)}")
+        login = self.reader_login()
+        if login is None:
+            raise ReadOnlyError(
+                f"{why}; connect with a read-only role (docs/engines.md, \"A shared warehouse\"), or let irw make its "
+                "reader login for this warehouse: `irw migrate --db URL` through a role that may create roles")
+        role, password = login
+        try:
+            session = self.reader_session(role, password)
+        except WarehouseOpenError as exc:
+            database = con.execute("select current_database()").fetchone()[0]
+            raise ReadOnlyError(
+                f"{why}, so it runs it as irw's reader login {role} of this warehouse, and the server refused that "
+                f"login: {exc}; allow it in the server's pg_hba.conf (a line such as `host {database} {role} "
+                f"samenet scram-sha-256`), or connect with a read-only role (docs/engines.md, \"A shared "
+                "warehouse\")") from None
+        left = _powers(session, self.schema)
+        if left:
+            raise ReadOnlyError(f"irw sql runs SQL only in a session whose role can only read, and irw's reader login "
+                                f"{role} {' and '.join(left)}; revoke that from it")
+        return session
+
+    def run_user_sql(self, query: str, params: Any, timeout: float | None) -> Table:
+        """A user's statement, already checked (adhoc.run_on_postgres), in user_sql_session(), inside a
+        READ ONLY transaction always rolled back, with statement_timeout, lock_timeout and search_path
+        (pg_catalog first) set for it alone; the server's refusals as irw's errors."""
+        import psycopg
+        from psycopg import sql as psql
+
+        con = self.user_sql_session()
+        con.execute("begin transaction read only")
+        try:
+            milliseconds = 0 if not timeout else max(1, int(timeout * 1000))
+            con.execute(f"set local statement_timeout = {milliseconds}")  # an int of ours
+            con.execute(f"set local lock_timeout = {milliseconds}")
+            con.execute(psql.SQL("set local search_path = pg_catalog, {}, pg_temp").format(psql.Identifier(self.schema)))
+            try:
+                cursor = con.execute(query, params)
+                return Table.from_result(cursor)
+            except psycopg.errors.QueryCanceled as exc:
+                if "statement timeout" in str(exc) and timeout:
+                    raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
+                                            "cancelled on the server; give it more with --timeout SECONDS") from None
+                raise QueryError(self.scrub(str(exc).strip()) or "the query was cancelled") from None
+            except psycopg.errors.LockNotAvailable as exc:
+                raise QueryError("the query waited for a lock longer than irw sql's timeout: "
+                                 f"{self.scrub(str(exc).strip())}") from None
+            except psycopg.errors.ReadOnlySqlTransaction as exc:
+                raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {self.scrub(str(exc).strip())}") from None
+            except psycopg.errors.InsufficientPrivilege as exc:
+                raise ReadOnlyError(f"irw sql: the server refused it: {self.scrub(str(exc).strip())}") from None
+            except psycopg.Error as exc:
+                lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
+                raise QueryError("\n".join(lines) or type(exc).__name__) from None
+            except (TypeError, ValueError, IndexError, KeyError) as exc:
+                raise QueryError(f"cannot bind the parameters: {exc}") from None
+        finally:
+            try:
+                con.execute("rollback")
+                con.execute("select pg_catalog.pg_advisory_unlock_all()")
+            except psycopg.Error:
+                pass
+
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         return (f"{self.path} has schema version {current} and lacks migration"
                 f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
@@ -844,3 +925,41 @@ def _configure(con) -> None:
 
     con.adapters.register_dumper(str, StrDumper)
     con.adapters.register_loader("numeric", NumericAsNumber)
+
+
+# Roles whose members act on the server beyond reading the warehouse (irw sql's session, _powers).
+_PG_SERVER_ROLES = ("pg_read_server_files", "pg_write_server_files", "pg_execute_server_program",
+                    "pg_signal_backend", "pg_checkpoint", "pg_read_all_data", "pg_write_all_data")
+
+
+def _powers(con, schema: str) -> list[str]:
+    """What the session's login role (session_user), or a role it may SET ROLE to, may do beyond
+    reading the warehouse; [] for none."""
+    superuser, writes, creates, roles, others = con.execute(
+        "with mine as (select r.oid, r.rolname, r.rolsuper from pg_catalog.pg_roles r"
+        "              where pg_has_role(session_user, r.oid, 'MEMBER')),"
+        " powerful as (select m.rolname, m.rolsuper,"
+        "   exists (select 1 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
+        "           where n.nspname = %(s)s and (c.relkind in ('r', 'v', 'm', 'p', 'f')"
+        "           and has_table_privilege(m.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')"
+        "           or c.relkind = 'S' and has_sequence_privilege(m.oid, c.oid, 'USAGE, UPDATE'))) as writes,"
+        "   coalesce(has_schema_privilege(m.oid, to_regnamespace(%(s)s), 'CREATE'), false) as creates"
+        "   from mine m)"
+        " select bool_or(rolsuper), bool_or(writes), bool_or(creates),"
+        " array(select x from unnest(%(roles)s::text[]) x where to_regrole(x) is not null"
+        "       and pg_has_role(session_user, x, 'MEMBER')),"
+        " array(select rolname::text from powerful where rolname <> session_user"
+        "       and (rolsuper or writes or creates) order by 1)"
+        " from powerful", {"s": schema, "roles": list(_PG_SERVER_ROLES)}).fetchone()
+    powers = []
+    if superuser:
+        powers.append("is a superuser")
+    if writes:
+        powers.append("may write the warehouse's tables")
+    if creates:
+        powers.append("may create objects in the warehouse's schema")
+    if roles:
+        powers.append(f"is a member of {', '.join(roles)}")
+    if others:
+        powers.append(f"may SET ROLE to {', '.join(others)}, which may do more than read")
+    return powers
