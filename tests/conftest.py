@@ -104,6 +104,30 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
 
 
+# -- a folder the workers of one run share ---------------------------------------------------------
+# What several test files build identically and only read (tests/many_runs_data.py's 1,000-run
+# warehouse) is built once per run, not once per pytest-xdist worker: the controller (or the one
+# process) makes this folder before the workers start, they find it in the environment, and it is
+# removed when the run ends.
+SHARED_ENV = "IRW_TEST_SHARED_DIR"  # many_runs_data.SHARED_ENV
+_SHARED_MADE = pytest.StashKey[Path]()
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput") or os.environ.get(SHARED_ENV):
+        return  # a worker, which inherited the controller's folder; or a folder the caller gave
+    folder = Path(tempfile.mkdtemp(prefix="irw-tests-shared-"))
+    os.environ[SHARED_ENV] = str(folder)
+    config.stash[_SHARED_MADE] = folder
+
+
+def pytest_unconfigure(config):
+    folder = config.stash.get(_SHARED_MADE, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(SHARED_ENV, None)
+
+
 REPORTED = "irw-reported"  # the user property under which a test hands a line to the summary
 
 
