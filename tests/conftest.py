@@ -79,12 +79,53 @@ def conformance_params(make_cases: Callable[[], list], width: int) -> list:
     return [pytest.param(*([None] * width), id="conformance-absent")]
 
 
+# The slowest test files, slowest first (their tests' times by pytest --durations at 08c8262).
+# `make test` gives each file whole to one of its workers
+# (pytest-xdist --dist=loadfile --no-loadscope-reorder) in the order collected: started first, the
+# long files run beside the many short ones, and the workers end together instead of one worker
+# running a long file alone at the end. A file missing here only runs later; rename it here too.
+SLOWEST_FILES = (
+    "test_spark.py",            # Spark: SQL planned on one JVM per worker, and one spark-submit
+    "test_spark_into.py",
+    "test_serve.py",            # a served DL19 warehouse, the same on PostgreSQL
+    "test_browser.py",          # Chromium, the 1,000-run warehouse
+    "test_multi_collection_walkthrough.py",
+    "test_demo.py",             # under CI: make demo in a clean clone
+)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "conformance" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.conformance)
         if "postgres_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
+    rank = {name: position for position, name in enumerate(SLOWEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
+
+
+# -- a folder the workers of one run share ---------------------------------------------------------
+# What several test files build identically and only read (tests/many_runs_data.py's 1,000-run
+# warehouse) is built once per run, not once per pytest-xdist worker: the controller (or the one
+# process) makes this folder before the workers start, they find it in the environment, and it is
+# removed when the run ends.
+SHARED_ENV = "IRW_TEST_SHARED_DIR"  # many_runs_data.SHARED_ENV
+_SHARED_MADE = pytest.StashKey[Path]()
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput") or os.environ.get(SHARED_ENV):
+        return  # a worker, which inherited the controller's folder; or a folder the caller gave
+    folder = Path(tempfile.mkdtemp(prefix="irw-tests-shared-"))
+    os.environ[SHARED_ENV] = str(folder)
+    config.stash[_SHARED_MADE] = folder
+
+
+def pytest_unconfigure(config):
+    folder = config.stash.get(_SHARED_MADE, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(SHARED_ENV, None)
 
 
 REPORTED = "irw-reported"  # the user property under which a test hands a line to the summary

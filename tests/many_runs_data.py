@@ -2,11 +2,13 @@
 1,000-run page in tests/test_browser.py): 43 queries x 20 documents a run, long real-looking run
 and system names, built through the library API (Warehouse.ingest_qrels / ingest_run), seeded.
 
-The 1,000-run warehouse and its leaderboard and history pages are built once per test session
-(thousand_runs) and shared: its ingest is most of its minute."""
+The 1,000-run warehouse and its leaderboard and history pages are built once per test run
+(thousand_runs) and shared, across pytest-xdist's workers too: its ingest is most of its minute."""
 from __future__ import annotations
 
 import atexit
+import fcntl
+import os
 import shutil
 import tempfile
 from functools import lru_cache
@@ -16,6 +18,9 @@ import numpy as np
 
 import warehouse
 from warehouse import reports
+
+# a folder shared by the workers of one test run (tests/conftest.py sets it under pytest-xdist)
+SHARED_ENV = "IRW_TEST_SHARED_DIR"
 
 QUERIES = 43
 DOCS = 20
@@ -79,10 +84,28 @@ def add_run(wh, folder: Path, s: int) -> None:
 
 @lru_cache(maxsize=1)
 def thousand_runs() -> dict[str, Path]:
-    """A warehouse of 1,000 runs and its reports, built once per session: the leaderboard against
-    BASELINE (with links to run pages, which are not written) and the history of AP."""
-    folder = Path(tempfile.mkdtemp(prefix="irw-1000-runs-"))
-    atexit.register(shutil.rmtree, folder, True)
+    """A warehouse of 1,000 runs and its reports, built once per test run: the leaderboard against
+    BASELINE (with links to run pages, which are not written) and the history of AP. Under
+    pytest-xdist (make test) its folder is shared by the workers (conftest.py's SHARED_ENV): the first
+    to ask builds it under a lock while the others wait, then every one reads the same files."""
+    shared = os.environ.get(SHARED_ENV)
+    if not shared:
+        folder = Path(tempfile.mkdtemp(prefix="irw-1000-runs-"))
+        atexit.register(shutil.rmtree, folder, True)
+        return _build_thousand_runs(folder)
+    folder = Path(shared) / "1000-runs"
+    with open(Path(shared) / "1000-runs.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process ends
+        if not (folder / "built").is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # what a worker that died while building left
+            folder.mkdir()
+            pages = _build_thousand_runs(folder)
+            (folder / "built").touch()
+            return pages
+    return {"db": folder / "irw.duckdb", "leaderboard": folder / "board.html", "history": folder / "history.html"}
+
+
+def _build_thousand_runs(folder: Path) -> dict[str, Path]:
     db = build(folder / "irw.duckdb", range(1000))
     with warehouse.open(db) as wh:
         board = reports.leaderboard(wh, "q", baseline=BASELINE, run_pages=True)
