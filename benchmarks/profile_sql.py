@@ -47,7 +47,7 @@ class Statement:
 def timed_sql_files(plans: bool, slower_than: float) -> Iterator[dict[str, Statement]]:
     """Times every Database.run_file call while the block runs (and keeps DuckDB's profile tree of
     the slow ones when plans is true); yields sql file -> Statement, in the order first run."""
-    from warehouse.db import Database
+    from warehouse.engines.duckdb import Database
 
     timings: dict[str, Statement] = {}
     profiled: set[int] = set()

@@ -3,7 +3,7 @@
 - docs/cli-reference.md: every command's `--help`, as `irw COMMAND --help` prints it (Typer's plain
   help, without Rich's boxes, 100 columns wide);
 - the measure table of docs/measures.md, between `<!-- measure-table:start -->` and
-  `<!-- measure-table:end -->`, from the registry in warehouse/measures.py.
+  `<!-- measure-table:end -->`, from the registry in warehouse/evaluation/measures.py.
 
     python scripts/docs.py           # write them
     python scripts/docs.py --check   # exit 1, naming what is stale (tests/test_docs.py runs this)
@@ -32,7 +32,7 @@ def command_paths() -> list[list[str]]:
     """Every command and subcommand of `irw`, in the order `irw --help` lists them."""
     import typer
 
-    from warehouse.cli import app
+    from warehouse.commands.irw import app
 
     paths: list[list[str]] = []
 
@@ -50,7 +50,7 @@ def command_paths() -> list[list[str]]:
 def help_text(path: list[str]) -> str:
     from typer.testing import CliRunner
 
-    from warehouse.cli import app
+    from warehouse.commands.irw import app
 
     result = CliRunner().invoke(app, [*path, "--help"], prog_name="irw", terminal_width=100)
     assert result.exit_code == 0, (path, result.output)
@@ -68,7 +68,7 @@ def cli_reference() -> str:
 
 
 def measures_page(text: str) -> str:
-    from warehouse.measures import measure_table_markdown
+    from warehouse.evaluation.measures import measure_table_markdown
 
     head, rest = text.split(TABLE_START, 1)
     _, tail = rest.split(TABLE_END, 1)

@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 import warehouse
-from warehouse.cli import app
+from warehouse.commands.irw import app
 
 # -- the conformance folder ------------------------------------------------------------------------
 # trec_eval's own outputs and the dl19-passage runs, read-only, beside the checkout. The one rule for
@@ -542,7 +542,7 @@ def spark():
         if under_ci():
             pytest.fail(f"CI is set and {SPARK_ABSENT}", pytrace=False)
         pytest.skip(SPARK_ABSENT)
-    from warehouse.spark import session
+    from warehouse.engines.spark import session
 
     spark = session("local[2]", app_name="irw-tests")
     spark.conf.set("spark.sql.shuffle.partitions", "4")

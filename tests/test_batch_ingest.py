@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import warehouse
-from warehouse.batch import common_prefix, parse_iso_date, run_file_stem
-from warehouse.db import migrations
+from warehouse.ingestion.batch import common_prefix, parse_iso_date, run_file_stem
+from warehouse.engines.duckdb import migrations
 
 from docs_pages import page
 from conftest import RUN_ROWS, Cli, fingerprint_at, run_text, write_file

@@ -31,7 +31,7 @@ from typer.testing import CliRunner
 
 from conftest import require_conformance, under_ci
 import warehouse
-from warehouse.cli import app
+from warehouse.commands.irw import app
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = REPO / "tests" / "golden"

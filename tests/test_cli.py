@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import warehouse
-from warehouse.cli import app
+from warehouse.commands.irw import app
 
 from conftest import COMMANDS, RUN_ROWS, Cli, fingerprint_at, help_commands, qrels_text, run_text, write_file
 

@@ -10,9 +10,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from warehouse import cli
+from warehouse.commands import irw as cli
 
-SOURCE = (Path(__file__).resolve().parent.parent / "warehouse" / "cli.py").read_text(encoding="utf-8")
+SOURCE = (Path(__file__).resolve().parent.parent / "warehouse" / "commands" / "irw.py").read_text(encoding="utf-8")
 
 
 def _commands(command, path: tuple[str, ...] = ("irw",)):
@@ -42,7 +42,7 @@ def test_the_command_list_shows_no_broken_line():
 @pytest.mark.parametrize("flag", ["--format", "--measure", "--qrels", "--db", "--baseline", "--output", "--replace"])
 def test_a_shared_option_is_declared_once(flag):
     declared = re.findall(rf"""typer\.Option\(\s*(?:"-\w", )?["']{flag}["']""", SOURCE)
-    assert len(declared) == 1, f"{flag} is declared {len(declared)} times in warehouse/cli.py"
+    assert len(declared) == 1, f"{flag} is declared {len(declared)} times in warehouse/commands/irw.py"
 
 
 def test_the_format_choices_come_from_one_list():

@@ -22,7 +22,8 @@ import pytest
 import warehouse
 from docs_pages import between
 from conftest import Cli, fresh_postgres_database
-from warehouse import catalog, reports
+from warehouse.store import catalog
+from warehouse import reports
 from warehouse.errors import MeasureError, NotFoundError, UsageError
 
 SYSTEMS = ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")

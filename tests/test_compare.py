@@ -11,9 +11,10 @@ import scipy.stats as scipy_stats  # a declared test dependency (pyproject [test
 from typer.testing import CliRunner
 
 import warehouse
-from warehouse import reports, stats
-from warehouse.cli import app
-from warehouse.sample import DEMO_SYSTEMS, write_sample
+from warehouse import reports
+from warehouse.evaluation import stats
+from warehouse.commands.irw import app
+from warehouse.commands.sample import DEMO_SYSTEMS, write_sample
 
 
 @pytest.fixture(scope="module")

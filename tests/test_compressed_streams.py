@@ -2,7 +2,7 @@
 
 They were decompressed whole into $TMPDIR before DuckDB read them: a 436 KB .xz of bad lines wrote
 3 GB there, then said "the file is empty". Python now decompresses them into a FIFO DuckDB reads in
-order (warehouse/ingest.py _Feed): nothing decompressed is written to disk, a bad file stops at its
+order (warehouse/ingestion/files.py _Feed): nothing decompressed is written to disk, a bad file stops at its
 first bad lines, and a valid file gives the same rows and numbers as the plain one.
 """
 from __future__ import annotations

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import CONFORMANCE, conformance_params
-from warehouse import ingest, trec_eval
+from warehouse.ingestion import files as ingest
+from warehouse.commands import trec_eval
 
 # every test here reads the folder: the fixture skips them where it is absent and fails them under CI
 pytestmark = pytest.mark.usefixtures("conformance")
@@ -101,9 +102,9 @@ def test_dl19_covers_all_24_expected_files():
 
 def _without_relstring(case):
     """The same case with every all_trec measure but relstring: the trec_eval drop-in then keeps
-    only judged run rows, ranked by counting (warehouse/ingest.py judged_rows_only), so that path
+    only judged run rows, ranked by counting (warehouse/ingestion/files.py judged_rows_only), so that path
     is held to trec_eval's own output too."""
-    from warehouse.measures import FAMILIES
+    from warehouse.evaluation.measures import FAMILIES
 
     expected_name, args = case.values
     families = [name for name, family in FAMILIES.items() if name != "relstring" and not family.v10_only]

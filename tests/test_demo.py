@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 import warehouse
-from warehouse.cli import app
-from warehouse.sample import DEMO_SYSTEMS
+from warehouse.commands.irw import app
+from warehouse.commands.sample import DEMO_SYSTEMS
 
 from conftest import COMMANDS, help_commands
 

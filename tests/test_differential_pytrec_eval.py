@@ -51,7 +51,7 @@ import pytest
 import pytrec_eval  # a declared test dependency (pyproject [test]): never skipped
 
 import warehouse
-from warehouse.measures import parse_all
+from warehouse.evaluation.measures import parse_all
 
 SEED = 908
 N_TOPICS = 260

@@ -1,4 +1,4 @@
-"""One engine interface (warehouse/engines.py): each engine class implements it, the engine of a
+"""One engine interface (warehouse/engines/__init__.py): each engine class implements it, the engine of a
 warehouse is chosen in one place, and no module outside the engine modules branches on an engine's name."""
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ from typer.testing import CliRunner
 
 from conftest import fresh_postgres_database
 from warehouse import engines
-from warehouse.cli import app
-from warehouse.db import MEMORY, Database
+from warehouse.commands.irw import app
+from warehouse.engines.duckdb import MEMORY, Database
 from warehouse.errors import UsageError
-from warehouse.postgres import PostgresDatabase
-from warehouse.spark import SparkDatabase
+from warehouse.engines.postgres import PostgresDatabase
+from warehouse.engines.spark import SparkDatabase
 
 PACKAGE = Path(__file__).resolve().parent.parent / "warehouse"
 # where engines are implemented and chosen: the only modules that may name one to branch on it
-ENGINE_MODULES = {"engines.py", "db.py", "postgres.py", "spark.py", "spark_store.py", "dialect.py"}
+# the engine folder: warehouse/engines/ (the interface, one module per engine, the dialects)
+ENGINE_FOLDER = PACKAGE / "engines"
 
 
 def _members(protocol) -> dict[str, object]:
@@ -90,14 +91,14 @@ _BRANCH = re.compile(r"""dialect\s*(?:[!=]=|\bin\b|\bnot\s+in\b)"""
 def test_no_module_outside_the_engine_modules_branches_on_an_engine():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path.name in ENGINE_MODULES and path.parent == PACKAGE:
+        if path.parent == ENGINE_FOLDER:
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             code = line.split("#", 1)[0]
             if _BRANCH.search(code):
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()}")
     assert not found, ("engine branches outside the engine modules (make it an engine method or a capability "
-                       "of warehouse/engines.py):\n" + "\n".join(found))
+                       "of warehouse/engines/__init__.py):\n" + "\n".join(found))
 
 
 def test_the_branch_pattern_finds_branches():
@@ -178,10 +179,11 @@ def test_the_shared_members_behave_alike_on_every_warehouse_engine(warehouse_db,
 
 
 # The drivers are imported by the engine modules alone (issue 25): a module that needs an engine's
-# errors or connections gets them from its engine module (db.DuckDBError, db.frame_connection ...).
+# errors or connections gets them from its engine module (engines/duckdb.py's DuckDBError, frame_connection ...).
 # spark_store.py is no engine module here: it imports no driver.
 DRIVERS = ("duckdb", "psycopg")
-DRIVER_MODULES = ENGINE_MODULES - {"spark_store.py"}
+DRIVER_MODULES = ({path.relative_to(PACKAGE).as_posix() for path in ENGINE_FOLDER.glob("*.py")}
+                  - {"engines/spark_store.py"})
 
 
 def _driver_imports(path: Path) -> set[str]:

@@ -1,4 +1,4 @@
-"""Names given by users going out of irw (issue 24): one rule per format (warehouse/escaping.py).
+"""Names given by users going out of irw (issue 24): one rule per format (warehouse/formats/escaping.py).
 Control characters are shown escaped on terminals and never split a line of any format; bidi
 controls cannot reorder an HTML page or a LaTeX table; empty names are refused; csv/tsv text cells
 cannot be spreadsheet formulas; a non-Latin name on a latin-1 terminal is no traceback."""
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Cli, qrels_text, write_file
-from warehouse.escaping import name_problem, shown, spreadsheet_cell
+from warehouse.formats.escaping import name_problem, shown, spreadsheet_cell
 
 HOSTILE = ["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b[2J", "ab\x08\x08XY", "a\x7fb", "x\u202ey", "p\u2066q\u2069",
            "\x9b31m", "l\u2028m"]

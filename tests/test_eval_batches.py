@@ -1,4 +1,4 @@
-"""Evaluating many runs in batches (warehouse/evaluate.py, ROWS_PER_BATCH): the evaluation's temp
+"""Evaluating many runs in batches (warehouse/evaluation/evaluator.py, ROWS_PER_BATCH): the evaluation's temp
 tables hold every row of the runs computed together, so runs are computed a batch of about a
 million rows at a time, each batch committed with its record. The numbers cannot depend on it:
 the six DL19 runs computed one run per batch give, bit for bit, what they give computed together,
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import warehouse
-from warehouse import evaluate
+from warehouse.evaluation import evaluator as evaluate
 
 from conftest import dl19_expected
 

@@ -30,7 +30,7 @@ import pytest
 import warehouse
 from warehouse.core import copy
 from warehouse.errors import DatabaseError, NotFoundError, OutputError
-from warehouse.export import INTERNAL_TABLES, MANIFEST, PARTITIONED, export_warehouse, partition_folder
+from warehouse.store.export import INTERNAL_TABLES, MANIFEST, PARTITIONED, export_warehouse, partition_folder
 
 from docs_pages import section
 from conftest import Cli, dl19_expected, qrels_text, run_text, RUN_ROWS, write_file
@@ -431,7 +431,7 @@ def test_a_postgresql_warehouse_exports_the_same_files(dl19, dl19_export, postgr
 
 @pytest.mark.spark
 def test_spark_reads_the_names_back_from_the_folders(spark, hostile_export):
-    from warehouse.spark import SparkDatabase, _remote_holds_parquet, load_runs
+    from warehouse.engines.spark import SparkDatabase, _remote_holds_parquet, load_runs
 
     db = SparkDatabase(spark)
     try:
@@ -514,7 +514,7 @@ def test_the_cluster_block_is_the_tested_example_on_hdfs():
 def test_replace_where_the_file_system_cannot_swap(seeded_db, tmp_path, monkeypatch):
     """Where renameat2's RENAME_EXCHANGE is refused (another system, some file systems), the old
     export is moved aside, the new one renamed in, and only the old one's files removed."""
-    import warehouse.export as export
+    import warehouse.store.export as export
 
     target = tmp_path / "out"
     with warehouse.open(seeded_db, read_only=True) as wh:

@@ -1,7 +1,7 @@
 """The two fast paths give exactly what the slow ones give.
 
 1. Run files are read as six columns, and qrels files as four, when that reading is exactly line
-   mode's, else in line mode (warehouse/ingest.py stage_run and stage_qrels). Every variant below
+   mode's, else in line mode (warehouse/ingestion/files.py stage_run and stage_qrels). Every variant below
    is ingested both ways: same stored rows, or the same error; and the test checks which way each
    variant actually went.
 2. warehouse.evaluate_files keeps only judged rows, ranked by counting (or by sorting and then
@@ -17,8 +17,9 @@ import struct
 import pytest
 
 import warehouse
-from warehouse import InputFileError, ingest
-from warehouse.measures import trec_measure_set
+from warehouse import InputFileError
+from warehouse.ingestion import files as ingest
+from warehouse.evaluation.measures import trec_measure_set
 
 from conftest import write_file
 
@@ -284,13 +285,13 @@ def write_corpus(folder, seed: int, judged_per_query: int):
 def ran(monkeypatch):
     """The SQL files (paths under sql/) the warehouse runs during the test, in order."""
     files = []
-    real_run_file = warehouse.db.Database.run_file
+    real_run_file = warehouse.engines.duckdb.Database.run_file
 
     def spy(self, relative_path, params=None):
         files.append(relative_path)
         return real_run_file(self, relative_path, params)
 
-    monkeypatch.setattr(warehouse.db.Database, "run_file", spy)
+    monkeypatch.setattr(warehouse.engines.duckdb.Database, "run_file", spy)
     return files
 
 

@@ -14,7 +14,9 @@ import os
 import pytest
 
 import warehouse
-from warehouse import InputFileError, catalog, ingest
+from warehouse import InputFileError
+from warehouse.store import catalog
+from warehouse.ingestion import files as ingest
 
 from conftest import Cli, fingerprint_at, warehouse_fingerprint
 from fuzz_corpus import corpus, read

@@ -18,7 +18,7 @@ from ir_measures import ERR, nDCG
 
 import warehouse
 from warehouse import MeasureError
-from warehouse.measures import parse
+from warehouse.evaluation.measures import parse
 
 from conftest import write_file
 

@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-from warehouse import trec_eval
-from warehouse.cli import app  # noqa: F401  (the Cli fixture's app)
+from warehouse.commands import trec_eval
+from warehouse.commands.irw import app  # noqa: F401  (the Cli fixture's app)
 
 from conftest import fingerprint_at
 
@@ -118,7 +118,7 @@ def test_a_bad_first_line_with_a_number_is_not_called_a_header(irw, tmp_path):
 
 @pytest.mark.spark
 def test_spark_refuses_the_header_as_local_ingest_does(spark, beir, irw, conformance):
-    from warehouse import spark as on_spark
+    from warehouse.engines import spark as on_spark
     from warehouse.errors import InputFileError
 
     local = irw("ingest", "qrels", str(beir)).stderr.strip()

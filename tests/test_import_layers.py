@@ -18,25 +18,24 @@ PACKAGE = Path(__file__).resolve().parent.parent / "warehouse"
 
 # The layers, lowest first. A module may import modules of its own layer and of the layers below it.
 LAYERS: dict[str, tuple[str, ...]] = {
-    # values, files and rules every stage uses: errors, formats, measures' registry, statistics,
-    # the SQL dialects, the output files
-    "base": ("version", "errors", "resources", "escaping", "interrupt", "leftovers", "output", "cells", "table",
-             "formatting", "stats", "dialect", "frames", "sample", "charts", "paper", "measures",
-             "settings"),
-    # the warehouse engines (DuckDB, PostgreSQL; warehouse/engines.py chooses one) and what reads
+    # values, files and rules every stage uses: errors, output formats, the measures' registry and
+    # settings, statistics, the SQL dialects, data frames' columns, charts and paper tables
+    "base": ("version", "errors", "resources", "interrupt", "leftovers", "formats", "evaluation.stats",
+             "engines.dialect", "ingestion.frames", "commands.sample", "reports.charts", "reports.paper",
+             "evaluation.measures", "evaluation.settings"),
+    # the warehouse engines (DuckDB, PostgreSQL; warehouse/engines/__init__.py chooses one) and what reads
     # them directly: the catalog of runs and qrels, the sandboxed ad-hoc SQL
-    "engines": ("db", "postgres", "engines", "catalog", "adhoc"),
+    "engines": ("engines.duckdb", "engines.postgres", "engines", "store.catalog", "store.adhoc"),
     # the stages over an engine: ingest, evaluate, copy and export; and Spark, the engine that runs
     # ingest's and evaluate's rules on a cluster, with what stores its results in a warehouse
-    "stages": ("ingest", "batch", "transfer", "evaluate", "user_measures", "oneshot", "export", "spark",
-               "spark_store"),
+    "stages": ("ingestion", "store", "evaluation", "engines.spark", "engines.spark_store"),
     # what is made from a warehouse's scores: comparisons and reports. They are handed the Warehouse
     # that asks for them (Warehouse.compare), named in their annotations only
     "reports": ("reports",),
     # the Python API (warehouse.open, Warehouse), over every layer below
     "api": ("core",),
     # the programs: the irw command, trec-eval's drop-in, the web application, the demo, the package's facade
-    "apps": ("cli", "trec_eval", "__main__", "serve", "demo", ""),
+    "apps": ("commands", "__main__", "serve", ""),
 }
 
 
@@ -72,6 +71,12 @@ def _imports_of(node: ast.AST):
     yield from _imports(node)
 
 
+def _is_ours(node: ast.Import | ast.ImportFrom) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] == "warehouse" for a in node.names)
+    return bool(node.level) or (node.module or "").split(".")[0] == "warehouse"
+
+
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
 
@@ -80,6 +85,10 @@ def _graph() -> dict[str, set[str]]:
             name = name.rpartition(".")[0]
         return name or None
 
+    # a package whose __init__ imports nothing of warehouse (a docstring): importing a module inside it
+    # runs no other module of ours
+    quiet_packages = {name for name, path in modules.items() if path.name == "__init__.py" and name != "warehouse"
+                      and not any(_is_ours(node) for node in _imports(ast.parse(path.read_text(encoding="utf-8"))))}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -106,7 +115,8 @@ def _graph() -> dict[str, set[str]]:
             parent = target.rpartition(".")[0]
             # importing a.b.c runs a.b's __init__ (already running for a module inside a.b)
             while parent and parent != "warehouse" and not name.startswith(parent + "."):
-                edges.add(parent)
+                if parent not in quiet_packages:
+                    edges.add(parent)
                 parent = parent.rpartition(".")[0]
         edges.discard(name)
         graph[name] = edges
@@ -114,11 +124,16 @@ def _graph() -> dict[str, set[str]]:
 
 
 def _layer(module: str) -> int:
+    """The layer of the longest LAYERS entry that is the module or a package holding it."""
     short = module.removeprefix("warehouse").removeprefix(".")
-    top = short.split(".")[0]
+    best: tuple[int, int] | None = None
     for rank, names in enumerate(LAYERS.values()):
-        if top in names:
-            return rank
+        for name in names:
+            if short == name or (name and short.startswith(name + ".")):
+                if best is None or len(name) > best[0]:
+                    best = (len(name), rank)
+    if best is not None:
+        return best[1]
     raise AssertionError(f"warehouse/{short.replace('.', '/') or '__init__'}.py is in no layer: add it to LAYERS in "
                          f"{Path(__file__).name}")
 

@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from docs_pages import page
-from warehouse import MissingExtraError, spark, table
+from warehouse import MissingExtraError
+from warehouse.engines import spark
+from warehouse.formats import table
 from warehouse.errors import install_command
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -187,7 +187,7 @@ def test_ingest_into_postgresql(data, tmp_path, postgres_url):
 @pytest.mark.parametrize("suffix", [".bz2", ".xz"])
 def test_ingest_of_a_file_python_decompresses(data, tmp_path, suffix):
     """A .bz2 or .xz file reaches DuckDB through a FIFO a thread writes as it decompresses
-    (warehouse/ingest.py _Feed): Ctrl-C while DuckDB reads one ends the command as any other, and
+    (warehouse/ingestion/files.py _Feed): Ctrl-C while DuckDB reads one ends the command as any other, and
     leaves no FIFO, folder or file in $TMPDIR."""
     import bz2
     import lzma

@@ -11,7 +11,7 @@ import pytest
 
 import warehouse
 from warehouse import MeasureError
-from warehouse.measures import parse
+from warehouse.evaluation.measures import parse
 
 ir_measures = pytest.importorskip("ir_measures")
 

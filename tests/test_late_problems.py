@@ -5,7 +5,7 @@ A file's first 10,000 lines were checked before the rest was read (the head chec
 clean there was staged whole before its problems were looked at: a bad line or a duplicate at
 line 25,001 of a 400,000-line file spilled 3.8 MB into W.tmp under IRW_MEMORY_LIMIT=48MB, and
 with IRW_TEMP_LIMIT=2MB it was refused with "needs more memory" instead of its line. Line mode now
-stages a file in windows of lines (warehouse/ingest.py _stage_lines) and the column readers stop at
+stages a file in windows of lines (warehouse/ingestion/files.py _stage_lines) and the column readers stop at
 a line they cannot take and at a row cap: such a file is refused at its first problem, reading the
 lines up to a window past it, spilling nothing.
 """
@@ -24,7 +24,7 @@ RUN_LINES = [b"q%d Q0 d%d %d %d tag\n" % (i // 100, i, i % 100 + 1, 1000 - i % 1
 RUN_PROBLEMS = {"bad": (b"q1 Q0 dx 1 abc tag\n", ":25001: score abc is not a number"),
                 "short": (b"x y z\n", ":25001: expected 6 fields (qid Q0 docid rank score tag), found 3"),
                 "duplicate": (RUN_LINES[7], ":25001: duplicate document d7 for query q0 (first at line 8)")}
-# the first window under 48MB: 11,000 lines, then 44,000 (warehouse/ingest.py _staging_caps)
+# the first window under 48MB: 11,000 lines, then 44,000 (warehouse/ingestion/files.py _staging_caps)
 REST_UNREAD = "no other problem in its first 44,000 lines; the rest of the file was not read\n"
 
 

@@ -14,11 +14,12 @@ from typer.testing import CliRunner
 
 import warehouse
 from many_runs_data import BASELINE, add_run, build, run_name, thousand_runs
-from warehouse import reports, stats
-from warehouse.cli import app
+from warehouse import reports
+from warehouse.evaluation import stats
+from warehouse.commands.irw import app
 from warehouse.reports import page_leaderboard, pairs
 from warehouse.reports.files import PAGE_MANIFEST
-from warehouse.stats import StatsSettings
+from warehouse.evaluation.stats import StatsSettings
 
 RUNS = 8
 

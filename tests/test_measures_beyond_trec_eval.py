@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from warehouse.measures import ALL_FAMILIES, parse, reference
+from warehouse.evaluation.measures import ALL_FAMILIES, parse, reference
 
 from conftest import write_file
 

@@ -117,7 +117,7 @@ def test_trec_eval_spills_nowhere_it_leaves(tmp_path):
 
 # A bomb of 30 MB of lines each a problem (and, after the first, a duplicate): irw peaked at
 # 700-1,150 MB under the default memory limit before its error, staging every line. Its first
-# 10,000 lines decide now (warehouse/ingest.py _refuse_by_head): the rest is never staged.
+# 10,000 lines decide now (warehouse/ingestion/files.py _refuse_by_head): the rest is never staged.
 BAD_LINES = b"q 0 d x\n" * 3_750_000
 HEAD_BOUND_KB = 400 * 1024
 

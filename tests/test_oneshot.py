@@ -1,5 +1,5 @@
 """The one-shot path: `irw trec-eval` and warehouse.evaluate_files evaluate files in an in-memory
-database without a warehouse's bookkeeping (warehouse/oneshot.py), and `irw trec-eval` starts
+database without a warehouse's bookkeeping (warehouse/evaluation/oneshot.py), and `irw trec-eval` starts
 without the Typer app (warehouse/__main__.py).
 
 - the one-shot schema (sql/oneshot/schema.sql) has a migrated warehouse's tables, columns, types,
@@ -24,8 +24,10 @@ import pytest
 from typer.testing import CliRunner
 
 import warehouse
-from warehouse import ingest, oneshot, trec_eval
-from warehouse.cli import app
+from warehouse.ingestion import files as ingest
+from warehouse.evaluation import oneshot
+from warehouse.commands import trec_eval
+from warehouse.commands.irw import app
 
 from conftest import RUN_ROWS, qrels_text, run_text, write_file
 
@@ -46,7 +48,7 @@ _KEYS = ("select table_name, constraint_type, constraint_column_names from duckd
          "order by all")
 _SEQUENCES = ("select sequence_name, start_value, increment_by from duckdb_sequences() "
               "where database_name = current_database() order by all")
-# the keys the one-shot schema keeps: warehouse/evaluate.py's upserts (`on conflict`) need them
+# the keys the one-shot schema keeps: warehouse/evaluation/evaluator.py's upserts (`on conflict`) need them
 ONESHOT_KEYS = {("measures", "PRIMARY KEY", ("measure",)),
                 ("evaluated", "PRIMARY KEY", ("evaluation_id", "run_id", "measure"))}
 
@@ -245,15 +247,15 @@ def test_entry_point_imports_neither_the_cli_libraries_nor_the_warehouse_api(fil
     assert done.stdout.startswith("map")
     modules = set(json.loads(done.stderr.splitlines()[-1]))
     for heavy in ("typer", "click", "rich", "numpy", "sqlalchemy", "pydantic", "jinja2", "scipy",
-                  "warehouse.cli", "warehouse.core", "warehouse.batch", "warehouse.frames"):
+                  "warehouse.commands.irw", "warehouse.core", "warehouse.ingestion.batch", "warehouse.ingestion.frames"):
         assert heavy not in modules, heavy
-    assert "duckdb" in modules and "warehouse.oneshot" in modules
+    assert "duckdb" in modules and "warehouse.evaluation.oneshot" in modules
 
 
 def test_the_package_still_offers_its_api_and_submodules():
     done = subprocess.run(
         [sys.executable, "-c", "import warehouse; print(warehouse.open, warehouse.Warehouse, warehouse.evaluate_files, "
-         "warehouse.Table, warehouse.InputFileError, warehouse.ingest.ingest_run, warehouse.db.Database, "
+         "warehouse.Table, warehouse.InputFileError, warehouse.ingestion.files.ingest_run, warehouse.engines.duckdb.Database, "
          "warehouse.__version__); from warehouse import *; here = dir(); "
          "print(sorted(n for n in warehouse.__all__ if n not in here))"],
         capture_output=True, text=True, timeout=120)

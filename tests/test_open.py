@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 import warehouse
-from warehouse.db import migrations
+from warehouse.engines.duckdb import migrations
 from warehouse.resources import read_sql
 
 from conftest import QRELS_ROWS, RUN_ROWS, Cli, fingerprint_at, qrels_text, run_text, write_file

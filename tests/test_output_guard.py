@@ -1,7 +1,7 @@
 """Issue 24: an output path is never a warehouse or any database file.
 
 `irw sql --db W "select 1" -f csv -o W` and `irw report leaderboard --db W -o W` wrote a CSV or an
-HTML page over the warehouse. Every command that writes a file goes through warehouse/output.py's
+HTML page over the warehouse. Every command that writes a file goes through warehouse/formats/files.py's
 check_output: the open warehouse (its file, WAL, spill folder) and any existing DuckDB or SQLite
 file are refused, naming the path, before anything is written.
 """
@@ -13,7 +13,7 @@ import pytest
 
 import warehouse
 from warehouse.errors import OutputError
-from warehouse.output import write_atomically
+from warehouse.formats.files import write_atomically
 
 from conftest import Cli
 

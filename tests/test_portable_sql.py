@@ -2,7 +2,7 @@
 DuckDB runs the files as they are, PostgreSQL the statements sqlglot writes from them.
 
 - every file parses as DuckDB SQL and transpiles to PostgreSQL with unsupported_level=RAISE, and
-  so do the statements warehouse/evaluate.py composes from them (store_scores.sql around each
+  so do the statements warehouse/evaluation/evaluator.py composes from them (store_scores.sql around each
   measure family's SELECT);
 - no file uses a construct that means something else, or nothing, on PostgreSQL (FORBIDDEN, each
   with its reason and an example it must catch, so that the check can fail), and no subquery in a
@@ -24,8 +24,8 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 
 import warehouse
-from warehouse.evaluate import store_scores_sql
-from warehouse.measures import ALL_FAMILIES, default_measures, parse_all
+from warehouse.evaluation.evaluator import store_scores_sql
+from warehouse.evaluation.measures import ALL_FAMILIES, default_measures, parse_all
 from warehouse.resources import read_sql, sql_dir
 
 from test_diversity import NAMES as DIVERSITY_NAMES, seeded_files
@@ -126,7 +126,7 @@ def test_uses_no_construct_postgres_reads_otherwise(path):
 
 
 def statements_of(path: str) -> list[tuple[str, str]]:
-    """(what, SQL) of every statement warehouse/evaluate.py runs from this file: a family file's
+    """(what, SQL) of every statement warehouse/evaluation/evaluator.py runs from this file: a family file's
     SELECT runs inside store_scores.sql, and is checked alone too."""
     if path in FAMILY_FILES:
         return [(path, read_sql(path)), (f"eval/store_scores.sql around {path}", store_scores_sql(path))]

@@ -21,7 +21,7 @@ import pytest
 
 import warehouse
 from conftest import Cli, dl19_expected
-from warehouse.db import migrations
+from warehouse.engines.duckdb import migrations
 
 pytestmark = pytest.mark.postgres
 
@@ -250,8 +250,8 @@ def test_rows_travel_with_an_empty_text_and_a_null_apart(postgres_url, tmp_path)
     # transfer.py sends rows as CSV, where NULL is nothing and an empty text "" (DuckDB's reader
     # takes "" for NULL unless told otherwise); no column irw fills today can hold an empty text,
     # so this holds the two apart at the level of export and load, both ways
-    from warehouse import transfer
-    from warehouse.db import MEMORY, Database
+    from warehouse.store import transfer
+    from warehouse.engines.duckdb import MEMORY, Database
 
     local = Database(MEMORY)
     try:
@@ -293,7 +293,7 @@ def test_irw_sql_reads_and_refuses_to_write(postgres_url, dl19):
 
 def _unchecked(db, statement):
     """run_on_postgres without its statement checks: what PostgreSQL alone enforces."""
-    from warehouse import adhoc
+    from warehouse.store import adhoc
 
     original = adhoc._postgres_refusal
     adhoc._postgres_refusal = lambda query, volatile=None: (None, "")
@@ -335,7 +335,7 @@ def test_the_password_is_never_printed(postgres_url, dl19):
 
 def _trec_values(evaluation, run: str) -> dict[tuple[str, str], str]:
     """(trec_eval name, query or 'all') -> the value as trec_eval prints it, for one run."""
-    from warehouse.formatting import trec_line
+    from warehouse.formats.formatting import trec_line
 
     by_name = {m.name: m for m in evaluation.measures}
     values = {}
@@ -355,7 +355,7 @@ def test_dl19_all_trec_on_postgres_is_trec_eval_and_duckdb(postgres_url, dl19, c
     """Every all_trec measure but the text ones (runid, relstring), per query and summary, for the
     six DL19 runs: equal to trec_eval's own output at its 4 decimals, and to DuckDB's values (the
     same SQL files on both engines)."""
-    from warehouse.trec_eval import requested_measures
+    from warehouse.commands.trec_eval import requested_measures
 
     ingest_dl19(postgres_url, dl19)
     ingest_dl19(str(tmp_path / "irw.duckdb"), dl19)

@@ -115,7 +115,7 @@ def test_many_clients_creating_a_warehouse_together_all_open_it(postgres_server)
 
     import warehouse
     from conftest import fresh_postgres_database
-    from warehouse.db import migrations
+    from warehouse.engines.duckdb import migrations
 
     for _ in range(3):
         with fresh_postgres_database(postgres_server) as url:
@@ -264,7 +264,7 @@ def test_a_warehouse_holding_what_irw_did_not_make_is_refused_by_every_command(p
 
 def test_irws_own_warehouses_hold_nothing_foreign_old_or_upgraded(postgres_url, tmp_path, monkeypatch):
     import warehouse
-    from warehouse import db as db_module
+    from warehouse.engines import duckdb as db_module
 
     full = db_module.migrations()
     monkeypatch.setattr(db_module, "migrations", lambda: full[:9])

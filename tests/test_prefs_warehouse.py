@@ -9,7 +9,7 @@ import pytest
 
 import warehouse
 from warehouse.errors import InputFileError, MeasureError
-from warehouse.measures import PREFS_FAMILIES
+from warehouse.evaluation.measures import PREFS_FAMILIES
 
 from conftest import CONFORMANCE, write_file
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from warehouse.sample import DEMO_SYSTEMS, write_sample
+from warehouse.commands.sample import DEMO_SYSTEMS, write_sample
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "profile_sql.py"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from docs_pages import between, page
-from warehouse.measures import measure_table_markdown
+from warehouse.evaluation.measures import measure_table_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

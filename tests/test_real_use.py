@@ -10,7 +10,7 @@ import pytest
 
 import warehouse
 from warehouse import MeasureError
-from warehouse.measures import parse
+from warehouse.evaluation.measures import parse
 
 from conftest import Cli, dl19_expected as expected
 
@@ -126,7 +126,7 @@ def test_every_listed_name_reads_back_as_itself_with_and_without_rel():
     same measure, for every family `irw measures` lists."""
     from dataclasses import replace
 
-    from warehouse.measures import ALL_FAMILIES, default_measures
+    from warehouse.evaluation.measures import ALL_FAMILIES, default_measures
 
     for family in ALL_FAMILIES.values():
         if family.sql is None or any(default is None for _, default in family.options):

@@ -23,11 +23,11 @@ from typer.testing import CliRunner
 
 import warehouse
 from warehouse import reports
-from warehouse.cli import app
-from warehouse.demo import run_demo
-from warehouse.evaluate import Evaluator
-from warehouse.formatting import format_number
-from warehouse.stats import StatsSettings
+from warehouse.commands.irw import app
+from warehouse.commands.demo import run_demo
+from warehouse.evaluation.evaluator import Evaluator
+from warehouse.formats.formatting import format_number
+from warehouse.evaluation.stats import StatsSettings
 
 import scipy.stats as scipy_stats  # a declared test dependency (pyproject [test]): never skipped
 from conftest import under_ci
@@ -612,7 +612,7 @@ def test_run_pages_read_their_relevant_ranks_in_batches_as_one_at_a_time(db, tmp
     """A leaderboard's run pages read where the relevant documents sit for many pages in one query
     (page_run._relevant_ranks_many): each page's table and strip are those of the page read alone,
     whichever query each page shows, under -J, and under -M, -l and --compat 10."""
-    from warehouse.evaluate import Settings
+    from warehouse.evaluation.evaluator import Settings
     from warehouse.reports import page_run
 
     def pages(per_query):

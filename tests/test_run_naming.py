@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import warehouse
-from warehouse.batch import is_placeholder
+from warehouse.ingestion.batch import is_placeholder
 
 from docs_pages import section
 from conftest import RUN_ROWS, Cli, fingerprint_at, run_text, write_file

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 import warehouse
 from warehouse import SchemaVersionError
-from warehouse.db import migrations
+from warehouse.engines.duckdb import migrations
 from warehouse.resources import sql_dir
 
 from conftest import RUN_ROWS, Cli, run_text, write_file

@@ -6,7 +6,7 @@ import math
 import pytest
 
 import warehouse
-from warehouse.sample import write_sample
+from warehouse.commands.sample import write_sample
 
 
 @pytest.fixture(scope="module")

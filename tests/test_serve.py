@@ -32,7 +32,7 @@ from urllib.request import Request, urlopen
 import pytest
 
 import warehouse
-from warehouse.escaping import shown
+from warehouse.formats.escaping import shown
 from docs_pages import section
 from conftest import dl19_expected
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 
 import warehouse
-from warehouse.db import migrations
+from warehouse.engines.duckdb import migrations
 from warehouse.resources import read_sql
 
 

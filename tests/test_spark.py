@@ -1,12 +1,12 @@
 """Evaluation on Spark (issue 15): the measure SQL of sql/, derived for Spark SQL by
-warehouse/dialect.py and run by warehouse/spark.py's SparkDatabase, gives trec_eval's numbers.
+warehouse/engines/dialect.py and run by warehouse/engines/spark.py's SparkDatabase, gives trec_eval's numbers.
 
 - the derivation itself (no Spark needed): every file of sql/eval and sql/measures becomes Spark
   statements, with the rewrites where Spark means something else (ordered sums, decimal literals,
   generate_series, statements that write tables);
 - on Spark (marker `spark`: pyspark local[2], one session for the whole run): `irw trec-eval
   --engine spark -q -m all_trec` prints trec_eval 9.0.8's DL19 output byte for byte (relstring
-  aside) for BM25; warehouse.spark.evaluate gives trec_eval's per-query values for the six DL19
+  aside) for BM25; warehouse.engines.spark.evaluate gives trec_eval's per-query values for the six DL19
   runs at level 2 and the same summary as warehouse.evaluate_files, from text files and from
   DataFrames (qid/docno/score); bad TREC text gives the problems local ingest gives, with file
   and line; the README's example runs as printed.
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import warehouse
-from warehouse.dialect import spark_statements
+from warehouse.engines.dialect import spark_statements
 from warehouse.errors import InputFileError
 from warehouse.resources import read_sql, sql_dir
 
@@ -83,7 +83,7 @@ def _without_relstring(text: str) -> str:
 
 @pytest.mark.spark
 def test_trec_eval_engine_spark_prints_trec_eval_byte_for_byte(spark, conformance):
-    from warehouse import trec_eval
+    from warehouse.commands import trec_eval
 
     import shlex
 
@@ -103,8 +103,8 @@ def test_trec_eval_engine_spark_prints_trec_eval_byte_for_byte(spark, conformanc
 
 @pytest.mark.spark
 def test_six_dl19_runs_at_level_2_give_trec_eval_values(spark, conformance):
-    from warehouse import spark as on_spark
-    from warehouse.trec_eval import requested_measures
+    from warehouse.engines import spark as on_spark
+    from warehouse.commands.trec_eval import requested_measures
 
     folder = conformance / "dl19-passage"
     measures = [m for m in requested_measures(["all_trec"], 9) if m.family.trec_name not in ("runid", "relstring")]
@@ -113,7 +113,7 @@ def test_six_dl19_runs_at_level_2_give_trec_eval_values(spark, conformance):
                                strict=False)
     try:
         per_query = result.per_query.collect()
-        print(f"warehouse.spark.evaluate, six runs, all_trec, -l 2: {time.perf_counter() - started:.1f} s")
+        print(f"warehouse.engines.spark.evaluate, six runs, all_trec, -l 2: {time.perf_counter() - started:.1f} s")
         by_name = {m.name: m for m in measures}
         compared = expected_lines = 0
         for run in DL19_RUNS:
@@ -139,7 +139,7 @@ def test_six_dl19_runs_at_level_2_give_trec_eval_values(spark, conformance):
 
 @pytest.mark.spark
 def test_dataframes_in_give_evaluate_files_numbers(spark, conformance):
-    from warehouse import spark as on_spark
+    from warehouse.engines import spark as on_spark
 
     folder = conformance / "dl19-passage"
     qrels_path, run_path = folder / "qrels.dl19-passage.txt", folder / "runs" / "run.dl19.BM25.txt"
@@ -177,7 +177,8 @@ q2 0 d3 99999999999
 
 
 def _local_problems(qrels: Path, run: Path | None, strict: bool) -> list[tuple[int, str]]:
-    from warehouse import ingest, oneshot
+    from warehouse.ingestion import files as ingest
+    from warehouse.evaluation import oneshot
 
     with oneshot.database() as db, pytest.raises(InputFileError) as caught:
         if run is None:
@@ -191,7 +192,7 @@ def _local_problems(qrels: Path, run: Path | None, strict: bool) -> list[tuple[i
 @pytest.mark.spark
 @pytest.mark.parametrize("strict", [True, False], ids=["irw-rules", "trec_eval-rules"])
 def test_bad_text_gives_the_problems_local_ingest_gives(spark, tmp_path, strict):
-    from warehouse import spark as on_spark
+    from warehouse.engines import spark as on_spark
 
     good_qrels = tmp_path / "qrels.txt"
     good_qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
@@ -207,7 +208,7 @@ def test_bad_text_gives_the_problems_local_ingest_gives(spark, tmp_path, strict)
 
 @pytest.mark.spark
 def test_bad_qrels_give_the_problems_local_ingest_gives(spark, tmp_path):
-    from warehouse import spark as on_spark
+    from warehouse.engines import spark as on_spark
 
     qrels = tmp_path / "qrels.txt"
     qrels.write_text(BAD_QRELS)
@@ -254,7 +255,7 @@ RAW_CASES = {
 @pytest.mark.spark
 @pytest.mark.parametrize("case", list(RAW_CASES))
 def test_raw_bytes_and_swapped_files_give_the_problems_local_ingest_gives(spark, tmp_path, case):
-    from warehouse import spark as on_spark
+    from warehouse.engines import spark as on_spark
 
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
@@ -270,7 +271,7 @@ def test_raw_bytes_and_swapped_files_give_the_problems_local_ingest_gives(spark,
 
 @pytest.mark.spark
 def test_a_run_given_as_qrels_is_said_as_local_ingest_says_it(spark, tmp_path):
-    from warehouse import spark as on_spark
+    from warehouse.engines import spark as on_spark
 
     run = tmp_path / "run.txt"
     run.write_text("q1 Q0 d1 1 2.0 t\nq2 Q0 d1 1 1.0 t\n")
@@ -318,7 +319,7 @@ def test_the_readme_spark_submit_lines_run_under_spark_submit(spark, conformance
 
 @pytest.mark.spark
 def test_a_spark_failure_in_a_command_is_one_line_that_says_what_to_do(spark):
-    from warehouse.spark import SparkError, command_session
+    from warehouse.engines.spark import SparkError, command_session
 
     # what pyspark raises when the driver runs out of memory collecting rows (py4j's error type)
     failure = type("Py4JJavaError", (Exception,), {"__module__": "py4j.protocol"})
@@ -361,8 +362,9 @@ def _problems_or_none(call) -> list[tuple[int, str]]:
 
 @pytest.mark.spark
 def test_every_rule_spark_restates_gives_the_problems_local_ingest_gives(spark, tmp_path):
-    from warehouse import ingest, oneshot
-    from warehouse import spark as on_spark
+    from warehouse.ingestion import files as ingest
+    from warehouse.evaluation import oneshot
+    from warehouse.engines import spark as on_spark
 
     good_qrels = tmp_path / "good.qrels"
     good_qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")

@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 import warehouse
-from warehouse.cli import app
+from warehouse.commands.irw import app
 
 from docs_pages import section
 from conftest import dl19_expected
@@ -83,7 +83,7 @@ def test_it_prints_the_readme_table_and_trec_eval_numbers(stored, conformance):
 def test_a_python_user_evaluates_on_spark_as_the_command_does(stored, spark, tmp_path):
     """warehouse.evaluate_on_spark is what `irw eval --engine spark` calls (it was the CLI's own code):
     with into, what the command printed and said; without, the same numbers, the runs named by their files."""
-    from warehouse.formatting import render
+    from warehouse.formats.formatting import render
 
     work, out, err = stored
     qrels, runs = str(work / "qrels.dl19-passage.txt"), [str(work / "runs")]
@@ -185,14 +185,14 @@ def test_ingesting_the_files_later_stores_their_rows_and_keeps_the_scores(stored
 
 
 def test_stored_into_postgresql_the_tables_are_the_same(stored, spark, conformance, postgres_url, monkeypatch):
-    import warehouse.spark
-    from warehouse import spark_store
+    import warehouse.engines.spark
+    from warehouse.engines import spark_store
 
     monkeypatch.setattr(spark_store, "ROWS_PER_BATCH", 100)  # each run's rows reach the driver on their own
 
     work, _, _ = stored
     measures = ["AP", "nDCG@10"]
-    result = warehouse.spark.evaluate(spark, str(work / "qrels.dl19-passage.txt"),
+    result = warehouse.engines.spark.evaluate(spark, str(work / "qrels.dl19-passage.txt"),
                                       [str(work / "runs" / "run.dl19.BM25.txt"),
                                        str(work / "runs" / "run.dl19.REP_LLAMA.txt")], measures)
     try:

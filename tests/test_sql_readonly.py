@@ -1,5 +1,5 @@
 """`irw sql` and Warehouse.sql: one read-only statement, values bound as parameters, writes refused,
-nothing outside the warehouse read or written (DuckDB's sandbox, warehouse/db.py)."""
+nothing outside the warehouse read or written (DuckDB's sandbox, warehouse/engines/duckdb.py)."""
 from __future__ import annotations
 
 import csv
@@ -426,7 +426,7 @@ def test_an_explain_whose_statement_cannot_be_parsed_is_refused_not_passed(text,
     """The old check stripped EXPLAIN with a regex and let an unparsable rest through."""
     from types import SimpleNamespace
 
-    from warehouse import adhoc
+    from warehouse.store import adhoc
 
     statement = SimpleNamespace(type=duckdb.StatementType.EXPLAIN, query=text)
     with seeded_wh.db.sandbox() as con:
@@ -442,7 +442,7 @@ def test_an_explain_whose_statement_cannot_be_parsed_is_refused_not_passed(text,
     ("explain analyse select 2", "select 2"),
 ])
 def test_the_statement_an_explain_wraps_is_found_past_comments_and_options(text, inner):
-    from warehouse import adhoc
+    from warehouse.store import adhoc
 
     assert adhoc._explained(text) == inner
 

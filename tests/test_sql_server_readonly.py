@@ -32,7 +32,7 @@ def _seeded(url, tmp_path):
 
 def _unchecked(db, statement):
     """run_on_postgres without its statement checks: what the server alone enforces."""
-    from warehouse import adhoc
+    from warehouse.store import adhoc
 
     original = adhoc._postgres_refusal
     adhoc._postgres_refusal = lambda query, volatile=None: (None, "")
@@ -114,7 +114,7 @@ def test_a_superuser_url_runs_user_sql_as_the_warehouses_reader_login(postgres_u
 
 def test_user_sqls_session_cannot_regain_the_writers_role(postgres_url, tmp_path):
     """Raw statements in the very session user SQL runs in: the server refuses every way back."""
-    from warehouse import adhoc
+    from warehouse.store import adhoc
 
     _seeded(postgres_url, tmp_path)
     login = _login(postgres_url)

@@ -1,18 +1,18 @@
-"""warehouse/db.py's split_statements splits our SQL files as DuckDB's parser does.
+"""warehouse/engines/duckdb.py's split_statements splits our SQL files as DuckDB's parser does.
 
 Database.run_sql runs each file statement by statement, bound to the $names each one uses; the
 split is a regular-expression scan instead of DuckDB's extract_statements (which parsed each file
 once more before running it). Here every file under sql/ that DuckDB parses, and every measure
-family's statement as warehouse/evaluate.py composes it, must split into the same statements with
+family's statement as warehouse/evaluation/evaluator.py composes it, must split into the same statements with
 the same $names, and the files in PostgreSQL-only statements must be the same ones."""
 from __future__ import annotations
 
 import duckdb
 import pytest
 
-from warehouse.db import split_statements
-from warehouse.dialect import POSTGRES_ONLY
-from warehouse.evaluate import store_scores_sql
+from warehouse.engines.duckdb import split_statements
+from warehouse.engines.dialect import POSTGRES_ONLY
+from warehouse.evaluation.evaluator import store_scores_sql
 from warehouse.resources import sql_dir
 
 

@@ -1,4 +1,4 @@
-"""warehouse.stats against scipy.stats (ttest_rel, permutation_test, bootstrap) and hand-worked cases."""
+"""warehouse.evaluation.stats against scipy.stats (ttest_rel, permutation_test, bootstrap) and hand-worked cases."""
 from __future__ import annotations
 
 import itertools
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import scipy.stats as scipy_stats  # a declared test dependency (pyproject [test]): never skipped
 
-from warehouse import stats
+from warehouse.evaluation import stats
 from warehouse.errors import UsageError
-from warehouse.stats import StatsSettings
+from warehouse.evaluation.stats import StatsSettings
 
 
 def paired(n: int, shift: float, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
-"""warehouse.stats.paired_comparisons (every comparison of a report in one NumPy pass per query
+"""warehouse.evaluation.stats.paired_comparisons (every comparison of a report in one NumPy pass per query
 count) gives, to the bit, the numbers of the one-comparison-at-a-time code it replaced (kept here
-as `reference`, as warehouse/stats.py had it at f89bffd): the same sign patterns and resamples
+as `reference`, as warehouse/evaluation/stats.py had it at f89bffd): the same sign patterns and resamples
 over the same scaled differences, so p-values did not move when the tests were vectorised, and
 a stored p-value is the p-value any later report would compute."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from conftest import require_conformance
-from warehouse import stats
-from warehouse.stats import PairedResult, StatsSettings
+from warehouse.evaluation import stats
+from warehouse.evaluation.stats import PairedResult, StatsSettings
 
 TESTS = ("randomization", "bootstrap", "ttest")
 DL19_MEASURES = ("map", "ndcg_cut_10", "P_10")

@@ -22,8 +22,8 @@ import pytest
 import warehouse
 from warehouse import reports
 from warehouse.resources import read_sql, sql_dir
-from warehouse.sample import write_sample
-from warehouse.settings import Settings
+from warehouse.commands.sample import write_sample
+from warehouse.evaluation.settings import Settings
 
 from conftest import write_file
 

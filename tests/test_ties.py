@@ -180,7 +180,7 @@ def test_trec_eval_refuses_options_it_cannot_print(irw, tmp_path):
 
 
 def test_each_mode_has_its_own_printed_name():
-    from warehouse.measures import parse
+    from warehouse.evaluation.measures import parse
 
     names = {parse(f"P(ties={mode})@10")[0].trec_name for mode in ("expected", "min", "max")}
     assert names == {"P_ties_expected_10", "P_ties_min_10", "P_ties_max_10"}

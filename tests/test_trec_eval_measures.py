@@ -12,9 +12,9 @@ import io
 
 import pytest
 
-from warehouse import trec_eval
+from warehouse.commands import trec_eval
 from conftest import conformance_params
-from warehouse.measures import FAMILIES
+from warehouse.evaluation.measures import FAMILIES
 
 RUN = "BM25"
 

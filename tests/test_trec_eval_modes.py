@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CONFORMANCE
-from warehouse import trec_eval
+from warehouse.commands import trec_eval
 from warehouse.errors import InputFileError, UsageError
-from warehouse.measures import FAMILIES
+from warehouse.evaluation.measures import FAMILIES
 
 FOLDER = CONFORMANCE / "trec_eval_test"
 
@@ -222,7 +222,7 @@ def test_a_measure_of_another_format_is_refused_by_name(tmp_path, monkeypatch):
 
 # -- preference judgments (-R prefs, -R qrels_prefs) ------------------------------------------
 
-from warehouse.measures import PREFS_FAMILIES  # noqa: E402
+from warehouse.evaluation.measures import PREFS_FAMILIES  # noqa: E402
 
 PREFS_CASES = {"prefs": ("out.test.prefs", "prefs.test", "prefs.results.test"),
                "prefs-comments": ("out.test.prefs", "prefs.comment.test", "prefs.results.test"),

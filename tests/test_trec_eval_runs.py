@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from conftest import CONFORMANCE
-from warehouse import oneshot, trec_eval
+from warehouse.evaluation import oneshot
+from warehouse.commands import trec_eval
 from warehouse.errors import InputFileError
 
 pytestmark = pytest.mark.usefixtures("conformance")

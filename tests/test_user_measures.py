@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import warehouse
-from warehouse.user_measures import MeasureFileError
+from warehouse.evaluation.user_measures import MeasureFileError
 
 from conftest import Cli, dl19_expected as expected
 from test_walkthrough import RUNS, bash, blocks, commands, section, table_rows
@@ -374,8 +374,8 @@ def test_eval_compare_s_tests_and_corrections_and_the_paper_tables_read_a_user_m
 def test_ranked_judged_holds_the_rows_the_built_in_measures_start_from(dl19, level):
     """ranked_judged's retrieved rows are the evaluation's own eval_judged rows (sql/eval/05_judged.sql:
     rank, grade, relevance, running relevant count), and its per-query counts eval_run_queries'."""
-    from warehouse import catalog
-    from warehouse.evaluate import Evaluator, Settings
+    from warehouse.store import catalog
+    from warehouse.evaluation.evaluator import Evaluator, Settings
 
     with warehouse.open(dl19) as wh:
         qrels_id = catalog.qrels_set_id(wh.db, "dl19")
@@ -404,8 +404,9 @@ def test_a_user_measure_reads_the_view_s_rows_made_by_the_built_ins_own_sql(dl19
     retrieved, num_ret least(num_ret, D)."""
     from collections import Counter
 
-    from warehouse import catalog, user_measures
-    from warehouse.evaluate import NO_DEPTH, Settings
+    from warehouse.store import catalog
+    from warehouse.evaluation import user_measures
+    from warehouse.evaluation.evaluator import NO_DEPTH, Settings
 
     settings = Settings(**options)
     depth, held = settings.depth or NO_DEPTH, min(settings.level, 4)
@@ -488,21 +489,21 @@ def location(request, tmp_path):
 
 def _forget_compositions():
     """The compositions and the objects known to be irw's, worked out again from the files."""
-    from warehouse import db, postgres
+    from warehouse.engines import duckdb as db, postgres
 
     for cached in (db.ranked_judged_ctes, db.ranked_judged_view, db.known_objects):
         cached.cache_clear()
     postgres._KNOWN.clear()
-    from warehouse import user_measures
+    from warehouse.evaluation import user_measures
     user_measures._prefix.cache_clear()
 
 
 def test_the_view_s_sql_is_sql_eval_s_and_none_of_its_own():
     """The view holds the text of every file the evaluation prepares its rows with, and its own file
     (sql/eval/ranked_judged_view.sql) ranks, judges and counts nothing: it chooses the levels."""
-    from warehouse import db
+    from warehouse.engines import duckdb as db
     from warehouse.resources import read_sql
-    from warehouse.settings import Settings, prepare_steps
+    from warehouse.evaluation.settings import Settings, prepare_steps
 
     view = db.ranked_judged_view()
     steps = [step for step in prepare_steps(Settings()) if "create temp table" in read_sql(step)]
@@ -522,7 +523,7 @@ def test_a_change_in_sql_eval_reaches_the_stored_view(location, tmp_path, monkey
     """A warehouse whose view was made of other sql/eval files is made again at a writable open and
     refused, with the command that makes it again, at a read-only one."""
     from conftest import RUN_ROWS, run_text, write_file
-    from warehouse import db
+    from warehouse.engines import duckdb as db
     from warehouse.resources import read_sql
 
     with warehouse.open(location) as wh:
@@ -553,7 +554,7 @@ def test_a_change_in_sql_eval_reaches_the_stored_view(location, tmp_path, monkey
 def test_a_warehouse_of_schema_16_gets_the_view_made_of_sql_eval(location, tmp_path, monkeypatch, conformance):
     """A warehouse an irw of 16 migrations made (013's view, its own SQL) is upgraded at open: the same
     rows, now made by sql/eval's SQL, and its stored scores kept."""
-    from warehouse import db
+    from warehouse.engines import duckdb as db
 
     full = db.migrations()
     assert [v for v, _ in full][:17] == list(range(1, 18))

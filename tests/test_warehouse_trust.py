@@ -12,7 +12,7 @@ import pytest
 
 import warehouse
 from conftest import Cli, RUN_ROWS, qrels_text, run_text, write_file
-from warehouse.db import foreign_objects
+from warehouse.engines.duckdb import foreign_objects
 
 SECRET = "TOP-SECRET-7f3a"
 

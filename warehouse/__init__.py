@@ -14,15 +14,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .version import __version__  # noqa: F401
+from warehouse.version import __version__  # noqa: F401
 
 # name -> the module under warehouse/ that defines it. Imported on first use (PEP 562), so that
-# `irw trec-eval`, which needs none of the warehouse API (warehouse/trec_eval.py), does not pay for
+# `irw trec-eval`, which needs none of the warehouse API (warehouse/commands/trec_eval.py), does not pay for
 # importing all of it at start-up; `from warehouse import Warehouse` and `warehouse.open` work as
 # if these names were imported here.
 _EXPORTS = {
     "Warehouse": "core", "open": "core", "evaluate_files": "core", "evaluate_on_spark": "core",
-    "Table": "table",
+    "Table": "formats.table",
     **dict.fromkeys((
         "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotFoundError", "Problem",
         "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
@@ -44,7 +44,7 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(f".{module}", __name__), name)
         globals()[name] = value  # once imported, an ordinary attribute
         return value
-    try:  # a submodule not imported yet (warehouse.ingest, warehouse.db ...), as an eager import made them
+    try:  # a submodule not imported yet (warehouse.ingestion.files, warehouse.engines.duckdb ...), as an eager import made them
         return importlib.import_module(f".{name}", __name__)
     except ModuleNotFoundError as exc:
         if exc.name != f"{__name__}.{name}":
@@ -57,10 +57,10 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the names __getattr__ provides
-    from .core import Warehouse, evaluate_files, evaluate_on_spark, open  # noqa: F401
-    from .errors import (BatchError, ConflictError, DatabaseError, InputFileError, IrwError,  # noqa: F401
-                         MeasureError, MissingExtraError, NotAWarehouse, NotFoundError, Problem, QueryError,
-                         QueryTimeoutError,
-                         ReadOnlyError, SchemaVersionError, UsageError, WarehouseClosed, WarehouseDamaged,
-                         WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
-    from .table import Table  # noqa: F401
+    from warehouse.core import Warehouse, evaluate_files, evaluate_on_spark, open  # noqa: F401
+    from warehouse.errors import (BatchError, ConflictError, DatabaseError, InputFileError, IrwError, MeasureError,
+                                  MissingExtraError, NotAWarehouse, NotFoundError, Problem, QueryError,
+                                  QueryTimeoutError, ReadOnlyError, SchemaVersionError, UsageError,
+                                  WarehouseClosed, WarehouseDamaged, WarehouseLocked, WarehouseNotFound,
+                                  WarehouseOpenError)
+    from warehouse.formats.table import Table  # noqa: F401

@@ -1,21 +1,21 @@
 """The `irw` command (pyproject's entry point) and `python -m warehouse`.
 
-`irw trec-eval` goes straight to warehouse/trec_eval.py: a drop-in for trec_eval is run once per
+`irw trec-eval` goes straight to warehouse/commands/trec_eval.py: a drop-in for trec_eval is run once per
 file, often in loops over many files, and building the Typer app of every other command (importing
 Typer, Rich and the whole warehouse API) would cost it ~0.1 s a call. Every other command goes to
-warehouse/cli.py."""
+warehouse/commands/irw.py."""
 from __future__ import annotations
 
 import os
 import signal
 import sys
 
-from .output import OUTPUT_ERRNOS, output_failed
+from warehouse.formats.files import OUTPUT_ERRNOS, output_failed
 
 
 def interrupted() -> int:
     """Ctrl-C (warehouse/interrupt.py): said on stderr; the exit status a shell expects."""
-    from .interrupt import EXIT_STATUS
+    from warehouse.interrupt import EXIT_STATUS
 
     try:
         sys.stderr.write("Error: interrupted (Ctrl-C); the step under way was rolled back\n")
@@ -26,9 +26,9 @@ def interrupted() -> int:
 
 
 def _remove_spills() -> None:
-    """What DuckDB spilled for an in-memory database still open (warehouse/db.py), and the folders
+    """What DuckDB spilled for an in-memory database still open (warehouse/engines/duckdb.py), and the folders
     irw made that are still there (warehouse/leftovers.py), before os._exit."""
-    db = sys.modules.get("warehouse.db")
+    db = sys.modules.get("warehouse.engines.duckdb")
     if db is not None:
         db.remove_memory_spills()
     leftovers = sys.modules.get("warehouse.leftovers")
@@ -44,7 +44,7 @@ def main() -> None:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
-    from .interrupt import Interrupted, install, requested
+    from warehouse.interrupt import Interrupted, install, requested
 
     install()
     try:
@@ -60,8 +60,8 @@ def main() -> None:
 
 def _main() -> None:
     if sys.argv[1:2] == ["trec-eval"]:
-        from .trec_eval import in_this_process
-        from .trec_eval import main as trec_eval
+        from warehouse.commands.trec_eval import in_this_process
+        from warehouse.commands.trec_eval import main as trec_eval
 
         if not in_this_process(sys.argv[2:]):  # --engine spark: Spark's JVM is stopped at exit
             sys.exit(trec_eval(sys.argv[2:]))
@@ -77,7 +77,7 @@ def _main() -> None:
             status = output_failed(exc) if exc.errno in OUTPUT_ERRNOS else status or 1
         _remove_spills()
         os._exit(status)
-    from .cli import app
+    from warehouse.commands.irw import app
 
     try:
         app()

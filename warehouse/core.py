@@ -7,11 +7,12 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from . import batch, catalog, frames, ingest
-from .db import default_path
-from .engines import open_database, same_warehouse
-from .errors import ReadOnlyError, UsageError
-from .table import Table
+from warehouse.ingestion import batch, frames, files as ingest
+from warehouse.store import catalog
+from warehouse.engines.duckdb import default_path
+from warehouse.engines import open_database, same_warehouse
+from warehouse.errors import ReadOnlyError, UsageError
+from warehouse.formats.table import Table
 
 
 class Warehouse:
@@ -22,7 +23,7 @@ class Warehouse:
         """Opens (or creates) the warehouse at path; see warehouse.open."""
         self.db = open_database(path if path is not None else default_path(), read_only=read_only,
                                 create=create, sandboxed=sandboxed)
-        from . import user_measures
+        from warehouse.evaluation import user_measures
 
         user_measures.register(self.db)  # the measures added to it (irw measures add) parse from now on
 
@@ -74,7 +75,7 @@ class Warehouse:
                      description: str | None = None, replace: bool = False,
                      subtopics: bool = False) -> ingest.IngestResult:
         """Ingests a qrels file, or a pandas / polars / Arrow frame (columns query_id, doc_id, grade,
-        or ir_datasets' query_id, doc_id, relevance: warehouse/frames.py) with a name.
+        or ir_datasets' query_id, doc_id, relevance: warehouse/ingestion/frames.py) with a name.
         subtopics=True reads a diversity qrels file, `qid subtopic docid grade` (ndeval's format)."""
         self._require_writable("ingest qrels")
         if frames.is_frame(path):
@@ -107,7 +108,7 @@ class Warehouse:
         date, else the file's modification time.
 
         path may be a pandas / polars / Arrow frame (columns query_id, doc_id, score and optionally
-        rank, or PyTerrier's qid, docno, score, rank: warehouse/frames.py); it then needs a name,
+        rank, or PyTerrier's qid, docno, score, rank: warehouse/ingestion/frames.py); it then needs a name,
         and its date defaults to now."""
         self._require_writable("ingest a run")
         with self._statistics("runs"):
@@ -126,7 +127,7 @@ class Warehouse:
                     date: str | dt.date | None = None,
                     on_step: Callable[[int, int], None] | None = None) -> list[ingest.IngestResult]:
         """Ingests run files and folders of run files, one run each (`irw ingest run`): named by
-        name_from ("auto", "file" or "tag"; the rule is in warehouse/batch.py and docs/input-formats.md), the
+        name_from ("auto", "file" or "tag"; the rule is in warehouse/ingestion/batch.py and docs/input-formats.md), the
         whole batch checked before anything is stored (BatchError lists every problem). name names
         the run of a one-file batch; name_template (e.g. "{folder}.{short}": batch.TEMPLATE_FIELDS)
         names every run by fields of its file, and system may hold the same fields."""
@@ -162,7 +163,7 @@ class Warehouse:
 
     def select_runs(self, runs: str | Sequence[str] | None = None, *, systems: str | Sequence[str] | None = None,
                     qrels: str | None = None) -> catalog.RunSelection:
-        """The stored runs that eval, compare and the reports take (warehouse/catalog.py, select_runs):
+        """The stored runs that eval, compare and the reports take (warehouse/store/catalog.py, select_runs):
         runs are names and shell-style patterns (`'BM25*'`: fnmatch's * ? [seq], case-sensitive),
         united in the order given, every stored run when None; systems keeps the runs of those
         systems; with qrels, the runs a pattern, a system or the default chose that it judges no
@@ -225,19 +226,19 @@ class Warehouse:
         with self.db.transaction():
             catalog.delete_qrels_set(self.db, set_id)
 
-    # -- user measures (warehouse/user_measures.py) --------------------------------------------
+    # -- user measures (warehouse/evaluation/user_measures.py) --------------------------------------------
     def add_measure(self, path: str | os.PathLike[str], *, replace: bool = False):
         """Adds a measure file (a SELECT over ranked_judged with a header; docs/measures.md, "Measures you
         write in SQL"): checked in irw sql's sandbox, then usable in evaluate, compare and reports.
         replace=True replaces a measure of that name and deletes its scores."""
-        from . import user_measures
+        from warehouse.evaluation import user_measures
 
         self._require_writable("add a measure")
         return user_measures.add(self.db, os.fspath(path), replace=replace)
 
     def remove_measure(self, name: str) -> None:
         """Removes a user measure and every score computed with it."""
-        from . import user_measures
+        from warehouse.evaluation import user_measures
 
         self._require_writable("remove a measure")
         user_measures.remove(self.db, name)
@@ -245,7 +246,7 @@ class Warehouse:
     def user_measures(self) -> Table:
         """The measures added to this warehouse: name, parameters, aggregate, description, definition
         (the start of its sha256), source."""
-        from . import user_measures
+        from warehouse.evaluation import user_measures
 
         return user_measures.listing(self.db)
 
@@ -262,7 +263,7 @@ class Warehouse:
         recompute=True computes the scores again and replaces the stored ones. A run and measure
         with no value raises MeasureError (ReadOnlyError on a read-only warehouse) saying why.
         """
-        from .evaluate import Evaluator, Settings
+        from warehouse.evaluation.evaluator import Evaluator, Settings
 
         settings = Settings.resolve(settings, options)
         if runs is not None and not isinstance(runs, (str, catalog.RunSelection)):
@@ -286,9 +287,9 @@ class Warehouse:
         stored run that qrels judges a query of by default; the result's `selection` says which were
         left out). The result converts like a table (to_pandas() ...) and prints as a paper table
         with to_latex() / to_markdown()."""
-        from . import reports
-        from .evaluate import Settings
-        from .stats import StatsSettings
+        from warehouse import reports
+        from warehouse.evaluation.evaluator import Settings
+        from warehouse.evaluation.stats import StatsSettings
 
         settings = Settings.resolve(settings, options)
         measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
@@ -298,9 +299,9 @@ class Warehouse:
 
     def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> "ExportResult":
         """Writes every table as Parquet under directory, for Spark or any other engine (`irw
-        export`; warehouse/export.py says what goes where). An existing directory is refused unless
+        export`; warehouse/store/export.py says what goes where). An existing directory is refused unless
         it is empty, or replace=True and it holds an earlier export."""
-        from .export import export_warehouse
+        from warehouse.store.export import export_warehouse
 
         return export_warehouse(self.db, directory, replace=replace)
 
@@ -311,18 +312,18 @@ class Warehouse:
 
         It reads the warehouse and nothing else, and DuckDB enforces it: the statement runs on a
         read-only connection with external access, extension install/autoload and configuration
-        changes disabled and locked (warehouse/db.py, Database.sandbox; on a warehouse open for
+        changes disabled and locked (warehouse/engines/duckdb.py, Database.sandbox; on a warehouse open for
         writing that connection replaces the writing one until irw needs it again). Statement
-        checks come first, for clear messages (warehouse/adhoc.py), and the statement runs in a
+        checks come first, for clear messages (warehouse/store/adhoc.py), and the statement runs in a
         transaction that is always rolled back. Refusals raise ReadOnlyError, SQL DuckDB rejects
         QueryError. On a PostgreSQL warehouse the statement is PostgreSQL's SQL (psycopg's %s /
         %(name)s parameters), checked the same way and run in a READ ONLY transaction that is
         rolled back; the role's privileges are the server's own enforcement (docs/engines.md, "A shared
         warehouse"). A statement still running after timeout seconds (default
         adhoc.DEFAULT_TIMEOUT, 300; 0 for none) is stopped and raises QueryError; on PostgreSQL
-        user SQL runs under a role that can only read (warehouse/adhoc.py says which).
+        user SQL runs under a role that can only read (warehouse/store/adhoc.py says which).
         """
-        from . import adhoc
+        from warehouse.store import adhoc
 
         return adhoc.run(self.db, query, params, timeout)
 
@@ -336,12 +337,12 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
     Runs are named by their paths as given (a mapping names them; frames in a list are `run 1`,
     `run 2` ...); qrels and runs may be pandas / polars / Arrow frames. The files are validated as `irw ingest` validates them
     (a bad file raises InputFileError naming file:line), into a one-shot in-memory database
-    (warehouse/oneshot.py: a warehouse's tables without its bookkeeping) that keeps only the judged
+    (warehouse/evaluation/oneshot.py: a warehouse's tables without its bookkeeping) that keeps only the judged
     rows of each run (ingest.ingest_run's judged_rows_only), unless --compat 10 needs every row to
     re-sort by double scores. options are Settings fields, as for evaluate().
     """
-    from . import oneshot
-    from .evaluate import Evaluator, Settings, keeps_judged_rows_only
+    from warehouse.evaluation import oneshot
+    from warehouse.evaluation.evaluator import Evaluator, Settings, keeps_judged_rows_only
 
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
@@ -382,15 +383,15 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
                       into: str | os.PathLike[str] | None = None, master: str | None = None, replace: bool = False,
                       per_query: bool = False, settings: "Settings | None" = None, **options: Any) -> SparkEvaluated:
     """Evaluates run files on Spark (`irw eval --engine spark`): qrels and runs as
-    warehouse.spark.evaluate takes them (paths Spark reads: files, globs, folders, Parquet; or Spark
+    warehouse.engines.spark.evaluate takes them (paths Spark reads: files, globs, folders, Parquet; or Spark
     DataFrames), on the cluster master (default local[*], or the session already running). Without
     into nothing is kept. With into (a DuckDB file or PostgreSQL URL; qrels a path) the qrels, the
-    runs' descriptions and their per-query scores are stored there (warehouse/spark_store.py;
+    runs' descriptions and their per-query scores are stored there (warehouse/engines/spark_store.py;
     replace as for copy), with what the reports read beside the measures, and the evaluation
     returned is read back from that warehouse: what it holds now. options are Settings fields, as
     for evaluate_files()."""
-    from . import spark, spark_store
-    from .evaluate import Settings
+    from warehouse.engines import spark, spark_store
+    from warehouse.evaluation.evaluator import Settings
 
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
@@ -425,7 +426,7 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
     DuckDB file or PostgreSQL URL either way (`irw copy --from SOURCE --to TARGET`), in one
     transaction on the target. A name the target holds with other content is a ConflictError
     unless replace=True; one it holds with the same content is kept (its missing scores are copied)."""
-    from . import transfer
+    from warehouse.store import transfer
 
     with Warehouse(source, read_only=True) as src, Warehouse(target) as dst:
         if same_warehouse(src.db, dst.db):
@@ -438,7 +439,7 @@ def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
          create: bool = True, sandboxed: bool = False) -> Warehouse:
     """Opens the warehouse at path (default ./irw.duckdb or $IRW_DB), creating it unless
     read_only or create=False. path is a DuckDB file, or a PostgreSQL URL
-    (postgresql://USER:PASSWORD@HOST:5432/DBNAME: warehouse/postgres.py; its password is never shown).
+    (postgresql://USER:PASSWORD@HOST:5432/DBNAME: warehouse/engines/postgres.py; its password is never shown).
 
     sandboxed=True opens only the sandbox `sql()` runs on (read-only, nothing outside the
     warehouse; `irw sql` opens it so). What cannot be a warehouse is refused with a

@@ -1,4 +1,4 @@
--- add user measure: stores a checked measure file (warehouse/user_measures.py checks it first).
+-- add user measure: stores a checked measure file (warehouse/evaluation/user_measures.py checks it first).
 -- Grain: one row of user_measures.
 -- Inputs: $name, $definition (the file's text), $definition_hash (its sha256), $source_path,
 -- $parameters (name=default, ...), $aggregate (mean, sum or geo), $description.

@@ -1,5 +1,5 @@
 -- delete_qrels_set: a qrels set, its judgments and every evaluation made with it (`irw rm qrels`,
--- replacing a qrels set); the caller holds the transaction (warehouse/catalog.py, delete_qrels_set).
+-- replacing a qrels set); the caller holds the transaction (warehouse/store/catalog.py, delete_qrels_set).
 -- Grain: one statement per table holding rows keyed by the set or its evaluations.
 -- Inputs: $qrels_set_id.
 -- Children are deleted before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).

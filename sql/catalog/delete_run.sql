@@ -1,5 +1,5 @@
 -- delete_run: a run and every row derived from it (`irw rm run`, replacing a run); the caller
--- holds the transaction (warehouse/catalog.py, delete_run).
+-- holds the transaction (warehouse/store/catalog.py, delete_run).
 -- Grain: one statement per table holding rows keyed by the run. Inputs: $run_id.
 -- Children are deleted before parents: DuckDB has no cascading deletes (see sql/schema/001_core.sql).
 -- Every table exists once the schema is migrated, which opening a warehouse does.

@@ -1,5 +1,5 @@
 -- judging qrels: how many of the runs a command chose each stored qrels set judges, for the hint
--- of "name the qrels set with --qrels" when the warehouse holds several (warehouse/catalog.py,
+-- of "name the qrels set with --qrels" when the warehouse holds several (warehouse/store/catalog.py,
 -- qrels_name).
 -- Grain: one row per stored qrels set that judges at least one chosen run; most runs judged
 -- first, then by name.

@@ -1,5 +1,5 @@
 -- run selection: the stored runs a command's run names, shell-style patterns and systems choose,
--- and whether a qrels set judges any of each one's queries (warehouse/catalog.py, select_runs).
+-- and whether a qrels set judges any of each one's queries (warehouse/store/catalog.py, select_runs).
 -- Grain: one row per stored run x selector it matches, or per stored run once ($every: no selector
 -- given, position -1); ordered by selector position, then as `irw runs` lists runs (ingest time,
 -- then name).

@@ -1,5 +1,5 @@
 -- stored_tables: the warehouse's stored tables and their columns, from the database's own catalog
--- (views, sequences and macros are not stored rows). Read by warehouse/export.py (`irw export`),
+-- (views, sequences and macros are not stored rows). Read by warehouse/store/export.py (`irw export`),
 -- so a table or column a migration adds is exported without a list here to keep up to date.
 -- Grain: one row per table x column, columns in their order in the table.
 -- Inputs: information_schema of the current database and schema (DuckDB: main; PostgreSQL: the

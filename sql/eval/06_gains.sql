@@ -6,7 +6,7 @@
 -- Inputs: eval_judged, eval_qrels, eval_run_queries, eval_params (measure, family, has_gains) of
 -- $measures (the nDCG families' and G's), eval_param_gains (their grade=gain pairs: measure,
 -- position, grade, gain).
--- Run by warehouse/evaluate.py before the nDCG families (through sql/eval/07_dcg.sql) and
+-- Run by warehouse/evaluation/evaluator.py before the nDCG families (through sql/eval/07_dcg.sql) and
 -- sql/measures/gain.sql, which read these tables.
 -- trec_eval (gain_init.c): the gain of a grade is the grade itself unless the measure maps it
 -- (ndcg.1=3,2=9 binds the pairs (1, 3) and (2, 9); the first pair given for a grade wins); a

@@ -5,7 +5,7 @@
 -- x scheme with a nonzero gain retrieved; eval_dcg_totals one row per run x
 -- evaluated query x gain measure (with its scheme).
 -- Inputs: eval_gain_schemes, eval_gain_judged, eval_gain_ideal (sql/eval/06_gains.sql),
--- eval_run_queries (num_ret = n, num_rel = R). Run by warehouse/evaluate.py after 06_gains.sql when
+-- eval_run_queries (num_ret = n, num_rel = R). Run by warehouse/evaluation/evaluator.py after 06_gains.sql when
 -- a measure of ndcg, ndcg_cut, ndcg_rel or Rndcg is evaluated (sql/measures/ndcg*.sql, rndcg.sql).
 -- trec_eval: the discount of rank r is log2(r + 1); DCG sums gain / log2(r + 1) down the ranking,
 -- IDCG the same down the ideal ranking (every judged document with gain > 0, by gain descending).

@@ -1,4 +1,4 @@
--- ranked_judged of one evaluation: the relation a user measure reads (warehouse/user_measures.py),
+-- ranked_judged of one evaluation: the relation a user measure reads (warehouse/evaluation/user_measures.py),
 -- made from the evaluation's own rows, so that a user measure and the built-ins start from one
 -- ranking and one judging (sql/eval/01_qrels.sql .. 05_judged.sql), with the columns of the view
 -- ranked_judged (sql/schema/013_ranked_judged_and_user_measures.sql).

@@ -1,6 +1,6 @@
 -- find evaluation: the evaluation (a qrels set under one settings key) whose scores are stored.
 -- Grain: one row, or none when the qrels set was never evaluated with these settings.
--- Inputs: evaluations; $qrels_set_id, $settings_key (warehouse.evaluate.Settings.key).
+-- Inputs: evaluations; $qrels_set_id, $settings_key (warehouse.evaluation.evaluator.Settings.key).
 select evaluation_id
 from evaluations
 where qrels_set_id = $qrels_set_id

@@ -2,7 +2,7 @@
 -- (byte order), or no row.
 -- Grain: one row or none. Inputs: qrels; $qrels_set_id, $max_grade.
 -- gdeval.pl refuses a qrels file graded above 4 (its ERR's stopping chance (2^g - 1) / 16 would
--- pass 1): warehouse/evaluate.py names this judgment when ERR is asked for on such a set.
+-- pass 1): warehouse/evaluation/evaluator.py names this judgment when ERR is asked for on such a set.
 select
     query_id,
     doc_id,

@@ -3,7 +3,7 @@
 -- Grain: one row per run x qrels set x relevance level x query the run answers and the set judges
 -- x document the set judges for that query (retrieved or not).
 -- Inputs: qrels, qrels_sets, and the evaluation's ranked_judged of one qrels set and level,
--- composed by warehouse/db.py (ranked_judged_view) in place of the line `-- irw: the evaluation's
+-- composed by warehouse/engines/duckdb.py (ranked_judged_view) in place of the line `-- irw: the evaluation's
 -- ranked_judged` from sql/eval/01_qrels.sql .. 05_judged.sql, then 08_ranked_judged.sql, with
 -- $qrels_set_id and $level the held level's (p), $run_ids every stored run, no depth, no -c,
 -- -J or --norel exclude: the SQL every evaluation runs, so no ranking, tie rule, relevance or count
@@ -18,7 +18,7 @@
 -- filters then apply to these rows instead of being pushed into the steps' joins (a filter on
 -- retrieved turned the join with run_rows into a nested loop: 145 s for DL19's six runs instead of
 -- 0.5 s); DuckDB's plan needs no such fence, and with it computes every level (one statement each,
--- warehouse/db.py ranked_judged_view).
+-- warehouse/engines/duckdb.py ranked_judged_view).
 create view ranked_judged as
 with levels as (
     select distinct

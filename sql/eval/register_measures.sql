@@ -1,7 +1,7 @@
 -- register measures: what each stored measure name means (the summary reads its aggregate kind).
 -- Grain: one row of measures per measure just computed, inserted or replaced.
 -- Inputs: eval_params (measure: the stored name, trec_name, family, aggregate: 'mean', 'sum' or
--- 'geo', description), filled by warehouse/evaluate.py for the measures computed.
+-- 'geo', description), filled by warehouse/evaluation/evaluator.py for the measures computed.
 insert into measures (measure, trec_name, family, aggregate, description)
 select
     measure,

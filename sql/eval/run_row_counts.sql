@@ -1,4 +1,4 @@
--- run row counts: how many rows each run of a computation holds, for warehouse/evaluate.py to
+-- run row counts: how many rows each run of a computation holds, for warehouse/evaluation/evaluator.py to
 -- split the computation into batches of runs (Evaluator._batches).
 -- Grain: one row per run. Inputs: runs; $run_ids.
 -- Why: the evaluation's temp tables hold every row of the runs computed together (~130 bytes a

@@ -2,7 +2,7 @@
 -- `irw eval --engine spark --into`: their scores and per-query counts, not their rows; schema 11).
 -- Grain: one row per such run, in name order. Inputs: runs; $run_ids.
 -- trec_eval: a measure computed from no rows would be a zero trec_eval never printed, so
--- warehouse/evaluate.py refuses to compute any for these runs.
+-- warehouse/evaluation/evaluator.py refuses to compute any for these runs.
 select
     name
 from runs

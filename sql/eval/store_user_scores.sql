@@ -1,5 +1,5 @@
 -- store user scores: the per-query values of user measures (computed in irw sql's sandbox by
--- warehouse/user_measures.py and loaded into eval_user_values), stored under the evaluation.
+-- warehouse/evaluation/user_measures.py and loaded into eval_user_values), stored under the evaluation.
 -- Grain: one row of scores per run x evaluated query x user measure.
 -- Inputs: eval_run_queries (the query set, 04_run_queries.sql), eval_user_values (measure,
 -- run_id, query_id, value); $evaluation_id, $qrels_set_id, $measures (stored names).

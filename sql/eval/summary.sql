@@ -2,7 +2,7 @@
 -- Grain: one row per run x requested measure.
 -- Inputs: scores, measures (aggregate kind), runs; eval_wanted (evaluation_id, stored, measure,
 -- position: which stored scores to read, the name to show and its place) and eval_wanted_runs
--- (run_id, position: the runs in the order asked), temporary tables warehouse/evaluate.py fills.
+-- (run_id, position: the runs in the order asked), temporary tables warehouse/evaluation/evaluator.py fills.
 -- trec_eval: the summary rule, eval/summary_rule.sql (composed here: the mean over evaluated
 -- queries, sums for counts, the geometric mean floored at 1e-5 for gm_map / gm_bpref, every sum in
 -- query-id order; micro: pooled counts, sum(numerator) / sum(denominator), for ratio measures).

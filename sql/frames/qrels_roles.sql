@@ -1,4 +1,4 @@
--- qrels_roles: a qrels frame's columns in their roles, as text (warehouse/frames.py). Composed:
+-- qrels_roles: a qrels frame's columns in their roles, as text (warehouse/ingestion/frames.py). Composed:
 -- [query], [doc] and [grade] are the frame's columns (names from frames.QRELS_COLUMNS,
 -- quoted), never the user's text.
 -- Grain: one row per frame row. Inputs: frame (numbered.sql).

@@ -1,4 +1,4 @@
--- run_roles: a run frame's columns in their roles, as text (warehouse/frames.py, frame_as_file);
+-- run_roles: a run frame's columns in their roles, as text (warehouse/ingestion/frames.py, frame_as_file);
 -- the frame has no rank column, so each query's rows are ranked by score, highest first. Composed:
 -- [query], [doc] and [score] are the frame's columns (names from frames.RUN_COLUMNS,
 -- quoted), never the user's text.

@@ -1,5 +1,5 @@
 -- drop_stage: every view and table staging a file, dropped before another file is staged
--- (warehouse/ingest.py, _drop_stage).
+-- (warehouse/ingestion/files.py, _drop_stage).
 -- Grain: none (statements). Inputs: the stage's views (stage_run, stage_qrels) and tables.
 -- trec_eval: none (reading the staged file, before anything is stored).
 drop view if exists stage_run;

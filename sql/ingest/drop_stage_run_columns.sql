@@ -1,5 +1,5 @@
 -- drop_stage_run_columns: the column reader's table, dropped when it did not take the file cleanly (line mode
--- follows: warehouse/ingest.py, _stage_columns).
+-- follows: warehouse/ingestion/files.py, _stage_columns).
 -- Grain: none (a statement). Inputs: stage_run_columns.
 -- trec_eval: none (reading the staged file, before anything is stored).
 drop table if exists stage_run_columns

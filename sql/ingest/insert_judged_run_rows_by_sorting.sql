@@ -1,6 +1,6 @@
 -- insert_judged_run_rows_by_sorting: the judged rows of a validated staged run, each at its
 -- trec_eval rank among all the run's rows, for a warehouse that exists to evaluate files once
--- (warehouse/ingest.py: judged_rows_only, when the qrels judge too many documents per query for
+-- (warehouse/ingestion/files.py: judged_rows_only, when the qrels judge too many documents per query for
 -- insert_run_rows_by_counting.sql's counting to pay).
 -- Grain: one row per (query, doc) of the file that the qrels judge.
 -- Inputs: stage_run (validated and typed), qrels, the macros of run_field_rules.sql, $run_id.

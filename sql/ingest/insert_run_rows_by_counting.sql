@@ -1,6 +1,6 @@
 -- insert_run_rows_by_counting: the judged rows of a validated staged run, ranked without sorting the run.
 -- Grain: one row per (query, doc) of the file that some stored qrels judge. Only for a warehouse
--- that exists to evaluate files once (warehouse/ingest.py: judged_rows_only): every measure reads
+-- that exists to evaluate files once (warehouse/ingestion/files.py: judged_rows_only): every measure reads
 -- judged documents at their ranks plus run_queries' counts, nothing else (relstring and --compat 10
 -- read unjudged rows too, and take insert_run_rows.sql).
 -- Inputs: stage_run (validated: (query, doc) pairs are unique, scores finite), qrels, the macros of
@@ -9,7 +9,7 @@
 -- descending) is one plus the number of documents of its query before it in that order; with
 -- unique pairs the order is total, so counting gives exactly the rank row_number() would. Counting
 -- compares each judged document with its query's documents (about 2 x 7M comparisons on an MS
--- MARCO-like run) instead of sorting all 7M rows; warehouse/ingest.py takes insert_run_rows.sql
+-- MARCO-like run) instead of sorting all 7M rows; warehouse/ingestion/files.py takes insert_run_rows.sql
 -- when the qrels judge so many documents per query that the comparisons would cost more.
 -- The run's float32 scores are computed where each side reads stage_run, not in a shared CTE:
 -- DuckDB materializes a CTE with two consumers, 7M rows copied (0.47 s -> 0.42 s and ~0.2 GB less

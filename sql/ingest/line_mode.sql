@@ -7,7 +7,7 @@
 -- delimiter no accepted file holds (chr(1)), no quoting and no sniffing reads each line as written.
 -- chr(1) and CR: a line holding chr(1) reads as two columns (strict mode refuses that, but a chr(1)
 -- just before the line end was silently dropped), and DuckDB refuses a file mixing CR LF and LF
--- line ends. So warehouse/ingest.py refuses, by line, every line holding chr(1) or a CR that does
+-- line ends. So warehouse/ingestion/files.py refuses, by line, every line holding chr(1) or a CR that does
 -- not end it before DuckDB reads the file, and reads a file with mixed line ends from a copy with
 -- LF line ends: here a CR is only ever part of a CR LF line end DuckDB strips.
 -- trec_eval: fields are separated by any run of spaces or tabs; a line whose

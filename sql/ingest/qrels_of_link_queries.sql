@@ -1,6 +1,6 @@
 -- qrels_of_link_queries: the stored judgments of the queries a run being sent answers, read from a
 -- server warehouse so that the run's judged rows can be linked where the run was staged
--- (warehouse/transfer.py, ship_run with link_in_source).
+-- (warehouse/store/transfer.py, ship_run with link_in_source).
 -- Grain: one row per qrels set x query x judged document, for the queries in link_queries.
 -- Inputs: qrels, link_queries (query_id: the run's queries, a temporary table).
 -- trec_eval: none; the judged rows linked from these are exactly link_judged_rows.sql's.

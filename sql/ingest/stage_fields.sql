@@ -3,7 +3,7 @@
 -- Inputs: $path (a local file; .gz and .zst are decompressed by DuckDB), $compression, the macros
 -- of line_mode.sql (how a line is read and split, and what a comment is), $line_limit (NULL: every
 -- line; else the file's first $line_limit lines, and line $line_limit + 1 whatever it holds when
--- the file has it, which tells warehouse/ingest.py (_stage_lines) that the file goes on; the read
+-- the file has it, which tells warehouse/ingestion/files.py (_stage_lines) that the file goes on; the read
 -- stops there, so a file checked by windows is never read past the window it is refused in).
 -- row_number() over () keeps file order (a single-file scan preserves insertion order) and counts
 -- blank lines, which read as NULL, so line numbers match the file.

@@ -1,8 +1,8 @@
 -- stage_qrels_columns: a qrels file read as four space-separated columns (qid iter docid grade),
 -- the fast way in, with each line's verdict on whether line mode would read it the same way.
 -- Grain: one row per data line (line numbers are not kept: a file this reader does not take
--- cleanly goes through line mode instead, which names lines; see warehouse/ingest.py).
--- Inputs: $path, $compression, and $may_hold_tab/_cr/_soh (false when warehouse/ingest.py found
+-- cleanly goes through line mode instead, which names lines; see warehouse/ingestion/files.py).
+-- Inputs: $path, $compression, and $may_hold_tab/_cr/_soh (false when warehouse/ingestion/files.py found
 -- no such byte in the plain file). A plain file holding CR other than in CR LF line ends, or
 -- U+0001, is refused before it gets here; a compressed one is checked by Python beside this read.
 -- Why: as for runs (stage_run_columns.sql), reading columns is several times faster than reading

@@ -1,4 +1,4 @@
--- swap_facts_qrels: what the swapped-file rule needs of a file given as a qrels (warehouse/ingest.py,
+-- swap_facts_qrels: what the swapped-file rule needs of a file given as a qrels (warehouse/ingestion/files.py,
 -- _swap_facts, refuse_if_swapped): the field count of the first data line after $after (the
 -- header's line, or 0), whether that line ends in an integer, and the share of the lines after
 -- $after that look like the other kind's: run lines (6 fields or more).

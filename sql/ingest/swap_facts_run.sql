@@ -1,4 +1,4 @@
--- swap_facts_run: what the swapped-file rule needs of a file given as a run (warehouse/ingest.py,
+-- swap_facts_run: what the swapped-file rule needs of a file given as a run (warehouse/ingestion/files.py,
 -- _swap_facts, refuse_if_swapped): the field count of the first data line after $after (the
 -- header's line, or 0), whether that line ends in an integer, and the share of the lines after
 -- $after that look like the other kind's: qrels lines (3 or 4 fields).

@@ -14,7 +14,7 @@
 --   ERR@k = sum over ranks r <= k of R(r) / r * prod over ranks above r of (1 - R), with
 --     R = (2^g - 1) / 2^4 (gdeval's MAX_JUDGMENT = 4). gdeval refuses a qrels file holding a grade
 --     above 4; irw refuses ERR on such a qrels set before running this file
---     (warehouse/evaluate.py) and computes nDCG(dcg=exp-log2) with any grade.
+--     (warehouse/evaluation/evaluator.py) and computes nDCG(dcg=exp-log2) with any grade.
 --   queries: gdeval prints no line for a query without a document graded > 0, nor for a qrels
 --     query the run lacks; ir_measures then reports 0 for every query of the qrels it did not print
 --     (its Evaluator's default) and averages over all of them. irw keeps its own query set (the

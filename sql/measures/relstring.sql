@@ -10,7 +10,7 @@
 -- Why judged rows suffice under 9.0.8's order: a query's stored ranks number its documents 1, 2,
 -- ... num_ret, so every position up to min(width, num_ret) holds a document, and one no judged
 -- document holds is an unjudged one ('-'). irw trec-eval -q then keeps only a run's judged rows,
--- as without -q (warehouse/ingest.py judged_rows_only), instead of ranking and storing every row
+-- as without -q (warehouse/ingestion/files.py judged_rows_only), instead of ranking and storing every row
 -- (7M-line run: the sort and this file's join over every row cost ~1.5 s). --compat 10 ranks
 -- every row by its double score here, so it reads them all.
 with ranked as (

@@ -1,12 +1,12 @@
 -- per_query_lines: every line `irw trec-eval -q` prints before each run's summary, as one text per
 -- run, formatted here instead of row by row in Python.
 -- Grain: one row per run of eval_run_queries (its run_id, its text, and how many lines had no value:
--- warehouse/trec_eval.py then formats them in Python, which names what is missing).
+-- warehouse/commands/trec_eval.py then formats them in Python, which names what is missing).
 -- Inputs: trec_eval_line_formats (one row per per-query measure in printing order: position, the
 -- measure's name as Evaluation.measures has it, its name padded as trec_eval prints it, kind
 -- 'value', 'count' or 'relstring'), trec_eval_relstrings (run_id, measure, query_id, relstring; from
 -- sql/measures/relstring.sql), eval_wanted (the stored scores of each measure, as
--- warehouse/evaluate.py loads it), scores, eval_run_queries, $compat.
+-- warehouse/evaluation/evaluator.py loads it), scores, eval_run_queries, $compat.
 -- trec_eval: each run's block as trec_eval prints it for that run alone; queries in query-id order (byte order, as `order by query_id` everywhere), within a
 -- query the measures in trec_eval's order; `%-22s\t%s\t%6.4f` for values (DuckDB's printf rounds
 -- the double exactly as C's and Python's do), `%ld` for counts, relstring quoted. 9.0.8 prints no

@@ -1,15 +1,15 @@
--- One-shot schema: the tables an in-memory database made to evaluate files once (warehouse/oneshot.py:
+-- One-shot schema: the tables an in-memory database made to evaluate files once (warehouse/evaluation/oneshot.py:
 -- `irw trec-eval`, warehouse.evaluate_files) writes and reads, with the columns of a migrated
 -- warehouse (sql/schema/) and without its bookkeeping.
 -- Grain: as in sql/schema/ (qrels one row per set x query x doc, run_rows one row per run x query x
 -- doc, scores one row per evaluation x run x query x measure ...).
--- Inputs: none; written by sql/ingest/ and warehouse/evaluate.py exactly as a warehouse is.
+-- Inputs: none; written by sql/ingest/ and warehouse/evaluation/evaluator.py exactly as a warehouse is.
 -- Why not made by running the migrations: a database that lives for one call has no schema
 -- history to keep (irw_schema, migrations, score views), running the migrations takes about as
 -- long as the DL19 evaluation it would serve, and the keys that guard a stored warehouse guard nothing here:
 -- the ingest SQL refuses duplicate judgments and run rows itself (qrels_problems.sql,
 -- run_problems.sql), while qrels' primary-key index cost ~8 ms of a 0.2 s DL19 evaluation. The keys
--- left (measures, evaluated) are the ones warehouse/evaluate.py's upserts need (evaluated stays
+-- left (measures, evaluated) are the ones warehouse/evaluation/evaluator.py's upserts need (evaluated stays
 -- empty here: a one-shot database keeps no record of what it computed, OneShotDatabase.keeps_scores).
 -- Held equal instead: tests/test_oneshot.py checks that every table here has a migrated
 -- warehouse's columns in order with their types, defaults and nullability (but where a dropped

@@ -9,7 +9,7 @@
 -- the macros of sql/ingest/line_mode.sql and run_field_rules.sql.
 -- trec_eval: a line is taken here only as the one-file reader takes it (six space-separated fields,
 -- every tag the first line's, a score and rank trec_eval reads); a file with any other line, or a
--- (query, doc) pair twice, is read again by warehouse/ingest.py alone, which names the line.
+-- (query, doc) pair twice, is read again by warehouse/ingestion/files.py alone, which names the line.
 -- Why: staging 100 DL20-sized runs one by one cost about fifteen statements each (~1 s of
 -- statement overhead in all); read together they are one statement.
 create or replace temp table stage_runs_columns as

@@ -3,7 +3,7 @@
 -- Grain: one row (the count).
 -- Inputs: stage_runs_columns.
 -- trec_eval: a file is clean when it has a line, every line is clean and no (query, doc) pair
--- repeats; warehouse/oneshot.py reads every file alone (naming the problem's line) unless all are.
+-- repeats; warehouse/evaluation/oneshot.py reads every file alone (naming the problem's line) unless all are.
 with file_check as (
     select
         file_id,

@@ -1,7 +1,7 @@
 -- evaluation_id: the stored evaluations (qrels set x settings) whose scores a report reads.
 -- Grain: one row per settings key that was evaluated with this qrels set; a key not evaluated yet
 -- has no row.
--- Inputs: evaluations; $qrels_set_id, $settings_keys (warehouse.evaluate.Settings.key, one per
+-- Inputs: evaluations; $qrels_set_id, $settings_keys (warehouse.evaluation.evaluator.Settings.key, one per
 -- relevance level the report's measures use: AP(rel=2) reads the evaluation at level 2).
 select settings_key, evaluation_id
 from evaluations

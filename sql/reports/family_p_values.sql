@@ -11,7 +11,7 @@
 -- before: without them it nested-looped the two for over a minute), report_wanted (temporary:
 -- evaluation_id, stored, measure, position: the measures tested), $baseline_id, $test, $seed,
 -- $permutations, $alpha, $method.
--- trec_eval: none; the tests are warehouse/stats.py's over the per-query scores (-q lines).
+-- trec_eval: none; the tests are warehouse/evaluation/stats.py's over the per-query scores (-q lines).
 select
     w.measure,
     t.run_id,

@@ -2,7 +2,7 @@
 -- Grain: one row per run with a stored score for the measure, ordered by system, then run date,
 -- then run name (byte order), which is also the order "the run before" follows.
 -- Inputs: runs, scores, measures (aggregate kind); report_runs (temporary: run_id, run_position:
--- the runs chosen, warehouse/catalog.py select_runs); $evaluation_id, $stored (the measure's stored
+-- the runs chosen, warehouse/store/catalog.py select_runs); $evaluation_id, $stored (the measure's stored
 -- name).
 -- trec_eval: value is the summary eval/summary.sql prints for the measure, by the one summary rule
 -- eval/summary_rule.sql, composed here.

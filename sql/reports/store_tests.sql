@@ -3,7 +3,7 @@
 -- Grain: one row of significance_results per row of report_new_tests.
 -- Inputs: report_new_tests (temporary: the key's evaluation, measure, runs and score versions,
 -- and the result), $test, $seed, $permutations, $alpha, $method.
--- trec_eval: none; uncorrected results of warehouse/stats.py's tests.
+-- trec_eval: none; uncorrected results of warehouse/evaluation/stats.py's tests.
 insert into significance_results (
     evaluation_id, measure, run_id, baseline_id, run_scores_at, run_queries, baseline_scores_at,
     baseline_queries, test, seed, permutations, alpha, method, queries, run_only, baseline_only,

@@ -5,7 +5,7 @@
 -- query_count) and the settings; the caller keeps the pairs it asked for.
 -- Inputs: significance_results, evaluated; report_wanted (temporary: evaluation_id, stored,
 -- measure, position), $run_ids, $baseline_ids, $test, $seed, $permutations, $alpha, $method.
--- trec_eval: none; the tests are warehouse/stats.py's over the per-query scores (-q lines).
+-- trec_eval: none; the tests are warehouse/evaluation/stats.py's over the per-query scores (-q lines).
 select
     w.measure,
     t.run_id,

@@ -2,14 +2,14 @@
 -- Grain: qrels_sets one row per named judgment set; qrels one row per set x query x doc;
 --        runs one row per ingested run file; run_rows one row per run x query x doc;
 --        run_queries one row per run x query (how many documents the run returned for it).
--- Inputs: written only by warehouse/ingest.py, inside one transaction per file.
+-- Inputs: written only by warehouse/ingestion/files.py, inside one transaction per file.
 -- trec_eval: run_rows keeps the score as DOUBLE and the rank column as given (rank_given, never
 --            used for ordering). trec_rank is the rank trec_eval 9.0.8 gives the document: score
 --            as a 32-bit float descending, then docid descending in byte order. It is computed once
 --            at ingest because that sort is ~90% of an evaluation's cost (sql/ingest/insert_run_rows.sql).
 -- Why no foreign keys: DuckDB refuses to delete a parent row and its children in one transaction
 -- (its documented foreign-key limitation), which `irw rm` needs. Deletes go through
--- warehouse/catalog.py, which removes children first.
+-- warehouse/store/catalog.py, which removes children first.
 -- Why run_rows has no primary key: the ART index made a 7M-line ingest 4x slower (12.6 s vs 3.3 s);
 -- (run, query, doc) uniqueness is checked in SQL before every insert (sql/ingest/run_problems.sql).
 

@@ -2,7 +2,7 @@
 -- Grain: evaluations one row per (qrels set, settings); evaluated one row per evaluation x run x
 --        measure already computed; scores one row per evaluation x run x query x measure;
 --        measures one row per measure ever computed (its names, aggregate and description).
--- Inputs: written by warehouse/evaluate.py only, one transaction per evaluate call.
+-- Inputs: written by warehouse/evaluation/evaluator.py only, one transaction per evaluate call.
 -- trec_eval: a score row holds one per-query value as trec_eval computes it (-q output); the
 -- summary (the "all" line) is derived in run_summary.sql, never stored, so it cannot drift.
 -- numerator/denominator hold the counts behind ratio measures (P@k = rel_ret@k / k, ...), so a

@@ -1,7 +1,7 @@
 -- Schema version 4: judged_run_rows, the run rows each stored qrels set judges, kept at ingest.
 -- Grain: one row per qrels set x run x retrieved document that qrels set judges.
--- Inputs: written by warehouse/ingest.py (sql/ingest/link_judged_rows.sql when a run or a qrels
--- set arrives), removed with either (warehouse/catalog.py);
+-- Inputs: written by warehouse/ingestion/files.py (sql/ingest/link_judged_rows.sql when a run or a qrels
+-- set arrives), removed with either (warehouse/store/catalog.py);
 -- this migration fills it for the runs and qrels already stored.
 -- Why: every measure reads only the judged documents of a run, at their ranks (see
 -- sql/eval/03_ranked_float32.sql). Finding them meant joining all of a run's rows with the qrels on

@@ -2,7 +2,7 @@
 -- Grain: one value per run, beside runs.file_created_at, which holds the run's date whatever its
 -- source (the column keeps its name: the reports, `irw sql` queries users have saved and the
 -- README's schema table all read it).
--- Inputs: written by warehouse/ingest.py; values '--date' (given by the user: `irw ingest run
+-- Inputs: written by warehouse/ingestion/files.py; values '--date' (given by the user: `irw ingest run
 -- --date`, or date= in Python), 'ir_metadata' (the `date:` key of the run file's ir_metadata
 -- header) and 'file mtime' (the file's modification time, the fallback).
 -- Why: runs copied together share one file time, so a history ordered by it means nothing unless

@@ -1,7 +1,7 @@
 -- Schema version 8: subtopic judgments (ndeval's qrels), for the diversity measures.
 -- Grain: qrels_subtopics one row per qrels set x query x subtopic x doc.
--- Inputs: written by warehouse/ingest.py (`irw ingest qrels FILE --subtopics`, sql/ingest/
--- insert_subtopic_qrels.sql), removed with its qrels set (warehouse/catalog.py).
+-- Inputs: written by warehouse/ingestion/files.py (`irw ingest qrels FILE --subtopics`, sql/ingest/
+-- insert_subtopic_qrels.sql), removed with its qrels set (warehouse/store/catalog.py).
 -- ndeval: a diversity qrels file is `qid subtopic docid grade`; one document may be judged for
 -- several subtopics of a query. A subtopic set keeps every line here, and its `qrels` rows hold one
 -- grade per (query, doc): the highest of its subtopic grades, which every ordinary measure reads.

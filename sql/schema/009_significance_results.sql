@@ -10,7 +10,7 @@
 --          result over the old scores is never read for the new ones;
 --        - test ('randomization', 'bootstrap', 'ttest'), seed, permutations (sign flips or
 --          resamples; 0 with seed 0 for the t-test, which uses neither), alpha (the interval's
---          level is 1 - alpha), method (warehouse.stats.METHOD: raised when the way a test is
+--          level is 1 - alpha), method (warehouse.evaluation.stats.METHOD: raised when the way a test is
 --          computed changes, so results of an older method are not read).
 -- Inputs: written by warehouse/reports/pairs.py only, `insert ... on conflict do nothing` (two
 -- processes that compute the same result store it once); read by the same module.
@@ -20,8 +20,8 @@
 -- sign pattern was enumerated (nulls stand for NaN: no test over 0 queries, or a t-test over 1).
 -- Corrections for multiple testing depend on the whole family a report tests (the board grows
 -- with every run), so they are applied when a report reads the results.
--- trec_eval: none; the tests are warehouse/stats.py's over the scores trec_eval's -q lines hold.
--- Rows go with their run or qrels set (warehouse/catalog.py). Written to run again (a test
+-- trec_eval: none; the tests are warehouse/evaluation/stats.py's over the scores trec_eval's -q lines hold.
+-- Rows go with their run or qrels set (warehouse/store/catalog.py). Written to run again (a test
 -- re-applies migrations from an earlier version).
 create table if not exists significance_results (
     evaluation_id       integer not null,

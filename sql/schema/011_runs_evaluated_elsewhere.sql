@@ -4,7 +4,7 @@
 -- false for a run evaluated on Spark and stored with `irw eval --engine spark --into`, which
 -- brings the run's description, its per-query document counts (run_queries) and its per-query
 -- scores, not its rows (hundreds of millions of lines are the reason to evaluate on a cluster).
--- Why: a measure computed from a run without rows would silently be zero; warehouse/evaluate.py
+-- Why: a measure computed from a run without rows would silently be zero; warehouse/evaluation/evaluator.py
 -- refuses to compute one for such a run, and the run page says why it cannot show relevant ranks.
 -- `irw ingest run` of the same bytes later stores the rows and sets it true, keeping the scores.
 -- trec_eval: nothing of its output depends on this column.

@@ -12,7 +12,7 @@
 -- rows. The levels held for a qrels set are each of its grades, 1 and one above its highest
 -- grade; any other level selects the same documents as the next level above it that is held.
 -- Depth (trec_eval -M D): a document with rank > D counts as not retrieved, and num_ret is
--- least(num_ret, D); `irw eval -M` reads the relation so (warehouse/user_measures.py).
+-- least(num_ret, D); `irw eval -M` reads the relation so (warehouse/evaluation/user_measures.py).
 -- evaluated.definition_hash and measures.definition_hash: the sha256 of the user measure definition the
 -- stored scores were computed with (null for the built-ins); scores of another definition are never read.
 create or replace view ranked_judged as

@@ -3,8 +3,8 @@
 -- Grain: preference_judgments one row per qrels set x query x judgment group x sub-group x doc
 -- (a line of the file); preference_pairs one row per qrels set x query x judgment group x
 -- (preferred doc, other doc).
--- Inputs: written by warehouse/ingest.py (`irw ingest prefs FILE`, sql/ingest/insert_prefs.sql),
--- removed with their qrels set (warehouse/catalog.py).
+-- Inputs: written by warehouse/ingestion/files.py (`irw ingest prefs FILE`, sql/ingest/insert_prefs.sql),
+-- removed with their qrels set (warehouse/store/catalog.py).
 -- trec_eval: a prefs file is `qid jg jsg docno rel_level`; within a sub-group (jsg) a document
 -- of a higher rel_level is preferred to one of a lower level, and within a judgment group (jg, a
 -- user) preferences are transitive across its sub-groups. preference_pairs holds that transitive

@@ -7,7 +7,7 @@
 --        computed_at, so a summary of the old scores is never read for the new ones.
 -- Inputs: written by sql/reports/store_summaries.sql (`insert ... on conflict do nothing`: two
 -- processes that compute the same summary store it once), read by sql/reports/leaderboard_page.sql
--- and leaderboard_ranges.sql. Rows go with their run or qrels set (warehouse/catalog.py).
+-- and leaderboard_ranges.sql. Rows go with their run or qrels set (warehouse/store/catalog.py).
 -- trec_eval: value is the mean over the evaluated queries, the sum for counts, the geometric mean
 -- (values floored at 1e-5) for gm_map and gm_bpref, summed in query-id order; queries counts them.
 -- Written to run again (a test re-applies migrations from an earlier version).

@@ -1,5 +1,5 @@
 -- spark first lines: each file's first data line and its count of data lines, for local ingest's
--- header rule (warehouse/ingest.py's header_line: a first line of several fields none of which is a
+-- header rule (warehouse/ingestion/files.py's header_line: a first line of several fields none of which is a
 -- number, BEIR's `query-id corpus-id score`, is refused by name). Spark SQL.
 -- Grain: one row per file.
 -- Inputs: irw_lines (text_lines.sql).

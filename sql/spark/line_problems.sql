@@ -1,5 +1,5 @@
 -- spark line problems: what local ingest refuses in the bytes of a line before it reads any field
--- (warehouse/ingest.py's _line_problems and its read errors), one row per problem, with its
+-- (warehouse/ingestion/files.py's _line_problems and its read errors), one row per problem, with its
 -- messages. Spark SQL, checked before the field rules (run_problems.sql, qrels_problems.sql), as
 -- local ingest refuses such a file before reading its fields.
 -- Grain: one row per (file, line, reason). Inputs: irw_lines (text_lines.sql's raw_problems).

@@ -1,6 +1,6 @@
 -- spark qrels digest: a digest of the validated judgments, the identity `irw eval --engine spark
 -- --into` stores (qrels_sets.sha256, as `rows:<hex>`) for qrels the driver cannot read to hash
--- their bytes (hdfs://, s3a:// ...). Spark SQL (warehouse/spark_store.py).
+-- their bytes (hdfs://, s3a:// ...). Spark SQL (warehouse/engines/spark_store.py).
 -- Grain: one row. Inputs: qrels (query_id, doc_id, grade).
 -- How: as sql/spark/run_digest.sql, a SHA-256 per query of its sorted judgments, then one of the
 -- sorted query digests. Not the file's sha256: the same qrels ingested locally is another identity.

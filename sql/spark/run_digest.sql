@@ -1,6 +1,6 @@
 -- spark run digest: a digest of each run's validated rows, the identity `irw eval --engine spark
 -- --into` stores (runs.sha256, as `rows:<hex>`) for a run file the driver cannot read to hash its
--- bytes (hdfs://, s3a:// ...). Spark SQL (warehouse/spark_store.py).
+-- bytes (hdfs://, s3a:// ...). Spark SQL (warehouse/engines/spark_store.py).
 -- Grain: one row per run. Inputs: run_rows (run_id, query_id, doc_id, rank_given, score).
 -- How: a SHA-256 of each query's rows in sorted order, then a SHA-256 of the run's query digests in
 -- sorted order: the same rows give the same digest however Spark splits the files, and no array

@@ -1,5 +1,5 @@
 -- spark run tags: the run tags (6th field) of each run file, with the first and last line holding
--- each, as warehouse/ingest.py's staged_tag reads them (trec_eval prints the last line's tag as
+-- each, as warehouse/ingestion/files.py's staged_tag reads them (trec_eval prints the last line's tag as
 -- runid; irw's rules refuse a file with two tags). Spark SQL.
 -- Grain: one row per file x tag. Inputs: irw_lines.
 select

@@ -1,7 +1,7 @@
 -- spark swapped files: the files that look like the other kind of TREC file, by local ingest's
--- rule (warehouse/ingest.py's _refuse_swapped): qrels whose first data line and at least half of
+-- rule (warehouse/ingestion/files.py's _refuse_swapped): qrels whose first data line and at least half of
 -- all have 6 or more fields (a run), or a run whose first data line and at least half have 3 or 4
--- fields ending in an integer (qrels). Spark SQL; warehouse/spark.py raises local ingest's error.
+-- fields ending in an integer (qrels). Spark SQL; warehouse/engines/spark.py raises local ingest's error.
 -- Grain: one row per file where the share is reached (the first line is judged in Python).
 -- Inputs: irw_lines (text_lines.sql), :kind ('run' or 'qrels': what the files were given as).
 with per_file as (

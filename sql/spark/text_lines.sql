@@ -1,7 +1,7 @@
 -- spark text lines: the data lines of TREC text files read by Spark, numbered as an editor numbers
 -- them, split into whitespace-separated fields. Spark SQL (run as it is, not derived from DuckDB's).
 -- Grain: one row per non-blank, non-comment line of every file.
--- Inputs: irw_text (warehouse/spark.py: one row per line as spark.read.text reads it with lineSep
+-- Inputs: irw_text (warehouse/engines/spark.py: one row per line as spark.read.text reads it with lineSep
 -- '\n', with file = _metadata.file_path, block = _metadata.file_block_start, the start of the
 -- split of the file the line was read from, and row_id = monotonically_increasing_id() from the
 -- same scan).
@@ -14,7 +14,7 @@
 -- end leaves a CR at the end of the line), a line whose first field starts with '#' is a comment,
 -- '#' inside a field is data, and blank lines are counted but hold no fields.
 -- raw_problems: what local ingest refuses in a line's bytes before reading its fields
--- (warehouse/ingest.py's TextScan and _line_problems), with its messages: a CR that does not end
+-- (warehouse/ingestion/files.py's TextScan and _line_problems), with its messages: a CR that does not end
 -- the line, U+0001, and bytes that are not UTF-8 (Spark's reader keeps a line's bytes as they are;
 -- is_valid_utf8 checks them). A line with raw problems is kept whatever its
 -- fields, for sql/spark/line_problems.sql, which is checked before anything reads the fields.

@@ -1,5 +1,5 @@
 -- insert_run: the row of a run evaluated on Spark, its rows not stored (rows_stored = false,
--- schema 11), named as `irw ingest run` of the same file would name it (warehouse/batch.py).
+-- schema 11), named as `irw ingest run` of the same file would name it (warehouse/ingestion/batch.py).
 -- Grain: one row inserted, its run_id returned. Inputs: $name, $system, $tag, $description,
 -- $source_path, $sha256, $file_created_at, $date_source, $row_count, $query_count.
 -- trec_eval: none (what Spark computed is stored as it is).

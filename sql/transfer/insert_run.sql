@@ -1,5 +1,5 @@
 -- insert_run: a run's row, as run.sql read it from another warehouse, with this warehouse's new
--- run_id (warehouse/transfer.py, ship_run).
+-- run_id (warehouse/store/transfer.py, ship_run).
 -- Grain: one row inserted, its run_id returned. Inputs: a $name per column of run.sql but run_id.
 -- trec_eval: none (rows travel as they are stored; doubles as their shortest round-trip text).
 insert into runs (name, system, tag, description, parameters, ir_metadata, source_path, sha256,

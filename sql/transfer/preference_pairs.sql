@@ -1,4 +1,4 @@
--- preference_pairs: source's preference_pairs rows of one qrels set, to be sent to target (warehouse/transfer.py, _move_rows) with
+-- preference_pairs: source's preference_pairs rows of one qrels set, to be sent to target (warehouse/store/transfer.py, _move_rows) with
 -- the target's id in place of the source's.
 -- Grain: one row per row of preference_pairs keyed by the qrels set. Inputs: preference_pairs, $source_id (the source's qrels_set_id),
 -- $new_id (the target's).

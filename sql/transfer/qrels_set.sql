@@ -1,4 +1,4 @@
--- qrels_set: a stored qrels set's row as it travels to another warehouse (warehouse/transfer.py,
+-- qrels_set: a stored qrels set's row as it travels to another warehouse (warehouse/store/transfer.py,
 -- ship_qrels); its qrels_set_id is the source's, every other column is inserted as it is
 -- (insert_qrels_set.sql).
 -- Grain: one row, or none. Inputs: qrels_sets, $name.

@@ -1,4 +1,4 @@
--- run: a stored run's row as it travels to another warehouse (warehouse/transfer.py, ship_run);
+-- run: a stored run's row as it travels to another warehouse (warehouse/store/transfer.py, ship_run);
 -- its run_id is the source's, every other column is inserted as it is (insert_run.sql).
 -- Grain: one row, or none. Inputs: runs, $name.
 -- trec_eval: none (rows travel as they are stored; doubles as their shortest round-trip text).

@@ -1,4 +1,4 @@
--- run_rows: source's run_rows rows of one run, to be sent to target (warehouse/transfer.py, _move_rows) with
+-- run_rows: source's run_rows rows of one run, to be sent to target (warehouse/store/transfer.py, _move_rows) with
 -- the target's id in place of the source's.
 -- Grain: one row per row of run_rows keyed by the run. Inputs: run_rows, $source_id (the source's run_id),
 -- $new_id (the target's).

@@ -1,4 +1,4 @@
--- statement: how a measure added with `irw measures add` runs (warehouse/user_measures.py,
+-- statement: how a measure added with `irw measures add` runs (warehouse/evaluation/user_measures.py,
 -- statement): the evaluation's tables up to ranked_judged as CTEs ([ranked_judged]: the steps of
 -- sql/eval/ as trec_eval 9.0.8 ranks, without -J, their $names renamed $irw_*), then the measure's
 -- own SELECT ([measure]) read as (run_id, query_id, value) in irw's types.

@@ -3,8 +3,8 @@
 Every number comes from stored per-query scores: runs are evaluated through Warehouse.evaluate
 (which computes only the (run, measure) pairs not stored yet), then the report queries in
 sql/reports/ read `scores` and run metadata. Python pairs the per-query values, runs the tests of
-warehouse.stats, corrects them as one family per report, computes chart geometry
-(warehouse.charts) and hands plain data to the Jinja templates, which only format and lay out.
+warehouse.evaluation.stats, corrects them as one family per report, computes chart geometry
+(warehouse.reports.charts) and hands plain data to the Jinja templates, which only format and lay out.
 
 The output is one self-contained HTML file per page: inline CSS, a few lines of inline JS that
 sort tables, inline SVG charts, no network access (a Content-Security-Policy forbids it). The
@@ -18,15 +18,16 @@ One module per page kind, over shared parts:
 - footer: the settings behind the numbers; display: how values are shown; render: Jinja;
 - files: page names, links and whole-or-nothing writes; paper_tables: LaTeX / Markdown tables.
 """
-from .display import fmt_delta, fmt_p, fmt_value, plural
-from .files import run_page_name, run_page_names, run_pages_dir, write_atomically
-from .page_compare import ComparePage, compare_page, render_compare_page
-from .page_history import HistoryPage, history, render_history, write_history
-from .page_leaderboard import (Leaderboard, LeaderboardPage, LeaderboardRow, NoRunMatches, PageChoice, leaderboard,
-                               leaderboard_page, render_leaderboard, write_leaderboard)
-from .page_run import RunPage, render_run_page, run_page
-from .pairs import Comparison, PairRow, compare
-from .scope import COVERAGE_MEASURE, DEFAULT_MEASURES, Scope
+from warehouse.reports.display import fmt_delta, fmt_p, fmt_value, plural
+from warehouse.reports.files import run_page_name, run_page_names, run_pages_dir, write_atomically
+from warehouse.reports.page_compare import ComparePage, compare_page, render_compare_page
+from warehouse.reports.page_history import HistoryPage, history, render_history, write_history
+from warehouse.reports.page_leaderboard import (Leaderboard, LeaderboardPage, LeaderboardRow, NoRunMatches,
+                                                PageChoice, leaderboard, leaderboard_page, render_leaderboard,
+                                                write_leaderboard)
+from warehouse.reports.page_run import RunPage, render_run_page, run_page
+from warehouse.reports.pairs import Comparison, PairRow, compare
+from warehouse.reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, Scope
 
 __all__ = ["COVERAGE_MEASURE", "DEFAULT_MEASURES", "ComparePage", "Comparison", "HistoryPage", "Leaderboard",
            "LeaderboardPage", "LeaderboardRow", "NoRunMatches", "PageChoice", "PairRow", "RunPage", "Scope", "compare", "compare_page", "fmt_delta", "fmt_p",

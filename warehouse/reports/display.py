@@ -1,12 +1,12 @@
-"""How a report shows values: numbers through warehouse.formatting, dates, counts, sort keys."""
+"""How a report shows values: numbers through warehouse.formats.formatting, dates, counts, sort keys."""
 from __future__ import annotations
 
 import datetime as dt
 import math
 from typing import Any
 
-from ..formatting import format_number
-from ..stats import PairedResult
+from warehouse.formats.formatting import format_number
+from warehouse.evaluation.stats import PairedResult
 
 DASH = "\u2014"
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, Iterable
 from urllib.parse import quote
 
-from ..output import write_atomically
-from ..resources import sql_dir, templates_dir
+from warehouse.formats.files import write_atomically
+from warehouse.resources import sql_dir, templates_dir
 
 PAGE_MANIFEST = ".irw-pages.json"
 _MANIFEST_FORMAT = 1

@@ -1,9 +1,9 @@
 """The settings footer: every setting behind a report's numbers, as (label, text) rows."""
 from __future__ import annotations
 
-from ..formatting import format_number
-from ..stats import CORRECTIONS, StatsSettings
-from .scope import Scope
+from warehouse.formats.formatting import format_number
+from warehouse.evaluation.stats import CORRECTIONS, StatsSettings
+from warehouse.reports.scope import Scope
 
 
 def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None) -> list[tuple[str, str]]:

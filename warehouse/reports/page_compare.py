@@ -4,18 +4,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .. import catalog, charts
-from ..evaluate import Settings
-from ..stats import StatsSettings
-from ..table import Table, Tabular
-from .display import plural, wins_ties_losses
-from .footer import settings_items
-from .pairs import Comparison, PairRow, compare_scope, compared_runs
-from .render import render
-from .scope import Scope, load_scope, pr_curve_chart, pr_measures, require_runs, run_metadata, testable
+from warehouse.store import catalog
+from warehouse.reports import charts
+from warehouse.evaluation.evaluator import Settings
+from warehouse.evaluation.stats import StatsSettings
+from warehouse.formats.table import Table, Tabular
+from warehouse.reports.display import plural, wins_ties_losses
+from warehouse.reports.footer import settings_items
+from warehouse.reports.pairs import Comparison, PairRow, compare_scope, compared_runs
+from warehouse.reports.render import render
+from warehouse.reports.scope import (Scope, load_scope, pr_curve_chart, pr_measures, require_runs, run_metadata,
+                                     testable)
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
-    from ..core import Warehouse
+    from warehouse.core import Warehouse
 
 
 @dataclass

@@ -6,20 +6,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .. import catalog, charts
-from ..evaluate import Settings
-from ..measures import Measure
-from ..stats import StatsSettings
-from ..table import Table, Tabular
-from .display import fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
-from .files import write_page
-from .footer import settings_items
-from .pairs import PairRow, correct_together, tested_pairs
-from .render import render
-from .scope import Scope, load_run_order, load_scope, run_ids_in_order
+from warehouse.store import catalog
+from warehouse.reports import charts
+from warehouse.evaluation.evaluator import Settings
+from warehouse.evaluation.measures import Measure
+from warehouse.evaluation.stats import StatsSettings
+from warehouse.formats.table import Table, Tabular
+from warehouse.reports.display import fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
+from warehouse.reports.files import write_page
+from warehouse.reports.footer import settings_items
+from warehouse.reports.pairs import PairRow, correct_together, tested_pairs
+from warehouse.reports.render import render
+from warehouse.reports.scope import Scope, load_run_order, load_scope, run_ids_in_order
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
-    from ..core import Warehouse
+    from warehouse.core import Warehouse
 
 EPOCH = dt.datetime(1970, 1, 1)  # the chart position of a run without a date
 CHARTED_SYSTEMS = 12  # more systems with two or more runs than this: no chart of each, one table of all

@@ -8,26 +8,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from .. import catalog
-from ..errors import NotFoundError, ReadOnlyError, UsageError
-from ..evaluate import Settings
-from ..measures import Measure, parse_all, tie_variant
-from ..stats import StatsSettings, correct
-from ..table import Table, Tabular
-from .display import fmt_delta, fmt_p, fmt_value, missing, plural
-from ..output import check_output
-from .files import PAGE_MANIFEST, PageManifest, PagesWritten, href, run_page_names, run_pages_dir, write_if_changed
-from .footer import settings_items
-from .page_run import board_run_pages, render_run_page, run_page_keys
-from .pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
-from .pairs import _test_settings as test_settings, load_wanted as load_pair_wanted
-from .paper_tables import PaperTables
-from .render import render
-from .scope import (COVERAGE_MEASURE, WANTED_COLUMNS, Scope, _parse_measures, ensure_scores, higher_is_better, load_run_order,
-                    load_scope, pr_measures, run_ids_in_order, testable, wanted_entries)
+from warehouse.store import catalog
+from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
+from warehouse.evaluation.evaluator import Settings
+from warehouse.evaluation.measures import Measure, parse_all, tie_variant
+from warehouse.evaluation.stats import StatsSettings, correct
+from warehouse.formats.table import Table, Tabular
+from warehouse.reports.display import fmt_delta, fmt_p, fmt_value, missing, plural
+from warehouse.formats.files import check_output
+from warehouse.reports.files import (PAGE_MANIFEST, PageManifest, PagesWritten, href, run_page_names,
+                                     run_pages_dir, write_if_changed)
+from warehouse.reports.footer import settings_items
+from warehouse.reports.page_run import board_run_pages, render_run_page, run_page_keys
+from warehouse.reports.pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
+from warehouse.reports.pairs import _test_settings as test_settings, load_wanted as load_pair_wanted
+from warehouse.reports.paper_tables import PaperTables
+from warehouse.reports.render import render
+from warehouse.reports.scope import (COVERAGE_MEASURE, WANTED_COLUMNS, Scope, _parse_measures, ensure_scores,
+                                     higher_is_better, load_run_order, load_scope, pr_measures, run_ids_in_order,
+                                     testable, wanted_entries)
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
-    from ..core import Warehouse
+    from warehouse.core import Warehouse
 
 
 @dataclass
@@ -128,9 +130,9 @@ class Leaderboard(PaperTables, Tabular):
         return any(row.system != row.run for row in self.rows)
 
     def paper_table(self):
-        """The runs x measures table for a paper (warehouse/paper.py), letters from the tests
+        """The runs x measures table for a paper (warehouse/reports/paper.py), letters from the tests
         against the baseline."""
-        from .. import paper
+        from warehouse.reports import paper
 
         return paper.from_leaderboard(self, higher_is_better)
 

@@ -7,23 +7,25 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from .. import charts
-from ..errors import NotFoundError, ReadOnlyError
-from ..evaluate import NO_DEPTH, Settings
-from ..measures import Measure, parse_all, tie_variant
-from ..stats import StatsSettings
-from ..table import Table, Tabular
-from .display import plural, wins_ties_losses
-from .footer import settings_items
-from .files import page_key
-from .pairs import PAIR_COLUMNS, PairRow, correct_together, load_wanted, load_wanted_entries, tested_pairs
-from .render import render
-from .scope import (COVERAGE_MEASURE, Scope, ensure_scores, load_run_order, load_scope, pr_curve_chart, pr_curves,
-                    pr_measures, require_runs, run_metadata, wanted_entries)
+from warehouse.reports import charts
+from warehouse.errors import NotFoundError, ReadOnlyError
+from warehouse.evaluation.evaluator import NO_DEPTH, Settings
+from warehouse.evaluation.measures import Measure, parse_all, tie_variant
+from warehouse.evaluation.stats import StatsSettings
+from warehouse.formats.table import Table, Tabular
+from warehouse.reports.display import plural, wins_ties_losses
+from warehouse.reports.footer import settings_items
+from warehouse.reports.files import page_key
+from warehouse.reports.pairs import (PAIR_COLUMNS, PairRow, correct_together, load_wanted, load_wanted_entries,
+                                     tested_pairs)
+from warehouse.reports.render import render
+from warehouse.reports.scope import (COVERAGE_MEASURE, Scope, ensure_scores, load_run_order, load_scope,
+                                     pr_curve_chart, pr_curves, pr_measures, require_runs, run_metadata,
+                                     wanted_entries)
 
 if TYPE_CHECKING:
-    from ..core import Warehouse
-    from .page_leaderboard import Leaderboard
+    from warehouse.core import Warehouse
+    from warehouse.reports.page_leaderboard import Leaderboard
 
 
 @dataclass

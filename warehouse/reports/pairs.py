@@ -1,5 +1,5 @@
 """Paired comparisons: per-query values of run x baseline pairs, tested and corrected as one family
-(warehouse.stats), and compare()'s result.
+(warehouse.evaluation.stats), and compare()'s result.
 """
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .. import catalog
-from ..errors import UsageError
-from ..evaluate import Settings
-from ..measures import Measure
-from ..stats import CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, paired_comparisons
-from ..table import Table, Tabular
-from .display import missing, plural
-from .paper_tables import PaperTables
-from .scope import WANTED_COLUMNS, Scope, higher_is_better, load_scope, require_runs, testable
+from warehouse.store import catalog
+from warehouse.errors import UsageError
+from warehouse.evaluation.evaluator import Settings
+from warehouse.evaluation.measures import Measure
+from warehouse.evaluation.stats import CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, paired_comparisons
+from warehouse.formats.table import Table, Tabular
+from warehouse.reports.display import missing, plural
+from warehouse.reports.paper_tables import PaperTables
+from warehouse.reports.scope import WANTED_COLUMNS, Scope, higher_is_better, load_scope, require_runs, testable
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
-    from ..core import Warehouse
+    from warehouse.core import Warehouse
 
 
 @dataclass
@@ -195,7 +195,7 @@ def _store(scope: Scope, rows: Sequence[PairRow], ids: dict[str, int], settings:
 
 
 def correct_together(rows: Sequence[PairRow], stats: StatsSettings) -> Family:
-    """Corrects the tested rows as one family (warehouse.stats.correct); returns the family."""
+    """Corrects the tested rows as one family (warehouse.evaluation.stats.correct); returns the family."""
     tested = [row for row in rows if row.result is not None]
     family = Family(stats, [row.result for row in tested])
     family.finish()
@@ -238,8 +238,8 @@ class Comparison(PaperTables, Tabular):
         return Table(columns, out)
 
     def paper_table(self):
-        """The runs x measures table for a paper (warehouse/paper.py): to_latex / to_markdown."""
-        from .. import paper
+        """The runs x measures table for a paper (warehouse/reports/paper.py): to_latex / to_markdown."""
+        from warehouse.reports import paper
 
         return paper.from_comparison(self, higher_is_better)
 

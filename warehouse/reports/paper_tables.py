@@ -1,4 +1,4 @@
-"""The glue to warehouse/paper.py: a report that has a runs x measures paper table prints it as
+"""The glue to warehouse/reports/paper.py: a report that has a runs x measures paper table prints it as
 LaTeX or Markdown the same way, whichever report it is."""
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ class PaperTables:
 
     def to_latex(self, label: str = "tab:irw") -> str:
         """The paper table as LaTeX (booktabs): best in bold, significance letters, a caption."""
-        from .. import paper
+        from warehouse.reports import paper
 
         return paper.to_latex(self.paper_table(), label)
 
     def to_markdown(self) -> str:
         """The paper table as GitHub Markdown."""
-        from .. import paper
+        from warehouse.reports import paper
 
         return paper.to_markdown(self.paper_table())

@@ -8,9 +8,9 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from ..escaping import shown
-from ..resources import templates_dir
-from .display import fmt_count, fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, sort_value
+from warehouse.formats.escaping import shown
+from warehouse.resources import templates_dir
+from warehouse.reports.display import fmt_count, fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, sort_value
 
 
 @lru_cache(maxsize=1)
@@ -32,14 +32,14 @@ def breakable(text: Any) -> Markup:
     """A run or system name that a narrow table cell may break only after _ - / : (an empty
     <wbr> after each), never inside a word: SPLADE_P_P_ENSEMBLE_DISTIL goes over lines as
     SPLADE_P_P_ / ENSEMBLE_ / DISTIL at most. The text is the page's escaping rule applied
-    (warehouse/escaping.py, then HTML escaping), so the result is safe markup; its textContent is
+    (warehouse/formats/escaping.py, then HTML escaping), so the result is safe markup; its textContent is
     the name itself."""
     return Markup(_BREAK_AFTER.sub(r"\1<wbr>", str(escape(shown(str(text))))))
 
 
 def _finalize(value: Any) -> Any:
     """Every text a template prints (names, tags, descriptions) with control and bidi characters
-    written as visible escapes (warehouse/escaping.py), before autoescape: a U+202E in a run name
+    written as visible escapes (warehouse/formats/escaping.py), before autoescape: a U+202E in a run name
     cannot reverse the rest of its paragraph. Markup irw built (charts) is left as it is."""
     if isinstance(value, str) and not hasattr(value, "__html__"):
         return shown(value)

@@ -7,15 +7,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from .. import catalog, charts
-from ..errors import ReadOnlyError, UsageError
-from ..evaluate import Settings, load_wanted
-from ..measures import (COVERAGE_MEASURE, PR_RECALLS, Measure, parse_all, pr_measures,  # noqa: F401 (the reports' names)
-                        stored_name, tie_variant)
-from ..table import Table
+from warehouse.store import catalog
+from warehouse.reports import charts
+from warehouse.errors import ReadOnlyError, UsageError
+from warehouse.evaluation.evaluator import Settings, load_wanted
+from warehouse.evaluation.measures import (COVERAGE_MEASURE, PR_RECALLS, Measure, parse_all, pr_measures,
+                                           stored_name, tie_variant)
+from warehouse.formats.table import Table
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
-    from ..core import Warehouse
+    from warehouse.core import Warehouse
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10")
 NEUTRAL_FAMILIES = {"num_q", "num_ret", "num_rel"}        # no "best": more is not better

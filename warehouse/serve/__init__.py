@@ -9,8 +9,8 @@ engine of their own (the pages are the reports' Jinja2 templates).
 """
 from __future__ import annotations
 
-from .access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
-from .app import create_app
+from warehouse.serve.access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
+from warehouse.serve.app import create_app
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 

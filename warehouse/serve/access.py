@@ -6,7 +6,7 @@ request opens the warehouse, reads what its page needs and closes it; another pr
 between two requests is on the next page. A file another process is writing is retried for a
 moment (busy_wait), then the request fails with WarehouseBusy (the page says so, status 503).
 
-Pages read on the sandbox (warehouse/db.py: read-only, nothing outside the warehouse; the
+Pages read on the sandbox (warehouse/engines/duckdb.py: read-only, nothing outside the warehouse; the
 SQL console's connection too). When a page needs scores the warehouse lacks (a measure chosen in
 the URL that no `irw eval` computed), the sandbox says so (ReadOnlyError), and the page is built
 once more on a connection that may write, which computes them and stores them as `irw eval`
@@ -29,10 +29,10 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence, TypeVar
 
-from ..core import Warehouse
-from ..errors import IrwError, QueryTimeoutError, ReadOnlyError, WarehouseLocked, WarehouseOpenError
-from .. import engines
-from ..table import Table
+from warehouse.core import Warehouse
+from warehouse.errors import IrwError, QueryTimeoutError, ReadOnlyError, WarehouseLocked, WarehouseOpenError
+from warehouse import engines
+from warehouse.formats.table import Table
 
 T = TypeVar("T")
 

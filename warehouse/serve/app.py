@@ -38,13 +38,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from .. import formatting, reports
-from ..errors import IrwError, NotFoundError, ReadOnlyError, WarehouseNotFound
-from ..reports.render import environment as report_environment
-from ..reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, _parse_measures, pr_measures
-from ..table import Table
-from . import paging
-from .access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
+from warehouse.formats import formatting
+from warehouse import reports
+from warehouse.errors import IrwError, NotFoundError, ReadOnlyError, WarehouseNotFound
+from warehouse.reports.render import environment as report_environment
+from warehouse.reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, _parse_measures, pr_measures
+from warehouse.formats.table import Table
+from warehouse.serve import paging
+from warehouse.serve.access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
 
 # What every page may load: itself (its inline style, script and charts), and forms sent back here.
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
@@ -72,7 +73,7 @@ def _urlquote(text: Any) -> str:
 @lru_cache(maxsize=1)
 def environment():
     """The reports' Jinja environment (same loader, filters, autoescape, and the escaping rule of
-    warehouse/escaping.py as its finalize) with this server's urlquote."""
+    warehouse/formats/escaping.py as its finalize) with this server's urlquote."""
     from jinja2 import Environment, StrictUndefined
 
     base = report_environment()

@@ -13,10 +13,10 @@ from typing import Any, Sequence
 
 from starlette.datastructures import QueryParams
 
-from ..errors import UsageError
-from ..measures import Measure
-from ..reports import PageChoice
-from ..reports.scope import COVERAGE_MEASURE, higher_is_better
+from warehouse.errors import UsageError
+from warehouse.evaluation.measures import Measure
+from warehouse.reports import PageChoice
+from warehouse.reports.scope import COVERAGE_MEASURE, higher_is_better
 
 PER_PAGE = 50
 MAX_PER_PAGE = 500

@@ -1,0 +1,970 @@
+"""The `irw` command: a thin shell over the library. Errors become `Error: ...` and an exit code."""
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+from enum import Enum
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Iterator, List, Optional
+
+import typer
+
+
+from warehouse.formats import formatting
+from warehouse.core import Warehouse
+from warehouse.engines.duckdb import DEFAULT_PATH as DEFAULT_DB
+from warehouse.engines import ENGINES, evaluates_files
+from warehouse.engines import chosen as chosen_engine
+from warehouse.errors import IrwError, UsageError
+from warehouse.formats.formatting import OutputFormat
+from warehouse.formats.table import Table
+
+if TYPE_CHECKING:
+    from warehouse.evaluation.evaluator import Settings
+    from warehouse.evaluation.stats import StatsSettings
+
+app = typer.Typer(
+    name="irw",
+    help="irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+ingest_app = typer.Typer(help="Ingest TREC qrels and run files.", no_args_is_help=True)
+rm_app = typer.Typer(help="Remove a run or a qrels set and everything derived from it.", no_args_is_help=True)
+rename_app = typer.Typer(help="Rename a run or a qrels set; its scores and history stay with it.", no_args_is_help=True)
+edit_app = typer.Typer(help="Change a stored run's system, description, date or parameters.", no_args_is_help=True)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from warehouse.version import __version__
+
+        typer.echo(f"irw {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print irw's version and exit.")] = False,
+) -> None:
+    """irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB)."""
+    # A name the terminal's encoding cannot write (PYTHONIOENCODING=latin-1) goes out as \uXXXX
+    # instead of ending the command in a UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass  # not a text stream of its own (a test's capture)
+
+
+app.add_typer(ingest_app, name="ingest")
+app.add_typer(rm_app, name="rm")
+app.add_typer(rename_app, name="rename")
+app.add_typer(edit_app, name="edit")
+
+# A str, not a Path: Path would turn postgresql://host/db into postgresql:/host/db, which the
+# library could no longer tell from a file name (it opens PostgreSQL URLs and refuses other URLs).
+DbOption = Annotated[
+    str, typer.Option("--db", envvar="IRW_DB", help="Warehouse: a DuckDB file (default ./irw.duckdb, or $IRW_DB) "
+                                                     "or a PostgreSQL URL, postgresql://USER:PASSWORD@HOST/DBNAME.")
+]
+
+# -- output formats: each named once here; a command takes the ones it can write -------------------
+TABLE_FORMATS = tuple(f.value for f in OutputFormat)  # any table: table, csv, tsv, json (warehouse/formats/formatting.py)
+PAPER_FORMATS = ("latex", "markdown")  # a runs x measures table for a paper (warehouse/reports/paper.py)
+
+
+def _choices(name: str, *values: str) -> type[Enum]:
+    """An option's choices, as Typer takes them."""
+    return Enum(name, {value: value for value in values}, type=str)
+
+
+def _format_option(help: str = "Output format.") -> typer.models.OptionInfo:
+    return typer.Option("--format", "-f", help=help)
+
+
+SqlFormat = _choices("SqlFormat", *TABLE_FORMATS, "jsonl", *formatting.FILE_FORMATS)
+EvalFormat = _choices("EvalFormat", *TABLE_FORMATS, "trec")
+CompareFormat = _choices("CompareFormat", *TABLE_FORMATS, *PAPER_FORMATS)
+ReportFormat = _choices("ReportFormat", "html", *TABLE_FORMATS, *PAPER_FORMATS)
+FormatOption = Annotated[OutputFormat, _format_option()]
+
+
+# -- options more than one command takes: each declared once --------------------------------------
+def _measure_option(help: str) -> typer.models.OptionInfo:
+    """-m / --measure. What it takes and its default are each command's: eval needs one measure or more,
+    compare and the reports default to AP, nDCG@10, P@10, history follows one measure (AP by default)."""
+    return typer.Option("-m", "--measure", help=help)
+
+
+def _baseline_option(help: str = "Run every other run is tested against.") -> typer.models.OptionInfo:
+    return typer.Option("--baseline", help=help)
+
+
+def _output_option(help: str) -> typer.models.OptionInfo:
+    return typer.Option("-o", "--output", help=help)
+
+
+def _replace_option(help: str, *, negatable: bool = False) -> typer.models.OptionInfo:
+    """--replace. The ingest commands also take --no-replace (their default, as they always have);
+    copy, export, eval --into and measures add take --replace alone."""
+    return typer.Option("--replace" + ("/--no-replace" if negatable else ""), help=help)
+
+
+def _qrels_option(more: str = "") -> typer.models.OptionInfo:
+    return typer.Option("--qrels", help=f"Stored qrels set to evaluate against (may be left out when only one is "
+                                         f"stored){more}.")
+
+
+# The evaluation settings, shared by eval, compare and the reports.
+QrelsOption = Annotated[Optional[str], _qrels_option()]
+CompleteOption = Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing ones "
+                                              "score 0 (trec_eval -c).")]
+LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")]
+DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only the top N documents count.")]
+JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
+CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]
+NorelOption = Annotated[str, typer.Option("--norel", help="Queries without relevant documents: include or exclude.")]
+NumDocsOption = Annotated[int, typer.Option(
+    "--num-docs", help="Documents in the collection (trec_eval -N); only utility's fourth coefficient reads it.")]
+SystemOption = Annotated[Optional[List[str]], typer.Option(
+    "--system", help="Only the runs of this system; repeatable.")]
+RUNS_HELP = ("Stored run names and shell-style patterns ('BM25*'; case-sensitive) (default: every stored run); "
+             "with --qrels, the runs a pattern, --system or the default chose that it judges no query of are "
+             "left out.")
+
+
+class TestName(str, Enum):
+    randomization = "randomization"
+    ttest = "ttest"
+    bootstrap = "bootstrap"
+
+
+class CorrectionName(str, Enum):
+    holm = "holm"
+    bonferroni = "bonferroni"
+    bh = "bh"
+    none = "none"
+
+
+TestOption = Annotated[TestName, typer.Option("--test", help="Paired two-sided test.")]
+AlphaOption = Annotated[float, typer.Option("--alpha", help="Significance level (after correction).")]
+CorrectionOption = Annotated[CorrectionName, typer.Option(
+    "--correction", help="Multiple-testing correction over every comparison the report makes.")]
+PermutationsOption = Annotated[int, typer.Option(
+    "--permutations", help="Randomization sign flips, and bootstrap resamples (also for the confidence interval).")]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the permutations and resamples.")]
+
+
+# -- options shared by eval, compare and the reports: declared once --------------------------------
+# A command decorated with @shared_options names `settings` and/or `stats` among its parameters
+# (keyword-only: Typer passes every value by name); the decorator puts the group's options in their
+# place in the signature Typer reads (so --help lists them there) and hands the command the Settings /
+# StatsSettings built from them.
+SETTINGS_OPTIONS = (
+    ("complete", CompleteOption, False),
+    ("level", LevelOption, 1),
+    ("depth", DepthOption, None),
+    ("judged_only", JudgedOnlyOption, False),
+    ("compat", CompatOption, 9),
+    ("norel", NorelOption, "include"),
+    ("num_docs", NumDocsOption, 0),
+)
+STATS_OPTIONS = (
+    ("test", TestOption, TestName.randomization),
+    ("alpha", AlphaOption, 0.05),
+    ("correction", CorrectionOption, CorrectionName.holm),
+    ("permutations", PermutationsOption, 10_000),
+    ("seed", SeedOption, 0),
+)
+
+
+def _settings(complete: bool, level: int, depth: Optional[int], judged_only: bool, compat: int, norel: str,
+              num_docs: int = 0):
+    from warehouse.evaluation.evaluator import Settings
+
+    return Settings(level=level, depth=depth, judged_only=judged_only, complete=complete, compat=compat, norel=norel,
+                    num_docs=num_docs)
+
+
+def _stats(test: TestName, alpha: float, correction: CorrectionName, permutations: int, seed: int):
+    from warehouse.evaluation.stats import StatsSettings
+
+    return StatsSettings(test=test.value, alpha=alpha, correction=correction.value, permutations=permutations,
+                         seed=seed)
+
+
+_GROUPS = {"settings": (SETTINGS_OPTIONS, _settings), "stats": (STATS_OPTIONS, _stats)}
+
+
+def shared_options(command):
+    """Replaces a command's `settings` / `stats` parameters by their options (SETTINGS_OPTIONS,
+    STATS_OPTIONS); the command is called with the Settings / StatsSettings they make. A value the
+    library refuses (--compat 8) is an `Error:` line, as the command's own errors are."""
+    # Typer reads the annotations as objects; Settings and StatsSettings are imported only when a
+    # command runs (numpy is slow to load), so their names stay names
+    signature = inspect.signature(command, eval_str=True, locals={"Settings": "Settings",
+                                                                  "StatsSettings": "StatsSettings"})
+    parameters, groups = [], []
+    for parameter in signature.parameters.values():
+        if parameter.name in _GROUPS:
+            options, build = _GROUPS[parameter.name]
+            groups.append((parameter.name, [name for name, _, _ in options], build))
+            parameters += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
+                                             default=default) for name, annotation, default in options]
+        else:
+            parameters.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+
+    @functools.wraps(command)
+    def with_settings(**values):
+        with reported_errors():
+            for group, names, build in groups:
+                values[group] = build(*(values.pop(name) for name in names))
+        return command(**values)
+
+    with_settings.__signature__ = signature.replace(parameters=parameters)
+    with_settings.__annotations__ = {p.name: p.annotation for p in parameters}
+    return with_settings
+
+
+def err(message: str) -> None:
+    """A message on stderr, each line's control and bidi characters escaped (warehouse/formats/escaping.py):
+    a name holding ESC or a backspace cannot drive the terminal."""
+    from warehouse.formats.escaping import shown
+
+    typer.echo("\n".join(shown(line) for line in str(message).split("\n")), err=True)
+
+
+@contextmanager
+def reported_errors() -> Iterator[None]:
+    """Turns a library error into `Error: ...` lines on stderr and the error's exit code."""
+    try:
+        yield
+    except IrwError as exc:
+        from warehouse.interrupt import Interrupted, requested
+
+        if requested.is_set():  # a query Ctrl-C interrupted: said as such by the entry point (exit 130)
+            raise Interrupted() from None
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            err(f"Error: {line}")
+        raise typer.Exit(exc.exit_code) from None
+
+
+def emit(table: Table, fmt: OutputFormat) -> None:
+    sys.stdout.write(formatting.render(table, fmt))
+
+
+def _selected_runs(wh: Warehouse, runs: Optional[List[str]], systems: Optional[List[str]], qrels: str):
+    """The runs a command takes (Warehouse.select_runs: names, patterns, --system, and the runs
+    qrels judges), saying on stderr how many stored runs were left out and why."""
+    selection = wh.select_runs(runs, systems=systems, qrels=qrels)
+    for note in selection.notes():
+        err(f"# {note}")
+    return selection
+
+
+def _progress(total: int):
+    """A progress bar on stderr, only when a person is watching."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    progress = Progress(console=Console(stderr=True), transient=True)
+    progress.start()
+    progress.add_task("ingesting", total=total)
+    return progress
+
+
+def _parse_params(items: Optional[List[str]]) -> dict[str, str]:
+    params = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param takes key=value, got {item!r}")
+        params[key] = value
+    return params
+
+
+@ingest_app.command("qrels")
+def ingest_qrels(
+    file: Annotated[Path, typer.Argument(help="TREC qrels: `qid iter docid grade` or `qid docid grade`.")],
+    name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: file name).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
+    replace: Annotated[bool, _replace_option("Replace a set of the same name and its scores.", negatable=True)] = False,
+    subtopics: Annotated[bool, typer.Option(
+        "--subtopics", help="Diversity qrels (ndeval's `qid subtopic docid grade`), for alpha_nDCG@k, ERR_IA@k ...")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ingest one qrels file as a named qrels set."""
+    with reported_errors(), Warehouse(db) as wh:
+        result = wh.ingest_qrels(file, name, description=description, replace=replace, subtopics=subtopics)
+        _report_ingest(result)
+
+
+@ingest_app.command("prefs")
+def ingest_prefs(
+    file: Annotated[Path, typer.Argument(help="Preference judgments, trec_eval's prefs format: `qid jg jsg docid "
+                                              "rel_level` (judgment group, sub-group).")],
+    name: Annotated[Optional[str], typer.Option(help="Name of the prefs set (default: file name).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
+    replace: Annotated[bool, _replace_option("Replace a set of the same name and its scores.", negatable=True)] = False,
+    qrels_format: Annotated[bool, typer.Option(
+        "--qrels-format", help="Read a qrels file (`qid jg docid rel_level`) as preferences, as trec_eval -R "
+                               "qrels_prefs does (one sub-group per judgment group).")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ingest preference judgments as a named set, for the prefs_* measures (irw measures lists them)."""
+    with reported_errors(), Warehouse(db) as wh:
+        result = wh.ingest_prefs(file, name, description=description, replace=replace, qrels_format=qrels_format)
+        _report_ingest(result)
+
+
+class NameFrom(str, Enum):
+    auto = "auto"
+    file = "file"
+    tag = "tag"
+
+
+@ingest_app.command("run")
+def ingest_run(
+    files: Annotated[List[Path], typer.Argument(help="TREC run files (`qid Q0 docid rank score tag`; plain, .gz, "
+                                                     ".zst, .bz2 or .xz), or folders of them.")],
+    name: Annotated[Optional[str], typer.Option(help="Run name (one file only; default: see --name-from).")] = None,
+    name_from: Annotated[NameFrom, typer.Option(
+        "--name-from", help="Run names: tag; file (the file name without extensions and the prefix the file "
+                            "names of its folder share); auto: the rule of docs/input-formats.md, \"Run names and "
+                            "dates\" (the tag unless it is a placeholder or shared, else from the file and folder "
+                            "names).")] = NameFrom.auto,
+    name_template: Annotated[Optional[str], typer.Option(
+        "--name-template", help="Run names from the fields {tag} {file} {stem} {short} {folder}, e.g. "
+                                "'{folder}.{short}'.")] = None,
+    system: Annotated[Optional[str], typer.Option(help="System the run belongs to; may hold the fields of "
+                                                       "--name-template, e.g. '{folder}' (default: by the naming "
+                                                       "rule, else the run name).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
+    param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable.")] = None,
+    date: Annotated[Optional[str], typer.Option(
+        help="The runs' date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] (default: the ir_metadata header's "
+             "date:, else the file's modification time).")] = None,
+    replace: Annotated[bool, _replace_option("Replace a stored run of the same name and its scores.",
+                                             negatable=True)] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ingest run files; each file is one run. The whole batch is checked before anything is stored."""
+    from warehouse.ingestion.batch import given_date
+
+    with reported_errors():  # options are checked before the warehouse is opened (or created)
+        if name and len(files) > 1:
+            raise UsageError("--name names one run; with several files each is named by the rule of --name-from")
+        if name and name_from is not NameFrom.auto:
+            raise UsageError("--name and --name-from both name the run: give one of them")
+        if name_template is not None and (name or name_from is not NameFrom.auto):
+            raise UsageError("--name-template names the runs, as --name and --name-from do: give one of them")
+        parameters = _parse_params(param)
+        run_date = given_date(date) if date is not None else None
+    with reported_errors(), Warehouse(db) as wh:
+        progress = _progress(2 * len(files))
+
+        def on_step(done: int, total: int) -> None:
+            if progress:
+                progress.update(0, completed=done, total=total)
+
+        try:
+            results = wh.ingest_runs(files, name=name, name_from=name_from.value, name_template=name_template,
+                                     system=system,
+                                     description=description, parameters=parameters, replace=replace,
+                                     date=run_date.value if run_date else None, on_step=on_step)
+        finally:
+            if progress:
+                progress.stop()
+        for result in results:
+            _report_ingest(result)
+
+
+def _report_ingest(result) -> None:
+    for message in result.messages:
+        err(message)
+    if result.status != "unchanged":
+        err(f"{result.status} {result.kind} {result.name}: {result.rows} lines, {result.queries} queries "
+            f"from {result.path}")
+
+
+@app.command("runs")
+def runs(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the stored runs."""
+    with reported_errors(), Warehouse(db, read_only=True) as wh:
+        emit(wh.runs(), fmt)
+
+
+@app.command("qrels")
+def qrels(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the stored qrels sets."""
+    with reported_errors(), Warehouse(db, read_only=True) as wh:
+        emit(wh.qrels_sets(), fmt)
+
+
+@rm_app.command("run")
+def rm_run(name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Remove a run and its scores."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        wh.remove_run(name)
+        err(f"removed run {name}")
+
+
+@rm_app.command("qrels")
+def rm_qrels(name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Remove a qrels set, its judgments and every score computed with it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        wh.remove_qrels(name)
+        err(f"removed qrels {name}")
+
+
+@rename_app.command("run")
+def rename_run(name: str, new_name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Rename a run; its scores, significance results and history stay with it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        for line in wh.rename_run(name, new_name):
+            err(line)
+
+
+@rename_app.command("qrels")
+def rename_qrels(name: str, new_name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Rename a qrels set; its judgments and every evaluation made with it stay with it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        for line in wh.rename_qrels(name, new_name):
+            err(line)
+
+
+@edit_app.command("run")
+def edit_run(
+    name: str,
+    system: Annotated[Optional[str], typer.Option(help="The system the run belongs to.")] = None,
+    description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
+    date: Annotated[Optional[str], typer.Option(help="The run's date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM].")] = None,
+    param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable "
+                                                                       "(replaces the stored parameters).")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Change a stored run's system, description, date or parameters without ingesting it again."""
+    from warehouse.ingestion.batch import given_date
+
+    with reported_errors():
+        parameters = _parse_params(param) if param else None
+        if date is not None:
+            given_date(date)  # a bad date is refused before the warehouse is opened
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        for line in wh.edit_run(name, system=system, description=description, date=date, parameters=parameters):
+            err(line)
+
+
+@app.command("sql")
+def sql(
+    query: Annotated[str, typer.Argument(help="One SELECT statement, or - to read it from stdin.")],
+    db: DbOption = DEFAULT_DB,
+    fmt: Annotated[SqlFormat, _format_option(
+        "Output format; parquet and arrow (an Arrow IPC file) are written to -o and need pyarrow (irwarehouse's "
+        "arrow extra); jsonl is one JSON object a line.")] = SqlFormat.table,
+    output: Annotated[Optional[Path], _output_option(
+        "File to write (parquet and arrow need one; the others print to stdout without).")] = None,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 300.0,
+) -> None:
+    """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...).
+
+    Only the sandboxed connection is opened: read-only, nothing outside the warehouse. The result
+    file is written by irw after the query, never by the SQL."""
+    with reported_errors():
+        try:
+            text = sys.stdin.read() if query == "-" else query
+        except UnicodeDecodeError:
+            raise UsageError("the SQL on stdin is not UTF-8 text") from None
+        if fmt.value in formatting.FILE_FORMATS and output is None:
+            raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
+        if output is not None:  # not over the warehouse or any database, checked before the query runs
+            from warehouse.formats.files import check_output
+
+            check_output(output)
+    try:
+        with reported_errors(), Warehouse(db, sandboxed=True) as wh:
+            result = wh.sql(text, timeout=timeout)
+    except KeyboardInterrupt:
+        err("Error: interrupted; the query was stopped")
+        raise typer.Exit(130) from None
+    with reported_errors():
+        if output is None:
+            sys.stdout.write(formatting.render(result, fmt.value))
+        else:
+            formatting.write(result, fmt.value, output)
+            err(f"wrote {len(result):,} rows to {output}")
+
+
+@app.command("migrate")
+def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """Upgrade a warehouse made by an older irw (commands that write do it too); list its migrations.
+
+    On a PostgreSQL server it also creates the schema in an empty database."""
+    from warehouse.engines import on_server
+
+    with reported_errors(), Warehouse(db, create=on_server(db)) as wh:
+        emit(wh.migrations(), fmt)
+
+
+@app.command("copy")
+def copy_command(
+    source: Annotated[str, typer.Option("--from", help="The warehouse to copy from: a DuckDB file or a "
+                                                       "postgresql:// URL (opened read-only).")],
+    target: Annotated[str, typer.Option("--to", help="The warehouse to copy into (created if new).")],
+    run: Annotated[Optional[list[str]], typer.Option("--run", help="Copy only this run (repeatable); "
+                                                                   "default: every run.")] = None,
+    replace: Annotated[bool, _replace_option("Replace runs and qrels sets the target holds under the same name "
+                                             "with other content.")] = False,
+) -> None:
+    """Copy qrels sets, runs and stored scores between warehouses (DuckDB file <-> PostgreSQL)."""
+    from warehouse.core import copy as copy_warehouse
+
+    with reported_errors():
+        result = copy_warehouse(source, target, replace=replace, runs=run)
+        for line in result.lines():
+            err(line)
+
+
+@app.command("export")
+def export_command(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write (new, empty, or an earlier "
+                                                                  "export with --replace).")],
+    db: DbOption = DEFAULT_DB,
+    replace: Annotated[bool, _replace_option("Replace an earlier export in DIR.")] = False,
+) -> None:
+    """Write the warehouse's tables as Parquet, for Spark or any other engine.
+
+    A file per table, run rows in a folder per run (DIR/run_rows/run=NAME/), judgments per qrels set."""
+    with reported_errors(), Warehouse(db, read_only=True) as wh:
+        result = wh.export(directory, replace=replace)
+        for line in result.lines():
+            err(line)
+
+
+@app.command("demo")
+def demo(
+    directory: Annotated[Path, typer.Argument(help="Folder for the sample data and demo warehouse.")] = Path("demo"),
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Build a demo warehouse from generated sample data and show what it holds."""
+    from warehouse.commands.demo import run_demo
+
+    with reported_errors():
+        run_demo(directory, fmt)
+
+
+Engine = _choices("Engine", *ENGINES)
+
+
+@app.command("eval")
+@shared_options
+def eval_(
+    *,
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
+    qrels: Annotated[Optional[str], _qrels_option("; with --engine spark, a qrels file or path Spark reads")] = None,
+    system: SystemOption = None,
+    measure: Annotated[List[str], _measure_option("Measure, e.g. AP, P@10, nDCG@10, SetF(beta=0.5), map, P.5,10, "
+                                                  "all_trec; repeatable.")] = ...,
+    per_query: Annotated[bool, typer.Option("-q", "--per-query", help="One row per query.")] = False,
+    settings: Settings,
+    micro: Annotated[bool, typer.Option("--micro", help="Also print micro averages (pooled counts).")] = False,
+    recompute: Annotated[bool, typer.Option(
+        "--recompute", help="Compute the scores again and replace the stored ones.")] = False,
+    db: DbOption = DEFAULT_DB,
+    fmt: Annotated[EvalFormat, _format_option()] = EvalFormat.table,
+    engine: Annotated[Optional[Engine], typer.Option(
+        "--engine", help="duckdb or postgres evaluates stored runs, on the engine of --db (the default); spark "
+                         "evaluates run files on Spark (--runs).")] = None,
+    master: Annotated[Optional[str], typer.Option(
+        "--master", help="With --engine spark: the cluster (spark://host:7077, yarn, local[4] ...).")] = None,
+    run_paths: Annotated[Optional[List[str]], typer.Option(
+        "--runs", help="With --engine spark: run files, globs, folders or Parquet Spark reads; repeatable.")] = None,
+    into: Annotated[Optional[str], typer.Option(
+        "--into", help="With --engine spark: store the qrels, the runs' descriptions and their per-query scores "
+                       "in this warehouse (DuckDB file or PostgreSQL URL).")] = None,
+    replace: Annotated[bool, _replace_option(
+        "With --into: replace runs or qrels of the same name holding other content.")] = False,
+) -> None:
+    """Evaluate stored runs; per-query scores are stored and reused by later calls.
+
+    With --engine spark, evaluate run files on Spark, and store the scores with --into."""
+    with reported_errors():
+        on_files = evaluates_files(chosen_engine(engine.value if engine else None, db))
+    if on_files:
+        with reported_errors():
+            if system:
+                raise UsageError("--system chooses stored runs: with --engine duckdb only")
+        _eval_on_spark(master=master, qrels=qrels, run_paths=run_paths, runs=runs, measures=measure,
+                       settings=settings, per_query=per_query, micro=micro, into=into, replace=replace,
+                       recompute=recompute, fmt=fmt)
+        return
+    with reported_errors():
+        spark_only = [name for name, given in (("--master", master), ("--runs", run_paths), ("--into", into),
+                                               ("--replace", replace)) if given]
+        if spark_only:
+            raise UsageError(f"{', '.join(spark_only)}: with --engine spark only (stored runs are named as arguments)")
+    with reported_errors(), Warehouse(db, create=False) as wh:  # nothing to evaluate in a new file
+        qrels = wh.qrels_name(qrels, runs, system)
+        selection = wh.select_runs(runs, systems=system, qrels=qrels)
+        evaluation = wh.evaluate(selection, qrels, measure, per_query=per_query, settings=settings,
+                                 recompute=recompute)
+        _print_evaluation(evaluation, qrels, per_query, micro, fmt)
+
+
+def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_query, micro, into, replace,
+                   recompute, fmt) -> None:
+    with reported_errors():
+        if runs:
+            raise UsageError(f"with --engine spark, runs are files: --runs {runs[0]} (stored runs are evaluated by "
+                             "--engine duckdb)")
+        if recompute:
+            raise UsageError("--recompute: an evaluation on Spark always computes")
+        if not qrels or not run_paths:
+            raise UsageError("--engine spark evaluates files: give --qrels FILE and --runs PATH (repeatable)")
+        from warehouse.core import evaluate_on_spark
+
+        result = evaluate_on_spark(qrels, run_paths, measures, into=into, master=master, replace=replace,
+                                   per_query=per_query, settings=settings)
+        for line in result.lines():
+            err(line)
+        _print_evaluation(result.evaluation, result.qrels, per_query, micro, fmt)
+
+
+def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt: EvalFormat) -> None:
+    settings = evaluation.settings
+    err(f"# qrels {qrels}; {settings.describe()}")
+    selection = getattr(evaluation, "selection", None)  # None: runs given as files (Spark), nothing chosen
+    for note in selection.notes() if selection is not None else []:
+        err(f"# {note}")
+    for note in evaluation.measure_notes():
+        err(f"# {note}")
+    for run, count in sorted(evaluation.ignored_queries.items()):
+        err(f"# {run}: {count} queries not in the qrels were ignored")
+    if evaluation.norel_queries:
+        action = "excluded" if settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
+        err(f"# {evaluation.norel_queries} qrels queries have no relevant document ({action})")
+    if fmt is EvalFormat.trec:
+        sys.stdout.write(formatting.render_trec(evaluation, per_query))
+    else:
+        emit(evaluation.wide(per_query=per_query, micro=micro), OutputFormat(fmt.value))
+
+
+measures_app = typer.Typer(help="List the measures irw computes; add measures you write in SQL.")
+app.add_typer(measures_app, name="measures")
+
+
+@measures_app.callback(invoke_without_command=True)
+def measures_(ctx: typer.Context, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the measures irw computes, with their trec_eval names (add your own: irw measures add FILE)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from warehouse.evaluation.measures import measure_table
+
+    emit(measure_table(), fmt)
+
+
+@measures_app.command("list")
+def measures_list(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the measures added to the warehouse with irw measures add."""
+    with reported_errors(), Warehouse(db, read_only=True, create=False) as wh:
+        table = wh.user_measures()
+        emit(table, fmt)
+        if not table.rows:
+            err("# no measure is added to this warehouse; add one with irw measures add FILE")
+
+
+@measures_app.command("add")
+def measures_add(
+    file: Annotated[Path, typer.Argument(help="A measure file: a SELECT over ranked_judged with a header.")],
+    replace: Annotated[bool, _replace_option("Replace a measure of that name and delete its scores.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Add a measure written in SQL; from then on irw eval -m NAME, compare and reports compute it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        definition = wh.add_measure(file, replace=replace)
+        params = ", ".join(f"{k}={v:g}" for k, v in definition.parameters) or "none"
+        err(f"added measure {definition.name} (parameters: {params}; aggregate: {definition.aggregate}) "
+            f"from {file}")
+
+
+@measures_app.command("rm")
+def measures_rm(name: str, db: DbOption = DEFAULT_DB) -> None:
+    """Remove a user measure and every score computed with it."""
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        wh.remove_measure(name)
+        err(f"removed measure {name}")
+
+
+@app.command("trec-eval", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                                            "help_option_names": []})
+def trec_eval(ctx: typer.Context) -> None:
+    """A drop-in for trec_eval: irw trec-eval [FLAGS] QRELS_FILE RUN_FILE... prints each run's lines as trec_eval 9.0.8 does (10.0 with --compat 10); `irw trec-eval -h` lists the flags."""
+    from warehouse.commands import trec_eval as te
+
+    with reported_errors():
+        te.run(list(ctx.args), sys.stdout)
+
+
+# -- comparisons and HTML reports (library: warehouse/evaluation/stats.py, warehouse/reports/) -----------
+report_app = typer.Typer(help="Write self-contained HTML reports: leaderboard, run, compare, history.",
+                         no_args_is_help=True)
+app.add_typer(report_app, name="report")
+
+
+MeasuresOption = Annotated[Optional[List[str]], _measure_option(
+    "Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary (default: AP, nDCG@10, P@10).")]
+BaselineOption = Annotated[Optional[str], _baseline_option()]
+OutputOption = Annotated[Optional[Path], _output_option("HTML file to write; - writes it to stdout.")]
+
+
+ReportFormatOption = Annotated[ReportFormat, _format_option(
+    "html writes the report to -o; the others print its main table to stdout.")]
+
+
+def _check_output(fmt: ReportFormat, output: Optional[Path]) -> None:
+    if fmt is ReportFormat.html and output is None:
+        raise UsageError("write the report with -o FILE (or -o - for stdout), or print its table with --format")
+    if fmt is not ReportFormat.html and output is not None:
+        raise UsageError(f"-o writes HTML; --format {fmt.value} prints to stdout")
+
+
+def _emit_report(report, fmt: ReportFormat, output: Optional[Path], render) -> None:
+    if fmt is ReportFormat.html:
+        _write_html(output, render(report))
+    elif fmt.value in PAPER_FORMATS:
+        from warehouse.reports import paper
+
+        if not hasattr(report, "paper_table"):
+            raise UsageError(f"--format {fmt.value} prints a paper table: irw report leaderboard and irw compare "
+                             "make one")
+        sys.stdout.write(paper.render(report.paper_table(), fmt.value))
+    else:
+        emit(report.table(), OutputFormat(fmt.value))
+
+
+class _PagesProgress:
+    """A progress bar on stderr for the run pages, only when a person is watching."""
+
+    def __init__(self):
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.progress = Progress(console=Console(stderr=True), transient=True)
+        self.task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.task is None:
+            self.progress.start()
+            self.task = self.progress.add_task("run pages", total=total)
+        self.progress.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.progress.stop()
+
+
+def _pages_progress():
+    return _PagesProgress() if sys.stderr.isatty() else None
+
+
+def _write_html(output: Path, html: str) -> None:
+    from warehouse.formats.files import write_atomically
+
+    if str(output) == "-":
+        sys.stdout.write(html)
+        return
+    write_atomically(output, html.encode("utf-8"))  # whole or not at all; OutputError says why
+    err(f"wrote {output}")
+
+
+@app.command("compare")
+@shared_options
+def compare(
+    *,
+    runs: Annotated[Optional[List[str]], typer.Argument(
+        help=RUNS_HELP + " With no --baseline every pair is tested.")] = None,
+    qrels: QrelsOption = None,
+    system: SystemOption = None,
+    measure: MeasuresOption = None,
+    baseline: BaselineOption = None,
+    stats: StatsSettings,
+    settings: Settings,
+    db: DbOption = DEFAULT_DB,
+    fmt: Annotated[CompareFormat, _format_option(
+        "Output format; latex and markdown print a runs x measures table for a paper (best in bold, superscript "
+        "letters for significance).")] = CompareFormat.table,
+) -> None:
+    """Paired significance tests: means, difference, confidence interval, p and corrected p, wins/ties/losses."""
+    from warehouse import reports
+
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        qrels = wh.qrels_name(qrels, runs, system)
+        selection = wh.select_runs(runs, systems=system, qrels=qrels)
+        comparison = reports.compare(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+        notes = comparison.notes()
+        for line in notes[:1] + selection.notes() + notes[1:]:
+            err(f"# {line}")
+        if fmt.value in PAPER_FORMATS:
+            from warehouse.reports import paper
+
+            sys.stdout.write(paper.render(comparison.paper_table(), fmt.value))
+        else:
+            emit(comparison.table(), OutputFormat(fmt.value))
+
+
+@report_app.command("leaderboard")
+@shared_options
+def report_leaderboard(
+    *,
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
+    qrels: QrelsOption = None,
+    system: SystemOption = None,
+    output: OutputOption = None,
+    measure: MeasuresOption = None,
+    baseline: Annotated[Optional[str], _baseline_option(
+        "Run the others are tested against (default: the top run by the primary measure).")] = None,
+    run_pages: Annotated[bool, typer.Option(
+        "--run-pages/--no-run-pages",
+        help="Also write each run's page to a folder named after the leaderboard (dl19.html: dl19_runs/).")] = True,
+    stats: StatsSettings,
+    settings: Settings,
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """The stored runs on one qrels set, ranked, with significance against a baseline.
+
+    Every run the qrels set judges a query of, by default."""
+    from warehouse import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        qrels = wh.qrels_name(qrels, runs, system)
+        selection = _selected_runs(wh, runs, system, qrels)
+        if fmt is not ReportFormat.html or str(output) == "-":
+            board = reports.leaderboard(wh, qrels, measure, runs=selection, baseline=baseline, settings=settings,
+                                        stats=stats)
+            _emit_report(board, fmt, output, reports.render_leaderboard)
+            return
+        bar = _pages_progress()
+        try:
+            written = reports.write_leaderboard(wh, qrels, output, measure, runs=selection, baseline=baseline,
+                                                settings=settings, stats=stats, run_pages=run_pages, progress=bar)
+        finally:
+            if bar is not None:
+                bar.stop()
+        for line in written.messages():  # which pages were written, which were unchanged
+            err(line)
+
+
+@report_app.command("run")
+@shared_options
+def report_run(
+    *,
+    run: Annotated[str, typer.Argument(help="Stored run name.")],
+    qrels: QrelsOption = None,
+    output: OutputOption = None,
+    measure: MeasuresOption = None,
+    baseline: BaselineOption = None,
+    query: Annotated[Optional[str], typer.Option(
+        "--query", help="Query whose relevant documents' ranks are shown (default: where the run loses most "
+                        "to the baseline).")] = None,
+    stats: StatsSettings,
+    settings: Settings,
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """One run: metadata, per-query values, difference to a baseline, precision-recall, relevant ranks."""
+    from warehouse import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        page = reports.run_page(wh, run, wh.qrels_name(qrels, [run]), measure, baseline=baseline, query=query,
+                                settings=settings, stats=stats)
+        _emit_report(page, fmt, output, reports.render_run_page)
+
+
+@report_app.command("compare")
+@shared_options
+def report_compare(
+    *,
+    runs: Annotated[List[str], typer.Argument(
+        help="Stored run names and shell-style patterns ('BM25*'), two runs or more, or one with --baseline; "
+             "with --qrels, the runs a pattern or --system chose that it judges no query of are left out.")],
+    qrels: QrelsOption = None,
+    system: SystemOption = None,
+    output: OutputOption = None,
+    measure: MeasuresOption = None,
+    baseline: BaselineOption = None,
+    stats: StatsSettings,
+    settings: Settings,
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """Two or more runs: paired tests per measure, win/tie/loss, per-query scatter, precision-recall."""
+    from warehouse import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        qrels = wh.qrels_name(qrels, runs, system)
+        selection = _selected_runs(wh, runs, system, qrels)
+        page = reports.compare_page(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
+        _emit_report(page, fmt, output, reports.render_compare_page)
+
+
+@report_app.command("history")
+@shared_options
+def report_history(
+    *,
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
+    qrels: QrelsOption = None,
+    output: OutputOption = None,
+    measure: Annotated[str, _measure_option("The measure to follow over time.")] = "AP",
+    system: SystemOption = None,
+    stats: StatsSettings,
+    settings: Settings,
+    db: DbOption = DEFAULT_DB,
+    fmt: ReportFormatOption = ReportFormat.html,
+) -> None:
+    """Each system's runs over time, the best so far, and flags where a newer run is significantly worse."""
+    from warehouse import reports
+
+    with reported_errors():
+        _check_output(fmt, output)
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        qrels = wh.qrels_name(qrels, runs, system)
+        selection = _selected_runs(wh, runs, system, qrels)
+        page = reports.history(wh, qrels, measure, runs=selection, settings=settings, stats=stats)
+        _emit_report(page, fmt, output, reports.render_history)
+
+
+@app.command("serve")
+def serve_command(
+    db: DbOption = DEFAULT_DB,
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on; the default answers this machine only.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8000,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", help="Seconds a SQL-console statement may run before it is cut.", min=0.1)] = 10.0,
+) -> None:
+    """Serve the reports as a live, read-only web application.
+
+    Leaderboards, run, compare and history pages, the SQL console, and every page's data as JSON under /api."""
+    from warehouse import serve
+
+    with reported_errors(), Warehouse(db, read_only=True):
+        pass  # a warehouse that cannot be opened is said so now, not on the first page
+    from warehouse.engines import shown as shown_location
+
+    err(f"serving {shown_location(db)} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
+    serve.serve(db, host=host, port=port, sql_timeout=timeout)

@@ -1,0 +1,736 @@
+"""`irw trec-eval`: a drop-in for trec_eval on files, through an in-memory warehouse.
+
+Same flags (-q -c -l -M -J -n -m, measure parameters, -m all_trec / official), same output
+(`%-22s\\t%s\\t%6.4f`, its names, its order, the runid line). Conventions: trec_eval 9.0.8 by
+default, 10.0 with --compat 10 (see docs/conventions.md).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import math
+import os
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from itertools import repeat
+from operator import itemgetter, mod
+from pathlib import Path
+from typing import Iterator, Sequence, TextIO
+
+from warehouse.ingestion import files as ingest
+from warehouse.evaluation import oneshot
+from warehouse.engines import FILE_ENGINES, evaluates_files
+from warehouse.errors import InputFileError, IrwError, MeasureError, Problem, UsageError
+from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only,
+                                            runs_by_rows)
+from warehouse.formats.formatting import trec_line
+from warehouse.ingestion.files import SwappedFileError, display_name
+from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE,
+                                           PREFS_FAMILIES, Measure, default_measures, parse, parse_trec,
+                                           suggestion, trec_measure_set)
+
+# trec_eval's printing order: its all_trec table, then the measures of the other judgment formats
+FAMILY_ORDER = {name: i for i, name in enumerate([*FAMILIES, *JG_FAMILIES, *PREFS_FAMILIES])}
+REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
+
+
+class NoQueriesError(IrwError):
+    exit_code = 7
+
+
+@dataclass
+class TrecEvalArgs:
+    qrels: Path | str
+    runs: list  # the run files (Path; str under --engine spark), in the order given
+    measures: list[str]
+    per_query: bool
+    no_summary: bool
+    settings: Settings
+    engine: str = "duckdb"
+    master: str | None = None
+    process_ends: bool = False  # the process exits right after (warehouse/__main__.py): nothing is closed
+    zscores: Path | None = None  # -Z: a file of `qid measure mean stddev` lines (print z scores)
+    rel_format: str = "qrels"    # -R: qrels, qrels_jg, prefs or qrels_prefs
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One flag of `irw trec-eval`: argparse reads `options`; `-h` prints `argument` and `help`."""
+    names: tuple[str, ...]     # ("-q",), ("-h", "--help")
+    argument: str | None       # what follows the flag in the usage and the help (None: a switch)
+    help: str                  # as `-h` prints it, continuation lines indented by HELP_INDENT
+    options: dict = field(default_factory=dict)   # argparse.add_argument's keywords
+    repeatable: bool = False   # shown `[-m MEASURE]...` in the usage
+
+
+# Every flag of `irw trec-eval`, once: the argparse parser (parse_args), the usage line and the `-h`
+# text are made from this table, in this order (tests/test_trec_eval_runs.py holds that -h shows
+# every flag the parser takes).
+FLAGS: tuple[Flag, ...] = (
+    Flag(("-h", "--help"), None, "print this help and exit", {"action": "store_true"}),
+    Flag(("-q",), None, 'print the value of every measure for every query, then the summary ("all")',
+         {"action": "store_true"}),
+    Flag(("-n",), None, "no summary: print only the per-query lines (with -q)", {"action": "store_true"}),
+    Flag(("-c",), None, "complete: average over every query of the qrels, a query the run lacks scoring 0",
+         {"action": "store_true"}),
+    Flag(("-l",), "N", "relevance level: a document is relevant when its grade >= N (default 1); gain\n"
+         "measures (ndcg, ndcg_cut, G ...) use the grades and ignore it", {"type": int, "default": 1}),
+    Flag(("-M",), "N", "depth: only the first N documents of each query count (after ranking)",
+         {"type": int, "default": None}),
+    Flag(("-J",), None, "judged only: drop unjudged documents (and negative grades) and re-rank the rest",
+         {"action": "store_true"}),
+    Flag(("-N",), "N", "documents in the collection (default 0): only utility's fourth coefficient reads it",
+         {"type": int, "default": 0}),
+    # trec_eval: "Obsolete, no longer supported"; no effect
+    Flag(("-o",), None, "accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)",
+         {"action": "store_true"}),
+    Flag(("-R",), "FORMAT", "the judgments' format: qrels (default); qrels_jg, `qid group docid grade`, judgments\n"
+         "of several groups (users), with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg);\n"
+         "prefs, `qid group docid rank? pref` preference judgments, and qrels_prefs, qrels\n"
+         "read as preferences, with -m all_prefs (prefs_simp, prefs_pair, prefs_avgjg ...)",
+         {"default": "qrels", "choices": REL_FORMATS}),
+    Flag(("-Z",), "FILE", "print z scores instead of values: FILE has `qid measure mean stddev` lines (the\n"
+         "means and standard deviations of reference runs); names print with a Z before them,\n"
+         "as trec_eval 10.0 prints them, and a query or measure FILE lacks as -1000000",
+         {"default": None}),
+    Flag(("-m",), "MEASURE", "a measure to print; repeatable (default: official). trec_eval names with their\n"
+         "parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,\n"
+         "ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,\n"
+         "nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names.\n"
+         "`irw measures` lists every measure.", {"action": "append", "default": []}, repeatable=True),
+    Flag(("--compat",), "9|10", "follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for\n"
+         "interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)",
+         {"type": int, "default": 9, "choices": (9, 10)}),
+    Flag(("--engine",), "E", "duckdb (default: in this process) or spark: the same SQL run by Spark SQL\n"
+         "(irwarehouse's spark extra, and Java 17); the files are read and checked\n"
+         "by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...);\n"
+         "one RUN_FILE a call", {"default": "duckdb", "choices": ("duckdb", *FILE_ENGINES)}),
+    Flag(("--master",), "URL", "with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);\n"
+         "default local[*], or what spark-submit set", {"default": None}),
+)
+# the usage shows a flag's choices where its help names no argument (-R's formats, --engine's engines)
+USAGE_ARGUMENT = {"-R": "|".join(REL_FORMATS), "-Z": "ZSCORE_FILE", "--engine": "duckdb|spark"}
+POSITIONALS = (
+    ("QRELS_FILE", "qrels: `qid iter docid grade` (or `qid docid grade`); plain, .gz, .zst, .bz2, .xz"),
+    ("RUN_FILE...", "runs: `qid Q0 docid rank score tag`, one or more files, folders (their files in\n"
+     "name order) or glob patterns; each run's lines print in the order given, as\n"
+     "trec_eval prints them for that run alone"),
+)
+HELP_INDENT = 17
+
+
+def _usage_items() -> list[str]:
+    items = []
+    for flag in FLAGS:
+        argument = USAGE_ARGUMENT.get(flag.names[0], flag.argument)
+        item = f"[{flag.names[0]}{' ' + argument if argument else ''}]"
+        items.append(item + ("..." if flag.repeatable else ""))
+    return items + [name for name, _ in POSITIONALS]
+
+
+def _wrapped_usage(head: str, width: int = 100) -> str:
+    lines, line = [], head
+    for item in _usage_items():
+        if len(line) + 1 + len(item) > width and line.strip():
+            lines.append(line)
+            line = " " * 20 + item
+        else:
+            line = f"{line} {item}" if line else item
+    return "\n".join([*lines, line]) + "\n"
+
+
+def _help_entry(label: str, text: str) -> str:
+    first, *rest = text.split("\n")
+    return "".join([f"  {label:<13}  {first}\n", *(f"{' ' * HELP_INDENT}{line}\n" for line in rest)])
+
+
+def _flag_label(flag: Flag) -> str:
+    return ", ".join(flag.names) + (f" {flag.argument}" if flag.argument else "")
+
+
+USAGE = "usage: irw trec-eval " + " ".join(_usage_items())
+HELP = (_wrapped_usage("Usage: irw trec-eval") + """
+A drop-in for trec_eval: evaluates TREC run files against one qrels file and prints trec_eval's
+lines (name, query or "all", value), byte for byte as trec_eval 9.0.8 prints them (10.0 with
+--compat 10), run after run, each block as `trec_eval QRELS_FILE RUN_FILE` prints it. Nothing is
+stored; `irw ingest` and `irw eval` keep runs and scores.
+
+""" + "".join(_help_entry(name, text) for name, text in POSITIONALS)
+        + "".join(_help_entry(_flag_label(flag), flag.help) for flag in FLAGS) + """
+Ties are broken by docid, descending, in byte order; the file's rank column is ignored.
+Exit status: 0 on success, 1 for a bad file, 2 for bad arguments, 7 when no query has both
+results and relevance judgments (in any one of the runs given).
+""")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
+    for flag in FLAGS:
+        parser.add_argument(*flag.names, **flag.options)
+    parser.add_argument("qrels")
+    parser.add_argument("runs", nargs="+")
+    return parser
+
+
+def parse_args(argv: list[str]) -> TrecEvalArgs:
+    try:
+        ns = _parser().parse_intermixed_args(argv)
+    except SystemExit:
+        raise UsageError(USAGE) from None
+    if ns.master and not evaluates_files(ns.engine):
+        raise UsageError("--master names a Spark cluster: use it with --engine spark")
+    if evaluates_files(ns.engine) and (ns.Z or ns.R != "qrels"):
+        raise UsageError("-Z and -R run with --engine duckdb (the default) only")
+    if evaluates_files(ns.engine) and len(ns.runs) > 1:
+        raise UsageError("--engine spark evaluates one RUN_FILE a call: give one, or evaluate several with "
+                         "--engine duckdb (the default)")
+    if ns.N < 0:
+        raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
+    settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
+    # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
+    qrels, runs = (ns.qrels, ns.runs) if evaluates_files(ns.engine) else (Path(ns.qrels), run_files(ns.runs))
+    # trec_eval's default, official, reads TREC qrels: another format's default is its own set
+    default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
+    return TrecEvalArgs(qrels, runs, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
+                        zscores=Path(ns.Z) if ns.Z else None, rel_format=ns.R)
+
+
+def run_files(names: list[str]) -> list[Path]:
+    """The run files of RUN_FILE arguments, in the order given: a file as is (a file given twice is
+    evaluated twice, as a loop of trec_eval would), a folder's files (not hidden, not in
+    subfolders) in name order, and a pattern no file is named by (`'runs/*.txt'`, quoted so the
+    shell left it) the files it matches in name order."""
+    files: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                raise InputFileError([Problem(str(path), 0, "a folder without run files: RUN_FILE takes run "
+                                              "files, folders of run files or glob patterns")])
+            files.extend(inside)
+        elif not path.exists() and any(c in name for c in "*?["):
+            matched = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
+            if not matched:
+                raise InputFileError([Problem(name, 0, "no run file matches this pattern")])
+            files.extend(matched)
+        else:
+            files.append(path)
+    return files
+
+
+def requested_measures(specs: list[str], compat: int) -> list[Measure]:
+    """The measures trec_eval would print, in its table order (never in -m order).
+
+    As in trec_eval, a family named in several -m arguments takes the first explicit parameter
+    list given for it (`-m all_trec -m P.5,7` prints P_5 and P_7 only), else its defaults.
+    """
+    families: list[str] = []
+    explicit: dict[str, str] = {}
+    for spec in specs:
+        name, dot, params = spec.partition(".")
+        if name in ("all_trec", "official"):
+            families.extend(m.family.trec_name for m in trec_measure_set(name, compat))
+            continue
+        if name in FORMAT_SETS:  # qrels_jg, all_prefs: trec_eval's sets of the other judgment formats
+            families.extend(FORMAT_SETS[name])
+            continue
+        name, dot, spec = _as_trec_spec(spec)
+        families.append(name)
+        if dot:
+            explicit.setdefault(name, spec)
+    ordered = []
+    for family in sorted(set(families), key=lambda f: FAMILY_ORDER.get(f, len(FAMILY_ORDER))):
+        if FAMILIES.get(family) is not None and FAMILIES[family].v10_only and compat == 9:
+            continue
+        if family == "relstring" and compat == 9:
+            # trec_eval 9.0.8 printed relstring at its default width whatever the parameter.
+            ordered.extend(parse_trec("relstring"))
+            continue
+        ordered.extend(_as_typed(explicit.get(family, family)))
+    return ordered
+
+
+def _as_typed(spec: str) -> list[Measure]:
+    """The measures of one trec_eval -m spec; a measure of one value with a parameter list (set_F,
+    utility, 11pt_avg, relstring, and the gain measures' grade=gain pairs) keeps the list as typed,
+    which trec_eval prints after its name even when it gives the defaults (`utility.1,-1,0,0` ->
+    utility_1,-1,0,0, `relstring.10` -> relstring_10 in 10.0); set_F and relstring read the first
+    value of their list only (atof, and relstring's width as a whole number)."""
+    name, dot, params = spec.partition(".")
+    family = ALL_FAMILIES.get(name)
+    one_value = name in ("set_F", "relstring")
+    if not dot or family is None or family.kind in (NONE, CUTOFFS, LEVELS) and not one_value:
+        return parse_trec(spec)
+    if one_value:
+        first = parse_trec(f"{name}.{params.split(',')[0]}")[0]
+        return [replace(first, typed=params)]
+    return [replace(m, typed=params) for m in parse_trec(spec)]
+
+
+def _as_trec_spec(spec: str) -> tuple[str, str, str]:
+    """(family, '.' if parameters were given, trec_eval spec) of one -m argument, which may be a
+    trec_eval name (`ndcg_cut.10`) or an ir_measures name (`nDCG@10`), as `irw measures` lists."""
+    try:
+        parse_trec(spec)  # validates the name and parameters
+        name, dot, _ = spec.partition(".")
+        return name, dot, spec
+    except MeasureError as trec_error:
+        try:
+            named = parse(spec)
+        except MeasureError:
+            if not str(trec_error).startswith("unknown measure"):
+                raise trec_error from None
+            hint = suggestion(spec)
+            if hint:
+                hint = f"did you mean {hint} (trec_eval: {parse(hint.split(',')[0])[0].trec_spec})? "
+            raise MeasureError(f"unknown measure {spec!r}; {hint or ''}irw trec-eval takes trec_eval names "
+                               "(map, P.10, ndcg_cut.10) and ir_measures names (AP, P@10, nDCG@10); "
+                               "`irw measures` lists both") from None
+    if any(m.options for m in named):  # AP(ties=min), NRBP(alpha=0.3,beta=0.8): trec_eval's -m cannot say it
+        raise MeasureError(f"{spec}: irw trec-eval takes a measure's options only at their defaults (a trec_eval "
+                           "name has none); evaluate it with `irw eval` or warehouse.evaluate_files")
+    if any(m.level is not None for m in named):
+        raise MeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
+                           f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec}")
+    families = {m.family.trec_name for m in named}
+    if len(named) > 1 or len(families) > 1 or named == default_measures(named[0].family):
+        # P without @k: the family's defaults; SetF: set_F at its default, printed `set_F` as -m set_F is
+        return named[0].family.trec_name, "", named[0].family.trec_name
+    return named[0].family.trec_name, ".", named[0].trec_spec
+
+
+# trec_eval's NaN (0/0, as under -J a query whose ranking -J emptied gets for iprec_at_recall_0.00)
+# is the x86 default NaN, whose sign bit is set: C's printf("%6.4f") writes it as "  -nan"
+NAN = "  -nan"
+
+
+def _format(m: Measure, qid: str, value) -> str:
+    if m.family.trec_name == "relstring":
+        return trec_line(_relstring_name(m), qid, f"'{value}'")
+    if isinstance(value, float) and math.isnan(value) and not m.is_count:
+        return trec_line(m.trec_name, qid, NAN)
+    return trec_line(m.trec_name, qid, value, m.is_count)
+
+
+def _relstring_name(m: Measure) -> str:
+    """relstring's printed name: its parameter list as typed (10.0) or none (9.0.8, which reads none)."""
+    return m.trec_name if m.typed is not None else "relstring" if m.param == 10 else f"relstring_{m.param}"
+
+
+def _per_query_lines(measures: list[Measure], rows: list, block: list[str], evaluated: list[str], in_run: set[str],
+                     relstrings: dict[str, dict[str, str]], compat: int) -> str:
+    """The -q lines of one run: every evaluated query in order, each measure's line in trec_eval's
+    order, as _format() writes them (formatting.trec_line: `%-22s\t%s\t%6.4f`, `%ld` for counts,
+    relstring quoted), from one line template per measure: a 7,000-query run has 700,000 lines with
+    -m all_trec, so no Python code runs per line where it can be helped. rows: the run's rows of
+    eval/per_query.sql; block: the measures (with SQL) in the order it lists them within a query."""
+    scores, texts = [], []  # (line template, measure name) of each score; (position, template, strings)
+    for m in (m for m in measures if m.family.per_query):
+        if m.family.trec_name == "relstring":
+            head = f"{_relstring_name(m):<22}".replace("%", "%%")
+            texts.append((len(scores) + len(texts), head + "\t%s\t'%s'\n", relstrings[m.trec_name]))
+        else:  # per-query values are numbers: scores.value is a double, counts ints
+            head = f"{m.trec_name:<22}".replace("%", "%%")
+            scores.append((head + ("\t%s\t%d\n" if m.is_count else "\t%s\t%6.4f\n"), m.name))
+    templates = [template for template, _ in scores]
+    out: list[str] = []
+    for qid, values in zip(evaluated, _values_by_query(rows, block, evaluated, [name for _, name in scores])):
+        answered = qid in in_run
+        if not answered and compat == 9:
+            continue  # 9.0.8 -c averages over missing queries but prints no lines for them
+        query_lines = list(map(mod, templates, zip(repeat(qid), values)))
+        for position, template, strings in texts:
+            query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
+        out.extend(query_lines)
+    # '%6.4f' % nan is "   nan": trec_eval's is "  -nan" (a query id holds no blank, so only a value matches)
+    return "".join(out).replace("\t   nan\n", f"\t{NAN}\n")
+
+
+LINE_FORMAT_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("head", "varchar"), ("kind", "varchar")]
+RELSTRING_COLUMNS = [("run_id", "integer"), ("measure", "varchar"), ("query_id", "varchar"), ("relstring", "varchar")]
+
+
+def _per_query_text(db, measures: list[Measure], relstrings: dict[str, dict[tuple, str]],
+                    compat: int) -> dict[int, str] | None:
+    """The -q lines of each run of the evaluation (by run_id) as _per_query_lines() writes them,
+    formatted by sql/oneshot/per_query_lines.sql from the stored scores (evaluate() was called
+    without per_query: no row reaches Python); None when a line lacks its value."""
+    formats, relstring_rows = [], []
+    for m in (m for m in measures if m.family.per_query):
+        if m.family.trec_name == "relstring":
+            formats.append((len(formats), m.name, f"{_relstring_name(m):<22}", "relstring"))
+            relstring_rows.extend((run_id, m.name, qid, text)
+                                  for (run_id, qid), text in relstrings[m.trec_name].items())
+        else:
+            formats.append((len(formats), m.name, f"{m.trec_name:<22}", "count" if m.is_count else "value"))
+    db.load_rows("trec_eval_line_formats", LINE_FORMAT_COLUMNS, formats)
+    db.load_rows("trec_eval_relstrings", RELSTRING_COLUMNS, relstring_rows)
+    rows = db.run_file("oneshot/per_query_lines.sql", {"compat": compat}).fetchall()
+    if any(missing for _, _, missing in rows):
+        return None
+    return {run_id: text for run_id, text, _ in rows}
+
+
+def _values_by_query(rows: list, block: list[str], evaluated: list[str], names: list[str]) -> Iterator[Sequence]:
+    """For each evaluated query of one run, the per-query values of the measures `names`, in that
+    order, from the run's rows of eval/per_query.sql.
+
+    eval/per_query.sql lists the values query by query in query-id order, and within a query in the
+    order of evaluation.measures (those with SQL, `block`): then each query's values are a slice of
+    the value column, picked without a Python step per value. Checked, not assumed; else each value
+    is looked up by (query, measure)."""
+    width = len(block)
+    if width and len(rows) == width * len(evaluated) and set(names) <= set(block) \
+            and list(map(itemgetter(2), rows)) == block * len(evaluated) \
+            and list(map(itemgetter(1), rows[::width])) == evaluated:
+        values = list(map(itemgetter(3), rows))
+        positions = [block.index(name) for name in names]
+        pick = itemgetter(*positions) if len(positions) > 1 else \
+            (lambda v: (v[positions[0]],)) if positions else (lambda v: ())
+        return (pick(values[i:i + width]) for i in range(0, len(values), width))
+    found = {(query, measure): value for _, query, measure, value in rows}
+    return ([found[(qid, name)] for name in names] for qid in evaluated)
+
+
+_FORMAT_NAMES = {"qrels": "TREC qrels (-R qrels, the default)", "qrels_jg": "judgment groups (-R qrels_jg)",
+                 "prefs": "preference judgments (-R prefs or -R qrels_prefs)"}
+_FORMAT_SETS_SHOWN = {"qrels": "-m official, -m all_trec or any measure of `irw measures`", "qrels_jg": "-m qrels_jg",
+                      "prefs": "-m all_prefs"}
+
+
+def _require_format(measures: list[Measure], rel_format: str) -> None:
+    """Each measure reads one judgment format (trec_eval refuses a measure of another: "Can't
+    calculate measure"); runid and num_q read any. One error names every measure that cannot be
+    computed from this -R format, and what to ask for instead."""
+    wanted = "prefs" if rel_format in ("prefs", "qrels_prefs") else rel_format
+    wrong = [m for m in measures if m.family.trec_name not in ("runid", "num_q") and m.family.rel_format != wanted]
+    if wrong:
+        needs = sorted({m.family.rel_format for m in wrong})
+        names = list(dict.fromkeys(m.family.trec_name for m in wrong))
+        raise MeasureError(f"{', '.join(names)} {'read' if len(names) > 1 else 'reads'} {' and '.join(_FORMAT_NAMES[n] for n in needs)}, "
+                           f"not {_FORMAT_NAMES[wanted].split(' (')[0]} (-R {rel_format}): give -R "
+                           f"{' or -R '.join('prefs' if n == 'prefs' else n for n in needs)} and a file in that format, or "
+                           f"with -R {rel_format} ask for {_FORMAT_SETS_SHOWN[wanted]}")
+
+
+@contextmanager
+def _swapped_files_named() -> Iterator[None]:
+    """A qrels file that looks like a run, or a run that looks like qrels: trec_eval's own
+    arguments are easy to give in the wrong order, so the first error line asks."""
+    try:
+        yield
+    except SwappedFileError as exc:
+        raise SwappedFileError(exc.path, exc.looks_like, "did you swap QRELS and RUN? "
+                               "(irw trec-eval QRELS_FILE RUN_FILE)") from None
+
+
+def _run_name(position: int) -> str:
+    """The name of the run given at this position (from 0) in the one-shot database: never its tag,
+    which runs share (all six DL19 passage runs are tagged `rank`), and never the file's, which may
+    be given twice."""
+    return "run" if position == 0 else f"run{position + 1}"
+
+
+@contextmanager
+def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
+    """A database holding the qrels set `qrels` and the runs of the files, named by _run_name: a
+    one-shot DuckDB database here, or (--engine spark, one run) a warehouse/engines/spark.py SparkDatabase
+    in a session of its own, the files read and checked by Spark."""
+    if evaluates_files(args.engine):
+        from warehouse.engines import spark
+
+        with spark.command_session(args.master) as session:
+            db = spark.SparkDatabase(session)
+            try:
+                with _swapped_files_named():
+                    spark.load_qrels(db, args.qrels)
+                    spark.load_runs(db, {_run_name(0): args.runs[0]}, strict=False)
+                yield db
+            finally:
+                db.close()
+        return
+    with oneshot.database(close=not args.process_ends,
+                          input_bytes=oneshot.input_size([args.qrels, *args.runs])) as db, _swapped_files_named():
+        # a qrels_jg file, `qid group docid grade`, is stored as a subtopic set: its groups as subtopics
+        if args.rel_format in ("prefs", "qrels_prefs"):
+            ingest.ingest_prefs(db, args.qrels, "qrels", digest=False, qrels_format=args.rel_format == "qrels_prefs")
+        else:
+            ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
+        judged_rows_only = keeps_judged_rows_only(args.settings, measures)
+        oneshot.ingest_runs(db, args.runs, [_run_name(i) for i in range(len(args.runs))],
+                            judged_rows_only=judged_rows_only)
+        yield db
+
+
+def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
+    """Prints each run's block, in the order given, as trec_eval prints it for that run alone.
+    Every run is evaluated in one database by the same SQL at once (the run as one more column of
+    every table), in groups of about evaluate.ROWS_PER_BATCH rows; nothing is printed unless every
+    file is read and every run has a query to evaluate. process_ends: the caller exits the
+    process right after (main(), from warehouse/__main__.py), so the one-shot database is left
+    open instead of torn down."""
+    if any(a in ("-h", "--help") for a in argv):
+        out.write(HELP)
+        return
+    args = replace(parse_args(argv), process_ends=process_ends)
+    measures = requested_measures(args.measures, args.settings.compat)
+    _require_format(measures, args.rel_format)
+    zscores: dict[str, list] = {}  # the -Z file's lines, read once (after the first group's checks)
+    names = [_run_name(position) for position in range(len(args.runs))]
+    with _files_database(args, measures) as db:
+        blocks: dict[str, str] = {}
+        for group in _groups(db, names):
+            blocks.update(_blocks(db, args, measures, group, zscores))
+        out.write("".join(blocks[name] for name in names))
+
+
+def _groups(db, names: list[str]) -> list[list[str]]:
+    """The runs in the order given, in groups evaluated together: about evaluate.ROWS_PER_BATCH
+    lines each (a larger run alone), as Evaluator computes them, so that each group's evaluation
+    tables (eval_run_queries) are in place when its lines are written."""
+    if len(names) == 1:
+        return [names]
+    rows = dict(db.run_file("trec_eval/run_row_counts.sql").fetchall())
+    return list(runs_by_rows(((name, rows[name]) for name in names), ROWS_PER_BATCH))
+
+
+def _no_queries(args: TrecEvalArgs, name: str) -> NoQueriesError:
+    message = "trec_eval: No queries with both results and relevance info"
+    if len(args.runs) == 1:
+        return NoQueriesError(message)
+    path = args.runs[int(name[3:] or 1) - 1]
+    return NoQueriesError(f"{path}: {message} (no run's lines were printed)")
+
+
+def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
+            zscores: dict[str, list]) -> dict[str, str]:
+    """Each run's block of lines, by run name, for a group of runs evaluated together."""
+    s = args.settings
+    scored = [m for m in measures if m.family.trec_name not in ("runid", "relstring")]
+    # runid or relstring alone still evaluates, as trec_eval does, to find the queries with both
+    # results and judgments (and refuse a run with none): num_ret, computed and never printed
+    computed = scored or parse_trec("num_ret")
+    # per-query lines are formatted in SQL on DuckDB (_per_query_text), from the stored scores
+    lines_in_sql = args.per_query and not evaluates_files(args.engine) and args.zscores is None
+    per_query_rows = args.per_query and not lines_in_sql or args.zscores is not None
+    try:
+        evaluation = Evaluator(db).evaluate(group, "qrels", computed, per_query=per_query_rows, settings=s)
+    except MeasureError:
+        # a measure refused before anything was prepared (a diversity measure: no subtopics here),
+        # or a run without a query to evaluate
+        prepared = db.has_table("eval_run_queries")
+        if prepared:
+            have = {r[0] for r in db.run_file("trec_eval/evaluated_runs.sql").fetchall()}
+            for name in group:
+                if name not in have:
+                    raise _no_queries(args, name) from None
+        raise
+    evaluated: dict[str, list[str]] = {name: [] for name in group}
+    if evaluation:
+        for name, qid in db.run_file("trec_eval/evaluated_queries.sql").fetchall():
+            evaluated[name].append(qid)
+    for name in group:
+        if not evaluated[name]:
+            raise _no_queries(args, name)
+    run_ids = dict(db.run_file("catalog/all_run_ids.sql").fetchall())
+    tags = dict(db.run_file("trec_eval/run_tags.sql").fetchall())
+    in_run: dict[str, set[str]] = {name: set() for name in group}
+    if args.per_query:
+        for name, qid in db.run_file("trec_eval/run_queries.sql").fetchall():
+            if name in in_run:
+                in_run[name].add(qid)
+    # relstring's text by measure: {trec name: {(run_id, query_id): relstring}}
+    relstrings: dict[str, dict[tuple, str]] = {}
+    for m in measures if args.per_query else ():
+        if m.family.trec_name == "relstring":
+            relstrings[m.trec_name] = {(run_id, qid): text for run_id, qid, text in db.run_file(
+                "measures/relstring.sql",
+                {"width": int(m.param), "compat": s.compat, "judged_only": s.judged_only,
+                 "depth": s.depth or NO_DEPTH}).fetchall()}
+
+    def of_run(name: str) -> dict[str, dict[str, str]]:
+        run_id = run_ids[name]
+        return {measure: {qid: text for (r, qid), text in texts.items() if r == run_id}
+                for measure, texts in relstrings.items()}
+
+    rows_by_run: dict[str, list] = {name: [] for name in group}
+    if evaluation and evaluation.per_query:
+        for row in evaluation.per_query.rows:
+            rows_by_run[row[0]].append(row)
+    block = [m.name for m in evaluation.measures if m.family.sql is not None] if evaluation else []
+    if args.zscores is not None:
+        if "lines" not in zscores:
+            zscores["lines"] = read_zscores(args.zscores)
+        return {name: _zscore_text(db, args, measures, rows_by_run[name], evaluated[name], in_run[name],
+                                   of_run(name), tags[name], zscores["lines"]) for name in group}
+    texts = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
+    if args.per_query and texts is None:
+        if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
+            evaluation = Evaluator(db).evaluate(group, "qrels", computed, per_query=True, settings=s)
+            for row in evaluation.per_query.rows:
+                rows_by_run[row[0]].append(row)
+        texts = {run_ids[name]: _per_query_lines(measures, rows_by_run[name], block, evaluated[name], in_run[name],
+                                                 of_run(name), s.compat) for name in group}
+    summary = {(row[0], row[1]): row[2] for row in evaluation.summary.rows} if evaluation else {}
+    num_rel = db.run_file("trec_eval/num_rel_complete.sql").fetchone()[0] \
+        if s.complete and any(m.family.trec_name == "num_rel" for m in measures) else None
+    blocks = {}
+    for name in group:
+        out = [texts.get(run_ids[name], "")] if args.per_query else []
+        if not args.no_summary:
+            for m in measures:
+                family = m.family.trec_name
+                if not m.family.summary:
+                    continue
+                if family == "runid":
+                    value = tags[name]
+                elif family == "num_q":
+                    value = len(evaluated[name])
+                elif family == "num_rel" and s.complete:
+                    # trec_eval -c replaces the sum by the qrels lines with grade > 0 (ignoring -l)
+                    value = num_rel
+                else:
+                    value = summary[(name, m.name)]
+                out.append(_format(m, "all", value))
+        blocks[name] = "".join(out)
+    return blocks
+
+
+ZSCORE_COLUMNS = [("query_id", "varchar"), ("measure", "varchar"), ("mean", "double"), ("stddev", "double")]
+ZSCORE_VALUE_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("aggregate", "varchar"),
+                        ("query_id", "varchar"), ("value", "double")]
+
+
+def read_zscores(path: Path) -> list[tuple[str, str, float, float]]:
+    """The lines of a -Z file, `qid measure mean stddev` (whitespace between, as trec_eval's
+    get_zscores.c reads them), checked: a line of other than four fields, a mean or stddev that is
+    no number, or a (qid, measure) given twice is an error naming file:line; so is an empty file."""
+    shown = display_name(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputFileError([Problem(shown, 0, f"cannot read the zscore file: {exc.strerror or exc}")]) from None
+    rows, problems, seen = [], [], {}
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # the newline ending the last line, or an empty file
+    for number, raw in enumerate(lines, 1):
+        fields = raw.decode("utf-8", "replace").split()
+        if len(fields) != 4:
+            problems.append(Problem(shown, number, f"expected `qid measure mean stddev` (4 fields), found "
+                                    f"{len(fields)}" + (": a measure's name and its mean and stddev are missing"
+                                                        if len(fields) < 2 else "")))
+            continue
+        qid, measure, mean, stddev = fields
+        try:
+            values = float(mean), float(stddev)
+        except ValueError:
+            problems.append(Problem(shown, number, f"mean and stddev must be numbers, found {mean!r} {stddev!r}"))
+            continue
+        if not all(map(math.isfinite, values)):
+            problems.append(Problem(shown, number, f"mean and stddev must be finite, found {mean!r} {stddev!r}"))
+            continue
+        if (qid, measure) in seen:
+            problems.append(Problem(shown, number, f"query {qid} measure {measure} was given on line "
+                                    f"{seen[(qid, measure)]} already"))
+            continue
+        seen[(qid, measure)] = number
+        rows.append((qid, measure, *values))
+    if not rows and not problems:
+        problems.append(Problem(shown, 0, "the zscore file holds no line: expected `qid measure mean stddev` lines"))
+    if problems:
+        raise InputFileError(problems)
+    return rows
+
+
+def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, evaluated: list[str],
+                 in_run: set[str], relstrings: dict[str, dict[str, str]], tag: str, zscores: list) -> str:
+    """The lines trec_eval 10.0 prints with -Z for one run (rows: its rows of eval/per_query.sql;
+    zscores: read_zscores' lines): every value converted by sql/oneshot/zscores.sql, each name with
+    a Z before it (`Z%-22s`), counts printed as values; runid and relstring as without -Z."""
+    s = args.settings
+    scored = [m for m in measures if m.family.sql is not None]
+    position = {m.name: i for i, m in enumerate(scored)}
+    values = []
+    for _, qid, name, value in rows:
+        if name in position:
+            m = scored[position[name]]
+            aggregate = "count" if m.family.trec_name == "num_q" else m.aggregate
+            values.append((position[name], m.trec_name, aggregate, qid, value))
+    db.load_rows("trec_eval_zscores", ZSCORE_COLUMNS, zscores)
+    db.load_rows("trec_eval_zscore_values", ZSCORE_VALUE_COLUMNS, values)
+    z_by_query: dict[str, dict[int, float]] = {}
+    summary: dict[int, float] = {}
+    for is_summary, at, _, qid, value in db.run_file("oneshot/zscores.sql",
+                                                     {"num_queries": len(evaluated)}).fetchall():
+        if is_summary:
+            summary[at] = value
+        else:
+            z_by_query.setdefault(qid, {})[at] = value
+
+    def line(m: Measure, qid: str, value) -> str:
+        if value is None or isinstance(value, float) and math.isnan(value):
+            return "Z" + trec_line(m.trec_name, qid, NAN)
+        return "Z" + trec_line(m.trec_name, qid, float(value))
+
+    out: list[str] = []
+    if args.per_query:
+        for qid in evaluated:
+            if qid not in in_run and s.compat == 9:
+                continue
+            for m in measures:
+                if not m.family.per_query:
+                    continue
+                if m.family.trec_name == "relstring":
+                    out.append(trec_line(_relstring_name(m), qid, f"'{relstrings[m.trec_name].get(qid, '')}'"))
+                else:
+                    out.append(line(m, qid, z_by_query.get(qid, {}).get(position[m.name])))
+    if not args.no_summary:
+        for m in measures:
+            if not m.family.summary:
+                continue
+            if m.family.trec_name == "runid":
+                out.append(_format(m, "all", tag))
+            else:
+                out.append(line(m, "all", summary.get(position[m.name])))
+    return "".join(out)
+
+
+def in_this_process(argv: list[str]) -> bool:
+    """Whether `irw trec-eval ARGV` surely evaluates in this process alone (DuckDB), starting
+    nothing that must be stopped at exit (--engine spark starts Spark's JVM): no argument says
+    spark or --engine=... (an argument that only looks like it, a file named spark, errs safe)."""
+    return not any(a in FILE_ENGINES or a.startswith(("--engine=", "--master")) for a in argv)
+
+
+def main(argv: list[str], *, process_ends: bool = False) -> int:
+    """`irw trec-eval ARGV` without building the Typer app (warehouse/__main__.py calls it before
+    importing warehouse/commands/irw.py): the same output, messages and exit status as the Typer command,
+    which calls run() too. Returns the exit status. process_ends: as for run()."""
+    if "--" in argv:  # Click drops the first `--` before the command sees its arguments
+        argv = argv[:argv.index("--")] + argv[argv.index("--") + 1:]
+    try:
+        run(argv, sys.stdout, process_ends=process_ends)
+        sys.stdout.flush()
+    except IrwError as exc:
+        from typer import echo  # as warehouse/commands/irw.py's reported_errors prints it
+
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            echo(f"Error: {line}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader went away (`irw trec-eval ... | head`): exit 1 without a traceback, as Click
+        # does; stdout points at /dev/null so that the interpreter's final flush cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:
+        from warehouse.formats.files import OUTPUT_ERRNOS, output_failed
+
+        if exc.errno not in OUTPUT_ERRNOS:
+            raise
+        return output_failed(exc)
+    return 0

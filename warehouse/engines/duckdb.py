@@ -1,0 +1,1105 @@
+"""Opens a warehouse file with DuckDB and keeps its schema current; SQLAlchemy on request.
+
+Two kinds of DuckDB connection reach a warehouse file:
+
+- the full-access connection irw works through (ingest, evaluate, reports, `Warehouse.engine`):
+  read-write unless opened read_only, with DuckDB's defaults (it reads input files);
+- the sandbox, for SQL irw did not write (`irw sql`, `Warehouse.sql`): read-only, with
+  `enable_external_access=false` (no file, URL, ATTACH, COPY TO, INSTALL or LOAD),
+  `autoload_known_extensions=false`, `autoinstall_known_extensions=false`, no Python replacement
+  scans, and `lock_configuration=true` so no statement can undo any of it. DuckDB enforces these
+  itself, whatever the statement checks in warehouse/core.py miss.
+
+DuckDB keeps one configuration per database file in a process: a connection with other settings
+to a file already open fails ("different configuration"), and a second instance cannot attach it
+("Unique file handle conflict"). So the two never coexist on one file: `sandbox()` closes the
+full-access connection and opens the sandbox; the next use of `con` closes the sandbox and opens
+the full-access connection again (see `sandbox` for the cost and the alternatives measured).
+
+SQLAlchemy is the connection layer users can reach (`Warehouse.engine`): an engine whose one
+pooled connection is the full-access DuckDB connection. It is built on first use: importing
+SQLAlchemy and building the engine cost ~0.2 s, which every irw command that never asks for it
+would otherwise pay at start-up.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import tempfile
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import duckdb
+
+from warehouse.errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
+                              WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
+from warehouse import interrupt, leftovers
+from warehouse.formats import files as output
+from warehouse.engines.dialect import DUCKDB_ONLY, POSTGRES_ONLY
+from warehouse.resources import read_sql, sql_dir
+
+DEFAULT_PATH = "irw.duckdb"
+MEMORY = ":memory:"
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+# postgresql://..., s3://..., x://; and DuckDB's own remote prefixes (MotherDuck).
+_URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.\-]*://|md:|motherduck:)", re.IGNORECASE)
+# Bytes 8-11 of every DuckDB database file.
+_DUCKDB_MAGIC = b"DUCK"
+
+# Settings of the sandbox connection, given when it is opened (enable_external_access can only be
+# turned off before a database starts). enable_progress_bar is a per-connection setting DuckDB
+# refuses in a connect config, so it is set just before lock_configuration.
+SANDBOX_CONFIG = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "python_enable_replacements": False,
+}
+
+
+_SIZE = re.compile(r"\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IGNORECASE)
+# DuckDB's memory_limit when IRW_MEMORY_LIMIT is not set: 4 GiB (a 28M-line run, the largest the
+# benchmark evaluates, takes 2.5 GB), or half the machine's memory where that is less
+DEFAULT_MEMORY_LIMIT = "4GiB, or half the machine's memory if less"
+_DEFAULT_MEMORY_BYTES = 4 << 30
+# DuckDB's spill file names (its default temp_directory FILE.tmp, before irw gave each open its own)
+_DUCKDB_SPILL_FILE = re.compile(r"duckdb_temp_.+")
+
+
+def _checked_size(text: str, variable: str) -> str:
+    if not _SIZE.fullmatch(text):
+        raise WarehouseOpenError(f"{variable}={text!r} is not a size; give one like 2GiB or 500MB")
+    return text.strip()
+
+
+def memory_limit() -> str:
+    """The memory DuckDB may use in a command (its memory_limit): IRW_MEMORY_LIMIT, else
+    DEFAULT_MEMORY_LIMIT."""
+    given = os.environ.get("IRW_MEMORY_LIMIT")
+    if given:
+        return _checked_size(given, "IRW_MEMORY_LIMIT")
+    limit = _DEFAULT_MEMORY_BYTES
+    try:
+        limit = min(limit, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2)
+    except (AttributeError, ValueError, OSError):
+        pass
+    return f"{max(limit >> 20, 256)}MiB"
+
+
+def _sql_text(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def _clean_spills(folder: Path, *, exclusive: bool) -> None:
+    """Removes from FILE.tmp what killed commands left: their own spill folders (leftovers.clean:
+    only a gone process's), and, when this process holds the file for writing (DuckDB lets no
+    other process open it then), DuckDB's spill files of an irw that spilled into FILE.tmp itself."""
+    leftovers.clean(folder, "irw-")
+    if not exclusive:
+        return
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if _DUCKDB_SPILL_FILE.fullmatch(entry.name) and entry.is_file() and not entry.is_symlink():
+            try:
+                entry.unlink()
+            except OSError:
+                pass
+
+
+# the spill folders of this process's in-memory databases not closed yet (Database._limit_resources)
+_MEMORY_SPILLS: set[Path] = set()
+
+
+def remove_memory_spills() -> None:
+    """Removes the spill folders of in-memory databases left open: for a process about to end with
+    os._exit (`irw trec-eval` leaves its database open, Ctrl-C), which runs no close."""
+    for folder in list(_MEMORY_SPILLS):
+        shutil.rmtree(folder, ignore_errors=True)
+        _MEMORY_SPILLS.discard(folder)
+
+
+def default_path() -> str:
+    return os.environ.get("IRW_DB") or DEFAULT_PATH
+
+
+# What split_statements must see whole: a comment, a quoted string or identifier, a $name, a ';'.
+_SQL_TOKEN = re.compile(r"""--[^\n]*|/\*.*?\*/|'(?:[^']|'')*'|"(?:[^"]|"")*"|\$([A-Za-z_][A-Za-z0-9_]*)|;""", re.S)
+
+
+@lru_cache(maxsize=512)  # our files, and the few texts composed from them (one a call in transfer.py)
+def split_statements(sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The statements of SQL text of our own, each with the $names it binds: the text DuckDB's
+    extract_statements gives (from the end of the previous statement to this one's ';', comments
+    before it included) and its named_parameters. DuckDB's parser took ~0.05-1 ms a file, ~10 ms
+    of a DL19-sized `irw trec-eval`, and every statement is parsed again when executed; this is
+    a scan by one regular expression, cached per text. tests/test_sql_split.py holds it equal to
+    DuckDB's on every file under sql/."""
+    statements = []
+    start = end = 0
+    names: set[str] = set()
+    code = False
+    for token in _SQL_TOKEN.finditer(sql):
+        code = code or not sql[end:token.start()].isspace() and token.start() > end
+        end = token.end()
+        text = token.group()
+        if text == ";":
+            if code:
+                statements.append((sql[start:end], frozenset(names)))
+            start, names, code = end, set(), False
+        elif token.group(1):
+            names.add(token.group(1))
+            code = True
+        elif not text.startswith(("--", "/*")):
+            code = True
+    if code or (len(sql) > end and not sql[end:].isspace()):
+        statements.append((sql[start:], frozenset(names)))
+    elif statements and start < len(sql):  # comments and blanks after the last ';' end its text
+        statements[-1] = (statements[-1][0] + sql[start:], statements[-1][1])
+    return tuple(statements)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(version, file under sql/) for every schema migration, in order."""
+    found = []
+    for path in sorted((sql_dir() / "schema").iterdir()):
+        match = _MIGRATION_NAME.match(path.name)
+        if match and int(match.group(1)) > 0:
+            found.append((int(match.group(1)), f"schema/{path.name}"))
+    return found
+
+
+# -- the evaluation's ranked_judged, and the view made of it ------------------------------------
+# The SELECTs of the steps that prepare the built-ins' tables (sql/eval/01_qrels.sql .. 05_judged.sql,
+# settings.prepare_steps) and sql/eval/08_ranked_judged.sql over them, as common table expressions:
+# one ranking and one judging for the built-ins, a user measure (warehouse/evaluation/user_measures.py) and the
+# view ranked_judged (sql/eval/ranked_judged_view.sql, made by migration 17).
+_CREATE_AS = re.compile(r"^create temp table (\w+) as\s", re.I | re.M)
+_OWN_NAME = re.compile(r"\$([A-Za-z_]\w*)")
+VIEW_LINE = "-- irw: ranked_judged view"  # in sql/schema/017_ranked_judged_from_eval.sql
+_EVALUATION_LINE = "-- irw: the evaluation's ranked_judged"  # in sql/eval/ranked_judged_view.sql
+_POSTGRES_FENCE = "-- irw: on postgres, offset 0"  # in sql/eval/ranked_judged_view.sql
+# the view's values of the evaluation's parameters: the held level's qrels set and level (p), every
+# stored run, no depth, no -c, -J or --norel exclude
+_VIEW_VALUES = {"qrels_set_id": "p.qrels_set_id", "level": "p.level", "complete": "false",
+                "judged_only": "false", "exclude_norel": "false"}
+_ALL_RUNS = re.compile(r"\(select unnest\(\$irw_run_ids\)\)")
+
+
+@lru_cache(maxsize=1)
+def ranked_judged_ctes() -> str:
+    """`with ... ranked_judged as (...)`: the evaluation's ranked_judged, a query may follow; it
+    binds $irw_* (the evaluation's parameters, named so that a user measure's own are not)."""
+    from warehouse.evaluation.settings import Settings, prepare_steps
+
+    tables = []
+    for step in prepare_steps(Settings()):  # trec_eval 9.0.8's ranking, without -J
+        for text, _names in split_statements(read_sql(step)):
+            match = _CREATE_AS.search(text)
+            if match:
+                tables.append((match.group(1), text[match.end():].strip().rstrip(";")))
+    shaping = read_sql("eval/08_ranked_judged.sql").splitlines()
+    body = next(i for i, line in enumerate(shaping) if line.strip() and not line.startswith("--"))
+    tables.append(("ranked_judged", "\n".join(shaping[body:]).strip()))
+    return "with " + ",\n\n".join(f"{name} as not materialized (\n{_OWN_NAME.sub(_own, body)}\n)"
+                                   for name, body in tables)
+
+
+def _own(match: re.Match) -> str:
+    return "$irw_" + match.group(1)
+
+
+@lru_cache(maxsize=1)
+def ranked_judged_view() -> str:
+    """`create view ranked_judged as ...`: sql/eval/ranked_judged_view.sql with ranked_judged_ctes()
+    in it, each of the evaluation's parameters given the view's value (_VIEW_VALUES); two
+    statements, DuckDB's and PostgreSQL's (its lateral subquery fenced with offset 0)."""
+    from warehouse.evaluation.settings import NO_DEPTH
+
+    ctes = _ALL_RUNS.sub("(select run_id from runs)", ranked_judged_ctes())
+    values = {**_VIEW_VALUES, "depth": str(NO_DEPTH)}
+
+    def value(match: re.Match) -> str:
+        name = match.group(1).removeprefix("irw_")
+        if name not in values:
+            raise RuntimeError(f"sql/eval's ${name} has no value in the view ranked_judged (warehouse/engines/duckdb.py)")
+        return values[name]
+
+    ctes = re.sub(r"\$(irw_\w+)", value, ctes)
+    template = read_sql("eval/ranked_judged_view.sql")
+    lines = template.split("\n")
+    places = [i for i, line in enumerate(lines) if line.strip() == _EVALUATION_LINE]
+    if len(places) != 1:
+        raise RuntimeError(f"sql/eval/ranked_judged_view.sql holds the line {_EVALUATION_LINE!r} once, not "
+                           f"{len(places)} times")
+    indent = lines[places[0]][:lines[places[0]].index("--")]
+    lines[places[0]] = "\n".join(indent + line if line.strip() else "" for line in ctes.splitlines())
+    text = "\n".join(lines)
+    text = text[text.index("\ncreate view") + 1:].rstrip().rstrip(";")
+    fence = [line for line in text.split("\n") if line.strip() == _POSTGRES_FENCE]
+    if len(fence) != 1:
+        raise RuntimeError(f"sql/eval/ranked_judged_view.sql holds the line {_POSTGRES_FENCE!r} once")
+    duckdb_text = "\n".join(line for line in text.split("\n") if line.strip() != _POSTGRES_FENCE)
+    postgres_text = text.replace(fence[0], fence[0].replace(_POSTGRES_FENCE, "offset 0"))
+    return (f"-- {DUCKDB_ONLY} (the view as sql/eval/ranked_judged_view.sql says)\n{duckdb_text};\n\n"
+            f"-- {POSTGRES_ONLY} (the view, its lateral subquery fenced with offset 0)\n{postgres_text}")
+
+
+def migration_sql(relative_path: str) -> str:
+    """A migration file's text as irw runs it: the line VIEW_LINE followed by the view ranked_judged
+    (ranked_judged_view), so that the view is made of the evaluation's SQL of this irw."""
+    text = read_sql(relative_path)
+    if VIEW_LINE not in text:
+        return text
+    return "\n".join(f"{line}\n{ranked_judged_view()};" if line == VIEW_LINE else line
+                     for line in text.split("\n"))
+
+
+def names_ranked_judged(labels: Sequence[str]) -> bool:
+    """Whether what an open found foreign (foreign_objects, postgres._foreign) names the view
+    ranked_judged or its columns: the view an irw makes of its own sql/eval files, which another
+    irw's files make otherwise."""
+    return any(label.startswith(("view ranked_judged", "column ranked_judged.")) for label in labels)
+
+
+def only_ranked_judged(labels: Sequence[str]) -> bool:
+    return bool(labels) and all(names_ranked_judged([label]) for label in labels)
+
+
+def remake_ranked_judged(db) -> None:
+    """Makes the view ranked_judged again as this irw makes it (ranked_judged_view), in one
+    transaction, when a writable open finds it made otherwise: an irw of other sql/eval files made
+    it. Dropping a view runs nothing of it; it is made again only once its migration is applied
+    (the migration makes it then)."""
+    applied = _applied_versions(db)
+    with db.transaction():
+        db.lock_migrations()
+        db.execute("drop view if exists ranked_judged")
+        if any(VIEW_LINE in read_sql(path).split("\n") for version, path in migrations() if version in applied):
+            db.run_sql(ranked_judged_view())
+
+
+def stale_view_message(path: str) -> str:
+    return (f"cannot open warehouse {path} to read only: its view ranked_judged was made by an irw of other "
+            f"sql/eval files than this one's; make it again with `irw migrate --db {path}` (commands that "
+            "write, such as `irw eval` and `irw ingest`, make it again too)")
+
+
+class Database:
+    """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
+
+    dialect = "duckdb"  # the engine seam (warehouse/engines/__init__.py): PostgresDatabase says "postgres"
+    # A warehouse keeps what it computes: an evaluation finds what is stored, computes only what is
+    # missing, and records it (sql/eval/evaluated_already.sql, record_evaluated.sql). A database
+    # made to evaluate once (warehouse/evaluation/oneshot.py) holds nothing before and is read once after.
+    keeps_scores = True
+    # the capabilities warehouse/engines/__init__.py's WarehouseEngine states
+    batches_runs = True
+    sandbox_in_process = True
+    text_holds_nul = True
+    writes_parquet = True
+    read_only_reason: str | None = None  # a file is read-only only when opened so (PostgreSQL's role may make it so)
+
+    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
+                 create: bool = True, sandboxed: bool = False):
+        """create=False (and read_only) refuse a missing file instead of creating an empty warehouse.
+
+        sandboxed=True opens only the sandbox (see the module docstring): every statement, irw's
+        own included, runs read-only without access to anything outside the warehouse. `irw sql`
+        opens its warehouse so.
+        """
+        self.path = _checked_path(path)
+        memory_limit()  # a limit that is not a size is refused before any file is made
+        self.sandboxed = sandboxed
+        self.read_only = read_only or sandboxed
+        self.created = False  # this open created the file (a failed command removes it again)
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._mode: str | None = None  # "full" or "sandbox": which connection _con is
+        self._engine = None
+        self._closed = False
+        self._new_dirs: list[Path] = []
+        self._protected = False  # registered with output.protect: no output path may be this file
+        self._spill: Path | None = None  # this open's folder for DuckDB's spill files (_spill_folder)
+        self._spill_memory: Path | None = None  # an in-memory database's (_limit_resources)
+        if self.path == MEMORY:
+            if sandboxed:
+                raise WarehouseOpenError("a sandboxed warehouse reads a file; an in-memory one would be empty")
+        elif not _existing_warehouse_file(self.path):
+            if self.read_only or not create:
+                raise WarehouseNotFound(
+                    f"no warehouse at {self.path}; create one with `irw ingest` or pass --db / IRW_DB")
+            self._make_parent_dirs()
+            self.created = True
+        try:
+            if self.path != MEMORY:
+                output.protect(self.path)
+                self._protected = True
+            self._connect("sandbox" if sandboxed else "full")
+            if self.path != MEMORY and not self.created:  # a new database holds nothing of anyone's
+                self._check_is_warehouse()
+                self._check_objects()
+            self._migrate()
+        except BaseException as exc:
+            # Left open, the file stays attached in this process and every later open of it with
+            # other options (read_only) fails with DuckDB's "different configuration" error.
+            self.discard()
+            if isinstance(exc, duckdb.Error):
+                raise failure(self.path, exc) from None
+            raise
+
+    # -- connections -------------------------------------------------------------------------
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The full-access connection (reopened if the sandbox was last used)."""
+        if self._closed:
+            raise WarehouseClosed(f"the warehouse {self.path} was closed; open it again with warehouse.open()")
+        if self._mode != "full" and not self.sandboxed:
+            self._switch("full")
+        return self._con
+
+    @contextmanager
+    def sandbox(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection that can read the warehouse and nothing else, enforced by DuckDB.
+
+        For a file, the full-access connection is closed and the file opened again read-only with
+        SANDBOX_CONFIG; the sandbox stays open until the full-access connection is needed again,
+        so a run of queries pays one switch (~10 ms each way on a small file; DuckDB checkpoints
+        the file when the writer closes). An open transaction on the full-access connection is
+        refused rather than rolled back by the switch. In the gap between the two connections
+        another process may take the file: the next use then reports the lock.
+
+        Measured alternatives (DuckDB 2.0.1): locking down the full-access connection is one-way
+        (enable_external_access cannot be turned back on, and ingest needs it); a second
+        connection to the same file with the sandbox settings fails ("different configuration");
+        a fresh in-memory sandbox cannot ATTACH the file ("Unique file handle conflict"), and
+        copying a file warehouse into one costs its size. An in-memory warehouse has no file to
+        reopen, so it is copied (COPY FROM DATABASE, tables, views and macros) into a temporary
+        file that the sandbox opens and that is deleted afterwards: in /dev/shm where there is
+        one, as the warehouse itself is in memory (on a disk, DuckDB would also sync the file for
+        every query).
+        """
+        if self._closed:
+            raise WarehouseClosed(f"the warehouse {self.path} was closed; open it again with warehouse.open()")
+        if self.path != MEMORY:
+            if self._mode != "sandbox":
+                self._switch("sandbox")
+            yield self._con
+            return
+        folder = tempfile.mkdtemp(prefix="irw-sql-", dir=_memory_backed_folder())
+        snapshot = os.path.join(folder, "snapshot.duckdb")
+        try:
+            try:
+                source = self.con.execute("select current_database()").fetchone()[0]
+                # Our own temporary path, quoted: ATTACH takes no bound parameters.
+                self.con.execute("attach '" + snapshot.replace("'", "''") + "' as irw_sql_snapshot")
+                try:
+                    self.con.execute(f'copy from database "{source}" to irw_sql_snapshot')
+                finally:
+                    self.con.execute("detach irw_sql_snapshot")
+            except duckdb.Error as exc:
+                raise failure(self.path, exc) from None
+            con = _connect_sandbox(snapshot)
+            try:
+                yield con
+            finally:
+                con.close()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _switch(self, mode: str) -> None:
+        if self._con is not None:
+            if self._mode == "full" and not self.read_only:
+                _refuse_open_transaction(self._con)
+            self._drop_connection()
+        self._connect(mode)
+
+    def _connect(self, mode: str) -> None:
+        target = self.path if self.path == MEMORY else str(Path(self.path).resolve())
+        try:
+            if mode == "sandbox":
+                con = _connect_sandbox(target)
+            else:
+                con = duckdb.connect(target, read_only=self.read_only)
+                # DuckDB draws its own progress bar on stdout, which carries data here; irw shows
+                # progress on stderr.
+                try:
+                    con.execute("set enable_progress_bar = false")
+                    self._limit_resources(con)
+                except BaseException:
+                    con.close()
+                    raise
+        except duckdb.Error as exc:
+            raise _open_failure(self.path, exc, read_only=self.read_only or mode == "sandbox") from None
+        self._con, self._mode = con, mode
+        interrupt.register(con)  # Ctrl-C in the irw command interrupts its query
+
+    def _limit_resources(self, con: duckdb.DuckDBPyConnection) -> None:
+        """DuckDB's memory_limit (memory_limit(): what no input can make irw's DuckDB exceed; past
+        it DuckDB spills to disk) and, for a file, its spill folder: one of this process's own in
+        FILE.tmp (spill_folder), so what a killed command spilled is found and removed by the next
+        one (warehouse/leftovers.py)."""
+        con.execute(f"set memory_limit = '{memory_limit()}'")
+        temp_limit = os.environ.get("IRW_TEMP_LIMIT")
+        if temp_limit:
+            con.execute(f"set max_temp_directory_size = '{_checked_size(temp_limit, 'IRW_TEMP_LIMIT')}'")
+        if self.path == MEMORY:
+            # DuckDB's default for an in-memory database is ./.tmp, in the user's folder: a folder
+            # named as warehouse/leftovers.py names them instead, made by DuckDB only if it spills
+            # (so `irw trec-eval` makes nothing), removed at close or, after a kill, by the next
+            # command that opens a warehouse file
+            self._spill_memory = Path(tempfile.gettempdir()) / f"irw-spill-{os.getpid()}-{os.urandom(4).hex()}"
+            _MEMORY_SPILLS.add(self._spill_memory)
+            con.execute(f"set temp_directory = '{_sql_text(str(self._spill_memory))}'")
+            return
+        folder = self._spill_folder()
+        if folder is not None:
+            con.execute(f"set temp_directory = '{_sql_text(str(folder))}'")
+
+    def _spill_folder(self) -> Path | None:
+        """This open's own folder in FILE.tmp for DuckDB's spill files, made on first use and
+        removed at close; what killed commands left there removed first. None when FILE.tmp cannot
+        be made (a read-only folder): DuckDB then spills where it would."""
+        if self._spill is not None:
+            return self._spill
+        parent = Path(str(Path(self.path).resolve()) + ".tmp")
+        try:
+            parent.mkdir(exist_ok=True)
+        except OSError:
+            return None
+        _clean_spills(parent, exclusive=not self.read_only)
+        leftovers.clean_once(tempfile.gettempdir(), "irw-spill-")  # in-memory databases' (above)
+        try:
+            self._spill = leftovers.make_held_folder(parent, "irw-")
+        except OSError:
+            return None
+        return self._spill
+
+    def _drop_connection(self) -> None:
+        try:
+            if self._engine is not None:
+                # The pool lets go of its connection; the next checkout reopens through self.con.
+                self._engine.dispose()
+        finally:
+            con, self._con, self._mode = self._con, None, None
+            if con is not None:
+                interrupt.unregister(con)
+                con.close()
+
+    @property
+    def engine(self):
+        """A SQLAlchemy engine (duckdb-engine dialect) whose one connection is self.con: full
+        access, as irw's own code has (it can write the warehouse, read and write files and load
+        extensions). It is not a sandbox: SQL from other people goes through Warehouse.sql."""
+        if self._engine is None:
+            import sqlalchemy as sa
+            from duckdb_engine import ConnectionWrapper
+
+            self._engine = sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(self.con),
+                                            poolclass=sa.pool.StaticPool)
+        return self._engine
+
+    # -- statements --------------------------------------------------------------------------
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
+        return self.con.execute(sql, params) if params is not None else self.con.execute(sql)
+
+    def fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> list[tuple]:
+        return self.execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
+        return self.execute(sql, params).fetchone()
+
+    def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
+        """Runs the statements of one file under sql/, each bound to the $names it uses."""
+        return self.run_sql(read_sql(relative_path), params)
+
+    def run_sql(self, sql: str, params: dict[str, Any] | None = None):
+        """Runs SQL text of our own (never user input), each statement bound to the $names it uses."""
+        result = None
+        for query, names in split_statements(sql):
+            if POSTGRES_ONLY in query:
+                continue  # see warehouse/engines/dialect.py
+            if names:
+                result = self.con.execute(query, {name: (params or {})[name] for name in names})
+            else:
+                result = self.con.execute(query)
+        return result
+
+    def load_rows(self, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]) -> None:
+        """Replaces temporary table `table` (a name of irw's own, never user input) with `rows`.
+
+        This is how parameters that are lists of records reach SQL files on every engine (measure
+        parameters, the measures a summary reads): a table both DuckDB and PostgreSQL read the same
+        way. `columns` are (name, portable type) pairs: integer, bigint, double, varchar, boolean."""
+        definition = ", ".join(f"{name} {kind}" for name, kind in columns)
+        self.execute(f"drop table if exists {table}")
+        self.execute(f"create temp table {table} ({definition})")
+        if rows:
+            # One statement binding a list per column, unnested side by side: executemany runs a
+            # statement per row (~1 ms each: 73 ms for 107 measures, against 2.5 ms this way).
+            lists = ", ".join(f"unnest(?) as {name}" for name, _ in columns)
+            self.con.execute(f"insert into {table} select {lists}",
+                             [[row[i] for row in rows] for i in range(len(columns))])
+
+    def frame_connection(self) -> duckdb.DuckDBPyConnection:
+        """An in-memory connection of its own (not this database's) that reads the data frames
+        (pandas, polars, Arrow) registered in it and writes them as files (warehouse/ingestion/frames.py, on a
+        warehouse's staging database): external access on, no extension loaded or installed."""
+        return duckdb.connect(MEMORY, config={"enable_external_access": True, "autoload_known_extensions": False,
+                                              "autoinstall_known_extensions": False})
+
+    def has_table(self, name: str) -> bool:
+        """A table (temporary or not) of that name exists."""
+        return bool(self.fetchone("select count(*) from duckdb_tables() where table_name = ?", [name])[0])
+
+    def statements(self, sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The statements of SQL text of our own as this engine runs them, each with the $names it binds."""
+        return split_statements(sql)
+
+    def copy_out(self, sql: str, params, csv_path: str) -> None:
+        """Writes a query's rows (irw's own SQL) to a headerless CSV file."""
+        # The path is ours (a private temporary folder): COPY takes no parameter for it.
+        quoted = "'" + csv_path.replace("'", "''") + "'"
+        self.run_sql(f"copy ({sql}) to {quoted} (format csv, header false)", params)
+
+    def copy_in(self, table: str, columns: Sequence[str], csv_path: str) -> None:
+        """Appends a headerless CSV file's rows (as copy_out writes them) to a table."""
+        quoted = "'" + csv_path.replace("'", "''") + "'"
+        # The dialect is the one both engines write (RFC 4180 quoting); nothing is guessed. Both write
+        # NULL as nothing and an empty text as "", which DuckDB would read as NULL by default.
+        self.execute(f"copy {table} ({', '.join(columns)}) from {quoted} "
+                     "(format csv, header false, delimiter ',', quote '\"', escape '\"', auto_detect false, "
+                     "allow_quoted_nulls false)")
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Two opens of one warehouse file have the same identity (the file's real path)."""
+        return (self.dialect, os.path.realpath(self.path))
+
+    @property
+    def files(self) -> list[str]:
+        """The files the warehouse lives in: its file and its WAL (none in memory)."""
+        if not self.path or self.path == MEMORY:
+            return []
+        return [self.path, self.path + ".wal"]
+
+    def error_of(self, error: BaseException) -> IrwError | None:
+        """The IrwError that says what a DuckDB error met in a block working on the warehouse means
+        (failure: a damaged file, a full disk ...); None for an error that is not DuckDB's."""
+        return failure(self.path, error) if isinstance(error, duckdb.Error) else None
+
+    def refresh_statistics(self, kind: str) -> None:
+        """Nothing to do: DuckDB keeps its tables' statistics as it writes them."""
+
+    def snapshot(self) -> "_Transaction":
+        """One consistent state of every table for as long as it lasts: a transaction."""
+        return self.transaction()
+
+    def lock_scores(self, qrels_set_id: int) -> None:
+        """Called in the transaction that stores an evaluation's scores: nothing to do, as one
+        process at a time writes a DuckDB file (a server warehouse serialises writers here)."""
+
+    @property
+    def staging(self) -> "Database":
+        """Where files are read and validated before their rows are stored: this database itself
+        (a PostgreSQL warehouse stages in a local DuckDB one, warehouse/engines/postgres.py)."""
+        return self
+
+    def transaction(self) -> "_Transaction":
+        return _Transaction(self.con, self.path)
+
+    def close(self) -> None:
+        self._closed = True
+        try:
+            self._drop_connection()
+        finally:
+            if self._protected:
+                self._protected = False
+                output.unprotect(self.path)
+            if self._spill_memory is not None:
+                shutil.rmtree(self._spill_memory, ignore_errors=True)
+                _MEMORY_SPILLS.discard(self._spill_memory)
+                self._spill_memory = None
+            if self._spill is not None:
+                spill, self._spill = self._spill, None
+                leftovers.remove_held_folder(spill)
+                try:
+                    spill.parent.rmdir()  # FILE.tmp, unless another process spills there
+                except OSError:
+                    pass
+
+    def discard(self) -> None:
+        """Closes the warehouse, and deletes its file if this open created it and it holds no
+        data: a command that fails before storing anything leaves no new empty warehouse behind."""
+        remove = False
+        # Only a file this object opened (and so held DuckDB's lock on) and found empty: a file
+        # whose open failed may be another process's, created in the meantime.
+        if self.created and self._con is not None and not self._closed:
+            for _ in range(2):  # a Ctrl-C's interrupt (warehouse/interrupt.py) may meet the first query
+                try:
+                    remove = self._holds_no_data()
+                    break
+                except (duckdb.Error, IrwError, RuntimeError):
+                    remove = False
+                    if not interrupt.requested.is_set():
+                        break
+        try:
+            self.close()
+        finally:
+            if remove:
+                for leftover in (self.path, self.path + ".wal"):
+                    try:
+                        os.unlink(leftover)
+                    except FileNotFoundError:
+                        pass
+                for folder in reversed(self._new_dirs):
+                    try:
+                        folder.rmdir()
+                    except OSError:
+                        break
+
+    def _holds_no_data(self) -> bool:
+        tables = [r[0] for r in self._con.execute(
+            "select table_name from duckdb_tables() where database_name = current_database() "
+            "and schema_name = 'main' and table_name <> 'irw_schema'").fetchall()]
+        return all(self._con.execute(f'select count(*) = 0 from "{t}"').fetchone()[0] for t in tables)
+
+    def _make_parent_dirs(self) -> None:
+        missing = []
+        folder = Path(self.path).absolute().parent
+        while not folder.exists() and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        try:
+            Path(self.path).absolute().parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WarehouseOpenError(f"cannot create warehouse {self.path}: cannot create its folder "
+                                     f"({exc.strerror or exc})") from None
+        self._new_dirs = list(reversed(missing))
+
+    # -- schema ------------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        row = self.fetchone(
+            "select count(*) from information_schema.tables "
+            "where table_name = 'irw_schema' and table_schema = 'main'"
+        )
+        if not row[0]:
+            return 0
+        return self.fetchone("select coalesce(max(version), 0) from irw_schema")[0]
+
+    def _check_is_warehouse(self) -> None:
+        """A DuckDB database that is not empty and has no irw_schema is someone else's: refused,
+        so irw never adds its tables to it (an empty one becomes a warehouse, as a new file does)."""
+        con = self._con
+        if con.execute("select count(*) from duckdb_tables() where database_name = current_database() "
+                       "and schema_name = 'main' and table_name = 'irw_schema'").fetchone()[0]:
+            return
+        objects = [r[0] for r in con.execute(
+            "select name from ("
+            " select schema_name, table_name as name from duckdb_tables() where database_name = current_database()"
+            " union all select schema_name, view_name from duckdb_views()"
+            "  where database_name = current_database() and not internal"
+            " union all select schema_name, sequence_name from duckdb_sequences() where database_name = current_database()"
+            " union all select schema_name, function_name from duckdb_functions()"
+            "  where database_name = current_database() and not internal"
+            "   and function_type in ('macro', 'table_macro')"
+            ") order by name limit 6").fetchall()]
+        if objects:
+            shown = ", ".join(objects[:5]) + (", ..." if len(objects) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: it is a DuckDB database but not an irw warehouse "
+                f"(it holds {shown} and no irw_schema table); irw does not add its tables to another "
+                "database: pass the path of an irw warehouse, or a new file name to create one")
+
+    def _check_objects(self) -> None:
+        """Refuses a warehouse file holding an object irw's migrations did not make (see
+        foreign_objects): a view, macro, default or index of someone else's would run in every
+        command that reads the warehouse, and could read files or the network."""
+        strange = foreign_objects(self._con)
+        if names_ranked_judged(strange) and not self.read_only:
+            remake_ranked_judged(self)
+            strange = foreign_objects(self._con)
+        if only_ranked_judged(strange):
+            raise SchemaVersionError(stale_view_message(self.path))
+        if strange:
+            shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: it holds what irw's migrations did not make ({shown}); irw "
+                "reads only its own tables and views, as others' could read files or the network when read. "
+                "If you trust its author, drop or restore those objects with DuckDB; else ask for the run "
+                "and qrels files instead")
+
+    def _migrate(self) -> None:
+        apply_migrations(self)
+
+    def outdated(self, current: int, latest: int, missing: list[int]) -> str:
+        """What a read-only open of a warehouse that lacks migrations says (apply_migrations)."""
+        return (f"{self.path} has schema version {current} and needs migrating to {latest}; "
+                f"upgrade it with `irw migrate --db {self.path}` (commands that write, such as "
+                "`irw eval` and `irw ingest`, upgrade it too)")
+
+    def lock_migrations(self) -> None:
+        """Called in the transaction that migrates: nothing to do, as one process at a time writes a
+        DuckDB file (a server warehouse serialises clients here)."""
+
+
+def apply_migrations(db) -> None:
+    """Brings a warehouse's schema (DuckDB's Database or PostgresDatabase) to this irw's: refuses a
+    newer one, refuses a read-only open that lacks migrations (db.outdated says how to upgrade),
+    else applies every missing migration in one transaction. Missing versions are applied even
+    below the newest one (two lines of work may add migrations in either order), and are read
+    again under db.lock_migrations(), where a second client finds the first's work done."""
+    known = migrations()
+    latest = known[-1][0] if known else 0
+    current = db.schema_version()
+    if current > latest:
+        raise SchemaVersionError(
+            f"{db.path} has schema version {current}, newer than this irw understands "
+            f"({latest}); upgrade irw to open it"
+        )
+    applied = _applied_versions(db)
+    missing = [v for v, _ in known if v not in applied]
+    if not missing:
+        return
+    if db.read_only:
+        raise SchemaVersionError(db.outdated(current, latest, missing))
+    with db.transaction():
+        db.lock_migrations()
+        db.run_file("schema/000_schema_version.sql")
+        applied = _applied_versions(db)
+        for version, relative_path in known:
+            if version not in applied:
+                db.run_sql(migration_sql(relative_path))
+                db.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
+
+
+# -- what irw's migrations make -----------------------------------------------------------------
+# One row per object and per part of one that holds an expression, as DuckDB itself writes it:
+# (kind, schema, name, what). Column defaults and generated columns, CHECK constraints, index
+# expressions, view and macro bodies are compared whole.
+_OBJECTS_SQL = """
+select 'table', schema_name, table_name, '' from duckdb_tables() where database_name = current_database()
+union all select 'column', schema_name, table_name, column_name || ' ' || data_type || ' default ' || coalesce(column_default, '')
+  from duckdb_columns() where database_name = current_database()
+union all select 'constraint', schema_name, table_name, constraint_type || ' ' || coalesce(expression, '')
+  from duckdb_constraints() where database_name = current_database() and constraint_type = 'CHECK'
+union all select 'view', schema_name, view_name, sql from duckdb_views() where database_name = current_database() and not internal
+union all select 'sequence', schema_name, sequence_name, '' from duckdb_sequences() where database_name = current_database()
+union all select function_type, schema_name, function_name, coalesce(macro_definition, '')
+  from duckdb_functions() where database_name = current_database() and not internal
+union all select 'index', schema_name, index_name, coalesce(sql, '') from duckdb_indexes() where database_name = current_database()
+union all select 'type', schema_name, type_name, '' from duckdb_types() where database_name = current_database() and not internal
+"""
+
+
+def foreign_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """What the database on con holds that no version of irw's migrations makes, as `kind name`
+    lines: an object of a name irw never uses, or one of irw's names defined otherwise (a view
+    whose body is not a migration's, a column default or a macro of someone else's)."""
+    known = known_objects()
+    found = []
+    for kind, schema, name, what in con.execute(_OBJECTS_SQL).fetchall():
+        if (kind, schema, name, what) not in known:
+            label = f"{kind} {name}" if schema == "main" else f"{kind} {schema}.{name}"
+            if kind in ("column", "constraint"):
+                label = f"{kind} {name}.{what.split(' ', 1)[0]}" if kind == "column" else f"a CHECK on {name}"
+            elif (kind, schema, name) in {(k, s, n) for k, s, n, _ in known}:
+                label += " (not irw's definition)"
+            if label not in found:
+                found.append(label)
+    return found
+
+
+@lru_cache(maxsize=1)
+def known_objects() -> frozenset[tuple[str, str, str, str]]:
+    """Every _OBJECTS_SQL row of a warehouse made by any prefix of irw's migrations, as this DuckDB
+    writes them. Making them takes ~0.2 s, so the rows are kept in the user's cache folder under a
+    name that holds the DuckDB version and a hash of the migration files (read again ~1 ms)."""
+    import hashlib
+    import json
+
+    steps = [(0, "schema/000_schema_version.sql"), *migrations()]
+    digest = hashlib.sha256(f"{duckdb.__version__}\0{_OBJECTS_SQL}\0both ways".encode())
+    for _, relative_path in steps:
+        digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
+    try:
+        cache: Path | None = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
+            f"known-objects-{digest.hexdigest()[:24]}.json"
+        return frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+    except RuntimeError:  # no home folder to keep a cache in
+        cache = None
+    except (OSError, ValueError, TypeError):
+        pass
+    rows: set[tuple[str, str, str, str]] = set()
+    # Twice: as irw migrates, and with the statements for PostgreSQL too (their indexes are in
+    # warehouses made by running the files whole, as DuckDB accepts them).
+    for whole in (False, True):
+        con = duckdb.connect()
+        try:
+            for _, relative_path in steps:
+                for query, _names in split_statements(migration_sql(relative_path)):
+                    if POSTGRES_ONLY not in query:
+                        con.execute(query)
+                    elif whole:
+                        try:
+                            con.execute(query)
+                        except duckdb.Error:
+                            pass
+                rows |= {tuple(row) for row in con.execute(_OBJECTS_SQL).fetchall()}
+        finally:
+            con.close()
+    if cache is None:
+        return frozenset(rows)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+        partial.write_text(json.dumps(sorted(rows)), encoding="utf-8")
+        os.replace(partial, cache)
+    except OSError:
+        pass  # no cache folder: made again next time
+    return frozenset(rows)
+
+
+def _applied_versions(db) -> set[int]:
+    """Every migration the warehouse has applied."""
+    if not db.schema_version():
+        return set()
+    return {row[0] for row in db.fetchall("select version from irw_schema")}
+
+
+# -- paths ------------------------------------------------------------------------------------
+
+def _checked_path(path: Any) -> str:
+    """The warehouse path as a string, refusing what cannot be one before anything touches disk."""
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise WarehouseOpenError(f"a warehouse is a file path (str or os.PathLike), not {type(path).__name__}")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        text = os.fsdecode(text)
+    if text == MEMORY:
+        return text
+    match = _URL.match(text)
+    if match:  # the rest (user, password, host) is not repeated
+        raise WarehouseOpenError(f"cannot open warehouse {match.group(0)}...: irw opens DuckDB files and "
+                                 "PostgreSQL servers (postgresql://user:password@host:5432/dbname); pass one")
+    if not text or "\x00" in text:
+        raise WarehouseOpenError(f"cannot open warehouse {text!r}: not a usable file path")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8 reach Python as lone surrogates
+        shown = os.fsencode(text).decode("utf-8", "backslashreplace")
+        raise WarehouseOpenError(f"cannot open warehouse {shown}: the file name is not UTF-8, and DuckDB "
+                                 "takes only UTF-8 names; rename the file or its folder") from None
+    return text
+
+
+def _existing_warehouse_file(path: str) -> bool:
+    """Whether path exists; refuses, without opening it, anything DuckDB could not use as a
+    warehouse file (a FIFO would block the open forever, a directory or device fails obscurely)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        raise NotAWarehouse(f"cannot open warehouse {path}: a part of its path is a file, not a folder") from None
+    except OSError as exc:
+        raise WarehouseOpenError(f"cannot open warehouse {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise NotAWarehouse(f"cannot open warehouse {path}: it is a directory; pass a file path, "
+                            f"e.g. {os.path.join(path, DEFAULT_PATH)}")
+    if not stat.S_ISREG(info.st_mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else
+                "a character device" if stat.S_ISCHR(info.st_mode) else
+                "a block device" if stat.S_ISBLK(info.st_mode) else
+                "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+        raise NotAWarehouse(f"cannot open warehouse {path}: it is {kind}, not a regular file; "
+                            "a warehouse is a DuckDB database file")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(16)
+    except OSError as exc:
+        raise WarehouseOpenError(f"cannot open warehouse {path}: {exc.strerror or exc}") from None
+    if len(head) < 12 or head[8:12] != _DUCKDB_MAGIC:
+        what = ("it is empty" if not head else
+                "it starts like a SQLite database" if head.startswith(b"SQLite format 3") else
+                "it does not start as DuckDB files do")
+        raise NotAWarehouse(f"cannot open warehouse {path}: not a valid DuckDB database file ({what}); "
+                            "pass the path of an irw warehouse, or a new file name to create one")
+    return True
+
+
+# -- connections --------------------------------------------------------------------------------
+
+def _memory_backed_folder() -> str | None:
+    """/dev/shm when it is a folder this process can write, else the default temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+# What modules outside the engine modules need of DuckDB's own API, so that only the engine modules
+# import duckdb (tests/test_engines_seam.py): the errors its reading of files and SQL raises.
+DuckDBError = duckdb.Error
+DuckDBInvalidInput = duckdb.InvalidInputException
+DuckDBOutOfMemory = duckdb.OutOfMemoryException
+DuckDBIOError = duckdb.IOException
+DuckDBPermissionError = duckdb.PermissionException
+DuckDBConnection = duckdb.DuckDBPyConnection
+# irw sql's checks of a statement (warehouse/store/adhoc.py): DuckDB's kinds of statement, and its tokenizer
+StatementType = duckdb.StatementType
+tokenize = duckdb.tokenize
+
+
+def parser_connection() -> duckdb.DuckDBPyConnection:
+    """A plain in-memory connection that parses SQL (extract_statements) and holds nothing
+    (warehouse/evaluation/user_measures.py checks a measure file's statement with it)."""
+    return duckdb.connect()
+
+
+def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(target, read_only=True, config=SANDBOX_CONFIG)
+    try:
+        # A second sandbox on the same file in this process (irw serve's requests) shares the
+        # first's database instance, whose configuration that one locked already: DuckDB refuses
+        # any SET there, and the lock it would set holds.
+        if not con.execute("select current_setting('lock_configuration')").fetchone()[0]:
+            con.execute("set enable_progress_bar = false")
+            con.execute("set lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _refuse_open_transaction(con: duckdb.DuckDBPyConnection) -> None:
+    """Switching connections would roll back a transaction the caller opened: refuse instead."""
+    try:
+        con.execute("begin transaction")
+    except duckdb.TransactionException:
+        from warehouse.errors import QueryError
+
+        raise QueryError("Warehouse.sql cannot run while a transaction is open on the warehouse "
+                         "(its connection is reopened read-only for the query): commit or roll back first") from None
+    con.execute("rollback")
+
+
+# -- what DuckDB's errors mean ----------------------------------------------------------------
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _open_failure(path: str, error: BaseException, *, read_only: bool) -> IrwError:
+    """Why DuckDB could not open a warehouse file, said so a person knows what to do."""
+    message = _first_line(error)
+    if "Could not set lock" in message:
+        holder = re.search(r"held in (.+?) \(PID (\d+)\)", message)
+        who = (f"another process ({os.path.basename(holder.group(1))}, PID {holder.group(2)})" if holder
+               else "another process")
+        if "open this database in read-only mode" in message:
+            # DuckDB says so when the process in the way only reads the file.
+            return WarehouseLocked(
+                f"cannot open warehouse {path}: {who} has it open for reading, and DuckDB lets no process "
+                "write a file others have open: wait until it closes it (commands that only read, such as "
+                "`irw runs`, work alongside it)")
+        return WarehouseLocked(
+            f"cannot open warehouse {path}: {who} has it open for writing; DuckDB lets one process write "
+            "a file and no other open it meanwhile: wait until it finishes")
+    if "Permission denied" in message or "Read-only file system" in message:
+        verb = "open" if read_only or Path(path).exists() else "create"
+        return WarehouseOpenError(
+            f"cannot {verb} warehouse {path}: permission denied ({message}); "
+            + ("check the file's permissions" if read_only else
+               "irw writes the file and a .wal file beside it, so both it and its folder must be writable"))
+    damage = failure(path, error)
+    if isinstance(damage, WarehouseDamaged):
+        return damage
+    return WarehouseOpenError(f"cannot open warehouse {path}: {message}")
+
+
+def about_the_file(error: BaseException) -> bool:
+    """Whether a DuckDB error is about the warehouse file or its disk (damage, no space, no
+    permission) rather than about the statement that met it."""
+    text = str(error)
+    return (isinstance(error, (duckdb.IOException, duckdb.FatalException)) or "Corrupt database file" in text
+            or "database has been invalidated" in text or "No space left on device" in text
+            or "Permission denied" in text or "Read-only file system" in text)
+
+
+def failure(path: str, error: BaseException) -> IrwError:
+    """A DuckDB error met while working on the warehouse, as an IrwError that says what happened
+    and what to do: a damaged file, a full disk, a folder DuckDB cannot write, or (otherwise)
+    DuckDB's own message."""
+    message = _first_line(error)
+    text = str(error)
+    if ("Corrupt database file" in text or ("checksum" in text and "does not match" in text)
+            or "Could not read enough bytes" in text  # a truncated file
+            or "database has been invalidated" in text or isinstance(error, duckdb.FatalException)):
+        return WarehouseDamaged(
+            f"the warehouse {path} is damaged: {message}; nothing more was changed. Restore it from a backup "
+            "(or rebuild it with `irw ingest`); `irw sql` may still read the parts that are intact")
+    if "No space left on device" in text or "Disk full" in text or "disk is full" in text.lower():
+        return DatabaseError(
+            f"the disk holding the warehouse {path} is full: {message}; the transaction was rolled back, "
+            "so nothing was stored: free some space and run the command again")
+    if "Permission denied" in text or "Read-only file system" in text:
+        return DatabaseError(
+            f"cannot write the warehouse {path}: {message}; DuckDB writes the file and a .wal file beside "
+            "it, so both it and its folder must be writable (nothing was stored)")
+    if isinstance(error, duckdb.IOException):
+        return DatabaseError(f"DuckDB could not read or write the warehouse {path}: {message}")
+    if isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text:
+        return DatabaseError(
+            f"the command needed more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT, default "
+            f"{DEFAULT_MEMORY_LIMIT}) or more disk to spill to: {message}; nothing was stored. Run it again with a "
+            "larger IRW_MEMORY_LIMIT")
+    return DatabaseError(f"DuckDB failed on the warehouse {path}: {message}")
+
+
+class _Transaction:
+    """One transaction of irw's own writes. A commit DuckDB cannot write (a folder it cannot
+    write the .wal in, a full disk) and a statement that met a damaged file or a full disk raise
+    the IrwError that says so (failure()); nothing of the transaction is stored."""
+
+    def __init__(self, con, path: str = ""):
+        self.con = con
+        self.path = path
+
+    def __enter__(self):
+        self.con.execute("begin transaction")
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            try:
+                self.con.execute("commit")
+            except duckdb.Error as error:
+                _roll_back(self.con)
+                raise failure(self.path, error) from error
+            return False
+        _roll_back(self.con)
+        if isinstance(exc, duckdb.Error) and _damage_or_full_disk(exc):
+            raise failure(self.path, exc) from exc
+        return False
+
+
+def _roll_back(con) -> None:
+    try:
+        con.execute("rollback")
+    except duckdb.Error:
+        pass  # a failed commit or a fatal error leaves no transaction to roll back
+
+
+def _damage_or_full_disk(error: BaseException) -> bool:
+    """Narrower than about_the_file: an unreadable input file is the caller's to report."""
+    text = str(error)
+    return ("Corrupt database file" in text or "database has been invalidated" in text
+            or "Could not read enough bytes" in text
+            or "No space left on device" in text or isinstance(error, duckdb.FatalException))

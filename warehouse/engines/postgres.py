@@ -1,0 +1,966 @@
+"""A warehouse on a PostgreSQL server: the same interface as warehouse/engines/duckdb.py's Database.
+
+`--db postgresql://user:password@host:5432/dbname` (or IRW_DB, or warehouse.open(url)) opens one.
+Every statement comes from the same files under sql/ as DuckDB's, derived by warehouse/engines/dialect.py
+(the one place the engines differ). What PostgreSQL does not do the way irw needs is kept local:
+
+- Files are read and validated by DuckDB in a local in-memory database (`staging`), exactly as for
+  a DuckDB warehouse (same rules, same FILE:LINE errors); the validated rows go to the server in
+  one transaction with COPY (warehouse/store/transfer.py). A killed ingest leaves nothing behind.
+- Schema migrations are the same files, applied once per database, so two clients opening a fresh
+  database together do not both migrate it.
+- Writers never wait on a lock a reader can take. Advisory locks (pg_advisory_lock) are anyone's:
+  every role that may connect can take any key, so irw takes none. Writers serialise on what
+  needs a writer's privileges, which PostgreSQL checks before granting the lock: migrations on
+  `LOCK TABLE irw_schema IN EXCLUSIVE MODE` (a role with only SELECT may lock a table in ACCESS
+  SHARE mode alone, which EXCLUSIVE does not conflict with), and writers of scores on the row of
+  their qrels set, `SELECT ... FOR NO KEY UPDATE` (a row lock needs UPDATE; NO KEY, so the
+  foreign-key checks of concurrent inserts, FOR KEY SHARE, do not wait on it). Before any table
+  exists there is nothing to lock: the first writer creates irw_schema alone, in a statement of
+  its own (a second client doing the same meanwhile fails on the catalog and finds it made),
+  then migrates under the lock. What a reader can still hold is what any PostgreSQL
+  reader holds: ACCESS SHARE on the tables it reads, which delays only a migration's ALTER of one
+  (`irw sql` holds it at most --timeout seconds).
+- `irw sql` runs in a READ ONLY transaction that is always rolled back, with statement and lock
+  timeouts, in a session whose login role can only read: the URL's own session when its role
+  (and every role it may SET ROLE to) can only read, else a session of its own logged in as the
+  warehouse's reader login (reader_session; made by _grant_reader), whose session_user can only
+  read, so no set_config('role', ...) or RESET ROLE in user SQL regains a writer's powers; else
+  it refuses (warehouse/store/adhoc.py; docs/engines.md, "A shared warehouse"). A warehouse opened
+  read_only is otherwise read-only by irw's own refusals (ReadOnlyError) and the role's privileges,
+  not by a read-only session: reading scores fills temporary tables (Database.load_rows), and
+  PostgreSQL refuses CREATE, temporary or not, in a READ ONLY transaction.
+- Only irw's own objects are read: every open first compares the schema's catalog with what irw's
+  migrations make (_check_objects, one query), and refuses what they did not make, as DuckDB's
+  Database does: a view over pg_read_file in place of `runs`, a trigger, policy or rule on irw's
+  tables, or a function or operator named like a built-in one (PostgreSQL picks a better-matching
+  function of a schema on the search_path over pg_catalog's, wherever pg_catalog stands).
+- The URL's password is never shown: `path` (what messages, reports and `irw runs` print) is the
+  URL with the password masked, and server messages that quote it are scrubbed.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from warehouse.engines.dialect import postgres_statements
+from warehouse import interrupt
+from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
+                              ReadOnlyError, WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
+from warehouse.resources import read_sql
+from warehouse.formats.table import Table
+
+URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
+
+
+def is_url(path: Any) -> bool:
+    return isinstance(path, str) and bool(URL.match(path))
+
+
+def shown_url(url: str) -> str:
+    """The URL as irw prints it: the password (in the URL or as ?password=) replaced by ***."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        if ":" in userinfo:
+            userinfo = userinfo.split(":", 1)[0] + ":***"
+        netloc = f"{userinfo}@{host}"
+    query = parts.query
+    if query:
+        pairs = [(k, "***" if k.lower() == "password" else v) for k, v in parse_qsl(query, keep_blank_values=True)]
+        query = urlencode(pairs, safe="*")
+    scheme = parts.scheme.split("+", 1)[0]
+    return urlunsplit((scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _secrets(url: str) -> list[str]:
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    parts = urlsplit(url)
+    found = []
+    if parts.password:
+        found += [parts.password, unquote(parts.password)]
+    found += [v for k, v in parse_qsl(parts.query) if k.lower() == "password"]
+    return [s for s in found if s]
+
+
+class PostgresDatabase:
+    """One PostgreSQL database holding an irw warehouse (its tables in the connection's schema)."""
+
+    dialect = "postgres"
+    keeps_scores = True  # a warehouse: see warehouse/engines/duckdb.py Database.keeps_scores
+    # the capabilities warehouse/engines/__init__.py's WarehouseEngine states
+    batches_runs = True
+    sandbox_in_process = False  # irw sql: a READ ONLY transaction of a reader's session (warehouse/store/adhoc.py)
+    text_holds_nul = False
+    writes_parquet = False
+
+    def __init__(self, url: str, *, read_only: bool = False, create: bool = True, sandboxed: bool = False):
+        import psycopg
+
+        self._url = url.replace("+psycopg", "", 1)
+        self._secrets = _secrets(url)
+        self.path = shown_url(url)
+        self.sandboxed = sandboxed
+        self.read_only = read_only or sandboxed
+        self.read_only_reason: str | None = None  # why read_only when it was not asked for
+        self.created = False
+        self._closed = False
+        self._staging = None
+        self._engine = None
+        self._in_transaction = False
+        self._reader = None  # reader_session()
+        self._known = None  # _known_objects()
+        try:
+            self._con = psycopg.connect(self._url, autocommit=True)
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
+        interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
+        _configure(self._con)
+        try:
+            # The warehouse's schema is the session's whole search_path (pg_catalog implicitly
+            # first): no function of another schema on the URL's path (public, "$user") can stand
+            # for a built-in one in irw's statements; those of this schema are refused at open.
+            self.schema = self._con.execute(
+                "select s, case when s is not null then pg_catalog.set_config('search_path', "
+                "pg_catalog.quote_ident(s), false) end from (select pg_catalog.current_schema() as s) as x"
+            ).fetchone()[0]
+            self._check_event_triggers()
+            self._check_objects()
+            version = self.schema_version()
+            if version == 0 and self.read_only:
+                raise WarehouseNotFound(f"no warehouse in {self.path} (its schema has no irw_schema table); "
+                                        "create one with `irw ingest` or `irw migrate` through a role that may "
+                                        "create tables")
+            if version == 0 and not create:
+                raise WarehouseNotFound(f"no warehouse in {self.path}; create one with `irw ingest`")
+            if version == 0:
+                self._check_is_warehouse()
+            if version and not self.read_only and not self._role_may_write():
+                # A reader's role (docs/engines.md): irw reads stored scores and stores nothing, as for a
+                # warehouse opened read-only, instead of failing at its first write.
+                self.read_only = True
+                self.read_only_reason = "its role may read but not write the warehouse's tables"
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- errors ------------------------------------------------------------------------------
+    def scrub(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def failure(self, error: BaseException) -> IrwError:
+        import psycopg.errors as pe
+
+        message = self.scrub(_first_line(error))
+        if isinstance(error, pe.UniqueViolation):
+            return ConflictError(f"another writer stored the same thing meanwhile in {self.path}: {message}; "
+                                 "run the command again (it then finds what the other writer stored)")
+        if isinstance(error, pe.ReadOnlySqlTransaction):
+            return DatabaseError(f"the warehouse {self.path} is open read-only: {message}")
+        if isinstance(error, pe.InsufficientPrivilege):
+            return DatabaseError(f"the role in {self.path} may not do this: {message}; irw needs a role that may "
+                                 "create tables in the warehouse's schema to write (see docs/engines.md, "
+                                 "\"A shared warehouse\")")
+        if isinstance(error, pe.DiskFull):
+            return DatabaseError(f"the server's disk is full: {message}; the transaction was rolled back, so "
+                                 "nothing was stored")
+        return DatabaseError(f"PostgreSQL failed on the warehouse {self.path}: {message}")
+
+    # -- connections -------------------------------------------------------------------------
+    @property
+    def con(self):
+        if self._closed:
+            raise WarehouseClosed(f"the warehouse {self.path} was closed; open it again with warehouse.open()")
+        return self._con
+
+    @property
+    def staging(self):
+        """A local in-memory DuckDB database where files are read and validated before their rows
+        are sent here (warehouse/store/transfer.py)."""
+        if self._staging is None:
+            from warehouse.engines.duckdb import MEMORY, Database
+
+            self._staging = Database(MEMORY)
+        return self._staging
+
+    @property
+    def engine(self):
+        """A SQLAlchemy engine (psycopg 3) on the same URL: full access as the URL's role."""
+        if self._engine is None:
+            import sqlalchemy as sa
+
+            self._engine = sa.create_engine(
+                re.sub(r"^postgres(?:ql)?(?:\+psycopg)?://", "postgresql+psycopg://", self._url), poolclass=sa.pool.NullPool)
+        return self._engine
+
+    # -- statements --------------------------------------------------------------------------
+    def _bind(self, statement, params):
+        if statement.names:
+            if not isinstance(params, dict):
+                raise TypeError(f"statement takes named parameters {statement.names}, got {type(params).__name__}")
+            return {name: _adapted(params[name]) for name in statement.names}
+        if statement.positional:
+            return [_adapted(v) for v in params]
+        return None
+
+    def _run(self, statement, params):
+        import psycopg
+
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(statement.text, self._bind(statement, params))
+        except psycopg.Error as exc:
+            cursor.close()
+            if self._in_transaction:
+                raise
+            raise self.failure(exc) from None
+        return cursor
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
+        result = None
+        for statement in postgres_statements(sql):
+            result = self._run(statement, params)
+        return result
+
+    def fetchall(self, sql: str, params=None) -> list[tuple]:
+        return self.execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params=None):
+        return self.execute(sql, params).fetchone()
+
+    def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
+        return self.run_sql(read_sql(relative_path), params)
+
+    def run_sql(self, sql: str, params: dict[str, Any] | None = None):
+        return self.execute(sql, params or {})
+
+    def load_rows(self, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]) -> None:
+        """Replaces temporary table `table` (a name of irw's own) with rows, as Database.load_rows."""
+        definition = ", ".join(f"{name} {kind}" for name, kind in columns)
+        self.execute(f"drop table if exists {table}")
+        self.execute(f"create temp table {table} ({definition})")
+        if rows:
+            with self.con.cursor() as cursor:
+                with cursor.copy(f"copy {table} ({', '.join(n for n, _ in columns)}) from stdin") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+        # Statistics, as sql/eval's steps take for their tables: without them PostgreSQL guesses
+        # the measures' join 100x too small and nested-loops nDCG@k over every ranked row (2.2 s of
+        # a 7M-line run's 3.2 s evaluation, benchmarks/postgres.py).
+        self.execute(f"analyze {table}")
+
+    def has_table(self, name: str) -> bool:
+        """A table (temporary or not) of that name is on the session's search path."""
+        return self.fetchone("select pg_catalog.to_regclass(?) is not null", [name])[0]
+
+    def statements(self, sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The statements of SQL text of our own (DuckDB's) as PostgreSQL runs them (warehouse/engines/dialect.py),
+        each with the $names it binds (as psycopg's %(name)s)."""
+        return tuple((statement.text, frozenset(statement.names)) for statement in postgres_statements(sql))
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Two opens of one warehouse have the same identity (the URL, its password masked)."""
+        return (self.dialect, self.path)
+
+    @property
+    def files(self) -> list[str]:
+        """The local files the warehouse lives in: none, it is on the server."""
+        return []
+
+    def copy_in(self, table: str, columns: Sequence[str], csv_path: str) -> None:
+        """Appends a headerless CSV file's rows to a table (irw's own name) with COPY."""
+        with self.con.cursor() as cursor:
+            with cursor.copy(f"copy {table} ({', '.join(columns)}) from stdin with (format csv)") as copy:
+                with open(csv_path, "rb") as handle:
+                    while chunk := handle.read(1 << 20):
+                        copy.write(chunk)
+
+    def copy_out(self, sql: str, params, csv_path: str) -> None:
+        """Writes a query's rows (irw's own SQL under sql/) to a headerless CSV file with COPY."""
+        from psycopg import ClientCursor
+        from psycopg import sql as psql
+
+        (statement,) = postgres_statements(sql)
+        bound = self._bind(statement, params)
+        # COPY takes no parameters: the values are bound client-side (psycopg quotes them).
+        query = ClientCursor(self.con).mogrify(statement.text, bound) if bound is not None else statement.text
+        with self.con.cursor() as cursor, open(csv_path, "wb") as handle:
+            with cursor.copy(psql.SQL("copy ({}) to stdout with (format csv)").format(psql.SQL(query))) as copy:
+                for chunk in copy:
+                    handle.write(chunk)
+
+    def lock_scores(self, qrels_set_id: int) -> None:
+        """Serialises, until the caller's transaction ends, the writers that store scores computed
+        with one qrels set: two clients evaluating the same runs at once then store each score
+        once, the second finding the first's (the evaluation's row, and every score, have unique
+        keys as well). The lock is the qrels set's row, which only a writer may lock (module notes)."""
+        self.con.execute("select 1 from qrels_sets where qrels_set_id = %s for no key update", [qrels_set_id])
+
+    def transaction(self) -> "_Transaction":
+        return _Transaction(self)
+
+    def refresh_statistics(self, kind: str) -> None:
+        """ANALYZE what an ingest of `kind` (qrels or runs) wrote: planned before autovacuum samples
+        them, a user measure over ranked_judged nested-loops (sql/ingest/statistics_after_*.sql).
+
+        Only the tables whose statistics autovacuum would renew (_STALE_STATISTICS: never taken, or
+        the table grew by more than autovacuum_analyze_scale_factor since) are analyzed, at once
+        rather than up to a minute later: at 100 stored runs the four ANALYZEs took 0.7 s of a
+        5,000-line run's 1.1 s ingest, for a run that adds 1% to each table."""
+        tables = [match.group(1) for statement in postgres_statements(read_sql(f"ingest/statistics_after_{kind}.sql"))
+                  if (match := re.fullmatch(r"\s*ANALYZE\s+(\w+)\s*", statement.text, re.IGNORECASE))]
+        stale = {row[0] for row in self.fetchall(_STALE_STATISTICS, [tables])}
+        for table in tables:  # names from our own SQL file
+            if table in stale:
+                self.execute(f"analyze {table}")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A read-only REPEATABLE READ transaction: every statement in it reads the same state of
+        every table (`irw export` reads them one by one while others may write). Its text output is
+        the kind that reads back exactly: ISO dates, and doubles as their shortest exact digits
+        whatever the server's extra_float_digits."""
+        with self.transaction():
+            self.con.execute("set transaction isolation level repeatable read, read only")
+            self.con.execute("set local datestyle = 'ISO, YMD'")
+            self.con.execute("set local extra_float_digits = 1")
+            yield
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def close(self) -> None:
+        self._closed = True
+        for thing in (self._staging,):
+            if thing is not None:
+                thing.close()
+        self._staging = None
+        if self._engine is not None:
+            self._engine.dispose()
+        for con in (self._reader, self._con):
+            if con is None:
+                continue
+            interrupt.unregister(con)
+            try:
+                con.close()
+            except Exception:
+                pass
+
+    def discard(self) -> None:
+        self.close()
+
+    def error_of(self, error: BaseException) -> IrwError | None:
+        """None: the server's errors are said where they are met (failure), not after a block."""
+        return None
+
+    def _role_may_write(self) -> bool:
+        return self.con.execute("select has_table_privilege('scores', 'INSERT') "
+                                "and has_table_privilege('runs', 'INSERT')").fetchone()[0]
+
+    # -- schema ------------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        row = self.con.execute(
+            "select count(*) from information_schema.tables where table_name = 'irw_schema' "
+            "and table_schema = current_schema()").fetchone()
+        if not row[0]:
+            return 0
+        return self.con.execute("select coalesce(max(version), 0) from irw_schema").fetchone()[0]
+
+    def _check_is_warehouse(self) -> None:
+        rows = self.con.execute(
+            "select table_name from information_schema.tables where table_schema = current_schema() "
+            "and table_name <> 'irw_schema' order by table_name limit 6").fetchall()
+        if rows and self.schema_version():
+            return  # another client's migrations committed meanwhile
+        if rows:
+            names = [r[0] for r in rows]
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: its schema holds tables ({shown}) and no irw_schema table; "
+                "irw does not add its tables to another application's schema: use an empty database or schema")
+
+    def _check_event_triggers(self) -> None:
+        """Refuses a database holding an enabled event trigger (database-wide, made by a superuser;
+        irw makes none): it fires on DDL irw runs (its migrations, and the temporary tables
+        _known_objects makes), running a function of someone else's in irw's session, where the
+        schema check (_check_objects) cannot see it. One catalog query, readable by every role."""
+        rows = self.con.execute(
+            "select e.evtname::text, e.evtevent::text, pg_catalog.pg_get_userbyid(e.evtowner)::text "
+            "from pg_catalog.pg_event_trigger e where e.evtenabled <> 'D' order by 1").fetchall()
+        if rows:
+            shown = "; ".join(f"event trigger {name} (on {event}, owner {owner})" for name, event, owner in rows[:5])
+            shown += f"; and {len(rows) - 5} more" if len(rows) > 5 else ""
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: its database holds an event trigger irw did not make ({shown}); "
+                "it would run a function of someone else's on the statements irw runs. If you trust it, a "
+                "superuser can disable it (ALTER EVENT TRIGGER name DISABLE) or drop it; else use a database "
+                "without one")
+
+    def _check_objects(self) -> None:
+        """Refuses a warehouse whose schema holds what irw's migrations did not make (_foreign,
+        one catalog query): a view, function, trigger, rule or policy of someone else's would run in
+        every command that reads the warehouse, as the reader's role, and could read server files or
+        reach the network; a function or operator in the schema can stand for a built-in one. A
+        schema without irw_schema is not a warehouse yet (_check_is_warehouse)."""
+        rows = self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall()
+        if ("table", "irw_schema") not in {(kind, name) for kind, name, _ in rows}:
+            return
+        from warehouse.engines.duckdb import (names_ranked_judged, only_ranked_judged, remake_ranked_judged,
+                                              stale_view_message)
+        from warehouse.errors import SchemaVersionError
+
+        strange = _foreign(rows, self._known_objects())
+        if names_ranked_judged(strange) and not self.read_only and self._role_may_write():
+            try:
+                remake_ranked_judged(self)
+            except IrwError:
+                pass  # a role that may write but not drop the view: refused as below
+            else:
+                strange = _foreign(self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall(), self._known_objects())
+        if only_ranked_judged(strange):
+            raise SchemaVersionError(stale_view_message(self.path))
+        if strange:
+            shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
+            raise NotAWarehouse(
+                f"cannot open warehouse {self.path}: its schema {self.schema} holds what irw's migrations did not "
+                f"make ({shown}); irw reads only its own tables and views, as others' could read server files or "
+                "reach the network when read. If you trust whoever made them, drop them or restore irw's "
+                "definitions (as the schema's owner, with psql); else ask for the run and qrels files instead")
+
+    def _known_objects(self) -> frozenset[tuple[str, str, str]]:
+        """Every _OBJECTS_SQL row of a warehouse made by any prefix of irw's migrations on this
+        server's PostgreSQL version: the migrations applied once to temporary tables of this session
+        in a transaction rolled back (~0.3 s), the rows kept in the user's cache folder under a name
+        holding the server's version and a hash of the migration files (as db.known_objects)."""
+        import hashlib
+        import json
+        import os
+        from pathlib import Path
+
+        import psycopg
+
+        from warehouse.engines.duckdb import migration_sql, migrations
+
+        if self._known is not None:
+            return self._known
+        version = self.con.info.server_version
+        steps = [(0, "schema/000_schema_version.sql"), *migrations()]
+        key = (version, tuple(steps))
+        if key in _KNOWN:
+            self._known = _KNOWN[key]
+            return self._known
+        digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
+        for _, relative_path in steps:
+            digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
+        cache: Path | None
+        try:
+            cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
+                f"known-postgres-objects-{digest.hexdigest()[:24]}.json"
+            self._known = _KNOWN[key] = frozenset(
+                tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+            return self._known
+        except RuntimeError:  # no home folder to keep a cache in
+            cache = None
+        except (OSError, ValueError, TypeError):
+            pass
+        rows: set[tuple[str, str, str]] = set()
+        self._in_transaction = True
+        try:
+            self.con.execute("begin")
+            self.con.execute("set local search_path = pg_temp")
+            for number, relative_path in steps:
+                self.run_sql(migration_sql(relative_path))
+                if number == 0:
+                    scratch = self.con.execute("select nspname::text from pg_catalog.pg_namespace "
+                                               "where oid = pg_my_temp_schema()").fetchone()[0]
+                rows |= {tuple(row) for row in self.con.execute(_OBJECTS_SQL, {"s": scratch}).fetchall()}
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(
+                f"cannot open warehouse {self.path}: irw checks it against what its migrations make, which it works "
+                f"out once in temporary tables, and that failed: {self.scrub(_first_line(exc))}; let the role "
+                "create temporary tables in the database (GRANT TEMP), or open the warehouse once from this "
+                "account where a role may (not on a read-only standby): the result is kept in ~/.cache/irw") from None
+        finally:
+            self._in_transaction = False
+            _roll_back(self.con)
+        self._known = _KNOWN[key] = frozenset(rows)
+        if cache is not None:
+            try:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+                partial.write_text(json.dumps(sorted(self._known)), encoding="utf-8")
+                os.replace(partial, cache)
+            except OSError:
+                pass  # no cache folder: worked out again next time
+        return self._known
+
+    def _migrate(self) -> None:
+        from warehouse.engines.duckdb import apply_migrations
+
+        if not self.read_only:
+            self._make_schema_table()
+        apply_migrations(self)
+        if not self.read_only:
+            self._grant_reader()
+
+    def _grant_reader(self) -> None:
+        """The login role `irw sql` runs user SQL as when the URL's role may do more than read
+        (warehouse/store/adhoc.py): one per warehouse, irw_sql_<random>, made LOGIN by a writer whose role
+        may create roles, with a random password kept in irw_reader_login (which only the owner
+        reads: what default privileges granted others on it is revoked) and sent to the server only
+        as a SCRAM verifier, so that no server log holds it. It gets CONNECT on the database (when
+        this role may grant it), USAGE on the schema and SELECT on each table and view but
+        irw_reader_login, nothing else: no membership, so no SET ROLE regains anything. Two
+        queries when all that is in place."""
+        import secrets
+
+        import psycopg
+        from psycopg import sql as psql
+
+        may_create, may_use = self.con.execute(
+            "select (select rolsuper or rolcreaterole from pg_catalog.pg_roles where rolname = current_user),"
+            " to_regclass('irw_reader_login') is not null"
+            " and has_table_privilege('irw_reader_login', 'SELECT, INSERT')").fetchone()
+        if not may_use:
+            return
+        state = self.con.execute(_LOGIN_STATE, {"s": self.schema}).fetchone()
+        role, exists, missing, usage, others = state if state else (None, False, [], False, [])
+        if role and exists and not missing and usage and not others:
+            return
+        if not may_create and not (role and exists):
+            return
+        schema = psql.Identifier(self.schema)
+        try:
+            with self.transaction():
+                self.lock_migrations()
+                row = self.con.execute("select role_name, password from irw_reader_login").fetchone()
+                if row is None:
+                    row = (f"irw_sql_{secrets.token_hex(6)}", secrets.token_hex(24))
+                    self.con.execute("insert into irw_reader_login (role_name, password) values (%s, %s)", row)
+                role, password = row
+                reader = psql.Identifier(role)
+                if not self.con.execute("select to_regrole(%s) is not null", [role]).fetchone()[0]:
+                    self.con.execute(psql.SQL(
+                        "create role {} login nosuperuser nocreatedb nocreaterole noinherit noreplication "
+                        "nobypassrls password {}").format(reader, psql.Literal(_scram_verifier(password))))
+                if self.con.execute("select has_database_privilege(current_database(), 'CONNECT WITH GRANT OPTION')"
+                                    " and not has_database_privilege(%s, current_database(), 'CONNECT')",
+                                    [role]).fetchone()[0]:
+                    database = self.con.execute("select current_database()").fetchone()[0]
+                    self.con.execute(psql.SQL("grant connect on database {} to {}").format(
+                        psql.Identifier(database), reader))
+                self.con.execute(psql.SQL("grant usage on schema {} to {}").format(schema, reader))
+                _, _, missing, _, others = self.con.execute(_LOGIN_STATE, {"s": self.schema}).fetchone()
+                for name in missing:
+                    self.con.execute(psql.SQL("grant select on {}.{} to {}").format(
+                        schema, psql.Identifier(name), reader))
+                for other in others:
+                    self.con.execute(psql.SQL("revoke all on {}.irw_reader_login from {}").format(
+                        schema, psql.SQL("public") if other == "public" else psql.Identifier(other)))
+        except (psycopg.Error, IrwError):
+            pass  # another client made it meanwhile, or this role may not: irw sql then says why
+
+    def reader_login(self) -> tuple[str, str] | None:
+        """(role, password) of `irw sql`'s login role (_grant_reader), when this role may read it."""
+        if not self.con.execute("select to_regclass('irw_reader_login') is not null"
+                                " and has_table_privilege('irw_reader_login', 'SELECT')").fetchone()[0]:
+            return None
+        row = self.con.execute("select role_name, password from irw_reader_login").fetchone()
+        if row is None or not self.con.execute("select to_regrole(%s) is not null", [row[0]]).fetchone()[0]:
+            return None
+        return row[0], row[1]
+
+    def reader_session(self, role: str, password: str):
+        """A session of its own on the same server and database, logged in as role (autocommit),
+        kept until close(); WarehouseOpenError with the server's reason when the login is refused."""
+        import psycopg
+        from psycopg.conninfo import make_conninfo
+
+        if self._reader is not None and not self._reader.closed:
+            return self._reader
+        if password not in self._secrets:
+            self._secrets.append(password)
+        try:
+            self._reader = psycopg.connect(make_conninfo(self._url, user=role, password=password), autocommit=True)
+        except psycopg.Error as exc:
+            raise WarehouseOpenError(self.scrub(_first_line(exc))) from None
+        interrupt.register(self._reader)
+        _configure(self._reader)
+        return self._reader
+
+    # -- irw sql's read-only session (warehouse/store/adhoc.py's notes on PostgreSQL, 1 and 2) -------------
+
+    def volatile_functions(self, names: set[str]) -> set[str]:
+        """Those of names the server's pg_proc marks VOLATILE (adhoc refuses a statement calling one)."""
+        rows = self.con.execute("select distinct proname from pg_catalog.pg_proc where provolatile = 'v' "
+                                "and proname = any(%s)", [sorted(names)]).fetchall()
+        return {row[0] for row in rows}
+
+    def user_sql_session(self):
+        """The session user SQL runs in: this one when its login role can only read, else irw's reader
+        login of this warehouse; ReadOnlyError saying why irw runs none."""
+        con = self.con
+        user = con.execute("select session_user").fetchone()[0]
+        powers = _powers(con, self.schema)
+        if not powers:
+            return con
+        why = (f"irw sql runs SQL only in a session whose role can only read, and the role {user} "
+               f"{' and '.join(powers)}")
+        login = self.reader_login()
+        if login is None:
+            raise ReadOnlyError(
+                f"{why}; connect with a read-only role (docs/engines.md, \"A shared warehouse\"), or let irw make its "
+                "reader login for this warehouse: `irw migrate --db URL` through a role that may create roles")
+        role, password = login
+        try:
+            session = self.reader_session(role, password)
+        except WarehouseOpenError as exc:
+            database = con.execute("select current_database()").fetchone()[0]
+            raise ReadOnlyError(
+                f"{why}, so it runs it as irw's reader login {role} of this warehouse, and the server refused that "
+                f"login: {exc}; allow it in the server's pg_hba.conf (a line such as `host {database} {role} "
+                f"samenet scram-sha-256`), or connect with a read-only role (docs/engines.md, \"A shared "
+                "warehouse\")") from None
+        left = _powers(session, self.schema)
+        if left:
+            raise ReadOnlyError(f"irw sql runs SQL only in a session whose role can only read, and irw's reader login "
+                                f"{role} {' and '.join(left)}; revoke that from it")
+        return session
+
+    def run_user_sql(self, query: str, params: Any, timeout: float | None) -> Table:
+        """A user's statement, already checked (adhoc.run_on_postgres), in user_sql_session(), inside a
+        READ ONLY transaction always rolled back, with statement_timeout, lock_timeout and search_path
+        (pg_catalog first) set for it alone; the server's refusals as irw's errors."""
+        import psycopg
+        from psycopg import sql as psql
+
+        con = self.user_sql_session()
+        con.execute("begin transaction read only")
+        try:
+            milliseconds = 0 if not timeout else max(1, int(timeout * 1000))
+            con.execute(f"set local statement_timeout = {milliseconds}")  # an int of ours
+            con.execute(f"set local lock_timeout = {milliseconds}")
+            con.execute(psql.SQL("set local search_path = pg_catalog, {}, pg_temp").format(psql.Identifier(self.schema)))
+            try:
+                cursor = con.execute(query, params)
+                return Table.from_result(cursor)
+            except psycopg.errors.QueryCanceled as exc:
+                if "statement timeout" in str(exc) and timeout:
+                    raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
+                                            "cancelled on the server; give it more with --timeout SECONDS") from None
+                raise QueryError(self.scrub(str(exc).strip()) or "the query was cancelled") from None
+            except psycopg.errors.LockNotAvailable as exc:
+                raise QueryError("the query waited for a lock longer than irw sql's timeout: "
+                                 f"{self.scrub(str(exc).strip())}") from None
+            except psycopg.errors.ReadOnlySqlTransaction as exc:
+                raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {self.scrub(str(exc).strip())}") from None
+            except psycopg.errors.InsufficientPrivilege as exc:
+                raise ReadOnlyError(f"irw sql: the server refused it: {self.scrub(str(exc).strip())}") from None
+            except psycopg.Error as exc:
+                lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
+                raise QueryError("\n".join(lines) or type(exc).__name__) from None
+            except (TypeError, ValueError, IndexError, KeyError) as exc:
+                raise QueryError(f"cannot bind the parameters: {exc}") from None
+        finally:
+            try:
+                con.execute("rollback")
+                con.execute("select pg_catalog.pg_advisory_unlock_all()")
+            except psycopg.Error:
+                pass
+
+    def outdated(self, current: int, latest: int, missing: list[int]) -> str:
+        return (f"{self.path} has schema version {current} and lacks migration"
+                f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
+                "`irw migrate --db URL` through a role that may create tables")
+
+    def _make_schema_table(self) -> None:
+        """irw_schema, in a statement of its own, so that there is a table for lock_migrations to
+        lock before the first migration (module notes). Two clients creating it at once: the second
+        waits for the first to commit, then fails on the catalog ("relation/type already exists", or
+        its unique key), and finds it made."""
+        exists = "select to_regclass('irw_schema') is not null"
+        if self.con.execute(exists).fetchone()[0]:
+            return
+        try:
+            self.run_file("schema/000_schema_version.sql")
+        except IrwError:
+            if not self.con.execute(exists).fetchone()[0]:
+                raise
+
+    def lock_migrations(self) -> None:
+        """Two clients opening a fresh database together: the second waits here until the first
+        commits, then finds the migrations applied. A lock only a writer may take (module notes)."""
+        self.con.execute("lock table irw_schema in exclusive mode")
+
+
+class _Transaction:
+    def __init__(self, db: PostgresDatabase):
+        self.db = db
+
+    def __enter__(self):
+        self.db.con.execute("begin")
+        self.db._in_transaction = True
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        import psycopg
+
+        self.db._in_transaction = False
+        if exc_type is None:
+            try:
+                self.db.con.execute("commit")
+            except psycopg.Error as error:
+                _roll_back(self.db.con)
+                raise self.db.failure(error) from None
+            return False
+        _roll_back(self.db.con)
+        if isinstance(exc, psycopg.Error):
+            raise self.db.failure(exc) from None
+        return False
+
+
+# -- what irw's migrations make ------------------------------------------------------------------
+# One row per object in the warehouse's schema (%(s)s), and per part of a table that holds an
+# expression or a type, as this server writes them: (kind, name, what). Names of objects in the
+# schema come unqualified (the schema is current), so the rows of temporary tables made by the
+# migrations (_known_objects) compare equal. irw's migrations make tables, views, sequences,
+# indexes and constraints; every function, procedure, aggregate, operator, type (but the row types
+# of relations and their arrays), trigger, rule, policy, inheritance, extension, collation,
+# conversion, text search object, operator class or family and statistics object is someone else's.
+_OBJECTS_SQL = """
+with ns as (select oid from pg_catalog.pg_namespace where nspname = %(s)s),
+rel as (select c.* from pg_catalog.pg_class c join ns on c.relnamespace = ns.oid)
+select case c.relkind when 'r' then 'table' when 'p' then 'table' when 'v' then 'view'
+         when 'm' then 'materialized view' when 'S' then 'sequence' when 'f' then 'foreign table'
+         when 'c' then 'type' else 'relation' end,
+       c.relname::text,
+       c.relkind::text || ' ' || coalesce(array_to_string(c.reloptions, ','), '')
+       || case when c.relrowsecurity then ' row security' else '' end
+       || case when c.relkind in ('v', 'm') then ' ' || pg_catalog.pg_get_viewdef(c.oid) else '' end
+  from rel c where c.relkind not in ('i', 'I', 't')
+union all
+select 'column', c.relname || '.' || a.attname,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) || case when a.attnotnull then ' not null' else '' end
+       || coalesce(' collate ' || (select l.collname from pg_catalog.pg_collation l
+                                   where l.oid = a.attcollation and a.attcollation <> 0), '')
+       || ' ' || a.attgenerated::text || a.attidentity::text
+       || coalesce(' default ' || pg_catalog.pg_get_expr(d.adbin, d.adrelid), '')
+  from rel c join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+  where c.relkind in ('r', 'p', 'v', 'm', 'f', 'c')
+union all
+select 'index', i.relname::text,
+       t.relname || case when x.indisunique then ' unique ' else ' ' end || m.amname || ' ('
+       || (select string_agg(pg_catalog.pg_get_indexdef(x.indexrelid, k, true), ', ' order by k)
+           from generate_series(1, x.indnatts) k) || ')'
+       || coalesce(' where ' || pg_catalog.pg_get_expr(x.indpred, x.indrelid, true), '')
+  from pg_catalog.pg_index x join pg_catalog.pg_class i on i.oid = x.indexrelid
+  join rel t on t.oid = x.indrelid join pg_catalog.pg_am m on m.oid = i.relam
+union all
+select 'constraint', t.relname || '.' || k.conname, pg_catalog.pg_get_constraintdef(k.oid)
+  from pg_catalog.pg_constraint k join rel t on t.oid = k.conrelid
+union all
+select 'trigger', t.relname || '.' || g.tgname, '' from pg_catalog.pg_trigger g join rel t on t.oid = g.tgrelid
+  where not g.tgisinternal
+union all
+select 'rule', t.relname || '.' || r.rulename, '' from pg_catalog.pg_rewrite r join rel t on t.oid = r.ev_class
+  where r.rulename <> '_RETURN'
+union all
+select 'policy', t.relname || '.' || p.polname, '' from pg_catalog.pg_policy p join rel t on t.oid = p.polrelid
+union all
+select 'inheritance', c.relname || ' of ' || pg_catalog.format('%%I.%%I', pn.nspname, p.relname), ''
+  from pg_catalog.pg_inherits h join pg_catalog.pg_class c on c.oid = h.inhrelid
+  join pg_catalog.pg_class p on p.oid = h.inhparent join pg_catalog.pg_namespace pn on pn.oid = p.relnamespace
+  where c.relnamespace in (select oid from ns) or p.relnamespace in (select oid from ns)
+union all
+select case p.prokind when 'p' then 'procedure' when 'a' then 'aggregate' when 'w' then 'window function'
+         else 'function' end,
+       p.proname || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')', ''
+  from pg_catalog.pg_proc p join ns on p.pronamespace = ns.oid
+union all
+select 'type', t.typname::text, '' from pg_catalog.pg_type t join ns on t.typnamespace = ns.oid
+  where t.typrelid = 0 and not exists (select 1 from pg_catalog.pg_type e where e.oid = t.typelem
+                                       and e.typrelid <> 0 and e.typarray = t.oid)
+union all
+select 'operator', o.oprname || '(' || pg_catalog.format_type(o.oprleft, null) || ', '
+       || pg_catalog.format_type(o.oprright, null) || ')', ''
+  from pg_catalog.pg_operator o join ns on o.oprnamespace = ns.oid
+union all
+select 'extension', e.extname::text, '' from pg_catalog.pg_extension e join ns on e.extnamespace = ns.oid
+union all select 'collation', collname::text, '' from pg_catalog.pg_collation join ns on collnamespace = ns.oid
+union all select 'conversion', conname::text, '' from pg_catalog.pg_conversion join ns on connamespace = ns.oid
+union all select 'text search configuration', cfgname::text, ''
+  from pg_catalog.pg_ts_config join ns on cfgnamespace = ns.oid
+union all select 'text search dictionary', dictname::text, ''
+  from pg_catalog.pg_ts_dict join ns on dictnamespace = ns.oid
+union all select 'text search parser', prsname::text, '' from pg_catalog.pg_ts_parser join ns on prsnamespace = ns.oid
+union all select 'text search template', tmplname::text, ''
+  from pg_catalog.pg_ts_template join ns on tmplnamespace = ns.oid
+union all select 'operator class', opcname::text, '' from pg_catalog.pg_opclass join ns on opcnamespace = ns.oid
+union all select 'operator family', opfname::text, '' from pg_catalog.pg_opfamily join ns on opfnamespace = ns.oid
+union all select 'statistics', stxname::text, '' from pg_catalog.pg_statistic_ext join ns on stxnamespace = ns.oid
+"""
+_KNOWN: dict[tuple, frozenset[tuple[str, str, str]]] = {}  # (server version, migrations) -> _known_objects()
+_RELATION_KINDS = {"table", "view", "materialized view", "sequence", "foreign table", "type", "relation"}
+
+
+# The tables (of those named) whose planner statistics autovacuum would take again now: never
+# taken (reltuples -1, PostgreSQL 14+), or the table has grown on disk by more than
+# autovacuum_analyze_scale_factor (0.1 by default) since they were (the planner scales a table's
+# row count by its current size itself, so a small growth changes no plan).
+_STALE_STATISTICS = """
+select c.relname
+from pg_catalog.pg_class as c
+where c.oid in (select pg_catalog.to_regclass(t) from pg_catalog.unnest(cast(? as text[])) as t)
+  and (c.reltuples < 0 or c.relpages = 0
+       or pg_catalog.pg_relation_size(c.oid) > (1 + cast(pg_catalog.current_setting('autovacuum_analyze_scale_factor') as float8))
+          * c.relpages * cast(pg_catalog.current_setting('block_size') as integer))
+"""
+
+
+def _foreign(rows, known) -> list[str]:
+    """What rows hold that known does not, as `kind name` labels: an object of a name irw never
+    uses, or one of irw's names defined otherwise; the parts (columns, indexes, constraints) of a
+    relation already named are not repeated."""
+    known_names = {name for kind, name, _ in known if kind in _RELATION_KINDS}
+    found: list[str] = []
+    strange_relations: set[str] = set()
+    for kind, name, what in sorted(rows, key=lambda row: (row[0] not in _RELATION_KINDS, row)):
+        if (kind, name, what) in known:
+            continue
+        if kind in _RELATION_KINDS:
+            strange_relations.add(name)
+            label = f"{kind} {name}" + (" (not irw's definition)" if name in known_names else "")
+        elif kind in ("column", "constraint", "trigger", "rule", "policy") and \
+                name.split(".", 1)[0] in strange_relations:
+            continue
+        elif kind == "index" and what.split(" ", 1)[0] in strange_relations:
+            continue
+        elif (kind, name) in {(k, n) for k, n, _ in known}:
+            label = f"{kind} {name} (not irw's definition)"
+        else:
+            label = f"{kind} {name}"
+        if label not in found:
+            found.append(label)
+    return found
+
+
+# irw sql's login role (_grant_reader): its name, whether it exists, the tables and views of the
+# schema it may not read yet, whether it may use the schema, and the roles other than the owner
+# granted anything on irw_reader_login.
+_LOGIN_STATE = """
+select l.role_name, to_regrole(l.role_name) is not null,
+ array(select c.relname::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = %(s)s and c.relkind in ('r', 'v', 'm', 'p') and c.relname <> 'irw_reader_login'
+       and case when to_regrole(l.role_name) is null then true
+                else not has_table_privilege(l.role_name, c.oid, 'SELECT') end
+       order by 1),
+ case when to_regrole(l.role_name) is null then false else has_schema_privilege(l.role_name, %(s)s, 'USAGE') end,
+ array(select distinct case when a.grantee = 0 then 'public' else pg_catalog.pg_get_userbyid(a.grantee)::text end
+       from pg_catalog.pg_class c, aclexplode(c.relacl) a
+       where c.oid = 'irw_reader_login'::regclass and a.grantee <> c.relowner)
+from irw_reader_login l
+"""
+
+
+def _scram_verifier(password: str) -> str:
+    """The SCRAM-SHA-256 verifier PostgreSQL stores for password (RFC 5803; what psql's \\password
+    sends): the server never sees the password itself."""
+    import base64
+    import hashlib
+    import hmac
+    import os
+
+    salt, iterations = os.urandom(16), 4096
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, iterations)
+    stored = hashlib.sha256(hmac.new(salted, b"Client Key", "sha256").digest()).digest()
+    server = hmac.new(salted, b"Server Key", "sha256").digest()
+    b64 = lambda data: base64.b64encode(data).decode()  # noqa: E731
+    return f"SCRAM-SHA-256${iterations}:{b64(salt)}${b64(stored)}:{b64(server)}"
+
+
+def _roll_back(con) -> None:
+    try:
+        con.execute("rollback")
+    except Exception:
+        pass
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _adapted(value):
+    """A Python value as psycopg binds it the way DuckDB does: a dict as JSONB (runs.parameters),
+    a tuple as a list (an array)."""
+    if isinstance(value, dict):
+        from psycopg.types.json import Jsonb
+
+        return Jsonb(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _configure(con) -> None:
+    """Strings bind as text (psycopg sends them untyped, and PostgreSQL cannot type an array of
+    untyped values); numerics load as int or float, as DuckDB returns them (PostgreSQL's sum of
+    bigints is numeric)."""
+    from psycopg.adapt import Loader
+    from psycopg.types.string import StrDumper
+
+    class NumericAsNumber(Loader):
+        def load(self, data):
+            text = bytes(data).decode()
+            if text.lstrip("-").isdigit():
+                return int(text)
+            return float(text)
+
+    con.adapters.register_dumper(str, StrDumper)
+    con.adapters.register_loader("numeric", NumericAsNumber)
+
+
+# Roles whose members act on the server beyond reading the warehouse (irw sql's session, _powers).
+_PG_SERVER_ROLES = ("pg_read_server_files", "pg_write_server_files", "pg_execute_server_program",
+                    "pg_signal_backend", "pg_checkpoint", "pg_read_all_data", "pg_write_all_data")
+
+
+def _powers(con, schema: str) -> list[str]:
+    """What the session's login role (session_user), or a role it may SET ROLE to, may do beyond
+    reading the warehouse; [] for none."""
+    superuser, writes, creates, roles, others = con.execute(
+        "with mine as (select r.oid, r.rolname, r.rolsuper from pg_catalog.pg_roles r"
+        "              where pg_has_role(session_user, r.oid, 'MEMBER')),"
+        " powerful as (select m.rolname, m.rolsuper,"
+        "   exists (select 1 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
+        "           where n.nspname = %(s)s and (c.relkind in ('r', 'v', 'm', 'p', 'f')"
+        "           and has_table_privilege(m.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')"
+        "           or c.relkind = 'S' and has_sequence_privilege(m.oid, c.oid, 'USAGE, UPDATE'))) as writes,"
+        "   coalesce(has_schema_privilege(m.oid, to_regnamespace(%(s)s), 'CREATE'), false) as creates"
+        "   from mine m)"
+        " select bool_or(rolsuper), bool_or(writes), bool_or(creates),"
+        " array(select x from unnest(%(roles)s::text[]) x where to_regrole(x) is not null"
+        "       and pg_has_role(session_user, x, 'MEMBER')),"
+        " array(select rolname::text from powerful where rolname <> session_user"
+        "       and (rolsuper or writes or creates) order by 1)"
+        " from powerful", {"s": schema, "roles": list(_PG_SERVER_ROLES)}).fetchone()
+    powers = []
+    if superuser:
+        powers.append("is a superuser")
+    if writes:
+        powers.append("may write the warehouse's tables")
+    if creates:
+        powers.append("may create objects in the warehouse's schema")
+    if roles:
+        powers.append(f"is a member of {', '.join(roles)}")
+    if others:
+        powers.append(f"may SET ROLE to {', '.join(others)}, which may do more than read")
+    return powers

@@ -1,0 +1,848 @@
+"""Evaluation on Spark: the same measure SQL as DuckDB and PostgreSQL, run by Spark SQL.
+
+    from pyspark.sql import SparkSession
+    import warehouse.engines.spark
+
+    spark = SparkSession.builder.master("local[2]").getOrCreate()
+    result = warehouse.engines.spark.evaluate(spark, "qrels.txt", ["runs/"], ["AP", "nDCG@10"])
+    result.summary            # a Table: run, measure, value, micro, queries
+    result.per_query          # a Spark DataFrame: run, query, measure, value
+
+`SparkDatabase` is a third implementation of warehouse/engines/__init__.py's Engine, which warehouse/engines/duckdb.py's
+Database and warehouse/engines/postgres.py's PostgresDatabase implement too (execute, run_file, load_rows,
+transaction ...), so warehouse/evaluation/evaluator.py's Evaluator runs on it unchanged: every statement of
+sql/eval and sql/measures is derived for Spark by warehouse/engines/dialect.py's spark_statements (the one place where
+the engines differ). Spark SQL has no temporary tables and no INSERT or DELETE on views, so each
+table is a cached DataFrame under a temporary view of the same name, and a statement that writes
+one computes its rows with Spark and replaces the DataFrame (SparkStatement says how). The tables
+start empty, with the columns of sql/oneshot/schema.sql (a warehouse's tables without its
+history): a SparkDatabase evaluates what it is given once, as warehouse/evaluation/oneshot.py does locally.
+
+Everything runs in a session of its own (SparkSession.newSession(): the same SparkContext and
+cluster, its own temporary views and SQL settings), so the views irw makes (`runs`, `qrels`,
+`scores` ...) never shadow a table of the caller's. Rows reach the driver only where Python needs
+them: the summary (runs x measures), the few bookkeeping rows the Evaluator reads, problems of
+input files, and file names; the ranking, the joins, every measure and every sum are Spark's.
+
+Inputs (files validated by Spark SQL under sql/spark/, with the rules and messages of local ingest):
+TREC text files, globs of them and folders of them (plain or compressed as Spark's codecs read
+them: .gz, .bz2 ...), folders of Parquet (a `.parquet` file or a folder holding one), and Spark
+DataFrames with the column names of warehouse/ingestion/frames.py (query_id/qid, doc_id/docno, score,
+grade/relevance/label; a run frame may hold several runs in a `run` column).
+"""
+from __future__ import annotations
+
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from warehouse.engines.dialect import SparkStatement, spark_statements
+from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
+from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS
+from warehouse.resources import read_sql
+from warehouse.formats.table import Table
+
+# Portable column types of load_rows (warehouse/engines/duckdb.py) -> Spark SQL's
+_LOAD_TYPES = {"integer": "INT", "bigint": "BIGINT", "double": "DOUBLE", "varchar": "STRING", "boolean": "BOOLEAN"}
+QRELS_SET_NAME = "qrels"
+# a run frame's column naming the run of each row, when it holds several
+RUN_NAME_COLUMNS = ("run", "run_name", "name", "system")
+
+
+# SQL settings of the session irw works in (its own: the caller's is not changed)
+SESSION_CONF = {
+    # Spark 4.3's rule fails on sql/eval/07_dcg.sql's eval_dcg_totals ("PLAN_VALIDATION_FAILED_RULE_IN_BATCH
+    # ... PushdownPredicatesAndPruneColumnsForCTEDef ... generated an invalid plan"); without it, the CTEs
+    # are planned as written
+    "spark.sql.optimizer.excludedRules": "org.apache.spark.sql.catalyst.optimizer.PushdownPredicatesAndPruneColumnsForCTEDef",
+    # A checkpoint (SparkDatabase._materialised) keeps the constraints of the plan it came from, and
+    # Spark 4.3's constraint propagation then fails on a union of it whose constraints name a column
+    # the checkpoint does not output ("NoSuchElementException: key not found: query_id#1997", in
+    # Union.rewriteConstraints); constraints only infer extra filters
+    "spark.sql.constraintPropagation.enabled": "false",
+    # A Hive-style partition folder (`run=007/`, as `irw export` writes run rows) names a run: read
+    # its value as the text it is (with inference, Spark reads run 007 as the integer 7)
+    "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
+}
+
+
+class SparkError(IrwError):
+    """Spark failed on a statement of irw's (the message is Spark's first line)."""
+
+
+# what Spark's path imports beyond the default install: pyspark, and pyarrow for the rows it hands
+# to a warehouse (DataFrame.toArrow: irw eval --engine spark --into); the spark extra lists both
+SPARK_MODULES = ("pyspark", "pyarrow")
+
+
+def _pyspark():
+    import importlib
+
+    for module in SPARK_MODULES:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise MissingExtraError(f"{module} is not installed; install it with {install_command('spark')} "
+                                    "(Spark 4 also needs a Java 17 runtime, e.g. Debian's openjdk-17-jre-headless)") \
+                from None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+@dataclass
+class _Result:
+    """A statement's result with the DB-API calls irw uses (fetchall, fetchone, description); a
+    query's rows are collected only when asked for."""
+
+    frame: Any = None
+    rows: list[tuple] | None = None
+    columns: tuple[str, ...] = ()
+
+    @property
+    def description(self):
+        names = self.frame.columns if self.frame is not None else list(self.columns)
+        return [(name,) for name in names] if names else None
+
+    def fetchall(self) -> list[tuple]:
+        if self.rows is None:
+            self.rows = [tuple(row) for row in self.frame.collect()] if self.frame is not None else []
+        return self.rows
+
+    def fetchone(self):
+        rows = self.fetchall()
+        return rows[0] if rows else None
+
+
+@dataclass(frozen=True)
+class _Column:
+    name: str
+    spark_type: str
+    sequence: bool = False   # default nextval(...): ids irw assigns
+    now: bool = False        # default current_timestamp
+
+
+@lru_cache(maxsize=None)
+def _schema() -> dict[str, tuple[tuple[_Column, ...], tuple[str, ...]]]:
+    """table -> (its columns, its primary key) from sql/oneshot/schema.sql."""
+    import sqlglot
+    from sqlglot import exp
+
+    tables = {}
+    for tree in sqlglot.parse(read_sql("oneshot/schema.sql"), read="duckdb"):
+        if not (isinstance(tree, exp.Create) and tree.kind == "TABLE"):
+            continue
+        schema = tree.this
+        columns, key = [], []
+        for item in schema.expressions:
+            if isinstance(item, exp.PrimaryKey):
+                key = [c.name for c in item.expressions]
+                continue
+            constraints = [c.args.get("kind") for c in item.args.get("constraints") or []]
+            default = next((c.this for c in constraints if isinstance(c, exp.DefaultColumnConstraint)), None)
+            if any(isinstance(c, exp.PrimaryKeyColumnConstraint) for c in constraints):
+                key = [item.name]
+            columns.append(_Column(
+                item.name, item.args["kind"].sql(dialect="spark"),
+                sequence=default is not None and "nextval" in default.sql().lower(),
+                now=default is not None and "current_timestamp" in default.sql().lower()))
+        tables[schema.this.name] = (tuple(columns), tuple(key))
+    return tables
+
+
+class SparkDatabase:
+    """The warehouse interface over a SparkSession (see the module docstring)."""
+
+    dialect = "spark"
+    read_only = False
+    sandboxed = False
+    created = False
+    keeps_scores = True  # its evaluated rows go into a warehouse (warehouse/engines/spark_store.py)
+    batches_runs = False  # Spark plans the whole evaluation at once (warehouse/engines/__init__.py)
+
+    def __init__(self, spark):
+        _pyspark()
+        self.spark = spark.newSession()
+        for key, value in SESSION_CONF.items():
+            self.spark.conf.set(key, value)
+        master = spark.sparkContext.master
+        self.path = f"spark:{master}"
+        self._tables: dict[str, Any] = {}   # name -> its cached DataFrame (registered as a temp view)
+        self._views: set[str] = set()
+        self._ids: dict[str, int] = {}      # table -> the last id its sequence gave
+        self._staging = None
+        self._closed = False
+        for table in _schema():
+            self.replace_table(table, self._empty(table), cache=False)
+
+    # -- tables ------------------------------------------------------------------------------
+    def _empty(self, table: str):
+        columns, _ = _schema()[table]
+        return self.spark.createDataFrame([], ", ".join(f"`{c.name}` {c.spark_type}" for c in columns))
+
+    def replace_table(self, name: str, frame, *, cache: bool = True) -> Any:
+        """Makes `frame` table `name` (a name of irw's own), registered as a temporary view; with
+        cache, computed now and checkpointed (see _materialised)."""
+        if cache:
+            frame = self._materialised(frame)
+        self._tables[name] = frame
+        frame.createOrReplaceTempView(name)
+        return frame
+
+    def _materialised(self, frame):
+        """`frame` computed now and kept with its lineage cut: a checkpoint, reliable where the
+        SparkContext has a checkpoint folder (SparkContext.setCheckpointDir, on a cluster a folder
+        every executor reaches), else local to the executors (lost with an executor: with dynamic
+        allocation, set a checkpoint folder).
+
+        Why not persist(): a cached DataFrame keeps the plan it came from, so every statement's plan
+        held the whole chain back to the input files, and Spark matched each of its nodes against
+        every cached plan: on DL19 (one run, AP and nDCG@10) a measure's INSERT took 63 s to plan
+        and 0.5 s to run, and the evaluation 215 s. With the lineage cut, each plan reads tables."""
+        if self.spark.sparkContext.getCheckpointDir():
+            return frame.checkpoint(eager=True)
+        return frame.localCheckpoint(eager=True)
+
+    def adopt(self, frame):
+        """A caller's DataFrame as a DataFrame of this database's session (a temporary view is
+        registered in the session a DataFrame belongs to): the same plan, read by this session."""
+        from pyspark.sql import DataFrame
+
+        if frame.sparkSession is self.spark:
+            return frame
+        jvm = self.spark._jvm
+        plan = frame._jdf.queryExecution().analyzed()
+        return DataFrame(jvm.org.apache.spark.sql.classic.Dataset.ofRows(self.spark._jsparkSession, plan), self.spark)
+
+    def table(self, name: str):
+        """Table `name` as a DataFrame."""
+        return self._tables[name]
+
+    def _typed(self, table: str, frame, columns: Sequence[str]):
+        """The rows of `frame` (its columns in the order of `columns`, or of the table) as table's
+        columns: defaults for the others (ids from its sequence, the time now, null), every value
+        cast to the column's type."""
+        from pyspark.sql import functions as F
+        from pyspark.sql.window import Window
+
+        schema, _ = _schema()[table] if table in _schema() else (None, ())
+        if schema is None:
+            raise UsageError(f"irw writes no table {table} on Spark")
+        given = list(columns) or [c.name for c in schema][:len(frame.columns)]
+        if list(frame.columns) != given:
+            frame = frame.toDF(*given)
+        types = dict(frame.dtypes)
+        out = []
+        for column in schema:
+            if column.name in given and types[column.name] == column.spark_type.lower():
+                out.append(F.col(f"`{column.name}`"))
+                continue
+            if column.name in given:
+                value = F.col(f"`{column.name}`")
+            elif column.sequence:
+                start = self._ids.get(table, 0)
+                count = frame.count()
+                self._ids[table] = start + count
+                value = F.lit(start) + F.row_number().over(Window.orderBy(F.monotonically_increasing_id()))
+            elif column.now:
+                value = F.current_timestamp()
+            else:
+                value = F.lit(None)
+            out.append(value.cast(column.spark_type).alias(column.name))
+        return frame.select(*out)
+
+    # -- statements --------------------------------------------------------------------------
+    def _sql(self, text: str, params: dict | Sequence | None):
+        try:
+            return self.spark.sql(text, args=params or None)
+        except Exception as exc:  # pyspark's AnalysisException, ParseException ...
+            if isinstance(exc, IrwError):
+                raise
+            raise SparkError(f"Spark failed on irw's SQL: {_first_line(exc)}") from exc
+
+    def _bind(self, statement: SparkStatement, params) -> dict | None:
+        if not statement.names:
+            return None
+        if not isinstance(params, Mapping):
+            raise TypeError(f"statement takes named parameters {statement.names}, got {type(params).__name__}")
+        return {name: _spark_value(params[name]) for name in statement.names}
+
+    def _run(self, statement: SparkStatement, params) -> _Result:
+        from pyspark.sql import functions as F
+
+        if self._closed:
+            from warehouse.errors import WarehouseClosed
+
+            raise WarehouseClosed(f"the Spark evaluation database {self.path} was closed")
+        bound = self._bind(statement, params)
+        kind, name = statement.kind, statement.table
+        if kind == "query":
+            return _Result(self._sql(statement.text, bound))
+        if kind == "create":
+            self.replace_table(name, self._sql(statement.text, bound))
+            return _Result()
+        if kind == "view":
+            if bound:
+                raise SparkError(f"Spark refuses parameters in a view ({name}): make it a table")
+            self._sql(statement.text, None).createOrReplaceTempView(name)
+            self._views.add(name)
+            return _Result()
+        if kind == "drop":
+            self._tables.pop(name, None)
+            self._views.discard(name)
+            self.spark.catalog.dropTempView(name)
+            return _Result()
+        if kind == "rename":
+            frame = self._tables.pop(name)
+            self.spark.catalog.dropTempView(name)
+            self._tables[statement.target] = frame
+            frame.createOrReplaceTempView(statement.target)
+            return _Result()
+        if kind == "delete":
+            self.replace_table(name, self._sql(statement.text, bound))
+            return _Result()
+        if kind == "insert":
+            new = self._typed(name, self._sql(statement.text, bound), statement.columns)
+            old = self._tables[name]
+            if not statement.conflict and not statement.returning:  # rows added: one pass
+                self.replace_table(name, old.unionByName(new))
+                return _Result()
+            new = self._materialised(new)
+            if statement.conflict:
+                keys = list(statement.conflict)
+                if statement.keep_existing:
+                    new = new.join(old.select(*keys), keys, "left_anti")
+                else:
+                    old = old.join(new.select(*keys), keys, "left_anti")
+            rows = new.select(*statement.returning).collect() if statement.returning else None
+            self.replace_table(name, old.unionByName(new))
+            if rows is not None:
+                return _Result(rows=[tuple(r) for r in rows], columns=statement.returning)
+            return _Result()
+        raise SparkError(f"no way to run a {kind} statement on Spark")
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> _Result:
+        """Runs DuckDB SQL of irw's own (never user input) on Spark, as spark_statements derives it.
+        Positional parameters (?) are numbered into named ones first."""
+        if params is not None and not isinstance(params, Mapping):
+            sql, params = _named(sql, params)
+        result = _Result()
+        for statement in spark_statements(sql):
+            result = self._run(statement, params)
+        return result
+
+    def fetchall(self, sql: str, params=None) -> list[tuple]:
+        return self.execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params=None):
+        return self.execute(sql, params).fetchone()
+
+    def run_file(self, relative_path: str, params: dict[str, Any] | None = None) -> _Result:
+        return self.run_sql(read_sql(relative_path), params)
+
+    def run_sql(self, sql: str, params: dict[str, Any] | None = None) -> _Result:
+        return self.execute(sql, params or {})
+
+    def frame(self, relative_path: str, params: dict[str, Any] | None = None):
+        """The rows of one query file under sql/ (DuckDB SQL) as a Spark DataFrame, not collected."""
+        statements = spark_statements(read_sql(relative_path))
+        if len(statements) != 1 or statements[0].kind != "query":
+            raise UsageError(f"{relative_path} is not one query")
+        return self._sql(statements[0].text, self._bind(statements[0], params or {}))
+
+    def spark_frame(self, relative_path: str, params: dict[str, Any] | None = None):
+        """The rows of one Spark SQL query file (sql/spark/), bound to its :names, not collected."""
+        text = read_sql(relative_path)
+        names = set(re.findall(r"(?<![:\w]):([a-z_]+)\b", _without_comments(text)))
+        return self._sql(text, {n: _spark_value((params or {})[n]) for n in names})
+
+    def load_rows(self, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]) -> None:
+        """Replaces table `table` (a name of irw's own) with `rows`, as Database.load_rows does."""
+        schema = ", ".join(f"`{name}` {_LOAD_TYPES[kind]}" for name, kind in columns)
+        # rows from the driver: nothing to compute, so nothing to cache
+        self.replace_table(table, self.spark.createDataFrame([tuple(r) for r in rows], schema), cache=False)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Nothing to commit: a SparkDatabase holds temporary views of one session, which a failed
+        evaluation leaves to be thrown away with it."""
+        yield
+
+    @property
+    def staging(self):
+        """A local in-memory DuckDB database, as PostgresDatabase has (warehouse/ingestion/files.py reads
+        local files there)."""
+        if self._staging is None:
+            from warehouse.engines.duckdb import MEMORY, Database
+
+            self._staging = Database(MEMORY)
+        return self._staging
+
+    def lock_scores(self, qrels_set_id: int) -> None:
+        """Nothing to serialise: one SparkDatabase, one writer (its own session's views)."""
+
+    def has_table(self, name: str) -> bool:
+        return name in self._tables
+
+    def close(self) -> None:
+        """Lets go of the cached tables and drops the views (the session is this object's own)."""
+        if self._closed:
+            return
+        self._closed = True
+        for name in self._tables:
+            self.spark.catalog.dropTempView(name)
+        for name in self._views:
+            self.spark.catalog.dropTempView(name)
+        self._tables.clear()
+        if self._staging is not None:
+            self._staging.close()
+
+
+def _spark_value(value: Any) -> Any:
+    """A parameter as spark.sql binds it (lists and tuples are arrays)."""
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _named(sql: str, params: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+    """`?` placeholders (outside string literals) as $p1, $p2 ... with their values."""
+    out, values, quoted = [], {}, False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            name = f"p{len(values) + 1}"
+            values[name] = params[len(values)]
+            out.append("$" + name)
+        else:
+            out.append(char)
+    return "".join(out), values
+
+
+def _without_comments(sql: str) -> str:
+    return "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
+
+
+# -- inputs -----------------------------------------------------------------------------------
+
+def _is_frame(value: Any) -> bool:
+    return type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pyspark")
+
+
+def _pick(columns: Sequence[str], roles: Mapping[str, tuple[str, ...]], required: Sequence[str], what: str) -> dict:
+    present = {c.lower(): c for c in columns}
+    chosen = {}
+    for role, names in roles.items():
+        found = next((present[n] for n in names if n in present), None)
+        if found is not None:
+            chosen[role] = found
+        elif role in required:
+            raise UsageError(f"the {what} DataFrame has no {role} column: name one {' or '.join(names)} "
+                             f"(it has {', '.join(columns)})")
+    return chosen
+
+
+def _paths(spec: str | os.PathLike[str]) -> list[str]:
+    """A path, glob or folder as Spark reads it: local paths must exist (a glob must match);
+    URLs (hdfs://, s3a:// ...) are left to Spark."""
+    text = os.fspath(spec)
+    if isinstance(spec, Path) or not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", text):
+        text = os.path.abspath(text) if not any(c in text for c in "*?[") else text
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", text) and not text.startswith("file://"):
+        return [text]
+    local = text[len("file://"):] if text.startswith("file://") else text
+    if any(c in local for c in "*?["):
+        import glob
+
+        if not glob.glob(local):
+            raise InputFileError([Problem(text, 0, "no file matches this pattern")])
+        return [text]
+    if not os.path.exists(local):
+        raise InputFileError([Problem(text, 0, "no such file or folder")])
+    return [text]
+
+
+def _local(spec: str) -> str:
+    return spec[len("file://"):] if spec.startswith("file://") else spec
+
+
+def _is_parquet(spark, spec: str) -> bool:
+    """A `.parquet` file, or a folder holding Parquet files directly or in Hive-style partition
+    folders (`run=NAME/`, as `irw export` writes run rows). Local paths are looked at with os,
+    URLs (hdfs://, s3a:// ...) through the file system Spark reads them with."""
+    local = _local(spec)
+    if local.endswith(".parquet"):
+        return True
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", local):
+        return _remote_holds_parquet(spark, spec)
+    return _holds_parquet(local)
+
+
+def _holds_parquet(folder: str) -> bool:
+    if not os.path.isdir(folder):
+        return False
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".parquet"):
+                return True
+            if "=" in entry.name and entry.is_dir() and _holds_parquet(entry.path):
+                return True
+    return False
+
+
+def _remote_holds_parquet(spark, url: str) -> bool:
+    """_holds_parquet through Hadoop's FileSystem API (a path Spark cannot list is left to Spark
+    to report when it reads it)."""
+    jvm = spark._jvm
+    path = jvm.org.apache.hadoop.fs.Path(url)
+    try:
+        fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+
+        def holds(folder) -> bool:
+            if not fs.getFileStatus(folder).isDirectory():
+                return False
+            for status in fs.listStatus(folder):
+                name = status.getPath().getName()
+                if name.endswith(".parquet"):
+                    return True
+                if "=" in name and status.isDirectory() and holds(status.getPath()):
+                    return True
+            return False
+
+        return holds(path)
+    except Exception as exc:  # py4j's Java exceptions (no such file, no access)
+        if type(exc).__name__ != "Py4JJavaError":
+            raise
+        return False
+
+
+def _shown(file: str) -> str:
+    """A file as Spark names it (file:/a/b), as irw's messages name local files (/a/b)."""
+    from urllib.parse import unquote
+
+    if file.startswith("file:"):
+        return unquote(re.sub(r"^file:(//)?", "", file))
+    return file
+
+
+def _read_lines(db: SparkDatabase, paths: Sequence[str]) -> None:
+    """The data lines of TREC text files as irw_lines (sql/spark/text_lines.sql), computed once."""
+    from pyspark.sql import functions as F
+
+    text = db.spark.read.option("lineSep", "\n").text(list(paths))
+    text = text.select(F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("block"),
+                       F.monotonically_increasing_id().alias("row_id"), "value")
+    db.replace_table("irw_text", text, cache=False)
+    db.replace_table("irw_lines", db.spark_frame("spark/text_lines.sql"))
+
+
+def _problems(db: SparkDatabase, sql_file: str, params: dict | None = None) -> None:
+    """Raises InputFileError with the problems sql_file finds in irw_lines (first 20 in file and
+    line order, and how many there are), as local ingest reports them."""
+    found = db.spark_frame(sql_file, params)
+    shown = found.orderBy("file", "line_no", "reason").limit(InputFileError.MAX_SHOWN).collect()
+    if shown:
+        total = found.count()
+        raise InputFileError([Problem(_shown(r.file), r.line_no, r.reason) for r in shown], total)
+
+
+def _refuse_swapped(db: SparkDatabase, kind: str) -> None:
+    """Refuses a file that is plainly the other kind, by local ingest's rule and message
+    (warehouse/ingestion/files.py's _refuse_swapped), said first and alone."""
+    from warehouse.ingestion.files import header_error, header_line, refuse_if_swapped
+
+    for row in db.spark_frame("spark/swapped_files.sql", {"kind": kind}).collect():
+        refuse_if_swapped(Path(_shown(row.file)), kind, row.first_count, row.first_grade)
+    # a header line (BEIR's `query-id corpus-id score`) is refused as local ingest refuses it
+    for row in db.spark_frame("spark/first_lines.sql").collect():
+        header = header_line(row.line_no, list(row.fields or ()), row.lines)
+        if header is not None:
+            raise header_error(Path(_shown(row.file)), header, kind)
+
+
+def _no_data(paths: Sequence[str], what: str) -> InputFileError:
+    return InputFileError([Problem(", ".join(paths), 0, f"no {what} lines (the file is empty, or holds only "
+                                                       "blank lines and comments)")])
+
+
+def load_qrels(db: SparkDatabase, qrels) -> None:
+    """Qrels set `qrels` (QRELS_SET_NAME) of db from text files or a DataFrame, validated."""
+    from pyspark.sql import functions as F
+
+    if _is_frame(qrels):
+        qrels = db.adopt(qrels)
+        chosen = _pick(qrels.columns, QRELS_COLUMNS, ("query", "doc", "grade"), "qrels")
+        rows = qrels.select(F.lit(1).alias("qrels_set_id"), F.col(f"`{chosen['query']}`").cast("string").alias("query_id"),
+                            F.col(f"`{chosen['doc']}`").cast("string").alias("doc_id"),
+                            F.col(f"`{chosen['grade']}`").alias("grade"))
+        db.replace_table("irw_qrels_input", rows)
+        _frame_problems(db, "spark/frame_qrels_problems.sql", "qrels DataFrame")
+        rows = db.table("irw_qrels_input").withColumn("grade", F.col("grade").cast("int"))
+        source = "DataFrame"
+    else:
+        paths = _paths(qrels)
+        if any(_is_parquet(db.spark, p) for p in paths):
+            return load_qrels(db, db.spark.read.parquet(*paths))
+        _read_lines(db, paths)
+        _problems(db, "spark/line_problems.sql")
+        _refuse_swapped(db, "qrels")
+        _problems(db, "spark/qrels_problems.sql")
+        rows = db.spark_frame("spark/qrels_from_lines.sql", {"qrels_set_id": 1})
+        source = ", ".join(paths)
+    qrels_rows = db.replace_table("qrels", db._typed("qrels", rows, ()))
+    counts = qrels_rows.agg(F.countDistinct("query_id"), F.count("*")).first()
+    if not counts[1]:
+        raise _no_data([source], "judgment")
+    db.execute("insert into qrels_sets (qrels_set_id, name, source_path, sha256, query_count, judgment_count) "
+               "values ($id, $name, $source, '', $queries, $judgments)",
+               {"id": 1, "name": QRELS_SET_NAME, "source": source, "queries": counts[0], "judgments": counts[1]})
+
+
+def _frame_problems(db: SparkDatabase, sql_file: str, what: str) -> None:
+    found = db.spark_frame(sql_file)
+    shown = found.limit(InputFileError.MAX_SHOWN).collect()
+    if shown:
+        raise InputFileError([Problem(what, 0, r.reason) for r in shown], found.count())
+
+
+def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
+    """The runs of db (runs, run_rows, run_queries, judged_run_rows) from text files, globs,
+    folders, Parquet or DataFrames, validated; returns their names in order."""
+    from pyspark.sql import functions as F
+
+    named_frames: list[tuple[str, Any]] = []
+    text_paths: list[str] = []
+    given_names: dict[str, str] = {}  # a local file's absolute path -> the name the caller gave its run
+    items = runs.items() if isinstance(runs, Mapping) else \
+        [(None, runs)] if isinstance(runs, (str, os.PathLike)) or _is_frame(runs) else [(None, r) for r in runs]
+    for name, item in items:
+        if _is_frame(item):
+            named_frames.append((name, db.adopt(item)))
+        else:
+            paths = _paths(item)
+            if any(_is_parquet(db.spark, p) for p in paths):
+                named_frames.append((name, db.spark.read.parquet(*paths)))
+            else:
+                text_paths.extend(paths)
+                if name is not None:
+                    if os.path.isdir(_local(paths[0])) or any(c in paths[0] for c in "*?["):
+                        raise UsageError(f"run {name}: a name is given to one file, not to {paths[0]}")
+                    given_names[os.path.abspath(_local(paths[0]))] = str(name)
+    names: dict[str, int] = {}
+    parts = []
+    if text_paths:
+        _read_lines(db, text_paths)
+        _problems(db, "spark/line_problems.sql")
+        _refuse_swapped(db, "run")
+        _problems(db, "spark/run_problems.sql", {"strict": strict})
+        files = sorted({r.file for r in db.spark_frame("spark/run_tags.sql").select("file").distinct().collect()})
+        tags = _file_tags(db, strict)
+        file_ids = []
+        for file in files:
+            run_name = given_names.get(os.path.abspath(_shown(file))) or _run_name(file)
+            if run_name in names:
+                raise UsageError(f"two run files are named {run_name} ({_shown(file)}): evaluate files with "
+                                 "different names")
+            names[run_name] = len(names) + 1
+            file_ids.append((file, names[run_name], run_name, tags[file], _shown(file)))
+        db.load_rows("irw_run_files", [("file", "varchar"), ("run_id", "integer"), ("name", "varchar"),
+                                       ("tag", "varchar"), ("source", "varchar")], file_ids)
+        parts.append(db.spark_frame("spark/run_input_from_lines.sql"))
+    for position, (name, frame) in enumerate(named_frames, 1):
+        chosen = _pick(frame.columns, {**RUN_COLUMNS, "run": RUN_NAME_COLUMNS}, ("query", "doc", "score"), "run")
+        if "run" in chosen and name is None:
+            run_names = sorted(r[0] for r in frame.select(F.col(f"`{chosen['run']}`").cast("string")).distinct()
+                               .collect())
+        else:
+            run_names = [name or f"run {position}"]
+        ids = {}
+        for run_name in run_names:
+            if run_name is None:
+                raise InputFileError([Problem("run DataFrame", 0, f"a row has no {chosen['run']}")])
+            if run_name in names:
+                raise UsageError(f"two runs are named {run_name}: name each run once")
+            names[run_name] = ids[run_name] = len(names) + 1
+        if len(ids) == 1:
+            run_id = F.lit(next(iter(ids.values())))
+        else:
+            mapping = F.create_map(*[F.lit(v) for pair in ids.items() for v in pair])
+            run_id = mapping[F.col(f"`{chosen['run']}`").cast("string")]
+        rank = F.col(f"`{chosen['rank']}`").cast("bigint") if "rank" in chosen else F.lit(None).cast("bigint")
+        parts.append(frame.select(run_id.cast("int").alias("run_id"),
+                                  F.col(f"`{chosen['query']}`").cast("string").alias("query_id"),
+                                  F.col(f"`{chosen['doc']}`").cast("string").alias("doc_id"),
+                                  rank.alias("rank_given"), F.col(f"`{chosen['score']}`").cast("double").alias("score")))
+    if not parts:
+        raise UsageError("name at least one run")
+    run_input = parts[0]
+    for part in parts[1:]:
+        run_input = run_input.unionByName(part)
+    db.replace_table("irw_run_input", run_input, cache=bool(named_frames))
+    if named_frames:
+        _frame_problems(db, "spark/frame_run_problems.sql", "run DataFrame")
+    db.replace_table("run_rows", db._typed("run_rows", db.spark_frame("spark/run_rows.sql"), ()))
+    db.replace_table("run_queries", db._typed("run_queries", db.spark_frame("spark/run_queries.sql"), ()))
+    db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": 1})
+    counts = {r.run_id: (r.rows, r.queries) for r in db.table("run_queries").groupBy("run_id").agg(
+        F.sum("num_ret").alias("rows"), F.count("*").alias("queries")).collect()}
+    file_tags = {r[1]: r[3] for r in file_ids} if text_paths else {}
+    sources = {r[1]: r[4] for r in file_ids} if text_paths else {}
+    rows = []
+    for run_name, run_id in names.items():
+        if run_id not in counts:
+            raise _no_data([sources.get(run_id, run_name)], "run")
+        rows.append((run_id, run_name, file_tags.get(run_id, run_name), sources.get(run_id, "DataFrame"),
+                     counts[run_id][0], counts[run_id][1]))
+    db.replace_table("runs", db._typed("runs", db.spark.createDataFrame(
+        rows, "run_id INT, name STRING, tag STRING, source_path STRING, row_count BIGINT, query_count INT").withColumn(
+        "sha256", F.lit("")), ("run_id", "name", "tag", "source_path", "row_count", "query_count", "sha256")))
+    return list(names)
+
+
+def _file_tags(db: SparkDatabase, strict: bool) -> dict[str, str]:
+    """file -> its run tag, as warehouse/ingestion/files.py's staged_tag decides it (refusing two tags in a
+    file under irw's rules; trec_eval's runid is the last line's)."""
+    from warehouse.ingestion.files import staged_tag
+
+    by_file: dict[str, list[tuple[str, int, int]]] = {}
+    for r in db.spark_frame("spark/run_tags.sql").collect():
+        by_file.setdefault(r.file, []).append((r.tag, r.first_line, r.last_line))
+    return {file: staged_tag(Path(_shown(file)), sorted(tags, key=lambda t: t[1]), strict)
+            for file, tags in by_file.items()}
+
+
+def _run_name(file: str) -> str:
+    from warehouse.ingestion.files import display_name
+
+    return display_name(Path(_shown(file)))
+
+
+# -- evaluation -------------------------------------------------------------------------------
+
+@dataclass
+class SparkEvaluation:
+    """What warehouse.engines.spark.evaluate computed: the summary (small, in Python) and the per-query
+    values (a Spark DataFrame: run, query, measure, value, computed by Spark when read)."""
+
+    settings: Any
+    measures: list
+    summary: Table
+    per_query: Any
+    db: SparkDatabase
+    evaluation: Any = None  # the Evaluation (warehouse/evaluation/evaluator.py) the command line prints
+
+    def table(self) -> Table:
+        return self.summary
+
+    def close(self) -> None:
+        """Lets go of the cached tables (the per-query DataFrame is computed again if read later)."""
+        self.db.close()
+
+
+def evaluate(spark, qrels, runs, measures: Iterable[str] | str, *, strict: bool = True, settings=None,
+             collect_per_query: bool = False, **options: Any) -> SparkEvaluation:
+    """Evaluates runs against qrels on Spark with the measure SQL of sql/ (the numbers of
+    warehouse.evaluate_files and trec_eval), keeping nothing.
+
+    qrels: a Spark DataFrame (query_id/qid, doc_id/docno, grade/relevance/label) or a path (a TREC
+    qrels file, a glob, a folder of text files or of Parquet). runs: a DataFrame (query_id/qid,
+    doc_id/docno, score, and a `run` column when it holds several runs), a path, glob or folder of
+    TREC run files (one run per file, named by its file name) or of Parquet, a list of those, or a
+    mapping name -> DataFrame. strict: irw ingest's rules for run lines (exactly 6 fields, an
+    integer rank); False reads as trec_eval does. options are Settings fields (level, depth,
+    judged_only, complete, compat, norel), as for warehouse.evaluate_files. collect_per_query
+    also brings the per-query values to the driver, in .evaluation (for printing them).
+    """
+    from warehouse.evaluation.evaluator import Evaluator, Settings
+
+    settings = Settings.resolve(settings, options)
+    measures = [measures] if isinstance(measures, str) else list(measures)
+    db = SparkDatabase(spark)
+    try:
+        load_qrels(db, qrels)
+        names = load_runs(db, runs, strict=strict)
+        evaluation = Evaluator(db).evaluate(names, QRELS_SET_NAME, measures, settings=settings,
+                                            per_query=collect_per_query)
+        return SparkEvaluation(settings, evaluation.measures, evaluation.summary, db.frame("eval/per_query.sql"), db,
+                               evaluation)
+    except BaseException:
+        db.close()
+        raise
+
+
+@contextmanager
+def command_session(master: str | None = None) -> Iterator[Any]:
+    """session(master) for one command, stopped afterwards unless it was running before (a test's,
+    a notebook's)."""
+    _pyspark()
+    from pyspark.sql import SparkSession
+
+    running = SparkSession.getActiveSession()
+    spark = session(master)
+    try:
+        yield spark
+    except IrwError:
+        raise
+    except Exception as exc:
+        # a job that failed on the cluster surfaces where its rows are read (collect, count), as
+        # pyspark's or py4j's exception with the JVM's stack: said as one line, with what to do
+        if not type(exc).__module__.startswith(("pyspark", "py4j")):
+            raise
+        raise SparkError(f"Spark failed: {_spark_message(exc)}{_hint(exc)}") from exc
+    finally:
+        if running is None:
+            spark.stop()
+
+
+def _spark_message(exc: BaseException) -> str:
+    """The line of a Spark failure that says what failed: py4j's first line only names the Java
+    call ("An error occurred while calling o62.collectToPython."), the next one the exception."""
+    for line in str(exc).splitlines():
+        line = line.strip().lstrip(": ").strip()
+        if line and not line.startswith("An error occurred while calling"):
+            return line
+    return type(exc).__name__
+
+
+def _hint(exc: BaseException) -> str:
+    text = str(exc)
+    if any(sign in text for sign in ("UNABLE_TO_ACQUIRE_MEMORY", "OutOfMemoryError", "Java heap space")):
+        return ("; the driver ran out of memory: give it more (SPARK_DRIVER_MEMORY=8g, spark-submit --driver-memory "
+                "8g, or spark.driver.memory), or fewer per-query lines (without -q)")
+    return ""
+
+
+def session(master: str | None = None, app_name: str = "irw"):
+    """A SparkSession for irw's command line: `master` (local[*] when None and no spark-submit set
+    one), Spark's web UI off, Spark's log quiet (irw reports errors itself)."""
+    import logging
+    import warnings
+
+    _pyspark()
+    # pyspark 4.3 warns, when it first meets pandas, that it does not support pandas 3 yet
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+    from pyspark.sql import SparkSession
+
+    # pyspark logs every failed statement's context as JSON on stderr: irw says what failed itself
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        logging.getLogger(name).disabled = True
+    builder = SparkSession.builder.appName(app_name).config("spark.ui.enabled", "false") \
+        .config("spark.ui.showConsoleProgress", "false")
+    if master:
+        builder = builder.master(master)
+    elif "PYSPARK_GATEWAY_PORT" not in os.environ:  # not under spark-submit, which sets the master
+        builder = builder.master("local[*]")
+    try:
+        spark = builder.getOrCreate()
+    except Exception as exc:
+        raise SparkError(f"cannot start Spark ({master or 'local[*]'}): {_first_line(exc)}; Spark 4 needs a Java 17 "
+                         "runtime (java on PATH or JAVA_HOME)") from None
+    spark.sparkContext.setLogLevel("OFF")
+    return spark

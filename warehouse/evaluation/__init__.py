@@ -1,0 +1,1 @@
+"""Evaluation: the measure registry, its settings, the evaluator, user measures, one-shot files, significance."""

@@ -1,0 +1,533 @@
+"""Evaluation: prepares the ranked join in the warehouse's database (DuckDB or PostgreSQL, from the
+same files under sql/), runs each measure family's SQL for all runs at once, stores per-query values
+in `scores`, and reads summaries back. Python only orchestrates: every statement is in sql/eval/
+and sql/measures/, and lists of records reach them as temporary tables (Database.load_rows)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Iterator, Sequence
+
+from warehouse.store import catalog
+from warehouse.engines.duckdb import Database
+from warehouse.errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
+from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
+from warehouse.resources import composed_sql, read_sql
+from warehouse.evaluation.settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
+from warehouse.formats.table import Table, Tabular
+
+# Runs are computed together up to about this many rows: the evaluation's temp tables hold every
+# row of the runs computed together (~130 bytes a row), so 10,000 stored runs of 5,000 lines
+# computed at once peaked at 7 GB. 2,000 such runs: 1.38 GB and 2.5 s at once, 436 MB and 3.0 s in
+# batches of 1M rows, 322 MB and 4.6 s of 500k (each batch re-reads the qrels). A larger run is
+# computed alone. Spark plans its own memory.
+ROWS_PER_BATCH = 1_000_000
+
+
+def runs_by_rows(rows_per_run: Iterable[tuple[int, int]], rows_per_batch: int) -> Iterator[list[int]]:
+    """Run ids, in order, in batches of at most rows_per_batch rows (a larger run alone)."""
+    batch: list[int] = []
+    held = 0
+    for run_id, rows in rows_per_run:
+        if batch and held + rows > rows_per_batch:
+            yield batch
+            batch, held = [], 0
+        batch.append(run_id)
+        held += rows
+    if batch:
+        yield batch
+
+
+GAIN_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "rbp_resid")  # parameters: grade=gain pairs
+# measures whose SQL reads the gain tables of sql/eval/06_gains.sql
+GAIN_SCHEME_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "G")
+# measures whose SQL reads the DCG tables of sql/eval/07_dcg.sql (built from the gain tables)
+DCG_FAMILIES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut")
+
+
+def _option(measure: Measure, key: str, unused: float) -> float:
+    """A numeric option's value (alpha=0 is a value), or a placeholder for families without it."""
+    value = measure.option(key)
+    return unused if value is None else float(value)
+
+
+# The temporary tables a measure family's SQL reads its measures from (sql/measures/*.sql and
+# sql/eval/06_gains.sql), filled by load_measure_params: one row per measure being computed (with
+# what sql/eval/register_measures.sql stores of it), and the lists some measures take, one row per
+# item in the order given.
+PARAM_COLUMNS = {
+    "eval_params": [("measure", "varchar"), ("family", "varchar"), ("k", "bigint"), ("x", "double"),
+                    ("has_gains", "boolean"), ("alpha", "double"), ("beta", "double"), ("ties", "varchar"),
+                    ("trec_name", "varchar"), ("aggregate", "varchar"), ("description", "varchar")],
+    # 11pt_avg's recall levels, utility's four coefficients
+    "eval_param_values": [("measure", "varchar"), ("position", "integer"), ("value", "double")],
+    # the grade=gain pairs of the gain measures (ndcg.1=3,2=9), in the order given
+    "eval_param_gains": [("measure", "varchar"), ("position", "integer"), ("grade", "bigint"), ("gain", "double")],
+}
+
+
+@dataclass(frozen=True)
+class MeasureParams:
+    """One measure as its family's SQL reads it: its row of eval_params, and its rows of
+    eval_param_values and eval_param_gains (PARAM_COLUMNS)."""
+
+    row: tuple
+    values: tuple[tuple, ...] = ()
+    gains: tuple[tuple, ...] = ()
+
+
+def measure_params(measure: Measure) -> MeasureParams:
+    """What a family's SQL reads of a measure: the name its scores are stored under, its family,
+    its numbers (k of a cutoff, x of a level, rbp's persistence, the options alpha, beta, ties),
+    its lists (numbers, or grade=gain pairs), and what the measures table says of it."""
+    name, family, kind = stored_name(measure), measure.family.trec_name, measure.family.kind
+    k = int(measure.param) if kind == CUTOFFS else 0
+    x = float(measure.param) if kind == LEVELS else 0.0
+    if family == "rbp":
+        x = 0.9  # rbp's persistence p; rbp.p=0.95 sets it
+    values: list[tuple] = []
+    gains: list[tuple] = []
+    if kind == RAW and family in GAIN_FAMILIES:
+        for pair in str(measure.param).split(",") if measure.param else []:
+            grade, _, gain = pair.partition("=")
+            try:
+                if grade == "p":  # rbp.p=0.95; the other gain measures skip it, as trec_eval 10.0 does
+                    if family == "rbp":
+                        x = float(gain)
+                    continue
+                gains.append((name, len(gains) + 1, int(grade), float(gain)))
+            except ValueError:
+                raise MeasureError(f"{measure.trec_name}: expected grade=gain pairs") from None
+    elif kind == RAW:
+        try:  # a list given empty (11pt_avg.) reads as the one number 0.0
+            numbers = [float(v) for v in str(measure.param).split(",") if v != ""] if measure.param else [0.0]
+        except ValueError:
+            raise MeasureError(f"{measure.trec_name}: expected numbers separated by commas") from None
+        values = [(name, position, number) for position, number in enumerate(numbers, 1)]
+    # alpha and beta: the options of the diversity families; ties: of the tie-aware ones (measures.Family.options)
+    row = (name, family, k, x, bool(gains), _option(measure, "alpha", 0.5), _option(measure, "beta", 0.5),
+           str(measure.option("ties") or ""), measure.trec_name, measure.aggregate, measure.family.description)
+    return MeasureParams(row, tuple(values), tuple(gains))
+
+
+def load_measure_params(db: Database, measures: Sequence[Measure]) -> None:
+    """Fills eval_params, eval_param_values and eval_param_gains with these measures: each family
+    file then reads the rows of the measures it is given ($measures, their stored names)."""
+    params = [measure_params(m) for m in measures]
+    db.load_rows("eval_params", PARAM_COLUMNS["eval_params"], [p.row for p in params])
+    db.load_rows("eval_param_values", PARAM_COLUMNS["eval_param_values"], [v for p in params for v in p.values])
+    db.load_rows("eval_param_gains", PARAM_COLUMNS["eval_param_gains"], [g for p in params for g in p.gains])
+
+
+# The temporary tables sql/eval/summary.sql and per_query.sql read: the stored scores to read
+# (evaluation, stored name), the name to show and its place; and the runs in the order asked.
+WANTED_COLUMNS = [("evaluation_id", "integer"), ("stored", "varchar"), ("measure", "varchar"), ("position", "integer")]
+WANTED_RUN_COLUMNS = [("run_id", "integer"), ("position", "integer")]
+
+
+def load_wanted(db: Database, wanted: Sequence[dict[str, Any]], run_ids: Sequence[int]) -> None:
+    """Fills eval_wanted with `wanted` ({evaluation_id, stored, measure, position} records) and
+    eval_wanted_runs with the runs in this order, before sql/eval/summary.sql or per_query.sql runs."""
+    db.load_rows("eval_wanted", WANTED_COLUMNS,
+                 [(w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in wanted])
+    db.load_rows("eval_wanted_runs", WANTED_RUN_COLUMNS, [(run_id, i) for i, run_id in enumerate(run_ids)])
+
+
+def store_scores_sql(family_file: str) -> str:
+    """sql/eval/store_scores.sql around one family file's SELECT (a subquery of its own, so its
+    WITH clauses stay inside it): the statement that stores the family's per-query values."""
+    return composed_sql("eval/store_scores.sql", family_scores=read_sql(family_file))
+
+
+@dataclass
+class Evaluation(Tabular):
+    """The result of evaluate(): per-query scores and summaries, with the settings behind them.
+
+    As a table (to_pandas(), to_polars(), to_arrow(), Jupyter's HTML) it is wide(): one row per
+    run, one column per measure; wide(per_query=True) and the summary / per_query Tables give the rest."""
+
+    qrels: str
+    settings: Settings
+    measures: list[Measure]
+    summary: Table
+    per_query: Table | None = None
+    ignored_queries: dict[str, int] = field(default_factory=dict)  # run -> queries not in the qrels
+    norel_queries: int = 0
+    selection: Any = None  # the runs Warehouse.evaluate chose (catalog.RunSelection), and those left out
+
+    def table(self) -> Table:
+        return self.wide(per_query=False)
+
+    def measure_notes(self) -> list[str]:
+        """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`), and one per
+        measure whose conventions are not the printed settings' (gdeval's and ndeval's tie orders)."""
+        return [f"{m.name}: relevant means grade >= {m.level}" for m in self.measures
+                if m.level is not None and m.level != self.settings.level] + \
+            [f"{m.name}: {m.family.conventions}" for m in self.measures if m.family.conventions]
+
+    def value(self, run: str, measure: str) -> float:
+        for row in self.summary.rows:
+            if row[0] == run and row[1] == measure:
+                return row[2]
+        raise KeyError((run, measure))
+
+    def wide(self, per_query: bool = False, micro: bool = False) -> Table:
+        """One row per run (or run x query), one column per measure: the shape people read."""
+        names = [m.name for m in self.measures if m.family.sql is not None]
+        if per_query:
+            if self.per_query is None:
+                raise UsageError("evaluate with per_query=True to read per-query values")
+            cells: dict[tuple, dict[str, float]] = {}
+            for run, query, measure, value in self.per_query.rows:
+                cells.setdefault((run, query), {})[measure] = value
+            return Table(["run", "query", *names],
+                         [(*key, *(values.get(n) for n in names)) for key, values in cells.items()])
+        ratio = {m.name for m in self.measures if m.family.ratio}
+        columns = ["run", "queries", *names]
+        if micro:
+            columns += [f"{n} (micro)" for n in names if n in ratio]
+        runs: dict[str, dict[str, tuple]] = {}
+        queries: dict[str, int] = {}
+        for run, measure, value, micro_value, count in self.summary.rows:
+            runs.setdefault(run, {})[measure] = (value, micro_value)
+            queries[run] = max(queries.get(run, 0), count)
+        rows = []
+        for run, values in runs.items():
+            row = [run, queries[run], *(values.get(n, (None, None))[0] for n in names)]
+            if micro:
+                row += [values.get(n, (None, None))[1] for n in names if n in ratio]
+            rows.append(tuple(row))
+        return Table(columns, rows)
+
+
+class Evaluator:
+    def __init__(self, db: Database):
+        self.db = db
+        # user measures' values, computed in irw sql's sandbox before the evaluation's transaction
+        # (warehouse/evaluation/user_measures.py): (stored name, run_id) -> [(query_id, value)]
+        self._user_values: dict[tuple[str, int], list[tuple[str, float]]] = {}
+
+    def evaluate(self, runs: Sequence[str], qrels: str, measures: Iterable[str | Measure], *,
+                 per_query: bool = False, settings: Settings | None = None, recompute: bool = False) -> Evaluation:
+        """recompute: compute the scores again even where stored ones exist, and store the new ones."""
+        settings = settings or Settings()
+        if not runs:
+            raise UsageError("name at least one run")
+        run_ids = catalog.run_ids(self.db, runs)  # one query, not one per run (1.1 s over 1,000 runs)
+        qrels_id = catalog.qrels_set_id(self.db, qrels)
+        parsed = [m for m in _resolve(measures) if m.family.sql is not None]
+        if not parsed:
+            raise MeasureError("runid and relstring are text, not scores: only `irw trec-eval` prints them")
+        check_qrels_for(self.db, qrels, qrels_id, parsed)
+        check_settings_for(settings, parsed)
+        if any(is_user(m) for m in parsed):
+            from warehouse.evaluation import user_measures
+
+            user_measures.check_settings(settings, [m.name for m in parsed if is_user(m)])
+            if not self.db.keeps_scores:
+                raise MeasureError(f"{', '.join(m.name for m in parsed if is_user(m))}: a user measure is computed in "
+                                   "a warehouse it was added to (irw measures add), not by a one-shot evaluation")
+        by_level: dict[int, list[Measure]] = {}
+        for m in parsed:
+            by_level.setdefault(m.level if m.level is not None else settings.level, []).append(m)
+        evaluation_ids = {}
+        for level, group in by_level.items():
+            group_settings = replace(settings, level=level)
+            evaluation_ids[level] = self._ensure_scores(qrels_id, group_settings, list(run_ids.values()), group,
+                                                        recompute)
+        evaluation = self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
+        _require_values(evaluation, list(run_ids), self.db.read_only)
+        return evaluation
+
+    # -- computing ---------------------------------------------------------------------------
+    def _find_evaluation_id(self, qrels_id: int, s: Settings) -> int | None:
+        row = self.db.run_file("eval/find_evaluation.sql",
+                               {"qrels_set_id": qrels_id, "settings_key": s.key}).fetchone()
+        return row[0] if row else None
+
+    def _evaluation_id(self, qrels_id: int, s: Settings) -> int:
+        found = self._find_evaluation_id(qrels_id, s)
+        return found if found is not None else self._insert_evaluation(qrels_id, s)
+
+    def _insert_evaluation(self, qrels_id: int, s: Settings) -> int:
+        return self.db.run_file("eval/insert_evaluation.sql", {
+            "qrels_set_id": qrels_id, "settings_key": s.key, "level": s.level, "depth": s.depth,
+            "judged_only": s.judged_only, "complete": s.complete, "compat": s.compat, "norel": s.norel,
+        }).fetchone()[0]
+
+    def _ensure_scores(self, qrels_id: int, s: Settings, run_ids: list[int], measures: list[Measure],
+                       recompute: bool = False) -> int:
+        scored = [m for m in measures if m.family.sql is not None]
+        if not self.db.keeps_scores:
+            evaluation_id = self._insert_evaluation(qrels_id, s)
+            for batch in self._batches(run_ids):
+                self._compute_batch(evaluation_id, qrels_id, s, list({m.name: m for m in scored}.values()), batch)
+            self.db.run_file("eval/register_measures.sql")
+            return evaluation_id
+        if self.db.read_only:
+            if recompute:
+                raise ReadOnlyError("the warehouse is open read-only: scores cannot be recomputed")
+            found = self._find_evaluation_id(qrels_id, s)
+            return found if found is not None else -1
+        user = [m for m in scored if is_user(m)]
+        self._user_values = {}
+        if user:
+            # user measures run in irw sql's sandbox, which a transaction of the writer would bar
+            found = self._find_evaluation_id(qrels_id, s)
+            done = set() if recompute or found is None else self._done(found, run_ids, user)
+            missing = [(r, m) for r in run_ids for m in scored if (r, stored_name(m)) not in done]
+            if any(is_user(m) for _, m in missing):  # the runs the transaction computes, as it finds them
+                self._compute_user_values(qrels_id, s, sorted({r for r, _ in missing}), user)
+        with self.db.transaction():
+            # on a server, another client may be storing these scores now: wait for it, then
+            # find what it stored (a DuckDB file has one writer at a time)
+            self.db.lock_scores(qrels_id)
+            evaluation_id = self._evaluation_id(qrels_id, s)
+            done = set() if recompute else self._done(evaluation_id, run_ids, user)
+            missing = [(r, m) for r in run_ids for m in scored if (r, stored_name(m)) not in done]
+            if not missing:
+                return evaluation_id
+            todo_runs = sorted({r for r, _ in missing})
+            todo_measures = {m.name: m for _, m in missing}
+            _require_rows(self.db, todo_runs, [stored_name(m) for m in todo_measures.values()], s)
+            first, *batches = self._batches(todo_runs)
+            self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), first)
+            self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
+            for m in todo_measures.values():
+                if is_user(m):
+                    self.db.run_file("catalog/record_definition_hash.sql", {
+                        "evaluation_id": evaluation_id, "run_ids": first, "measure": stored_name(m),
+                        "definition_hash": m.family.definition_hash})
+        # Each further batch in a transaction of its own: DuckDB frees what a transaction's dropped
+        # temp tables held only when it commits, so one transaction would hold every batch's rows.
+        # A batch's scores are recorded with them (record_evaluated.sql), so a call cut short
+        # leaves whole batches that a later call does not compute again.
+        for batch in batches:
+            with self.db.transaction():
+                self.db.lock_scores(qrels_id)
+                self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), batch)
+        return evaluation_id
+
+    def _done(self, evaluation_id: int, run_ids: list[int], user: list[Measure]) -> set[tuple[int, str]]:
+        """The (run, stored name) pairs of an evaluation whose scores are stored; a user measure's
+        count only when computed with its current definition (evaluated.definition_hash)."""
+        done = set(self.db.run_file("eval/evaluated_already.sql",
+                                    {"evaluation_id": evaluation_id, "run_ids": run_ids}).fetchall())
+        if user:
+            current = {stored_name(m): m.family.definition_hash for m in user}
+            for run_id, measure, definition_hash in self.db.run_file(
+                    "eval/user_measures_evaluated.sql", {"evaluation_id": evaluation_id, "run_ids": run_ids,
+                                                         "measures": sorted(current)}).fetchall():
+                if definition_hash != current[measure]:
+                    done.discard((run_id, measure))
+        return done
+
+    def _compute_user_values(self, qrels_id: int, s: Settings, run_ids: list[int], user: list[Measure]) -> None:
+        from warehouse.evaluation import user_measures
+
+        if not run_ids:
+            return
+        computed = {}
+        for measure in {stored_name(m): m for m in user}.values():
+            computed[stored_name(measure)] = measure
+            for run_id in run_ids:
+                self._user_values[(stored_name(measure), run_id)] = []
+        for name, run_id, query_id, value in user_measures.compute(
+                self.db, list(computed.values()), run_ids, qrels_id, s):
+            self._user_values[(name, run_id)].append((query_id, value))
+
+    def _store_user_scores(self, evaluation_id: int, qrels_id: int, measures: list[Measure], run_ids: list[int]) -> None:
+        names = [stored_name(m) for m in measures]
+        missing = [(n, r) for n in names for r in run_ids if (n, r) not in self._user_values]
+        if missing:
+            raise MeasureError(f"{missing[0][0]}: its values were not computed before the evaluation's transaction "
+                               "(another client changed the stored scores meanwhile); evaluate again")
+        self.db.load_rows("eval_user_values", [("measure", "varchar"), ("run_id", "integer"), ("query_id", "varchar"),
+                                               ("value", "double")],
+                          [(n, r, q, v) for n in names for r in run_ids for q, v in self._user_values[(n, r)]])
+        self.db.run_file("eval/store_user_scores.sql", {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id,
+                                                        "measures": names})
+
+    def _compute_batch(self, evaluation_id: int, qrels_id: int, s: Settings, measures: list[Measure],
+                       run_ids: list[int]) -> None:
+        self._prepare(qrels_id, s, run_ids)
+        self._compute(evaluation_id, qrels_id, s, measures, run_ids)
+
+    def _batches(self, run_ids: list[int]) -> list[list[int]]:
+        """run_ids split, in order, into batches of about ROWS_PER_BATCH rows (a larger run alone)."""
+        if not self.db.batches_runs or len(run_ids) < 2:
+            return [run_ids]
+        rows = dict(self.db.run_file("eval/run_row_counts.sql", {"run_ids": run_ids}).fetchall())
+        return list(runs_by_rows(((run_id, rows.get(run_id, 0)) for run_id in run_ids), ROWS_PER_BATCH))
+
+    def _prepare(self, qrels_id: int, s: Settings, run_ids: list[int]) -> None:
+        params = {"qrels_set_id": qrels_id, "level": s.level, "run_ids": run_ids,
+                  "depth": s.depth or NO_DEPTH, "complete": s.complete, "judged_only": s.judged_only,
+                  "exclude_norel": s.norel == "exclude"}
+        for step in prepare_steps(s):
+            self.db.run_file(step, params)
+
+    def _compute(self, evaluation_id: int, qrels_id: int, s: Settings, measures: list[Measure],
+                 run_ids: list[int]) -> None:
+        by_file: dict[str, list[Measure]] = {}
+        for m in measures:
+            if not is_user(m):
+                by_file.setdefault(m.family.sql, []).append(m)
+        user = [m for m in measures if is_user(m)]
+        names = [stored_name(m) for m in measures]
+        if self.db.keeps_scores:
+            self.db.run_file("eval/delete_scores.sql",
+                             {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
+        load_measure_params(self.db, measures)
+        gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
+        if not gain_measures:
+            # sql/measures/gain.sql reads the gain tables for G: binG alone (no G) gets them built
+            # for itself (its scheme '' is never read), so that the file finds the tables it names
+            gain_measures = [m for m in measures if m.family.sql == "measures/gain.sql"]
+        if gain_measures:
+            self.db.run_file("eval/06_gains.sql", {"measures": [stored_name(m) for m in gain_measures]})
+            if any(m.family.trec_name in DCG_FAMILIES for m in gain_measures):
+                self.db.run_file("eval/07_dcg.sql")
+        for sql_file, group in sorted(by_file.items()):
+            self.db.run_sql(store_scores_sql(sql_file), {
+                "evaluation_id": evaluation_id, "qrels_set_id": qrels_id, "compat": s.compat,
+                "depth": s.depth or NO_DEPTH, "judged_only": s.judged_only, "level": s.level,
+                "num_docs": s.num_docs, "measures": [stored_name(m) for m in group]})
+        if user:
+            self._store_user_scores(evaluation_id, qrels_id, user, run_ids)
+        if self.db.keeps_scores:
+            self.db.run_file("eval/record_evaluated.sql",
+                             {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
+            for m in user:
+                self.db.run_file("catalog/record_definition_hash.sql", {
+                    "evaluation_id": evaluation_id, "run_ids": run_ids, "measure": stored_name(m),
+                    "definition_hash": m.family.definition_hash})
+
+    # -- reading -----------------------------------------------------------------------------
+    def _read(self, qrels: str, qrels_id: int, run_ids: dict[str, int], measures: list[Measure], s: Settings,
+              evaluation_ids: dict[int, int], per_query: bool) -> Evaluation:
+        wanted = [{"evaluation_id": evaluation_ids[m.level if m.level is not None else s.level],
+                   "stored": stored_name(m), "measure": m.name, "position": i}
+                  for i, m in enumerate(measures) if m.family.sql is not None]
+        load_wanted(self.db, wanted, list(run_ids.values()))
+        counts = {m.name for m in measures if m.is_count}
+        summary = _counts_as_integers(Table.from_result(self.db.run_file("eval/summary.sql")), counts)
+        detail = _counts_as_integers(Table.from_result(self.db.run_file("eval/per_query.sql")), counts) \
+            if per_query else None
+        ignored = dict(self.db.run_file("eval/ignored_queries.sql",
+                                        {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
+        norel = self.db.run_file("eval/norel_queries.sql", {"qrels_set_id": qrels_id, "level": s.level}).fetchone()[0]
+        return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
+
+
+def _require_rows(db: Database, run_ids: list[int], measures: list[str], s: Settings) -> None:
+    """Refuses to compute measures of runs whose rows are elsewhere (schema 11): from no rows they
+    would be zeros."""
+    names = [r[0] for r in db.run_file("eval/runs_without_rows.sql", {"run_ids": run_ids}).fetchall()]
+    if names:
+        raise RowsNotStoredError(
+            f"{', '.join(measures)} with these settings ({s.key}) of run {', '.join(names)}: not stored, and "
+            "cannot be computed here: the run was evaluated on Spark (irw eval --engine spark --into) and its rows "
+            "are not in this warehouse. Evaluate it on Spark again with these measures and --into, or store its "
+            "rows with irw ingest run FILE (its scores are kept)")
+
+
+def _counts_as_integers(table: Table, counts: set[str]) -> Table:
+    """A summary or per-query table whose count measures (num_ret, NumQ ...) hold ints, as trec_eval
+    prints them: sums of whole numbers, stored as doubles like every score."""
+    if not counts:
+        return table
+    index = table.columns.index("value")
+    measure = table.columns.index("measure")
+    return Table(table.columns, [row[:index] + (int(row[index]),) + row[index + 1:]
+                                 if row[measure] in counts and row[index] is not None else row for row in table.rows])
+
+
+def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) -> None:
+    """An evaluation that yields no value for a requested run and measure is an error saying why,
+    never an empty table."""
+    have = {(row[0], row[1]) for row in evaluation.summary.rows}
+    names = [m.name for m in evaluation.measures if m.family.sql is not None]
+    problems = []
+    for run in runs:
+        missing = [n for n in names if (run, n) not in have]
+        if not missing:
+            continue
+        if len(missing) == len(names) and evaluation.ignored_queries.get(run) and read_only is False:
+            problems.append(f"run {run} has no query judged in qrels {evaluation.qrels} "
+                            f"({evaluation.ignored_queries[run]} of its queries are not in the qrels): "
+                            "no measure has a value; check that run and qrels are of the same collection")
+        elif read_only:
+            problems.append(f"{', '.join(missing)} of run {run} with these settings ({evaluation.settings.key}) "
+                            "were never computed, and the warehouse is open read-only: run `irw eval` with "
+                            "the same measures and settings first")
+        else:
+            problems.append(f"{', '.join(missing)} of run {run}: no value with these settings "
+                            f"({evaluation.settings.describe()}); no query was evaluated")
+    if problems:
+        raise (ReadOnlyError if read_only else MeasureError)("\n".join(problems))
+
+
+def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure] | str") -> bool:
+    """Whether a warehouse made only to evaluate these measures (warehouse.evaluate_files) may keep
+    only the judged rows of each run: not when a measure ranks every row itself (gdeval's order,
+    tie groups, ndeval's order), nor under --compat 10. A bad name is left for evaluate() to report."""
+    try:
+        parsed = _resolve([measures] if isinstance(measures, str) else measures)
+    except MeasureError:
+        return settings.reads_judged_rows_only
+    return settings.reads_judged_rows_only and not any(m.family.reads_run_rows for m in parsed)
+
+
+def check_settings_for(settings: Settings, measures: list[Measure]) -> None:
+    """The tie-aware measures take -M (a cutoff of every tie order) or -J (ties among the judged
+    documents), not both: which documents -M keeps before -J drops the unjudged ones would itself
+    depend on the tie order."""
+    groups = sorted({m.family.trec_name for m in measures if m.family.rel_format == "qrels_jg"})
+    if groups and settings.judged_only:
+        raise UsageError(f"{', '.join(groups)} take no -J here: trec_eval drops the documents each judgment group "
+                         "lacks, a ranking per group, which irw does not compute; evaluate without -J")
+    ties = sorted({m.name for m in measures if m.family.sql == "measures/ties.sql"})
+    if ties and settings.depth is not None and settings.judged_only:
+        raise UsageError(f"{', '.join(ties)} take -M or -J, not both (which documents -M keeps before -J "
+                         "drops the unjudged ones depends on the tie order): drop one of them")
+
+
+def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Measure]) -> None:
+    """Measures that need something of the qrels set say so before anything is computed: the
+    diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
+    does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    groups = sorted({m.name for m in measures if m.family.rel_format == "qrels_jg"})
+    if groups and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
+        raise MeasureError(f"{', '.join(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
+                           f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
+                           "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
+                           "kept as subtopics) and evaluate with --qrels NAME")
+    prefs = sorted({m.name for m in measures if m.family.rel_format == "prefs"})
+    if prefs and not db.run_file("eval/preference_count.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
+        raise MeasureError(f"{', '.join(prefs[:3])}{' ...' if len(prefs) > 3 else ''} "
+                           f"{'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
+                           "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
+                           "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
+    diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
+    if diversity and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
+        raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
+                           f"judgments, and qrels {qrels} has none: ingest "
+                           "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
+                           "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
+    if any(m.family.trec_name == "gdeval_err" for m in measures):
+        row = db.run_file("eval/grade_above.sql", {"qrels_set_id": qrels_id, "max_grade": 4}).fetchone()
+        if row:
+            raise MeasureError(
+                f"ERR (gdeval) takes grades up to 4, and qrels {qrels} grades document {row[1]} of query "
+                f"{row[0]} {row[2]}: gdeval.pl refuses such a file. Map the grades to 0..4 in a copy of the "
+                "qrels and ingest it under another name (nDCG(dcg=exp-log2) takes any grade)")
+
+
+def _resolve(measures: Iterable[str | Measure]) -> list[Measure]:
+    out: dict[str, Measure] = {}
+    for m in measures:
+        for item in ([m] if isinstance(m, Measure) else parse_all([m])):
+            out.setdefault(item.name, item)
+    if not out:
+        raise MeasureError("name at least one measure (-m), e.g. -m AP -m nDCG@10")
+    return list(out.values())

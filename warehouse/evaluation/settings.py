@@ -1,0 +1,82 @@
+"""The settings behind every number (trec_eval's -l, -M, -J, -c, -N and version), and the SQL that
+prepares an evaluation's rows for them: read by the evaluation (warehouse/evaluation/evaluator.py) and by user
+measures (warehouse/evaluation/user_measures.py), which rank and judge with the same files."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warehouse.errors import UsageError
+
+NO_DEPTH = 1 << 62
+
+
+def prepare_steps(s: "Settings") -> list[str]:
+    """The SQL that builds the evaluation's temp tables, in order, for these settings."""
+    steps = ["eval/01_qrels.sql", "eval/02_query_stats.sql",
+             "eval/03_ranked_float32.sql" if s.reads_judged_rows_only else "eval/03_ranked_double.sql"]
+    if s.judged_only:
+        steps.append("eval/03b_judged_only.sql")
+    return steps + ["eval/04_run_queries.sql", "eval/04b_run_rows_graded.sql", "eval/05_judged.sql"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings behind every number; stored with the scores and printed beside them."""
+
+    level: int = 1                 # trec_eval -l: relevant means grade >= level
+    depth: int | None = None       # trec_eval -M: only the first N documents count
+    judged_only: bool = False      # trec_eval -J
+    complete: bool = False         # trec_eval -c: every qrels query, zeros for the missing
+    compat: int = 9                # 9: trec_eval 9.0.8 (float32 scores, floor(xR + .9)); 10: 10.0
+    norel: str = "include"         # queries with no relevant document: include (trec_eval) or exclude
+    num_docs: int = 0              # trec_eval -N: documents in the collection (utility's d term only)
+
+    def __post_init__(self):
+        # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
+        # BIGINT, so larger values would overflow in DuckDB instead of saying what is wrong.
+        if not isinstance(self.level, int) or not -2**31 <= self.level < 2**31:
+            raise UsageError(f"--level takes an integer from {-2**31} to {2**31 - 1} (grades are 32-bit "
+                             f"integers), not {self.level!r}")
+        if self.depth is not None and (not isinstance(self.depth, int) or self.depth > NO_DEPTH):
+            raise UsageError(f"--depth takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
+                             f"length counts every document), not {self.depth!r}")
+        if self.compat not in (9, 10):
+            raise UsageError(f"--compat takes 9 or 10, not {self.compat}")
+        if self.norel not in ("include", "exclude"):
+            raise UsageError(f"norel takes include or exclude, not {self.norel!r}")
+        if self.depth is not None and self.depth < 1:
+            raise UsageError("--depth must be at least 1")
+        if not isinstance(self.num_docs, int) or not 0 <= self.num_docs < 2**62:
+            raise UsageError(f"-N takes the number of documents in the collection, a whole number from 0, "
+                             f"not {self.num_docs!r}")
+
+    @classmethod
+    def resolve(cls, settings: "Settings | None", options: dict) -> "Settings":
+        """The settings of an API call that takes either a Settings or its fields as keywords."""
+        if settings is None:
+            return cls(**options)
+        if options:
+            raise TypeError("pass either settings or keyword options, not both")
+        return settings
+
+    @property
+    def reads_judged_rows_only(self) -> bool:
+        """Whether an evaluation reads only the judged run rows at their stored ranks (9.0.8's
+        order); 10.0's double-score order re-sorts every row of a run (sql/eval/03_ranked_*.sql)."""
+        return self.compat == 9
+
+    @property
+    def key(self) -> str:
+        # num_docs (trec_eval -N) joins the key only when set: keys stored before it stay the same
+        return (f"level={self.level};depth={self.depth or 'all'};judged_only={int(self.judged_only)};"
+                f"complete={int(self.complete)};compat={self.compat};norel={self.norel}"
+                + (f";num_docs={self.num_docs}" if self.num_docs else ""))
+
+    def describe(self) -> str:
+        ties = "score (float32) desc, docid desc" if self.compat == 9 else "score (double) desc, docid desc"
+        query_set = "every qrels query (-c)" if self.complete else "queries in both run and qrels"
+        if self.norel == "exclude":
+            query_set += ", without queries that have no relevant document"
+        return (f"trec_eval {'9.0.8' if self.compat == 9 else '10.0'} conventions; relevant: grade >= {self.level}; "
+                f"depth: {self.depth or 'all'}; judged only: {'yes' if self.judged_only else 'no'}; "
+                f"ties: {ties}; query set: {query_set}")

@@ -1,0 +1,459 @@
+"""User measures: a SQL file over the view `ranked_judged` (sql/eval/ranked_judged_view.sql), added to a
+warehouse with `irw measures add FILE`, and from then on computed, stored and reported like the
+built-in measures.
+
+A measure file is one SELECT (DuckDB's SQL in the portable form of sql/, so that the same file runs
+on PostgreSQL through warehouse/engines/dialect.py) that returns one row per run x query: `run_id`,
+`query_id`, `value`. Its header, SQL comments before the statement, declares:
+
+    -- measure: P_sub              (required: the name irw eval -m takes)
+    -- parameters: k=10           (required: name=default numbers, comma separated, or `none`)
+    -- aggregate: mean            (required: mean over the evaluated queries, as trec_eval; sum; geo)
+    -- description: ...           (optional)
+
+Parameters are bound as values ($k in the SQL, a double), never pasted in. When irw computes the
+measure, `ranked_judged` is a CTE of the view's columns holding the evaluation's runs, qrels set,
+relevance level, depth and query set only, made by the same SQL that prepares the built-ins' rows
+(sql/eval/01_qrels.sql .. 05_judged.sql, then 08_ranked_judged.sql): the file reads only that.
+It runs through `irw sql`'s sandbox (warehouse/store/adhoc.py: DuckDB's read-only connection with no
+external access; PostgreSQL's read-only transaction under a reading role, and its checks), so it
+can write nothing and read no file. Its values reach the scores table from Python, keyed with the
+sha256 of the definition (evaluated.definition_hash): a replaced definition never reuses them.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from warehouse.errors import IrwError, MeasureError, UsageError
+from warehouse.formats.table import Table
+
+AGGREGATES = ("mean", "sum", "geo")
+REQUIRED = ("measure", "parameters", "aggregate")
+KNOWN_FIELDS = (*REQUIRED, "description")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_FIELD = re.compile(r"--\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
+_LINE = re.compile(r"LINE (\d+):")
+# DuckDB's table functions that read files or URLs: the sandbox refuses them; this finds the line
+_FILE_FUNCTIONS = re.compile(r"^(read_\w+|glob|\w+_scan|sniff_csv|parquet_\w+|iceberg_\w+|delta_\w+|"
+                             r"pg_read_\w+|pg_ls_\w+|lo_\w+)$", re.I)
+# the parameters of irw's own in the statement that computes a user measure
+OWN_PARAMS = ("irw_run_ids", "irw_qrels_set_id", "irw_level", "irw_depth", "irw_complete", "irw_judged_only",
+              "irw_exclude_norel")
+
+
+class MeasureFileError(IrwError):
+    """A user measure file that cannot be added (its header, its SQL, or what the SQL would do)."""
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    parameters: tuple[tuple[str, float], ...]
+    aggregate: str
+    description: str
+    text: str           # the whole file: what is stored, hashed and run
+    path: str
+
+    @property
+    def hash(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def sql(self) -> str:
+        """The statement, without a final `;`."""
+        return _without_final_semicolon(self.text)
+
+
+def _without_final_semicolon(text: str) -> str:
+    """text up to its final `;` (by DuckDB's tokenizer: not one in a string or a comment)."""
+    from warehouse.store import adhoc
+
+    tokens = adhoc._tokens(text)
+    if tokens and tokens[-1][1] == ";":
+        return text[:tokens[-1][0]]
+    return text
+
+
+def parse_definition(text: str, path: str) -> Definition:
+    """The header of a measure file, checked; errors name path:line."""
+    fields: dict[str, tuple[str, int]] = {}
+    last_header_line = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("--"):
+            break
+        last_header_line = number
+        match = _FIELD.match(stripped)
+        if match and match.group(1).lower() in KNOWN_FIELDS:
+            key = match.group(1).lower()
+            if key in fields:
+                raise MeasureFileError(f"{path}:{number}: the header gives `{key}:` twice")
+            fields[key] = (match.group(2), number)
+    for key in REQUIRED:
+        if key not in fields:
+            raise MeasureFileError(
+                f"{path}:{last_header_line + 1 if last_header_line else 1}: the header lacks `-- {key}: ...`; a measure "
+                "file starts with `-- measure: NAME`, `-- parameters: k=10` (or none) and `-- aggregate: mean` "
+                "(or sum, geo)")
+    name, line = fields["measure"]
+    if not _NAME.fullmatch(name):
+        raise MeasureFileError(f"{path}:{line}: measure name {name!r}: use letters, digits and _ (a letter first)")
+    _refuse_builtin_name(name, f"{path}:{line}")
+    aggregate, line = fields["aggregate"]
+    if aggregate not in AGGREGATES:
+        raise MeasureFileError(f"{path}:{line}: aggregate {aggregate!r}: say mean (over the evaluated queries, as "
+                               "trec_eval), sum or geo (geometric mean, values floored at 1e-5)")
+    parameters = _parse_parameters(*fields["parameters"], path)
+    description = fields.get("description", ("", 0))[0] or f"User measure {name} (irw measures add)."
+    if last_header_line == len(text.splitlines()) or not text.strip():
+        raise MeasureFileError(f"{path}:{last_header_line + 1}: no SQL after the header")
+    return Definition(name, parameters, aggregate, description, text, path)
+
+
+def _parse_parameters(text: str, line: int, path: str) -> tuple[tuple[str, float], ...]:
+    if text.strip().lower() in ("none", ""):
+        return ()
+    out: list[tuple[str, float]] = []
+    for part in text.split(","):
+        key, eq, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not _NAME.fullmatch(key):
+            raise MeasureFileError(f"{path}:{line}: parameters are name=default pairs separated by commas "
+                                   f"(k=10, weight=0.5), or none; not {part.strip()!r}")
+        if key.lower() == "rel" or key.lower().startswith("irw_"):
+            raise MeasureFileError(f"{path}:{line}: parameter name {key!r} is irw's own (rel= is the relevance "
+                                   "level of any measure); choose another")
+        try:
+            number = float(value)
+        except ValueError:
+            raise MeasureFileError(f"{path}:{line}: parameter {key}: the default {value!r} is not a number") from None
+        if key in dict(out):
+            raise MeasureFileError(f"{path}:{line}: parameter {key} is declared twice")
+        out.append((key, number))
+    return tuple(out)
+
+
+def _refuse_builtin_name(name: str, where: str) -> None:
+    from warehouse.evaluation import measures
+
+    try:
+        measures.parse(name, builtin_only=True)
+    except MeasureError as exc:
+        if str(exc).startswith("unknown measure"):
+            return
+    raise MeasureFileError(f"{where}: {name} is the name of a built-in measure (`irw measures` lists them); "
+                           "give yours another name")
+
+
+# -- checks: adhoc's, on the file's own lines -----------------------------------------------------
+
+def _file_line(text: str, position: int) -> int:
+    return text.count("\n", 0, position) + 1
+
+
+def check_statement(definition: Definition) -> None:
+    """The file's SQL read by DuckDB's parser and adhoc's statement checks (irw sql's): one SELECT,
+    nothing that writes, no function that reads a file. Errors name the file's line."""
+    from warehouse.store import adhoc
+    from warehouse.engines.duckdb import DuckDBError, parser_connection
+
+    text, path = definition.text, definition.path
+    con = parser_connection()
+    try:
+        try:
+            statements = con.extract_statements(definition.sql)
+        except DuckDBError as exc:
+            raise MeasureFileError(f"{path}:{_error_line(str(exc), text)}: {_first_line(exc)}") from None
+        body = _first_code_position(text)
+        if len(statements) != 1:
+            raise MeasureFileError(f"{path}:{_file_line(text, body)}: a measure file holds one SELECT statement, "
+                                   f"not {len(statements)}")
+        why = adhoc.refusal(con, statements[0])
+        if why:
+            raise MeasureFileError(f"{path}:{_refused_line(text, body)}: a measure file only reads "
+                                   f"(it runs in irw sql's read-only sandbox): {why}")
+    finally:
+        con.close()
+
+
+def _first_code_position(text: str) -> int:
+    from warehouse.store import adhoc
+
+    tokens = adhoc._tokens(text)
+    return tokens[0][0] if tokens else 0
+
+
+def _refused_line(text: str, body: int) -> int:
+    from warehouse.store import adhoc
+
+    for position, token, kind in adhoc._tokens(text):
+        if kind in ("keyword", "identifier") and token.lower() in adhoc._WRITE_WORDS:
+            return _file_line(text, position)
+    return _file_line(text, body)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def _error_line(message: str, text: str, offset: int = 0) -> int:
+    match = _LINE.search(message)
+    if match:
+        line = int(match.group(1)) - offset
+        if 1 <= line <= len(text.splitlines()):
+            return line
+    return _file_line(text, _first_code_position(text))
+
+
+# -- the statement that computes a measure ---------------------------------------------------------
+
+# The statement around a measure file: ranked_judged is made, in common table expressions, by the
+# SELECTs of the steps that prepare the built-ins' tables (sql/eval/01_qrels.sql .. 05_judged.sql,
+# evaluate.prepare_steps) and sql/eval/08_ranked_judged.sql over them (db.ranked_judged_ctes, which
+# the stored view ranked_judged is also made of), with irw's parameters named irw_* (a measure's
+# own may not be): one ranking and one judging for the built-ins, a user measure and the view. The
+# temp tables themselves cannot be read here: the sandbox is another connection.
+
+
+def ranked_judged_ctes() -> str:
+    """`with ... ranked_judged as (...)`: the evaluation's ranked_judged, a query may follow; it
+    binds $irw_* (run_statement's params)."""
+    from warehouse.engines.duckdb import ranked_judged_ctes
+
+    return ranked_judged_ctes()
+
+
+@functools.lru_cache(maxsize=1)
+def _around() -> tuple[str, str]:
+    """(the text before a measure's SELECT, the text after it): sql/user_measures/statement.sql
+    after its header, the evaluation's CTEs in place."""
+    from warehouse.resources import read_sql
+
+    lines = read_sql("user_measures/statement.sql").splitlines()
+    body = "\n".join(lines[next(i for i, line in enumerate(lines) if not line.startswith("--")):])
+    before, after = body.split("/* measure */")
+    return before.replace("/* ranked_judged */", ranked_judged_ctes()), after
+
+
+def _prefix() -> str:
+    return _around()[0]
+
+
+def prefix_lines() -> int:
+    return _prefix().count("\n")
+
+
+def statement(definition: Definition) -> str:
+    return _prefix() + definition.sql + _around()[1]
+
+
+def bound_names(definition: Definition) -> list[str]:
+    """The $names the file's SQL uses: its declared parameters (others are refused)."""
+    from warehouse.engines.duckdb import split_statements
+
+    names: set[str] = set()
+    for _query, found in split_statements(definition.sql):
+        names |= set(found)
+    return sorted(names)
+
+
+def check_parameters(definition: Definition) -> None:
+    declared = dict(definition.parameters)
+    for name in bound_names(definition):
+        if name not in declared:
+            line = _file_line(definition.text, definition.text.find("$" + name))
+            raise MeasureFileError(f"{definition.path}:{line}: ${name} is not a declared parameter; declare it in "
+                                   f"the header (-- parameters: {name}=...)")
+
+
+def own_params(run_ids: Sequence[int], qrels_set_id: int, settings) -> dict[str, Any]:
+    """The values of ranked_judged_ctes()'s $irw_* for an evaluation (evaluate.Settings)."""
+    from warehouse.evaluation.settings import NO_DEPTH
+
+    return {"irw_run_ids": list(run_ids), "irw_qrels_set_id": qrels_set_id, "irw_level": settings.level,
+            "irw_depth": settings.depth or NO_DEPTH, "irw_complete": settings.complete,
+            "irw_judged_only": settings.judged_only, "irw_exclude_norel": settings.norel == "exclude"}
+
+
+def run_statement(db, definition: Definition, values: dict[str, float], run_ids: Sequence[int], qrels_set_id: int,
+                  settings) -> Table:
+    """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run), for the
+    evaluation of run_ids on the qrels set with these settings (evaluate.Settings)."""
+    from warehouse.store import adhoc
+
+    params: dict[str, Any] = own_params(run_ids, qrels_set_id, settings)
+    params.update({name: float(values[name]) for name in bound_names(definition)})
+    sql = statement(definition)
+    (text, names), = db.statements(sql)  # as the engine runs it (PostgreSQL's: warehouse/engines/dialect.py)
+    return adhoc.run(db, text, {name: params[name] for name in names}, timeout=0)
+
+
+def trial(db, definition: Definition) -> None:
+    """Runs the measure on nothing (no run) in the sandbox: names, types and columns are checked by
+    the engine itself, and what the sandbox refuses is refused here, before anything is stored."""
+    from warehouse.errors import QueryError, ReadOnlyError
+
+    try:
+        from warehouse.evaluation.settings import Settings
+
+        run_statement(db, definition, dict(definition.parameters), [], -1, Settings())
+    except (QueryError, ReadOnlyError) as exc:
+        line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
+        raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
+
+
+def _located(message: str, text: str, refused: bool) -> int:
+    """The file's line an engine's error is about: the line DuckDB names (LINE n, past the
+    statement irw puts around the file); else the first line of the file that holds a name the
+    message quotes or calls (PostgreSQL's `function read_csv(unknown) does not exist`); else, for
+    what the sandbox refused without naming it (DuckDB's `Scanning CSV files is disabled`), the
+    first call of a function that reads files; else the statement's first line."""
+    from warehouse.store import adhoc
+
+    match = _LINE.search(message)
+    if match and 1 <= int(match.group(1)) - prefix_lines() <= len(text.splitlines()):
+        return int(match.group(1)) - prefix_lines()
+    tokens = [(position, token) for position, token, kind in adhoc._tokens(text)
+              if kind in ("identifier", "keyword")]
+    for position, token in tokens:
+        if re.search(rf'"{re.escape(token)}"|\b{re.escape(token)}\(', message, re.I) and \
+                token.lower() not in ("u", "value", "run_id", "query_id"):
+            return _file_line(text, position)
+    if refused:
+        for position, token in tokens:
+            if _FILE_FUNCTIONS.match(token) and text[position + len(token):].lstrip().startswith("("):
+                return _file_line(text, position)
+    return _file_line(text, _first_code_position(text))
+
+
+def _describe(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip() and not _LINE.match(line.strip())]
+    message = lines[0] if lines else type(exc).__name__
+    if any(text in message for text in ("u.run_id", "u.query_id", "u.value", '"u"')):
+        message += " (a measure returns the columns run_id, query_id and value, one row per run x query)"
+    return message
+
+
+# -- the warehouse's user measures ---------------------------------------------------------------
+
+def stored(db) -> list[dict[str, Any]]:
+    """Every user measure of the warehouse (an older schema has none)."""
+    try:
+        rows = db.run_file("catalog/user_measures.sql").fetchall()
+    except Exception:  # noqa: BLE001 - a warehouse before schema 13 has no user_measures table
+        return []
+    return [dict(zip(("name", "definition", "definition_hash", "source_path", "parameters", "aggregate",
+                      "description", "added_at"), row)) for row in rows]
+
+
+def register(db) -> None:
+    """Makes the warehouse's user measures known to measure parsing (warehouse/evaluation/measures.py)."""
+    from warehouse.evaluation import measures
+
+    measures.set_user_families({row["name"]: measures.user_family(
+        row["name"], _parse_parameters(row["parameters"], 0, row["name"]), row["aggregate"], row["description"],
+        row["definition_hash"]) for row in stored(db)})
+
+
+def add(db, path: str, replace: bool = False) -> Definition:
+    """Checks a measure file and stores it; with replace, a stored measure of that name is replaced
+    and its scores deleted (they were computed with the old definition)."""
+    from warehouse.errors import ConflictError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MeasureFileError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MeasureFileError(f"{path}: cannot read it: {exc}") from None
+    definition = parse_definition(text, path)
+    check_statement(definition)
+    check_parameters(definition)
+    existing = {row["name"]: row for row in stored(db)}
+    if definition.name in existing and not replace:
+        same = existing[definition.name]["definition_hash"] == definition.hash
+        raise ConflictError(f"{path}: a measure {definition.name} is already added"
+                            + (" with this same definition" if same else " with another definition")
+                            + f"; replace it (and drop its scores) with `irw measures add {path} --replace`, or "
+                            "give this one another name")
+    trial(db, definition)
+    with db.transaction():
+        if definition.name in existing:
+            _forget(db, definition.name)
+        db.run_file("catalog/add_user_measure.sql", {
+            "name": definition.name, "definition": definition.text, "definition_hash": definition.hash,
+            "source_path": str(Path(path).resolve()), "aggregate": definition.aggregate,
+            "description": definition.description,
+            "parameters": ", ".join(f"{k}={_number_text(v)}" for k, v in definition.parameters) or "none"})
+    register(db)
+    return definition
+
+
+def remove(db, name: str) -> None:
+    from warehouse.errors import NotFoundError
+
+    if name not in {row["name"] for row in stored(db)}:
+        raise NotFoundError(f"no user measure {name!r}; `irw measures list --user` lists them")
+    with db.transaction():
+        _forget(db, name)
+    register(db)
+
+
+def _forget(db, name: str) -> None:
+    """The measure and every score, record and stored test of it (NAME, NAME(...)), in one transaction."""
+    db.run_file("catalog/remove_user_measure.sql", {"name": name, "pattern": name + "(%"})
+
+
+def _number_text(value: float) -> str:
+    return f"{value:g}"
+
+
+def listing(db) -> Table:
+    rows = [(row["name"], row["parameters"], row["aggregate"], row["description"], row["definition_hash"][:12],
+             row["source_path"]) for row in stored(db)]
+    return Table(["name", "parameters", "aggregate", "description", "definition", "source"], rows)
+
+
+def definition_of(db, name: str) -> Definition:
+    for row in stored(db):
+        if row["name"] == name:
+            return Definition(name, _parse_parameters(row["parameters"], 0, name), row["aggregate"],
+                              row["description"], row["definition"], row["source_path"])
+    raise MeasureError(f"unknown measure {name!r}: it is not added to this warehouse (`irw measures add FILE`)")
+
+
+def check_settings(settings, names: Sequence[str]) -> None:
+    if names and (settings.judged_only or settings.compat != 9):
+        raise UsageError(f"{', '.join(names)}: a user measure reads ranked_judged, trec_eval 9.0.8's ranking of the "
+                         "judged documents; it takes --level, --depth, -c and --norel, not --judged-only or --compat 10")
+
+
+def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
+            settings) -> list[tuple[str, int, str, float]]:
+    """(stored name, run_id, query_id, value) of each user measure, run by run's queries."""
+    from warehouse.evaluation.measures import stored_name
+
+    rows: list[tuple[str, int, str, float]] = []
+    for m in measures_:
+        definition = definition_of(db, m.family.trec_name)
+        if definition.hash != m.family.definition_hash:
+            register(db)
+            raise MeasureError(f"{m.name}: its definition changed while it was being evaluated; evaluate again")
+        values = {**dict(definition.parameters), **dict(m.options)}
+        table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
+        seen: set[tuple[int, str]] = set()
+        for run_id, query_id, value in table.rows:
+            if (run_id, query_id) in seen:
+                raise MeasureError(f"{m.name} ({definition.path}) gives run {run_id} query {query_id} more than one "
+                                   "row: return one row per run x query (group by run_id, query_id)")
+            seen.add((run_id, query_id))
+            rows.append((stored_name(m), run_id, query_id, value))
+    return rows

@@ -1,0 +1,44 @@
+"""One value as the text irw prints it (4 decimals for floats, control characters escaped): the rule
+the output formats (warehouse/formats/formatting.py) and a Table's HTML (warehouse/formats/table.py) both use."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from typing import Any
+
+from warehouse.formats.escaping import shown
+
+DECIMALS = 4
+
+
+def format_number(value: float, decimals: int = DECIMALS) -> str:
+    if math.isnan(value):
+        return "nan"
+    return f"{value:.{decimals}f}"
+
+
+def _blob_text(value: bytes | bytearray | memoryview) -> str:
+    """A BLOB as text: its UTF-8 reading, with \\xNN for bytes that are not UTF-8 (as DuckDB shows it)."""
+    return bytes(value).decode("utf-8", errors="backslashreplace")
+
+
+def _cell(value: Any, human: bool) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return format_number(value) if human else repr(value)
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return _blob_text(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) if human else json.dumps(value, sort_keys=True)
+    return str(value)
+
+
+def cell_text(value: Any) -> str:
+    """One value as the text table prints it (4 decimals for floats), control characters escaped."""
+    return shown(_cell(value, human=True))

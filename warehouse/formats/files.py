@@ -1,0 +1,152 @@
+"""Files irw writes for a user (reports, run pages, `irw sql -o`, export folders): whole or not at
+all, with a message that says why when it cannot, and never over a database.
+
+check_output is the one rule every command that writes a file applies before writing anything: the
+path must not be a warehouse this process has open (its file, WAL or spill folder), nor an existing
+database file of any kind (DuckDB's or SQLite's file header), which a CSV or an HTML page would
+destroy. write_atomically applies it too, so no write can skip it.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+import sys
+from pathlib import Path
+
+from warehouse.errors import OutputError
+
+# the warehouse files open in this process (Database registers its file while open)
+_OPEN_WAREHOUSES: dict[str, int] = {}
+# file headers of databases: (offset, bytes, what it is)
+_DATABASE_HEADERS = ((8, b"DUCK", "a DuckDB database"), (0, b"SQLite format 3\x00", "a SQLite database"))
+
+
+def protect(path: str | os.PathLike[str]) -> None:
+    """Marks a warehouse file as open: check_output refuses it, its WAL and its spill folder."""
+    key = str(Path(path).absolute())
+    _OPEN_WAREHOUSES[key] = _OPEN_WAREHOUSES.get(key, 0) + 1
+
+
+def unprotect(path: str | os.PathLike[str]) -> None:
+    key = str(Path(path).absolute())
+    if _OPEN_WAREHOUSES.get(key, 0) > 1:
+        _OPEN_WAREHOUSES[key] -= 1
+    else:
+        _OPEN_WAREHOUSES.pop(key, None)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def database_kind(path: str | os.PathLike[str]) -> str | None:
+    """What database an existing regular file is, from its header ("a DuckDB database", "a SQLite
+    database"), or None (not a file, unreadable, or no database header)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a pipe or device is never opened here
+        with open(path, "rb") as handle:
+            head = handle.read(32)
+    except OSError:
+        return None
+    for offset, magic, kind in _DATABASE_HEADERS:
+        if head[offset:offset + len(magic)] == magic:
+            return kind
+    return None
+
+
+def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
+    """Refuses, before anything is written, an output path that is an open warehouse (or its WAL,
+    or inside its spill folder) or an existing database file. what: how the user names another
+    path in the message."""
+    path = Path(path)
+    for warehouse in list(_OPEN_WAREHOUSES):
+        where = None
+        if _same(path, Path(warehouse)):
+            where = "it is the warehouse"
+        elif path.name.endswith(".wal") and _same(path, Path(warehouse + ".wal")):
+            where = "it is the WAL file of the warehouse"
+        elif path.parent.name.endswith(".tmp") and _same(path.parent, Path(warehouse + ".tmp")):
+            where = "it is in the spill folder of the warehouse"
+        if where:
+            raise OutputError(f"cannot write {path}: {where} this command has open ({warehouse}); irw never "
+                              f"writes over a warehouse: choose another {what}")
+    kind = database_kind(path)
+    if kind:
+        raise OutputError(f"cannot write {path}: it is {kind} file, which irw never writes over; choose another "
+                          f"{what}")
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """data into path whole or not at all (temporary file in the same folder, fsync, rename);
+    never over a warehouse or database file (check_output)."""
+    path = Path(path)
+    check_output(path)
+    _make_folder(path.parent)
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder; name a file with -o")
+    temporary = path.with_name(f".{path.name[:100]}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        # os.open, not tempfile: the page gets the usual permissions (0666 less the umask), not 0600
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except BaseException as exc:  # an OSError, or Ctrl-C (warehouse/interrupt.py) midway: no temporary left
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+        if not isinstance(exc, OSError):
+            raise
+        hint = "free some space or choose another -o path" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else \
+            "choose another -o path"
+        raise OutputError(f"cannot write {path}: {_os_reason(exc)}; the file is as it was ({hint})") from None
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocker = next((p for p in [folder, *folder.parents] if p.exists() and not p.is_dir()), folder)
+        raise OutputError(f"cannot write into {folder}: {blocker} is a file, not a folder; "
+                          "choose another -o path") from None
+    except OSError as exc:
+        raise OutputError(f"cannot make the folder {folder}: {_os_reason(exc)}; choose another -o path") from None
+
+
+def _os_reason(exc: OSError) -> str:
+    reasons = {errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+               errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+               errno.EROFS: "the file system is read-only", errno.ENOTDIR: "a part of the path is not a folder",
+               errno.EISDIR: "it is a folder", errno.ENAMETOOLONG: "the name is too long",
+               errno.ENOENT: "its folder does not exist or cannot hold files"}
+    return reasons.get(exc.errno, exc.strerror or type(exc).__name__)
+
+
+# what writing stdout fails with when the output cannot be written: a full disk (`> /dev/full`),
+# a quota, a file too big, a device gone. Errors of irw's own files are IrwErrors by then
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+def output_failed(exc: OSError) -> int:
+    """Says that the output could not be written, as an `Error:` line, instead of a traceback;
+    returns the exit status. stdout then points at /dev/null, so the interpreter's last flush of
+    what is still buffered cannot fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        sys.stderr.write(f"Error: cannot write the output: {exc.strerror or exc}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return 1

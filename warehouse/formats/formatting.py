@@ -1,0 +1,142 @@
+"""Every number and row irw prints is formatted here: table, csv, tsv, json. Text given by users
+goes out by warehouse/formats/escaping.py's rules: escaped control and bidi characters in the text table,
+trec_eval lines and csv/tsv, and csv/tsv cells neutralised against formula injection."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import io
+import json
+import math
+import uuid
+from enum import Enum
+from typing import Any
+
+from warehouse.formats.cells import DECIMALS, _blob_text, _cell, cell_text, format_number  # noqa: F401 (formatting's names before)
+from warehouse.formats.escaping import shown, spreadsheet_cell
+from warehouse.formats.table import Table
+
+
+class OutputFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    tsv = "tsv"
+    json = "json"
+
+
+def _spreadsheet(value: Any) -> str:
+    text = shown(_cell(value, human=False))
+    return spreadsheet_cell(text) if isinstance(value, str) else text
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (dt.timedelta, uuid.UUID)):
+        return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return _blob_text(value)
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    return value
+
+
+FILE_FORMATS = ("parquet", "arrow")  # binary: written to a file, never to a terminal
+
+
+def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
+    if fmt == "jsonl":
+        return "".join(json.dumps({c: _json_value(v) for c, v in zip(table.columns, row)}, ensure_ascii=False,
+                                  default=str) + "\n" for row in table.rows)
+    if fmt in FILE_FORMATS:
+        raise ValueError(f"{fmt} is written to a file (write()), not rendered as text")
+    fmt = OutputFormat(fmt)
+    if fmt is OutputFormat.json:
+        return json.dumps([{c: _json_value(v) for c, v in zip(table.columns, row)} for row in table.rows],
+                          indent=2, ensure_ascii=False, default=str) + "\n"
+    if fmt in (OutputFormat.csv, OutputFormat.tsv):
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, delimiter="," if fmt is OutputFormat.csv else "\t", lineterminator="\n")
+        writer.writerow([spreadsheet_cell(shown(c)) for c in table.columns])
+        writer.writerows([[_spreadsheet(v) for v in row] for row in table.rows])
+        return buffer.getvalue()
+    return _render_text_table(table)
+
+
+def _render_text_table(table: Table) -> str:
+    cells = [[cell_text(v) for v in row] for row in table.rows]
+    columns = [shown(c) for c in table.columns]
+    numeric = [
+        all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in table.rows if row[i] is not None)
+        and any(row[i] is not None for row in table.rows)
+        for i in range(len(table.columns))
+    ]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+
+    def line(values: list[str]) -> str:
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(columns), "  ".join("-" * w for w in widths)]
+    out.extend(line(r) for r in cells)
+    return "\n".join(out) + "\n"
+
+
+def trec_line(name: str, qid: str, value: Any, integer: bool = False) -> str:
+    """One line as trec_eval prints it: %-22s\t%s\t%6.4f (%ld for counts, %s for strings); a query
+    id or string value holding a tab, newline or other control character is escaped
+    (warehouse/formats/escaping.py), so it cannot split the line or forge another."""
+    qid = shown(str(qid))
+    if isinstance(value, str):
+        return f"{name:<22}\t{qid}\t{shown(value)}\n"
+    if integer:
+        return f"{name:<22}\t{qid}\t{int(value)}\n"
+    return f"{name:<22}\t{qid}\t{value:6.4f}\n"
+
+
+def render_trec(evaluation, per_query: bool) -> str:
+    """trec_eval-style lines for an Evaluation: per-query lines (-q), then the summary per run."""
+    measures = {m.name: m for m in evaluation.measures}
+    out = []
+    for run in dict.fromkeys(row[0] for row in evaluation.summary.rows):
+        out.append(trec_line("runid", "all", run))
+        if per_query and evaluation.per_query is not None:
+            for r, query, measure, value in evaluation.per_query.rows:
+                m = measures[measure]
+                if r == run and m.family.per_query:
+                    out.append(trec_line(m.trec_name, query, value, m.is_count))
+        for r, measure, value, _micro, _count in evaluation.summary.rows:
+            m = measures[measure]
+            if r == run:
+                out.append(trec_line(m.trec_name, "all", value, m.is_count))
+    return "".join(out)
+
+
+def write(table: Table, fmt: str, path) -> None:
+    """The table into a file: parquet or an Arrow IPC file (through pyarrow, the `arrow` extra), or
+    any text format; whole or not at all (output.write_atomically)."""
+    from warehouse.formats.files import write_atomically
+
+    if fmt in FILE_FORMATS:
+        arrow = table.to_arrow()  # first: without pyarrow, its message names the extra to install
+        import pyarrow
+
+        sink = pyarrow.BufferOutputStream()
+        if fmt == "parquet":
+            import pyarrow.parquet as parquet
+
+            parquet.write_table(arrow, sink)
+        else:
+            with pyarrow.ipc.new_file(sink, arrow.schema) as out:
+                out.write_table(arrow)
+        data = sink.getvalue().to_pybytes()
+    else:
+        data = render(table, fmt).encode("utf-8")
+    write_atomically(path, data)

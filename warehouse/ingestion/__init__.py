@@ -1,0 +1,1 @@
+"""Ingest: TREC qrels and run files, batches of them, and data frames, validated into a warehouse."""

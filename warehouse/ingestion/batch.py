@@ -1,0 +1,609 @@
+"""Batches of run files: each file one run, named by one deterministic rule, dated, and the whole
+batch checked before anything is stored.
+
+Real run files share tags (all six TREC DL 2019 passage runs are tagged `rank`, Anserini's runs
+`Anserini`) or carry a placeholder (`run_id`), and the same file names recur in every folder of a
+collection (dl21/BM25.txt, dl22/BM25.txt) or of a system (BM25/trec_results_dl21.txt,
+BM25_RM3/trec_results_dl21.txt), so a run's name cannot always be its tag or its file name. The
+rule (`name_from`; docs/input-formats.md, "Run names and dates"):
+
+- "tag": the run tag.
+- "file": the file's {short}: its name without its extensions (.gz/.zst/.bz2/.xz, then
+  .txt/.trec/.run/.res/.tsv) and without the prefix the file names of its folder in the batch share,
+  cut after a separator (. _ - or space): run.dl19.BM25.txt and run.dl19.BM25_RM3.txt give BM25 and
+  BM25_RM3. One file keeps its whole name.
+- "auto" (the default), the first that applies:
+  1. a file whose bytes a stored run holds keeps that run's name (the same bytes are the same run,
+     whichever folder they are read from);
+  2. the tag, unless it is a placeholder (PLACEHOLDER_TAGS, or digits, or Q and digits), another file
+     of the batch has it, or a stored run of that name holds other bytes and replace is off;
+  3. a folder whose files answer different queries (two files share a collection when they share
+     at least half the queries of the smaller) holds one system's runs of several collections: the
+     run is {folder}.{short} and its system the folder (BM25/trec_results_dl21.txt: BM25.dl21,
+     system BM25);
+  4. otherwise the file is one system's run: {short}, its system {short}; when that name is another
+     file's of the batch, or a stored run's holding other bytes (and replace is off), it is
+     {short}.{folder} (dl22/BM25.txt: BM25.dl22, system BM25).
+  Every name not taken from the tag is said on stderr with its reason.
+- a template (`name_template`, `--name-template`): str.format fields TEMPLATE_FIELDS of each file;
+  `system` may hold the same fields.
+
+Two files resolving to one name, or a name a stored run holds with other bytes (replace off), is an
+error whose hints (in backquotes) each resolve it: `--replace`, and a `--name-template` found to give
+every file of the batch a free name. One file of a batch never replaces another. A stored run
+holding the same bytes under the resolved name is a no-op; with replace, the system, description,
+parameters and date given are applied to it in place (the scores stay: the bytes are the same),
+and a date given by --date is kept unless another is given.
+
+Dates (runs.file_created_at, its source in runs.date_source): the date given (`--date`), else the
+`date:` key at the top level of the file's ir_metadata header, else the file's modification time.
+
+Every file is validated (sql/ingest, through ingest.stage_run) before the first run is stored; a
+file whose bytes a stored run holds was validated when it was stored and is not read again.
+Staging happens outside any transaction (DuckDB aborts a transaction on any error, and the column
+reader's fallback to line mode is such an error), so each run is then stored in a transaction of
+its own. The file staged last in the check is the first stored, so a one-file batch reads its file
+once.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import shlex
+import string
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+from warehouse.formats.escaping import name_problem, shown
+from warehouse.ingestion import files as ingest
+from warehouse.engines.duckdb import Database
+from warehouse.errors import BatchError, ConflictError, InputFileError, IrwError, Problem, UsageError
+from warehouse.ingestion.files import IngestResult, RunDate
+
+NAME_FROM = ("auto", "file", "tag")
+# Warehouse.ingest_run without a name: the tag, unless it is a placeholder (then the file's name)
+TAG_UNLESS_PLACEHOLDER = "tag unless placeholder"
+# Tags that name no run: tools' defaults and the values of a file's other columns; compared
+# ignoring case. Tags of digits only, or Q and digits, are placeholders too.
+PLACEHOLDER_TAGS = frozenset({
+    "rank", "run_id", "runid", "run-id", "run", "runtag", "run_tag", "tag", "system", "results", "output",
+    "anserini", "pyserini", "lucene", "terrier", "pyterrier", "standard", "default",
+    "q0", "none", "null", "nan", "na", "n/a", "-",
+})
+_PLACEHOLDER_PATTERN = re.compile(r"q?\d+", re.IGNORECASE)
+# the fields of --name-template (and of --system): see _fields
+TEMPLATE_FIELDS = ("tag", "file", "stem", "short", "folder")
+# the templates an error may suggest, tried in this order: the first that names every file apart is shown
+_HINT_TEMPLATES = ("{short}", "{stem}", "{folder}.{short}", "{short}.{folder}", "{folder}.{stem}", "{stem}.{folder}",
+                   "{folder}.{short}.{tag}")
+
+
+def is_placeholder(tag: str) -> bool:
+    """Whether a run tag names no run (PLACEHOLDER_TAGS, digits, Q and digits)."""
+    return tag.strip().lower() in PLACEHOLDER_TAGS or bool(_PLACEHOLDER_PATTERN.fullmatch(tag.strip()))
+
+
+def check_template(template: str, option: str = "--name-template") -> None:
+    """A template's fields must be TEMPLATE_FIELDS, without conversions or format specs."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise UsageError(f"{option} {template!r}: {exc} (a literal brace is written {{{{ or }}}})") from None
+    for _, field_name, spec, conversion in parts:
+        if field_name is None:
+            continue
+        if field_name not in TEMPLATE_FIELDS or spec or conversion:
+            raise UsageError(f"{option} {template!r}: {{{field_name}}} is not a field; the fields are "
+                             + ", ".join(f"{{{f}}}" for f in TEMPLATE_FIELDS))
+    if option == "--name-template" and all(field_name is None for _, field_name, _, _ in parts):
+        raise UsageError(f"--name-template {template!r} has no field, so it would give every file one name; "
+                         "use --name for one file")
+_COMPRESSION_EXTENSIONS = (".gz", ".zst", ".bz2", ".xz")
+_RUN_EXTENSIONS = (".txt", ".trec", ".run", ".res", ".tsv")
+_SEPARATORS = "._- "
+
+# -- dates -------------------------------------------------------------------------------------------
+DATE_FORMAT = ("an ISO date or date and time: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (a space may stand for the T), "
+               "optionally ending in Z or +HH:MM (then converted to UTC)")
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})"
+                       r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?[ ]?(Z|[+-]\d{2}:?\d{2})?)?",
+                       re.IGNORECASE)
+# ir_metadata (https://www.ir-metadata.org, schema 0.1) defines no date of the run; its general
+# section at the top level holds schema-version, run-version and tag. irw reads a `date:` key there.
+_IR_METADATA_DATE = re.compile(r"^date[ \t]*:(.*)$", re.MULTILINE)
+
+
+def parse_iso_date(text: str) -> dt.datetime | None:
+    """An ISO 8601 date or date and time as a naive UTC datetime, or None when text is not one.
+    The same forms are taken on every Python irw supports (3.10's fromisoformat takes fewer)."""
+    match = _ISO_DATE.fullmatch(text.strip())
+    if not match:
+        return None
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    try:
+        value = dt.datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(second or 0),
+                            int((fraction or "0").ljust(6, "0")))
+        if zone and zone.upper() != "Z":
+            digits = zone[1:].replace(":", "")
+            offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+            value = (value.replace(tzinfo=dt.timezone(offset if zone[0] == "+" else -offset))
+                     .astimezone(dt.timezone.utc).replace(tzinfo=None))
+    except ValueError:  # 2026-02-30, 25:00, an offset of a day or more
+        return None
+    return value
+
+
+def given_date(value: str | dt.date | dt.datetime) -> RunDate:
+    """The date a user gave (`--date`, or date= in Python) as a RunDate; a bad value is a UsageError
+    that shows the format."""
+    if isinstance(value, dt.datetime):
+        parsed = value.astimezone(dt.timezone.utc).replace(tzinfo=None) if value.tzinfo else value
+    elif isinstance(value, dt.date):
+        parsed = dt.datetime(value.year, value.month, value.day)
+    else:
+        parsed = parse_iso_date(str(value))
+        if parsed is None:
+            raise UsageError(f"--date takes {DATE_FORMAT}; got {value!r}")
+    return RunDate(parsed, ingest.DATE_GIVEN)
+
+
+def ir_metadata_date(path: Path, ir_metadata: str | None) -> RunDate | None:
+    """The date of the file's ir_metadata header (its top-level `date:` key), None when it has none;
+    a value that is not a date is an InputFileError (the header says something irw cannot read)."""
+    match = _IR_METADATA_DATE.search(ir_metadata or "")
+    if not match:
+        return None
+    text = re.sub(r"\s+#.*$", "", match.group(1)).strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    parsed = parse_iso_date(text)
+    if parsed is None:
+        raise InputFileError([Problem(str(path), 0, f"the ir_metadata date {text!r} is not {DATE_FORMAT}; "
+                                                    "correct the header, or pass --date")])
+    return RunDate(parsed, ingest.DATE_IR_METADATA)
+
+
+# -- names -------------------------------------------------------------------------------------------
+def run_file_stem(path: Path) -> str:
+    """The file name without its compression and run-file extensions: run.dl19.BM25.txt.gz -> run.dl19.BM25."""
+    name = path.name
+    if name.lower().endswith(_COMPRESSION_EXTENSIONS):
+        name = name[: name.rindex(".")]
+    while name.lower().endswith(_RUN_EXTENSIONS) and "." in name[1:]:
+        name = name[: name.rindex(".")]
+    return name or path.name
+
+
+def common_prefix(stems: list[str]) -> str:
+    """The prefix shared by every stem, cut just after a separator, leaving every stem something;
+    "" for fewer than two stems."""
+    if len(stems) < 2:
+        return ""
+    shared = os.path.commonprefix(stems)
+    for cut in range(len(shared), 0, -1):
+        if shared[cut - 1] in _SEPARATORS and all(len(stem) > cut for stem in stems):
+            return shared[:cut]
+    return ""
+
+
+# -- the batch -----------------------------------------------------------------------------------------
+@dataclass
+class _File:
+    path: Path
+    sha: str = ""
+    holds: dict | None = None
+    tag: str | None = None
+    ir_metadata: str | None = None
+    known_as: str | None = None  # a stored run holding these bytes (validated when it was stored)
+    known_id: int | None = None  # that run's id
+    date: RunDate | None = None
+    name: str | None = None
+    system: str | None = None  # the system the rule gives (None: the run's name)
+    queries: frozenset | None = None  # the query ids the file answers (auto naming)
+    short: str = ""  # the stem without the prefix its folder's files in the batch share
+    note: str | None = None  # why the name is not the tag, in auto mode
+    existing: tuple | None = None  # stored_run() of the name
+    errors: list[str] = field(default_factory=list)
+    error: IrwError | None = None  # the first error, raised as is when the batch is one file
+
+
+def _fail(file: _File, error: IrwError) -> None:
+    file.error = file.error or error
+    file.errors.extend(str(error).splitlines())
+
+
+def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_File]:
+    """The batch's files in the order given, a folder's files (not hidden, not in subfolders) in
+    name order; a file given twice is one file."""
+    files, seen = [], set()
+
+    def add(path: Path) -> None:
+        key = path.resolve() if path.exists() else path
+        if key not in seen:
+            seen.add(key)
+            files.append(_File(path))
+
+    for raw in paths:
+        path = Path(raw)
+        if folders and path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                failed = _File(path)
+                _fail(failed, InputFileError([Problem(str(path), 0, _no_run_files(path))]))
+                files.append(failed)
+            for child in inside:
+                add(child)
+        else:
+            add(path)
+    return files
+
+
+def _no_run_files(folder: Path) -> str:
+    """Why a folder gives no run: it is empty, or it holds folders only (one per system or per
+    collection, as publishers keep runs), which a folder's files do not include: the hint names them
+    and a command that ingests them all (the shell expands FOLDER/*/ to its folders)."""
+    inner = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not inner:
+        return "a folder without run files"
+    shown = ", ".join(inner[:5]) + (f" and {len(inner) - 5:,} more" if len(inner) > 5 else "")
+    return (f"a folder without run files, only folders ({shown}); a folder's subfolders are not read: "
+            f"ingest them with `irw ingest run {shlex.quote(str(folder))}/*/`")
+
+
+def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None:
+    """Reads what naming and dating need: sha256, tag, ir_metadata, and when queries the query ids
+    the file answers. A file no stored run holds is staged, which validates it; staged records the
+    file whose stage is left in place."""
+    scan = ingest.read_input(file.path)  # says what a path that is not a readable file is
+    file.sha, file.holds = scan.sha256, scan.holds
+    known = db.run_file("catalog/run_by_content.sql", {"sha256": file.sha}).fetchone()
+    if known:  # its queries are read only when the rule needs them (_known_queries)
+        file.known_as, file.tag, file.ir_metadata, file.known_id = known
+        return
+    ingest._drop_stage(db.staging)
+    staged.clear()
+    ir_metadata, tags = ingest.stage_run(db.staging, file.path, strict=True, holds=scan.holds)
+    staged.append(file.path)
+    file.tag, file.ir_metadata = ingest.staged_tag(file.path, tags, True), ir_metadata
+    if queries:
+        file.queries = frozenset(r[0] for r in db.staging.run_file("ingest/staged_query_ids.sql").fetchall())
+
+
+def _known_queries(db: Database, files: list[_File]) -> None:
+    """The queries of the stored runs whose bytes files of the batch are, in the folders where a
+    file is still to be named by the rule (a folder of files all stored names nothing)."""
+    pending = {f.path.resolve().parent for f in files if f.tag is not None and not f.known_as}
+    for file in files:
+        if file.known_as and file.queries is None and file.path.resolve().parent in pending:
+            file.queries = frozenset(row[0] for row in db.run_file("catalog/run_query_ids.sql",
+                                                                   {"run_id": file.known_id}).fetchall())
+
+
+def _folder(path: Path) -> str:
+    """The name of the folder holding a file (`.` resolved: a run in the working folder)."""
+    return path.parent.name or path.resolve().parent.name
+
+
+def _fields(file: _File) -> dict[str, str]:
+    """The fields of a name template for a file: {tag}, {file} (its name), {stem} (without
+    extensions), {short} (the stem without its folder's shared prefix), {folder}."""
+    return {"tag": file.tag or "", "file": file.path.name, "stem": run_file_stem(file.path), "short": file.short,
+            "folder": _folder(file.path)}
+
+
+def _several_collections(group: list[_File]) -> bool:
+    """Whether the files of a folder are runs of as many collections as files: no two share half the
+    queries of the smaller. One file tells nothing."""
+    answered = [f.queries for f in group if f.queries is not None]
+    if len(answered) < 2:
+        return False
+    for i, queries in enumerate(answered):
+        for other in answered[i + 1:]:
+            if len(queries & other) * 2 >= min(len(queries), len(other)):
+                return False
+    return True
+
+
+def _groups(files: list[_File]) -> dict[Path, list[_File]]:
+    """The checked files by the folder holding them."""
+    groups: dict[Path, list[_File]] = {}
+    for file in files:
+        if file.tag is not None:
+            groups.setdefault(file.path.resolve().parent, []).append(file)
+    return groups
+
+
+def _name(files: list[_File], name: str | None, name_from: str, template: str | None,
+          stored: Callable[[str], tuple | None], replace: bool) -> None:
+    """Gives every checked file its run name, and the system the rule gives (the module docstring)."""
+    groups = _groups(files)
+    for group in groups.values():
+        prefix = common_prefix([run_file_stem(f.path) for f in group])
+        for file in group:
+            file.short = run_file_stem(file.path)[len(prefix):]
+    tag_count = Counter(f.tag for f in files if f.tag is not None)
+
+    def taken(run_name: str, file: _File) -> bool:
+        held = stored(run_name)
+        return bool(held) and held[1] != file.sha and not replace
+
+    by_short: list[tuple[_File, str]] = []  # auto: named {short} (and why), to be told apart by their folders
+    for group in groups.values():
+        several = name_from == "auto" and template is None and name is None and _several_collections(group)
+        for file in group:
+            if name is not None:
+                file.name = name
+            elif template is not None:
+                file.name = template.format(**_fields(file))
+            elif name_from == "tag":
+                file.name = file.tag
+            elif name_from == "file":
+                file.name = file.short
+            elif name_from == TAG_UNLESS_PLACEHOLDER:
+                file.name = run_file_stem(file.path) if is_placeholder(file.tag) else file.tag
+                if is_placeholder(file.tag):
+                    file.note = (f"{file.path}: named {file.name} from its file name: its tag {file.tag} is a "
+                                 "placeholder, not a name")
+            elif file.known_as:
+                file.name = file.known_as
+            elif not (is_placeholder(file.tag) or tag_count[file.tag] > 1 or taken(file.tag, file)):
+                file.name = file.tag
+            elif several:
+                folder = _folder(file.path)
+                file.name, file.system = f"{folder}.{file.short}", folder
+                file.note = (f"{file.path}: named {file.name}, system {folder}, from its folder and file name: the "
+                             f"files of {folder} answer different queries (one collection each), so the folder "
+                             "names the system")
+            else:
+                file.name = file.short
+                if tag_count[file.tag] > 1:
+                    why = f"its tag {file.tag} is shared by {tag_count[file.tag]} files of this batch"
+                elif is_placeholder(file.tag):
+                    why = f"its tag {file.tag} is a placeholder, not a name"
+                else:
+                    why = f"run {file.tag} (its tag) holds other content (--replace replaces it, --name names the run)"
+                file.note = f"{file.path}: named {file.name} from its file name: {why}"
+                by_short.append((file, why))
+    # rule 4: a {short} another file of the batch has, or a stored run holds with other bytes
+    count = Counter(f.name for f in files if f.name is not None)
+    for file, not_tag in by_short:
+        if count[file.name] > 1 or taken(file.name, file):
+            folder = _folder(file.path)
+            clash = (f"run {file.name} holds other content" if taken(file.name, file)
+                     else f"{count[file.name] - 1} other file(s) of this batch would have it too")
+            file.name, file.system = f"{file.short}.{folder}", file.short
+            file.note = (f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: "
+                         f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})")
+
+
+def _resolving_template(files: list[_File], stored: Callable[[str], tuple | None]) -> str | None:
+    """The first of _HINT_TEMPLATES that gives every checked file of the batch a name of its own
+    that no stored run holds with other bytes; None when none does."""
+    checked = [f for f in files if f.tag is not None]
+    for template in _HINT_TEMPLATES:
+        names = [template.format(**_fields(f)) for f in checked]
+        if len(set(names)) == len(names) and all(
+                not stored(n) or stored(n)[1] == f.sha for n, f in zip(names, checked)):
+            return template
+    return None
+
+
+def _template_hint(template: str | None, instead: str | None) -> str:
+    """The hint that names every file apart; instead is the naming option it replaces, if any."""
+    if template is None:
+        return "rename the files so that their names differ"
+    return (f"pass `--name-template '{template}'` to name every file of the batch apart"
+            + (f" (instead of {instead})" if instead else ""))
+
+
+def _collisions(files: list[_File], hint: Callable[[], str | None], instead: str | None) -> None:
+    """Two files of the batch resolving to one run name: both fail, each naming the other."""
+    by_name: dict[str, list[_File]] = {}
+    for file in files:
+        if file.name is not None:
+            by_name.setdefault(file.name, []).append(file)
+    for run_name, group in by_name.items():
+        for file in group if len(group) > 1 else []:
+            others = ", ".join(str(other.path) for other in group if other is not file)
+            _fail(file, ConflictError(f"{file.path}: would be stored as run {run_name}, as would {others}; "
+                                      f"one file of a batch never replaces another: {_template_hint(hint(), instead)}"))
+
+
+def _message_lines(files: list[_File]) -> list[str]:
+    failed = [f for f in files if f.errors]
+    lines = [line for f in failed for line in f.errors]
+    lines.append(f"nothing was stored: {len(failed)} of {len(files)} files cannot be ingested as they are")
+    return lines
+
+
+def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, description: str | None,
+                parameters: Mapping[str, str] | None) -> IngestResult:
+    """The result for a file whose bytes the run of its name holds: nothing to do, unless what was
+    given with it (system, description, parameters, a --date date) or its date by the rule differs
+    from what is stored. With replace the differences are applied in place (the scores stay: the
+    bytes are the same) and said; without, those given are said with the option that applies them.
+    A date given by --date is kept unless another is given."""
+    from warehouse.store import catalog
+
+    result = ingest.unchanged("run", file.name, file.path, file.sha, file.existing)
+    old_system, old_description, old_parameters, old_date, old_source = db.run_file(
+        "catalog/run_settings.sql", {"run_id": file.existing[0]}).fetchone()
+    changes: dict[str, object] = {}
+    said: list[str] = []
+    if system is not None and system != old_system:
+        changes["system"] = system
+        said.append(f"its system is now {system}, was {old_system}")
+    if description is not None and description != old_description:
+        changes["description"] = description
+        said.append(f"its description is now {description!r}, was {old_description!r}")
+    if parameters and dict(parameters) != dict(old_parameters or {}):
+        changes["parameters"] = dict(parameters)
+        said.append(f"its parameters are now {dict(parameters)}, was {dict(old_parameters or {})}")
+    was = f"{old_date} (from {old_source})"
+    if (old_date, old_source) != (file.date.value, file.date.source) and (
+            file.date.source == ingest.DATE_GIVEN or old_source != ingest.DATE_GIVEN):
+        changes["date"] = file.date
+        said.append(f"its date is now {file.date.value} (from {file.date.source}), was {was}")
+    if not changes:
+        return result
+    if replace:
+        with db.transaction():
+            catalog.edit_run(db, file.existing[0], **changes)
+        status = "redated" if list(changes) == ["date"] else "updated"
+        return IngestResult("run", file.name, str(file.path), status, result.rows, result.queries,
+                            [f"{file.path}: run {file.name} already holds these bytes; {'; '.join(said)}"])
+    if "date" in changes and file.date.source == ingest.DATE_GIVEN:
+        result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {file.date.value}: "
+                               "pass --replace to change its date")
+    for key, old in (("system", old_system), ("description", old_description), ("parameters", old_parameters)):
+        if key in changes:
+            result.messages.append(f"{file.path}: run {file.name} has {key} {old!r}, not {changes[key]!r}: pass "
+                                   f"--replace to change it (the bytes are the same: its scores stay)")
+    return result
+
+
+def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: str | None = None,
+                name_from: str = "auto", name_template: str | None = None, system: str | None = None,
+                description: str | None = None, parameters: Mapping[str, str] | None = None,
+                replace: bool = False, date: str | dt.date | dt.datetime | None = None, folders: bool = True,
+                on_step: Callable[[int, int], None] | None = None) -> list[IngestResult]:
+    """Ingests run files (and the files of folders, when folders) as one run each, in the order
+    given; returns one result per file. Nothing is stored unless every file can be: otherwise
+    BatchError lists every problem with its file (a one-file batch raises the file's own error).
+    name_template names the runs by fields of each file (TEMPLATE_FIELDS); system may hold the
+    same fields. on_step(done, total) follows the progress (each file is checked, then stored)."""
+    if name_from not in (*NAME_FROM, TAG_UNLESS_PLACEHOLDER):
+        raise UsageError(f"--name-from takes {', '.join(NAME_FROM)}; got {name_from!r}")
+    if name_template is not None:
+        if name is not None or name_from != "auto":
+            raise UsageError("--name-template names the runs, as --name and --name-from do: give one of them")
+        check_template(name_template)
+    system_template = system is not None and ("{" in system or "}" in system)
+    if system_template:
+        check_template(system, "--system")
+    for option, value in (("--name", name), ("--system", system)):
+        why = name_problem(value) if value is not None else None
+        if why:
+            raise UsageError(f"the run's {option} '{shown(value)}' {why}: give it a name of visible text")
+    texts = [("--description", description)] + [("--param", f"{k}={v}") for k, v in (parameters or {}).items()]
+    for option, value in texts:
+        if isinstance(value, str) and name_problem(value) == "is not UTF-8 text":
+            raise UsageError(f"the run's {option} '{shown(value)}' is not UTF-8 text")
+    run_date = given_date(date) if date is not None else None
+    files = _expand(paths, folders)
+    if not files:
+        raise UsageError("no run files given")
+    if name is not None and len(files) > 1:
+        raise UsageError(f"--name names one run, and {len(files)} files were given; "
+                         "without it each is named by the rule of --name-from")
+    total, done = 2 * len(files), 0
+    auto = name is None and name_template is None and name_from == "auto"
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if on_step:
+            on_step(done, total)
+
+    staged: list[Path] = []  # the file whose stage is in place, if any
+    try:
+        # check: the last file first, so that the stage left in place is the first file's
+        for file in reversed(files):
+            if not file.errors:
+                try:
+                    _check(db, file, staged, auto)
+                    file.date = run_date or ir_metadata_date(file.path, file.ir_metadata) \
+                        or ingest.file_mtime_date(file.path)
+                except IrwError as exc:
+                    _fail(file, exc)
+            step()
+        stored_cache: dict[str, tuple | None] = {}
+
+        def stored(run_name: str) -> tuple | None:
+            if run_name not in stored_cache:
+                stored_cache[run_name] = ingest.stored_run(db, run_name)
+            return stored_cache[run_name]
+
+        if auto:
+            _known_queries(db, files)
+        _name(files, name, name_from, name_template, stored, replace)
+        for file in files:
+            why = name_problem(file.name) if file.name is not None else None
+            if why:
+                _fail(file, UsageError(f"{file.path}: its run name '{shown(file.name)}' {why}; name it with --name"))
+                file.name = None
+        found: list[str | None] = []
+
+        def hint() -> str | None:  # looked for only when an error needs it
+            if not found:
+                found.append(None if name is not None else _resolving_template(files, stored))
+            return found[0]
+
+        instead = (f"--name-template {name_template!r}" if name_template is not None
+                   else f"--name-from {name_from}" if name_from in ("tag", "file") else None)
+        _collisions(files, hint, instead)
+        for file in files:
+            if file.name is None or file.errors:
+                continue
+            if not file.name.strip():
+                _fail(file, UsageError(f"{file.path}: --name-template {name_template!r} gives it an empty name"))
+                continue
+            file.existing = stored(file.name)
+            if file.existing and file.existing[1] != file.sha and not replace:
+                other = ("give another name with --name" if name is not None
+                         else _template_hint(hint(), instead) if hint() else "")
+                _fail(file, ConflictError(
+                    f"{file.path}: run {file.name} already exists with different content; pass `--replace` to "
+                    "replace it and every score computed from it" + (f", or {other}" if other else "")))
+        if any(f.errors for f in files):
+            if len(files) == 1:
+                raise files[0].error
+            raise BatchError(_message_lines(files))
+
+        def system_of(file: _File) -> str | None:
+            if system is None:
+                return None
+            return system.format(**_fields(file)) if system_template else system
+
+        results = []
+        for index, file in enumerate(files):
+            if file.existing and file.existing[1] == file.sha and file.existing[4]:
+                result = _same_bytes(db, file, replace, system_of(file), description, parameters)
+            else:
+                try:
+                    if staged != [file.path]:
+                        ingest._drop_stage(db.staging)
+                        staged.clear()
+                        ir_metadata, tags = ingest.stage_run(db.staging, file.path, strict=True, holds=file.holds)
+                        ingest.staged_tag(file.path, tags, True)
+                    if file.existing and file.existing[1] == file.sha:  # its scores, without its rows
+                        result = ingest.store_missing_rows(db, file.path, file.name, file.existing)
+                    else:
+                        result = ingest.insert_staged_run(
+                            db, file.path, file.name, tag=file.tag, sha=file.sha, ir_metadata=file.ir_metadata,
+                            replacing=file.existing, system=system_of(file) or file.system, description=description,
+                            parameters=parameters, run_date=file.date)
+                except IrwError as exc:
+                    stored_before = [r.name for r in results if r.status != "unchanged"]
+                    # a file refused now passed the check: it changed since; anything else (a full
+                    # disk, a lock) is said as it is
+                    cause = (f"{file.path} changed or became unreadable after the batch was checked; "
+                             if isinstance(exc, InputFileError) else f"{file.path} was not stored; ")
+                    raise BatchError([*str(exc).splitlines(),
+                                      cause + (f"stored before it: {', '.join(stored_before)}" if stored_before
+                                               else "nothing was stored")]) from None
+                finally:
+                    ingest._drop_stage(db.staging)
+                    staged.clear()
+            if file.note and result.status != "unchanged":
+                result.messages.insert(0, file.note)
+            if file.known_as and file.known_as != file.name:
+                result.messages.append(f"{file.path}: the same bytes are stored as run {file.known_as} too")
+            results.append(result)
+            step()
+        return results
+    finally:
+        ingest._drop_stage(db.staging)

@@ -1,0 +1,158 @@
+"""Runs and qrels from data frames (pandas, polars, Arrow) with the column names users already have.
+
+A frame is written as a TREC file by DuckDB (which reads all three without copying through
+Python) and ingested by the very path a file takes, so every rule of docs/input-formats.md holds (fields,
+finite scores, integer grades, duplicates); problems name the frame's row (0-based position)
+instead of a line. Column names are matched against the lists below, never formatted into SQL
+from the frame itself.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from warehouse.errors import InputFileError, Problem, UsageError
+from warehouse.resources import composed_sql, read_sql
+
+# role -> accepted column names, in order of preference: irw's own, PyTerrier's, ir_datasets', TREC's.
+RUN_COLUMNS = {
+    "query": ("query_id", "qid", "query"),
+    "doc": ("doc_id", "docno", "docid", "doc"),
+    "score": ("score",),
+    "rank": ("rank", "rank_given"),
+}
+QRELS_COLUMNS = {
+    "query": ("query_id", "qid", "query"),
+    "doc": ("doc_id", "docno", "docid", "doc"),
+    "grade": ("grade", "relevance", "label", "rel", "judgment"),
+}
+FRAME_MODULES = ("pandas", "polars", "pyarrow")
+
+
+def is_frame(value: Any) -> bool:
+    """A pandas or polars DataFrame, or an Arrow Table / RecordBatch (checked without importing them)."""
+    module = type(value).__module__.split(".")[0]
+    return module in FRAME_MODULES and type(value).__name__ in ("DataFrame", "Table", "RecordBatch")
+
+
+@dataclass(frozen=True)
+class FrameProblem(Problem):
+    """A problem at a row of a data frame (line = the row's 0-based position)."""
+
+    def __str__(self) -> str:
+        return f"{self.path} row {self.line}: {self.reason}"
+
+
+def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], what: str) -> dict[str, str]:
+    present = [row[0] for row in con.execute(read_sql("frames/describe.sql")).fetchall()]
+    chosen = {}
+    for role, names in roles.items():
+        found = next((n for n in names if n in present), None)
+        if found is None and role in required:
+            raise UsageError(f"the {what} frame has no {role} column: name one of {', '.join(names)} "
+                             f"(it has {', '.join(present) or 'no columns'})")
+        if found is not None:
+            chosen[role] = found
+    return chosen
+
+
+def _quoted(identifier: str) -> str:
+    # identifier is one of the names in RUN_COLUMNS / QRELS_COLUMNS, never the user's text
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+@contextmanager
+def frame_as_file(db, frame: Any, kind: str, label: str, tag: str = "frame") -> Iterator[Path]:
+    """The frame written as a TREC run (`kind` 'run') or qrels file in a temporary folder, one line
+    per row in the frame's order; removed after. Values a TREC line cannot carry (missing, or holding
+    whitespace) are refused here, naming their rows; everything else is left to the file's rules."""
+    con = db.staging.frame_connection()  # a DuckDB connection of its own (warehouse/engines/duckdb.py)
+    try:
+        try:
+            con.register("frame_input", frame)
+        except Exception as exc:  # DuckDB says why it cannot read the object
+            raise UsageError(f"cannot read the {kind} frame: {str(exc).splitlines()[0]}") from None
+        # the frame's row order, kept through the window functions below
+        con.execute(read_sql("frames/numbered.sql"))
+        roles = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+        required = ("query", "doc", "score") if kind == "run" else ("query", "doc", "grade")
+        names = _columns(con, roles, required, kind)
+        # the frame's columns in their roles (sql/frames/*_roles.sql), as text
+        roles_file = ("frames/qrels_roles.sql" if kind != "run" else
+                      "frames/run_roles_ranked.sql" if "rank" in names else "frames/run_roles.sql")
+        con.execute(composed_sql(roles_file, **{role: _quoted(name) for role, name in names.items()}))
+        problems = []
+        for role, column in names.items():  # the frame's own columns: missing values, whitespace
+            for (row, value) in con.execute(composed_sql("frames/role_problems.sql", role=role)).fetchall():
+                reason = (f"its {column} is missing (None or NaN)" if value is None else
+                          f"its {column} {value!r} holds whitespace, which a TREC line cannot carry")
+                problems.append(FrameProblem(label, row, reason))
+        if problems:
+            problems.sort(key=lambda p: p.line)
+            raise InputFileError(problems)
+        with tempfile.TemporaryDirectory(prefix="irw-frame-") as folder:
+            path = Path(folder) / f"frame.{kind}"
+            if "'" in str(path):  # COPY takes no parameter for its file: the path is ours, and checked
+                raise UsageError(f"the temporary folder {folder} has a quote in its path; set TMPDIR elsewhere")
+            con.execute(composed_sql(f"frames/{kind}_lines.sql", path=f"'{path}'"),
+                        {"tag": tag} if kind == "run" else None)
+            yield path
+    finally:
+        con.close()
+
+
+def _as_rows(text: str, path: Path, label: str) -> str:
+    """A message about the written file, told of the frame: its name, and rows for lines."""
+    text = text.replace(str(path), label)
+    return re.sub(r"\bline (\d+)", lambda m: f"row {int(m.group(1)) - 1}", text)
+
+
+def row_problems(error: InputFileError, path: Path, label: str) -> InputFileError:
+    """The file's problems as rows of the frame (line N is the frame's row N - 1)."""
+    problems = [FrameProblem(label, p.line - 1, _as_rows(p.reason, path, label)) if p.line
+                else Problem(label, 0, _as_rows(p.reason, path, label)) for p in error.problems]
+    return InputFileError(problems, error.total, read_lines=error.read_lines)
+
+
+def frame_label(kind: str, name: str | None) -> str:
+    return f"{kind} frame {name}" if name else f"{kind} frame"
+
+
+def _store_frame(db, frame: Any, kind: str, name: str, store, tag: str = "frame") -> Any:
+    """The frame written as a file and stored by store(path) -> IngestResult, told of the frame:
+    problems name its rows, messages its label instead of the temporary file."""
+    label = frame_label(kind, name)
+    with frame_as_file(db, frame, kind, label, tag=tag) as path:
+        try:
+            result = store(path)
+        except InputFileError as exc:
+            raise row_problems(exc, path, label) from None
+        return dataclasses.replace(result, path=label, messages=[_as_rows(m, path, label) for m in result.messages])
+
+
+def ingest_run_frame(db, frame: Any, name: str | None, *, store, date=None) -> Any:
+    """Ingests a run frame as run `name` by the file path (store(path, date) -> IngestResult); the
+    stored run says it came from a data frame."""
+    if not name:
+        raise UsageError("a run from a data frame needs a name: ingest_run(frame, name=...)")
+    when = date if date is not None else dt.datetime.now().replace(microsecond=0)
+    result = _store_frame(db, frame, "run", name, lambda path: store(path, when), tag=re.sub(r"\s+", "_", name))
+    with db.transaction():
+        db.run_file("frames/forget_run_source.sql", {"dated": date is not None, "name": name})
+    return result
+
+
+def ingest_qrels_frame(db, frame: Any, name: str | None, *, store) -> Any:
+    """Ingests a qrels frame as qrels set `name` by the file path (store(path) -> IngestResult)."""
+    if not name:
+        raise UsageError("qrels from a data frame need a name: ingest_qrels(frame, name=...)")
+    result = _store_frame(db, frame, "qrels", name, store)
+    with db.transaction():
+        db.run_file("frames/forget_qrels_source.sql", {"name": name})
+    return result

@@ -1,0 +1,502 @@
+"""Chart geometry for the HTML reports: Python computes every coordinate, Jinja macros draw SVG.
+
+Nothing here knows about runs or measures; warehouse/reports/ hands in numbers and labels and gets back
+dataclasses whose fields are ready to print (coordinates as short decimal strings, tick labels
+formatted through warehouse.formats.formatting). The same input gives the same strings, so reports are
+byte-stable. Series are told apart by dash pattern and marker shape as well as colour, so a chart
+printed in grey still reads.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from warehouse.formats.formatting import format_number
+
+WIDTH = 720
+HEIGHT = 300
+MARGIN_LEFT = 64
+MARGIN_RIGHT = 20
+MARGIN_TOP = 16
+MARGIN_BOTTOM = 48
+SERIES_STYLES = 6  # CSS classes series-0 ... series-5 (colour + dash); marker shapes cycle with them
+MARKER_SHAPES = ("circle", "square", "triangle", "diamond", "cross", "x")
+
+
+# Average glyph widths (in em) of the fonts the charts ask for, DejaVu Sans being the widest
+# common one: enough to keep a label inside the chart without measuring text.
+GLYPH_EM = 0.62
+BOLD_GLYPH_EM = 0.7
+
+
+def fit(text: str, width: float, font_px: float = 12.0, bold: bool = False) -> str:
+    """text cut to about width pixels at font_px, ending in an ellipsis when cut (long run names)."""
+    room = int(width / (font_px * (BOLD_GLYPH_EM if bold else GLYPH_EM)))
+    return text if len(text) <= room else text[:max(room - 1, 1)] + "\u2026"
+
+
+def c(value: float) -> str:
+    """A coordinate as printed in SVG: one decimal, no negative zero."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+# -- scales and ticks --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Scale:
+    d0: float
+    d1: float
+    r0: float
+    r1: float
+    log: bool = False
+
+    def __call__(self, value: float) -> float:
+        if self.log:
+            a, b, v = math.log10(self.d0), math.log10(self.d1), math.log10(max(value, self.d0))
+        else:
+            a, b, v = self.d0, self.d1, value
+        if b == a:
+            return (self.r0 + self.r1) / 2
+        return self.r0 + (v - a) / (b - a) * (self.r1 - self.r0)
+
+
+@dataclass(frozen=True)
+class Tick:
+    pos: str
+    label: str
+
+
+def _decimals(step: float) -> int:
+    for decimals in range(0, 10):
+        scaled = step * 10 ** decimals
+        if abs(scaled - round(scaled)) < 1e-6:
+            return decimals
+    return 10
+
+
+def nice_step(span: float, count: int = 5) -> float:
+    if span <= 0:
+        return 1.0
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 2.5, 5, 10):
+        if raw <= factor * power * (1 + 1e-9):
+            return factor * power
+    return 10 * power
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> tuple[float, float, list[float]]:
+    """A domain widened to whole steps and the tick values in it."""
+    if hi < lo:
+        lo, hi = hi, lo
+    if hi == lo:
+        hi = lo + 1.0
+    step = nice_step(hi - lo, count)
+    start = math.floor(lo / step + 1e-9) * step
+    end = math.ceil(hi / step - 1e-9) * step
+    values = []
+    k = 0
+    while start + k * step <= end + step * 1e-9:
+        value = start + k * step
+        values.append(0.0 if abs(value) < step * 1e-9 else value)
+        k += 1
+    return start, end, values
+
+
+def tick_label(value: float, step: float) -> str:
+    return format_number(value, _decimals(step))
+
+
+# -- shared frame ------------------------------------------------------------------------------
+@dataclass
+class Frame:
+    """The plot area, axes, grid and labels every chart has."""
+
+    width: int
+    height: int
+    left: str
+    top: str
+    right: str
+    bottom: str
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+    x_label: str
+    y_label: str
+    title: str
+    y_tick_x: str               # where y tick labels end (text-anchor end)
+    x_tick_y: str               # baseline of x tick labels
+    x_label_x: str
+    x_label_y: str
+    y_label_x: str
+    y_label_y: str
+    zero_y: str | None = None   # a stronger rule at y = 0 (difference charts)
+    x_label_full: str = ""      # the whole axis label when x_label had to be cut to fit, else ""
+    y_label_full: str = ""
+
+
+def _frame(title: str, x_label: str, y_label: str, x_ticks: list[Tick], y_ticks: list[Tick],
+           width: int = WIDTH, height: int = HEIGHT, left: int = MARGIN_LEFT, bottom_margin: int = MARGIN_BOTTOM,
+           zero_y: float | None = None) -> Frame:
+    right = width - MARGIN_RIGHT
+    bottom = height - bottom_margin
+    x_fit = fit(x_label, right - left, bold=True)
+    y_fit = fit(y_label, bottom - MARGIN_TOP, bold=True)
+    return Frame(width, height, c(left), c(MARGIN_TOP), c(right), c(bottom), x_ticks, y_ticks, x_fit, y_fit,
+                 title, y_tick_x=c(left - 6), x_tick_y=c(bottom + 16), x_label_x=c((left + right) / 2),
+                 x_label_y=c(height - 8), y_label_x="14", y_label_y=c((MARGIN_TOP + bottom) / 2),
+                 zero_y=None if zero_y is None else c(zero_y), x_label_full=x_label if x_fit != x_label else "",
+                 y_label_full=y_label if y_fit != y_label else "")
+
+
+def _plot_box(width: int = WIDTH, height: int = HEIGHT, left: int = MARGIN_LEFT,
+              bottom_margin: int = MARGIN_BOTTOM) -> tuple[float, float, float, float]:
+    return left, MARGIN_TOP, width - MARGIN_RIGHT, height - bottom_margin
+
+
+# -- markers -----------------------------------------------------------------------------------
+def marker_path(shape: str, x: float, y: float, r: float = 4.0) -> str:
+    """An SVG path for a marker centred at (x, y)."""
+    if shape == "circle":
+        return f"M{c(x - r)},{c(y)}a{c(r)},{c(r)} 0 1,0 {c(2 * r)},0a{c(r)},{c(r)} 0 1,0 {c(-2 * r)},0Z"
+    if shape == "square":
+        s = r * 0.9
+        return f"M{c(x - s)},{c(y - s)}h{c(2 * s)}v{c(2 * s)}h{c(-2 * s)}Z"
+    if shape == "triangle":
+        return f"M{c(x)},{c(y - r * 1.15)}L{c(x + r * 1.1)},{c(y + r * 0.85)}L{c(x - r * 1.1)},{c(y + r * 0.85)}Z"
+    if shape == "diamond":
+        return f"M{c(x)},{c(y - r * 1.2)}L{c(x + r)},{c(y)}L{c(x)},{c(y + r * 1.2)}L{c(x - r)},{c(y)}Z"
+    if shape == "cross":
+        return (f"M{c(x - r)},{c(y)}H{c(x + r)}M{c(x)},{c(y - r)}V{c(y + r)}")
+    return f"M{c(x - r)},{c(y - r)}L{c(x + r)},{c(y + r)}M{c(x - r)},{c(y + r)}L{c(x + r)},{c(y - r)}"
+
+
+def series_class(index: int) -> str:
+    return f"series-{index % SERIES_STYLES}"
+
+
+def series_shape(index: int) -> str:
+    return MARKER_SHAPES[index % len(MARKER_SHAPES)]
+
+
+@dataclass(frozen=True)
+class LegendItem:
+    name: str
+    css: str
+    marker: str     # path in a 28 x 12 swatch
+    line: bool = True
+
+
+def legend_item(name: str, index: int, line: bool = True) -> LegendItem:
+    return LegendItem(name, series_class(index), marker_path(series_shape(index), 14, 6, 3.5), line)
+
+
+# -- difference bars ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Bar:
+    x: str
+    y: str
+    w: str
+    h: str
+    css: str
+    title: str
+
+
+@dataclass
+class BarChart:
+    frame: Frame
+    bars: list[Bar]
+    summary: str          # one line a reader sees without the chart: wins/ties/losses
+
+
+def difference_bars(items: Sequence[tuple[str, float]], *, title: str, y_label: str, x_label: str,
+                    summary: str = "") -> BarChart:
+    """One bar per item (label, difference), sorted by difference, largest gain first.
+
+    Gains are drawn dark and solid, losses light with a dark outline, ties as a thin rule on the
+    zero line, so the chart reads in grey print.
+    """
+    ordered = sorted(items, key=lambda item: (-item[1], item[0]))
+    left, top, right, bottom = _plot_box()
+    values = [v for _, v in ordered] or [0.0]
+    lo, hi, ticks = nice_ticks(min(values + [0.0]), max(values + [0.0]), 6)
+    y = Scale(lo, hi, bottom, top)
+    zero = y(0.0)
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
+    band = (right - left) / max(1, len(ordered))
+    gap = band * 0.15 if band >= 4 else 0.0
+    bars = []
+    for index, (label, value) in enumerate(ordered):
+        x0 = left + index * band + gap / 2
+        if value > 0:
+            y0, height, css = y(value), zero - y(value), "gain"
+        elif value < 0:
+            y0, height, css = zero, y(value) - zero, "loss"
+        else:
+            y0, height, css = zero - 0.75, 1.5, "tie"
+        bars.append(Bar(c(x0), c(y0), c(max(band - gap, 0.3)), c(max(height, 1.0 if css != "tie" else 1.5)), css,
+                        f"{label}: {'+' if value > 0 else ''}{format_number(value)}"))
+    frame = _frame(title, x_label, y_label, [], [Tick(c(y(t)), tick_label(t, step)) for t in ticks], zero_y=zero)
+    return BarChart(frame, bars, summary)
+
+
+# -- lines (precision-recall) ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Marker:
+    d: str
+    title: str
+
+
+@dataclass
+class LineSeries:
+    name: str
+    css: str
+    path: str
+    markers: list[Marker]
+
+
+@dataclass
+class LineChart:
+    frame: Frame
+    series: list[LineSeries]
+    legend: list[LegendItem]
+
+
+def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, title: str, x_label: str,
+               y_label: str, x_domain: tuple[float, float] = (0.0, 1.0),
+               y_domain: tuple[float, float] = (0.0, 1.0), point_title: str = "{name}: {x} {y}") -> LineChart:
+    """Lines with markers at every point; series k gets style k (colour, dash, marker shape)."""
+    left, top, right, bottom = _plot_box()
+    x_lo, x_hi, x_values = nice_ticks(*x_domain, 10)
+    y_lo, y_hi, y_values = nice_ticks(*y_domain, 5)
+    x = Scale(x_lo, x_hi, left, right)
+    y = Scale(y_lo, y_hi, bottom, top)
+    x_step = x_values[1] - x_values[0] if len(x_values) > 1 else 1.0
+    y_step = y_values[1] - y_values[0] if len(y_values) > 1 else 1.0
+    drawn, legend = [], []
+    for index, (name, points) in enumerate(series):
+        shape = series_shape(index)
+        path = "".join(f"{'M' if i == 0 else 'L'}{c(x(px))},{c(y(py))}" for i, (px, py) in enumerate(points))
+        markers = [Marker(marker_path(shape, x(px), y(py)),
+                          point_title.format(name=name, x=tick_label(px, x_step), y=format_number(py)))
+                   for px, py in points]
+        drawn.append(LineSeries(name, series_class(index), path, markers))
+        legend.append(legend_item(name, index))
+    frame = _frame(title, x_label, y_label, [Tick(c(x(v)), tick_label(v, x_step)) for v in x_values],
+                   [Tick(c(y(v)), tick_label(v, y_step)) for v in y_values])
+    return LineChart(frame, drawn, legend)
+
+
+# -- scatter (per-query values of two runs) ----------------------------------------------------
+@dataclass(frozen=True)
+class Point:
+    d: str
+    css: str
+    title: str
+
+
+@dataclass
+class ScatterChart:
+    frame: Frame
+    points: list[Point]
+    diagonal: tuple[str, str, str, str]
+    summary: str
+
+
+def scatter(points: Sequence[tuple[str, float, float]], *, title: str, x_label: str, y_label: str,
+            summary: str = "", size: int = 340) -> ScatterChart:
+    """Points (label, x, y) over the square [0, max]; above the diagonal y wins (filled), below it
+    loses (hollow), on it ties (a small cross)."""
+    top_value = max([1e-9] + [max(px, py) for _, px, py in points])
+    lo, hi, values = nice_ticks(0.0, top_value, 5)
+    left, top, right, bottom = 56, MARGIN_TOP, size - MARGIN_RIGHT, size - MARGIN_BOTTOM
+    x = Scale(lo, hi, left, right)
+    y = Scale(lo, hi, bottom, top)
+    step = values[1] - values[0] if len(values) > 1 else 1.0
+    drawn = []
+    for label, px, py in sorted(points, key=lambda p: (p[0])):
+        if py > px:
+            css, shape = "pt-win", "circle"
+        elif py < px:
+            css, shape = "pt-loss", "circle"
+        else:
+            css, shape = "pt-tie", "cross"
+        drawn.append(Point(marker_path(shape, x(px), y(py), 3.2), css,
+                           f"{label}: {format_number(px)} vs {format_number(py)}"))
+    frame = _frame(title, x_label, y_label, [Tick(c(x(v)), tick_label(v, step)) for v in values],
+                   [Tick(c(y(v)), tick_label(v, step)) for v in values], width=size, height=size, left=56)
+    diagonal = (c(x(lo)), c(y(lo)), c(x(hi)), c(y(hi)))
+    return ScatterChart(frame, drawn, diagonal, summary)
+
+
+# -- rank strip (where the relevant documents of one query are) --------------------------------
+@dataclass(frozen=True)
+class RankMark:
+    x: str
+    y1: str
+    y2: str
+    css: str
+    title: str
+
+
+@dataclass
+class StripRow:
+    label: str             # cut to fit left of the strip; full_label is the whole name
+    label_y: str
+    base_y: str
+    marks: list[RankMark]
+    missing: str           # "4 not retrieved" text, or ""
+    full_label: str = ""
+
+
+@dataclass
+class RankStrip:
+    frame: Frame
+    rows: list[StripRow]
+    missing_x: str
+    axis_left: str
+    axis_right: str
+
+
+def rank_strip(rows: Sequence[tuple[str, Sequence[tuple[str, int, int | None]], int]], *, title: str) -> RankStrip:
+    """One row per run: (label, [(doc, grade, rank or None)], depth). Ranks on a log axis; a tick's
+    height grows with the grade; documents not retrieved are counted at the right."""
+    row_height = 54
+    height = MARGIN_TOP + row_height * max(1, len(rows)) + 40
+    left, right = 130, WIDTH - 120
+    depth = max([10] + [d for _, _, d in rows])
+    top_rank = 10 ** math.ceil(math.log10(depth)) if depth > 1 else 10
+    x = Scale(1, top_rank, left, right, log=True)
+    strips = []
+    for index, (label, docs, _depth) in enumerate(rows):
+        base = MARGIN_TOP + row_height * (index + 1) - 10
+        marks = []
+        missing = 0
+        for doc, grade, rank in docs:
+            if rank is None:
+                missing += 1
+                continue
+            level = max(1, min(grade, 4))  # taller and darker with the grade; grades above 4 look like 4
+            tall = 10 + 7 * level
+            marks.append(RankMark(c(x(rank)), c(base), c(base - tall), f"grade-{level}",
+                                  f"{doc} (grade {grade}) at rank {rank}"))
+        strips.append(StripRow(fit(label, left - 12), c(base - 20), c(base), marks,
+                               f"{missing} not retrieved" if missing else "all retrieved", label))
+    ticks = []
+    value = 1
+    while value <= top_rank:
+        ticks.append(Tick(c(x(value)), f"{value:,}"))
+        value *= 10
+    frame = _frame(title, "rank (log scale)", "", ticks, [], height=height, left=left, bottom_margin=40)
+    return RankStrip(frame, strips, c(right + 12), c(left), c(right))
+
+
+# -- history (one system's runs over time) -----------------------------------------------------
+@dataclass(frozen=True)
+class HistoryPoint:
+    d: str
+    css: str
+    title: str
+    flag_x: str
+    flag_y: str
+    flagged: bool
+
+
+@dataclass
+class HistoryChart:
+    frame: Frame
+    points: list[HistoryPoint]
+    best_path: str
+    legend: list[LegendItem]
+
+
+_TIME_STEPS = (1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400,
+               7 * 86400, 14 * 86400, 30 * 86400, 61 * 86400, 91 * 86400, 182 * 86400, 365 * 86400,
+               730 * 86400, 1825 * 86400)
+
+
+def _epoch(when: dt.datetime) -> float:
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return when.timestamp()
+
+
+def _time_label(seconds: float, step: int) -> str:
+    when = dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc)
+    if step >= 86400:
+        return when.strftime("%Y-%m-%d")
+    if step >= 60:
+        return when.strftime("%m-%d %H:%M")
+    return when.strftime("%H:%M:%S")
+
+
+def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, title: str, y_label: str,
+                  y_top: float | None = None,
+                  time_domain: tuple[dt.datetime, dt.datetime] | None = None,
+                  systems: Sequence[str] | None = None) -> HistoryChart:
+    """Dots (date, value, title, flagged) in time order, and a step line for the best value so far.
+
+    systems: each point's system (the overview of every system): each system's dots get a colour
+    and marker of their own, named in the legend, in the order of the systems' names.
+
+    time_domain: the dates the axis spans (default: these points'); the same for every system of a
+    report puts their charts on one time axis."""
+    left, top, right, bottom = _plot_box(height=260)
+    times = [_epoch(when) for when, _, _, _ in points]
+    if time_domain is not None:
+        t0, t1 = _epoch(time_domain[0]), _epoch(time_domain[1])
+    else:
+        t0, t1 = (min(times), max(times)) if times else (0.0, 0.0)
+    span = t1 - t0
+    if span >= 1:  # under a second apart (files copied together) is one moment on a time axis
+        pad = span * 0.05
+        x = Scale(t0 - pad, t1 + pad, left, right)
+        step = next((s for s in _TIME_STEPS if span / s <= 6), _TIME_STEPS[-1])
+        first = math.ceil((t0 - pad) / step) * step
+        x_ticks = []
+        value = first
+        while value <= t1 + pad:
+            x_ticks.append(Tick(c(x(value)), _time_label(value, step)))
+            value += step
+    else:
+        x = Scale(t0, t0, left, right)  # every point at the middle
+        x_ticks = [Tick(c(x(t0)), _time_label(t0, 86400))] if points else []
+    values = [v for _, v, _, _ in points]
+    hi = max(values + [y_top or 0.0, 1e-9])
+    lo = min(values + [0.0])
+    y_lo, y_hi, y_values = nice_ticks(lo, hi, 5)
+    y = Scale(y_lo, y_hi, bottom, top)
+    y_step = y_values[1] - y_values[0] if len(y_values) > 1 else 1.0
+    system_index = {name: i for i, name in enumerate(sorted(set(systems or ())))}
+    drawn = []
+    best_path = ""
+    best = None
+    for index, ((when, value, label, flagged), t) in enumerate(zip(points, times)):
+        px, py = x(t), y(value)
+        if systems is not None and not flagged:
+            series = system_index[systems[index]]
+            drawn.append(HistoryPoint(marker_path(series_shape(series), px, py, 4.5), f"marker {series_class(series)}",
+                                      label, c(px), c(py - 12), flagged))
+        else:
+            drawn.append(HistoryPoint(marker_path("circle", px, py, 4.5), "flagged" if flagged else "run", label,
+                                      c(px), c(py - 12), flagged))
+        if best is None or value > best:
+            if best is None:
+                best_path = f"M{c(px)},{c(py)}"
+            else:
+                best_path += f"H{c(px)}V{c(py)}"
+            best = value
+    if points:
+        best_path += f"H{c(x(times[-1]))}"
+    frame = _frame(title, "run date", y_label, x_ticks, [Tick(c(y(v)), tick_label(v, y_step)) for v in y_values],
+                   height=260)
+    if systems is None:
+        legend = [LegendItem("run", "run", marker_path("circle", 14, 6, 3.5), line=False)]
+    else:
+        legend = [legend_item(name, i, line=False) for name, i in system_index.items()]
+    legend.append(LegendItem("best so far", "best", "", line=True))
+    if any(flagged for _, _, _, flagged in points):
+        legend.append(LegendItem("significantly worse than the run before", "flagged",
+                                 marker_path("circle", 14, 6, 3.5), line=False))
+    return HistoryChart(frame, drawn, best_path, legend)

@@ -1,0 +1,172 @@
+"""Tables for papers: runs x measures, best value per measure in bold, superscript letters naming
+the runs each run is significantly better than (after the report's correction), and a caption that
+states the test, the correction, alpha and the query count. LaTeX (booktabs) and GitHub Markdown.
+
+The shape is ranx's compare table; the letters follow the corrected p-values of the comparison the
+table comes from, so a letter means what `irw compare` calls significant."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from string import ascii_lowercase
+
+from warehouse.formats.escaping import shown
+from warehouse.formats.formatting import format_number
+from warehouse.evaluation.stats import CORRECTIONS, TESTS
+
+
+@dataclass(frozen=True)
+class PaperCell:
+    value: float | None
+    best: bool
+    better_than: tuple[str, ...]   # letters of the runs this run is significantly better than
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    runs: list[str]
+    letters: list[str]
+    measures: list[str]
+    cells: list[list[PaperCell]]   # [run][measure]
+    caption: str
+
+
+def letter(i: int) -> str:
+    """a ... z, then aa, ab ...: one label per run."""
+    return ascii_lowercase[i] if i < 26 else letter(i // 26 - 1) + ascii_lowercase[i % 26]
+
+
+def from_comparison(comparison, higher_is_better) -> PaperTable:
+    """The paper table of a reports.Comparison: every run it names, in the order it was given."""
+    runs = list(dict.fromkeys(r for pair in comparison.pairs for r in pair[::-1]))
+    if comparison.baseline is not None:
+        runs = [comparison.baseline] + [r for r in runs if r != comparison.baseline]
+    means: dict[tuple[str, str], float] = {}
+    for row in comparison.rows:
+        if row.result is not None and row.result.n > 0:
+            means.setdefault((row.run, row.measure.name), row.result.mean_a)
+            means.setdefault((row.baseline, row.measure.name), row.result.mean_b)
+    return build(runs, comparison.measures, means, comparison.rows, comparison.baseline, comparison.qrels,
+                 comparison.stats, comparison.tested, higher_is_better)
+
+
+def from_leaderboard(board, higher_is_better) -> PaperTable:
+    """The paper table of a reports.Leaderboard: its runs in its order, its values (trec_eval's
+    summary of each run), letters from its tests against the baseline."""
+    means = {(row.run, m.name): cell.value for row in board.rows for m, cell in zip(board.measures, row.cells)
+             if cell.value is not None}
+    return build([row.run for row in board.rows], board.measures, means, board.pair_rows, board.baseline,
+                 board.scope.qrels, board.stats, board.tested, higher_is_better)
+
+
+def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_rows, baseline: str | None,
+          qrels: str, stats, tested: int, higher_is_better) -> PaperTable:
+    """Runs x measures from the means and the tested pairs (reports.PairRow: run against baseline,
+    direction after correction)."""
+    letters = [letter(i) for i in range(len(runs))]
+    label = dict(zip(runs, letters))
+    wins: dict[tuple[str, str], set[str]] = {}
+    queries = set()
+    for row in pair_rows:
+        name = row.measure.name
+        if row.result is not None and row.result.n > 0:
+            queries.add(row.result.n)
+        if row.direction == "better":
+            wins.setdefault((row.run, name), set()).add(label[row.baseline])
+        elif row.direction == "worse":
+            wins.setdefault((row.baseline, name), set()).add(label[row.run])
+    names = [m.name for m in measures]
+    cells = []
+    for run in runs:
+        row_cells = []
+        for m in measures:
+            value = means.get((run, m.name))
+            shown = [format_number(means[(r, m.name)]) for r in runs if means.get((r, m.name)) is not None]
+            best = None
+            if shown and higher_is_better(m) is not None:
+                best = (max if higher_is_better(m) else min)(shown, key=float)
+            row_cells.append(PaperCell(value, value is not None and format_number(value) == best,
+                                       tuple(sorted(wins.get((run, m.name), ()), key=lambda s: (len(s), s)))))
+        cells.append(row_cells)
+    query_text = (f"{queries.pop()} queries" if len(queries) == 1 else
+                  f"{min(queries)}-{max(queries)} queries (each pair over the queries both runs have)"
+                  if queries else "no queries")
+    against = f"every run against {baseline}" if baseline else "every pair of runs"
+    correction = CORRECTIONS[stats.correction]
+    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}. A superscript letter "
+               f"marks a run significantly better than the run of that letter: {TESTS[stats.test]}, "
+               f"two-sided, {against}, "
+               + (f"{correction} correction over {tested} comparisons, " if stats.correction != "none"
+                  else "no correction for multiple testing, ")
+               + f"alpha {stats.alpha:g}. The best value of each measure is in bold.")
+    return PaperTable(runs, letters, names, cells, caption)
+
+
+# -- LaTeX -------------------------------------------------------------------------------------
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
+
+
+def latex_escape(text: str) -> str:
+    """LaTeX's special characters escaped, after control and bidi characters are written as
+    visible escapes (warehouse/formats/escaping.py): a U+202E cannot reverse the table or stop pdflatex."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in shown(str(text)))
+
+
+def _cell(cell: PaperCell, missing: str, bold: str, superscript: str) -> str:
+    """One value as a paper shows it: `missing` when there is none, else 4 decimals, in `bold`
+    when best, with the letters in `superscript` ({} marks where the text goes)."""
+    if cell.value is None or math.isnan(cell.value):
+        return missing
+    text = format_number(cell.value)
+    if cell.best:
+        text = bold.format(text)
+    if cell.better_than:
+        text += superscript.format("".join(cell.better_than))
+    return text
+
+
+def _latex_cell(cell: PaperCell) -> str:
+    return _cell(cell, "--", r"\textbf{{{}}}", r"$^{{{}}}$")
+
+
+def to_latex(table: PaperTable, label: str = "tab:irw") -> str:
+    """A booktabs table (needs \\usepackage{booktabs})."""
+    lines = [r"\begin{table}[t]", r"\centering",
+             rf"\caption{{{latex_escape(table.caption)}}}", rf"\label{{{latex_escape(label)}}}",
+             rf"\begin{{tabular}}{{ll{'r' * len(table.measures)}}}", r"\toprule",
+             " & ".join(["", "Run", *(latex_escape(m) for m in table.measures)]) + r" \\", r"\midrule"]
+    for run, mark, cells in zip(table.runs, table.letters, table.cells):
+        lines.append(" & ".join([mark, latex_escape(run), *(_latex_cell(c) for c in cells)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+# -- Markdown ----------------------------------------------------------------------------------
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|<>$])")  # $: GitHub reads $...$ as math
+
+
+def markdown_escape(text: str) -> str:
+    """Markdown's special characters escaped, after control and bidi characters are written as
+    visible escapes (warehouse/formats/escaping.py): a newline cannot break the table."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", shown(str(text)))
+
+
+def _markdown_cell(cell: PaperCell) -> str:
+    return _cell(cell, "–", "**{}**", "<sup>{}</sup>")
+
+
+def to_markdown(table: PaperTable) -> str:
+    """A GitHub-flavoured Markdown table, its caption below it."""
+    lines = ["| | Run | " + " | ".join(markdown_escape(m) for m in table.measures) + " |",
+             "| --- | --- | " + " | ".join("---:" for _ in table.measures) + " |"]
+    for run, mark, cells in zip(table.runs, table.letters, table.cells):
+        lines.append(f"| {mark} | {markdown_escape(run)} | " + " | ".join(_markdown_cell(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n\n" + markdown_escape(table.caption) + "\n"
+
+
+def render(table: PaperTable, fmt: str) -> str:
+    return to_latex(table) if fmt == "latex" else to_markdown(table)
+

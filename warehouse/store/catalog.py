@@ -1,0 +1,283 @@
+"""What the warehouse holds, and removing it with everything derived from it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from warehouse.engines.duckdb import Database
+from warehouse.errors import ConflictError, NotFoundError, UsageError
+
+def run_ids(db: Database, names) -> dict[str, int]:
+    """name -> run_id for each name, in the order given; a name not stored is an error."""
+    names = list(names)
+    ids = dict(db.run_file("catalog/run_ids.sql", {"names": names}).fetchall())
+    for name in names:
+        if name not in ids:
+            raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+    return {name: ids[name] for name in names}
+
+
+def run_id(db: Database, name: str) -> int:
+    return run_ids(db, [name])[name]
+
+
+def qrels_set_id(db: Database, name: str) -> int:
+    row = db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone()
+    if row is None:
+        raise NotFoundError(f"no qrels set named {name!r}; `irw qrels` lists the stored sets")
+    return row[0]
+
+
+def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None" = None,
+               systems: "str | Sequence[str] | None" = None) -> str:
+    """The qrels set a command means: the one named, or the only one stored when none is named.
+    With several stored and none named it is an error; when the command chose runs (names,
+    patterns, systems: select_runs), the error says which stored sets judge them, so its hint
+    (`--qrels X`) resolves it."""
+    if name is not None:
+        return name
+    names = [row[0] for row in db.run_file("catalog/qrels_set_names.sql").fetchall()]
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise NotFoundError("no qrels set is stored; ingest one with `irw ingest qrels FILE --name NAME`")
+    message = f"name the qrels set with --qrels: this warehouse holds {len(names)} ({', '.join(names)})"
+    if runs or systems:
+        raise UsageError(f"{message}; {_judging_qrels(db, select_runs(db, runs, systems=systems))}")
+    raise UsageError(message)
+
+
+def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
+    """Which stored qrels sets judge the chosen runs, said as the hint of qrels_name's error."""
+    db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(chosen)])
+    judging = db.run_file("catalog/judging_qrels.sql").fetchall()
+    count = len(chosen)
+    runs = f"run {chosen[0]}" if count == 1 else f"the {count:,} runs chosen"
+    if not judging:
+        return (f"no stored qrels set judges a query of {runs}: ingest {'its' if count == 1 else 'their'} "
+                "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`")
+    if len(judging) == 1:
+        (qrels, judged), = judging
+        return f"qrels {qrels} judges {runs if judged == count else f'{judged:,} of {runs}'}: add `--qrels {qrels}`"
+    (first, judged), *others = judging
+    each = f"qrels {first} judges {judged:,}" + "".join(
+        f"{' and' if i == len(others) - 1 else ','} {qrels} {n:,}" for i, (qrels, n) in enumerate(others))
+    choices = ", ".join(f"`--qrels {qrels}`" for qrels, _ in judging[:-1]) + f" or `--qrels {judging[-1][0]}`"
+    return f"of {runs}, {each}: add {choices} (`irw runs` shows which qrels sets judge each run)"
+
+
+def delete_run(db: Database, run_id_: int) -> None:
+    """Deletes a run and its derived rows; the caller holds the transaction."""
+    db.run_file("catalog/delete_run.sql", {"run_id": run_id_})
+
+
+def delete_qrels_set(db: Database, set_id: int) -> None:
+    """Deletes a qrels set, its judgments and every evaluation made with it."""
+    db.run_file("catalog/delete_qrels_set.sql", {"qrels_set_id": set_id})
+
+
+
+# -- choosing runs: names, shell-style patterns, systems, and the qrels set that judges them --------
+GLOB_CHARS = frozenset("*?[")
+REGEX_SPECIAL = frozenset("\\.^$*+?()[]{}|")
+SELECTOR_COLUMNS = [("position", "integer"), ("text", "varchar"), ("regex", "varchar")]
+SHOWN = 10  # stored runs or systems an error lists before saying how many more
+
+
+def is_pattern(text: str) -> bool:
+    """Whether a run selector is a shell-style pattern (holds * ? or [) rather than a plain name."""
+    return any(c in GLOB_CHARS for c in text)
+
+
+def glob_regex(pattern: str) -> str:
+    """pattern's match as fnmatch.fnmatchcase makes it (* any text, ? one character, [seq] and
+    [!seq] one character in or not in seq, an unclosed [ itself; case-sensitive), as an anchored
+    regular expression DuckDB (RE2) and PostgreSQL read alike: sql/catalog/select_runs.sql binds it."""
+    out, i, n = ["^"], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        i += 1
+        if c == "*":
+            if out[-1] != ".*":
+                out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            j = i
+            if j < n and pattern[j] == "!":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 1
+            if j >= n:
+                out.append("\\[")
+                continue
+            members, i = pattern[i:j], j + 1
+            negate = members.startswith("!")
+            if negate:
+                members = members[1:]
+            # inside the class only \ ^ [ ] are special to both engines; ranges (a-z) stay ranges
+            escaped = "".join("\\" + m if m in "\\^[]" else m for m in members)
+            out.append(("[^" if negate else "[") + escaped + "]")
+        else:
+            out.append("\\" + c if c in REGEX_SPECIAL else c)
+    out.append("$")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class RunSelection:
+    """The runs a command or report takes (select_runs), in order, and what was left out and why.
+    It iterates as the run names, so it goes wherever a list of run names does."""
+
+    names: tuple[str, ...]
+    qrels: str | None = None
+    left_out: tuple[str, ...] = ()  # runs chosen by pattern, system or default that qrels judges no query of
+    every: bool = True              # no name, pattern or system was given: the candidates were every stored run
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, index):
+        return self.names[index]
+
+    def notes(self) -> list[str]:
+        """The line a command prints on stderr (after `# `) when runs were left out."""
+        if not self.left_out:
+            return []
+        count = len(self.left_out)
+        what = "stored" if self.every else "matching"
+        return [f"{count:,} {what} run{'' if count == 1 else 's'} left out: no query judged in qrels {self.qrels}"]
+
+
+def _listed(items: Sequence[str], noun: str) -> str:
+    shown = ", ".join(items[:SHOWN])
+    more = f" and {len(items) - SHOWN:,} more" if len(items) > SHOWN else ""
+    return f"{len(items):,} {noun}{'' if len(items) == 1 else 's'}: {shown}{more}"
+
+
+def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" = None, *,
+                systems: "str | Sequence[str] | None" = None, qrels: str | None = None) -> RunSelection:
+    """The stored runs that runs and systems choose, as eval, compare and every report take them.
+
+    runs: run names and shell-style patterns (fnmatch's * ? [seq] [!seq], case-sensitive; a
+    selector that is a stored run's exact name is that run), their matches united in the order
+    given (each pattern's in `irw runs` order); None or empty: every stored run. systems: keep only
+    the runs of these systems (a run without one is its own system). qrels: a stored qrels set;
+    the runs a pattern, a system or the default chose that it judges no query of are left out
+    (RunSelection.left_out, notes()), while a run named outright is kept (evaluating it then says
+    it has no query judged). A name, pattern or system that matches no stored run is an error
+    saying what is stored, and so is a selection left empty. A RunSelection is returned as it is."""
+    if isinstance(runs, RunSelection):
+        if systems:
+            raise UsageError("runs already selected (a RunSelection) take no systems: pass them to select_runs")
+        return runs
+    selectors = [runs] if isinstance(runs, str) else list(dict.fromkeys(runs or []))
+    wanted_systems = [systems] if isinstance(systems, str) else list(dict.fromkeys(systems or []))
+    qrels_id = qrels_set_id(db, qrels) if qrels is not None else -1
+    db.load_rows("run_selectors", SELECTOR_COLUMNS,
+                 [(i, text, glob_regex(text) if is_pattern(text) else None) for i, text in enumerate(selectors)])
+    rows = db.run_file("catalog/select_runs.sql", {"every": not selectors, "qrels_set_id": qrels_id}).fetchall()
+    if not rows:
+        if db.run_file("catalog/run_count.sql").fetchone()[0] == 0:
+            raise NotFoundError("no run is stored; ingest runs with `irw ingest run FILE...`")
+    matched = {position for position, *_ in rows}
+    for position, text in enumerate(selectors):
+        if position in matched:
+            continue
+        if not is_pattern(text):
+            raise NotFoundError(f"no run named {text!r}; `irw runs` lists the stored runs")
+        names = [r[0] for r in db.run_file("catalog/run_names.sql").fetchall()]
+        raise NotFoundError(f"no stored run matches {text!r} (shell-style and case-sensitive: * ? [...]); "
+                            f"{_listed(names, 'stored run')}")
+    if wanted_systems:
+        stored = {r[0] for r in db.run_file("catalog/systems.sql").fetchall()}
+        for system in wanted_systems:
+            if system not in stored:
+                raise NotFoundError(f"no stored run is of system {system!r}; {_listed(sorted(stored), 'stored system')} "
+                                    "(`irw runs` lists each run's system)")
+        kept = [r for r in rows if r[2] in wanted_systems]
+        if not kept:
+            raise NotFoundError(f"none of the runs {'stored' if not selectors else 'named or matched'} is of system "
+                                f"{', '.join(wanted_systems)}: theirs are "
+                                f"{', '.join(sorted({r[2] for r in rows})[:SHOWN])}")
+        rows = kept
+    names, left_out = [], []
+    for position, name, _system, judged in rows:
+        named = position >= 0 and selectors[position] == name
+        (names if judged or named or qrels is None else left_out).append(name)
+    names = list(dict.fromkeys(names))
+    left_out = [name for name in dict.fromkeys(left_out) if name not in names]
+    every = not selectors and not wanted_systems
+    if not names:
+        what = "stored" if every else "matching"
+        if len(left_out) == 1:
+            raise NotFoundError(f"run {left_out[0]} has no query judged in qrels {qrels}: check that run and qrels are "
+                                "of the same collection (`irw runs` shows which qrels sets judge each run)")
+        raise NotFoundError(f"no {what} run has a query judged in qrels {qrels} ({_listed(left_out, 'run')}): check "
+                            "that runs and qrels are of the same collection (`irw runs` shows which qrels sets judge "
+                            "each run)")
+    return RunSelection(tuple(names), qrels, tuple(left_out), every=every)
+
+def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
+    """A baseline that is no stored run's name is a NotFoundError. When it is a system's name (in a
+    warehouse of several collections a system has a run per collection), the error names that
+    system's runs qrels judges, as the `--baseline RUN` that resolves it."""
+    if baseline is None or db.run_file("catalog/run_named.sql", {"name": baseline}).fetchone() is not None:
+        return
+    if db.run_file("catalog/system_named.sql", {"system": baseline}).fetchone() is None:
+        raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
+    try:
+        judged = list(select_runs(db, None, systems=[baseline], qrels=qrels))
+    except NotFoundError:  # qrels judges none of the system's runs
+        judged = []
+    if not judged:
+        raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system, and qrels {qrels} judges none of its "
+                            "runs; the baseline is a run (`irw runs` lists each run's system)")
+    hints = ", ".join(f"`--baseline {name}`" for name in judged[:SHOWN])
+    raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system; the baseline is one of its runs, "
+                        f"those qrels {qrels} judges: {hints}")
+
+
+def edit_run(db: Database, run_id_: int, *, name: str | None = None, system: str | None = None,
+             description: str | None = None, parameters=None, date=None) -> None:
+    """Changes a stored run's name, system, description, parameters or date (an ingest.RunDate) in
+    place; None keeps what is stored. The caller holds the transaction; everything derived from the
+    run is keyed by run_id and stays attached."""
+    db.run_file("catalog/edit_run.sql", {
+        "run_id": run_id_, "name": name, "system": system, "description": description,
+        "run_date": date.value if date is not None else None, "date_source": date.source if date is not None else None})
+    if parameters is not None:
+        db.run_file("catalog/edit_run_parameters.sql", {"run_id": run_id_, "parameters": dict(parameters)})
+
+
+def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
+    if not new.strip():
+        raise UsageError(f"a {kind} name cannot be empty")
+    if new == old:
+        raise UsageError(f"{kind} {old} is already named {new}")
+    if taken:
+        raise ConflictError(f"cannot rename {kind} {old} to {new}: a {kind} named {new} is stored; choose another "
+                            f"name, or remove that one first (`{remove} {new}`)")
+
+
+def rename_run(db: Database, old: str, new: str) -> list[str]:
+    """Renames a run (its system stays: `irw edit run --system` changes it). Returns what changed."""
+    run_id_ = run_id(db, old)
+    _new_name("run", old, new, db.run_file("catalog/run_named.sql", {"name": new}).fetchone() is not None, "irw rm run")
+    with db.transaction():
+        edit_run(db, run_id_, name=new)
+    return [f"renamed run {old} to {new}"]
+
+
+def rename_qrels_set(db: Database, old: str, new: str) -> list[str]:
+    set_id = qrels_set_id(db, old)
+    _new_name("qrels set", old, new, db.run_file("catalog/qrels_set_named.sql", {"name": new}).fetchone() is not None,
+              "irw rm qrels")
+    with db.transaction():
+        db.run_file("catalog/rename_qrels_set.sql", {"qrels_set_id": set_id, "name": new})
+    return [f"renamed qrels set {old} to {new}"]

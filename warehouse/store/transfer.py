@@ -1,0 +1,305 @@
+"""Moving stored rows between warehouses, DuckDB and PostgreSQL alike.
+
+Two uses: ingest into a PostgreSQL warehouse (files are validated and ranked in a local DuckDB
+staging database, then the run's or qrels set's rows are sent with COPY, warehouse/ingestion/files.py),
+and `irw copy` (a warehouse's qrels, runs and stored scores into another, either direction).
+
+Rows travel as headerless CSV files in a private temporary folder: DuckDB writes and reads them
+with COPY, PostgreSQL through psycopg's COPY FROM STDIN / TO STDOUT, ~10x faster than row-by-row
+inserts. Doubles are written as their shortest round-trip text by both engines, so every score
+arrives with the same bits (tests/test_postgres.py checks this). Ids are the target's: a run's
+rows are written with its new run_id, so nothing is remapped on the target. The judged rows of a
+run (judged_run_rows) are linked again on the target, against the qrels it holds.
+
+Every query is a file under sql/transfer/; a table's rows are read by the file of its name there, and
+appended by the engine's copy_in with the column names of the registries below (never the user's).
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from warehouse.store import catalog
+from warehouse import leftovers
+from warehouse.errors import ConflictError, NotFoundError
+from warehouse.resources import read_sql
+
+# table -> its columns, in the order rows travel (sql/transfer/<table>.sql reads them); the first is
+# replaced by the target's id
+RUN_ROW_TABLES = {
+    "run_rows": ("run_id", "query_id", "doc_id", "rank_given", "score", "trec_rank"),
+    "run_queries": ("run_id", "query_id", "num_ret"),
+}
+QRELS_ROW_TABLES = {
+    "qrels": ("qrels_set_id", "query_id", "doc_id", "grade"),
+    "qrels_subtopics": ("qrels_set_id", "query_id", "subtopic", "doc_id", "grade"),
+    "preference_judgments": ("qrels_set_id", "query_id", "jg", "jsg", "doc_id", "rel_level"),
+    "preference_pairs": ("qrels_set_id", "query_id", "jg", "doc_id", "other_doc_id"),
+}
+SCORE_COLUMNS = ("evaluation_id", "qrels_set_id", "run_id", "query_id", "measure", "value", "numerator",
+                 "denominator")
+
+
+@contextmanager
+def _folder() -> Iterator[str]:
+    """A private temporary folder ($TMPDIR/irw-transfer-<pid>-<hex>); what a killed copy left is
+    removed by the next one (warehouse/leftovers.py)."""
+    with leftovers.temporary_folder("irw-transfer-") as folder:
+        yield str(folder)
+
+
+def _move_rows(source, target, table: str, columns: tuple[str, ...], source_id: int, new_id: int,
+               folder: str) -> None:
+    """Sends source's rows of table of one run or qrels set (source_id: sql/transfer/<table>.sql)
+    to target, their first column set to new_id."""
+    path = os.path.join(folder, f"{table}.csv")
+    export(source, read_sql(f"transfer/{table}.sql"), {"source_id": source_id, "new_id": new_id}, path)
+    load(target, table, columns, path)
+
+
+def export(db, select: str, params: dict, path: str) -> None:
+    """Writes a query's rows (irw's own SQL) to a headerless CSV file."""
+    db.copy_out(select, params, path)
+
+
+def load(db, table: str, columns: tuple[str, ...], path: str) -> None:
+    """Appends a headerless CSV file's rows to a table."""
+    if os.path.getsize(path) == 0:
+        return  # no rows (DuckDB cannot read an empty CSV file's dialect)
+    db.copy_in(table, columns, path)
+
+
+def _row(db, file: str, params: dict) -> dict | None:
+    """The one row of a query file under sql/transfer/, by its column names; None when there is none."""
+    result = db.run_file(f"transfer/{file}", params)
+    row = result.fetchone()
+    return dict(zip((column[0] for column in result.description), row)) if row else None
+
+
+def _insert_returning(db, file: str, values: dict) -> int:
+    """Inserts one row (values by column name) with a file under sql/transfer/; what it returns."""
+    return db.run_file(f"transfer/{file}", values).fetchone()[0]
+
+
+# -- one run, one qrels set ---------------------------------------------------------------------
+
+def ship_run(source, target, name: str, *, replacing: int | None = None, link_in_source: bool = False) -> int:
+    """Copies run `name` (its row, run_rows, run_queries) from source to target inside the
+    caller's transaction on target, replacing target's run `replacing` (a run_id) if given; links
+    its judged rows against target's qrels. Returns the run's id in target.
+
+    link_in_source (source is a staging database of our own, which may take temporary tables):
+    the judged rows are joined in source against target's judgments of the run's queries and
+    sent, instead of joined on target over every row just sent (_link_in_source)."""
+    row = _row(source, "run.sql", {"name": name})
+    if row is None:
+        raise NotFoundError(f"no run named {name!r} in {source.path}")
+    source_id = row.pop("run_id")
+    if replacing is not None:
+        catalog.delete_run(target, replacing)
+    run_id = _insert_returning(target, "insert_run.sql", row)
+    with _folder() as folder:
+        for table, columns in RUN_ROW_TABLES.items():
+            _move_rows(source, target, table, columns, source_id, run_id, folder)
+        if link_in_source:
+            _link_in_source(source, target, source_id, run_id, folder)
+    if not link_in_source:
+        target.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
+    return run_id
+
+
+LINK_QRELS_COLUMNS = (("qrels_set_id", "integer"), ("query_id", "varchar"), ("doc_id", "varchar"))
+JUDGED_ROW_COLUMNS = ("qrels_set_id", "run_id", "query_id", "doc_id", "trec_rank")
+
+
+def _link_in_source(source, target, source_id: int, run_id: int, folder: str) -> None:
+    """Adds to target's judged_run_rows the judged rows of run source_id (run_id on target), the
+    rows link_judged_rows.sql would add there: target's judgments of the run's queries are read
+    into source (a temporary table), joined with the run's rows there, and the result is sent.
+    On a 7M-line run into PostgreSQL the join on the server read every row just sent (setting
+    each page's hint bits on the way) for ~10 s; this reads ~15,000 judgments and sends ~10,000 rows."""
+    queries = source.run_file("catalog/run_query_ids.sql", {"run_id": source_id}).fetchall()
+    target.load_rows("link_queries", [("query_id", "varchar")], queries)
+    qrels_csv = os.path.join(folder, "link_qrels.csv")
+    export(target, read_sql("ingest/qrels_of_link_queries.sql"), {}, qrels_csv)
+    source.load_rows("link_qrels", LINK_QRELS_COLUMNS, [])
+    load(source, "link_qrels", tuple(n for n, _ in LINK_QRELS_COLUMNS), qrels_csv)
+    judged_csv = os.path.join(folder, "judged_run_rows.csv")
+    export(source, read_sql("ingest/judged_rows_against_link_qrels.sql"), {"source_id": source_id, "new_id": run_id},
+           judged_csv)
+    load(target, "judged_run_rows", JUDGED_ROW_COLUMNS, judged_csv)
+    target.run_file("transfer/drop_link_queries.sql")
+    source.run_file("transfer/drop_link_qrels.sql")
+
+
+def send_run_rows(source, target, run_id: int) -> None:
+    """Sends source's run_rows of run_id to target's run of the same id, inside the caller's
+    transaction on target (ingest.store_missing_rows: rows ranked locally for a stored run)."""
+    columns = RUN_ROW_TABLES["run_rows"]
+    with _folder() as folder:
+        _move_rows(source, target, "run_rows", columns, run_id, run_id, folder)
+
+
+def ship_qrels(source, target, name: str, *, replacing: int | None = None) -> int:
+    """Copies qrels set `name` (its row, judgments, subtopic judgments) from source to target
+    inside the caller's transaction on target; links the judged rows of target's runs."""
+    row = _row(source, "qrels_set.sql", {"name": name})
+    if row is None:
+        raise NotFoundError(f"no qrels set named {name!r} in {source.path}")
+    source_id = row.pop("qrels_set_id")
+    if replacing is not None:
+        catalog.delete_qrels_set(target, replacing)
+    set_id = _insert_returning(target, "insert_qrels_set.sql", row)
+    with _folder() as folder:
+        for table, columns in QRELS_ROW_TABLES.items():
+            _move_rows(source, target, table, columns, source_id, set_id, folder)
+    target.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
+    return set_id
+
+
+# -- irw copy -----------------------------------------------------------------------------------
+
+@dataclass
+class CopyResult:
+    """What `irw copy` did, name by name."""
+
+    qrels: dict[str, str] = field(default_factory=dict)   # name -> copied / replaced / unchanged
+    runs: dict[str, str] = field(default_factory=dict)
+    scores: int = 0                                        # per-query score rows copied
+
+    def lines(self) -> list[str]:
+        out = [f"qrels {name}: {what}" for name, what in self.qrels.items()]
+        out += [f"run {name}: {what}" for name, what in self.runs.items()]
+        out.append(f"{self.scores} stored per-query scores copied")
+        return out
+
+
+def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | None = None) -> CopyResult:
+    """Copies source's qrels sets, runs (all, or those named) and stored scores into target, in
+    one transaction on target. A name that target holds with other content (another sha256) is a
+    ConflictError unless replace; with the same content it is left as it is (its scores are
+    still copied where target lacks them)."""
+    result = CopyResult()
+    qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
+    run_names = runs if runs is not None else [r[0] for r in source.run_file("transfer/run_names.sql").fetchall()]
+    if runs is not None:
+        catalog.run_ids(source, runs)  # every named run exists
+    clashes = []
+    for table, names, kind in (("qrels_set", qrels_names, "qrels set"), ("run", run_names, "run")):
+        for name in names:
+            mine = source.run_file(f"transfer/{table}_content.sql", {"name": name}).fetchone()[1]
+            theirs = target.run_file(f"transfer/{table}_content.sql", {"name": name}).fetchone()
+            if theirs is not None and theirs[1] != mine and not replace:
+                clashes.append(f"{kind} {name}")
+    if clashes:
+        raise ConflictError(f"{target.path} already holds {', '.join(clashes)} with other content; pass --replace "
+                            "to replace them (and every score computed with them), or remove them there first")
+    with target.transaction():
+        qrels_ids = {}
+        for name in qrels_names:
+            qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_set", name, ship_qrels)
+        run_ids = {}
+        for name in run_names:
+            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run)
+        result.scores = _copy_scores(source, target, qrels_ids, run_ids)
+        _copy_user_measures(source, target)
+    return result
+
+
+def _copy_user_measures(source, target) -> None:
+    """The measures added with `irw measures add` that target lacks, so that their copied scores
+    are read there (a name target defines otherwise keeps target's definition, and _copy_scores
+    leaves the other definition's scores behind)."""
+    have = {row[0] for row in target.run_file("transfer/user_measure_names.sql").fetchall()}
+    found = source.run_file("transfer/user_measures.sql")
+    columns = [column[0] for column in found.description]
+    for row in found.fetchall():
+        if row[0] not in have:
+            target.run_file("transfer/insert_user_measure.sql", dict(zip(columns, row)))
+
+
+def _copy_one(source, target, kind: str, name: str, ship) -> tuple[int, str]:
+    """kind: run or qrels_set (sql/transfer/<kind>_content.sql ...)."""
+    mine = source.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()[1]
+    theirs = target.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()
+    if theirs is not None and theirs[1] == mine:
+        return theirs[0], "unchanged"
+    if source.text_holds_nul and not target.text_holds_nul:
+        _refuse_nul(source, kind, name)
+    return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
+
+
+def _refuse_nul(source, kind: str, name: str) -> None:
+    """A run or qrels set stored before irw refused NUL at ingest (docs/input-formats.md) holds text
+    PostgreSQL cannot: said naming it and where, instead of the server's error mid-copy."""
+    from warehouse.errors import DatabaseError
+    from warehouse.formats.escaping import shown
+
+    found = source.run_file(f"transfer/{kind}_nul.sql", {"name": name}).fetchone()
+    where = f"query {shown(found[0])}, document {shown(found[1])}" if found else None
+    if where is None:
+        texts = source.run_file(f"transfer/{kind}_texts.sql", {"name": name}).fetchone()
+        if any(isinstance(v, str) and "\x00" in v for v in texts):
+            where = "its name, tag or metadata"
+    if where:
+        raise DatabaseError(f"{'run' if kind == 'run' else 'qrels set'} {shown(name)} in {source.path} holds NUL (U+0000) at {where}, which PostgreSQL's "
+                         "text cannot hold (irw now refuses it at ingest); leave it out with --run, or remove it "
+                         "and ingest it again from a file without NUL")
+
+
+def _defined_otherwise(measure: str, definition_hash: str | None, defined: dict[str, str]) -> bool:
+    """Whether measure's scores were computed with a user measure's definition other than the one
+    target holds under its name (user_measures.name; stored as NAME or NAME(k=...)): such scores are
+    not copied, as irw sql's score views would show them as target's measure."""
+    if definition_hash is None:
+        return False
+    family = measure.split("(", 1)[0]
+    return family in defined and defined[family] != definition_hash
+
+
+def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int]) -> int:
+    """Copies the stored scores of the copied runs with the copied qrels sets that target lacks."""
+    copied = 0
+    defined = dict(target.run_file("transfer/user_measure_hashes.sql").fetchall())
+    evaluations = source.run_file("transfer/evaluations.sql").fetchall()
+    source_run_ids = dict(source.run_file("catalog/all_run_ids.sql").fetchall())
+    for source_eval, qrels in evaluations:
+        if qrels not in qrels_ids:
+            continue
+        values = _row(source, "evaluation.sql", {"evaluation_id": source_eval})
+        found = target.run_file("transfer/evaluation_of_settings.sql",
+                                {"qrels_set_id": qrels_ids[qrels], "settings_key": values["settings_key"]}).fetchone()
+        target_eval = found[0] if found else _insert_returning(
+            target, "insert_evaluation.sql", {"qrels_set_id": qrels_ids[qrels], **values})
+        for name, target_run in run_ids.items():
+            rows = source.run_file("transfer/evaluated.sql",
+                                   {"evaluation_id": source_eval, "run_id": source_run_ids[name]}).fetchall()
+            have = {r[0] for r in target.run_file("transfer/evaluated_measures.sql",
+                                                  {"evaluation_id": target_eval, "run_id": target_run}).fetchall()}
+            missing = [r for r in rows if r[0] not in have and not _defined_otherwise(r[0], r[3], defined)]
+            if not missing:
+                continue
+            for measure, _, _, definition_hash in missing:
+                described = _row(source, "measure.sql", {"measure": measure})
+                if described and not target.run_file("transfer/measure_named.sql", {"measure": measure}).fetchone():
+                    _insert_returning(target, "insert_measure.sql", described)
+                    if definition_hash is not None:  # a user measure's (schema 13)
+                        target.run_file("transfer/set_definition_hash.sql",
+                                        {"definition_hash": definition_hash, "measure": measure})
+            for measure, query_count, computed_at, definition_hash in missing:
+                target.run_file("transfer/insert_evaluated.sql", {
+                    "evaluation_id": target_eval, "run_id": target_run, "measure": measure,
+                    "query_count": query_count, "computed_at": computed_at, "definition_hash": definition_hash})
+            with _folder() as folder:
+                path = os.path.join(folder, "scores.csv")
+                export(source, read_sql("transfer/scores.sql"),
+                       {"evaluation_id": target_eval, "qrels_set_id": qrels_ids[qrels], "run_id": target_run,
+                        "source_eval": source_eval, "source_run": source_run_ids[name],
+                        "measures": [m for m, *_ in missing]}, path)
+                load(target, "scores", SCORE_COLUMNS, path)
+                copied += target.run_file("transfer/copied_score_count.sql", {
+                    "evaluation_id": target_eval, "run_id": target_run,
+                    "measures": [m for m, *_ in missing]}).fetchone()[0]
+    return copied
