@@ -147,27 +147,6 @@ def test_judged_rows_linked_where_the_run_is_staged_are_duckdb_s(postgres_url, t
     assert (1, 1, "q1", "d,1", 1) in tables[0] and (1, 2, "q1", 'd"2', 2) in tables[0]
 
 
-def test_statistics_are_taken_after_an_ingest_only_where_autovacuum_would_take_them(postgres_url, dl19, tmp_path):
-    # refresh_statistics: tables never analyzed, or grown by more than autovacuum_analyze_scale_factor,
-    # are analyzed at once; a run adding a few rows to a large table leaves them (0.7 s a run at 100 runs)
-    def reltuples(wh) -> dict[str, float]:
-        return dict(wh.db.fetchall("select relname, reltuples from pg_catalog.pg_class "
-                                   "where relname in ('run_rows', 'judged_run_rows', 'qrels')"))
-
-    tiny = tmp_path / "tiny.txt"
-    tiny.write_text("19335 Q0 1017759 1 9.5 tiny\n19335 Q0 1082489 2 9.1 tiny\n")
-    ingest_dl19(postgres_url, dl19, runs=("BM25",))
-    with warehouse.open(postgres_url) as wh:
-        first = reltuples(wh)
-        assert first["run_rows"] > 0                        # a fresh table: analyzed
-        wh.ingest_run(tiny, "tiny")
-        assert reltuples(wh) == first                       # 2 rows on ~43,000: not analyzed
-        wh.ingest_run(dl19 / "runs" / "run.dl19.BM25_RM3.txt", "BM25_RM3")
-        grown = reltuples(wh)
-        assert grown["run_rows"] > 1.5 * first["run_rows"]  # doubled: analyzed at once
-        assert grown["qrels"] == first["qrels"]
-
-
 def test_a_bad_file_is_the_same_error_and_stores_nothing(postgres_url, dl19, tmp_path):
     ingest_dl19(postgres_url, dl19, runs=("BM25",))
     bad = tmp_path / "bad.txt"

@@ -310,18 +310,8 @@ class PostgresDatabase:
 
     def refresh_statistics(self, kind: str) -> None:
         """ANALYZE what an ingest of `kind` (qrels or runs) wrote: planned before autovacuum samples
-        them, a user measure over ranked_judged nested-loops (sql/ingest/statistics_after_*.sql).
-
-        Only the tables whose statistics autovacuum would renew (_STALE_STATISTICS: never taken, or
-        the table grew by more than autovacuum_analyze_scale_factor since) are analyzed, at once
-        rather than up to a minute later: at 100 stored runs the four ANALYZEs took 0.7 s of a
-        5,000-line run's 1.1 s ingest, for a run that adds 1% to each table."""
-        tables = [match.group(1) for statement in postgres_statements(read_sql(f"ingest/statistics_after_{kind}.sql"))
-                  if (match := re.fullmatch(r"\s*ANALYZE\s+(\w+)\s*", statement.text, re.IGNORECASE))]
-        stale = {row[0] for row in self.fetchall(_STALE_STATISTICS, [tables])}
-        for table in tables:  # names from our own SQL file
-            if table in stale:
-                self.execute(f"analyze {table}")
+        them, a user measure over ranked_judged nested-loops (sql/ingest/statistics_after_*.sql)."""
+        self.run_file(f"ingest/statistics_after_{kind}.sql")
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -809,20 +799,6 @@ union all select 'statistics', stxname::text, '' from pg_catalog.pg_statistic_ex
 """
 _KNOWN: dict[tuple, frozenset[tuple[str, str, str]]] = {}  # (server version, migrations) -> _known_objects()
 _RELATION_KINDS = {"table", "view", "materialized view", "sequence", "foreign table", "type", "relation"}
-
-
-# The tables (of those named) whose planner statistics autovacuum would take again now: never
-# taken (reltuples -1, PostgreSQL 14+), or the table has grown on disk by more than
-# autovacuum_analyze_scale_factor (0.1 by default) since they were (the planner scales a table's
-# row count by its current size itself, so a small growth changes no plan).
-_STALE_STATISTICS = """
-select c.relname
-from pg_catalog.pg_class as c
-where c.oid in (select pg_catalog.to_regclass(t) from pg_catalog.unnest(cast(? as text[])) as t)
-  and (c.reltuples < 0 or c.relpages = 0
-       or pg_catalog.pg_relation_size(c.oid) > (1 + cast(pg_catalog.current_setting('autovacuum_analyze_scale_factor') as float8))
-          * c.relpages * cast(pg_catalog.current_setting('block_size') as integer))
-"""
 
 
 def _foreign(rows, known) -> list[str]:
