@@ -495,7 +495,7 @@ def _forget_compositions():
         cached.cache_clear()
     postgres._KNOWN.clear()
     from warehouse.evaluation import user_measures
-    user_measures._prefix.cache_clear()
+    user_measures._around.cache_clear()
 
 
 def test_the_view_s_sql_is_sql_eval_s_and_none_of_its_own():

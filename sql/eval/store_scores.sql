@@ -1,9 +1,8 @@
 -- store scores: one measure family's per-query values, stored under the evaluation.
 -- Grain: one row of scores per run x evaluated query x measure of the family.
--- Inputs: the family's scores (run_id, query_id, measure, value, numerator, denominator): the
--- family file's SELECT (sql/measures/*.sql) stands where [family_scores] is (warehouse/evaluation/evaluator.py,
--- store_scores_sql), a subquery of its own, so the family's WITH clauses stay inside it;
--- $evaluation_id, $qrels_set_id.
+-- Inputs: family_scores (run_id, query_id, measure, value, numerator, denominator), which
+-- warehouse/evaluate.py replaces with the family file's SELECT (sql/measures/*.sql) as a subquery
+-- of its own, so the family's WITH clauses stay inside it; $evaluation_id, $qrels_set_id.
 insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, denominator)
 select
     cast($evaluation_id as integer) as evaluation_id,
@@ -14,6 +13,4 @@ select
     f.value,
     f.numerator,
     f.denominator
-from (
-/* family_scores */
-) as f
+from family_scores as f

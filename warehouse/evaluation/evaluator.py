@@ -11,7 +11,7 @@ from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
 from warehouse.errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
 from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
-from warehouse.resources import composed_sql, read_sql
+from warehouse.resources import read_sql
 from warehouse.evaluation.settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
 from warehouse.formats.table import Table, Tabular
 
@@ -132,10 +132,14 @@ def load_wanted(db: Database, wanted: Sequence[dict[str, Any]], run_ids: Sequenc
     db.load_rows("eval_wanted_runs", WANTED_RUN_COLUMNS, [(run_id, i) for i, run_id in enumerate(run_ids)])
 
 
+# where sql/eval/store_scores.sql takes a family file's SELECT
+_FAMILY_SCORES = "from family_scores as f"
+
+
 def store_scores_sql(family_file: str) -> str:
     """sql/eval/store_scores.sql around one family file's SELECT (a subquery of its own, so its
     WITH clauses stay inside it): the statement that stores the family's per-query values."""
-    return composed_sql("eval/store_scores.sql", family_scores=read_sql(family_file))
+    return read_sql("eval/store_scores.sql").replace(_FAMILY_SCORES, f"from (\n{read_sql(family_file)}\n) as f")
 
 
 @dataclass
