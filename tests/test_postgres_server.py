@@ -45,14 +45,18 @@ def test_the_server_is_postgresql_15(postgres_server):
 def test_the_server_does_not_run_as_root(postgres_server):
     # PostgreSQL refuses root itself; this checks the server is one whose processes we can see, and
     # that scripts/postgres.sh (as root in CI) handed it to another user.
-    [(pid,)] = fetch(postgres_server, "select pg_backend_pid()")
-    status = Path(f"/proc/{pid}/status")
-    if not status.is_file():
+    # the connection stays open while its backend is looked at: closed, the backend exits (a race
+    # the test lost once in CI)
+    with psycopg.connect(postgres_server, autocommit=True) as con:
+        [(pid,)] = con.execute("select pg_backend_pid()").fetchall()
+        status = Path(f"/proc/{pid}/status")
+        found = status.is_file() and status.read_text()
+    if not found:
         message = f"the server's backend (pid {pid}) is not a process of this machine: it runs elsewhere"
         if under_ci():
             pytest.fail(f"CI runs its own PostgreSQL on this machine, yet {message}", pytrace=False)
         pytest.skip(message)
-    fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+    fields = dict(line.split(":", 1) for line in found.splitlines() if ":" in line)
     real, effective = (int(uid) for uid in fields["Uid"].split()[:2])
     assert fields["Name"].strip() == "postgres"
     assert real != 0 and effective != 0
