@@ -278,3 +278,17 @@ def test_a_change_in_the_rule_reaches_the_stored_view(location, tmp_path, monkey
         assert wh.db.run_sql(query, {"settings": Settings().key}).fetchall() == before
     with warehouse.open(location, read_only=True) as wh:
         assert wh.db.run_sql(query, {"settings": Settings().key}).fetchall() == before
+
+
+@pytest.mark.parametrize("read_only", [False, True], ids=["writable", "read-only"])
+def test_a_view_named_like_run_summary_is_someone_elses(location, read_only):
+    """Only run_summary itself is made again: a view run_summary_extra is someone else's, and
+    refused as such (PostgreSQL names the view alone, without its columns)."""
+    with warehouse.open(location) as wh:
+        if wh.db.dialect == "postgres":
+            with wh.db.transaction():
+                wh.db.execute("create view run_summary_extra as select 1 as x")
+        else:
+            wh.db.execute("create view run_summary_extra as select 1 as x")
+    with pytest.raises(warehouse.NotAWarehouse, match=r"did not make .*view run_summary_extra"):
+        warehouse.open(location, read_only=read_only)

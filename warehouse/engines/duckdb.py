@@ -273,7 +273,8 @@ def stale_views(labels: Sequence[str]) -> list[str]:
     as the view or one of its columns: a view an irw makes of its own files under sql/, which
     another irw's files make otherwise."""
     return [view for view in REMADE_VIEWS
-            if any(label.startswith((f"view {view}", f"column {view}.")) for label in labels)]
+            if any(label == f"view {view}" or label.startswith((f"view {view} (", f"column {view}."))
+                   for label in labels)]
 
 
 def only_stale_views(labels: Sequence[str]) -> bool:
