@@ -608,21 +608,22 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
                {"id": 1, "name": QRELS_SET_NAME, "source": source, "queries": counts[0], "judgments": counts[1]})
 
 
-def _frame_problems(db: SparkDatabase, sql_file: str, params: dict, table: str, label, columns: Mapping[str, str]) -> None:
+def _frame_problems(db: SparkDatabase, sql_file: str, params: dict, table: str, label, columns: Mapping[str, str],
+                    frames: int = 1) -> None:
     """Raises InputFileError with the problems sql_file finds in the DataFrame rows of `table` as
     local ingest of a data frame reports them (warehouse/ingestion/frames.py): first the values a
     TREC line cannot carry, each role's first 21 rows, in row order; else the file rules' problems,
     the first 20 in row order and how many there are. A problem names its frame (label(frame_no,
     run_id)) and the row's 0-based position there, as FrameProblem; `columns` are the frame's column
-    of each role, which the messages name."""
+    of each role, which the messages name; frames, how many DataFrames the rows come from."""
     found = db.spark_frame(sql_file, params)
-    stage_one = found.where("stage = 1").collect()
-    if stage_one:
-        rows = sorted(stage_one, key=lambda r: (r.frame_no, r.frame_row, r.role_order))
-    else:
-        rows = found.where("stage = 2").orderBy("frame_no", "frame_row", "reason").limit(InputFileError.MAX_SHOWN).collect()
-        if not rows:
-            return
+    # one job when all is well: stage 1 holds at most 21 rows per frame and role (4), before stage 2
+    first = found.orderBy("stage", "frame_no", "frame_row", "role_order", "reason").limit(
+        21 * 4 * frames + InputFileError.MAX_SHOWN).collect()
+    stage_one = [r for r in first if r.stage == 1]
+    rows = stage_one or first[:InputFileError.MAX_SHOWN]
+    if not rows:
+        return
     position = _frame_positions(db, table, {(r.frame_no, r.frame_row) for r in rows} |
                                 {(r.frame_no, r.first_row) for r in rows if r.first_row is not None})
     problems = []
@@ -741,7 +742,8 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
     if named_frames:
         run_names = {run_id: run_name for run_name, run_id in names.items()}
         _frame_problems(db, "spark/frame_run_problems.sql", {"ranked": ranked}, "irw_run_input",
-                        lambda frame_no, run_id: frame_label("run", run_names.get(run_id)), frame_columns)
+                        lambda frame_no, run_id: frame_label("run", run_names.get(run_id)), frame_columns,
+                        frames=len(named_frames))
     db.replace_table("run_rows", db._typed("run_rows", db.spark_frame("spark/run_rows.sql"), ()))
     db.replace_table("run_queries", db._typed("run_queries", db.spark_frame("spark/run_queries.sql"), ()))
     db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": 1})
