@@ -211,3 +211,30 @@ def test_api_evaluate_files_reads_no_subtopics(tmp_path):
         warehouse.evaluate_files(plain, run, ["alpha_nDCG@10"])
     with pytest.raises(InputFileError):  # a subtopic file as plain qrels: documents judged twice
         warehouse.evaluate_files(qrels, run, ["AP"])
+
+
+def test_groups_and_diversity_together_ask_for_the_subtopics_once(tmp_path, monkeypatch):
+    """check_qrels_for asks whether the set has subtopics (eval/qrels_has_subtopics.sql) once, when
+    judgment-group and diversity measures are asked together, with and without subtopics."""
+    from warehouse.engines.duckdb import Database
+
+    asked = []
+    run_file = Database.run_file
+
+    def counting(self, relative_path, *args, **kwargs):
+        asked.append(relative_path)
+        return run_file(self, relative_path, *args, **kwargs)
+
+    qrels, run = seeded_files(tmp_path)
+    with warehouse.open(tmp_path / "w.duckdb") as wh:
+        wh.ingest_qrels(qrels, "div", subtopics=True)
+        wh.ingest_qrels(write_file(tmp_path, "plain.qrels", "1 0 a 1\n"), "plain")
+        wh.ingest_run(run, name="r")
+        monkeypatch.setattr(Database, "run_file", counting)
+        evaluation = wh.evaluate(["r"], "div", ["map_avgjg", "alpha_nDCG@10"])
+        assert {m for _, m, *_ in evaluation.summary.rows} == {"map_avgjg", "alpha_nDCG@10"}
+        assert asked.count("eval/qrels_has_subtopics.sql") == 1
+        asked.clear()
+        with pytest.raises(MeasureError, match="map_avgjg needs judgment groups, and qrels plain has none"):
+            wh.evaluate(["r"], "plain", ["map_avgjg", "alpha_nDCG@10"])
+        assert asked.count("eval/qrels_has_subtopics.sql") == 1

@@ -2,8 +2,10 @@
 database without a warehouse's bookkeeping (warehouse/evaluation/oneshot.py), and `irw trec-eval` starts
 without the Typer app (warehouse/__main__.py).
 
-- the one-shot schema (sql/oneshot/schema.sql) has a migrated warehouse's tables, columns, types,
-  defaults and sequences, and only the keys it needs;
+- the one-shot schema (sql/oneshot/schema.sql) is generated from the migrations
+  (scripts/oneshot_schema.py): the file is current, a new migration without regeneration fails
+  naming the command, and the database it makes has a migrated warehouse's tables, columns, types,
+  defaults, nullability and sequences, and only the keys it needs;
 - `python -m warehouse trec-eval ...` (the installed command's path) prints the same bytes on
   stdout and stderr, with the same exit status, as the Typer command the rest of the tests use;
 - starting it imports none of the libraries other commands need (Typer, Rich, NumPy, SQLAlchemy,
@@ -39,53 +41,64 @@ def files(tmp_path):
     return tmp_path, qrels, run
 
 
-_COLUMNS = ("select table_name, column_name, data_type, is_nullable, column_default from duckdb_columns() "
-            "where database_name = current_database() and schema_name = 'main' and table_name in "
-            "(select table_name from duckdb_tables() where database_name = current_database()) "
-            "order by table_name, column_index")
-_KEYS = ("select table_name, constraint_type, constraint_column_names from duckdb_constraints() "
-         "where database_name = current_database() and constraint_type in ('PRIMARY KEY', 'UNIQUE', 'CHECK') "
-         "order by all")
-_SEQUENCES = ("select sequence_name, start_value, increment_by from duckdb_sequences() "
-              "where database_name = current_database() order by all")
-# the keys the one-shot schema keeps: warehouse/evaluation/evaluator.py's upserts (`on conflict`) need them
-ONESHOT_KEYS = {("measures", "PRIMARY KEY", ("measure",)),
-                ("evaluated", "PRIMARY KEY", ("evaluation_id", "run_id", "measure"))}
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def _definitions(db) -> tuple[dict, set, list]:
-    tables: dict[str, list[tuple]] = {}
-    for table, *column in db.fetchall(_COLUMNS):
-        tables.setdefault(table, []).append(tuple(column))
-    keys = {(table, kind, tuple(columns)) for table, kind, columns in db.fetchall(_KEYS)}
-    return tables, keys, db.fetchall(_SEQUENCES)
+def _generator():
+    """scripts/oneshot_schema.py, which writes sql/oneshot/schema.sql from the migrations."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("oneshot_schema", ROOT / "scripts" / "oneshot_schema.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_oneshot_tables_are_a_migrated_warehouses_without_its_keys():
-    """sql/oneshot/schema.sql is not made from the migrations, on purpose: a database that lives for
-    one `irw trec-eval` has no history to keep, and a migrated warehouse's keys cost it time (the
-    qrels primary key's index ~8 ms of a 0.2 s DL19 evaluation; running the migrations takes about
-    as long as the evaluation they would serve). So this test holds it equal: every table has a
-    migrated warehouse's columns in order, with their types and defaults; a column may be
-    nullable only where the warehouse's key makes it not null; the keys are the warehouse's (only
-    those evaluate.py's upserts need); the sequences are the same."""
+def test_the_oneshot_schema_is_what_the_migrations_make(capsys):
+    """sql/oneshot/schema.sql is generated from the migrations (scripts/oneshot_schema.py): the file
+    is what the generator writes now."""
+    assert _generator().main(["--check"]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("migration", ["alter table runs add column extra varchar;",
+                                       "create table elsewhere (x integer);"],
+                         ids=["changes-a-table", "touches-none"])
+def test_a_new_migration_without_regeneration_fails_naming_the_command(migration, monkeypatch, capsys):
+    """A migration added without writing the one-shot schema again fails the check, which names the
+    command that writes it, whether or not it changes a table the one-shot uses (the file names
+    the migrations it was made from)."""
+    from warehouse.engines import duckdb as engine
+
+    known, as_run = engine.migrations(), engine.migration_sql
+    extra = f"schema/{known[-1][0] + 1:03d}_extra.sql"
+    monkeypatch.setattr(engine, "migrations", lambda: [*known, (known[-1][0] + 1, extra)])
+    monkeypatch.setattr(engine, "migration_sql", lambda path: migration if path == extra else as_run(path))
+    generator = _generator()
+    assert generator.main(["--check"]) == 1
+    err = capsys.readouterr().err
+    assert "sql/oneshot/schema.sql is not what the migrations under sql/schema/ make" in err
+    assert "python scripts/oneshot_schema.py" in err
+    assert "_extra.sql" in generator.generated()
+
+
+def test_a_oneshot_database_has_a_migrated_warehouses_tables_without_its_keys():
+    """What generation alone does not show: a database made by the written file (the DDL as DuckDB
+    reads it back) has every table the generator names with a migrated warehouse's columns in
+    order, with their types, defaults and nullability; of the keys only the generator's kept
+    ones (evaluator.py's upserts need them), which the warehouse has too; the same sequences; and
+    no schema history."""
+    generator = _generator()
     with oneshot.database() as db:
-        shot, shot_keys, shot_sequences = _definitions(db)
+        shot, shot_keys, shot_sequences = generator.catalog(db)
         has_history = db.fetchone("select count(*) from duckdb_tables() where table_name = 'irw_schema'")[0]
     with warehouse.open(":memory:") as wh:
-        migrated, migrated_keys, migrated_sequences = _definitions(wh.db)
+        migrated, migrated_keys, migrated_sequences = generator.catalog(wh.db)
     assert not has_history
-    assert {"qrels", "qrels_sets", "runs", "run_rows", "run_queries", "judged_run_rows", "scores",
-            "measures", "evaluations", "evaluated", "qrels_subtopics", "preference_judgments",
-            "preference_pairs"} <= set(shot)
-    in_keys = {(table, column) for table, kind, columns in migrated_keys if kind == "PRIMARY KEY"
-               for column in columns}
+    assert set(shot) == set(generator.TABLES) and {"qrels", "runs", "run_rows", "scores", "measures"} <= set(shot)
     for table, columns in shot.items():
-        assert table in migrated, table
-        assert [c[:2] + c[3:] for c in columns] == [c[:2] + c[3:] for c in migrated[table]], table
-        for (name, _, nullable, _), (_, _, migrated_nullable, _) in zip(columns, migrated[table]):
-            assert nullable == migrated_nullable or (table, name) in in_keys, (table, name)
-    assert shot_keys == ONESHOT_KEYS and shot_keys <= migrated_keys
+        assert columns == migrated[table], table
+    assert shot_keys == generator.KEPT_KEYS and shot_keys <= migrated_keys
+    assert migrated_keys - shot_keys  # the keys a stored warehouse keeps and the one-shot leaves out
     assert shot_sequences == migrated_sequences
 
 

@@ -216,8 +216,10 @@ ATTACKS = {
          "create view runs as select run_id, pg_read_file('/etc/hostname') as name, system, tag, description, "
          "parameters, ir_metadata, source_path, sha256, file_created_at, date_source, ingested_at, row_count, "
          "query_count from runs_kept"], "view runs (not irw's definition)"),
-    "irw's view redefined": ([lambda con: _replaced_view(con, "run_summary")],
-                             "view run_summary (not irw's definition)"),
+    # (run_summary and ranked_judged are made again at a writable open instead, unrun:
+    # test_a_redefined_view_irw_makes_again_is_dropped_unrun_by_a_writer)
+    "irw's view redefined": ([lambda con: _replaced_view(con, "score_values")],
+                             "view score_values (not irw's definition)"),
     "a view of someone else's": (["create view extra as select pg_read_file('/etc/hostname') as secret"],
                                  "view extra"),
     "a table of someone else's": (["create table extra_table (a integer)"], "table extra_table"),
@@ -260,6 +262,23 @@ def test_a_warehouse_holding_what_irw_did_not_make_is_refused_by_every_command(p
     copied = Cli(postgres_url)("copy", "--from", postgres_url, "--to", str(target), db=False)
     assert copied.exit_code == 1 and label in copied.stderr, copied.stderr
     assert not target.exists() and not page.exists()
+
+
+def test_a_redefined_view_irw_makes_again_is_dropped_unrun_by_a_writer(postgres_url, tmp_path):
+    """run_summary (and ranked_judged) hold the text of files under sql/ that change without a
+    migration, so a view of that name made otherwise is made again at a writable open (dropping a
+    view runs nothing of it) and refused at a read-only one, naming `irw migrate`."""
+    irw = _seeded(postgres_url, tmp_path)
+    with psycopg.connect(postgres_url, autocommit=True) as owner:
+        owner.execute(_replaced_view(owner, "run_summary"))
+    refused = irw("sql", "select count(*) as n from runs")
+    assert refused.exit_code == 1 and "view run_summary was made by an irw of other sql/eval files" in refused.stderr
+    assert "irw migrate" in refused.stderr and "did not make" not in refused.stderr, refused.stderr
+    assert irw("migrate").exit_code == 0
+    with psycopg.connect(postgres_url, autocommit=True) as owner:
+        assert "pg_read_file" not in owner.execute("select pg_get_viewdef('run_summary')").fetchone()[0]
+    assert irw("eval", "-m", "AP", "--qrels", "q").exit_code == 0
+    assert irw("sql", "select count(*) as n from run_summary").exit_code == 0
 
 
 def test_irws_own_warehouses_hold_nothing_foreign_old_or_upgraded(postgres_url, tmp_path, monkeypatch):

@@ -386,3 +386,70 @@ def test_every_rule_spark_restates_gives_the_problems_local_ingest_gives(spark, 
         if mine != theirs:
             differ.append(f"{what}: local {mine}, Spark {theirs}")
     assert not differ, "\n".join(differ)
+
+
+# Each rule of sql/spark/frame_*_problems.sql, the rules local ingest of a data frame applies
+# (warehouse/ingestion/frames.py and the file rules it reaches), broken by a row of a frame:
+# (what, kind, the frame's columns). A frame breaks several rules, on different rows, where local
+# ingest reports them together (one Spark job per frame: they are slow). Spark's problems must be
+# local ingest's: the message, the row named (0-based, as FrameProblem), the run frame's label,
+# and how many there are.
+FRAME_RULE_CASES = [
+    ("qrels: a missing query, document and grade (NaN); whitespace in a document", "qrels",
+     {"query_id": ["q1", None, "q1", "q1", "q1"], "doc_id": ["d1", "d2", None, "d3", "d\t4"],
+      "grade": [1, 0, 0, None, 1]}),
+    ("qrels: grades of text, not integers or out of range; a document judged twice, and again", "qrels",
+     {"query_id": ["q1"] * 7, "doc_id": ["d1", "d2", "d3", "d4", "d1", "d5", "d1"],
+      "grade": ["1", "1.5", "x", "99999999999", "1", "+2", "-1"]}),
+    ("qrels: fractional grades (a floating-point column)", "qrels",
+     {"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "grade": [1.0, 1.5]}),
+    ("run: a missing query, document and score, a NaN score; whitespace in a query and a document", "run",
+     {"query_id": [None, "q1", "q1", "q2", "q 1", "q1"], "doc_id": ["d1", None, "d3", "d1", "d5", "d 6"],
+      "score": [1.0, 0.5, None, float("nan"), 0.1, 0.2]}),
+    ("run: infinite scores; a document twice for a query", "run",
+     {"query_id": ["q1", "q1", "q1", "q1"], "doc_id": ["d1", "d2", "d3", "d1"],
+      "score": [1.0, float("inf"), float("-inf"), 0.2]}),
+    ("run: a missing rank", "run", {"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [1.0, 0.5],
+                                    "rank": [1, None]}),
+]
+
+
+def _frame_problems_or_none(call) -> tuple[list[tuple], int]:
+    from warehouse.ingestion.frames import FrameProblem
+
+    try:
+        call()
+    except InputFileError as exc:
+        return [(type(p) is FrameProblem, p.path, p.line, p.reason) for p in exc.problems], exc.total
+    return [], 0
+
+
+@pytest.mark.spark
+def test_every_frame_rule_spark_restates_gives_the_problems_local_ingest_gives(spark):
+    pandas = pytest.importorskip("pandas")
+    from warehouse.engines import spark as on_spark
+
+    differ = []
+    db = on_spark.SparkDatabase(spark)  # the loaders alone: what evaluate runs first, on one database
+    try:
+        with warehouse.open(":memory:") as wh:
+            for what, kind, columns in FRAME_RULE_CASES:
+                frame = pandas.DataFrame(columns)
+
+                def local():
+                    wh.ingest_qrels(frame, on_spark.QRELS_SET_NAME) if kind == "qrels" else wh.ingest_run(frame, "run")
+
+                def on_spark_():
+                    given = spark.createDataFrame(frame)
+                    on_spark.load_qrels(db, given) if kind == "qrels" else on_spark.load_runs(db, {"run": given})
+
+                mine = _frame_problems_or_none(local)
+                theirs = _frame_problems_or_none(on_spark_)
+                if kind == "qrels":  # the Spark qrels set has no name of the user's: "qrels frame"
+                    mine = ([(f, path.replace(f" {on_spark.QRELS_SET_NAME}", ""), line, reason)
+                             for f, path, line, reason in mine[0]], mine[1])
+                if not mine[0] or mine != theirs:
+                    differ.append(f"{what}: local {mine}, Spark {theirs}")
+    finally:
+        db.close()
+    assert not differ, "\n".join(differ)

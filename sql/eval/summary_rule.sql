@@ -17,8 +17,9 @@
 -- query-id order, trec_eval's accumulation order, so a value has the same bits on every run and
 -- engine (an unordered parallel sum may differ in the last bits).
 -- micro: pooled counts, sum(numerator) / sum(denominator), for measures that are ratios of counts.
--- Schema 018's run_summary view holds this text as it was when a warehouse applied 018: a change
--- here needs a migration that re-creates the view (and a frozen copy of this text for 018).
+-- Schema 018's run_summary view holds this text as it was when the warehouse made the view: when
+-- this text changes, a writable open makes the view again (warehouse/engines/duckdb.py,
+-- remake_views) and a read-only open refuses, naming `irw migrate`; no migration is needed.
 select
     run_id,
     evaluation_id,

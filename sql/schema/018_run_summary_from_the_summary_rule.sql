@@ -6,8 +6,9 @@
 -- read_sql: the mean over evaluated queries, sums for counts, the geometric mean floored at 1e-5
 -- for gm_map / gm_bpref, every sum in query-id order; micro pools the counts of ratio measures).
 -- The values are schema 10's, bit for bit. The rule's text is stored in the view as this migration
--- composed it: tests/test_summary_rule.py holds the rule's text fixed, so that a change to it
--- comes with a migration that re-creates this view.
+-- composed it; when the rule changes, a writable open makes the view again of the new text (as
+-- migration 017's ranked_judged: warehouse/engines/duckdb.py, remake_views), a read-only open
+-- refuses and names `irw migrate`.
 drop view if exists run_summary;
 
 create view run_summary as

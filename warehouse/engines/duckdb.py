@@ -261,32 +261,60 @@ def migration_sql(relative_path: str) -> str:
                      for line in text.split("\n"))
 
 
-def names_ranked_judged(labels: Sequence[str]) -> bool:
-    """Whether what an open found foreign (foreign_objects, postgres._foreign) names the view
-    ranked_judged or its columns: the view an irw makes of its own sql/eval files, which another
-    irw's files make otherwise."""
-    return any(label.startswith(("view ranked_judged", "column ranked_judged.")) for label in labels)
+# The views a migration makes of files under sql/ that change without a migration: ranked_judged
+# (017: sql/eval's ranking and judging, VIEW_LINE) and run_summary (018: the summary rule,
+# sql/eval/summary_rule.sql, composed by read_sql). A warehouse stores the text as it was when the
+# migration ran; a writable open whose files make it otherwise makes it again (remake_views).
+REMADE_VIEWS = ("ranked_judged", "run_summary")
 
 
-def only_ranked_judged(labels: Sequence[str]) -> bool:
-    return bool(labels) and all(names_ranked_judged([label]) for label in labels)
+def stale_views(labels: Sequence[str]) -> list[str]:
+    """The REMADE_VIEWS that what an open found foreign (foreign_objects, postgres._foreign) names,
+    as the view or one of its columns: a view an irw makes of its own files under sql/, which
+    another irw's files make otherwise."""
+    return [view for view in REMADE_VIEWS
+            if any(label == f"view {view}" or label.startswith((f"view {view} (", f"column {view}."))
+                   for label in labels)]
 
 
-def remake_ranked_judged(db) -> None:
-    """Makes the view ranked_judged again as this irw makes it (ranked_judged_view), in one
-    transaction, when a writable open finds it made otherwise: an irw of other sql/eval files made
-    it. Dropping a view runs nothing of it; it is made again only once its migration is applied
-    (the migration makes it then)."""
+def only_stale_views(labels: Sequence[str]) -> bool:
+    return bool(labels) and all(stale_views([label]) for label in labels)
+
+
+def remake_views(db, views: Sequence[str]) -> None:
+    """Makes the views `views` (of REMADE_VIEWS) again as this irw makes them, in one transaction,
+    when a writable open finds them made otherwise: an irw of other files under sql/ made them.
+    Dropping a view runs nothing of it; it is made again only once a migration that makes it is
+    applied, by the statements of the latest such migration, as this irw composes them."""
     applied = _applied_versions(db)
     with db.transaction():
         db.lock_migrations()
-        db.execute("drop view if exists ranked_judged")
-        if any(VIEW_LINE in read_sql(path).split("\n") for version, path in migrations() if version in applied):
-            db.run_sql(ranked_judged_view())
+        for view in views:
+            if view not in REMADE_VIEWS:
+                raise ValueError(f"{view} is not a view irw makes again")
+            db.execute(f"drop view if exists {view}")
+            if view == "ranked_judged":
+                if any(VIEW_LINE in read_sql(path).split("\n") for version, path in migrations() if version in applied):
+                    db.run_sql(ranked_judged_view())
+                continue
+            making = [path for version, path in migrations() if version in applied and _view_statements(path, view)]
+            if making:
+                db.run_sql(_view_statements(making[-1], view))
 
 
-def stale_view_message(path: str) -> str:
-    return (f"cannot open warehouse {path} to read only: its view ranked_judged was made by an irw of other "
+def _view_statements(relative_path: str, view: str) -> str:
+    """The statements of a migration (as irw runs it) that create the view `view`, each with its
+    comments (a dialect's marker among them), or '' when it makes no such view."""
+    creates = re.compile(rf"^\s*create\s+(?:or\s+replace\s+)?view\s+{view}\b", re.I | re.M)
+    found = [text for text, _names in split_statements(migration_sql(relative_path))
+             if creates.search("\n".join(line for line in text.split("\n") if not line.lstrip().startswith("--")))]
+    return ";\n".join(text.rstrip().rstrip(";") for text in found) + (";\n" if found else "")
+
+
+def stale_view_message(path: str, views: Sequence[str] = ("ranked_judged",)) -> str:
+    views = list(views) or ["ranked_judged"]
+    named = (f"view {views[0]} was" if len(views) == 1 else f"views {', '.join(views[:-1])} and {views[-1]} were")
+    return (f"cannot open warehouse {path} to read only: its {named} made by an irw of other "
             f"sql/eval files than this one's; make it again with `irw migrate --db {path}` (commands that "
             "write, such as `irw eval` and `irw ingest`, make it again too)")
 
@@ -721,11 +749,11 @@ class Database:
         foreign_objects): a view, macro, default or index of someone else's would run in every
         command that reads the warehouse, and could read files or the network."""
         strange = foreign_objects(self._con)
-        if names_ranked_judged(strange) and not self.read_only:
-            remake_ranked_judged(self)
+        if stale_views(strange) and not self.read_only:
+            remake_views(self, stale_views(strange))
             strange = foreign_objects(self._con)
-        if only_ranked_judged(strange):
-            raise SchemaVersionError(stale_view_message(self.path))
+        if only_stale_views(strange):
+            raise SchemaVersionError(stale_view_message(self.path, stale_views(strange)))
         if strange:
             shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
             raise NotAWarehouse(

@@ -402,20 +402,19 @@ class PostgresDatabase:
         rows = self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall()
         if ("table", "irw_schema") not in {(kind, name) for kind, name, _ in rows}:
             return
-        from warehouse.engines.duckdb import (names_ranked_judged, only_ranked_judged, remake_ranked_judged,
-                                              stale_view_message)
+        from warehouse.engines.duckdb import only_stale_views, remake_views, stale_view_message, stale_views
         from warehouse.errors import SchemaVersionError
 
         strange = _foreign(rows, self._known_objects())
-        if names_ranked_judged(strange) and not self.read_only and self._role_may_write():
+        if stale_views(strange) and not self.read_only and self._role_may_write():
             try:
-                remake_ranked_judged(self)
+                remake_views(self, stale_views(strange))
             except IrwError:
                 pass  # a role that may write but not drop the view: refused as below
             else:
                 strange = _foreign(self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall(), self._known_objects())
-        if only_ranked_judged(strange):
-            raise SchemaVersionError(stale_view_message(self.path))
+        if only_stale_views(strange):
+            raise SchemaVersionError(stale_view_message(self.path, stale_views(strange)))
         if strange:
             shown = "; ".join(strange[:5]) + (f"; and {len(strange) - 5} more" if len(strange) > 5 else "")
             raise NotAWarehouse(

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from warehouse.engines.dialect import SparkStatement, spark_statements
 from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
-from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS
+from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, frame_label
 from warehouse.resources import read_sql
 from warehouse.formats.table import Table
 
@@ -581,10 +581,13 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
         chosen = _pick(qrels.columns, QRELS_COLUMNS, ("query", "doc", "grade"), "qrels")
         rows = qrels.select(F.lit(1).alias("qrels_set_id"), F.col(f"`{chosen['query']}`").cast("string").alias("query_id"),
                             F.col(f"`{chosen['doc']}`").cast("string").alias("doc_id"),
-                            F.col(f"`{chosen['grade']}`").alias("grade"))
+                            F.col(f"`{chosen['grade']}`").alias("grade"),
+                            F.monotonically_increasing_id().alias("frame_row"))
         db.replace_table("irw_qrels_input", rows)
-        _frame_problems(db, "spark/frame_qrels_problems.sql", "qrels DataFrame")
-        rows = db.table("irw_qrels_input").withColumn("grade", F.col("grade").cast("int"))
+        floating = dict(qrels.dtypes)[chosen["grade"]] in ("float", "double")
+        _frame_problems(db, "spark/frame_qrels_problems.sql", {"grade_floating": floating}, "irw_qrels_input",
+                        lambda frame_no, run_id: frame_label("qrels", None), chosen)
+        rows = db.table("irw_qrels_input").drop("frame_row").withColumn("grade", F.col("grade").cast("int"))
         source = "DataFrame"
     else:
         paths = _paths(qrels)
@@ -605,11 +608,57 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
                {"id": 1, "name": QRELS_SET_NAME, "source": source, "queries": counts[0], "judgments": counts[1]})
 
 
-def _frame_problems(db: SparkDatabase, sql_file: str, what: str) -> None:
-    found = db.spark_frame(sql_file)
-    shown = found.limit(InputFileError.MAX_SHOWN).collect()
-    if shown:
-        raise InputFileError([Problem(what, 0, r.reason) for r in shown], found.count())
+def _frame_problems(db: SparkDatabase, sql_file: str, params: dict, table: str, label, columns: Mapping[str, str],
+                    frames: int = 1) -> None:
+    """Raises InputFileError with the problems sql_file finds in the DataFrame rows of `table` as
+    local ingest of a data frame reports them (warehouse/ingestion/frames.py): first the values a
+    TREC line cannot carry, each role's first 21 rows, in row order; else the file rules' problems,
+    the first 20 in row order and how many there are. A problem names its frame (label(frame_no,
+    run_id)) and the row's 0-based position there, as FrameProblem; `columns` are the frame's column
+    of each role, which the messages name; frames, how many DataFrames the rows come from."""
+    found = db.spark_frame(sql_file, params)
+    # one job when all is well: stage 1 holds at most 21 rows per frame and role (4), before stage 2
+    first = found.orderBy("stage", "frame_no", "frame_row", "role_order", "reason").limit(
+        21 * 4 * frames + InputFileError.MAX_SHOWN).collect()
+    stage_one = [r for r in first if r.stage == 1]
+    rows = stage_one or first[:InputFileError.MAX_SHOWN]
+    if not rows:
+        return
+    position = _frame_positions(db, table, {(r.frame_no, r.frame_row) for r in rows} |
+                                {(r.frame_no, r.first_row) for r in rows if r.first_row is not None})
+    problems = []
+    for r in rows:
+        run_id = getattr(r, "run_id", None)
+        if r.stage == 1:
+            column = columns[r.role]
+            reason = (f"its {column} is missing (None or NaN)" if r.value is None else
+                      f"its {column} {r.value!r} holds whitespace, which a TREC line cannot carry")
+        else:
+            reason = r.reason + ("" if r.first_row is None else f" (first at row {position[(r.frame_no, r.first_row)]})")
+        problems.append(FrameProblem(label(r.frame_no, run_id), position[(r.frame_no, r.frame_row)], reason))
+    if stage_one:
+        raise InputFileError(problems)
+    raise InputFileError(problems, found.where("stage = 2").count())
+
+
+def _frame_positions(db: SparkDatabase, table: str, keys: "set[tuple[int, int]]") -> "dict[tuple[int, int], int]":
+    """(frame_no, frame_row) -> the row's 0-based position in its frame, for the rows `keys` of
+    `table`. frame_row is monotonically_increasing_id(): the partition's index times 2^33 plus the
+    row's place in the partition, so a position is the rows of the frame's earlier partitions plus
+    that place (one aggregate of the frame, only when it holds problems)."""
+    from pyspark.sql import functions as F
+
+    low = (1 << 33) - 1
+    sizes = db.table(table).where(F.col("frame_row").isNotNull()).groupBy(
+        F.coalesce(F.col("frame_no") if "frame_no" in db.table(table).columns else F.lit(0), F.lit(0)).alias("frame_no"),
+        F.shiftright("frame_row", 33).alias("part")).count().collect()
+    before: dict[tuple[int, int], int] = {}
+    for frame_no in {r.frame_no for r in sizes}:
+        held = 0
+        for r in sorted((r for r in sizes if r.frame_no == frame_no), key=lambda r: r.part):
+            before[(frame_no, r.part)] = held
+            held += r["count"]
+    return {(frame_no, row): before[(frame_no, row >> 33)] + (row & low) for frame_no, row in keys}
 
 
 def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
@@ -637,6 +686,8 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
                     given_names[os.path.abspath(_local(paths[0]))] = str(name)
     names: dict[str, int] = {}
     parts = []
+    ranked = False  # a DataFrame has a rank column
+    frame_columns: dict[str, str] = {}  # role -> the column of a DataFrame that holds it, which messages name
     if text_paths:
         _read_lines(db, text_paths)
         _problems(db, "spark/line_problems.sql")
@@ -675,18 +726,24 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
             mapping = F.create_map(*[F.lit(v) for pair in ids.items() for v in pair])
             run_id = mapping[F.col(f"`{chosen['run']}`").cast("string")]
         rank = F.col(f"`{chosen['rank']}`").cast("bigint") if "rank" in chosen else F.lit(None).cast("bigint")
+        ranked = ranked or "rank" in chosen
+        frame_columns.update({role: column for role, column in chosen.items() if role not in frame_columns})
         parts.append(frame.select(run_id.cast("int").alias("run_id"),
                                   F.col(f"`{chosen['query']}`").cast("string").alias("query_id"),
                                   F.col(f"`{chosen['doc']}`").cast("string").alias("doc_id"),
-                                  rank.alias("rank_given"), F.col(f"`{chosen['score']}`").cast("double").alias("score")))
+                                  rank.alias("rank_given"), F.col(f"`{chosen['score']}`").cast("double").alias("score"),
+                                  F.lit(position).alias("frame_no"), F.monotonically_increasing_id().alias("frame_row")))
     if not parts:
         raise UsageError("name at least one run")
     run_input = parts[0]
     for part in parts[1:]:
-        run_input = run_input.unionByName(part)
+        run_input = run_input.unionByName(part, allowMissingColumns=True)
     db.replace_table("irw_run_input", run_input, cache=bool(named_frames))
     if named_frames:
-        _frame_problems(db, "spark/frame_run_problems.sql", "run DataFrame")
+        run_names = {run_id: run_name for run_name, run_id in names.items()}
+        _frame_problems(db, "spark/frame_run_problems.sql", {"ranked": ranked}, "irw_run_input",
+                        lambda frame_no, run_id: frame_label("run", run_names.get(run_id)), frame_columns,
+                        frames=len(named_frames))
     db.replace_table("run_rows", db._typed("run_rows", db.spark_frame("spark/run_rows.sql"), ()))
     db.replace_table("run_queries", db._typed("run_queries", db.spark_frame("spark/run_queries.sql"), ()))
     db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": 1})

@@ -500,8 +500,16 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
     """Measures that need something of the qrels set say so before anything is computed: the
     diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
     does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    has_subtopics: list[bool] = []  # asked once, by the first measure that needs subtopics
+
+    def subtopics() -> bool:
+        if not has_subtopics:
+            has_subtopics.append(bool(db.run_file("eval/qrels_has_subtopics.sql",
+                                                  {"qrels_set_id": qrels_id}).fetchone()[0]))
+        return has_subtopics[0]
+
     groups = sorted({m.name for m in measures if m.family.rel_format == "qrels_jg"})
-    if groups and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
+    if groups and not subtopics():
         raise MeasureError(f"{', '.join(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
                            f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
                            "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
@@ -513,7 +521,7 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                            "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
                            "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
-    if diversity and not db.run_file("eval/qrels_has_subtopics.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
+    if diversity and not subtopics():
         raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
                            f"judgments, and qrels {qrels} has none: ingest "
                            "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "

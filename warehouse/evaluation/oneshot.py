@@ -2,8 +2,8 @@
 warehouse.evaluate_files.
 
 A one-shot database is an in-memory DuckDB database with the tables ingest and evaluation write
-and read (sql/oneshot/schema.sql: a migrated warehouse's columns, none of its history, views or
-unneeded keys). The files go in through warehouse/ingestion/files.py and are evaluated by
+and read (sql/oneshot/schema.sql, generated from the migrations by scripts/oneshot_schema.py: a
+migrated warehouse's columns, none of its history, views or unneeded keys). The files go in through warehouse/ingestion/files.py and are evaluated by
 warehouse/evaluation/evaluator.py's Evaluator, exactly as in a stored warehouse: the same validation, the
 same FILE:LINE errors, the same measure SQL. Nothing outlives the call.
 """
@@ -55,7 +55,8 @@ class OneShotDatabase(Database):
             self.run_file("oneshot/single_thread.sql")
 
     def _migrate(self) -> None:
-        """The one-shot schema instead of the warehouse's migrations."""
+        """The one-shot schema (made from the migrations when irw is written, not here) instead of
+        the warehouse's migrations."""
         self.run_file("oneshot/schema.sql")
 
 
