@@ -51,6 +51,9 @@ from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWareho
 from warehouse.resources import read_sql
 from warehouse.formats.table import Table
 
+# default_statistics_target while the run tables are analyzed after an ingest (refresh_statistics)
+RUN_STATISTICS_TARGET = 10
+
 URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
 
 
@@ -121,6 +124,13 @@ class PostgresDatabase:
             raise WarehouseOpenError(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
         interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
         _configure(self._con)
+        if self._con.info.server_version >= 140000:
+            # No Memoize (PostgreSQL 14+) in irw's plans: it costs a nested loop of index probes as if
+            # their keys repeated, and the evaluation's join of run_rows (indexed by run) to the
+            # evaluated (run, query) pairs (sql/eval/04b_run_rows_graded.sql) became 5,000 probes
+            # each reading a whole run's rows (5.4 s of the tie-aware measures at 100 runs) instead
+            # of one hash join (0.5 s). Without it, a few runs still take the index, many a hash.
+            self._con.execute("set enable_memoize = off")
         try:
             # The warehouse's schema is the session's whole search_path (pg_catalog implicitly
             # first): no function of another schema on the URL's path (public, "$user") can stand
@@ -310,8 +320,19 @@ class PostgresDatabase:
 
     def refresh_statistics(self, kind: str) -> None:
         """ANALYZE what an ingest of `kind` (qrels or runs) wrote: planned before autovacuum samples
-        them, a user measure over ranked_judged nested-loops (sql/ingest/statistics_after_*.sql)."""
-        self.run_file(f"ingest/statistics_after_{kind}.sql")
+        them, a user measure over ranked_judged nested-loops (sql/ingest/statistics_after_*.sql).
+
+        After runs, from a sample of RUN_STATISTICS_TARGET x 300 rows rather than the server's
+        default (100 x 300): the run tables grow by every run, and ANALYZE reads one page per
+        sampled row, so at 1,000 stored runs the default sample read 30,000 pages of run_rows and
+        as many of judged_run_rows after every run ingested. The estimates the evaluation's plans
+        need, a run's and a query's share of the rows, come out as well from the smaller sample."""
+        if kind != "runs":
+            self.run_file(f"ingest/statistics_after_{kind}.sql")
+            return
+        with self.transaction():
+            self.con.execute(f"set local default_statistics_target = {RUN_STATISTICS_TARGET}")  # an int of ours
+            self.run_file(f"ingest/statistics_after_{kind}.sql")
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
