@@ -34,7 +34,8 @@ demo: $(VENV)/.installed
 # under CI, where they fail.
 # The suite runs on every core (pytest-xdist), at most four workers; a test file stays on one worker, so
 # a file's module fixtures (a Spark evaluation, a DL19 warehouse) are built once. Each worker has its
-# own Spark session and Chromium. The files go out in the order collected, the slowest first
+# own Chromium; the files that use Spark go to one worker together (tests/conftest.py, ONE_WORKER), which
+# starts the one JVM. The files go out in the order collected, the slowest first
 # (tests/conftest.py, SLOWEST_FILES), not xdist's order by number of tests, so no worker is left
 # running a long file alone at the end. `make test PYTEST_PARALLEL=` runs it in one process.
 PYTEST_PARALLEL ?= --numprocesses=auto --maxprocesses=4 --dist=loadfile --no-loadscope-reorder

@@ -94,12 +94,39 @@ SLOWEST_FILES = (
 )
 
 
+# Files `make test` gives together to one worker, as one unit (it goes out where its first file
+# would): the files whose tests take the `spark` fixture share that worker's one JVM, started and
+# warmed once, instead of each worker starting its own (~15 s, and the first evaluation's JIT) for
+# a file or a test. A file that starts using the fixture belongs here too.
+ONE_WORKER = {"test_spark.py": "spark", "test_spark_into.py": "spark", "test_export.py": "spark",
+              "test_header_lines.py": "spark"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist=loadfile, but the files of a ONE_WORKER group are one unit of work."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FilesAndGroups(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            group = ONE_WORKER.get(path.rpartition("/")[2])
+            return f"group:{group}" if group else path
+
+    return FilesAndGroups(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "conformance" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.conformance)
         if "postgres_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
+    alone = sorted({item.path.name for item in items if "spark" in getattr(item, "fixturenames", ())} - set(ONE_WORKER))
+    if alone:
+        raise pytest.UsageError(f"{', '.join(alone)} take the spark fixture: add them to ONE_WORKER in tests/conftest.py")
     rank = {name: position for position, name in enumerate(SLOWEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
 

@@ -301,7 +301,12 @@ def test_the_readme_spark_submit_lines_run_under_spark_submit(spark, conformance
     folder = conformance / "dl19-passage"
     printf, submit = readme_spark_submit()
     venv_bin = Path(sys.executable).parent
-    env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ['PATH']}"}
+    # this machine's Spark settings, as a cluster's spark-defaults.conf gives them: a shuffle of DL19's
+    # small tables in 4 partitions, not Spark's 200 (as the tests' session, conftest.py)
+    conf = tmp_path / "spark-conf"
+    conf.mkdir()
+    (conf / "spark-defaults.conf").write_text("spark.sql.shuffle.partitions 4\n")
+    env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ['PATH']}", "SPARK_CONF_DIR": str(conf)}
     subprocess.run(["bash", "-c", printf], cwd=tmp_path, env=env, check=True)  # as printed
     argv, _, output = submit.partition(" > ")
     # this machine for the cluster, DL19's files for the cluster's, the rest as printed
@@ -332,6 +337,22 @@ def test_a_spark_failure_in_a_command_is_one_line_that_says_what_to_do(spark):
     assert message.startswith("Spark failed: org.apache.spark.SparkException: [UNABLE_TO_ACQUIRE_MEMORY]")
     assert "SPARK_DRIVER_MEMORY=8g" in message and "\n" not in message
     assert spark.sparkContext._jsc is not None  # the test's session was not stopped by the command
+
+
+@pytest.mark.spark
+def test_irw_s_session_keeps_the_caller_s_shuffle_partitions_and_its_own_settings(spark):
+    from warehouse.engines.spark import SESSION_CONF, SparkDatabase
+
+    db = SparkDatabase(spark)
+    try:
+        assert db.spark is not spark
+        # the tests' session (conftest.py) shuffles into 4 partitions; newSession() alone would give 200
+        assert db.spark.conf.get("spark.sql.shuffle.partitions") == spark.conf.get("spark.sql.shuffle.partitions") == "4"
+        assert all(db.spark.conf.get(key) == value for key, value in SESSION_CONF.items())
+        # irw's settings stay in its session
+        assert spark.conf.get("spark.sql.sources.partitionColumnTypeInference.enabled") == "true"
+    finally:
+        db.close()
 
 
 # Each rule sql/spark/ restates of local ingest (issue 25: held equal by a test of every rule), with

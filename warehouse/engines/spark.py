@@ -68,6 +68,10 @@ SESSION_CONF = {
     # its value as the text it is (with inference, Spark reads run 007 as the integer 7)
     "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
 }
+# Settings of the caller's session that irw's session keeps (newSession() starts from the cluster's
+# settings, not the caller's): how many partitions a shuffle makes is the caller's to tune for its
+# cluster and its data (Spark's default, 200, makes every small join and group run 200 tasks)
+CALLER_CONF = ("spark.sql.shuffle.partitions",)
 
 
 class SparkError(IrwError):
@@ -169,6 +173,8 @@ class SparkDatabase:
     def __init__(self, spark):
         _pyspark()
         self.spark = spark.newSession()
+        for key in CALLER_CONF:
+            self.spark.conf.set(key, spark.conf.get(key))
         for key, value in SESSION_CONF.items():
             self.spark.conf.set(key, value)
         master = spark.sparkContext.master
