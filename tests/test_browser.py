@@ -665,6 +665,25 @@ def test_dl19_compare_page_reads_well_on_a_desktop_and_a_phone(browser, dl19):
     assert page.errors() == []
 
 
+def test_dl19_names_break_only_after_separators_on_every_page(browser, dl19):
+    """Run and system names in tables (the leaderboard's, history's, a run page's headers) go over
+    lines only after _ - / : or a space, at 1,280 and 390 px: at 390 px the leaderboard showed
+    REP_LL / AMA and the baseline tag as baseli / ne (CSS overflow-wrap: anywhere)."""
+    for name in ("leaderboard", "history", "run", "long run", "compare"):
+        page = Page(browser, dl19[name])
+        for width in WIDTHS:
+            page.set_width(width)
+            cells = page.js(NAME_LINES % json.dumps("main td.run, main th.wrap"))
+            assert cells, (name, width)
+            for lines in cells:
+                for line, after in zip(lines, lines[1:]):
+                    assert line[-1] in "_-/: " or after[0] == " ", (name, width, lines)
+            tags = page.js("Array.from(document.querySelectorAll('main .tag')).map(t =>"
+                           " new Set(Array.from(t.getClientRects()).map(r => Math.round(r.top))).size)")
+            assert all(count == 1 for count in tags), (name, width, tags)
+        assert page.errors() == [], name
+
+
 def test_dl19_leaderboard_keeps_the_baseline_option_on_one_line_on_a_phone(browser, dl19):
     """`--baseline RUN` in the note under the leaderboard's heading is one piece at 1,280 and 390 px:
     it broke after `--` on a phone (issue 26)."""
