@@ -504,7 +504,7 @@ def test_run_pages_of_awkward_names_stay_in_their_folder(awkward_names_db, tmp_p
         target = (out / unquote(href)).resolve()
         assert target.parent == (out / "board_runs").resolve() and target.is_file(), href
         title = re.search(r"<h1>Run (.*?) <span", target.read_text(encoding="utf-8")).group(1)
-        linked[unescape(title)] = href
+        linked[unescape(title.replace("<wbr>", ""))] = href  # the name may break after _ - / :
     assert sorted(linked) == sorted(names)
     # every system is its run's name: no System column
     assert "System" not in table_with(html, "leaderboard")["head"]
