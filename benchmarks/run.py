@@ -79,6 +79,9 @@ TARGETS = {
     "dl19_seconds": 0.2,         # irw trec-eval, DL19-sized file, five measures: at most ~0.2 s
     "dl19_vs_pytrec": 0.6,       # ... and >= 0.6x pytrec_eval's whole job in its own process
     "dl19_memory": 2.0,          # ... with peak memory within 2x pytrec_eval's
+    # issue 27 (target 4): irw trec-eval on DL19, five measures, held to DuckDB's own floor (FLOOR_JOB)
+    "dl19_vs_floor_time": 1.6,   # wall at most 1.6x the floor's
+    "dl19_vs_floor_memory": 1.3,  # peak memory at most 1.3x the floor's
     "all_trec_small": 1.5,       # all_trec: irw's time within 1.5x pytrec_eval's (all its measures)
     "files_250k": 1.2,           # evaluate_files on the 250k shape >= 1.2x pytrec_eval
     "files_7m": 2.28,            # 7M lines >= 2.28x pytrec_eval with the benchmark's measures
@@ -86,6 +89,12 @@ TARGETS = {
     "many_runs_ratio": 3.0,      # leaderboard incremental over 1,001 runs <= 3x the same over 11
     "many_runs_memory": 2**30,   # ... and its peak memory under 1 GB
 }
+
+
+# DuckDB's own floor (issue 27, target 4): a process that imports DuckDB, connects and runs one
+# statement; `irw trec-eval` on a small file cannot start for less.
+FLOOR_JOB = "DuckDB's floor (import, connect, select 1)"
+FLOOR_CODE = "import duckdb; duckdb.connect().execute('select 1')"
 
 
 def log(message: str) -> None:
@@ -464,7 +473,7 @@ class Bench:
             f"{'reused' if data.reused else f'written in {data.seconds:.1f} s'})")
         return data
 
-    def shape_jobs(self, data, measure_set: str) -> dict:
+    def shape_jobs(self, data, measure_set: str, role: str = "") -> dict:
         qrels, run = str(data.qrels), str(data.run)
         request = [x for m in FIVE_REQUEST for x in ("-m", m)] if measure_set == "five" else ["-m", "all_trec"]
         t = self.args.timeout
@@ -482,6 +491,8 @@ class Bench:
         if self.trec_eval:
             jobs["trec_eval (C) -q"] = lambda: run_command([self.trec_eval, "-q", *request, qrels, run], t)
             jobs["trec_eval (C)"] = lambda: run_command([self.trec_eval, *request, qrels, run], t)
+        if role == "dl19" and measure_set == "five":
+            jobs[FLOOR_JOB] = lambda: run_timed([sys.executable, "-c", FLOOR_CODE], t)
         return jobs
 
     def shapes(self, shapes: list) -> None:
@@ -489,7 +500,7 @@ class Bench:
         for label, kind, queries, role in shapes:
             data = self.shape_data(label, kind, queries)
             for measure_set in ("five", "all_trec"):
-                results = self.repeat(self.shape_jobs(data, measure_set), f"{label} {measure_set}")
+                results = self.repeat(self.shape_jobs(data, measure_set, role), f"{label} {measure_set}")
                 for res in results.values():   # keep one copy of the values (the first), for the agreement
                     for sample in res.ok[1:]:
                         sample.trec_per_query = {}
@@ -581,7 +592,8 @@ class Bench:
             vs_te = same_mode.median("wall") / wall if same_mode and not same_mode.error else math.nan
             table.rows.append([tool, secs(wall), times(vs_pyt), times(vs_te), mem(rss),
                                times(rss / pyt.median("rss")) if pyt else "-", secs(res.median("cpu")),
-                               "reference" if tool == "irw trec-eval -q" else ("yes" if agrees.get(tool) else "NO")])
+                               "reference" if tool == "irw trec-eval -q" else "-" if tool == FLOOR_JOB else
+                               ("yes" if agrees.get(tool) else "NO")])
         table.notes.append(f"median of {self.repeats}; wall = process start to exit (CLI) or to the values in hand "
                            "(Python jobs: import, parse, evaluate); x pytrec_eval = pytrec_eval's wall / this "
                            "tool's (above 1: faster than pytrec_eval); x trec_eval (C) likewise, against trec_eval "
@@ -622,6 +634,20 @@ class Bench:
                 self.target("irw trec-eval, DL19-sized: peak memory vs pytrec_eval's", f"<= {TARGETS['dl19_memory']:g}x",
                             f"{memory:.2f}x ({mem(max(r.median('rss') for r in irw))} vs {mem(pyt.median('rss'))})",
                             state(memory <= TARGETS["dl19_memory"] and agree_pyt), set_here=full)
+            floor = results.get(FLOOR_JOB)
+            if floor is not None and not floor.error:
+                one = results["irw trec-eval"]
+                time_ratio = one.median("wall") / floor.median("wall")
+                memory_ratio = one.median("rss") / floor.median("rss")
+                self.target("irw trec-eval, DL19, five measures: time vs DuckDB's floor (issue 27)",
+                            f"<= {TARGETS['dl19_vs_floor_time']:g}x",
+                            f"{time_ratio:.2f}x ({secs(one.median('wall'))} vs {secs(floor.median('wall'))}; "
+                            f"cpu {secs(one.median('cpu'))} vs {secs(floor.median('cpu'))})",
+                            state(time_ratio <= TARGETS["dl19_vs_floor_time"]), set_here=full)
+                self.target("irw trec-eval, DL19, five measures: peak memory vs DuckDB's floor (issue 27)",
+                            f"<= {TARGETS['dl19_vs_floor_memory']:g}x",
+                            f"{memory_ratio:.2f}x ({mem(one.median('rss'))} vs {mem(floor.median('rss'))})",
+                            state(memory_ratio <= TARGETS["dl19_vs_floor_memory"]), set_here=full)
         if measure_set == "all_trec" and pyt and role in ("dl19", "250k", "7M"):
             goal = TARGETS["all_trec_7m"] if role == "7M" else TARGETS["all_trec_small"]
             for r in irw:

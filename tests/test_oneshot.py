@@ -232,11 +232,22 @@ def test_entry_point_prints_what_the_typer_command_prints(name, files, monkeypat
     assert (fast[1] != "") == (expected_status == 0)
 
 
-def test_entry_point_imports_neither_the_cli_libraries_nor_the_warehouse_api(files):
+# What `irw trec-eval` must not import (issue 27: it is held to DuckDB's own start-up): the CLI's
+# libraries, the warehouse API, and the packages of the other engines and of irw serve
+NOT_ON_THE_TREC_EVAL_PATH = (
+    "typer", "click", "rich", "numpy", "sqlalchemy", "duckdb_engine", "pydantic", "jinja2", "scipy", "sqlglot",
+    "psycopg", "starlette", "uvicorn", "pyspark", "pandas", "polars", "pyarrow", "zstandard",
+    "warehouse.commands.irw", "warehouse.core", "warehouse.ingestion.batch", "warehouse.ingestion.frames",
+    "warehouse.reports", "warehouse.serve")
+
+
+@pytest.mark.parametrize("runs", [["run.txt"], ["run.txt", "run.txt", "run.txt"]], ids=["one run", "three runs"])
+def test_entry_point_imports_neither_the_cli_libraries_nor_the_warehouse_api(files, runs):
     folder, _, _ = files
     # the entry point ends the process with os._exit once the output is flushed: here it raises
-    # SystemExit instead, so that the modules loaded can be listed
-    probe = ("import os, runpy, sys; sys.argv = ['irw', 'trec-eval', '-m', 'map', 'qrels.txt', 'run.txt']\n"
+    # SystemExit instead, so that the modules loaded can be listed; three runs take the batch read
+    # of several run files (oneshot.ingest_runs), one the single-file ingest
+    probe = (f"import os, runpy, sys; sys.argv = ['irw', 'trec-eval', '-m', 'map', 'qrels.txt', *{runs!r}]\n"
              "def _exit(code):\n    raise SystemExit(code)\n"
              "os._exit = _exit\n"
              "try:\n    runpy.run_module('warehouse', run_name='__main__')\n"
@@ -245,10 +256,11 @@ def test_entry_point_imports_neither_the_cli_libraries_nor_the_warehouse_api(fil
     done = subprocess.run([sys.executable, "-c", probe], cwd=folder, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("map")
+    assert done.stdout.count("map") == len(runs)
     modules = set(json.loads(done.stderr.splitlines()[-1]))
-    for heavy in ("typer", "click", "rich", "numpy", "sqlalchemy", "pydantic", "jinja2", "scipy",
-                  "warehouse.commands.irw", "warehouse.core", "warehouse.ingestion.batch", "warehouse.ingestion.frames"):
-        assert heavy not in modules, heavy
+    imported = sorted(m for m in modules if m.split(".")[0] in NOT_ON_THE_TREC_EVAL_PATH
+                      or any(m == name or m.startswith(name + ".") for name in NOT_ON_THE_TREC_EVAL_PATH))
+    assert imported == []
     assert "duckdb" in modules and "warehouse.evaluation.oneshot" in modules
 
 
