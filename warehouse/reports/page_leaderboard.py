@@ -298,8 +298,6 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
     folder = run_pages_dir(path)
     out = PagesWritten([path])
     if run_pages:
-        for name in [PAGE_MANIFEST, *(row.link for row in board.rows)]:  # every file, before any is written
-            check_output(folder / name)
         back = href("..", path.name)
         manifest = PageManifest(folder)
         keys = run_page_keys(board, back)
@@ -307,6 +305,10 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
         out.paths += [folder / row.link for row in board.rows]
         build = [row.run for row in board.rows if not manifest.current(row.link, keys[row.run])]
         building = set(build)
+        # every file to be written, before any is: a page the manifest holds current is not
+        # written, so it is not opened either (a thousand unchanged pages were read to add one)
+        for name in [PAGE_MANIFEST, *(links[run] for run in build)]:
+            check_output(folder / name)
         out.unchanged += [folder / row.link for row in board.rows if row.run not in building]
         done = len(board.rows) - len(build)
         for page in board_run_pages(board, build):
