@@ -108,6 +108,19 @@ def test_adding_a_run_opens_no_page_but_the_new_one(db, tmp_path):
     assert pages <= {f"{run_name(RUNS)}.html"}  # the new page is made, not read; no other is opened
 
 
+def test_a_cell_has_a_title_only_with_a_mark(db):
+    """The title of a leaderboard cell says what its mark means: the cells without a mark (most of
+    a board of many runs, tested against the baseline) carry none, so none is made for them."""
+    with warehouse.open(db) as wh:
+        board = reports.leaderboard(wh, "q", baseline=BASELINE)
+    cells = [cell for row in board.rows for cell in row.cells]
+    tested = {(row.run, row.measure.name) for row in board.pair_rows if row.result is not None}
+    assert len(tested) > sum(1 for cell in cells if cell.mark) > 0
+    assert all(bool(cell.title) == bool(cell.mark) for cell in cells)
+    assert all(cell.title.startswith(f"{m.name}: significantly ") for row in board.rows
+               for m, cell in zip(board.measures, row.cells) if cell.mark)
+
+
 def test_a_page_changed_or_removed_on_disk_is_written_again(db, tmp_path):
     out = tmp_path / "board.html"
     irw(*board_args(db, out))

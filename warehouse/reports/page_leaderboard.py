@@ -37,7 +37,7 @@ class Cell:
     value: float | None
     best: bool = False
     mark: str = ""          # 'better' / 'worse' (significant against the baseline, corrected)
-    title: str = ""
+    title: str = ""         # what the mark says (the test's numbers); none without a mark
 
 
 def _mark_title(row: PairRow) -> str:
@@ -57,8 +57,9 @@ def _board_row(name: str, entry: dict[str, Any], shown, by_pair: dict, best: dic
     for m in shown:
         value = entry["values"].get(m.name)
         pair = by_pair.get((name, m.name))
-        cells.append(Cell(value, fmt_value(value) in best.get(m.name, set()), pair.direction if pair else "",
-                          _mark_title(pair) if pair else ""))
+        mark = pair.direction if pair else ""
+        # the title goes with a mark only: made for the few marked cells, not every tested one
+        cells.append(Cell(value, fmt_value(value) in best.get(m.name, set()), mark, _mark_title(pair) if mark else ""))
     primary = by_pair.get((name, primary_name))
     return LeaderboardRow(
         rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
