@@ -76,10 +76,11 @@ def _board_row(name: str, entry: dict[str, Any], shown, by_pair: dict, best: dic
 def _best(values: Sequence[float | None], m: Measure) -> set[str]:
     """The displayed values (4 decimals) that are best in a column; none for neutral measures."""
     direction = higher_is_better(m)
-    shown = [fmt_value(v) for v in values if not missing(v)]
-    if direction is None or not shown:
+    if direction is None:
         return set()
     numbers = [v for v in values if not missing(v)]
+    if not numbers:
+        return set()
     best = max(numbers) if direction else min(numbers)
     return {fmt_value(best)}
 
