@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,50 @@ def test_adding_a_run_tests_it_alone_and_writes_its_page_and_the_board(db, tmp_p
     after = stamps(out.parent / "board_runs")
     assert {name for name in after if after[name] != before.get(name)} == {f"{run_name(RUNS)}.html"}
     assert (out.parent / "board_runs" / PAGE_MANIFEST).is_file()
+
+
+_OPENED: list[list[str]] = []  # while a test listens: the paths the process opens (audit event "open")
+
+
+def _listen(event: str, args: tuple) -> None:
+    if _OPENED and event == "open" and isinstance(args[0], (str, Path)):
+        _OPENED[-1].append(str(args[0]))
+
+
+sys.addaudithook(_listen)  # an audit hook cannot be removed: it records only while _OPENED holds a list
+
+
+def test_adding_a_run_opens_no_page_but_the_new_one(db, tmp_path):
+    """One run added to a board of many: the pages the manifest holds current are neither read nor
+    checked (a thousand unchanged pages were opened to add one)."""
+    out = tmp_path / "site" / "board.html"
+    irw(*board_args(db, out))
+    with warehouse.open(db) as wh:
+        add_run(wh, db.parent / "files", RUNS)
+    folder = out.parent / "board_runs"
+    _OPENED.append([])
+    try:
+        with warehouse.open(db) as wh:
+            written = reports.write_leaderboard(wh, "q", out, baseline=BASELINE)
+    finally:
+        opened = _OPENED.pop()
+    assert [p.name for p in written.written[1:]] == [f"{run_name(RUNS)}.html"]
+    assert str(folder / PAGE_MANIFEST) in opened  # the hook hears what the call opens
+    pages = {Path(p).name for p in opened if Path(p).parent == folder and Path(p).name.endswith(".html")}
+    assert pages <= {f"{run_name(RUNS)}.html"}  # the new page is made, not read; no other is opened
+
+
+def test_a_cell_has_a_title_only_with_a_mark(db):
+    """The title of a leaderboard cell says what its mark means: the cells without a mark (most of
+    a board of many runs, tested against the baseline) carry none, so none is made for them."""
+    with warehouse.open(db) as wh:
+        board = reports.leaderboard(wh, "q", baseline=BASELINE)
+    cells = [cell for row in board.rows for cell in row.cells]
+    tested = {(row.run, row.measure.name) for row in board.pair_rows if row.result is not None}
+    assert len(tested) > sum(1 for cell in cells if cell.mark) > 0
+    assert all(bool(cell.title) == bool(cell.mark) for cell in cells)
+    assert all(cell.title.startswith(f"{m.name}: significantly ") for row in board.rows
+               for m, cell in zip(board.measures, row.cells) if cell.mark)
 
 
 def test_a_page_changed_or_removed_on_disk_is_written_again(db, tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable
 
 from warehouse.errors import MeasureError
@@ -307,9 +308,10 @@ class Measure:
             return f"{f.trec_name}_{self.param:.2f}" if f.trec_name != "set_F" else "set_F"
         return f.trec_name if self.param in f.defaults else f"{f.trec_name}_{self.param}"
 
-    @property
+    @cached_property  # a report of a thousand runs asks for it tens of thousands of times
     def name(self) -> str:
-        """The canonical irw name: ir_measures syntax where it has one, else trec_eval's."""
+        """The canonical irw name: ir_measures syntax where it has one, else trec_eval's (kept on
+        first use: the fields it is made of never change)."""
         base = self.family.ir_name(self.param) if self.family.ir_name else self.trec_name
         if self.family.options:  # alpha_nDCG(alpha=0.3,rel=2)@10, AP(ties=min), NRBP(alpha=0.3,beta=0.8)
             args = [f"{key}={_option_text(value)}" for key, value in self.options]

@@ -38,6 +38,8 @@ def shown(text: str) -> str:
     """text with every control and bidi character written as a visible escape; the same text when
     it holds none (the common case costs one search). Surrogates from undecodable bytes
     (os.fsdecode) are written as \\udcXX too, so the result always encodes."""
+    if text.isascii() and text.isprintable():
+        return text  # no control character (every unsafe ASCII one is unprintable), no surrogate
     if _UNSAFE.search(text):
         text = _UNSAFE.sub(_escape, text)
     if _has_surrogates(text):

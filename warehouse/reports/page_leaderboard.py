@@ -37,7 +37,7 @@ class Cell:
     value: float | None
     best: bool = False
     mark: str = ""          # 'better' / 'worse' (significant against the baseline, corrected)
-    title: str = ""
+    title: str = ""         # what the mark says (the test's numbers); none without a mark
 
 
 def _mark_title(row: PairRow) -> str:
@@ -57,8 +57,9 @@ def _board_row(name: str, entry: dict[str, Any], shown, by_pair: dict, best: dic
     for m in shown:
         value = entry["values"].get(m.name)
         pair = by_pair.get((name, m.name))
-        cells.append(Cell(value, fmt_value(value) in best.get(m.name, set()), pair.direction if pair else "",
-                          _mark_title(pair) if pair else ""))
+        mark = pair.direction if pair else ""
+        # the title goes with a mark only: made for the few marked cells, not every tested one
+        cells.append(Cell(value, fmt_value(value) in best.get(m.name, set()), mark, _mark_title(pair) if mark else ""))
     primary = by_pair.get((name, primary_name))
     return LeaderboardRow(
         rank=entry["rank"], run=name, system=entry["system"], description=entry["description"],
@@ -75,10 +76,11 @@ def _board_row(name: str, entry: dict[str, Any], shown, by_pair: dict, best: dic
 def _best(values: Sequence[float | None], m: Measure) -> set[str]:
     """The displayed values (4 decimals) that are best in a column; none for neutral measures."""
     direction = higher_is_better(m)
-    shown = [fmt_value(v) for v in values if not missing(v)]
-    if direction is None or not shown:
+    if direction is None:
         return set()
     numbers = [v for v in values if not missing(v)]
+    if not numbers:
+        return set()
     best = max(numbers) if direction else min(numbers)
     return {fmt_value(best)}
 
@@ -298,8 +300,6 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
     folder = run_pages_dir(path)
     out = PagesWritten([path])
     if run_pages:
-        for name in [PAGE_MANIFEST, *(row.link for row in board.rows)]:  # every file, before any is written
-            check_output(folder / name)
         back = href("..", path.name)
         manifest = PageManifest(folder)
         keys = run_page_keys(board, back)
@@ -307,6 +307,10 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
         out.paths += [folder / row.link for row in board.rows]
         build = [row.run for row in board.rows if not manifest.current(row.link, keys[row.run])]
         building = set(build)
+        # every file to be written, before any is: a page the manifest holds current is not
+        # written, so it is not opened either (a thousand unchanged pages were read to add one)
+        for name in [PAGE_MANIFEST, *(links[run] for run in build)]:
+            check_output(folder / name)
         out.unchanged += [folder / row.link for row in board.rows if row.run not in building]
         done = len(board.rows) - len(build)
         for page in board_run_pages(board, build):

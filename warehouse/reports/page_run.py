@@ -280,8 +280,12 @@ def run_page_keys(board: "Leaderboard", leaderboard_href: str) -> dict[str, str]
               "leaderboard": leaderboard_href}
     base = meta.get(board.baseline) if board.baseline else None
     base_inputs = (base, versions.get(base["run_id"], [])) if base else None
-    return {name: page_key({**common, "run": meta[name], "versions": versions.get(meta[name]["run_id"], []),
-                            "baseline run": base_inputs if name != board.baseline else None})
+    # what every page shares (and the baseline's inputs) is keyed once: a page's own key is over
+    # that key and its run's inputs, so adding a run encodes each run's inputs, not the whole again
+    shared = {False: page_key({**common, "baseline run": base_inputs}),
+              True: page_key({**common, "baseline run": None})}  # the baseline's own page
+    return {name: page_key({"shared": shared[name == board.baseline], "run": meta[name],
+                            "versions": versions.get(meta[name]["run_id"], [])})
             for name in names}
 
 

@@ -1,7 +1,6 @@
 """Jinja rendering: the templates/ environment and the filters that format values."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
@@ -25,7 +24,7 @@ def environment():
     return env
 
 
-_BREAK_AFTER = re.compile(r"([_\-/:])")
+_BREAK_CHARS = "_-/:"
 
 
 def breakable(text: Any) -> Markup:
@@ -34,7 +33,13 @@ def breakable(text: Any) -> Markup:
     SPLADE_P_P_ / ENSEMBLE_ / DISTIL at most. The text is the page's escaping rule applied
     (warehouse/formats/escaping.py, then HTML escaping), so the result is safe markup; its textContent is
     the name itself."""
-    return Markup(_BREAK_AFTER.sub(r"\1<wbr>", str(escape(shown(str(text))))))
+    # str.replace per character: what re.sub(r"([_\-/:])", r"\1<wbr>") did, in a fraction of the time
+    # (escaping writes none of these characters, and <wbr> holds none of them)
+    out = str(escape(shown(str(text))))
+    for char in _BREAK_CHARS:
+        if char in out:
+            out = out.replace(char, char + "<wbr>")
+    return Markup(out)
 
 
 def _finalize(value: Any) -> Any:
