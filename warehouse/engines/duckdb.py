@@ -40,6 +40,7 @@ from warehouse.errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVers
 from warehouse import interrupt, leftovers
 from warehouse.formats import files as output
 from warehouse.engines.dialect import DUCKDB_ONLY, POSTGRES_ONLY
+from warehouse.engines.base import Statements
 from warehouse.resources import read_sql, sql_dir
 
 DEFAULT_PATH = "irw.duckdb"
@@ -319,7 +320,7 @@ def stale_view_message(path: str, views: Sequence[str] = ("ranked_judged",)) -> 
             "write, such as `irw eval` and `irw ingest`, make it again too)")
 
 
-class Database:
+class Database(Statements):
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
     dialect = "duckdb"  # the engine seam (warehouse/engines/__init__.py): PostgresDatabase says "postgres"
@@ -535,16 +536,6 @@ class Database:
     # -- statements --------------------------------------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
         return self.con.execute(sql, params) if params is not None else self.con.execute(sql)
-
-    def fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> list[tuple]:
-        return self.execute(sql, params).fetchall()
-
-    def fetchone(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None):
-        return self.execute(sql, params).fetchone()
-
-    def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
-        """Runs the statements of one file under sql/, each bound to the $names it uses."""
-        return self.run_sql(read_sql(relative_path), params)
 
     def run_sql(self, sql: str, params: dict[str, Any] | None = None):
         """Runs SQL text of our own (never user input), each statement bound to the $names it uses."""

@@ -48,7 +48,7 @@ from warehouse.engines.dialect import postgres_statements
 from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
                               ReadOnlyError, WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
-from warehouse.resources import read_sql
+from warehouse.engines.base import Statements
 from warehouse.formats.table import Table
 
 # default_statistics_target while the run tables are analyzed after an ingest (refresh_statistics)
@@ -91,7 +91,7 @@ def _secrets(url: str) -> list[str]:
     return [s for s in found if s]
 
 
-class PostgresDatabase:
+class PostgresDatabase(Statements):
     """One PostgreSQL database holding an irw warehouse (its tables in the connection's schema)."""
 
     dialect = "postgres"
@@ -239,15 +239,6 @@ class PostgresDatabase:
         for statement in postgres_statements(sql):
             result = self._run(statement, params)
         return result
-
-    def fetchall(self, sql: str, params=None) -> list[tuple]:
-        return self.execute(sql, params).fetchall()
-
-    def fetchone(self, sql: str, params=None):
-        return self.execute(sql, params).fetchone()
-
-    def run_file(self, relative_path: str, params: dict[str, Any] | None = None):
-        return self.run_sql(read_sql(relative_path), params)
 
     def run_sql(self, sql: str, params: dict[str, Any] | None = None):
         return self.execute(sql, params or {})

@@ -43,6 +43,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from warehouse.engines.dialect import SparkStatement, spark_statements
 from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
 from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, frame_label
+from warehouse.engines.base import Statements
 from warehouse.resources import read_sql
 from warehouse.formats.table import Table
 
@@ -160,7 +161,7 @@ def _schema() -> dict[str, tuple[tuple[_Column, ...], tuple[str, ...]]]:
     return tables
 
 
-class SparkDatabase:
+class SparkDatabase(Statements):
     """The warehouse interface over a SparkSession (see the module docstring)."""
 
     dialect = "spark"
@@ -342,15 +343,6 @@ class SparkDatabase:
         for statement in spark_statements(sql):
             result = self._run(statement, params)
         return result
-
-    def fetchall(self, sql: str, params=None) -> list[tuple]:
-        return self.execute(sql, params).fetchall()
-
-    def fetchone(self, sql: str, params=None):
-        return self.execute(sql, params).fetchone()
-
-    def run_file(self, relative_path: str, params: dict[str, Any] | None = None) -> _Result:
-        return self.run_sql(read_sql(relative_path), params)
 
     def run_sql(self, sql: str, params: dict[str, Any] | None = None) -> _Result:
         return self.execute(sql, params or {})

@@ -1,0 +1,31 @@
+"""The statement calls every engine derives the same way from its own `execute` and `run_sql`.
+
+DuckDB's Database, PostgresDatabase and SparkDatabase differ in how one statement runs (a DuckDB
+connection, a psycopg cursor over the statement derived for PostgreSQL, a Spark plan); fetching its
+rows and running a file under sql/ are the same on all three, so they are written once here.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from warehouse.resources import read_sql
+
+
+class Statements:
+    """fetchall, fetchone and run_file over the engine's execute and run_sql."""
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
+        raise NotImplementedError
+
+    def run_sql(self, sql: str, params: dict[str, Any] | None = None) -> Any:
+        raise NotImplementedError
+
+    def fetchall(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[tuple]:
+        return self.execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
+        return self.execute(sql, params).fetchone()
+
+    def run_file(self, relative_path: str, params: dict[str, Any] | None = None) -> Any:
+        """Runs the statements of one file under sql/, each bound to the $names it uses."""
+        return self.run_sql(read_sql(relative_path), params)
