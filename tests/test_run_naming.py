@@ -197,6 +197,16 @@ def test_a_stored_run_of_the_same_file_name_and_queries_leaves_the_folder_the_sy
                for note in notes), notes
 
 
+@pytest.mark.postgres
+def test_a_stored_run_of_the_same_queries_on_postgresql(multi, postgres_url):
+    irw = cli_for(postgres_url)
+    for system in SYSTEMS:
+        assert irw("ingest", "run", multi / "runs" / system / "trec_results_covid.txt").exit_code == 0
+    assert {(name, system) for name, system, _ in stored_runs(postgres_url)} == {
+        ("trec_results_covid", "trec_results_covid"), ("BM25_RM3.trec_results_covid", "BM25_RM3"),
+        ("SPLADE_P_P_ENSEMBLE_DISTIL.trec_results_covid", "SPLADE_P_P_ENSEMBLE_DISTIL")}
+
+
 def test_files_of_one_name_answering_different_queries_stay_named_by_the_file(tmp_path):
     """The folder-per-collection rule stays where the files of one name answer different queries, and
     a file is named by its folder only when a file sharing its name answers its queries."""
