@@ -197,6 +197,23 @@ def test_a_stored_run_of_the_same_file_name_and_queries_leaves_the_folder_the_sy
                for note in notes), notes
 
 
+def test_a_new_version_of_a_stored_file_stays_its_systems(multi, tmp_path):
+    """A file stored, then written again in its folder (other bytes, the same queries): the stored
+    run was read from this folder, so it is an earlier version of the same system's run, not
+    another system's: the name is {short}.{folder}, the system the file's (not the folder's)."""
+    db = tmp_path / "irw.duckdb"
+    irw = Cli(db)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    path = folder / "BM25.txt"
+    shutil.copyfile(multi / "runs" / "BM25" / "trec_results_covid.txt", path)
+    assert irw("ingest", "run", path).exit_code == 0
+    path.write_text("".join((multi / "runs" / "BM25_RM3" / "trec_results_covid.txt").read_text().splitlines(True)[:4000]))
+    again = irw("ingest", "run", path)
+    assert again.exit_code == 0, again.stderr
+    assert {(name, system) for name, system, _ in stored_runs(db)} == {("BM25", "BM25"), ("BM25.runs", "BM25")}
+
+
 @pytest.mark.postgres
 def test_a_stored_run_of_the_same_queries_on_postgresql(multi, postgres_url):
     irw = cli_for(postgres_url)

@@ -23,12 +23,14 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
      system BM25);
   4. otherwise the file is one system's run: {short}, its system {short}; when that name is another
      file's of the batch, or a stored run's holding other bytes (and replace is off), then
-     - if one of those answers the same queries (one collection, as in rule 3), the files of that
-       name are different systems' runs of one collection, so the folder names the system:
+     - if one of those, read from another folder, answers the same queries (one collection, as in
+       rule 3), the files of that name are different systems' runs of one collection, so the folder
+       names the system:
        {folder}.{short}, system the folder (BM25_RM3/trec_results_covid.txt beside
        BM25/trec_results_covid.txt: BM25_RM3.trec_results_covid, system BM25_RM3);
-     - else they are one system's runs of different collections: {short}.{folder} (dl22/BM25.txt
-       beside dl21/BM25.txt: BM25.dl22, system BM25).
+     - else they are one system's runs of different collections, or an earlier version of the file
+       (stored from its folder): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22,
+       system BM25).
   Every name not taken from the tag is said on stderr with its reason.
 - a template (`name_template`, `--name-template`): str.format fields TEMPLATE_FIELDS of each file;
   `system` may hold the same fields.
@@ -331,9 +333,11 @@ def _groups(files: list[_File]) -> dict[Path, list[_File]]:
 
 def _name(files: list[_File], name: str | None, name_from: str, template: str | None,
           stored: Callable[[str], tuple | None], replace: bool,
-          run_queries: Callable[[int], frozenset] | None = None) -> None:
+          run_queries: Callable[[int], frozenset] | None = None,
+          run_source: Callable[[int], str | None] | None = None) -> None:
     """Gives every checked file its run name, and the system the rule gives (the module docstring).
-    run_queries(run_id) is the queries of a stored run (rule 4 asks it of a run a name clashes with)."""
+    run_queries(run_id) and run_source(run_id) are the queries and the file a stored run was read
+    from (rule 4 asks them of a run a name clashes with)."""
     groups = _groups(files)
     for group in groups.values():
         prefix = common_prefix([run_file_stem(f.path) for f in group])
@@ -402,10 +406,17 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         clash = (f"run {file.name} holds other content" if held
                  else f"{len(rivals)} other file(s) of this batch would have it too")
         why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
-        # the same file name for runs of one collection (the same queries): the folders are systems
-        same = [other for other in rivals if _one_collection(file.queries, queries_of(other))]
-        stored_same = (held and run_queries is not None and not any(o.known_as == file.name for o in rivals)
-                       and _one_collection(file.queries, run_queries(stored(file.name)[0])))
+        # the same file name in another folder for runs of one collection (the same queries): the
+        # folders are systems (a stored run read from this folder is an earlier version of the file)
+        here = file.path.resolve().parent
+        same = [other for other in rivals
+                if other.path.resolve().parent != here and _one_collection(file.queries, queries_of(other))]
+        stored_same = False
+        if held and run_source and run_queries and not any(o.known_as == file.name for o in rivals):
+            run_id = stored(file.name)[0]
+            source = run_source(run_id)
+            stored_same = (source is not None and Path(source).parent != here
+                           and _one_collection(file.queries, run_queries(run_id)))
         if same or stored_same:
             total = len(rivals) + (held and not any(o.known_as == file.name for o in rivals))
             count = len(same) + stored_same
@@ -579,9 +590,13 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                     row[0] for row in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall())
             return queries_cache[run_id]
 
+        def run_source(run_id: int) -> str | None:
+            row = db.run_file("catalog/run_source_path.sql", {"run_id": run_id}).fetchone()
+            return row[0] if row else None
+
         if auto:
             _known_queries(db, files)
-        _name(files, name, name_from, name_template, stored, replace, run_queries)
+        _name(files, name, name_from, name_template, stored, replace, run_queries, run_source)
         for file in files:
             why = name_problem(file.name) if file.name is not None else None
             if why:
