@@ -133,6 +133,116 @@ def test_a_system_folder_is_told_by_its_stored_files_too(multi, tmp_path):
     assert {(name, runs[name]) for name in runs if name.endswith(".news")} == {(f"{s}.news", s) for s in SYSTEMS}
 
 
+# -- one collection at a time: files of one name in every system folder --------------------------------------
+
+def covid_ndcg10(multi: Path, system: str) -> str:
+    """trec_eval's nDCG@10 over all queries (ndcg_cut_10 all) for a system's covid run."""
+    for line in (multi / "expected" / f"covid.{system}.all_trec.q.v9.txt").read_text().splitlines():
+        measure, query, value = line.split()
+        if (measure, query) == ("ndcg_cut_10", "all"):
+            return value
+    raise AssertionError(f"no ndcg_cut_10 all line for {system}")
+
+
+def test_one_collection_from_every_system_folder_is_named_by_the_folders(multi, tmp_path):
+    """`irw ingest run runs/*/trec_results_covid.txt`: one file per folder, of one name, answering
+    the same queries, so each is another system's run of one collection: the folder names the
+    system (not the file name, which here names the collection)."""
+    db = tmp_path / "irw.duckdb"
+    irw = Cli(db)
+    assert irw("ingest", "qrels", multi / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt", "--name", "covid"
+               ).exit_code == 0
+    paths = [multi / "runs" / s / "trec_results_covid.txt" for s in SYSTEMS]
+    result = irw("ingest", "run", *paths)
+    assert result.exit_code == 0, result.stderr
+    assert {(name, system) for name, system, _ in stored_runs(db)} == {
+        (f"{s}.trec_results_covid", s) for s in SYSTEMS}
+    assert result.stderr.splitlines()[0] == (
+        f"{paths[0]}: named BM25.trec_results_covid, system BM25, from its folder and file name: its tag rank is "
+        "shared by 2 files of this batch, and trec_results_covid would clash (2 other file(s) of this batch would "
+        "have it too); they answer the same queries (one collection), so the folder names the system")
+    board = irw("report", "leaderboard", "--qrels", "covid", "-m", "nDCG@10", "--format", "csv")
+    assert board.exit_code == 0, board.stderr
+    rows = list(csv.DictReader(io.StringIO(board.stdout)))
+    assert {row["system"]: f"{float(row['nDCG@10']):.4f}" for row in rows} == {
+        s: covid_ndcg10(multi, s) for s in SYSTEMS} == {
+        "BM25": "0.5947", "BM25_RM3": "0.5927", "SPLADE_P_P_ENSEMBLE_DISTIL": "0.7274"}
+    assert [row["system"] for row in rows] == ["SPLADE_P_P_ENSEMBLE_DISTIL", "BM25", "BM25_RM3"]
+
+
+@pytest.mark.parametrize("then", ["the others in one command", "one at a time", "every folder again"])
+def test_a_stored_run_of_the_same_file_name_and_queries_leaves_the_folder_the_system(multi, tmp_path, then):
+    """BM25's covid run stored alone first is named by its file (one file tells nothing); the other
+    systems' files of that name then clash with it, answer the same queries, so their folders name
+    their systems, and the stored run is said to keep its name."""
+    db = tmp_path / "irw.duckdb"
+    irw = Cli(db)
+    first = multi / "runs" / "BM25" / "trec_results_covid.txt"
+    assert irw("ingest", "run", first).exit_code == 0
+    others = [multi / "runs" / s / "trec_results_covid.txt" for s in SYSTEMS[1:]]
+    if then == "the others in one command":
+        results = [irw("ingest", "run", *others)]
+    elif then == "one at a time":
+        results = [irw("ingest", "run", path) for path in others]
+    else:
+        results = [irw("ingest", "run", first, *others)]
+    assert all(r.exit_code == 0 for r in results), [r.stderr for r in results]
+    assert {(name, system) for name, system, _ in stored_runs(db)} == {
+        ("trec_results_covid", "trec_results_covid"), ("BM25_RM3.trec_results_covid", "BM25_RM3"),
+        ("SPLADE_P_P_ENSEMBLE_DISTIL.trec_results_covid", "SPLADE_P_P_ENSEMBLE_DISTIL")}
+    notes = [line for r in results for line in r.stderr.splitlines() if ": named " in line]
+    assert len(notes) == 2
+    assert all(note.endswith("so the folder names the system; run trec_results_covid, stored before, keeps its "
+                             "name and system (irw rename run and irw edit run --system change them)")
+               for note in notes), notes
+
+
+def test_a_new_version_of_a_stored_file_stays_its_systems(multi, tmp_path):
+    """A file stored, then written again in its folder (other bytes, the same queries): the stored
+    run was read from this folder, so it is an earlier version of the same system's run, not
+    another system's: the name is {short}.{folder}, the system the file's (not the folder's)."""
+    db = tmp_path / "irw.duckdb"
+    irw = Cli(db)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    path = folder / "BM25.txt"
+    shutil.copyfile(multi / "runs" / "BM25" / "trec_results_covid.txt", path)
+    assert irw("ingest", "run", path).exit_code == 0
+    path.write_text("".join((multi / "runs" / "BM25_RM3" / "trec_results_covid.txt").read_text().splitlines(True)[:4000]))
+    again = irw("ingest", "run", path)
+    assert again.exit_code == 0, again.stderr
+    assert {(name, system) for name, system, _ in stored_runs(db)} == {("BM25", "BM25"), ("BM25.runs", "BM25")}
+
+
+@pytest.mark.postgres
+def test_a_stored_run_of_the_same_queries_on_postgresql(multi, postgres_url):
+    irw = cli_for(postgres_url)
+    for system in SYSTEMS:
+        assert irw("ingest", "run", multi / "runs" / system / "trec_results_covid.txt").exit_code == 0
+    assert {(name, system) for name, system, _ in stored_runs(postgres_url)} == {
+        ("trec_results_covid", "trec_results_covid"), ("BM25_RM3.trec_results_covid", "BM25_RM3"),
+        ("SPLADE_P_P_ENSEMBLE_DISTIL.trec_results_covid", "SPLADE_P_P_ENSEMBLE_DISTIL")}
+
+
+def test_files_of_one_name_answering_different_queries_stay_named_by_the_file(tmp_path):
+    """The folder-per-collection rule stays where the files of one name answer different queries, and
+    a file is named by its folder only when a file sharing its name answers its queries."""
+    db = tmp_path / "irw.duckdb"
+    same = [("q1", "d1", 1, "2"), ("q2", "d1", 1, "1")]
+    other = [("q7", "d1", 1, "2"), ("q8", "d1", 1, "1")]
+    paths = []
+    for folder, rows in (("sysA", same), ("sysB", same), ("coll2", other)):
+        (tmp_path / folder).mkdir()
+        paths.append(write_file(tmp_path / folder, "run.txt", run_text(rows, tag="rank")))
+    result = Cli(db)("ingest", "run", *paths)
+    assert result.exit_code == 0, result.stderr
+    assert {(name, system) for name, system, _ in stored_runs(db)} == {
+        ("sysA.run", "sysA"), ("sysB.run", "sysB"), ("run.coll2", "run")}
+    assert result.stderr.splitlines()[0].endswith(
+        "would clash (2 other file(s) of this batch would have it too); 1 of them answers the same queries (one "
+        "collection), so the folder names the system")
+
+
 @pytest.mark.postgres
 def test_both_layouts_on_postgresql(multi, tmp_path, postgres_url):
     ingest_layouts(cli_for(postgres_url), multi, by_collection(multi, tmp_path / "runs", "trec_results_{system}.txt"),

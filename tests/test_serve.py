@@ -263,7 +263,7 @@ def test_a_filter_keeps_the_runs_whose_name_or_system_holds_it_and_says_when_non
 
 def column_of(html: str) -> list[str]:
     """The run names of a served leaderboard page's table, in order."""
-    return [shown_name for shown_name in re.findall(r'<td class="run" data-value="([^"]*)"', html)]
+    return [shown_name for shown_name in re.findall(r'<td class="run(?: whole)?" data-value="([^"]*)"', html)]
 
 
 @pytest.mark.parametrize("query, says", [

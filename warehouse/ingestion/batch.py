@@ -22,8 +22,15 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
      run is {folder}.{short} and its system the folder (BM25/trec_results_dl21.txt: BM25.dl21,
      system BM25);
   4. otherwise the file is one system's run: {short}, its system {short}; when that name is another
-     file's of the batch, or a stored run's holding other bytes (and replace is off), it is
-     {short}.{folder} (dl22/BM25.txt: BM25.dl22, system BM25).
+     file's of the batch, or a stored run's holding other bytes (and replace is off), then
+     - if one of those, read from another folder, answers the same queries (one collection, as in
+       rule 3), the files of that name are different systems' runs of one collection, so the folder
+       names the system:
+       {folder}.{short}, system the folder (BM25_RM3/trec_results_covid.txt beside
+       BM25/trec_results_covid.txt: BM25_RM3.trec_results_covid, system BM25_RM3);
+     - else they are one system's runs of different collections, or an earlier version of the file
+       (stored from its folder): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22,
+       system BM25).
   Every name not taken from the tag is said on stderr with its reason.
 - a template (`name_template`, `--name-template`): str.format fields TEMPLATE_FIELDS of each file;
   `system` may hold the same fields.
@@ -294,6 +301,14 @@ def _fields(file: _File) -> dict[str, str]:
             "folder": _folder(file.path)}
 
 
+def _one_collection(queries: frozenset | None, other: frozenset | None) -> bool:
+    """Whether two runs answer one collection's queries: they share at least half the queries of
+    the smaller. Unknown or no queries tell nothing."""
+    if not queries or not other:
+        return False
+    return len(queries & other) * 2 >= min(len(queries), len(other))
+
+
 def _several_collections(group: list[_File]) -> bool:
     """Whether the files of a folder are runs of as many collections as files: no two share half the
     queries of the smaller. One file tells nothing."""
@@ -302,7 +317,7 @@ def _several_collections(group: list[_File]) -> bool:
         return False
     for i, queries in enumerate(answered):
         for other in answered[i + 1:]:
-            if len(queries & other) * 2 >= min(len(queries), len(other)):
+            if _one_collection(queries, other):
                 return False
     return True
 
@@ -317,8 +332,12 @@ def _groups(files: list[_File]) -> dict[Path, list[_File]]:
 
 
 def _name(files: list[_File], name: str | None, name_from: str, template: str | None,
-          stored: Callable[[str], tuple | None], replace: bool) -> None:
-    """Gives every checked file its run name, and the system the rule gives (the module docstring)."""
+          stored: Callable[[str], tuple | None], replace: bool,
+          run_queries: Callable[[int], frozenset] | None = None,
+          run_source: Callable[[int], str | None] | None = None) -> None:
+    """Gives every checked file its run name, and the system the rule gives (the module docstring).
+    run_queries(run_id) and run_source(run_id) are the queries and the file a stored run was read
+    from (rule 4 asks them of a run a name clashes with)."""
     groups = _groups(files)
     for group in groups.values():
         prefix = common_prefix([run_file_stem(f.path) for f in group])
@@ -368,15 +387,51 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                 file.note = f"{file.path}: named {file.name} from its file name: {why}"
                 by_short.append((file, why))
     # rule 4: a {short} another file of the batch has, or a stored run holds with other bytes
-    count = Counter(f.name for f in files if f.name is not None)
+    sharing: dict[str, list[_File]] = {}
+    for other in files:
+        if other.name is not None:
+            sharing.setdefault(other.name, []).append(other)
+
+    def queries_of(other: _File) -> frozenset | None:
+        if other.queries is None and other.known_id is not None and run_queries is not None:
+            other.queries = run_queries(other.known_id)
+        return other.queries
+
     for file, not_tag in by_short:
-        if count[file.name] > 1 or taken(file.name, file):
-            folder = _folder(file.path)
-            clash = (f"run {file.name} holds other content" if taken(file.name, file)
-                     else f"{count[file.name] - 1} other file(s) of this batch would have it too")
+        rivals = [other for other in sharing[file.name] if other is not file]
+        held = taken(file.name, file)
+        if not rivals and not held:
+            continue
+        folder = _folder(file.path)
+        clash = (f"run {file.name} holds other content" if held
+                 else f"{len(rivals)} other file(s) of this batch would have it too")
+        why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
+        # the same file name in another folder for runs of one collection (the same queries): the
+        # folders are systems (a stored run read from this folder is an earlier version of the file)
+        here = file.path.resolve().parent
+        same = [other for other in rivals
+                if other.path.resolve().parent != here and _one_collection(file.queries, queries_of(other))]
+        stored_same = False
+        if held and run_source and run_queries and not any(o.known_as == file.name for o in rivals):
+            run_id = stored(file.name)[0]
+            source = run_source(run_id)
+            stored_same = (source is not None and Path(source).parent != here
+                           and _one_collection(file.queries, run_queries(run_id)))
+        if same or stored_same:
+            total = len(rivals) + (held and not any(o.known_as == file.name for o in rivals))
+            count = len(same) + stored_same
+            who = (("that run" if stored_same else "that file") + " answers" if total == 1
+                   else "they answer" if count == total else f"{count} of them answer{'s' * (count == 1)}")
+            kept = [f"run {file.name}"] * stored_same + [f"run {o.known_as}" for o in same if o.known_as]
+            file.name, file.system = f"{folder}.{file.short}", folder
+            file.note = (f"{file.path}: named {file.name}, system {folder}, from its folder and file name: {why}; "
+                         f"{who} the same queries (one collection), so the folder names the system"
+                         + (f"; {kept[0]}, stored before, keeps its name and system" if len(kept) == 1 else
+                            f"; {', '.join(kept)}, stored before, keep their names and systems" if kept else "")
+                         + (" (irw rename run and irw edit run --system change them)" if kept else ""))
+        else:
             file.name, file.system = f"{file.short}.{folder}", file.short
-            file.note = (f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: "
-                         f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})")
+            file.note = f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: {why}"
 
 
 def _resolving_template(files: list[_File], stored: Callable[[str], tuple | None]) -> str | None:
@@ -527,9 +582,21 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 stored_cache[run_name] = ingest.stored_run(db, run_name)
             return stored_cache[run_name]
 
+        queries_cache: dict[int, frozenset] = {}
+
+        def run_queries(run_id: int) -> frozenset:
+            if run_id not in queries_cache:
+                queries_cache[run_id] = frozenset(
+                    row[0] for row in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall())
+            return queries_cache[run_id]
+
+        def run_source(run_id: int) -> str | None:
+            row = db.run_file("catalog/run_source_path.sql", {"run_id": run_id}).fetchone()
+            return row[0] if row else None
+
         if auto:
             _known_queries(db, files)
-        _name(files, name, name_from, name_template, stored, replace)
+        _name(files, name, name_from, name_template, stored, replace, run_queries, run_source)
         for file in files:
             why = name_problem(file.name) if file.name is not None else None
             if why:

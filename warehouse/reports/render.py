@@ -20,7 +20,7 @@ def environment():
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize)
     env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
                        datetime=fmt_datetime, sortval=sort_value,
-                       urlquote=lambda text: quote(str(text), safe=""), breakable=breakable)
+                       urlquote=lambda text: quote(str(text), safe=""), breakable=breakable, whole=whole)
     return env
 
 
@@ -40,6 +40,17 @@ def breakable(text: Any) -> Markup:
         if char in out:
             out = out.replace(char, char + "<wbr>")
     return Markup(out)
+
+
+# a name this long or shorter stays on one line in a table on a wider screen (style.css, td.run.whole)
+WHOLE_NAME_CHARS = 20
+
+
+def whole(text: Any) -> bool:
+    """Whether a run or system name is short enough to be kept whole on a wider screen: a table
+    column then breaks the longer names beside it rather than it (BM25.trec_results_covid breaks,
+    trec_results_covid does not); on a phone it still breaks after _ - / : as every name does."""
+    return len(shown(str(text))) <= WHOLE_NAME_CHARS
 
 
 def _finalize(value: Any) -> Any:
