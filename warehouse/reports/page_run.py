@@ -129,6 +129,7 @@ def board_run_pages(board: "Leaderboard", runs: Sequence[str], *, query: str | N
         for run, comparing, q in chosen:
             yield _page(inputs, board.stats, run, comparing, [replace(r) for r in results.get(run, [])], query,
                         from_leaderboard=True, ranks=ranks.get((run, comparing, q)))
+        scope.wh.db.release_memory()  # the blocks of this batch's rows: the next batch reads others
 
 
 @dataclass

@@ -106,6 +106,7 @@ def ensure_scores(wh: Warehouse, qrels: str, qrels_id: int, runs: Sequence[str],
     # working tables for a thousand runs took 2.6 GB (100 at a time: under 0.6 GB, and no slower)
     for start in range(0, len(missing_runs), EVALUATE_BATCH):
         wh.evaluate(missing_runs[start:start + EVALUATE_BATCH], qrels, missing, settings=settings)
+        wh.db.release_memory()  # the blocks of this batch's rows: the next batch reads others
 
 
 def wanted_entries(wh: Warehouse, qrels_id: int, settings: Settings,
