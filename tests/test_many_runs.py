@@ -285,3 +285,58 @@ def test_the_1000_run_leaderboard_is_under_2_mb_and_the_history_leads_with_one_s
     history_size = len(history.encode("utf-8"))
     assert history_size < 1024 * 1024, f"{history_size:,} bytes"
     print(f"\n1,000 runs: leaderboard {size:,} bytes, history {history_size:,} bytes")
+
+
+def test_a_cold_board_computes_its_runs_in_batches_of_runs_stored_together(db, tmp_path, monkeypatch):
+    """Each Warehouse.evaluate call of a cold board gets runs stored one after another (so DuckDB
+    reads only their row groups), not the board's name order, and the pages are the same."""
+    from warehouse.core import Warehouse
+    from warehouse.reports import scope
+
+    asked: list[list[str]] = []
+    original = Warehouse.evaluate
+
+    def spy(self, runs, *args, **kwargs):
+        asked.append(list(runs))
+        return original(self, runs, *args, **kwargs)
+
+    monkeypatch.setattr(scope, "EVALUATE_BATCH", 3)
+    monkeypatch.setattr(Warehouse, "evaluate", spy)
+    irw(*board_args(db, tmp_path / "site" / "board.html"))
+    stored = [run_name(s) for s in range(RUNS)]  # in the order build() stored them
+    assert sorted(stored) != stored  # name order is another order
+    assert [run for batch in asked for run in batch] == stored
+    assert [len(batch) for batch in asked] == [3, 3, 2]
+
+
+def test_pairs_tested_in_blocks_are_the_pairs_tested_at_once(db, computed, monkeypatch):
+    with warehouse.open(db) as wh:
+        names = wh.run_names()
+        at_once = reports.compare(wh, names, "q", baseline=BASELINE)
+    other = build(db.parent / "other" / "irw.duckdb", range(RUNS))
+    monkeypatch.setattr(pairs, "PAIRS_PER_BLOCK", 3)
+    with warehouse.open(other) as wh:
+        board = page_leaderboard.leaderboard(wh, "q", baseline=BASELINE)
+        in_blocks = reports.compare(wh, names, "q", baseline=BASELINE)  # read back as the board stored them
+    assert computed == [3 * (RUNS - 1), 9, 9, 3]  # 7 pairs x 3 measures, then blocks of 3, 3 and 1 pairs
+    assert same_results(results(in_blocks), results(at_once))
+    assert all(not row.run_values for row in board.pair_rows)  # the values of a block are let go
+
+
+def test_release_memory_lets_go_of_table_blocks_and_keeps_the_memory_limit(db):
+    """DuckDB keeps the blocks it read until its memory limit; release_memory evicts them down to
+    64 MiB besides what DuckDB holds otherwise, and sets the limit back."""
+    with warehouse.open(db) as wh:
+        limit = wh.db.fetchone("select current_setting('memory_limit')")[0]
+        wh.db.execute("create table big as select range as i, random() as x from range(16000000)")
+        wh.db.execute("checkpoint")
+        wh.db.fetchone("select sum(i), sum(x) from big")
+
+        def table_blocks() -> int:
+            return wh.db.fetchone("select coalesce(sum(memory_usage_bytes), 0) from duckdb_memory() "
+                                  "where tag = 'BASE_TABLE'")[0]
+
+        assert table_blocks() > 96 << 20
+        wh.db.release_memory()
+        assert table_blocks() <= 64 << 20
+        assert wh.db.fetchone("select current_setting('memory_limit')")[0] == limit

@@ -6,7 +6,10 @@
 -- trec_eval: the values are the -q lines of each run under the evaluation's settings; which
 -- queries a run has follows its query set (by default the queries in both run and qrels, every
 -- qrels query with -c).
-with scored as (
+-- The runs' scores and the baselines' are read apart: DuckDB skips the row groups of scores outside
+-- the range of run ids a side asks for, and a baseline stored long before the runs made one range
+-- of both span most of the table (pages of 10,000 runs read it 100 times).
+with run_scores as (
     select
         s.run_id,
         w.position,
@@ -17,19 +20,33 @@ with scored as (
     inner join report_wanted as w
         on w.evaluation_id = s.evaluation_id
        and w.stored = s.measure
-    where s.run_id in (select run_id from report_pairs union select baseline_id from report_pairs)
+    where s.run_id in (select run_id from report_pairs)
+),
+
+baseline_scores as (
+    select
+        s.run_id,
+        w.position,
+        w.measure,
+        s.query_id,
+        s.value
+    from scores as s
+    inner join report_wanted as w
+        on w.evaluation_id = s.evaluation_id
+       and w.stored = s.measure
+    where s.run_id in (select baseline_id from report_pairs)
 ),
 
 run_side as (
     select p.pair, sc.position, sc.measure, sc.query_id, sc.value
     from report_pairs as p
-    inner join scored as sc on sc.run_id = p.run_id
+    inner join run_scores as sc on sc.run_id = p.run_id
 ),
 
 baseline_side as (
     select p.pair, sc.position, sc.measure, sc.query_id, sc.value
     from report_pairs as p
-    inner join scored as sc on sc.run_id = p.baseline_id
+    inner join baseline_scores as sc on sc.run_id = p.baseline_id
 ),
 
 final as (

@@ -79,6 +79,8 @@ class WarehouseEngine(Engine, Protocol):
     # why the warehouse is read-only though it was not opened so (a PostgreSQL role that may only read)
     read_only_reason: str | None
 
+    def release_memory(self) -> None: ...  # drops the table blocks cached by earlier statements
+
     @property
     def engine(self) -> Any: ...  # a SQLAlchemy engine
     @property

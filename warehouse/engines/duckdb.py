@@ -623,6 +623,22 @@ class Database(Statements):
         """Called in the transaction that stores an evaluation's scores: nothing to do, as one
         process at a time writes a DuckDB file (a server warehouse serialises writers here)."""
 
+    def release_memory(self) -> None:
+        """Lets go of the table blocks DuckDB keeps from earlier statements. It keeps every block it
+        read until its memory_limit is reached, so a command that reads the runs a batch at a time
+        (a cold leaderboard of 10,000 runs) held them all by its end, ~0.7 GB, though each batch
+        reads only its own: the limit is lowered to what DuckDB holds besides them, which evicts
+        them, then set back. Where that much cannot be freed, nothing changes."""
+        con = self.con
+        held = con.execute("select coalesce(sum(memory_usage_bytes), 0) from duckdb_memory() "
+                           "where tag <> 'BASE_TABLE'").fetchone()[0]
+        try:
+            con.execute(f"set memory_limit = '{(int(held) >> 20) + 64}MiB'")
+        except duckdb.Error:
+            pass
+        finally:
+            con.execute(f"set memory_limit = '{memory_limit()}'")
+
     @property
     def staging(self) -> "Database":
         """Where files are read and validated before their rows are stored: this database itself

@@ -299,6 +299,9 @@ class PostgresDatabase(Statements):
                 for chunk in copy:
                     handle.write(chunk)
 
+    def release_memory(self) -> None:
+        """Nothing to do: the server manages its own memory (DuckDB's Database.release_memory)."""
+
     def lock_scores(self, qrels_set_id: int) -> None:
         """Serialises, until the caller's transaction ends, the writers that store scores computed
         with one qrels set: two clients evaluating the same runs at once then store each score

@@ -313,7 +313,8 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
             check_output(folder / name)
         out.unchanged += [folder / row.link for row in board.rows if row.run not in building]
         done = len(board.rows) - len(build)
-        for page in board_run_pages(board, build):
+        kept = len(out.unchanged)
+        for page in board_run_pages(board, build):  # in the order the runs were stored
             page_path = folder / links[page.run]
             changed = write_if_changed(page_path, render_run_page(page, leaderboard_href=back))
             (out.written if changed else out.unchanged).append(page_path)
@@ -321,6 +322,9 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
             done += 1
             if progress is not None:
                 progress(done, len(board.rows))
+        place = {path: i for i, path in enumerate(out.paths)}  # the lists name the pages in the board's order
+        out.written.sort(key=place.__getitem__)
+        out.unchanged[kept:] = sorted(out.unchanged[kept:], key=place.__getitem__)
         manifest.save(links.values())
     html = render_leaderboard(board, href(folder.name) if run_pages else None)
     (out.written if write_if_changed(path, html) else out.unchanged).insert(0, path)

@@ -116,8 +116,11 @@ def board_run_pages(board: "Leaderboard", runs: Sequence[str], *, query: str | N
     for row in board.pair_rows:
         results.setdefault(row.run, []).append(row)
     meta = run_metadata(page_scope, list(dict.fromkeys([*runs, *([baseline] if baseline else [])])))
-    for start in range(0, len(runs), batch):
-        chunk = runs[start:start + batch]
+    # in the order the runs were stored: a batch's runs are then a narrow range of run ids, and
+    # DuckDB reads only their part of scores (in the board's order each batch read most of it)
+    ordered = sorted(runs, key=lambda run: meta[run]["run_id"])
+    for start in range(0, len(ordered), batch):
+        chunk = ordered[start:start + batch]
         pairs = [(run, None if run == baseline else baseline) for run in chunk]
         inputs = PageInputs.read(page_scope, pairs, meta, ensured=True)
         chosen = [(run, comparing, _chosen_query(inputs, run, comparing, query)) for run, comparing in pairs]
@@ -126,6 +129,7 @@ def board_run_pages(board: "Leaderboard", runs: Sequence[str], *, query: str | N
         for run, comparing, q in chosen:
             yield _page(inputs, board.stats, run, comparing, [replace(r) for r in results.get(run, [])], query,
                         from_leaderboard=True, ranks=ranks.get((run, comparing, q)))
+        scope.wh.db.release_memory()  # the blocks of this batch's rows: the next batch reads others
 
 
 @dataclass
@@ -151,11 +155,18 @@ class PageInputs:
             per_query[pairs[index]].setdefault(q, {})[measure] = (run_value, baseline_value)
         runs = list(dict.fromkeys(run for run, _ in pairs))
         spreads = _tie_spreads(scope, runs, meta, ensured)
-        names = list(dict.fromkeys(name for pair in pairs for name in pair if name))
         if "relevance" not in scope.cache:
             scope.cache["relevance"] = {r[0]: r[2] for r in scope.sql("query_relevance", {
                 "qrels_set_id": scope.qrels_id, "level": scope.settings.level}).rows}
-        return cls(scope, meta, per_query, spreads, pr_curves(scope, names), scope.cache["relevance"])
+        # the runs' curves, and the baselines' read once (a baseline's id widened every batch's
+        # range of run ids, and so the part of scores DuckDB read)
+        curves = pr_curves(scope, runs)
+        baselines = scope.cache.setdefault("baseline curves", {})
+        others = [name for name in dict.fromkeys(b for _, b in pairs if b) if name not in curves]
+        if any(name not in baselines for name in others):
+            baselines.update(pr_curves(scope, [name for name in others if name not in baselines]))
+        curves.update({name: baselines[name] for name in others if name in baselines})
+        return cls(scope, meta, per_query, spreads, curves, scope.cache["relevance"])
 
 
 def _tie_spreads(scope: Scope, runs: Sequence[str], meta: dict[str, dict[str, Any]],

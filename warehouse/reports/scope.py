@@ -87,10 +87,14 @@ def ensure_scores(wh: Warehouse, qrels: str, qrels_id: int, runs: Sequence[str],
     cover no query is asked about again, so evaluate says why, as it would have with every run.
     ids: the runs' ids when the caller has them (name -> run_id), else looked up."""
     entries = wanted_entries(wh, qrels_id, settings, measures)
+    ids = ids if ids is not None else catalog.run_ids(wh.db, runs)
     if any(w["evaluation_id"] == -1 for w in entries.values()):
-        missing_runs, missing = list(runs), list(measures)
+        # in the order they were stored, as below: a batch of runs stored together is a narrow
+        # range of run ids, so DuckDB reads only their row groups of run_rows and judged_run_rows.
+        # In name order each batch of a cold leaderboard spanned every run's rows: 1,000 runs read
+        # 10 x 5M rows, 10,000 runs 100 x 50M
+        missing_runs, missing = sorted(runs, key=ids.__getitem__), list(measures)
     else:
-        ids = ids if ids is not None else catalog.run_ids(wh.db, runs)
         wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
             (w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in entries.values()])
         rows = wh.db.run_file("reports/missing_scores.sql", {"run_ids": list(ids.values())}).fetchall()
@@ -102,6 +106,7 @@ def ensure_scores(wh: Warehouse, qrels: str, qrels_id: int, runs: Sequence[str],
     # working tables for a thousand runs took 2.6 GB (100 at a time: under 0.6 GB, and no slower)
     for start in range(0, len(missing_runs), EVALUATE_BATCH):
         wh.evaluate(missing_runs[start:start + EVALUATE_BATCH], qrels, missing, settings=settings)
+        wh.db.release_memory()  # the blocks of this batch's rows: the next batch reads others
 
 
 def wanted_entries(wh: Warehouse, qrels_id: int, settings: Settings,
