@@ -131,6 +131,12 @@ class PostgresDatabase:
             # each reading a whole run's rows (5.4 s of the tie-aware measures at 100 runs) instead
             # of one hash join (0.5 s). Without it, a few runs still take the index, many a hash.
             self._con.execute("set enable_memoize = off")
+        # No JIT compilation of irw's statements: an evaluation's statements over a batch of runs
+        # are costed far above jit_above_cost (the tie-aware measures' at 10M, sql/measures/ties.sql),
+        # and compiling them with inlining and optimisation took 3.2 s of such a statement's 12.2 s
+        # (EXPLAIN ANALYZE, 200 runs of a 1,000-run warehouse), every batch again, to save less than
+        # it cost.
+        self._con.execute("set jit = off")
         try:
             # The warehouse's schema is the session's whole search_path (pg_catalog implicitly
             # first): no function of another schema on the URL's path (public, "$user") can stand
