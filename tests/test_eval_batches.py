@@ -23,9 +23,9 @@ def prepared(monkeypatch) -> list[list[int]]:
     batches = []
     real = evaluate.Evaluator._prepare
 
-    def spy(self, qrels_id, s, run_ids):
+    def spy(self, qrels_id, s, run_ids, **options):
         batches.append(list(run_ids))
-        return real(self, qrels_id, s, run_ids)
+        return real(self, qrels_id, s, run_ids, **options)
 
     monkeypatch.setattr(evaluate.Evaluator, "_prepare", spy)
     return batches

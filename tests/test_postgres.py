@@ -22,6 +22,7 @@ import pytest
 import warehouse
 from conftest import Cli, dl19_expected
 from warehouse.engines.duckdb import migrations
+from warehouse.store import transfer
 
 pytestmark = pytest.mark.postgres
 
@@ -116,7 +117,10 @@ def test_ingest_stores_the_rows_duckdb_stores_bit_for_bit(postgres_url, dl19, tm
         assert [tuple(map(repr, r)) for r in server_rows] == [tuple(map(repr, r)) for r in local_rows]
 
 
-def test_judged_rows_linked_where_the_run_is_staged_are_duckdb_s(postgres_url, tmp_path):
+@pytest.mark.parametrize("chunk", [100_000, 2], ids=["one chunk", "chunks of 2"])
+def test_judged_rows_linked_where_the_run_is_staged_are_duckdb_s(postgres_url, tmp_path, monkeypatch, chunk):
+    # The server's judgments are fetched in chunks of transfer.LINK_QRELS_CHUNK (2: several).
+    monkeypatch.setattr(transfer, "LINK_QRELS_CHUNK", chunk)
     # A run sent to the server gets its judged rows joined in the local staging database against
     # the server's judgments of its queries (transfer._link_in_source), not over its rows on the
     # server: the same rows as DuckDB's link, for every stored qrels set, with ids CSV must quote,

@@ -10,13 +10,14 @@ from warehouse.errors import UsageError
 NO_DEPTH = 1 << 62
 
 
-def prepare_steps(s: "Settings") -> list[str]:
-    """The SQL that builds the evaluation's temp tables, in order, for these settings."""
+def prepare_steps(s: "Settings", *, judged: bool = True) -> list[str]:
+    """The SQL that builds the evaluation's temp tables, in order, for these settings; without
+    eval_judged (05_judged.sql) unless judged."""
     steps = ["eval/01_qrels.sql", "eval/02_query_stats.sql",
              "eval/03_ranked_float32.sql" if s.reads_judged_rows_only else "eval/03_ranked_double.sql"]
     if s.judged_only:
         steps.append("eval/03b_judged_only.sql")
-    return steps + ["eval/04_run_queries.sql", "eval/04b_run_rows_graded.sql", "eval/05_judged.sql"]
+    return steps + ["eval/04_run_queries.sql", "eval/04b_run_rows_graded.sql"] + (["eval/05_judged.sql"] if judged else [])
 
 
 @dataclass(frozen=True)
