@@ -97,9 +97,12 @@ SLOWEST_FILES = (
 # Files `make test` gives together to one worker, as one unit (it goes out where its first file
 # would): the files whose tests take the `spark` fixture share that worker's one JVM, started and
 # warmed once, instead of each worker starting its own (~15 s, and the first evaluation's JIT) for
-# a file or a test. A file that starts using the fixture belongs here too.
+# a file or a test. A file that starts using the fixture belongs here too. The two files that run
+# the README's PostgreSQL lines start and stop the README's server in its one folder (/tmp/irw-pg):
+# on two workers at once, one's `stop` or `initdb` breaks the other's.
 ONE_WORKER = {"test_spark.py": "spark", "test_spark_into.py": "spark", "test_export.py": "spark",
-              "test_header_lines.py": "spark"}
+              "test_header_lines.py": "spark",
+              "test_readme_postgres.py": "readme-server", "test_postgres_server.py": "readme-server"}
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -49,6 +49,7 @@ from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
                               ReadOnlyError, WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
 from warehouse.engines.base import Statements
+from warehouse.resources import read_sql
 from warehouse.formats.table import Table
 
 # default_statistics_target while the run tables are analyzed after an ingest (refresh_statistics)
