@@ -774,6 +774,14 @@ def test_covid_names_wrap_only_where_they_must_on_a_desktop_and_a_phone(browser,
                 for lines in (run_lines, system_lines):
                     assert len("".join(lines)) > 20 or len(lines) == 1, (width, lines)
                 assert len(run_lines) <= 2 and len(system_lines) <= 2, (width, run_lines, system_lines)
+        # the baseline's name in the note above the table (SPLADE_P_P_ENSEMBLE_DISTIL.trec_result / s_covid
+        # at 390 px, where only the table's cells were breakable)
+        baseline = page.js(NAME_LINES % json.dumps("p.baseline-note strong"))
+        top_run = ("SPLADE_P_P_ENSEMBLE_DISTIL.trec_results_covid" if kind == "rule"
+                   else "trec_results_covid.SPLADE_P_P_ENSEMBLE_DISTIL")
+        assert ["".join(lines) for lines in baseline] == [top_run], (width, baseline)
+        if kind == "rule" or width == 1280:
+            assert all(line[-1] in "_-/:" for line in baseline[0][:-1]), (width, baseline)
         tags = page.js("Array.from(document.querySelectorAll('main .tag')).map(t =>"
                        " new Set(Array.from(t.getClientRects()).map(r => Math.round(r.top))).size)")
         assert tags == [1], (width, tags)
