@@ -15,7 +15,6 @@ import errno
 import fcntl
 import os
 import re
-import secrets
 import shutil
 import tempfile
 import time
@@ -38,7 +37,7 @@ def make_held_folder(parent: str | os.PathLike[str], prefix: str, mode: int = 0o
     until release()). OSError if it cannot be made."""
     parent = Path(parent)
     for _ in range(100):
-        folder = parent / f"{prefix}{os.getpid()}-{secrets.token_hex(4)}"
+        folder = parent / f"{prefix}{os.getpid()}-{os.urandom(4).hex()}"
         try:
             folder.mkdir(mode=mode)
         except FileExistsError:

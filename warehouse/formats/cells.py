@@ -3,7 +3,6 @@ the output formats (warehouse/formats/formatting.py) and a Table's HTML (warehou
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from typing import Any
 
@@ -35,7 +34,11 @@ def _cell(value: Any, human: bool) -> str:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return _blob_text(value)
     if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items()) if human else json.dumps(value, sort_keys=True)
+        if human:
+            return ", ".join(f"{k}={v}" for k, v in value.items())
+        import json  # here: irw trec-eval never prints a dict
+
+        return json.dumps(value, sort_keys=True)
     return str(value)
 
 

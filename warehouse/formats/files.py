@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 import sys
 from pathlib import Path
@@ -90,7 +89,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     _make_folder(path.parent)
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a folder; name a file with -o")
-    temporary = path.with_name(f".{path.name[:100]}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    temporary = path.with_name(f".{path.name[:100]}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
         # os.open, not tempfile: the page gets the usual permissions (0666 less the umask), not 0600
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -3,13 +3,10 @@ goes out by warehouse/formats/escaping.py's rules: escaped control and bidi char
 trec_eval lines and csv/tsv, and csv/tsv cells neutralised against formula injection."""
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import decimal
 import io
-import json
+import sys
 import math
-import uuid
 from enum import Enum
 from typing import Any
 
@@ -33,11 +30,15 @@ def _spreadsheet(value: Any) -> str:
 def _json_value(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
-    if isinstance(value, (dt.timedelta, uuid.UUID)):
+    # uuid and decimal are looked up, not imported: a value of theirs exists only once something
+    # imported them (DuckDB does to return a UUID or DECIMAL), and irw trec-eval never does
+    uuid = sys.modules.get("uuid")
+    if isinstance(value, dt.timedelta) or uuid is not None and isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return _blob_text(value)
-    if isinstance(value, decimal.Decimal):
+    decimal = sys.modules.get("decimal")
+    if decimal is not None and isinstance(value, decimal.Decimal):
         return float(value)
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -52,6 +53,8 @@ FILE_FORMATS = ("parquet", "arrow")  # binary: written to a file, never to a ter
 
 
 def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
+    import json  # here, as csv below: irw trec-eval renders no table
+
     if fmt == "jsonl":
         return "".join(json.dumps({c: _json_value(v) for c, v in zip(table.columns, row)}, ensure_ascii=False,
                                   default=str) + "\n" for row in table.rows)
@@ -62,6 +65,8 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
         return json.dumps([{c: _json_value(v) for c, v in zip(table.columns, row)} for row in table.rows],
                           indent=2, ensure_ascii=False, default=str) + "\n"
     if fmt in (OutputFormat.csv, OutputFormat.tsv):
+        import csv
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, delimiter="," if fmt is OutputFormat.csv else "\t", lineterminator="\n")
         writer.writerow([spreadsheet_cell(shown(c)) for c in table.columns])

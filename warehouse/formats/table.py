@@ -2,7 +2,6 @@
 into the data-frame libraries notebooks use (pandas, polars, Arrow), each imported only when asked."""
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +52,8 @@ class Tabular:
 
     def _repr_html_(self) -> str:
         """The table as HTML, for Jupyter; numbers as irw prints them, every value escaped."""
+        import html
+
         table = self.table()
         head = "".join(f"<th>{html.escape(shown(str(c)))}</th>" for c in table.columns)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(cell_text(v))}</td>" for v in row) + "</tr>"

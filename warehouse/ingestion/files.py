@@ -10,7 +10,6 @@ from __future__ import annotations
 import bz2
 import datetime as dt
 import gzip
-import hashlib
 import io
 import lzma
 import os
@@ -251,6 +250,9 @@ def scan_file(path: Path, *, digest: bool = True) -> FileScan:
     """Hashes the file (unless digest=False: sha256 is then "") and, when it is plain text, notes
     what its text holds (TextScan: memchr and, where there are CRs, counts over the chunks read:
     ~0.05 s on a 7M-line run)."""
+    if digest:
+        import hashlib  # here: OpenSSL's libcrypto is ~3.5 MB that irw trec-eval (digest=False) never needs
+
     hasher = hashlib.sha256() if digest else None
     compressed = path.suffix.lower() in (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
     text = None if compressed else TextScan()
