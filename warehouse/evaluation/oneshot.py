@@ -51,6 +51,7 @@ class OneShotDatabase(Database):
 
     def __init__(self, input_bytes: int | None = None) -> None:
         super().__init__(MEMORY)
+        self.run_file("oneshot/no_join_filters.sql")
         if input_bytes is not None and input_bytes < SINGLE_THREAD_BELOW:
             self.run_file("oneshot/single_thread.sql")
 

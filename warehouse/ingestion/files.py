@@ -7,15 +7,12 @@ only when that reading would differ from line mode's or the file has problems to
 """
 from __future__ import annotations
 
-import bz2
 import datetime as dt
-import gzip
+import importlib
 import io
-import lzma
 import os
 import re
 import stat
-import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +31,8 @@ from warehouse.resources import composed_sql, read_sql
 
 # Extensions DuckDB decompresses itself, and those Python decompresses into a FIFO DuckDB reads (_Feed).
 _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
-_PYTHON_DECOMPRESSORS = {".bz2": bz2.open, ".xz": lzma.open}
+# (the module whose open() reads it: imported when a file needs it, as gzip, zlib and zstandard are)
+_PYTHON_DECOMPRESSORS = {".bz2": "bz2", ".xz": "lzma"}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
 _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
@@ -296,6 +294,8 @@ def _open_decompressed(path: Path) -> BinaryIO:
     """The file's text as a binary stream, decompressed by Python whatever its suffix."""
     suffix = path.suffix.lower()
     if suffix == ".gz":
+        import gzip
+
         return gzip.open(path, "rb")  # also reads past the zero padding `gzip -t` accepts
     if suffix == ".zst":
         import zstandard
@@ -304,19 +304,20 @@ def _open_decompressed(path: Path) -> BinaryIO:
         return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True,
                                                                             closefd=True))
     if suffix in _PYTHON_DECOMPRESSORS:
-        return _PYTHON_DECOMPRESSORS[suffix](path, "rb")
+        return importlib.import_module(_PYTHON_DECOMPRESSORS[suffix]).open(path, "rb")
     return open(path, "rb")
 
 
-_DECOMPRESSION_ERRORS: tuple[type[BaseException], ...] = (EOFError, OSError, lzma.LZMAError, zlib.error)
-
-
 def _decompression_errors() -> tuple[type[BaseException], ...]:
+    import lzma
+    import zlib
+
+    errors: tuple[type[BaseException], ...] = (EOFError, OSError, lzma.LZMAError, zlib.error)
     try:
         import zstandard
     except ImportError:  # pragma: no cover - a dependency
-        return _DECOMPRESSION_ERRORS
-    return (*_DECOMPRESSION_ERRORS, zstandard.ZstdError)
+        return errors
+    return (*errors, zstandard.ZstdError)
 
 
 def _line_problems(path: Path) -> InputFileError:
@@ -579,6 +580,9 @@ def _gzip_problem(path: Path, stop_at_head: "threading.Event") -> _Found:
     damaged file can decode to plausible wrong lines; Python's gzip checks both. That costs about
     1 s of CPU on a 7M-line run, spent in a thread beside DuckDB's own read (zlib drops the GIL).
     The decompressed text is scanned on the way (_Found)."""
+    import gzip
+    import zlib
+
     found = _Found()
     try:
         with gzip.open(path, "rb") as handle:
