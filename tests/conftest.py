@@ -152,10 +152,44 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    _stop_builder(config)
     folder = config.stash.get(_SHARED_MADE, None)
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
         os.environ.pop(SHARED_ENV, None)
+
+
+# The 1,000-run warehouse takes a worker a minute or two to build: a run that is to read it (a test
+# marked thousand_runs among those collected) starts building it at once in a process of its own,
+# which holds many_runs_data's lock, so that the ingests overlap other tests instead of holding up
+# the first test that reads it (and, under pytest-xdist, a worker waiting for the lock). Should that
+# process fail, the test that reads the warehouse builds it itself and shows why.
+_BUILDER = pytest.StashKey[subprocess.Popen]()
+
+
+def pytest_collection_finish(session):
+    shared = os.environ.get(SHARED_ENV)
+    if session.config.option.collectonly or not shared or \
+            not any(item.get_closest_marker("thousand_runs") for item in session.items):
+        return
+    try:  # one builder for the run, whichever worker collects first
+        os.close(os.open(Path(shared) / "1000-runs.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    here = Path(__file__).resolve().parent
+    session.config.stash[_BUILDER] = subprocess.Popen(
+        [sys.executable, "-c", "import many_runs_data; many_runs_data.thousand_runs()"], cwd=here,
+        env={**os.environ, "PYTHONPATH": str(here.parent)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _stop_builder(config) -> None:
+    builder = config.stash.get(_BUILDER, None)
+    if builder is not None:
+        try:  # other workers may still be waiting for it
+            builder.wait(timeout=900)
+        except subprocess.TimeoutExpired:
+            builder.kill()
+            builder.wait()
 
 
 REPORTED = "irw-reported"  # the user property under which a test hands a line to the summary

@@ -361,6 +361,7 @@ SORT_TIMING = """(() => {
 })()"""
 
 
+@pytest.mark.thousand_runs
 def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, report_line):
     """The 1,000-run page of tests/many_runs_data.py: every column sorts, the filter works, the page
     fits 1,280 and 390 px. How long a sort takes is measured and shown in the run's summary, not asserted."""
@@ -403,6 +404,7 @@ def test_a_1000_run_leaderboard_sorts_and_filters_in_chromium(browser, report_li
                 + f"; typing a filter (13 characters, {len(names)} rows left) {filtered:.1f} ms")
 
 
+@pytest.mark.thousand_runs
 def test_a_1000_run_history_fits_a_desktop_and_a_phone(browser):
     from many_runs_data import thousand_runs
 

@@ -7,7 +7,6 @@ first bad lines, and a valid file gives the same rows and numbers as the plain o
 """
 from __future__ import annotations
 
-import bz2
 import lzma
 import os
 import subprocess
@@ -22,8 +21,10 @@ import pytest
 import warehouse
 from warehouse.errors import InputFileError
 
+from test_memory_bound import bz2_streams
+
 ROOT = Path(__file__).resolve().parents[1]
-COMPRESS = {".bz2": lambda data: bz2.compress(data, 9), ".xz": lzma.compress}
+COMPRESS = {".bz2": bz2_streams, ".xz": lzma.compress}
 # 30 MB of four-field lines, each a problem for a run and for qrels (it was 30 MB in $TMPDIR)
 BAD_LINES = b"q 0 d x\n" * 3_750_000
 FIRST = {"run": "1: expected 6 fields (qid Q0 docid rank score tag), found 4",

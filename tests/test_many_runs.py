@@ -270,6 +270,7 @@ def test_tie_overlap_marks_are_those_of_every_pair_compared():
             assert row.rank_may_change == expected, (row.run, row.tie_range, ranges)
 
 
+@pytest.mark.thousand_runs
 def test_the_1000_run_leaderboard_is_under_2_mb_and_the_history_leads_with_one_small_chart():
     pages = thousand_runs()
     html = pages["leaderboard"].read_text(encoding="utf-8")
