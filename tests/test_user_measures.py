@@ -448,7 +448,7 @@ def test_a_run_ingest_samples_the_run_tables_at_a_small_statistics_target(postgr
     equal size: at the default target every run_id is a most common value (12), at 10 none can be;
     the new run's share is still estimated from the number of distinct runs."""
     from conftest import RUN_ROWS, run_text, write_file
-    from warehouse.engines.postgres import RUN_STATISTICS_TARGET
+    from warehouse.engines.postgres import EVAL_STATISTICS_TARGET, RUN_STATISTICS_TARGET
 
     with warehouse.open(postgres_url) as wh:
         wh.ingest_runs([write_file(tmp_path, f"r{i:02d}.run", run_text(RUN_ROWS, tag=f"r{i:02d}")) for i in range(12)])
@@ -459,7 +459,8 @@ def test_a_run_ingest_samples_the_run_tables_at_a_small_statistics_target(postgr
         assert RUN_STATISTICS_TARGET == 10
         assert mcv <= RUN_STATISTICS_TARGET and bounds <= RUN_STATISTICS_TARGET + 1
         assert distinct in (12, -12 / 48)  # 12 runs of 4 rows: a count, or (negative) a share of the rows
-        assert wh.db.fetchone("show default_statistics_target")[0] == "100"  # the session's own is untouched
+        # the session's own is untouched: its temp tables' (EVAL_STATISTICS_TARGET)
+        assert wh.db.fetchone("show default_statistics_target")[0] == str(EVAL_STATISTICS_TARGET)
 
 
 def test_a_run_ingest_analyzes_a_large_run_table_again_only_once_it_has_grown(postgres_url, tmp_path, monkeypatch):
