@@ -595,8 +595,24 @@ class SteppedIrw:
 SPARK_ABSENT = "pyspark or Java 17 is not installed (pip install the spark extra; make test installs Java as root)"
 
 
+# The tests' JVMs only (the `spark` fixture's, and the spark-submit test's), never irw's defaults for
+# users (warehouse/engines/spark.py SESSION_CONF): every test's data is small and every JVM short-lived,
+# so the JIT's optimising tier (C2) costs more CPU compiling than its code saves, and G1's concurrent
+# collector threads take cores the tasks need on a small machine
+TEST_SPARK_DEFAULTS = {
+    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+}
+
+
+def spark_conf_dir(folder: Path, extra: dict[str, str] | None = None) -> Path:
+    """folder holding a spark-defaults.conf of TEST_SPARK_DEFAULTS and `extra`, for SPARK_CONF_DIR."""
+    settings = {**TEST_SPARK_DEFAULTS, **(extra or {})}
+    (folder / "spark-defaults.conf").write_text("".join(f"{key} {value}\n" for key, value in settings.items()))
+    return folder
+
+
 @pytest.fixture(scope="session")
-def spark():
+def spark(tmp_path_factory):
     """One SparkSession (local[2]) for every Spark test, in every file: starting one costs ~10-20 s."""
     try:
         import pyspark  # noqa: F401
@@ -608,7 +624,16 @@ def spark():
         pytest.skip(SPARK_ABSENT)
     from warehouse.engines.spark import session
 
-    spark = session("local[2]", app_name="irw-tests")
+    conf_dir = spark_conf_dir(tmp_path_factory.mktemp("spark-conf"))
+    before = os.environ.get("SPARK_CONF_DIR")
+    os.environ["SPARK_CONF_DIR"] = str(conf_dir)  # read once, when pyspark starts the JVM
+    try:
+        spark = session("local[2]", app_name="irw-tests")
+    finally:
+        if before is None:
+            del os.environ["SPARK_CONF_DIR"]
+        else:
+            os.environ["SPARK_CONF_DIR"] = before
     spark.conf.set("spark.sql.shuffle.partitions", "4")
     yield spark
     spark.stop()

@@ -29,7 +29,7 @@ from warehouse.errors import InputFileError
 from warehouse.resources import read_sql, sql_dir
 
 from docs_pages import section
-from conftest import dl19_expected
+from conftest import dl19_expected, spark_conf_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 DL19_RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
@@ -305,7 +305,7 @@ def test_the_readme_spark_submit_lines_run_under_spark_submit(spark, conformance
     # small tables in 4 partitions, not Spark's 200 (as the tests' session, conftest.py)
     conf = tmp_path / "spark-conf"
     conf.mkdir()
-    (conf / "spark-defaults.conf").write_text("spark.sql.shuffle.partitions 4\n")
+    spark_conf_dir(conf, {"spark.sql.shuffle.partitions": "4"})  # with the tests' JVM settings
     env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ['PATH']}", "SPARK_CONF_DIR": str(conf)}
     subprocess.run(["bash", "-c", printf], cwd=tmp_path, env=env, check=True)  # as printed
     argv, _, output = submit.partition(" > ")
