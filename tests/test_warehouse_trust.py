@@ -89,3 +89,35 @@ def test_irws_own_warehouses_hold_nothing_foreign(tmp_path):
     assert Cli(path)("report", "leaderboard", "--qrels", "q", "-m", "AP", "-o", str(tmp_path / "lb.html")).exit_code == 0
     with duckdb.connect(str(path), read_only=True) as con:
         assert foreign_objects(con) == []
+
+
+def test_a_file_found_clean_is_searched_again_once_its_bytes_change(tmp_path, monkeypatch):
+    """This process does not search a file it found clean again while its bytes are the same (the
+    search reads every DuckDB function: most of an open). A change by another connection,
+    checkpointed into the file or left in its write-ahead log, is searched and refused. (Files changed in the last 2 s are
+    always searched; here 0 s, so that the test need not wait.)"""
+    import warehouse.engines.duckdb as duckdb_engine
+
+    path = _warehouse(tmp_path)
+    monkeypatch.setattr(duckdb_engine, "_SETTLED_SECONDS", 0.0)
+    searches = []
+    real_search = duckdb_engine.foreign_objects
+    monkeypatch.setattr(duckdb_engine, "foreign_objects", lambda con: searches.append(1) or real_search(con))
+    for read_only in (False, True, False):
+        with warehouse.open(path, read_only=read_only):
+            pass
+    assert len(searches) <= 1  # the first open may search (no writes since _warehouse's last search)
+    _crafted(path, tmp_path, "create macro leak() as 1")
+    with pytest.raises(warehouse.NotAWarehouse, match="macro leak"):
+        warehouse.open(path, read_only=True)
+    _crafted(path, tmp_path, "drop macro leak")
+    with warehouse.open(path):
+        pass
+    # the change stays in DuckDB's write-ahead log beside the file: its headers are unchanged
+    con = duckdb.connect(str(path))
+    con.execute("pragma disable_checkpoint_on_shutdown")
+    con.execute("create view extra as select 1 as x")
+    con.close()
+    assert Path(f"{path}.wal").exists()
+    with pytest.raises(warehouse.NotAWarehouse, match="view extra"):
+        warehouse.open(path, read_only=True)
