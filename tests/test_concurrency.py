@@ -158,3 +158,27 @@ def test_readers_are_refused_while_a_writer_ingests_and_then_see_the_whole_run(s
     header, *rows = listed.stdout.splitlines()
     columns = header.split(",")
     assert [dict(zip(columns, row.split(",")))["rows"] for row in rows] == [str(QUERIES * DEPTH)]
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["second-open", "second-closed"])
+@pytest.mark.parametrize("mode", ["sandboxed", "read_only"])
+def test_a_second_open_in_this_process_keeps_the_first_one_s_lock(setup, mode, closed):
+    """DuckDB's lock on its file is a POSIX record lock, which belongs to the process and goes
+    with the close of any descriptor of the file in it: opening the same warehouse again in this
+    process (irw serve answers requests at once, a Python user may hold two) must not close one
+    while the first is open, or another process could write under the first one's reads."""
+    db, runs = setup
+    first = warehouse.open(db, **{mode: True})
+    try:
+        other = warehouse.open(db, **{mode: True})
+        if closed:
+            other.close()
+        writer = irw(db, "ingest", "run", runs[1])
+        assert_lock_error(writer.returncode, writer.stderr, db)
+        if not closed:
+            other.close()
+        writer = irw(db, "ingest", "run", runs[1])
+        assert_lock_error(writer.returncode, writer.stderr, db)
+    finally:
+        first.close()
+    assert "w1" not in stored_runs(db)
