@@ -1,10 +1,12 @@
-"""Finds the shipped `sql/` and `templates/` folders, in a wheel and in a checkout alike.
+"""Finds the shipped `sql/` and `templates/` folders, in a wheel and in a checkout alike, and
+irw's folder in the user's cache.
 
 In a wheel, hatchling's force-include places them inside the package (warehouse/sql);
 in a checkout (and an editable install) they sit beside the package at the top level.
 """
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +20,17 @@ def resource_dir(name: str) -> Path:
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError(f"irw is installed without its {name}/ folder (looked beside {_PACKAGE_DIR})")
+
+
+def user_cache_dir() -> Path | None:
+    """irw's folder in the user's cache ($XDG_CACHE_HOME/irw, else ~/.cache/irw), which keeps what
+    irw derives from its own files between commands (the migrations' objects, statements for
+    PostgreSQL, compiled templates); None without a home folder. Not made here: each cache makes
+    its part, and does without it when it cannot."""
+    try:
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw"
+    except RuntimeError:  # no home folder
+        return None
 
 
 def sql_dir() -> Path:

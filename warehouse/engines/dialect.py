@@ -84,17 +84,20 @@ def _cache_folder():
     """The folder of postgres_statements' cache for this irw and sqlglot, or None without a home."""
     import hashlib
     import importlib.metadata
-    import os
     from pathlib import Path
 
+    from warehouse.resources import user_cache_dir
+
+    root = user_cache_dir()
+    if root is None:
+        return None
     try:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
         version = importlib.metadata.version("sqlglot")
         source = Path(__file__).read_bytes()
-    except (RuntimeError, OSError, importlib.metadata.PackageNotFoundError):
+    except (OSError, importlib.metadata.PackageNotFoundError):
         return None
     digest = hashlib.sha256(f"sqlglot {version}\0".encode() + source).hexdigest()[:24]
-    return root / "irw" / "postgres-sql" / digest
+    return root / "postgres-sql" / digest
 
 
 def _cache_file(text: str):

@@ -50,7 +50,7 @@ from warehouse import interrupt, leftovers
 from warehouse.formats import files as output
 from warehouse.engines.dialect import DUCKDB_ONLY, POSTGRES_ONLY
 from warehouse.engines.base import Statements
-from warehouse.resources import read_sql, sql_dir
+from warehouse.resources import read_sql, sql_dir, user_cache_dir
 
 DEFAULT_PATH = "irw.duckdb"
 MEMORY = ":memory:"
@@ -910,12 +910,11 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
     digest = hashlib.sha256(f"{duckdb.__version__}\0{_OBJECTS_SQL}\0both ways".encode())
     for _, relative_path in steps:
         digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
+    folder = user_cache_dir()
+    cache = folder / f"known-objects-{digest.hexdigest()[:24]}.json" if folder is not None else None
     try:
-        cache: Path | None = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
-            f"known-objects-{digest.hexdigest()[:24]}.json"
-        return frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
-    except RuntimeError:  # no home folder to keep a cache in
-        cache = None
+        if cache is not None:
+            return frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
         pass
     rows: set[tuple[str, str, str, str]] = set()

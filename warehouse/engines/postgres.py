@@ -49,7 +49,7 @@ from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
                               ReadOnlyError, WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
 from warehouse.engines.base import Statements
-from warehouse.resources import read_sql
+from warehouse.resources import read_sql, user_cache_dir
 from warehouse.formats.table import Table
 
 # default_statistics_target while the run tables are analyzed after an ingest (refresh_statistics)
@@ -503,15 +503,13 @@ class PostgresDatabase(Statements):
         digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
         for _, relative_path in steps:
             digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
-        cache: Path | None
+        folder = user_cache_dir()
+        cache = folder / f"known-postgres-objects-{digest.hexdigest()[:24]}.json" if folder is not None else None
         try:
-            cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw" / \
-                f"known-postgres-objects-{digest.hexdigest()[:24]}.json"
-            self._known = _KNOWN[key] = frozenset(
-                tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
-            return self._known
-        except RuntimeError:  # no home folder to keep a cache in
-            cache = None
+            if cache is not None:
+                self._known = _KNOWN[key] = frozenset(
+                    tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
+                return self._known
         except (OSError, ValueError, TypeError):
             pass
         rows: set[tuple[str, str, str]] = set()
