@@ -1,6 +1,7 @@
 """Jinja rendering: the templates/ environment and the filters that format values."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
@@ -17,11 +18,46 @@ def environment():
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize,
+                      bytecode_cache=compiled_templates_cache())
     env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
                        datetime=fmt_datetime, sortval=sort_value,
                        urlquote=lambda text: quote(str(text), safe=""), breakable=breakable, whole=whole)
     return env
+
+
+def compiled_templates_cache():
+    """Where the templates, compiled to Python, are kept between commands: compiling them took
+    ~0.1 s of every report command and of irw serve's first pages (0.003 s read back). A folder
+    of the user's cache that only the user may write (it holds code irw runs); None, so that the
+    templates are compiled in every process, where there is no such folder or it cannot be made."""
+    import stat
+
+    from jinja2 import FileSystemBytecodeCache
+
+    from warehouse.resources import user_cache_dir
+
+    root = user_cache_dir()
+    if root is None or not hasattr(os, "getuid"):
+        return None
+    folder = root / "templates"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return None
+    if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid()
+            or stat.S_IMODE(info.st_mode) & (stat.S_IWGRP | stat.S_IWOTH)):
+        return None  # someone else's, or others may write it: its code is not run
+
+    class KeptWhereWritable(FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass  # a full disk or a folder gone: compiled again next time
+
+    return KeptWhereWritable(str(folder), "%s.jinja")
 
 
 _BREAK_CHARS = "_-/:"

@@ -78,7 +78,8 @@ def environment():
 
     base = report_environment()
     env = Environment(loader=base.loader, autoescape=True, undefined=StrictUndefined, trim_blocks=True,
-                      lstrip_blocks=True, keep_trailing_newline=True, finalize=base.finalize)
+                      lstrip_blocks=True, keep_trailing_newline=True, finalize=base.finalize,
+                      bytecode_cache=base.bytecode_cache)
     env.filters.update(base.filters)
     env.filters["urlquote"] = _urlquote
     env.filters["cell"] = formatting.cell_text
