@@ -182,3 +182,22 @@ def test_a_second_open_in_this_process_keeps_the_first_one_s_lock(setup, mode, c
     finally:
         first.close()
     assert "w1" not in stored_runs(db)
+
+
+def test_refusing_an_output_path_that_is_a_database_keeps_its_lock(setup):
+    """irw looks at an output path's head to refuse writing over a database; a DuckDB file this
+    process holds open (here a Python user's own connection) keeps its lock after the look."""
+    import duckdb
+
+    from warehouse.errors import OutputError
+    from warehouse.formats.files import check_output
+
+    db, runs = setup
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        with pytest.raises(OutputError, match="a DuckDB database"):
+            check_output(db)
+        writer = irw(db, "ingest", "run", runs[1])
+        assert_lock_error(writer.returncode, writer.stderr, db)
+    finally:
+        con.close()

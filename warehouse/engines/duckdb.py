@@ -28,7 +28,6 @@ import re
 import shutil
 import stat
 import tempfile
-import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -461,10 +460,10 @@ class Database(Statements):
         target = self.path if self.path == MEMORY else str(Path(self.path).resolve())
         try:
             if mode == "sandbox":
-                with _FILE_OPENING:
+                with output.FILE_OPENING:
                     con = _connect_sandbox(target)
             else:
-                with _FILE_OPENING:
+                with output.FILE_OPENING:
                     con = duckdb.connect(target, read_only=self.read_only)
                 # DuckDB draws its own progress bar on stdout, which carries data here; irw shows
                 # progress on stderr.
@@ -1004,7 +1003,7 @@ def _existing_warehouse_file(path: str) -> bool:
         raise NotAWarehouse(f"cannot open warehouse {path}: it is {kind}, not a regular file; "
                             "a warehouse is a DuckDB database file")
     try:
-        head = _read_head(path, info)
+        head = output.read_head(path, info, 16)  # never closes a descriptor DuckDB holds
     except OSError as exc:
         raise WarehouseOpenError(f"cannot open warehouse {path}: {exc.strerror or exc}") from None
     if len(head) < 12 or head[8:12] != _DUCKDB_MAGIC:
@@ -1014,44 +1013,6 @@ def _existing_warehouse_file(path: str) -> bool:
         raise NotAWarehouse(f"cannot open warehouse {path}: not a valid DuckDB database file ({what}); "
                             "pass the path of an irw warehouse, or a new file name to create one")
     return True
-
-
-# DuckDB's lock on its file is a POSIX record lock: it belongs to the process and is let go when
-# the process closes any descriptor of that file. So this process never closes a descriptor of a
-# warehouse file DuckDB may hold: the head is read through DuckDB's own descriptor when there is
-# one, and a head read and a connect never run at once (irw serve opens the file for every request,
-# in threads).
-_FILE_OPENING = threading.Lock()
-
-
-def _read_head(path: str, info: os.stat_result, size: int = 16) -> bytes:
-    """The first bytes of the file at path (info: its stat), read without closing a descriptor of
-    it that this process holds (another Warehouse on it, irw serve's other requests, or a closed
-    connection's database DuckDB has not freed yet): through that descriptor if there is one
-    (Linux's /proc/self/fd), else through one of its own, opened and closed here."""
-    with _FILE_OPENING:
-        held = _held_descriptor(info)
-        if held is not None:
-            return os.pread(held, size, 0)
-        with open(path, "rb") as handle:
-            return handle.read(size)
-
-
-def _held_descriptor(info: os.stat_result) -> int | None:
-    """A descriptor this process holds on the file info describes, or None (none, or no
-    /proc/self/fd to tell)."""
-    try:
-        names = os.listdir("/proc/self/fd")
-    except OSError:
-        return None
-    for name in names:
-        try:
-            held = os.stat(f"/proc/self/fd/{name}")
-        except OSError:
-            continue  # the listing's own descriptor, or one closed since
-        if (held.st_dev, held.st_ino) == (info.st_dev, info.st_ino) and stat.S_ISREG(held.st_mode):
-            return int(name)
-    return None
 
 
 # -- connections --------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import errno
 import os
 import stat
 import sys
+import threading
 from pathlib import Path
 
 from warehouse.errors import OutputError
@@ -43,14 +44,52 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
+# DuckDB's lock on its file is a POSIX record lock: it belongs to the process and is let go when
+# the process closes any descriptor of that file. So irw never closes a descriptor of a file DuckDB
+# may hold: a file's head is read through DuckDB's own descriptor when there is one, and a head read
+# and a DuckDB connect (warehouse/engines/duckdb.py) never run at once (irw serve opens the warehouse
+# for every request, in threads).
+FILE_OPENING = threading.Lock()
+
+
+def read_head(path: str | os.PathLike[str], info: os.stat_result, size: int) -> bytes:
+    """The first bytes of the regular file at path (info: its stat), read without closing a
+    descriptor of it that this process holds (a Warehouse open on it, irw serve's other requests,
+    or a closed connection's database DuckDB has not freed yet): through that descriptor if there
+    is one (Linux's /proc/self/fd), else through one of its own, opened and closed here."""
+    with FILE_OPENING:
+        held = _held_descriptor(info)
+        if held is not None:
+            return os.pread(held, size, 0)
+        with open(path, "rb") as handle:
+            return handle.read(size)
+
+
+def _held_descriptor(info: os.stat_result) -> int | None:
+    """A descriptor this process holds on the file info describes, or None (none, or no
+    /proc/self/fd to tell)."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    for name in names:
+        try:
+            held = os.stat(f"/proc/self/fd/{name}")
+        except OSError:
+            continue  # the listing's own descriptor, or one closed since
+        if (held.st_dev, held.st_ino) == (info.st_dev, info.st_ino) and stat.S_ISREG(held.st_mode):
+            return int(name)
+    return None
+
+
 def database_kind(path: str | os.PathLike[str]) -> str | None:
     """What database an existing regular file is, from its header ("a DuckDB database", "a SQLite
     database"), or None (not a file, unreadable, or no database header)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
             return None  # a pipe or device is never opened here
-        with open(path, "rb") as handle:
-            head = handle.read(32)
+        head = read_head(path, info, 32)
     except OSError:
         return None
     for offset, magic, kind in _DATABASE_HEADERS:
