@@ -10,6 +10,9 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -31,6 +34,39 @@ def user_cache_dir() -> Path | None:
         return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw"
     except RuntimeError:  # no home folder
         return None
+
+
+def read_cached(relative: str, parse: Callable[[Any], T]) -> T | None:
+    """parse(the JSON kept at `relative` in user_cache_dir()), or None when there is none to use:
+    no home folder, not kept yet, not ours to read, or not what parse takes."""
+    import json
+
+    root = user_cache_dir()
+    if root is None:
+        return None
+    try:
+        return parse(json.loads((root / relative).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def keep_cached(relative: str, value: Any) -> None:
+    """value as JSON at `relative` in user_cache_dir(), whole or not at all (written to a file of
+    this process's own, then renamed into place, so another process never reads half of it); where
+    it cannot be written, nothing is kept and it is derived again next time."""
+    import json
+
+    root = user_cache_dir()
+    if root is None:
+        return
+    path = root / relative
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}")
+        partial.write_text(json.dumps(value), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
 
 
 def sql_dir() -> Path:

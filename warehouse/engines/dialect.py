@@ -56,57 +56,44 @@ def postgres_statements(text: str) -> tuple[Statement, ...]:
     and writing out every statement a command runs took 0.7 s of a 2 s `irw eval` of stored
     scores and 3.8 s of a cold leaderboard (with importing sqlglot), on every command. Without
     a home folder, or one that cannot be written, they are derived in each process."""
-    import json
-    import os
+    from warehouse.resources import keep_cached, read_cached
 
     cached = _cache_file(text)
     if cached is not None:
-        try:
-            return tuple(Statement(t, tuple(names), int(positional))
-                         for t, names, positional in json.loads(cached.read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError):
-            pass  # not there yet, or not ours to read: derived again
+        kept = read_cached(cached, lambda rows: tuple(Statement(t, tuple(names), int(positional))
+                                                      for t, names, positional in rows))
+        if kept is not None:
+            return kept
     out = _postgres_statements(text)
     if cached is not None:
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            partial = cached.with_name(f".{cached.name}.{os.getpid()}")
-            partial.write_text(json.dumps([[st.text, list(st.names), st.positional] for st in out]),
-                               encoding="utf-8")
-            os.replace(partial, cached)
-        except OSError:
-            pass
+        keep_cached(cached, [[st.text, list(st.names), st.positional] for st in out])
     return out
 
 
 @lru_cache(maxsize=1)
-def _cache_folder():
-    """The folder of postgres_statements' cache for this irw and sqlglot, or None without a home."""
+def _cache_folder() -> str | None:
+    """The folder of postgres_statements' cache for this irw and sqlglot, in the user's cache
+    folder, or None where sqlglot's version or this module's source cannot be read."""
     import hashlib
     import importlib.metadata
     from pathlib import Path
 
-    from warehouse.resources import user_cache_dir
-
-    root = user_cache_dir()
-    if root is None:
-        return None
     try:
         version = importlib.metadata.version("sqlglot")
         source = Path(__file__).read_bytes()
     except (OSError, importlib.metadata.PackageNotFoundError):
         return None
     digest = hashlib.sha256(f"sqlglot {version}\0".encode() + source).hexdigest()[:24]
-    return root / "postgres-sql" / digest
+    return f"postgres-sql/{digest}"
 
 
-def _cache_file(text: str):
+def _cache_file(text: str) -> str | None:
     import hashlib
 
     folder = _cache_folder()
     if folder is None:
         return None
-    return folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
+    return f"{folder}/{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
 
 
 def _postgres_statements(text: str) -> tuple[Statement, ...]:

@@ -49,7 +49,7 @@ from warehouse import interrupt, leftovers
 from warehouse.formats import files as output
 from warehouse.engines.dialect import DUCKDB_ONLY, POSTGRES_ONLY
 from warehouse.engines.base import Statements
-from warehouse.resources import read_sql, sql_dir, user_cache_dir
+from warehouse.resources import keep_cached, read_cached, read_sql, sql_dir
 
 DEFAULT_PATH = "irw.duckdb"
 MEMORY = ":memory:"
@@ -903,19 +903,15 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
     writes them. Making them takes ~0.2 s, so the rows are kept in the user's cache folder under a
     name that holds the DuckDB version and a hash of the migration files (read again ~1 ms)."""
     import hashlib
-    import json
 
     steps = [(0, "schema/000_schema_version.sql"), *migrations()]
     digest = hashlib.sha256(f"{duckdb.__version__}\0{_OBJECTS_SQL}\0both ways".encode())
     for _, relative_path in steps:
         digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
-    folder = user_cache_dir()
-    cache = folder / f"known-objects-{digest.hexdigest()[:24]}.json" if folder is not None else None
-    try:
-        if cache is not None:
-            return frozenset(tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
-        pass
+    cache = f"known-objects-{digest.hexdigest()[:24]}.json"
+    kept = read_cached(cache, lambda rows: frozenset(tuple(row) for row in rows))
+    if kept is not None:
+        return kept
     rows: set[tuple[str, str, str, str]] = set()
     # Twice: as irw migrates, and with the statements for PostgreSQL too (their indexes are in
     # warehouses made by running the files whole, as DuckDB accepts them).
@@ -934,15 +930,7 @@ def known_objects() -> frozenset[tuple[str, str, str, str]]:
                 rows |= {tuple(row) for row in con.execute(_OBJECTS_SQL).fetchall()}
         finally:
             con.close()
-    if cache is None:
-        return frozenset(rows)
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        partial = cache.with_name(f".{cache.name}.{os.getpid()}")
-        partial.write_text(json.dumps(sorted(rows)), encoding="utf-8")
-        os.replace(partial, cache)
-    except OSError:
-        pass  # no cache folder: made again next time
+    keep_cached(cache, sorted(rows))
     return frozenset(rows)
 
 

@@ -49,7 +49,7 @@ from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
                               ReadOnlyError, WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
 from warehouse.engines.base import Statements
-from warehouse.resources import read_sql, user_cache_dir
+from warehouse.resources import keep_cached, read_cached, read_sql
 from warehouse.formats.table import Table
 
 # default_statistics_target while the run tables are analyzed after an ingest (refresh_statistics)
@@ -484,9 +484,6 @@ class PostgresDatabase(Statements):
         in a transaction rolled back (~0.3 s), the rows kept in the user's cache folder under a name
         holding the server's version and a hash of the migration files (as db.known_objects)."""
         import hashlib
-        import json
-        import os
-        from pathlib import Path
 
         import psycopg
 
@@ -503,15 +500,11 @@ class PostgresDatabase(Statements):
         digest = hashlib.sha256(f"postgres {version}\0{_OBJECTS_SQL}".encode())
         for _, relative_path in steps:
             digest.update(relative_path.encode() + b"\0" + migration_sql(relative_path).encode() + b"\0")
-        folder = user_cache_dir()
-        cache = folder / f"known-postgres-objects-{digest.hexdigest()[:24]}.json" if folder is not None else None
-        try:
-            if cache is not None:
-                self._known = _KNOWN[key] = frozenset(
-                    tuple(row) for row in json.loads(cache.read_text(encoding="utf-8")))
-                return self._known
-        except (OSError, ValueError, TypeError):
-            pass
+        cache = f"known-postgres-objects-{digest.hexdigest()[:24]}.json"
+        kept = read_cached(cache, lambda rows: frozenset(tuple(row) for row in rows))
+        if kept is not None:
+            self._known = _KNOWN[key] = kept
+            return self._known
         rows: set[tuple[str, str, str]] = set()
         self._in_transaction = True
         try:
@@ -533,14 +526,7 @@ class PostgresDatabase(Statements):
             self._in_transaction = False
             _roll_back(self.con)
         self._known = _KNOWN[key] = frozenset(rows)
-        if cache is not None:
-            try:
-                cache.parent.mkdir(parents=True, exist_ok=True)
-                partial = cache.with_name(f".{cache.name}.{os.getpid()}")
-                partial.write_text(json.dumps(sorted(self._known)), encoding="utf-8")
-                os.replace(partial, cache)
-            except OSError:
-                pass  # no cache folder: worked out again next time
+        keep_cached(cache, sorted(self._known))
         return self._known
 
     def _migrate(self) -> None:
