@@ -56,9 +56,6 @@ MEMORY = ":memory:"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 # postgresql://..., s3://..., x://; and DuckDB's own remote prefixes (MotherDuck).
 _URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.\-]*://|md:|motherduck:)", re.IGNORECASE)
-# Bytes 8-11 of every DuckDB database file.
-_DUCKDB_MAGIC = b"DUCK"
-
 # Settings of the sandbox connection, given when it is opened (enable_external_access can only be
 # turned off before a database starts). enable_progress_bar is a per-connection setting DuckDB
 # refuses in a connect config, so it is set just before lock_configuration.
@@ -991,12 +988,12 @@ def _existing_warehouse_file(path: str) -> bool:
         raise NotAWarehouse(f"cannot open warehouse {path}: it is {kind}, not a regular file; "
                             "a warehouse is a DuckDB database file")
     try:
-        head = output.read_head(path, info, 16)  # never closes a descriptor DuckDB holds
+        head = output.read_head(path, info, output.HEAD_BYTES)  # never closes a descriptor DuckDB holds
     except OSError as exc:
         raise WarehouseOpenError(f"cannot open warehouse {path}: {exc.strerror or exc}") from None
-    if len(head) < 12 or head[8:12] != _DUCKDB_MAGIC:
-        what = ("it is empty" if not head else
-                "it starts like a SQLite database" if head.startswith(b"SQLite format 3") else
+    kind = output.kind_of_head(head)
+    if kind != output.DUCKDB_DATABASE:
+        what = ("it is empty" if not head else f"it starts like {kind}" if kind else
                 "it does not start as DuckDB files do")
         raise NotAWarehouse(f"cannot open warehouse {path}: not a valid DuckDB database file ({what}); "
                             "pass the path of an irw warehouse, or a new file name to create one")

@@ -20,7 +20,9 @@ from warehouse.errors import OutputError
 # the warehouse files open in this process (Database registers its file while open)
 _OPEN_WAREHOUSES: dict[str, int] = {}
 # file headers of databases: (offset, bytes, what it is)
-_DATABASE_HEADERS = ((8, b"DUCK", "a DuckDB database"), (0, b"SQLite format 3\x00", "a SQLite database"))
+DUCKDB_DATABASE = "a DuckDB database"
+_DATABASE_HEADERS = ((8, b"DUCK", DUCKDB_DATABASE), (0, b"SQLite format 3\x00", "a SQLite database"))
+HEAD_BYTES = 16  # enough of a file to tell every header of _DATABASE_HEADERS
 
 
 def protect(path: str | os.PathLike[str]) -> None:
@@ -89,9 +91,14 @@ def database_kind(path: str | os.PathLike[str]) -> str | None:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             return None  # a pipe or device is never opened here
-        head = read_head(path, info, 32)
+        head = read_head(path, info, HEAD_BYTES)
     except OSError:
         return None
+    return kind_of_head(head)
+
+
+def kind_of_head(head: bytes) -> str | None:
+    """What database a file starting with these bytes (HEAD_BYTES of them) is, as database_kind says."""
     for offset, magic, kind in _DATABASE_HEADERS:
         if head[offset:offset + len(magic)] == magic:
             return kind
