@@ -29,8 +29,9 @@ def test_pages_are_the_same_from_compiled_templates_kept_spoiled_or_none(tmp_pat
     cache_home = tmp_path / "cache"
     first = _leaderboard(db, tmp_path / "first", cache_home)
     folder = cache_home / "irw" / "templates"
-    kept = sorted(folder.iterdir())
-    assert kept and oct(folder.stat().st_mode & 0o777) == oct(0o700)
+    (install,) = folder.iterdir()  # this install's set
+    kept = sorted(install.glob("*.jinja"))
+    assert kept and oct(folder.stat().st_mode & 0o777) == oct(install.stat().st_mode & 0o777) == oct(0o700)
     assert _leaderboard(db, tmp_path / "again", cache_home) == first  # read back
     for entry in kept:
         entry.write_bytes(b"not a compiled template")
@@ -48,10 +49,36 @@ def test_a_folder_others_may_write_or_that_cannot_be_made_is_not_used(tmp_path, 
     assert compiled_templates_cache() is None
     folder.chmod(0o700)
     assert compiled_templates_cache() is not None
+    (install,) = folder.iterdir()
+    install.chmod(0o777)
+    assert compiled_templates_cache() is None  # this install's folder others may write
+    install.chmod(0o700)
+    assert compiled_templates_cache() is not None
     (tmp_path / "elsewhere").mkdir()
+    install.rename(tmp_path / "elsewhere" / install.name)
     folder.rmdir()
     folder.symlink_to(tmp_path / "elsewhere")
     assert compiled_templates_cache() is None  # a link: not a folder of its own
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a file"))
     (tmp_path / "a file").write_text("")
     assert compiled_templates_cache() is None
+
+
+def test_the_sets_of_removed_installs_are_removed_when_another_install_keeps_its_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "cache" / "irw" / "templates"
+    folder.mkdir(parents=True, mode=0o700)
+    loose = folder / "0123abcd.jinja"  # where irw kept every install's templates before
+    loose.write_bytes(b"compiled elsewhere")
+    installs = {name: tmp_path / name / "templates" for name in ("kept", "removed", "new")}
+    for templates in installs.values():
+        templates.mkdir(parents=True)
+    sets = {name: Path(compiled_templates_cache(installs[name]).directory) for name in ("kept", "removed")}
+    assert sets["kept"] != sets["removed"] and all(s.is_dir() for s in sets.values())
+    assert not loose.exists()
+    (sets["removed"] / "x.jinja").write_bytes(b"a compiled template")
+    installs["removed"].rmdir()  # that clone is gone
+    assert compiled_templates_cache(installs["kept"]) is not None  # an install already kept: nothing removed
+    assert sets["removed"].is_dir()
+    new = Path(compiled_templates_cache(installs["new"]).directory)  # a new install keeps its set
+    assert sorted(folder.iterdir()) == sorted([sets["kept"], new])  # the gone install's set went

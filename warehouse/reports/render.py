@@ -26,12 +26,18 @@ def environment():
     return env
 
 
-def compiled_templates_cache():
-    """Where the templates, compiled to Python, are kept between commands: compiling them took
-    ~0.1 s of every report command and of irw serve's first pages (0.003 s read back). A folder
-    of the user's cache that only the user may write (it holds code irw runs); None, so that the
-    templates are compiled in every process, where there is no such folder or it cannot be made."""
-    import stat
+def compiled_templates_cache(templates=None):
+    """Where the templates (templates_dir(), or `templates`), compiled to Python, are kept between
+    commands: compiling them took ~0.1 s of every report command and of irw serve's first pages
+    (0.003 s read back). A folder of the user's cache that only the user may write (it holds code
+    irw runs), with a folder per install of irw (Jinja keys a compiled template by its file's path);
+    None, so that the templates are compiled in every process, where there is no such folder or it
+    cannot be made.
+
+    Why a folder per install: each clone or virtual environment compiles its own set (~2 MB), and
+    the sets of installs since removed would stay for ever. When an install first keeps its set,
+    the sets of installs whose templates folder is gone are removed."""
+    import hashlib
 
     from jinja2 import FileSystemBytecodeCache
 
@@ -40,15 +46,21 @@ def compiled_templates_cache():
     root = user_cache_dir()
     if root is None or not hasattr(os, "getuid"):
         return None
+    templates = str(templates or templates_dir())
     folder = root / "templates"
+    install = folder / hashlib.sha256(templates.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.lstat()
+        if not _only_ours(folder):
+            return None  # someone else's, or others may write it: its code is not run
+        if not install.exists():
+            install.mkdir(mode=0o700)
+            (install / _INSTALL_MARK).write_text(templates, encoding="utf-8", errors="surrogateescape")
+            _remove_sets_of_removed_installs(folder)
+        if not _only_ours(install):
+            return None
     except OSError:
         return None
-    if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid()
-            or stat.S_IMODE(info.st_mode) & (stat.S_IWGRP | stat.S_IWOTH)):
-        return None  # someone else's, or others may write it: its code is not run
 
     class KeptWhereWritable(FileSystemBytecodeCache):
         def dump_bytecode(self, bucket) -> None:
@@ -57,7 +69,38 @@ def compiled_templates_cache():
             except OSError:
                 pass  # a full disk or a folder gone: compiled again next time
 
-    return KeptWhereWritable(str(folder), "%s.jinja")
+    return KeptWhereWritable(str(install), "%s.jinja")
+
+
+_INSTALL_MARK = "templates-folder"  # in an install's folder of compiled templates: the path it compiled
+
+
+def _only_ours(folder) -> bool:
+    """folder is a folder (not a link) of this user that no one else may write."""
+    import stat
+
+    info = folder.lstat()
+    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
+            and not stat.S_IMODE(info.st_mode) & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _remove_sets_of_removed_installs(folder) -> None:
+    """Removes from folder the compiled sets of installs whose templates folder is gone, and the
+    files an earlier irw kept there directly (one folder for every install)."""
+    import shutil
+    import stat
+
+    for entry in folder.iterdir():
+        try:
+            info = entry.lstat()
+            if stat.S_ISREG(info.st_mode) and entry.name.endswith(".jinja"):
+                entry.unlink()
+            elif stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid():
+                compiled = (entry / _INSTALL_MARK).read_text(encoding="utf-8", errors="surrogateescape")
+                if not os.path.isdir(compiled):
+                    shutil.rmtree(entry)
+        except OSError:
+            continue  # another process removed it first, or it is not ours to read: left as it is
 
 
 _BREAK_CHARS = "_-/:"
