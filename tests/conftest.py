@@ -598,9 +598,11 @@ SPARK_ABSENT = "pyspark or Java 17 is not installed (pip install the spark extra
 # The tests' JVMs only (the `spark` fixture's, and the spark-submit test's), never irw's defaults for
 # users (warehouse/engines/spark.py SESSION_CONF): every test's data is small and every JVM short-lived,
 # so the JIT's optimising tier (C2) costs more CPU compiling than its code saves, and G1's concurrent
-# collector threads take cores the tasks need on a small machine
+# collector threads take cores the tasks need on a small machine. With C2 off the JVM reserves only
+# 48 MB for compiled code, which Spark's generated classes filled within a minute ("CodeCache is
+# full. Compiler has been disabled."), leaving every later query interpreted: hence the room.
 TEST_SPARK_DEFAULTS = {
-    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m",
 }
 
 

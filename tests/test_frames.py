@@ -161,3 +161,35 @@ def test_a_frame_is_not_read_as_subtopic_qrels(tmp_path):
         with pytest.raises(warehouse.UsageError, match="subtopic qrels come from a file"):
             wh.ingest_qrels(qrels, "q", subtopics=True)
         assert wh.qrels_sets().rows == []
+
+
+# In a process of its own: irw loads only DuckDB's engine module (warehouse/engines/duckdb.py), and an
+# Arrow table or a polars frame could not be read until the duckdb package was loaded too, which
+# any other test in the same process may have done ("Python Arrow objects cannot be scanned").
+FRESH_PROCESS = """
+import sys
+import pandas, polars, pyarrow
+import warehouse
+from warehouse.engines.duckdb import MEMORY, Database
+
+assert "duckdb" not in sys.modules  # what this test is about: irw has not loaded the package yet
+build = {"pandas": pandas.DataFrame, "polars": polars.DataFrame, "arrow": pyarrow.table}
+for library, make in build.items():
+    run = make({"query": ["1", "1", "2"], "docid": ["a", "b", "a"], "score": [2.0, 1.0, 3.0]})
+    qrels = make({"query": ["1", "1", "2"], "docid": ["a", "b", "b"], "relevance": [1, 0, 1]})
+    print(library, warehouse.evaluate_files(qrels, {"r": run}, ["AP", "P@1"]).summary.rows)
+db = Database(MEMORY)  # how the rows Spark computed reach a warehouse (irw eval --engine spark --into)
+with db.registered("incoming", pyarrow.table({"run_id": [1, 2], "value": [0.5, 0.25]})):
+    print("arrow rows", db.fetchall("select count(*), sum(value) from incoming")[0])
+"""
+
+
+def test_frames_and_arrow_rows_are_read_in_a_process_that_never_loaded_the_duckdb_package(tmp_path):
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-c", FRESH_PROCESS], capture_output=True, text=True, timeout=300,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    expected = "[('r', 'AP', 0.5, None, 2), ('r', 'P@1', 0.5, 0.5, 2)]"
+    assert result.stdout.splitlines() == [f"{library} {expected}" for library in ("pandas", "polars", "arrow")] + \
+        ["arrow rows (2, 0.75)"]

@@ -576,8 +576,20 @@ class Database(Statements):
         """An in-memory connection of its own (not this database's) that reads the data frames
         (pandas, polars, Arrow) registered in it and writes them as files (warehouse/ingestion/frames.py, on a
         warehouse's staging database): external access on, no extension loaded or installed."""
+        _load_python_scans()
         return duckdb.connect(MEMORY, config={"enable_external_access": True, "autoload_known_extensions": False,
                                               "autoinstall_known_extensions": False})
+
+    @contextmanager
+    def registered(self, name: str, rows: Any) -> Iterator[None]:
+        """rows (an Arrow table, a data frame) readable as the view `name` of this database while the
+        block runs (a name of irw's own)."""
+        _load_python_scans()
+        self.con.register(name, rows)
+        try:
+            yield
+        finally:
+            self.con.unregister(name)
 
     def has_table(self, name: str) -> bool:
         """A table (temporary or not) of that name exists."""
@@ -1006,6 +1018,14 @@ def _memory_backed_folder() -> str | None:
     """/dev/shm when it is a folder this process can write, else the default temporary folder."""
     shm = "/dev/shm"
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+def _load_python_scans() -> None:
+    """Loads the duckdb package, which sets up how DuckDB scans Python objects (duckdb._sources):
+    with only its engine module loaded (see the import above), reading an Arrow table or a polars
+    frame fails with "Python Arrow objects cannot be scanned". Only the paths that hand DuckDB
+    such objects pay for the package."""
+    import duckdb as package  # noqa: F401
 
 
 # What modules outside the engine modules need of DuckDB's own API, so that only the engine modules

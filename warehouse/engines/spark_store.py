@@ -215,8 +215,5 @@ def _by_runs(frame, rows_per_run: dict[int, int]) -> Iterator[Any]:
 
 def _insert_arrow(db: Database, rows: Any, insert: str, params: dict[str, Any]) -> None:
     """Runs `insert` (a file under sql/) reading an Arrow table of Spark's rows as `incoming`."""
-    db.con.register("incoming", rows)
-    try:
+    with db.registered("incoming", rows):
         db.run_file(insert, params)
-    finally:
-        db.con.unregister("incoming")
