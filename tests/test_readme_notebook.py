@@ -3,9 +3,8 @@ frame and a LaTeX table out), run as printed in the DL19 folder: what they print
 README shows, and the numbers are trec_eval's."""
 from __future__ import annotations
 
-import contextlib
-import io
-import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,18 +22,14 @@ def example(heading: str, level: int) -> tuple[str, str]:
 
 
 def run_in_dl19_folder(code: str, folder: Path, conformance: Path) -> str:
+    """What the code prints, run as a user runs it: a Python process of its own in the DL19 folder
+    (nothing another test loaded or set in this process reaches it)."""
     source = conformance / "dl19-passage"
     (folder / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
     (folder / "runs").symlink_to(source / "runs", target_is_directory=True)
-    out = io.StringIO()
-    cwd = os.getcwd()
-    try:
-        os.chdir(folder)
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
-    finally:
-        os.chdir(cwd)
-    return out.getvalue()
+    result = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
 
 
 @pytest.mark.parametrize("heading, level", [("Python API", 1), ("In a notebook", 2)])  # docs/python.md
