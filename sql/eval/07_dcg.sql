@@ -8,7 +8,7 @@
 -- eval_run_queries (num_ret = n, num_rel = R). Run by warehouse/evaluation/evaluator.py after 06_gains.sql when
 -- a measure of ndcg, ndcg_cut, ndcg_rel or Rndcg is evaluated (sql/measures/ndcg*.sql, rndcg.sql).
 -- trec_eval: the discount of rank r is log2(r + 1); DCG sums gain / log2(r + 1) down the ranking,
--- IDCG the same down the ideal ranking (every judged document with gain > 0, by gain descending).
+-- IDCG the same down the ideal ranking of 06_gains.sql (by gain descending, in trec_eval's order).
 -- log2(x) is written ln(x) / ln(2), as PostgreSQL has no log2 of a double; trec_eval calls C's
 -- log2, from which the quotient can differ in the last bit, far below trec_eval's 4 printed
 -- decimals (tests/test_conformance.py). A total is the running sum at the ranking's last row, found

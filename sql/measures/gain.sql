@@ -9,11 +9,12 @@
 --   it that are not relevant, unjudged ones included), i.e. 1 / log2(2 + rank - rel_so_far); the
 --   sum is divided by R (0 when no relevant document was retrieved).
 --   G: gains as in ndcg (the grade, unless G.1=3,2=9 maps it; negative grades and unjudged
---   documents 0). The ideal ranking is every judged document with gain > 0, by gain descending,
---   and its positions beyond the end have gain 0. With sr(r) = the gains of ranks 1..r and
---   sc(r) = the sum over ideal positions 1..r of max(ideal gain, 1), every retrieved document
---   with gain <> 0 at rank r adds gain / log2(2 + sc(r) - sr(r)); the sum is divided by the total
---   ideal gain (0 when that is 0). -l changes binG, not G. On binary judgments G equals binG.
+--   documents 0). The ideal ranking is sql/eval/06_gains.sql's (by gain descending, in the order
+--   trec_eval sorts its gains), and its positions beyond the end have gain 0. With sr(r) = the
+--   gains of ranks 1..r and sc(r) = the sum over ideal positions 1..r of max(ideal gain, 1), every
+--   retrieved document with gain <> 0 at rank r adds gain / log2(2 + sc(r) - sr(r)); the sum is
+--   divided by the total ideal gain (0 when that is 0). -l changes binG, not G. On binary
+--   judgments G equals binG.
 -- log2(x) is written ln(x) / ln(2), as in sql/eval/07_dcg.sql.
 with params as (
     -- the measures of this file being computed (eval_params holds every measure of the step)

@@ -11,6 +11,7 @@ from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
 from warehouse.errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
 from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
+from warehouse.evaluation.gain_order import GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
 from warehouse.evaluation.settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
 from warehouse.formats.table import Table, Tabular
@@ -122,6 +123,30 @@ def load_measure_params(db: Database, measures: Sequence[Measure]) -> None:
     db.load_rows("eval_params", PARAM_COLUMNS["eval_params"], [p.row for p in params])
     db.load_rows("eval_param_values", PARAM_COLUMNS["eval_param_values"], [v for p in params for v in p.values])
     db.load_rows("eval_param_gains", PARAM_COLUMNS["eval_param_gains"], [g for p in params for g in p.gains])
+
+
+def load_gain_order(db: Database, measures: Sequence[Measure], judged_only: bool) -> None:
+    """Fills eval_gain_order, the tables of gains of these gain measures in trec_eval's sorted order
+    (warehouse/evaluation/gain_order.py), for every number of grade levels an evaluated query has:
+    each measure with grade=gain pairs is a scheme of its own, named as it is stored, as
+    sql/eval/06_gains.sql names its schemes; '' is the grades as gains.
+
+    trec_eval looks up grade -1 for a retrieved document the qrels do not judge, so a pair -1=x
+    gives those documents gain x; irw's gain tables hold judged documents only, so such a pair is
+    refused (unless judged_only, -J, leaves those documents out, as it does in trec_eval)."""
+    schemes: dict[str, list[tuple[int, float]]] = {"": []}
+    for m in measures:
+        pairs = [(grade, gain) for _name, _position, grade, gain in measure_params(m).gains]
+        if not judged_only and any(grade == -1 and gain != 0 for grade, gain in pairs):
+            raise MeasureError(f"{m.trec_spec}: grade -1 is how trec_eval looks up retrieved documents the qrels do "
+                               "not judge, and irw gives them no gain: leave -1 out (or map it to 0), or give -J "
+                               "(judged documents only)")
+        if pairs:
+            schemes[stored_name(m)] = pairs
+    judged_by_levels: dict[int, set[int]] = {}
+    for levels, grade in db.run_file("eval/gain_levels.sql").fetchall():
+        judged_by_levels.setdefault(int(levels), set()).update([] if grade is None else [int(grade)])
+    db.load_rows("eval_gain_order", GAIN_ORDER_COLUMNS, gain_order_rows(schemes, judged_by_levels))
 
 
 # The temporary tables sql/eval/summary.sql and per_query.sql read: the stored scores to read
@@ -395,6 +420,7 @@ class Evaluator:
             # for itself (its scheme '' is never read), so that the file finds the tables it names
             gain_measures = [m for m in measures if m.family.sql == "measures/gain.sql"]
         if gain_measures:
+            load_gain_order(self.db, gain_measures, s.judged_only)
             self.db.run_file("eval/06_gains.sql", {"measures": [stored_name(m) for m in gain_measures]})
             if any(m.family.trec_name in DCG_FAMILIES for m in gain_measures):
                 self.db.run_file("eval/07_dcg.sql")

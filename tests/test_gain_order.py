@@ -1,0 +1,88 @@
+"""Gain maps are read as trec_eval reads them: its table of gains sorted as its qsort leaves it.
+
+trec_eval's gain measures (ndcg, ndcg_rel, Rndcg, G) sort a query's (grade, gain) table with a
+comparator that returns the difference of two gains converted to int, so gains less than 1 apart
+compare equal and keep the order glibc's merge sort leaves them in. trec_eval's own help example,
+`ndcg.1=3.5,2=9.0,4=7.0`, then ranks grade 3 (gain 3) above grade 1 (gain 3.5) in the ideal ranking
+of any query judging both, and `ndcg.1=0.5,2=1,3=1.5` ranks grade 1 above grades 2 and 3. irw
+printed the mathematically ideal numbers instead (DL19 BM25: 0.4184 and 0.4602 for trec_eval's
+0.4195 and 0.6159).
+
+The expected lines below were printed by trec_eval 9.0.8 (its library as pytrec-eval-terrier 0.5.11
+builds it, linked to a main following trec_eval.c, glibc 2.36) for the DL19 runs of
+../shared/conformance: `trec_eval -q -m ndcg.1=3.5,2=9.0,4=7.0 -m ndcg.1=0.5,2=1,3=1.5
+-m Rndcg.1=3.5,2=9.0,4=7.0 -m G.1=0.5,2=1,3=1.5 -m ndcg_rel.3=2.5 QRELS RUN` (176 lines each; the
+second ndcg list is not read: trec_eval takes a family's first list). Their SHA-256 is kept, and
+their summary lines.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+
+import pytest
+
+import warehouse
+from warehouse.commands import trec_eval
+from warehouse.evaluation.gain_order import gain_table, merge_sort
+
+MEASURES = ["ndcg.1=3.5,2=9.0,4=7.0", "ndcg.1=0.5,2=1,3=1.5", "Rndcg.1=3.5,2=9.0,4=7.0", "G.1=0.5,2=1,3=1.5",
+            "ndcg_rel.3=2.5"]
+EXPECTED = {
+    "BM25": ("3123d44d466e38105129e090b1f5c9fe576e05b054682b6d3ebe5d0912284202", {
+        "G_1=0.5,2=1,3=1.5": "0.2959", "ndcg_1=3.5,2=9.0,4=7.0": "0.4195", "ndcg_rel_3=2.5": "0.5044",
+        "Rndcg_1=3.5,2=9.0,4=7.0": "0.3885"}),
+    "REP_LLAMA": ("3cd9ef3a47a18110dd2bce01fe357595d6f7a4f862cadf1be071741f89c8cf88", {
+        "G_1=0.5,2=1,3=1.5": "0.5332", "ndcg_1=3.5,2=9.0,4=7.0": "0.7042", "ndcg_rel_3=2.5": "0.7779",
+        "Rndcg_1=3.5,2=9.0,4=7.0": "0.5887"}),
+}
+
+
+def test_the_table_of_trec_eval_s_help_example_sorts_as_its_qsort_leaves_it():
+    # pairs first in the order given, then the grades no pair names; 3.5 and 3 compare equal
+    assert gain_table([(1, 3.5), (2, 9.0), (4, 7.0)], 4) == [
+        (0, 0.0, True), (1, 3.5, True), (3, 3.0, True), (4, 7.0, False), (2, 9.0, True)]
+    # 0.5 and 0 compare equal, as do 0.5 and 1: grade 1 stays below grade 0
+    assert [grade for grade, _, _ in gain_table([(1, 0.5), (2, 1.0), (3, 1.5)], 4)] == [1, 0, 2, 3]
+    # the grades as gains, and gains whole numbers apart, sort as expected
+    assert gain_table([], 3) == [(0, 0.0, True), (1, 1.0, True), (2, 2.0, True)]
+    assert [gain for _, gain, _ in gain_table([(1, 3.0), (2, 9.0)], 4)] == [0.0, 3.0, 3.0, 9.0]
+    # the first pair naming a grade counts its documents; a grade the query lacks counts none
+    assert gain_table([(1, 2.0), (1, 5.0), (7, 1.0)], 2) == [(0, 0.0, True), (7, 1.0, False), (1, 2.0, True),
+                                                             (1, 5.0, False)]
+
+
+def test_the_merge_keeps_the_left_of_two_that_compare_equal():
+    items = [("a", 1), ("b", 0), ("c", 1), ("d", 0)]
+    assert merge_sort(items, lambda x, y: 0) == items
+    assert merge_sort(items, lambda x, y: x[1] - y[1]) == [("b", 0), ("d", 0), ("a", 1), ("c", 1)]
+
+
+def _cases():
+    return [pytest.param(run, id=run) for run in EXPECTED]
+
+
+@pytest.mark.parametrize("run", _cases())
+def test_gain_maps_print_trec_eval_s_bytes(conformance, run):
+    folder = conformance / "dl19-passage"
+    argv = ["-q"] + [a for m in MEASURES for a in ("-m", m)] + [str(folder / "qrels.dl19-passage.txt"),
+                                                                str(folder / "runs" / f"run.dl19.{run}.txt")]
+    out = io.StringIO()
+    trec_eval.run(argv, out)
+    text = out.getvalue()
+    digest, summary = EXPECTED[run]
+    printed = {line.split("\t")[0].strip(): line.split("\t")[2] for line in text.splitlines() if "\tall\t" in line}
+    assert printed == summary
+    assert len(text.splitlines()) == 176 and hashlib.sha256(text.encode()).hexdigest() == digest
+
+
+def test_a_stored_evaluation_reads_gain_maps_as_trec_eval_does(conformance, tmp_path):
+    folder = conformance / "dl19-passage"
+    wh = warehouse.open(tmp_path / "w.duckdb")
+    wh.ingest_qrels(folder / "qrels.dl19-passage.txt", name="dl19")
+    wh.ingest_run(folder / "runs" / "run.dl19.BM25.txt", name="BM25")
+    result = wh.evaluate(None, "dl19", ["ndcg.1=3.5,2=9.0,4=7.0", "ndcg.1=0.5,2=1,3=1.5", "G.1=0.5,2=1,3=1.5"])
+    values = {row[1]: row[2] for row in result.summary.rows}
+    assert {name: f"{value:.4f}" for name, value in values.items()} == {
+        "ndcg_1=3.5,2=9.0,4=7.0": "0.4195", "ndcg_1=0.5,2=1,3=1.5": "0.6159", "G_1=0.5,2=1,3=1.5": "0.2959"}
+    wh.close()
