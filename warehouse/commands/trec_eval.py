@@ -262,7 +262,15 @@ def _as_typed(spec: str) -> list[Measure]:
     family = ALL_FAMILIES.get(name)
     one_value = name in ("set_F", "relstring")
     if not dot or family is None or family.kind in (NONE, CUTOFFS, LEVELS) and not one_value:
-        return parse_trec(spec)
+        measures = parse_trec(spec)
+        if dot and family is not None and family.kind in (CUTOFFS, LEVELS) and \
+                len(measures) < len([p for p in params.split(",") if p != ""]):
+            # trec_eval reads the list with atol (cutoffs) or atof (recall levels, multiples of R)
+            # and refuses it when two items read as the same number (meas_init.c)
+            raise MeasureError(f"{spec}: the list gives a {'cutoff' if family.kind == CUTOFFS else 'level'} twice (as "
+                               "trec_eval reads its numbers), which trec_eval refuses (\"duplicate cutoffs "
+                               "detected\"): give each once")
+        return measures
     if one_value:
         first = parse_trec(f"{name}.{params.split(',')[0]}")[0]
         return [replace(first, typed=params)]
