@@ -18,7 +18,6 @@ their summary lines.
 from __future__ import annotations
 
 import hashlib
-import re
 import io
 
 import pytest
@@ -106,18 +105,3 @@ def test_a_gain_for_unjudged_documents_is_refused_unless_judged_only(conformance
     assert _run(conformance, "-J", "-m", "ndcg.-1=0.5,2=3") == "ndcg_-1=0.5,2=3       \tall\t0.4682\n"
     assert _run(conformance, "-m", "ndcg.-1=0,2=3") == _run(conformance, "-m", "ndcg.2=3").replace(
         "ndcg_2=3      ", "ndcg_-1=0,2=3 ")
-
-
-@pytest.mark.parametrize("spec", ["P.5,5", "P.5,5.5", "ndcg_cut.10,10,20", "iprec_at_recall.1,1.0",
-                                  "Rprec_mult.0.2,.2"])
-def test_a_list_giving_a_cutoff_twice_is_refused_as_trec_eval_refuses_it(conformance, spec):
-    """trec_eval reads cutoffs with atol and recall levels with atof, and a list in which two read
-    as the same number fails ("duplicate cutoffs detected", then "Cannot initialize measure")."""
-    with pytest.raises(warehouse.MeasureError, match=re.escape(spec) + r": the list gives a (cutoff|level) twice"):
-        _run(conformance, "-m", spec)
-
-
-def test_only_the_first_list_of_a_family_is_read(conformance):
-    """trec_eval reads a family's first parameter list: a repeated cutoff in a later one is never read."""
-    assert _run(conformance, "-m", "P.5,10", "-m", "P.5,5") == "P_5                   \tall\t0.6930\n" \
-        "P_10                  \tall\t0.6186\n"
