@@ -105,3 +105,21 @@ def test_a_gain_for_unjudged_documents_is_refused_unless_judged_only(conformance
     assert _run(conformance, "-J", "-m", "ndcg.-1=0.5,2=3") == "ndcg_-1=0.5,2=3       \tall\t0.4682\n"
     assert _run(conformance, "-m", "ndcg.-1=0,2=3") == _run(conformance, "-m", "ndcg.2=3").replace(
         "ndcg_2=3      ", "ndcg_-1=0,2=3 ")
+
+
+@pytest.mark.postgres
+def test_gain_maps_out_of_order_on_postgresql_are_duckdb_s(conformance, postgres_url):
+    """Together these put a ranking's gain above its ideal's in some scheme, where G's log2 is of 1
+    or less: PostgreSQL raised 'division by zero' on the other measures' schemes, which G's file
+    read before leaving them out. Each query's value equals the file evaluation's."""
+    folder = conformance / "dl19-passage"
+    names = [*MEASURES, "11pt_avg.1.0,0.9,0.8,0.7,0.6,0.5,0.4,0.3,0.2,0.1,0.0", "ndcg", "G"]
+    qrels, run = folder / "qrels.dl19-passage.txt", folder / "runs" / "run.dl19.BM25.txt"
+    on_files = warehouse.evaluate_files(qrels, {"BM25": run}, names, per_query=True)
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(qrels, "dl19")
+        wh.ingest_run(run, "BM25")
+        stored = wh.evaluate("BM25", "dl19", names, per_query=True)
+    values = {(q, m): v for _, q, m, v in stored.per_query.rows}
+    assert values == pytest.approx({(q, m): v for _, q, m, v in on_files.per_query.rows}, rel=1e-12)
+    assert {m: f"{v:.4f}" for _, m, v, *_ in stored.summary.rows if m.startswith("G_")} == {"G_1=0.5,2=1,3=1.5": "0.2959"}

@@ -58,7 +58,9 @@ g_measures as (
 ),
 
 judged_gains as (
+    -- the G measures' schemes only: the other schemes' gains are not G's to divide
     select * from eval_gain_judged
+    where scheme in (select scheme from g_measures)
 ),
 
 gain_steps as (
@@ -77,6 +79,7 @@ gain_steps as (
 
 ideal_positions as (
     select * from eval_gain_ideal
+    where scheme in (select scheme from g_measures)
 ),
 
 ideal as (
@@ -133,24 +136,42 @@ step_positions as materialized (
        and t.scheme = s.scheme
 ),
 
-g_sums as (
+g_steps as (
+    -- the argument of each retrieved gain's log2: 2 + sc(r) - sr(r)
     select
         s.run_id,
         s.query_id,
         s.scheme,
-        sum(
-            s.gain / (ln(
-                2.0
-                + coalesce(i.cost_so_far, 0.0) + cast(s.rank - s.ideal_position as double)
-                - s.gain_so_far) / ln(cast(2 as double)))
-            order by s.rank
-        ) as gain_sum
+        s.rank,
+        s.gain,
+        2.0 + coalesce(i.cost_so_far, 0.0) + cast(s.rank - s.ideal_position as double) - s.gain_so_far as cost_gap
     from step_positions as s
     left join ideal as i
         on i.query_id = s.query_id
        and i.scheme = s.scheme
        and i.position = s.ideal_position
-    group by s.run_id, s.query_id, s.scheme
+),
+
+g_sums as (
+    -- a gain map whose gains trec_eval sorts out of order (sql/eval/06_gains.sql) can put more
+    -- gain in the ranking than in the ideal so far: log2(1) = 0 divides to infinity, log2(0) to
+    -- -0, a negative argument has no log (NaN), as in C
+    select
+        run_id,
+        query_id,
+        scheme,
+        sum(
+            case
+                when cost_gap > 0 and cost_gap <> 1 then gain / (ln(cost_gap) / ln(cast(2 as double)))
+                when cost_gap = 1 and gain > 0 then cast('inf' as double)
+                when cost_gap = 1 then cast('-inf' as double)
+                when cost_gap = 0 then 0.0
+                else cast('nan' as double)
+            end
+            order by rank
+        ) as gain_sum
+    from g_steps
+    group by run_id, query_id, scheme
 ),
 
 g_values as (

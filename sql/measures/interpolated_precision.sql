@@ -128,7 +128,7 @@ final as (
         query_id,
         measure,
         -- in trec_eval's order of addition: from the last level given to the first
-        sum(precision order by position desc) / max(level_count) as value,
+        sum(precision order by level_count - position) / max(level_count) as value,
         cast(null as double) as numerator,
         cast(null as double) as denominator
     from interpolated
