@@ -156,6 +156,30 @@ def test_dataframes_in_give_evaluate_files_numbers(spark, conformance):
         result.close()
 
 
+@pytest.mark.spark
+def test_gain_maps_and_levels_out_of_order_give_evaluate_files_numbers(spark, conformance):
+    """The gain tables in trec_eval's sorted order (tests/test_gain_order.py) and 11pt_avg's walk
+    (tests/test_trec_eval_lists.py) read on Spark as on DuckDB: trec_eval's 0.4195, 0.2959, 0.8578."""
+    from warehouse.engines import spark as on_spark
+
+    folder = conformance / "dl19-passage"
+    qrels, run = folder / "qrels.dl19-passage.txt", folder / "runs" / "run.dl19.BM25.txt"
+    measures = ["ndcg.1=3.5,2=9.0,4=7.0", "Rndcg.1=3.5,2=9.0,4=7.0", "G.1=0.5,2=1,3=1.5", "ndcg_rel.3=2.5",
+                "11pt_avg.1.0,0.9,0.8,0.7,0.6,0.5,0.4,0.3,0.2,0.1,0.0"]
+    result = on_spark.evaluate(spark, qrels, {"bm25": run}, measures)
+    try:
+        local = warehouse.evaluate_files(qrels, {"bm25": run}, measures)
+        # the same numbers (a sum in another order may differ in its last bit)
+        assert {row[1]: row[2] for row in result.summary.rows} == \
+            pytest.approx({row[1]: row[2] for row in local.summary.rows}, rel=1e-12)
+        shown = {row[1]: f"{row[2]:.4f}" for row in result.summary.rows}
+        assert [shown[name] for name in ("ndcg_1=3.5,2=9.0,4=7.0", "G_1=0.5,2=1,3=1.5",
+                                         "11pt_avg_1.0,0.9,0.8,0.7,0.6,0.5,0.4,0.3,0.2,0.1,0.0")] == \
+            ["0.4195", "0.2959", "0.8578"]
+    finally:
+        result.close()
+
+
 BAD_RUN = """\
 q1 Q0 d1 1 2.5 tag
 q1 Q0 d2 2 abc tag
