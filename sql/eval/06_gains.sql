@@ -3,10 +3,11 @@
 -- Grain: eval_gain_schemes one row per gain measure; eval_gain_judged one row per run x query x
 -- scheme x retrieved judged doc with a nonzero gain; eval_gain_ideal one row per query x scheme x
 -- ideal position.
--- Inputs: eval_judged, eval_qrels, eval_run_queries, eval_params (measure, family, has_gains) of
--- $measures (the nDCG families' and G's), eval_gain_order (each scheme's table of gains in the
--- order trec_eval sorts it, for each number of grade levels a query has: written by
--- warehouse/evaluation/gain_order.py from the grade=gain pairs).
+-- Inputs: eval_judged, eval_qrels, eval_params (measure, family, has_gains) of $measures (the nDCG
+-- families' and G's), eval_gain_query_levels and eval_gain_query_grades (sql/eval/gain_levels.sql:
+-- each evaluated query's number of grade levels and judged grades), eval_gain_order (each scheme's table of gains in the order trec_eval
+-- sorts it, for each number of levels: written by warehouse/evaluation/gain_order.py from the
+-- grade=gain pairs).
 -- Run by warehouse/evaluation/evaluator.py before the nDCG families (through sql/eval/07_dcg.sql) and
 -- sql/measures/gain.sql, which read these tables.
 -- trec_eval (m_ndcg.c, m_ndcg_rel.c, m_Rndcg.c, m_G.c): a query's table of gains holds the
@@ -38,50 +39,23 @@ with schemes as (
     select distinct scheme from eval_gain_schemes
 ),
 
-query_levels as (
-    -- the grade levels of each query's table: its highest judged grade + 1 (none: 0)
-    select
-        query_id,
-        max(cast(grade as bigint)) + 1 as levels
-    from eval_qrels
-    where grade >= 0
-    group by query_id
-),
-
-grade_gains as (
-    -- the gain of each grade: the first entry of the grade in the sorted table
-    select
-        scheme,
-        levels,
-        grade,
-        gain
-    from (
-        select
-            scheme,
-            levels,
-            grade,
-            gain,
-            row_number() over (partition by scheme, levels, grade order by position) as nth_of_grade
-        from eval_gain_order
-    ) as entries
-    where nth_of_grade = 1
-),
-
 judged_gains as (
+    -- a document's gain: the first entry of its grade in its query's sorted table (none: 0)
     select
         j.run_id,
         j.query_id,
         s.scheme,
         j.rank,
-        coalesce(g.gain, 0.0) as gain
+        coalesce(o.gain, 0.0) as gain
     from eval_judged as j
     cross join schemes as s
-    left join query_levels as l
+    left join eval_gain_query_levels as l
         on l.query_id = j.query_id
-    left join grade_gains as g
-        on g.scheme = s.scheme
-       and g.levels = coalesce(l.levels, 0)
-       and g.grade = case when j.grade < 0 then -2 else j.grade end
+    left join eval_gain_order as o
+        on o.scheme = s.scheme
+       and o.levels = coalesce(l.levels, 0)
+       and o.grade = case when j.grade < 0 then -2 else j.grade end
+       and o.first_of_grade
 ),
 
 final as (
@@ -101,92 +75,47 @@ with schemes as (
     select distinct scheme from eval_gain_schemes
 ),
 
-evaluated_qrels as (
-    select
-        query_id,
-        doc_id,
-        grade
-    from eval_qrels
-    where grade >= 0
-      and query_id in (select query_id from eval_run_queries)
-),
-
-query_levels as (
-    select
-        query_id,
-        max(cast(grade as bigint)) + 1 as levels
-    from evaluated_qrels
-    group by query_id
-),
-
-table_ends as (
-    -- the gain at the end of each table, where the ideal starts
-    select
-        o.scheme,
-        o.levels,
-        o.gain as end_gain
-    from eval_gain_order as o
-    inner join (
-        select
-            scheme,
-            levels,
-            max(position) as last_position
-        from eval_gain_order
-        group by scheme, levels
-    ) as ends
-        on ends.scheme = o.scheme
-       and ends.levels = o.levels
-       and ends.last_position = o.position
-),
-
 counted_entries as (
-    -- the entries of each query's table that hold some of its judged documents
-    select distinct
-        q.query_id,
+    -- the entries of each query's table that hold some of its judged documents (in a table whose
+    -- end gain is > 0: the others have no ideal ranking)
+    select
+        g.query_id,
         o.scheme,
-        o.levels,
         o.position,
         o.grade,
         o.gain
-    from evaluated_qrels as q
-    inner join query_levels as l
-        on l.query_id = q.query_id
+    from eval_gain_query_grades as g
     inner join eval_gain_order as o
-        on o.levels = l.levels
-       and o.grade = q.grade
+        on o.levels = g.levels
+       and o.grade = g.grade
        and o.counted
+       and o.walked
     inner join schemes as s
         on s.scheme = o.scheme
 ),
 
-walk_stops as (
+walked_entries as (
     -- where each query's walk from the table's end stops: the last entry with documents whose
     -- gain is not > 0 (none: the walk takes every entry)
     select
         query_id,
         scheme,
-        max(position) as stop_position
+        position,
+        grade,
+        gain,
+        max(case when gain <= 0 then position end) over (partition by query_id, scheme) as stop_position
     from counted_entries
-    where gain <= 0
-    group by query_id, scheme
 ),
 
 ideal_entries as (
     select
-        c.query_id,
-        c.scheme,
-        c.position,
-        c.grade,
-        c.gain
-    from counted_entries as c
-    inner join table_ends as e
-        on e.scheme = c.scheme
-       and e.levels = c.levels
-    left join walk_stops as w
-        on w.query_id = c.query_id
-       and w.scheme = c.scheme
-    where e.end_gain > 0
-      and (w.stop_position is null or c.position > w.stop_position)
+        query_id,
+        scheme,
+        position,
+        grade,
+        gain
+    from walked_entries
+    where stop_position is null or position > stop_position
 ),
 
 final as (
@@ -194,8 +123,8 @@ final as (
         q.query_id,
         i.scheme,
         i.gain,
-        row_number() over (partition by q.query_id, i.scheme order by i.position desc, q.doc_id) as position
-    from evaluated_qrels as q
+        row_number() over (partition by q.query_id, i.scheme order by i.position desc) as position
+    from eval_qrels as q
     inner join ideal_entries as i
         on i.query_id = q.query_id
        and i.grade = q.grade

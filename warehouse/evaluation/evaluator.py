@@ -11,7 +11,7 @@ from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
 from warehouse.errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
 from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
-from warehouse.evaluation.gain_order import GAIN_ORDER_COLUMNS, gain_order_rows
+from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
 from warehouse.evaluation.settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
 from warehouse.formats.table import Table, Tabular
@@ -143,8 +143,8 @@ def load_gain_order(db: Database, measures: Sequence[Measure], judged_only: bool
                                "(judged documents only)")
         if pairs:
             schemes[stored_name(m)] = pairs
-    judged_by_levels: dict[int, set[int]] = {}
-    for levels, grade in db.run_file("eval/gain_levels.sql").fetchall():
+    judged_by_levels: dict[int, set[int]] = {0: set()}  # a query judging no grade >= 0 has 0 levels
+    for levels, grade in db.run_file("eval/gain_levels.sql", {"full_table_levels": FULL_TABLE_LEVELS}).fetchall():
         judged_by_levels.setdefault(int(levels), set()).update([] if grade is None else [int(grade)])
     db.load_rows("eval_gain_order", GAIN_ORDER_COLUMNS, gain_order_rows(schemes, judged_by_levels))
 

@@ -23,9 +23,13 @@ T = TypeVar("T")
 # eval_gain_order's columns (warehouse/engines' load_rows types): one row per entry of the table
 # of one scheme for queries with `levels` grade levels, `position` its place after the sort (0
 # first); `counted`: the entry trec_eval counts the query's documents of that grade under (the
-# first pair naming the grade, else the grade's own entry; none for grades outside 0..levels-1)
+# first pair naming the grade, else the grade's own entry; none for grades outside 0..levels-1);
+# `first_of_grade`: the first entry of its grade after the sort, whose gain a retrieved document
+# of that grade gets; `walked`: the gain at the table's end is > 0 (else trec_eval's ideal ranking
+# is empty)
 GAIN_ORDER_COLUMNS = [("scheme", "varchar"), ("levels", "bigint"), ("position", "integer"),
-                      ("grade", "bigint"), ("gain", "double"), ("counted", "boolean")]
+                      ("grade", "bigint"), ("gain", "double"), ("counted", "boolean"), ("first_of_grade", "boolean"),
+                      ("walked", "boolean")]
 
 # Up to this many grade levels a table holds every grade, as trec_eval's does. Above it (a grade of
 # 2^31 - 1 would make 2^31 entries, and trec_eval itself allocates a count per grade) it holds the
@@ -78,6 +82,13 @@ def gain_order_rows(schemes: dict[str, Sequence[tuple[int, float]]],
     """Rows of eval_gain_order (GAIN_ORDER_COLUMNS) for these schemes (scheme -> its grade=gain
     pairs in the order given; '' the grades as gains) and the level counts the queries have, each
     with the grades its queries judge (sql/eval/gain_levels.sql)."""
-    return [(scheme, levels, position, grade, gain, counted)
-            for scheme, pairs in schemes.items() for levels, judged in sorted(judged_by_levels.items())
-            for position, (grade, gain, counted) in enumerate(gain_table(pairs, levels, judged))]
+    rows = []
+    for scheme, pairs in schemes.items():
+        for levels, judged in sorted(judged_by_levels.items()):
+            table = gain_table(pairs, levels, judged)
+            walked = bool(table) and table[-1][1] > 0
+            seen: set[int] = set()
+            for position, (grade, gain, counted) in enumerate(table):
+                rows.append((scheme, levels, position, grade, gain, counted, grade not in seen, walked))
+                seen.add(grade)
+    return rows
