@@ -65,3 +65,16 @@ def test_only_the_first_list_of_a_family_is_read(conformance):
     """trec_eval reads a family's first parameter list: a repeated cutoff in a later one is never read."""
     assert _run(conformance, "-m", "P.5,10", "-m", "P.5,5") == "P_5                   \tall\t0.6930\n" \
         "P_10                  \tall\t0.6186\n"
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("ndcg.x=1", "ndcg.x=1: expected grade=gain pairs (whole-number grades: ndcg.1=3,2=9)"),
+    ("G.0.5=1", "G.0.5=1: expected grade=gain pairs (whole-number grades: G.1=3,2=9)"),
+    ("11pt_avg.a,b", "11pt_avg.a,b: expected numbers separated by commas"),
+])
+def test_a_list_irw_cannot_read_is_said_as_typed_before_any_file_is_read(tmp_path, spec, says):
+    """trec_eval reads these with atol and atof (grade x is 0); irw says what it expected, naming the
+    argument as given, before it looks at the files (here, files that do not exist)."""
+    with pytest.raises(warehouse.MeasureError) as raised:
+        trec_eval.run(["-m", spec, str(tmp_path / "absent-qrels"), str(tmp_path / "absent-run")], io.StringIO())
+    assert str(raised.value) == says

@@ -23,7 +23,7 @@ from warehouse.evaluation import oneshot
 from warehouse.engines import FILE_ENGINES, evaluates_files
 from warehouse.errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only,
-                                            runs_by_rows)
+                                            measure_params, runs_by_rows)
 from warehouse.formats.formatting import trec_line
 from warehouse.ingestion.files import SwappedFileError, display_name
 from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE,
@@ -274,7 +274,10 @@ def _as_typed(spec: str) -> list[Measure]:
     if one_value:
         first = parse_trec(f"{name}.{params.split(',')[0]}")[0]
         return [replace(first, typed=params)]
-    return [replace(m, typed=params) for m in parse_trec(spec)]
+    measures = [replace(m, typed=params) for m in parse_trec(spec)]
+    for m in measures:
+        measure_params(m)  # a list that is not grade=gain pairs is said now, before any file is read
+    return measures
 
 
 def _as_trec_spec(spec: str) -> tuple[str, str, str]:

@@ -103,12 +103,13 @@ def measure_params(measure: Measure) -> MeasureParams:
                     continue
                 gains.append((name, len(gains) + 1, int(grade), float(gain)))
             except ValueError:
-                raise MeasureError(f"{measure.trec_name}: expected grade=gain pairs") from None
+                raise MeasureError(f"{measure.trec_spec}: expected grade=gain pairs (whole-number grades: "
+                                   f"{family}.1=3,2=9)") from None
     elif kind == RAW:
         try:  # a list given empty (11pt_avg.) reads as the one number 0.0
             numbers = [float(v) for v in str(measure.param).split(",") if v != ""] if measure.param else [0.0]
         except ValueError:
-            raise MeasureError(f"{measure.trec_name}: expected numbers separated by commas") from None
+            raise MeasureError(f"{measure.trec_spec}: expected numbers separated by commas") from None
         values = [(name, position, number) for position, number in enumerate(numbers, 1)]
     # alpha and beta: the options of the diversity families; ties: of the tie-aware ones (measures.Family.options)
     row = (name, family, k, x, bool(gains), _option(measure, "alpha", 0.5), _option(measure, "beta", 0.5),
