@@ -6,7 +6,7 @@ relevant documents only while the levels from it to the end ascend; from the fir
 order on, the rest read the whole ranking (interpolated precision at recall 0). irw read every
 level alone: `11pt_avg.1.0,0.9,...,0.0` on DL19 BM25 printed 0.3236 where trec_eval prints 0.8578.
 
-The expected values were printed by trec_eval 9.0.8 (its library as pytrec-eval-terrier 0.5.11
+The expected values were printed by trec_eval (its library as pytrec-eval-terrier 0.5.11
 builds it, linked to a main following trec_eval.c) for DL19 BM25 of ../shared/conformance: the
 summary line and the SHA-256 of the -q output.
 """

@@ -1,6 +1,8 @@
 """`irw trec-eval` prints what trec_eval (C) printed on 120 random calls (tests/trec_eval_cases.py):
 random small files, options and parameter lists, each case made again from its number and its
-output compared by SHA-256 with trec_eval 9.0.8's, recorded in tests/trec_eval_cases.json.
+output compared by SHA-256 with trec_eval's (its library as pytrec-eval-terrier 0.5.11 builds it,
+which prints the 9.0.8 release's numbers but reads relstring's parameter), recorded in
+tests/trec_eval_cases.json.
 
 A differential run of this kind against trec_eval found the gain maps sorted by gain rather than
 as trec_eval's qsort leaves them, 11pt_avg's levels read alone rather than in trec_eval's walk, and

@@ -2,7 +2,8 @@
 
 tests/test_trec_eval_random.py runs every case through `irw trec-eval` and compares its output
 with trec_eval's, recorded in tests/trec_eval_cases.json by running this file with a trec_eval
-9.0.8 binary (benchmarks/README.md says how one is built; CI has none):
+binary (benchmarks/README.md builds one from the library in pytrec-eval-terrier's wheel; CI has
+none):
 
     .venv/bin/python tests/trec_eval_cases.py --record /path/to/trec_eval [--cases 120]
 
@@ -178,8 +179,9 @@ def main() -> int:
                 status, out = run_c(args.record, argv)
                 cases.append({"case": number, "argv": shown(argv, folder), "status": status,
                               "lines": out.count("\n"), "sha256": digest(out)})
-            RECORDED.write_text(json.dumps({"seed": args.seed, "trec_eval": "9.0.8 (pytrec-eval-terrier 0.5.11's "
-                                            "library, a main following trec_eval.c)", "cases": cases}, indent=1) + "\n")
+            made_by = ("trec_eval's library in pytrec-eval-terrier 0.5.11 (the 9.0.8 release's measures; its "
+                       "relstring reads a parameter), a main following trec_eval.c")
+            RECORDED.write_text(json.dumps({"seed": args.seed, "trec_eval": made_by, "cases": cases}, indent=1) + "\n")
             print(f"{len(cases)} cases written to {RECORDED}")
             return 0
         differ = 0
