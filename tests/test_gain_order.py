@@ -122,4 +122,5 @@ def test_gain_maps_out_of_order_on_postgresql_are_duckdb_s(conformance, postgres
         stored = wh.evaluate("BM25", "dl19", names, per_query=True)
     values = {(q, m): v for _, q, m, v in stored.per_query.rows}
     assert values == pytest.approx({(q, m): v for _, q, m, v in on_files.per_query.rows}, rel=1e-12)
-    assert {m: f"{v:.4f}" for _, m, v, *_ in stored.summary.rows if m.startswith("G_")} == {"G_1=0.5,2=1,3=1.5": "0.2959"}
+    shown = {m: f"{v:.4f}" for _, m, v, *_ in stored.summary.rows if m.startswith("G_")}
+    assert shown == {"G_1=0.5,2=1,3=1.5": "0.2959"}
