@@ -3,7 +3,7 @@
 -- Grain: eval_gain_schemes one row per gain measure; eval_gain_judged one row per run x query x
 -- scheme x retrieved judged doc with a nonzero gain; eval_gain_ideal one row per query x scheme x
 -- ideal position.
--- Inputs: eval_judged, eval_qrels, eval_params (measure, family, has_gains) of $measures (the nDCG
+-- Inputs: eval_judged, eval_qrels, eval_params (measure, gain_scheme) of $measures (the nDCG
 -- families' and G's), eval_gain_query_levels and eval_gain_query_grades (sql/eval/gain_levels.sql:
 -- each evaluated query's number of grade levels and judged grades), eval_gain_order (each scheme's table of gains in the order trec_eval
 -- sorts it, for each number of levels: written by warehouse/evaluation/gain_order.py from the
@@ -19,13 +19,14 @@
 -- contributes the query's judged documents of its grade (retrieved or not), and the walk stops at
 -- the first entry with documents whose gain is not > 0, or at once when the gain at the table's
 -- end is not > 0. ndcg_cut ignores gain maps. A measure with a gain map is its own scheme; every
--- other one shares the scheme '' (grades as gains), whose table is in gain order.
+-- other one shares the scheme '' (grades as gains), whose table is in gain order (eval_params'
+-- gain_scheme, from warehouse/evaluation/evaluator.py's measure_params).
 drop table if exists eval_gain_schemes;
 
 create temp table eval_gain_schemes as
 select
     measure,
-    case when family <> 'ndcg_cut' and has_gains then measure else '' end as scheme
+    gain_scheme as scheme
 from eval_params
 where measure in (select unnest($measures));
 

@@ -64,7 +64,8 @@ def _option(measure: Measure, key: str, unused: float) -> float:
 PARAM_COLUMNS = {
     "eval_params": [("measure", "varchar"), ("family", "varchar"), ("k", "bigint"), ("x", "double"),
                     ("has_gains", "boolean"), ("alpha", "double"), ("beta", "double"), ("ties", "varchar"),
-                    ("trec_name", "varchar"), ("aggregate", "varchar"), ("description", "varchar")],
+                    ("trec_name", "varchar"), ("aggregate", "varchar"), ("description", "varchar"),
+                    ("gain_scheme", "varchar")],
     # 11pt_avg's recall levels, utility's four coefficients
     "eval_param_values": [("measure", "varchar"), ("position", "integer"), ("value", "double")],
     # the grade=gain pairs of the gain measures (ndcg.1=3,2=9), in the order given
@@ -75,11 +76,14 @@ PARAM_COLUMNS = {
 @dataclass(frozen=True)
 class MeasureParams:
     """One measure as its family's SQL reads it: its row of eval_params, and its rows of
-    eval_param_values and eval_param_gains (PARAM_COLUMNS)."""
+    eval_param_values and eval_param_gains (PARAM_COLUMNS). gain_scheme: the table of gains its
+    grade=gain pairs make, named as the measure is stored ('' for the grades as gains, shared by
+    every measure without pairs), as eval_params says it to sql/eval/06_gains.sql."""
 
     row: tuple
     values: tuple[tuple, ...] = ()
     gains: tuple[tuple, ...] = ()
+    gain_scheme: str = ""
 
 
 def measure_params(measure: Measure) -> MeasureParams:
@@ -112,38 +116,41 @@ def measure_params(measure: Measure) -> MeasureParams:
             raise MeasureError(f"{measure.trec_spec}: expected numbers separated by commas") from None
         values = [(name, position, number) for position, number in enumerate(numbers, 1)]
     # alpha and beta: the options of the diversity families; ties: of the tie-aware ones (measures.Family.options)
+    gain_scheme = name if gains else ""
     row = (name, family, k, x, bool(gains), _option(measure, "alpha", 0.5), _option(measure, "beta", 0.5),
-           str(measure.option("ties") or ""), measure.trec_name, measure.aggregate, measure.family.description)
-    return MeasureParams(row, tuple(values), tuple(gains))
+           str(measure.option("ties") or ""), measure.trec_name, measure.aggregate, measure.family.description,
+           gain_scheme)
+    return MeasureParams(row, tuple(values), tuple(gains), gain_scheme)
 
 
-def load_measure_params(db: Database, measures: Sequence[Measure]) -> None:
+def load_measure_params(db: Database, measures: Sequence[Measure]) -> dict[str, MeasureParams]:
     """Fills eval_params, eval_param_values and eval_param_gains with these measures: each family
-    file then reads the rows of the measures it is given ($measures, their stored names)."""
+    file then reads the rows of the measures it is given ($measures, their stored names). Returns
+    what it loaded, by stored name."""
     params = [measure_params(m) for m in measures]
     db.load_rows("eval_params", PARAM_COLUMNS["eval_params"], [p.row for p in params])
     db.load_rows("eval_param_values", PARAM_COLUMNS["eval_param_values"], [v for p in params for v in p.values])
     db.load_rows("eval_param_gains", PARAM_COLUMNS["eval_param_gains"], [g for p in params for g in p.gains])
+    return {p.row[0]: p for p in params}
 
 
-def load_gain_order(db: Database, measures: Sequence[Measure], judged_only: bool) -> None:
-    """Fills eval_gain_order, the tables of gains of these gain measures in trec_eval's sorted order
+def load_gain_order(db: Database, measures: Sequence[tuple[Measure, MeasureParams]], judged_only: bool) -> None:
+    """Fills eval_gain_order, the tables of gains of these gain measures (with what
+    load_measure_params loaded of them) in trec_eval's sorted order
     (warehouse/evaluation/gain_order.py), for every number of grade levels an evaluated query has:
-    each measure with grade=gain pairs is a scheme of its own, named as it is stored, as
-    sql/eval/06_gains.sql names its schemes; '' is the grades as gains.
+    one table per gain scheme (MeasureParams.gain_scheme).
 
     trec_eval looks up grade -1 for a retrieved document the qrels do not judge, so a pair -1=x
     gives those documents gain x; irw's gain tables hold judged documents only, so such a pair is
     refused (unless judged_only, -J, leaves those documents out, as it does in trec_eval)."""
     schemes: dict[str, list[tuple[int, float]]] = {"": []}
-    for m in measures:
-        pairs = [(grade, gain) for _name, _position, grade, gain in measure_params(m).gains]
+    for m, params in measures:
+        pairs = [(grade, gain) for _name, _position, grade, gain in params.gains]
         if not judged_only and any(grade == -1 and gain != 0 for grade, gain in pairs):
             raise MeasureError(f"{m.trec_spec}: grade -1 is how trec_eval looks up retrieved documents the qrels do "
                                "not judge, and irw gives them no gain: leave -1 out (or map it to 0), or give -J "
                                "(judged documents only)")
-        if pairs:
-            schemes[stored_name(m)] = pairs
+        schemes[params.gain_scheme] = pairs
     judged_by_levels: dict[int, set[int]] = {0: set()}  # a query judging no grade >= 0 has 0 levels
     for levels, grade in db.run_file("eval/gain_levels.sql", {"full_table_levels": FULL_TABLE_LEVELS}).fetchall():
         judged_by_levels.setdefault(int(levels), set()).update([] if grade is None else [int(grade)])
@@ -414,14 +421,14 @@ class Evaluator:
         if self.db.keeps_scores:
             self.db.run_file("eval/delete_scores.sql",
                              {"evaluation_id": evaluation_id, "run_ids": run_ids, "measures": names})
-        load_measure_params(self.db, measures)
+        params = load_measure_params(self.db, measures)
         gain_measures = [m for m in measures if m.family.trec_name in GAIN_SCHEME_FAMILIES]
         if not gain_measures:
             # sql/measures/gain.sql reads the gain tables for G: binG alone (no G) gets them built
             # for itself (its scheme '' is never read), so that the file finds the tables it names
             gain_measures = [m for m in measures if m.family.sql == "measures/gain.sql"]
         if gain_measures:
-            load_gain_order(self.db, gain_measures, s.judged_only)
+            load_gain_order(self.db, [(m, params[stored_name(m)]) for m in gain_measures], s.judged_only)
             self.db.run_file("eval/06_gains.sql", {"measures": [stored_name(m) for m in gain_measures]})
             if any(m.family.trec_name in DCG_FAMILIES for m in gain_measures):
                 self.db.run_file("eval/07_dcg.sql")
