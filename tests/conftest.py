@@ -70,6 +70,19 @@ def dl19_expected(conformance: Path, run: str, level: int = 1, version: int = 9)
     return values
 
 
+def dl19_trec_eval(conformance: Path, *argv: str, run: str = "BM25") -> str:
+    """What `irw trec-eval ARGV QRELS RUN` prints, in this process, for a DL19 run of the conformance
+    folder (IrwError raised as the command raises it)."""
+    import io
+
+    from warehouse.commands import trec_eval
+
+    folder = conformance / "dl19-passage"
+    out = io.StringIO()
+    trec_eval.run([*argv, str(folder / "qrels.dl19-passage.txt"), str(folder / "runs" / f"run.dl19.{run}.txt")], out)
+    return out.getvalue()
+
+
 def conformance_params(make_cases: Callable[[], list], width: int) -> list:
     """pytest.param cases listed from the conformance folder by make_cases. Where the folder is absent,
     one placeholder case of `width` Nones stands in, so the test still meets its `conformance` fixture

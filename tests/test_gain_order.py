@@ -18,13 +18,13 @@ their summary lines.
 from __future__ import annotations
 
 import hashlib
-import io
 
 import pytest
 
 import warehouse
-from warehouse.commands import trec_eval
 from warehouse.evaluation.gain_order import gain_table, merge_sort
+
+from conftest import dl19_trec_eval
 
 MEASURES = ["ndcg.1=3.5,2=9.0,4=7.0", "ndcg.1=0.5,2=1,3=1.5", "Rndcg.1=3.5,2=9.0,4=7.0", "G.1=0.5,2=1,3=1.5",
             "ndcg_rel.3=2.5"]
@@ -64,12 +64,7 @@ def _cases():
 
 @pytest.mark.parametrize("run", _cases())
 def test_gain_maps_print_trec_eval_s_bytes(conformance, run):
-    folder = conformance / "dl19-passage"
-    argv = ["-q"] + [a for m in MEASURES for a in ("-m", m)] + [str(folder / "qrels.dl19-passage.txt"),
-                                                                str(folder / "runs" / f"run.dl19.{run}.txt")]
-    out = io.StringIO()
-    trec_eval.run(argv, out)
-    text = out.getvalue()
+    text = dl19_trec_eval(conformance, "-q", *(a for m in MEASURES for a in ("-m", m)), run=run)
     digest, summary = EXPECTED[run]
     printed = {line.split("\t")[0].strip(): line.split("\t")[2] for line in text.splitlines() if "\tall\t" in line}
     assert printed == summary
@@ -88,22 +83,15 @@ def test_a_stored_evaluation_reads_gain_maps_as_trec_eval_does(conformance, tmp_
     wh.close()
 
 
-def _run(conformance, *argv: str) -> str:
-    folder = conformance / "dl19-passage"
-    out = io.StringIO()
-    trec_eval.run([*argv, str(folder / "qrels.dl19-passage.txt"), str(folder / "runs" / "run.dl19.BM25.txt")], out)
-    return out.getvalue()
-
-
 def test_a_gain_for_unjudged_documents_is_refused_unless_judged_only(conformance):
     """trec_eval looks up grade -1 for a retrieved document its qrels lack (ndcg.-1=0.5,2=3: 0.6318
     on DL19 BM25), which irw's gain tables do not hold; with -J those documents are gone in both
     (trec_eval: 0.4682)."""
     with pytest.raises(warehouse.MeasureError, match=r"ndcg\.-1=0\.5,2=3: grade -1 is how trec_eval looks up "
                                                      r"retrieved documents the qrels do not judge.*give -J"):
-        _run(conformance, "-m", "ndcg.-1=0.5,2=3")
-    assert _run(conformance, "-J", "-m", "ndcg.-1=0.5,2=3") == "ndcg_-1=0.5,2=3       \tall\t0.4682\n"
-    assert _run(conformance, "-m", "ndcg.-1=0,2=3") == _run(conformance, "-m", "ndcg.2=3").replace(
+        dl19_trec_eval(conformance, "-m", "ndcg.-1=0.5,2=3")
+    assert dl19_trec_eval(conformance, "-J", "-m", "ndcg.-1=0.5,2=3") == "ndcg_-1=0.5,2=3       \tall\t0.4682\n"
+    assert dl19_trec_eval(conformance, "-m", "ndcg.-1=0,2=3") == dl19_trec_eval(conformance, "-m", "ndcg.2=3").replace(
         "ndcg_2=3      ", "ndcg_-1=0,2=3 ")
 
 

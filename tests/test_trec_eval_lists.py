@@ -21,6 +21,8 @@ import pytest
 import warehouse
 from warehouse.commands import trec_eval
 
+from conftest import dl19_trec_eval
+
 ELEVEN_POINTS = {
     "11pt_avg.0.8,0.5,0.2": ("0.6875", "7b009a077dc83be2b298e7c81a305828fbaddfd525f28814fe7c25e7d860d89e"),
     "11pt_avg.1,0.1": ("0.7476", "0e000bf6943faf8eed7431b05c8379959221a335fb2d1ade2cfc6249680a1b62"),
@@ -29,26 +31,19 @@ ELEVEN_POINTS = {
 }
 
 
-def _run(conformance, *argv: str) -> str:
-    folder = conformance / "dl19-passage"
-    out = io.StringIO()
-    trec_eval.run([*argv, str(folder / "qrels.dl19-passage.txt"), str(folder / "runs" / "run.dl19.BM25.txt")], out)
-    return out.getvalue()
-
-
 @pytest.mark.parametrize("spec", list(ELEVEN_POINTS))
 def test_eleven_point_levels_are_walked_in_trec_eval_s_order(conformance, spec):
     value, digest = ELEVEN_POINTS[spec]
     name = spec.replace(".", "_", 1)
-    assert _run(conformance, "-m", spec) == f"{name:<22}\tall\t{value}\n"
-    assert hashlib.sha256(_run(conformance, "-q", "-m", spec).encode()).hexdigest() == digest
+    assert dl19_trec_eval(conformance, "-m", spec) == f"{name:<22}\tall\t{value}\n"
+    assert hashlib.sha256(dl19_trec_eval(conformance, "-q", "-m", spec).encode()).hexdigest() == digest
 
 
 def test_levels_in_ascending_order_read_each_level_alone(conformance):
     """In ascending order the walk reads every level at its own count: the mean of iprec_at_recall."""
-    ascending = float(_run(conformance, "-m", "11pt_avg.0.2,0.5,0.8").split("\t")[2])
+    ascending = float(dl19_trec_eval(conformance, "-m", "11pt_avg.0.2,0.5,0.8").split("\t")[2])
     each = [float(line.split("\t")[2]) for line in
-            _run(conformance, "-m", "iprec_at_recall.0.2,0.5,0.8").splitlines()]
+            dl19_trec_eval(conformance, "-m", "iprec_at_recall.0.2,0.5,0.8").splitlines()]
     assert ascending == pytest.approx(sum(each) / 3, abs=6e-5)
 
 
@@ -58,12 +53,12 @@ def test_a_list_giving_a_cutoff_twice_is_refused_as_trec_eval_refuses_it(conform
     """trec_eval reads cutoffs with atol and recall levels with atof, and a list in which two read
     as the same number fails ("duplicate cutoffs detected", then "Cannot initialize measure")."""
     with pytest.raises(warehouse.MeasureError, match=re.escape(spec) + r": the list gives a (cutoff|level) twice"):
-        _run(conformance, "-m", spec)
+        dl19_trec_eval(conformance, "-m", spec)
 
 
 def test_only_the_first_list_of_a_family_is_read(conformance):
     """trec_eval reads a family's first parameter list: a repeated cutoff in a later one is never read."""
-    assert _run(conformance, "-m", "P.5,10", "-m", "P.5,5") == "P_5                   \tall\t0.6930\n" \
+    assert dl19_trec_eval(conformance, "-m", "P.5,10", "-m", "P.5,5") == "P_5                   \tall\t0.6930\n" \
         "P_10                  \tall\t0.6186\n"
 
 
