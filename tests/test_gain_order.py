@@ -112,3 +112,33 @@ def test_gain_maps_out_of_order_on_postgresql_are_duckdb_s(conformance, postgres
     assert values == pytest.approx({(q, m): v for _, q, m, v in on_files.per_query.rows}, rel=1e-12)
     shown = {m: f"{v:.4f}" for _, m, v, *_ in stored.summary.rows if m.startswith("G_")}
     assert shown == {"G_1=0.5,2=1,3=1.5": "0.2959"}
+
+
+@pytest.mark.parametrize("spec", ["ndcg.1=0.5,2=1", "G.1=3", "Rndcg.2=9", "ndcg_rel.3=2", "utility.2,-1,0,0",
+                                  "11pt_avg.0.2,0.5", "rbp.p=0.95"])
+def test_a_measure_named_with_its_parameter_string_reads_back_from_its_name(spec):
+    """ndcg_1=0.5,2=1 is how irw names and stores ndcg.1=0.5,2=1 (trec_eval's printed name): reports
+    read measures back by name, and `irw report leaderboard -m 'ndcg.1=0.5,2=1'` failed writing its
+    run pages with "unknown measure 'ndcg_1=0.5,2=1'"."""
+    from warehouse.evaluation.measures import parse
+
+    (measure,) = parse(spec)
+    assert parse(measure.name) == [measure]
+
+
+def test_a_leaderboard_with_run_pages_shows_measures_named_with_their_parameters(conformance, tmp_path):
+    folder = conformance / "dl19-passage"
+    wh = warehouse.open(tmp_path / "w.duckdb")
+    wh.ingest_qrels(folder / "qrels.dl19-passage.txt", name="dl19")
+    for run in ("BM25", "REP_LLAMA"):
+        wh.ingest_run(folder / "runs" / f"run.dl19.{run}.txt", name=run)
+    from warehouse.reports.page_leaderboard import write_leaderboard
+
+    written = write_leaderboard(wh, "dl19", tmp_path / "site" / "dl19.html",
+                                ["ndcg.1=0.5,2=1,3=1.5", "utility.2,-1,0,0", "nDCG@10"])
+    wh.close()
+    assert len(written.paths) == 3  # the board and both run pages
+    board = (tmp_path / "site" / "dl19.html").read_text()
+    assert "ndcg_1=0.5,2=1,3=1.5" in board and "0.6159" in board and "1.0092" in board  # trec_eval's values
+    page = next((tmp_path / "site" / "dl19_runs").glob("*BM25*.html")).read_text()
+    assert "utility_2,-1,0,0" in page and "0.6159" in page

@@ -446,15 +446,19 @@ def parse_trec(spec: str) -> list[Measure]:
 
 
 def _parse_printed_trec_name(spec: str) -> Measure | None:
-    """A name as trec_eval prints it (P_10, iprec_at_recall_0.30, ndcg_cut_10) -> its measure."""
+    """A name as trec_eval prints it (P_10, iprec_at_recall_0.30, ndcg_cut_10, and the names of
+    measures whose parameter string is part of the name: utility_2,-1,0,0, ndcg_1=3,2=9, which are
+    also how irw names them) -> its measure."""
     for family in sorted(ALL_FAMILIES.values(), key=lambda f: -len(f.trec_name)):
         prefix = family.trec_name + "_"
-        if family.kind in (CUTOFFS, LEVELS) and spec.startswith(prefix):
+        if family.kind in (CUTOFFS, LEVELS, RAW) and spec.startswith(prefix):
             value = spec[len(prefix):]
             if re.fullmatch(r"[0-9]+", value) and family.kind == CUTOFFS:
                 return Measure(family, int(value))
             if re.fullmatch(r"[0-9]*\.?[0-9]+", value) and family.kind == LEVELS:
                 return Measure(family, float(value))
+            if re.fullmatch(r"[-+0-9.,=eEp]+", value) and family.kind == RAW:  # numbers, grade=gain, p=
+                return Measure(family, value)
     return None
 
 
