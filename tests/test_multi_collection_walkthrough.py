@@ -371,6 +371,30 @@ def test_the_folder_per_collection_layout_keeps_every_run_apart(tmp_path, by_col
     assert evaluations(work) == evaluations(folder)
 
 
+def test_files_linked_into_collection_folders_are_named_as_copies_are(tmp_path, by_collection, data):
+    """A user who keeps runs one folder per collection by linking the publisher's files in
+    (`ln -s .../runs/BM25/trec_results_covid.txt covid/BM25.txt`) and ingests every folder in one
+    command gets the names and systems copies get: the folder a link sits in is the file's folder.
+    Grouped by where the links point (runs/BM25/ holds every collection's file), irw named them
+    covid.BM25, covid.RM3 ..., system `covid`, saying the folder names the system."""
+    linked = tmp_path / "linked"
+    for collection in COLLECTIONS:
+        (linked / collection).mkdir(parents=True)
+        for system in SYSTEMS:
+            (linked / collection / f"{system}.txt").symlink_to(data / "runs" / system / f"trec_results_{collection}.txt")
+    copied = tmp_path / "copied"
+    shutil.copytree(by_collection, copied, symlinks=True)
+    command = "irw ingest run " + " ".join(f"{c}/" for c in COLLECTIONS)
+    listed = {}
+    for work in (linked, copied):
+        result = bash(command, work)
+        assert result.returncode == 0, result.stderr
+        listed[work.name] = sorted((r["name"], r["system"], r["queries"])
+                                   for r in json.loads(bash("irw runs --format json", work).stdout))
+    assert listed["linked"] == listed["copied"]
+    assert listed["linked"] == sorted((f"{s}.{c}", s, QUERIES[c]) for s in SYSTEMS for c in COLLECTIONS)
+    assert "so the folder names the system" not in result.stderr
+
 # -- the same walk on PostgreSQL ---------------------------------------------------------------------
 
 @pytest.mark.postgres

@@ -31,7 +31,8 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
      - else they are one system's runs of different collections, or an earlier version of the file
        (stored from its folder): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22,
        system BM25).
-  Every name not taken from the tag is said on stderr with its reason.
+  Every name not taken from the tag is said on stderr with its reason. A file's folder is the one
+  it was given in: a link is in the folder holding the link, wherever it points.
 - a template (`name_template`, `--name-template`): str.format fields TEMPLATE_FIELDS of each file;
   `system` may hold the same fields.
 
@@ -282,9 +283,9 @@ def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None
 def _known_queries(db: Database, files: list[_File]) -> None:
     """The queries of the stored runs whose bytes files of the batch are, in the folders where a
     file is still to be named by the rule (a folder of files all stored names nothing)."""
-    pending = {f.path.resolve().parent for f in files if f.tag is not None and not f.known_as}
+    pending = {_place(f.path) for f in files if f.tag is not None and not f.known_as}
     for file in files:
-        if file.known_as and file.queries is None and file.path.resolve().parent in pending:
+        if file.known_as and file.queries is None and _place(file.path) in pending:
             file.queries = frozenset(row[0] for row in db.run_file("catalog/run_query_ids.sql",
                                                                    {"run_id": file.known_id}).fetchall())
 
@@ -292,6 +293,13 @@ def _known_queries(db: Database, files: list[_File]) -> None:
 def _folder(path: Path) -> str:
     """The name of the folder holding a file (`.` resolved: a run in the working folder)."""
     return path.parent.name or path.resolve().parent.name
+
+
+def _place(path: Path) -> Path:
+    """The folder holding a file as the user laid the files out: absolute, with `.` and `..` taken
+    away, symbolic links not followed (a run file linked into a collection's folder belongs to that
+    folder, not to the one its link points into)."""
+    return Path(os.path.abspath(path)).parent
 
 
 def _fields(file: _File) -> dict[str, str]:
@@ -327,7 +335,7 @@ def _groups(files: list[_File]) -> dict[Path, list[_File]]:
     groups: dict[Path, list[_File]] = {}
     for file in files:
         if file.tag is not None:
-            groups.setdefault(file.path.resolve().parent, []).append(file)
+            groups.setdefault(_place(file.path), []).append(file)
     return groups
 
 
@@ -408,14 +416,15 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
         # the same file name in another folder for runs of one collection (the same queries): the
         # folders are systems (a stored run read from this folder is an earlier version of the file)
-        here = file.path.resolve().parent
+        here = _place(file.path)
         same = [other for other in rivals
-                if other.path.resolve().parent != here and _one_collection(file.queries, queries_of(other))]
+                if _place(other.path) != here and _one_collection(file.queries, queries_of(other))]
         stored_same = False
         if held and run_source and run_queries and not any(o.known_as == file.name for o in rivals):
             run_id = stored(file.name)[0]
             source = run_source(run_id)
-            stored_same = (source is not None and Path(source).parent != here
+            # a stored run's source is its resolved path: read from here, through a link or not
+            stored_same = (source is not None and Path(source).parent not in (here, file.path.resolve().parent)
                            and _one_collection(file.queries, run_queries(run_id)))
         if same or stored_same:
             total = len(rivals) + (held and not any(o.known_as == file.name for o in rivals))
