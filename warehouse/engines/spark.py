@@ -317,8 +317,11 @@ class SparkDatabase(Statements):
         if kind == "insert":
             new = self._typed(name, self._sql(statement.text, bound), statement.columns)
             old = self._tables[name]
-            if not statement.conflict and not statement.returning:  # rows added: one pass
-                self.replace_table(name, old.unionByName(new))
+            if not statement.conflict and not statement.returning:
+                # rows added: only they are computed; the table is the union of its parts, each
+                # materialised once (materialising the union would copy every earlier row again on
+                # each insert: all_trec inserts into scores 15 times)
+                self.replace_table(name, old.unionByName(self._materialised(new)), cache=False)
                 return _Result()
             new = self._materialised(new)
             if statement.conflict:
