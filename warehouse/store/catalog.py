@@ -1,6 +1,7 @@
 """What the warehouse holds, and removing it with everything derived from it."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -13,8 +14,30 @@ def run_ids(db: Database, names) -> dict[str, int]:
     ids = dict(db.run_file("catalog/run_ids.sql", {"names": names}).fetchall())
     for name in names:
         if name not in ids:
-            raise NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+            raise unknown_run(db, name)
     return {name: ids[name] for name in names}
+
+
+def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundError:
+    """The error for a run name no stored run has, saying what the user likely meant: a system's
+    name (in a warehouse of several collections, BM25 has the runs BM25.covid, BM25.news ...: with
+    qrels, the ones it judges), else stored names close to it."""
+    runs = [row[0] for row in db.run_file("catalog/system_runs.sql", {"system": name}).fetchall()]
+    if runs:
+        judged = []
+        if qrels is not None:
+            try:
+                judged = list(select_runs(db, None, systems=[name], qrels=qrels))
+            except NotFoundError:  # qrels judges none of them
+                pass
+        which = f", those qrels {qrels} judges ({_listed(judged, 'run')})" if judged else f" ({_listed(runs, 'run')})"
+        return NotFoundError(f"no run named {name!r}: {name} is a system; name one of its runs{which}")
+    names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.75)
+    if close:
+        return NotFoundError(f"no run named {name!r}; did you mean {' or '.join(close)}? "
+                             "`irw runs` lists the stored runs")
+    return NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
 
 
 def run_id(db: Database, name: str) -> int:
@@ -190,7 +213,7 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
         if position in matched:
             continue
         if not is_pattern(text):
-            raise NotFoundError(f"no run named {text!r}; `irw runs` lists the stored runs")
+            raise unknown_run(db, text, qrels)
         names = [r[0] for r in db.run_file("catalog/run_names.sql").fetchall()]
         raise NotFoundError(f"no stored run matches {text!r} (shell-style and case-sensitive: * ? [...]); "
                             f"{_listed(names, 'stored run')}")
@@ -230,7 +253,7 @@ def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
     if baseline is None or db.run_file("catalog/run_named.sql", {"name": baseline}).fetchone() is not None:
         return
     if db.run_file("catalog/system_named.sql", {"system": baseline}).fetchone() is None:
-        raise NotFoundError(f"no run named {baseline!r}; `irw runs` lists the stored runs")
+        raise unknown_run(db, baseline)
     try:
         judged = list(select_runs(db, None, systems=[baseline], qrels=qrels))
     except NotFoundError:  # qrels judges none of the system's runs
