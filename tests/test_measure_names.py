@@ -85,3 +85,28 @@ def test_writes_on_a_read_only_warehouse_are_refused_by_irw(db_path, tmp_path):
                     call()
     with warehouse.open(db_path, read_only=True) as wh:
         assert [r[0] for r in wh.runs().rows] == ["a"]
+
+
+def test_a_value_is_read_back_under_any_name_evaluate_took(conformance, db_path):
+    """Evaluation.value takes a measure as evaluate takes it: `ndcg_cut.10` asked of evaluate was
+    stored as nDCG@10, and `ev.value(run, 'ndcg_cut.10')` was a bare KeyError. A run or measure the
+    evaluation lacks says what it holds (a KeyError still, for code that catches one)."""
+    from conftest import dl19_expected
+    from warehouse import NotEvaluated
+
+    folder = conformance / "dl19-passage"
+    expected = dl19_expected(conformance, "BM25")
+    with warehouse.open(db_path) as wh:
+        wh.ingest_qrels(folder / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_run(folder / "runs" / "run.dl19.BM25.txt", "BM25")
+        ev = wh.evaluate(["BM25"], "dl19", ["ndcg_cut.10", "P.5", "map"])
+    for names, trec_name in ((("ndcg_cut.10", "ndcg_cut_10", "nDCG@10"), "ndcg_cut_10"),
+                             (("P.5", "P_5", "P@5"), "P_5"), (("map", "AP"), "map")):
+        for name in names:
+            assert f"{ev.value('BM25', name):.4f}" == expected[(trec_name, "all")], name
+    with pytest.raises(NotEvaluated, match=r"^run 'BM25_RM3' is not in this evaluation; its runs: BM25$"):
+        ev.value("BM25_RM3", "AP")
+    with pytest.raises(KeyError, match=r"^RR is not in this evaluation; its measures: nDCG@10, P@5, AP$"):
+        ev.value("BM25", "recip_rank")
+    with pytest.raises(MeasureError, match=r"P\.5,10 names 2 measures \(P@5, P@10\): name one"):
+        ev.value("BM25", "P.5,10")

@@ -24,7 +24,7 @@ _EXPORTS = {
     "Warehouse": "core", "open": "core", "evaluate_files": "core", "evaluate_on_spark": "core",
     "Table": "formats.table",
     **dict.fromkeys((
-        "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotFoundError", "Problem",
+        "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotEvaluated", "NotFoundError", "Problem",
         "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
         "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed", "WarehouseDamaged",
         "WarehouseLocked"), "errors"),
@@ -33,7 +33,7 @@ _EXPORTS = {
 __all__ = [
     "Warehouse", "open", "evaluate_files", "evaluate_on_spark", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
     "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
-    "MeasureError", "BatchError", "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed",
+    "MeasureError", "NotEvaluated", "BatchError", "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed",
     "WarehouseDamaged", "WarehouseLocked",
 ]
 

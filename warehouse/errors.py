@@ -81,6 +81,13 @@ class NotFoundError(IrwError):
     """A named run, qrels set or measure does not exist."""
 
 
+class NotEvaluated(NotFoundError, KeyError):
+    """Evaluation.value of a run or measure the evaluation does not hold (a KeyError too, as the
+    lookup it is)."""
+
+    __str__ = NotFoundError.__str__
+
+
 class ConflictError(IrwError):
     """A name is taken by different content; --replace resolves it."""
 

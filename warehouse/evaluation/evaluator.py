@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
-from warehouse.errors import MeasureError, ReadOnlyError, RowsNotStoredError, UsageError
+from warehouse.errors import MeasureError, NotEvaluated, ReadOnlyError, RowsNotStoredError, UsageError
 from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
 from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
@@ -207,11 +207,22 @@ class Evaluation(Tabular):
                 if m.level is not None and m.level != self.settings.level] + \
             [f"{m.name}: {m.family.conventions}" for m in self.measures if m.family.conventions]
 
-    def value(self, run: str, measure: str) -> float:
+    def value(self, run: str, measure: str | Measure) -> float:
+        """run's summary value of measure, named in any way evaluate takes it (nDCG@10,
+        ndcg_cut.10, ndcg_cut_10 are one measure). A run or measure this evaluation lacks is
+        NotEvaluated (a KeyError too), which says what it holds."""
+        resolved = [m.name for m in _resolve([measure])]
+        if len(resolved) != 1:
+            raise MeasureError(f"{measure} names {len(resolved)} measures ({', '.join(resolved)}): name one")
+        (name,) = resolved
         for row in self.summary.rows:
-            if row[0] == run and row[1] == measure:
+            if row[0] == run and row[1] == name:
                 return row[2]
-        raise KeyError((run, measure))
+        runs = list(dict.fromkeys(row[0] for row in self.summary.rows))
+        if run not in runs:
+            raise NotEvaluated(f"run {run!r} is not in this evaluation; its runs: {', '.join(runs)}")
+        names = [m.name for m in self.measures if m.family.sql is not None]
+        raise NotEvaluated(f"{name} is not in this evaluation; its measures: {', '.join(names)}")
 
     def wide(self, per_query: bool = False, micro: bool = False) -> Table:
         """One row per run (or run x query), one column per measure: the shape people read."""
