@@ -168,6 +168,27 @@ def test_folders_and_patterns_give_their_files_in_name_order(dl21_runs, tmp_path
         trec_eval_out([DL21_QRELS, str(tmp_path / "nothing*.txt")])
 
 
+
+def test_evaluate_files_takes_folders_and_patterns_as_trec_eval_does():
+    """warehouse.evaluate_files(qrels, "runs/") refused the folder ("is a directory, not a file")
+    that `irw trec-eval QRELS runs/` takes: a folder or pattern now gives its files, each named by
+    its path, with trec_eval's numbers (the six DL19 runs)."""
+    import warehouse
+    from conftest import dl19_expected
+
+    qrels, folder = DL19 / "qrels.dl19-passage.txt", DL19 / "runs"
+    by_folder = warehouse.evaluate_files(qrels, folder, ["AP", "nDCG@10"])
+    names = [str(folder / f"run.dl19.{system}.txt") for system in DL19_SYSTEMS]
+    assert [row[0] for row in by_folder.wide().rows] == names
+    for system, name in zip(DL19_SYSTEMS, names):
+        expected = dl19_expected(CONFORMANCE, system)
+        assert (f"{by_folder.value(name, 'map'):.4f}", f"{by_folder.value(name, 'ndcg_cut.10'):.4f}") == \
+            (expected[("map", "all")], expected[("ndcg_cut_10", "all")])
+    by_pattern = warehouse.evaluate_files(qrels, [str(folder / "*BM25*.txt")], ["AP"])
+    assert [row[0] for row in by_pattern.wide().rows] == names[:2]
+    given = warehouse.evaluate_files(qrels, f"{DL19}/./runs/run.dl19.BM25.txt", ["AP"])
+    assert [row[0] for row in given.wide().rows] == [f"{DL19}/./runs/run.dl19.BM25.txt"]  # a file: as given
+
 @pytest.mark.parametrize("bad_position", [0, 1, 2])
 def test_a_bad_file_among_many_names_its_line_and_prints_nothing(bad_position, dl21_runs, tmp_path, capsys):
     lines = DL21_RUNS[0].read_text().splitlines(keepends=True)

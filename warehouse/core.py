@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -334,8 +335,9 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
                    **options: Any) -> "Evaluation":
     """Evaluates run files against a qrels file, keeping nothing: files to numbers in one call.
 
-    Runs are named by their paths as given (a mapping names them; frames in a list are `run 1`,
-    `run 2` ...); qrels and runs may be pandas / polars / Arrow frames. The files are validated as `irw ingest` validates them
+    Runs are named by their paths as given, a folder's files and a glob pattern's matches
+    (`runs/`, `'runs/*.txt'`, as `irw trec-eval` takes them) by theirs (a mapping names them;
+    frames in a list are `run 1`, `run 2` ...); qrels and runs may be pandas / polars / Arrow frames. The files are validated as `irw ingest` validates them
     (a bad file raises InputFileError naming file:line), into a one-shot in-memory database
     (warehouse/evaluation/oneshot.py: a warehouse's tables without its bookkeeping) that keeps only the judged
     rows of each run (ingest.ingest_run's judged_rows_only), unless --compat 10 needs every row to
@@ -413,11 +415,20 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
 
 def _named_runs(runs) -> dict[str, Any]:
     """name -> path or frame: a mapping as given; paths named by themselves (a path given twice is
-    one run); frames in a list named `run 1`, `run 2` ... by their position."""
+    one run), a folder or a glob pattern by each file it holds or matches (as `irw trec-eval` takes
+    them: ingest.run_files); frames in a list named `run 1`, `run 2` ... by their position."""
     if isinstance(runs, Mapping):
         return {str(name): run for name, run in runs.items()}
     items = [runs] if isinstance(runs, (str, os.PathLike)) or frames.is_frame(runs) else list(runs)
-    return {(f"run {i}" if frames.is_frame(run) else os.fspath(run)): run for i, run in enumerate(items, start=1)}
+    named: dict[str, Any] = {}
+    for i, run in enumerate(items, start=1):
+        if frames.is_frame(run):
+            named[f"run {i}"] = run
+        elif Path(run).is_dir() or not Path(run).exists():  # a folder, a pattern, or a missing file
+            named.update((os.fspath(path), path) for path in ingest.run_files([run]))
+        else:
+            named[os.fspath(run)] = run
+    return named
 
 
 def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, replace: bool = False,

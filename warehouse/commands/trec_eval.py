@@ -7,7 +7,6 @@ default, 10.0 with --compat 10 (see docs/conventions.md).
 from __future__ import annotations
 
 import argparse
-import glob
 import math
 import os
 import sys
@@ -189,35 +188,11 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
         raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
     # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
-    qrels, runs = (ns.qrels, ns.runs) if evaluates_files(ns.engine) else (Path(ns.qrels), run_files(ns.runs))
+    qrels, runs = (ns.qrels, ns.runs) if evaluates_files(ns.engine) else (Path(ns.qrels), ingest.run_files(ns.runs))
     # trec_eval's default, official, reads TREC qrels: another format's default is its own set
     default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
     return TrecEvalArgs(qrels, runs, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
                         zscores=Path(ns.Z) if ns.Z else None, rel_format=ns.R)
-
-
-def run_files(names: list[str]) -> list[Path]:
-    """The run files of RUN_FILE arguments, in the order given: a file as is (a file given twice is
-    evaluated twice, as a loop of trec_eval would), a folder's files (not hidden, not in
-    subfolders) in name order, and a pattern no file is named by (`'runs/*.txt'`, quoted so the
-    shell left it) the files it matches in name order."""
-    files: list[Path] = []
-    for name in names:
-        path = Path(name)
-        if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-            if not inside:
-                raise InputFileError([Problem(str(path), 0, "a folder without run files: RUN_FILE takes run "
-                                              "files, folders of run files or glob patterns")])
-            files.extend(inside)
-        elif not path.exists() and any(c in name for c in "*?["):
-            matched = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
-            if not matched:
-                raise InputFileError([Problem(name, 0, "no run file matches this pattern")])
-            files.extend(matched)
-        else:
-            files.append(path)
-    return files
 
 
 def requested_measures(specs: list[str], compat: int) -> list[Measure]:

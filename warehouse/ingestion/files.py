@@ -8,6 +8,7 @@ only when that reading would differ from line mode's or the file has problems to
 from __future__ import annotations
 
 import datetime as dt
+import glob
 import importlib
 import io
 import os
@@ -205,6 +206,30 @@ def _file_kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "not a regular file"
+
+
+def run_files(names: "list[str | os.PathLike[str]]") -> list[Path]:
+    """The run files of RUN_FILE arguments, in the order given: a file as is (a file given twice is
+    evaluated twice, as a loop of trec_eval would), a folder's files (not hidden, not in
+    subfolders) in name order, and a pattern no file is named by (`'runs/*.txt'`, quoted so the
+    shell left it) the files it matches in name order."""
+    files: list[Path] = []
+    for name in names:
+        path, name = Path(name), os.fspath(name)
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                raise InputFileError([Problem(str(path), 0, "a folder without run files: runs are given as "
+                                              "run files, folders of run files or glob patterns")])
+            files.extend(inside)
+        elif not path.exists() and any(c in name for c in "*?["):
+            matched = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
+            if not matched:
+                raise InputFileError([Problem(name, 0, "no run file matches this pattern")])
+            files.extend(matched)
+        else:
+            files.append(path)
+    return files
 
 
 def check_input_file(path: Path) -> None:
