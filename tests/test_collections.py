@@ -166,6 +166,24 @@ def test_eval_with_qrels_alone_takes_the_runs_it_judges_with_trec_evals_numbers(
         assert blocks[f"{system}.{collection}"] == expected(data, collection, system)
 
 
+def test_eval_format_trec_never_prints_two_measures_under_one_name(mc, data):
+    """`-m P_10 -m 'P(rel=2)@10'` printed two P_10 lines, and set_F.0.5 printed as set_F beside set_F:
+    a measure at a level of its own has rel_N in its name (as ties=min has ties_min), set_F's beta
+    is in its name as trec_eval prints `-m set_F.0.5`; the values are trec_eval's at each level."""
+    result = mc("eval", "--qrels", "dl21", "-m", "P_10", "-m", "P(rel=2)@10", "-m", "map", "-m", "AP(rel=2)",
+                "-m", "set_F", "-m", "set_F.0.5", "--format", "trec", "BM25.dl21")
+    assert result.exit_code == 0, result.stderr
+    names = [line.split("\t")[0].strip() for line in result.stdout.splitlines()]
+    assert names == ["runid", "P_10", "P_rel_2_10", "map", "map_rel_2", "set_F", "set_F_0.5"]
+    values = trec_blocks(result.stdout)["BM25.dl21"]
+    at_1, at_2 = ({line.split()[0]: line.split()[2] for line in (
+        data / "expected" / f"dl21.BM25.all_trec.q{suffix}.v9.txt").read_text().splitlines() if line.split()[1] == "all"}
+        for suffix in ("", ".l2"))
+    assert (values["P_10"], values["map"], values["set_F"]) == (at_1["P_10"], at_1["map"], at_1["set_F"])
+    assert (values["P_rel_2_10"], values["map_rel_2"]) == (at_2["P_10"], at_2["map"])
+    assert at_1["P_10"] != at_2["P_10"]
+
+
 def test_eval_table_values_equal_trec_eval(mc, data):
     result = mc("eval", "--qrels", "news", "-m", "AP", "-m", "nDCG@10", "-m", "P@10", "--format", "json")
     assert result.exit_code == 0, result.stderr

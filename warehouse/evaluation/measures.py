@@ -294,19 +294,30 @@ class Measure:
 
     @property
     def trec_name(self) -> str:
+        return self.trec_name_at(None)
+
+    def trec_name_at(self, level: int | None) -> str:
+        """The name trec_eval prints for this measure; with level (the evaluation's relevance level),
+        a measure evaluated at a level of its own (AP(rel=2)) has `rel_N` joined as an option is,
+        so one output never prints two measures under one name (P_5 and P_rel_2_5)."""
         f = self.family
         if self.typed is not None:
             return f"{f.trec_name}_{self.typed}"
         # options that differ from their default join the name, so AP(ties=min) and AP(ties=max)
         # print apart: map_ties_min, P_ties_max_10, nrbp_0.3_0.8
-        head = "_".join([f.trec_name, *(_option_text(value) for _, value in self.options)])
+        parts = [f.trec_name, *(_option_text(value) for _, value in self.options)]
+        if level is not None and self.level is not None and self.level != level:
+            parts.append(f"rel_{self.level}")
+        head = "_".join(parts)
         if f.kind == NONE:
             return head
         if f.kind == CUTOFFS:
             return f"{head}_{self.param}"
+        if f.kind == LEVELS and f.trec_name == "set_F":  # trec_eval: set_F.0.5 prints set_F_0.5
+            return head if self.param in f.defaults else f"{head}_{_short_float(self.param)}"
         if f.kind == LEVELS:
-            return f"{f.trec_name}_{self.param:.2f}" if f.trec_name != "set_F" else "set_F"
-        return f.trec_name if self.param in f.defaults else f"{f.trec_name}_{self.param}"
+            return f"{head}_{self.param:.2f}"
+        return head if self.param in f.defaults else f"{head}_{self.param}"
 
     @cached_property  # a report of a thousand runs asks for it tens of thousands of times
     def name(self) -> str:

@@ -109,6 +109,7 @@ def trec_line(name: str, qid: str, value: Any, integer: bool = False) -> str:
 def render_trec(evaluation, per_query: bool) -> str:
     """trec_eval-style lines for an Evaluation: per-query lines (-q), then the summary per run."""
     measures = {m.name: m for m in evaluation.measures}
+    names = {m.name: m.trec_name_at(evaluation.settings.level) for m in evaluation.measures}
     out = []
     for run in dict.fromkeys(row[0] for row in evaluation.summary.rows):
         out.append(trec_line("runid", "all", run))
@@ -116,11 +117,11 @@ def render_trec(evaluation, per_query: bool) -> str:
             for r, query, measure, value in evaluation.per_query.rows:
                 m = measures[measure]
                 if r == run and m.family.per_query:
-                    out.append(trec_line(m.trec_name, query, value, m.is_count))
+                    out.append(trec_line(names[measure], query, value, m.is_count))
         for r, measure, value, _micro, _count in evaluation.summary.rows:
             m = measures[measure]
             if r == run:
-                out.append(trec_line(m.trec_name, "all", value, m.is_count))
+                out.append(trec_line(names[measure], "all", value, m.is_count))
     return "".join(out)
 
 
