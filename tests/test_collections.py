@@ -408,3 +408,50 @@ def test_the_readme_example_runs_as_printed(mc, tmp_path):
         for note in (line for line in printed if line.startswith("# ") and "..." not in line):
             assert note in result.stderr.splitlines()
     assert "BM25_RM3.news" in (tmp_path / "news.html").read_text()
+
+
+# -- irw ingest qrels of several files -----------------------------------------------------------------
+
+@pytest.fixture(params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty(request, tmp_path):
+    """A Cli over a new warehouse: a DuckDB file, or a fresh PostgreSQL database."""
+    if request.param == "duckdb":
+        yield Cli(tmp_path / "irw.duckdb")
+        return
+    with fresh_postgres_database(request.getfixturevalue("postgres_server")) as url:
+        yield Cli(url)
+
+
+def test_a_folder_of_qrels_files_is_ingested_one_set_per_file(empty, data, tmp_path):
+    """`irw ingest qrels qrels/` refused the folder ("is a directory, not a file") and two files
+    ("unexpected extra argument"): each file is now a set named by its file; the batch is checked
+    whole first, so a bad file or two files of one name store nothing."""
+    irw = empty
+    result = irw("ingest", "qrels", data / "qrels")
+    assert result.exit_code == 0, result.stderr
+    sets = {s["name"]: s for s in json.loads(irw("qrels", "--format", "json").stdout)}
+    lines = {f"qrels.{QRELS[c][len('qrels.'):-len('.txt')]}": sum(1 for _ in (data / "qrels" / QRELS[c]).open())
+             for c in JUDGED}
+    assert {name: s["judgments"] for name, s in sets.items()} == lines
+    assert sorted(s["queries"] for s in sets.values()) == sorted(QUERIES[c] for c in JUDGED)
+    again = irw("ingest", "qrels", data / "qrels" / QRELS["dl21"], data / "qrels")  # a file given twice is one
+    assert again.exit_code == 0 and again.stderr.count("nothing to do") == 3, again.stderr
+    assert irw("ingest", "qrels", data / "qrels", "--name", "x").exit_code == 2
+
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "qrels.dl21-passage.txt").write_bytes((data / "qrels" / QRELS["dl21"]).read_bytes())
+    (bad / "qrels.typo.txt").write_text("q1 0 d1 1\nq1 0 d2 x\n")
+    other = Cli(tmp_path / "other.duckdb") if isinstance(irw.db, Path) else irw
+    before = other("qrels", "--format", "json").stdout if other is irw else None
+    result = other("ingest", "qrels", bad, data / "qrels" / QRELS["dl21"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"Error: {bad / 'qrels.typo.txt'}:2: grade x is not an integer",
+        f"Error: {data / 'qrels' / QRELS['dl21']}: would be qrels set qrels.dl21-passage, as would "
+        f"{bad / 'qrels.dl21-passage.txt'}; ingest such files one at a time, each with --name",
+        "Error: nothing was stored: 2 of 3 files cannot be ingested as they are"]
+    if before is None:
+        assert not (tmp_path / "other.duckdb").exists()
+    else:
+        assert other("qrels", "--format", "json").stdout == before

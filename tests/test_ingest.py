@@ -594,6 +594,8 @@ def test_an_input_that_is_not_a_readable_file_says_what_it_is(command, kind, see
     _skip_unless_possible(kind)
     if command == "ingest run" and kind == "directory":
         pytest.skip("irw ingest run takes a folder's run files (tests/test_batch_ingest.py)")
+    if command == "ingest qrels" and kind == "directory":
+        pytest.skip("irw ingest qrels takes a folder's qrels files (tests/test_collections.py)")
     if command == "trec-eval run" and kind == "directory":
         pytest.skip("irw trec-eval takes a folder's run files (tests/test_trec_eval_runs.py)")
     path, reason = _not_a_file(kind, tmp_path)

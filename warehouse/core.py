@@ -90,6 +90,15 @@ class Warehouse:
             return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
                                        subtopics=subtopics)
 
+    def ingest_qrels_files(self, paths: Iterable[str | os.PathLike[str]], *, description: str | None = None,
+                           replace: bool = False, subtopics: bool = False) -> list[ingest.IngestResult]:
+        """Ingests qrels files and folders of them (`irw ingest qrels FILE... / FOLDER`), each a qrels set
+        named by its file; every file is validated and every name checked before the first is stored."""
+        self._require_writable("ingest qrels")
+        with self._statistics("qrels"):
+            return ingest.ingest_qrels_files(self.db, list(paths), description=description, replace=replace,
+                                             subtopics=subtopics)
+
     def ingest_prefs(self, path: str | os.PathLike[str], name: str | None = None, *, description: str | None = None,
                      replace: bool = False, qrels_format: bool = False) -> ingest.IngestResult:
         """Ingests preference judgments (trec_eval's prefs format, `qid jg jsg docid rel_level`; with

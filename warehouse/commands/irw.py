@@ -292,18 +292,29 @@ def _parse_params(items: Optional[List[str]]) -> dict[str, str]:
 
 @ingest_app.command("qrels")
 def ingest_qrels(
-    file: Annotated[Path, typer.Argument(help="TREC qrels: `qid iter docid grade` or `qid docid grade`.")],
-    name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: file name).")] = None,
+    files: Annotated[list[Path], typer.Argument(
+        help="TREC qrels: `qid iter docid grade` or `qid docid grade`; several files, or folders of them, each "
+             "a qrels set named by its file name.")],
+    name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: file name); one file only.")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
     replace: Annotated[bool, _replace_option("Replace a set of the same name and its scores.", negatable=True)] = False,
     subtopics: Annotated[bool, typer.Option(
         "--subtopics", help="Diversity qrels (ndeval's `qid subtopic docid grade`), for alpha_nDCG@k, ERR_IA@k ...")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Ingest one qrels file as a named qrels set."""
-    with reported_errors(), Warehouse(db) as wh:
-        result = wh.ingest_qrels(file, name, description=description, replace=replace, subtopics=subtopics)
-        _report_ingest(result)
+    """Ingest qrels files as named qrels sets."""
+    with reported_errors():
+        if len(files) == 1 and not files[0].is_dir():
+            with Warehouse(db) as wh:
+                _report_ingest(wh.ingest_qrels(files[0], name, description=description, replace=replace,
+                                               subtopics=subtopics))
+            return
+        if name is not None:
+            raise UsageError("--name names one qrels set: give one file (of several, each is named by its file "
+                             "name; `irw rename qrels` renames a set)")
+        with Warehouse(db) as wh:
+            for result in wh.ingest_qrels_files(files, description=description, replace=replace, subtopics=subtopics):
+                _report_ingest(result)
 
 
 @ingest_app.command("prefs")

@@ -17,7 +17,7 @@ import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import BinaryIO, Callable, Iterator, TypeVar
 
 
@@ -1252,6 +1252,62 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", *, description: str | None = None,
+                       replace: bool = False, subtopics: bool = False) -> list[IngestResult]:
+    """Several qrels files (`irw ingest qrels FILE... / FOLDER`), each a qrels set named by its file
+    (display_name: qrels.dl21-passage.txt is qrels.dl21-passage), a folder's files (not hidden, not
+    in subfolders) in name order, a file given twice once. Every file is read and validated, and
+    every name checked, before the first set is stored: a bad file, two files of one name, or a name
+    a stored set holds with other content (without replace) is a BatchError listing each problem,
+    and nothing is stored."""
+    from warehouse.errors import BatchError, IrwError
+
+    files: list[Path] = []
+    problems: list[str] = []
+    failed = empty = 0
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                problems.append(f"{path}: a folder without qrels files")
+                failed, empty = failed + 1, empty + 1
+            files.extend(inside)
+        else:
+            files.append(path)
+    files = list(dict.fromkeys(files))
+    named: dict[str, Path] = {}
+    for path in files:
+        name = display_name(path)
+        if name in named:
+            problems.append(f"{path}: would be qrels set {name}, as would {named[name]}; ingest such files one at a "
+                            "time, each with --name")
+            failed += 1
+            continue
+        named[name] = path
+        try:
+            if name_problem(name):
+                raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; ingest it alone "
+                                 "with --name")
+            scan = read_input(path)
+            existing = stored_qrels_set(db, name)
+            if existing and existing[1] == scan.sha256 and existing[4] == subtopics and not existing[5]:
+                continue  # already stored: nothing to read
+            if existing and not replace:
+                raise ConflictError(f"{path}: qrels set {name} already exists with different content; pass --replace "
+                                    "to replace it and every score computed with it")
+            with _staging(db.staging):
+                stage_qrels(db.staging, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
+        except IrwError as exc:
+            problems.extend(str(exc).splitlines())
+            failed += 1
+    if problems:
+        raise BatchError([*problems, f"nothing was stored: {failed} of {len(files) + empty} files cannot be ingested as "
+                                     "they are"])
+    return [ingest_qrels(db, path, name, description=description, replace=replace, subtopics=subtopics)
+            for name, path in named.items()]
 
 
 def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
