@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import fnmatch
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -33,6 +34,10 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
         which = f", those qrels {qrels} judges ({_listed(judged, 'run')})" if judged else f" ({_listed(runs, 'run')})"
         return NotFoundError(f"no run named {name!r}: {name} is a system; name one of its runs{which}")
     names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
+    if qrels is None and is_pattern(name):  # select_runs takes patterns; the commands calling run_ids take names
+        matching = [run for run in names if fnmatch.fnmatchcase(run, name)]
+        return NotFoundError(f"no run named {name!r}: this command takes run names, not patterns"
+                             + (f"; it matches {_listed(matching, 'run')}" if matching else ""))
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.75)
     if close:
         return NotFoundError(f"no run named {name!r}; did you mean {' or '.join(close)}? "
