@@ -342,6 +342,12 @@ def generate(seed: int = SEED) -> Corpus:
 
 # -- running both tools ---------------------------------------------------------------------------
 
+def pytrec_key(m) -> str:
+    """The key pytrec_eval gives a measure's value: trec_eval's printed name, but set_F under its
+    family's name whatever beta (trec_eval prints set_F_0.25 only for a typed -m set_F.0.25, and
+    pytrec_eval types none)."""
+    return m.family.trec_name if m.family.trec_name == "set_F" else m.trec_name
+
 def _family_measures(family: str):
     return parse_all(list(FAMILIES[family][1]))
 
@@ -385,7 +391,7 @@ class Oracle:
         families = [f for f, (g, _) in FAMILIES.items() if g == group]
         specs = [s for f in families for s in FAMILIES[f][1]]
         safe_specs = [s for f in families if f not in GAIN_FAMILIES for s in FAMILIES[f][1]]
-        zero_names = [m.trec_name for f in families if f in GAIN_FAMILIES for m in _family_measures(f)]
+        zero_names = [pytrec_key(m) for f in families if f in GAIN_FAMILIES for m in _family_measures(f)]
         qrels = self.corpus.qrels
         ordinary = {q: j for q, j in qrels.items() if max(j.values()) >= 0}
         negative_only = {q: j for q, j in qrels.items() if max(j.values()) < 0}
@@ -436,7 +442,7 @@ class Oracle:
     # -- the two sides of one family, as {(run, qid, trec_name): value} --------------------------
     def per_query(self, setting_id: str, family: str):
         measures = _family_measures(family)
-        by_name = {m.name: m.trec_name for m in measures}
+        by_name = {m.name: pytrec_key(m) for m in measures}
         evaluation = self.irw_evaluation(setting_id, family)
         got = {}
         for run, qid, name, value in evaluation.per_query.rows:
@@ -573,7 +579,7 @@ def test_summary(oracle, setting_id, family):
     summed, gm_* as exp(mean of the log terms), everything else the arithmetic mean; and the
     summary's query count = the number of queries pytrec_eval evaluated."""
     measures = _family_measures(family)
-    by_name = {m.name: m.trec_name for m in measures}
+    by_name = {m.name: pytrec_key(m) for m in measures}
     evaluation = oracle.irw_evaluation(setting_id, family)
     per_run: dict[tuple[str, str], list[float]] = {}
     for (run, _), values in oracle.pytrec(setting_id, FAMILIES[family][0]).items():
