@@ -237,7 +237,7 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
     for raw in paths:
         path = Path(raw)
         if folders and path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            inside = ingest.folder_files(path)
             if not inside:
                 failed = _File(path)
                 _fail(failed, InputFileError([Problem(str(path), 0, _no_run_files(path))]))

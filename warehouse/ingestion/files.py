@@ -208,6 +208,11 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
+def folder_files(folder: Path) -> list[Path]:
+    """The input files of a folder given as input: its files, not hidden ones or subfolders, in name order."""
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+
+
 def run_files(names: "list[str | os.PathLike[str]]") -> list[Path]:
     """The run files of RUN_FILE arguments, in the order given: a file as is (a file given twice is
     evaluated twice, as a loop of trec_eval would), a folder's files (not hidden, not in
@@ -217,7 +222,7 @@ def run_files(names: "list[str | os.PathLike[str]]") -> list[Path]:
     for name in names:
         path, name = Path(name), os.fspath(name)
         if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            inside = folder_files(path)
             if not inside:
                 raise InputFileError([Problem(str(path), 0, "a folder without run files: runs are given as "
                                               "run files, folders of run files or glob patterns")])
@@ -1212,6 +1217,19 @@ def file_mtime_date(path: Path) -> RunDate:
     return RunDate(stamp, DATE_FILE_MTIME)
 
 
+def _stored_qrels(db: Database, name: str, sha: str, subtopics: bool, replace: bool) -> tuple[tuple | None, bool]:
+    """The stored qrels set of that name (stored_qrels_set's row, or None) and whether it holds these
+    bytes read the same way (nothing to do); a set holding other content is a ConflictError unless
+    replace."""
+    existing = stored_qrels_set(db, name)
+    if existing and existing[1] == sha and existing[4] == subtopics and not existing[5]:
+        return existing, True
+    if existing and not replace:
+        raise ConflictError(f"qrels set {name} already exists with different content; "
+                            "pass --replace to replace it and every score computed with it")
+    return existing, False
+
+
 def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = None, *,
                  description: str | None = None, replace: bool = False, subtopics: bool = False,
                  digest: bool = True) -> IngestResult:
@@ -1229,12 +1247,9 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
         raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
-    existing = stored_qrels_set(db, name)
-    if existing and existing[1] == sha and existing[4] == subtopics and not existing[5]:
+    existing, same = _stored_qrels(db, name, sha, subtopics, replace)
+    if same:
         return unchanged("qrels", name, path, sha, existing)
-    if existing and not replace:
-        raise ConflictError(f"qrels set {name} already exists with different content; "
-                            "pass --replace to replace it and every score computed with it")
     stage = db.staging
     with _staging(stage):
         stage_qrels(stage, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
@@ -1270,7 +1285,7 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            inside = folder_files(path)
             if not inside:
                 problems.append(f"{path}: a folder without qrels files")
                 failed, empty = failed + 1, empty + 1
@@ -1292,14 +1307,13 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
                 raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; ingest it alone "
                                  "with --name")
             scan = read_input(path)
-            existing = stored_qrels_set(db, name)
-            if existing and existing[1] == scan.sha256 and existing[4] == subtopics and not existing[5]:
+            if _stored_qrels(db, name, scan.sha256, subtopics, replace)[1]:
                 continue  # already stored: nothing to read
-            if existing and not replace:
-                raise ConflictError(f"{path}: qrels set {name} already exists with different content; pass --replace "
-                                    "to replace it and every score computed with it")
             with _staging(db.staging):
                 stage_qrels(db.staging, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
+        except ConflictError as exc:
+            problems.append(f"{path}: {exc}")
+            failed += 1
         except IrwError as exc:
             problems.extend(str(exc).splitlines())
             failed += 1

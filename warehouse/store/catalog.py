@@ -25,12 +25,7 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
     qrels, the ones it judges), else stored names close to it."""
     runs = [row[0] for row in db.run_file("catalog/system_runs.sql", {"system": name}).fetchall()]
     if runs:
-        judged = []
-        if qrels is not None:
-            try:
-                judged = list(select_runs(db, None, systems=[name], qrels=qrels))
-            except NotFoundError:  # qrels judges none of them
-                pass
+        judged = _judged_runs_of_system(db, name, qrels) if qrels is not None else []
         which = f", those qrels {qrels} judges ({_listed(judged, 'run')})" if judged else f" ({_listed(runs, 'run')})"
         return NotFoundError(f"no run named {name!r}: {name} is a system; name one of its runs{which}")
     names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
@@ -43,6 +38,14 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
         return NotFoundError(f"no run named {name!r}; did you mean {' or '.join(close)}? "
                              "`irw runs` lists the stored runs")
     return NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+
+
+def _judged_runs_of_system(db: Database, system: str, qrels: str) -> list[str]:
+    """The stored runs of a system that qrels judges a query of (none: [])."""
+    try:
+        return list(select_runs(db, None, systems=[system], qrels=qrels))
+    except NotFoundError:  # qrels judges none of them
+        return []
 
 
 def run_id(db: Database, name: str) -> int:
@@ -259,10 +262,7 @@ def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
         return
     if db.run_file("catalog/system_named.sql", {"system": baseline}).fetchone() is None:
         raise unknown_run(db, baseline)
-    try:
-        judged = list(select_runs(db, None, systems=[baseline], qrels=qrels))
-    except NotFoundError:  # qrels judges none of the system's runs
-        judged = []
+    judged = _judged_runs_of_system(db, baseline, qrels)
     if not judged:
         raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system, and qrels {qrels} judges none of its "
                             "runs; the baseline is a run (`irw runs` lists each run's system)")
