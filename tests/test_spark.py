@@ -102,6 +102,34 @@ def test_trec_eval_engine_spark_prints_trec_eval_byte_for_byte(spark, conformanc
 
 
 @pytest.mark.spark
+def test_trec_eval_engine_spark_takes_a_folder_of_runs_and_a_file_twice(spark, conformance, tmp_path):
+    """A collection's folder of runs, linked to the publisher's files as people keep them, and one of
+    its files again: each block as trec_eval prints it for that file alone, in the order given, as
+    without --engine (Spark once said "run run: a name is given to one file" after starting)."""
+    from warehouse.commands import trec_eval
+
+    multi = conformance / "multi-collection"
+    folder = tmp_path / "covid"
+    folder.mkdir()
+    systems = ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")
+    for system in systems:
+        (folder / f"{system}.txt").symlink_to(multi / "runs" / system / "trec_results_covid.txt")
+    measures = ("runid", "map", "ndcg_cut_10")
+
+    def trec_eval_of(system: str) -> str:
+        lines = (multi / "expected" / f"covid.{system}.all_trec.q.v9.txt").read_text().splitlines(keepends=True)
+        return "".join(line for line in lines if line.split()[0] in measures)
+
+    argv = ["-q", "-m", "map", "-m", "ndcg_cut.10", "-m", "runid",
+            str(multi / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt"), str(folder), str(folder / "BM25.txt")]
+    expected = "".join(trec_eval_of(system) for system in (*systems, "BM25"))
+    on_spark, on_duckdb = io.StringIO(), io.StringIO()
+    trec_eval.run(["--engine", "spark", *argv], on_spark)
+    trec_eval.run(argv, on_duckdb)
+    assert on_spark.getvalue() == on_duckdb.getvalue() == expected
+
+
+@pytest.mark.spark
 def test_six_dl19_runs_at_level_2_give_trec_eval_values(spark, conformance):
     from warehouse.engines import spark as on_spark
     from warehouse.commands.trec_eval import requested_measures

@@ -234,8 +234,11 @@ def test_help_lists_every_flag_the_parser_takes():
 def test_usage_errors(capsys):
     assert trec_eval.main(["-q", "--nope", "qrels", "run"]) == 2
     assert f"Error: {trec_eval.USAGE}\n" in capsys.readouterr().err
-    assert trec_eval.main(["--engine", "spark", "qrels", "run1", "run2"]) == 2
-    assert "--engine spark evaluates one RUN_FILE a call" in capsys.readouterr().err
+    # refused before Spark starts: a missing folder or pattern among the runs, a mode Spark lacks
+    assert trec_eval.main(["--engine", "spark", "qrels", "run1", "runs/*.txt"]) == 1
+    assert "runs/*.txt: no run file matches this pattern" in capsys.readouterr().err
+    assert trec_eval.main(["--engine", "spark", "-R", "prefs", "qrels", "run"]) == 2
+    assert "-Z and -R run with --engine duckdb (the default) only" in capsys.readouterr().err
     out = io.StringIO()
     trec_eval.run(["-h"], out)
     assert out.getvalue() == trec_eval.HELP

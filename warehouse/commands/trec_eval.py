@@ -103,8 +103,8 @@ FLAGS: tuple[Flag, ...] = (
          {"type": int, "default": 9, "choices": (9, 10)}),
     Flag(("--engine",), "E", "duckdb (default: in this process) or spark: the same SQL run by Spark SQL\n"
          "(irwarehouse's spark extra, and Java 17); the files are read and checked\n"
-         "by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...);\n"
-         "one RUN_FILE a call", {"default": "duckdb", "choices": ("duckdb", *FILE_ENGINES)}),
+         "by Spark, so they may be on any file system Spark reads (hdfs://, s3a:// ...)",
+         {"default": "duckdb", "choices": ("duckdb", *FILE_ENGINES)}),
     Flag(("--master",), "URL", "with --engine spark: the cluster (spark://host:7077, yarn, local[4] ...);\n"
          "default local[*], or what spark-submit set", {"default": None}),
 )
@@ -181,14 +181,17 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
     if evaluates_files(ns.engine) and (ns.Z or ns.R != "qrels"):
         raise UsageError("-Z and -R run with --engine duckdb (the default) only")
-    if evaluates_files(ns.engine) and len(ns.runs) > 1:
-        raise UsageError("--engine spark evaluates one RUN_FILE a call: give one, or evaluate several with "
-                         "--engine duckdb (the default)")
     if ns.N < 0:
         raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
     settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
-    # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...
-    qrels, runs = (ns.qrels, ns.runs) if evaluates_files(ns.engine) else (Path(ns.qrels), ingest.run_files(ns.runs))
+    if evaluates_files(ns.engine):
+        # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...;
+        # local folders and patterns are its files, as on DuckDB, each a run of its own
+        qrels = ns.qrels
+        runs = [r for given in ns.runs
+                for r in ([given] if ingest.is_url(given) else map(str, ingest.run_files([given])))]
+    else:
+        qrels, runs = Path(ns.qrels), ingest.run_files(ns.runs)
     # trec_eval's default, official, reads TREC qrels: another format's default is its own set
     default = "official" if ns.R == "qrels" else "qrels_jg" if ns.R == "qrels_jg" else "all_prefs"
     return TrecEvalArgs(qrels, runs, ns.m or [default], ns.q, ns.n, settings, ns.engine, ns.master,
@@ -419,11 +422,20 @@ def _run_name(position: int) -> str:
     return "run" if position == 0 else f"run{position + 1}"
 
 
+def _run_names(args: TrecEvalArgs) -> list[str]:
+    """The run name of each RUN_FILE given, in order. Spark reads a file given twice once (its lines
+    twice would be duplicates of one run), so both places name that run and print its block."""
+    if not evaluates_files(args.engine):
+        return [_run_name(position) for position in range(len(args.runs))]
+    first = {}
+    return [_run_name(first.setdefault(run, position)) for position, run in enumerate(args.runs)]
+
+
 @contextmanager
 def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
     """A database holding the qrels set `qrels` and the runs of the files, named by _run_name: a
-    one-shot DuckDB database here, or (--engine spark, one run) a warehouse/engines/spark.py SparkDatabase
-    in a session of its own, the files read and checked by Spark."""
+    one-shot DuckDB database here, or (--engine spark) a warehouse/engines/spark.py SparkDatabase in a
+    session of its own, the files read and checked by Spark, a file given twice read once (_run_names)."""
     if evaluates_files(args.engine):
         from warehouse.engines import spark
 
@@ -432,7 +444,7 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
             try:
                 with _swapped_files_named():
                     spark.load_qrels(db, args.qrels)
-                    spark.load_runs(db, {_run_name(0): args.runs[0]}, strict=False)
+                    spark.load_runs(db, dict(zip(_run_names(args), args.runs)), strict=False)
                 yield db
             finally:
                 db.close()
@@ -464,10 +476,10 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     measures = requested_measures(args.measures, args.settings.compat)
     _require_format(measures, args.rel_format)
     zscores: dict[str, list] = {}  # the -Z file's lines, read once (after the first group's checks)
-    names = [_run_name(position) for position in range(len(args.runs))]
+    names = _run_names(args)
     with _files_database(args, measures) as db:
         blocks: dict[str, str] = {}
-        for group in _groups(db, names):
+        for group in _groups(db, list(dict.fromkeys(names))):
             blocks.update(_blocks(db, args, measures, group, zscores))
         out.write("".join(blocks[name] for name in names))
 

@@ -213,6 +213,12 @@ def folder_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
+def is_url(location: "str | os.PathLike[str]") -> bool:
+    """A location with a scheme (hdfs://, s3a://, file:// ...): Spark's to read as it is, never a
+    local path to look at here."""
+    return re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", os.fspath(location)) is not None
+
+
 def run_files(names: "list[str | os.PathLike[str]]") -> list[Path]:
     """The run files of RUN_FILE arguments, in the order given: a file as is (a file given twice is
     evaluated twice, as a loop of trec_eval would), a folder's files (not hidden, not in
