@@ -129,15 +129,30 @@ def test_every_stored_score_equals_a_local_evaluation(stored, conformance, tmp_p
         assert wh.db.fetchone("select count(*) from run_rows")[0] == 0
 
 
-def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, monkeypatch, tmp_path):
+def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, conformance, monkeypatch, tmp_path):
     work, _, _ = stored
     db = tmp_path / "copy.duckdb"
     db.write_bytes((work / "dl19.duckdb").read_bytes())
     code, out, err = irw(["eval", "--db", str(db), "-m", "P@10", "BM25"], work, monkeypatch)
     assert code == 1 and out == ""
     assert "P@10" in err and "evaluated on Spark" in err and "irw ingest run FILE" in err
+    # what it holds is named, and those names are read back
+    assert "It holds AP, " in err and ", nDCG@10 with these settings: name those (-m)" in err
+    code, out, err = irw(["eval", "--db", str(db), "-m", "AP", "-m", "nDCG@10", "-f", "tsv", "BM25"], work, monkeypatch)
+    assert code == 0, err
+    header, row = out.splitlines()
+    assert header == "run\tqueries\tAP\tnDCG@10"
+    assert [f"{float(v):.4f}" for v in row.split("\t")[2:]] == ["0.2993", "0.5058"]  # trec_eval's map, ndcg_cut_10
     with warehouse.open(db, read_only=True) as wh:
         assert wh.db.fetchone("select count(*) from scores where measure = 'P@10'")[0] == 0
+    # qrels of another collection: said so, as for a run whose rows are stored, not "evaluate it on Spark again"
+    covid = conformance / "multi-collection" / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt"
+    code, _, err = irw(["ingest", "qrels", "--db", str(db), "--name", "covid", str(covid)], work, monkeypatch)
+    assert code == 0, err
+    code, out, err = irw(["eval", "--db", str(db), "--qrels", "covid", "-m", "AP", "BM25"], work, monkeypatch)
+    assert (code, out) == (1, "")
+    assert err == ("Error: run BM25 has no query judged in qrels covid (43 of its queries are not in the qrels): no "
+                   "measure has a value; check that run and qrels are of the same collection\n")
 
 
 def test_reports_read_what_spark_computed(stored, monkeypatch, tmp_path):

@@ -342,7 +342,7 @@ class Evaluator:
                 return evaluation_id
             todo_runs = sorted({r for r, _ in missing})
             todo_measures = {m.name: m for _, m in missing}
-            _require_rows(self.db, todo_runs, [stored_name(m) for m in todo_measures.values()], s)
+            _require_rows(self.db, qrels_id, todo_runs, [stored_name(m) for m in todo_measures.values()], done, s)
             first, *batches = self._batches(todo_runs)
             self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), first)
             self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
@@ -475,16 +475,30 @@ class Evaluator:
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
 
 
-def _require_rows(db: Database, run_ids: list[int], measures: list[str], s: Settings) -> None:
+def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: list[str],
+                  done: set[tuple[int, str]], s: Settings) -> None:
     """Refuses to compute measures of runs whose rows are elsewhere (schema 11): from no rows they
-    would be zeros."""
-    names = [r[0] for r in db.run_file("eval/runs_without_rows.sql", {"run_ids": run_ids}).fetchall()]
-    if names:
-        raise RowsNotStoredError(
-            f"{', '.join(measures)} with these settings ({s.key}) of run {', '.join(names)}: not stored, and "
-            "cannot be computed here: the run was evaluated on Spark (irw eval --engine spark --into) and its rows "
-            "are not in this warehouse. Evaluate it on Spark again with these measures and --into, or store its "
-            "rows with irw ingest run FILE (its scores are kept)")
+    would be zeros. Says what each such run holds, or that the qrels judge none of its queries."""
+    problems = []
+    for run_id, name, qrels, queries, judged in db.run_file("eval/runs_without_rows.sql",
+                                                      {"run_ids": run_ids, "qrels_set_id": qrels_id}).fetchall():
+        if queries and not judged:
+            problems.append(_no_judged_query(name, qrels, queries))
+            continue
+        held = sorted(m for r, m in done if r == run_id)
+        problems.append(
+            f"{', '.join(measures)} with these settings ({s.key}) of run {name}: not stored, and cannot be computed "
+            "here: the run was evaluated on Spark (irw eval --engine spark --into) and its rows are not in this "
+            f"warehouse. {'It holds ' + ', '.join(held) + ' with these settings: name those (-m), or e' if held else 'E'}"
+            "valuate it on Spark again with these measures and --into, or store its rows with irw ingest run FILE "
+            "(its scores are kept)")
+    if problems:
+        raise RowsNotStoredError("\n".join(problems))
+
+
+def _no_judged_query(run: str, qrels: str, ignored: int) -> str:
+    return (f"run {run} has no query judged in qrels {qrels} ({ignored} of its queries are not in the qrels): "
+            "no measure has a value; check that run and qrels are of the same collection")
 
 
 def _counts_as_integers(table: Table, counts: set[str]) -> Table:
@@ -509,9 +523,7 @@ def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) ->
         if not missing:
             continue
         if len(missing) == len(names) and evaluation.ignored_queries.get(run) and read_only is False:
-            problems.append(f"run {run} has no query judged in qrels {evaluation.qrels} "
-                            f"({evaluation.ignored_queries[run]} of its queries are not in the qrels): "
-                            "no measure has a value; check that run and qrels are of the same collection")
+            problems.append(_no_judged_query(run, evaluation.qrels, evaluation.ignored_queries[run]))
         elif read_only:
             problems.append(f"{', '.join(missing)} of run {run} with these settings ({evaluation.settings.key}) "
                             "were never computed, and the warehouse is open read-only: run `irw eval` with "
