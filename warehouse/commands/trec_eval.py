@@ -189,7 +189,7 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
         # local folders and patterns are its files, as on DuckDB, each a run of its own
         qrels = ns.qrels
         runs = [r for given in ns.runs
-                for r in ([given] if ingest.is_url(given) else map(str, ingest.run_files([given])))]
+                for r in ([given] if ingest.has_scheme(given) else map(str, ingest.run_files([given])))]
     else:
         qrels, runs = Path(ns.qrels), ingest.run_files(ns.runs)
     # trec_eval's default, official, reads TREC qrels: another format's default is its own set

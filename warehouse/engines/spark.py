@@ -42,6 +42,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from warehouse.engines.dialect import SparkStatement, spark_statements
 from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
+from warehouse.ingestion.files import has_scheme
 from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, frame_label
 from warehouse.engines.base import Statements
 from warehouse.resources import read_sql
@@ -456,7 +457,7 @@ def _paths(spec: str | os.PathLike[str]) -> list[str]:
     text = os.fspath(spec)
     if isinstance(spec, Path) or not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", text):
         text = os.path.abspath(text) if not any(c in text for c in "*?[") else text
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", text) and not text.startswith("file://"):
+    if has_scheme(text) and not text.startswith("file://"):
         return [text]
     local = text[len("file://"):] if text.startswith("file://") else text
     if any(c in local for c in "*?["):
@@ -481,7 +482,7 @@ def _is_parquet(spark, spec: str) -> bool:
     local = _local(spec)
     if local.endswith(".parquet"):
         return True
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", local):
+    if has_scheme(local):
         return _remote_holds_parquet(spark, spec)
     return _holds_parquet(local)
 

@@ -213,7 +213,7 @@ def folder_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
-def is_url(location: "str | os.PathLike[str]") -> bool:
+def has_scheme(location: "str | os.PathLike[str]") -> bool:
     """A location with a scheme (hdfs://, s3a://, file:// ...): Spark's to read as it is, never a
     local path to look at here."""
     return re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", os.fspath(location)) is not None
