@@ -133,9 +133,10 @@ def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, conf
     work, _, _ = stored
     db = tmp_path / "copy.duckdb"
     db.write_bytes((work / "dl19.duckdb").read_bytes())
-    code, out, err = irw(["eval", "--db", str(db), "-m", "P@10", "BM25"], work, monkeypatch)
+    code, out, err = irw(["eval", "--db", str(db), "-m", "RR", "BM25"], work, monkeypatch)
     assert code == 1 and out == ""
-    assert "P@10" in err and "evaluated on Spark" in err and "irw ingest run FILE" in err
+    assert err.startswith("Error: RR with these settings") and "evaluated on Spark" in err
+    assert "irw ingest run FILE" in err
     # what it holds is named, and those names are read back
     assert "It holds AP, " in err and ", nDCG@10 with these settings: name those (-m)" in err
     code, out, err = irw(["eval", "--db", str(db), "-m", "AP", "-m", "nDCG@10", "-f", "tsv", "BM25"], work, monkeypatch)
@@ -144,7 +145,7 @@ def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, conf
     assert header == "run\tqueries\tAP\tnDCG@10"
     assert [f"{float(v):.4f}" for v in row.split("\t")[2:]] == ["0.2993", "0.5058"]  # trec_eval's map, ndcg_cut_10
     with warehouse.open(db, read_only=True) as wh:
-        assert wh.db.fetchone("select count(*) from scores where measure = 'P@10'")[0] == 0
+        assert wh.db.fetchone("select count(*) from scores where measure = 'RR'")[0] == 0
     # qrels of another collection: said so, as for a run whose rows are stored, not "evaluate it on Spark again"
     covid = conformance / "multi-collection" / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt"
     code, _, err = irw(["ingest", "qrels", "--db", str(db), "--name", "covid", str(covid)], work, monkeypatch)
@@ -155,7 +156,7 @@ def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, conf
                    "measure has a value; check that run and qrels are of the same collection\n")
 
 
-def test_reports_read_what_spark_computed(stored, monkeypatch, tmp_path):
+def test_reports_read_what_spark_computed(stored, conformance, monkeypatch, tmp_path):
     work, _, _ = stored
     db = tmp_path / "reports.duckdb"
     db.write_bytes((work / "dl19.duckdb").read_bytes())
@@ -168,6 +169,13 @@ def test_reports_read_what_spark_computed(stored, monkeypatch, tmp_path):
     assert all(run in html for run in RUNS) and "0.2993" in html and "0.5347" in html
     run_page = (tmp_path / "dl19_runs" / "BM25.html").read_text()  # compared with the best run, REP_LLAMA
     assert "The rows of BM25 and REP_LLAMA are not in this warehouse" in run_page
+    # without -m, the reports' own measures (AP, nDCG@10, P@10): computed on Spark for them
+    code, _, err = irw(["report", "run", "--db", str(db), "-o", str(tmp_path / "BM25.html"), "BM25"], work,
+                       monkeypatch)
+    assert code == 0, err
+    run_page = (tmp_path / "BM25.html").read_text()
+    expected = dl19_expected(conformance, "BM25")
+    assert all(expected[(name, "all")] in run_page for name in ("map", "ndcg_cut_10", "P_10"))
     code, out, err = irw(["compare", "--db", str(db), "-m", "AP"], work, monkeypatch)
     assert code == 0, err
     rows = [line.split() for line in out.splitlines()[2:]]
@@ -190,11 +198,11 @@ def test_ingesting_the_files_later_stores_their_rows_and_keeps_the_scores(stored
     assert code == 0, err
     assert err.count("its rows are stored now, its scores kept") == 6
     assert _scores(db, ("AP", "nDCG@10")) == before
-    code, out, err = irw(["eval", "--db", str(db), "-m", "P@10", "-f", "tsv"], work, monkeypatch)
+    code, out, err = irw(["eval", "--db", str(db), "-m", "RR", "-f", "tsv"], work, monkeypatch)  # not computed on Spark
     assert code == 0, err
     for line in out.splitlines()[1:]:
-        run, _, p10 = line.split("\t")
-        assert f"{float(p10):.4f}" == dl19_expected(conformance, run)[("P_10", "all")]
+        run, _, rr = line.split("\t")
+        assert f"{float(rr):.4f}" == dl19_expected(conformance, run)[("recip_rank", "all")]
     code, _, err = irw(["ingest", "run", "runs/", "--db", str(db)], work, monkeypatch)
     assert code == 0 and err.count("nothing to do") == 6  # now it holds them
 

@@ -42,15 +42,18 @@ DATE_SPARK = "evaluated on Spark"  # runs.date_source of a run whose file irw co
 
 
 def with_report_measures(measures: Sequence[str]) -> list[str]:
-    """measures, and those the reports read beside them (judged coverage, the 11-point
-    precision-recall curve, and each measure's tie-aware bounds, shown for a report's primary
-    measure): a run whose rows stay on the cluster gets them computed there, as nothing can
-    compute them from the warehouse later."""
-    from warehouse.evaluation.measures import COVERAGE_MEASURE, parse_all, pr_measures, tie_variant
+    """measures, and those the reports read: their measures when none are named (so that `irw
+    report run` or a served leaderboard without -m shows the run), and beside the measures they
+    show judged coverage, the 11-point precision-recall curve and each measure's tie-aware bounds
+    (shown for a report's primary measure). A run whose rows stay on the cluster gets them computed
+    there, as nothing can compute them from the warehouse later."""
+    from warehouse.evaluation.measures import COVERAGE_MEASURE, DEFAULT_MEASURES, parse_all, pr_measures, tie_variant
 
-    ties = [variant.name for m in parse_all(list(measures)) for mode in ("min", "max")
+    named = {m.name for m in parse_all(list(measures))}  # `map` is AP: not asked of Spark twice
+    shown = [*measures, *(m for m in DEFAULT_MEASURES if m not in named)]
+    ties = [variant.name for m in parse_all(shown) for mode in ("min", "max")
             if (variant := tie_variant(m, mode)) is not None]
-    return list(dict.fromkeys([*measures, *ties, COVERAGE_MEASURE, *pr_measures()]))
+    return list(dict.fromkeys([*shown, *ties, COVERAGE_MEASURE, *pr_measures()]))
 
 
 @dataclass

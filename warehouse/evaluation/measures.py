@@ -874,9 +874,11 @@ def stored_name(m: Measure) -> str:
     return replace(m, level=None).name
 
 
-# What the reports read beside the measures they are asked for (warehouse/reports/scope.py), and
-# an evaluation on Spark computes for them when its runs' rows stay on the cluster
-# (warehouse/engines/spark_store.py): judged coverage and the 11-point precision-recall curve.
+# What the reports read (warehouse/reports/scope.py), and an evaluation on Spark computes for them
+# when its runs' rows stay on the cluster (warehouse/engines/spark_store.py): their measures when
+# none are named, and beside the measures they show, judged coverage and the 11-point
+# precision-recall curve.
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10")
 COVERAGE_MEASURE = "Judged@10"
 PR_RECALLS = tuple(i / 10 for i in range(11))
 

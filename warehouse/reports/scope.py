@@ -11,14 +11,13 @@ from warehouse.store import catalog
 from warehouse.reports import charts
 from warehouse.errors import ReadOnlyError, UsageError
 from warehouse.evaluation.evaluator import Settings, load_wanted
-from warehouse.evaluation.measures import (COVERAGE_MEASURE, PR_RECALLS, Measure, parse_all, pr_measures,
-                                           stored_name, tie_variant)
+from warehouse.evaluation.measures import (COVERAGE_MEASURE, DEFAULT_MEASURES, PR_RECALLS, Measure, parse_all,
+                                           pr_measures, stored_name, tie_variant)
 from warehouse.formats.table import Table
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
     from warehouse.core import Warehouse
 
-DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10")
 NEUTRAL_FAMILIES = {"num_q", "num_ret", "num_rel"}        # no "best": more is not better
 LOWER_IS_BETTER = {"unj", "rbp_resid"}
 
