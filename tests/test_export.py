@@ -497,6 +497,31 @@ def test_the_readme_export_and_its_spark_evaluation_run_as_printed(spark, confor
     assert seen == {(run, measure) for run in DL19_RUNS for measure in trec}
 
 
+@pytest.mark.spark
+def test_spark_evaluates_one_collection_of_an_export_by_a_pattern(spark, conformance, tmp_path):
+    """A warehouse of two collections (the publisher's per-system folders), exported: Spark reads
+    one collection's run folders by a pattern, with their run names (once read as TREC text, each
+    Parquet file a thousand 'problems'), and gives trec_eval's numbers."""
+    import warehouse.engines.spark
+
+    multi = conformance / "multi-collection"
+    with warehouse.open(tmp_path / "two.duckdb") as wh:
+        wh.ingest_qrels(multi / "qrels" / "qrels.dl21-passage.txt", "dl21")
+        wh.ingest_runs([multi / "runs" / system / f"trec_results_{collection}.txt"
+                        for system in ("BM25", "SPLADE_P_P_ENSEMBLE_DISTIL") for collection in ("covid", "dl21")])
+        wh.export(tmp_path / "export")
+    result = warehouse.engines.spark.evaluate(spark, str(tmp_path / "export" / "qrels" / "qrels_set=dl21"),
+                                              str(tmp_path / "export" / "run_rows" / "run=*.dl21"), ["AP"])
+    try:
+        means = {run: f"{value:.4f}" for run, _measure, value, _micro, _queries in result.summary.rows}
+    finally:
+        result.close()
+    expected = {f"{system}.dl21": next(line.split()[2] for line in (multi / "expected" / f"dl21.{system}.all_trec.q.v9.txt")
+                                       .read_text().splitlines() if line.split()[:2] == ["map", "all"])
+                for system in ("BM25", "SPLADE_P_P_ENSEMBLE_DISTIL")}
+    assert means == expected
+
+
 def test_the_cluster_block_is_the_tested_example_on_hdfs():
     """The spark-submit block of docs/engines.md ("Exported warehouses") cannot run here (no HDFS, no
     cluster): its driver is held to be the example the test above runs, but for the cluster's

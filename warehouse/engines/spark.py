@@ -456,11 +456,11 @@ def _paths(spec: str | os.PathLike[str]) -> list[str]:
     URLs (hdfs://, s3a:// ...) are left to Spark."""
     text = os.fspath(spec)
     if isinstance(spec, Path) or not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", text):
-        text = os.path.abspath(text) if not any(c in text for c in "*?[") else text
+        text = os.path.abspath(text) if not _is_pattern(text) else text
     if has_scheme(text) and not text.startswith("file://"):
         return [text]
     local = text[len("file://"):] if text.startswith("file://") else text
-    if any(c in local for c in "*?["):
+    if _is_pattern(local):
         import glob
 
         if not glob.glob(local):
@@ -477,14 +477,35 @@ def _local(spec: str) -> str:
 
 def _is_parquet(spark, spec: str) -> bool:
     """A `.parquet` file, or a folder holding Parquet files directly or in Hive-style partition
-    folders (`run=NAME/`, as `irw export` writes run rows). Local paths are looked at with os,
-    URLs (hdfs://, s3a:// ...) through the file system Spark reads them with."""
+    folders (`run=NAME/`, as `irw export` writes run rows), or a pattern matching such
+    (`run_rows/run=*.dl21`). Local paths are looked at with os, URLs (hdfs://, s3a:// ...) through
+    the file system Spark reads them with."""
     local = _local(spec)
     if local.endswith(".parquet"):
         return True
     if has_scheme(local):
         return _remote_holds_parquet(spark, spec)
+    if _is_pattern(local):
+        import glob
+
+        return any(match.endswith(".parquet") or _holds_parquet(match) for match in glob.glob(local))
     return _holds_parquet(local)
+
+
+def _is_pattern(spec: str) -> bool:
+    return any(c in spec for c in "*?[")
+
+
+def _read_parquet(spark, paths: Sequence[str]):
+    """The Parquet at paths. Partition folders given themselves or by a pattern (`run_rows/run=*.dl21`:
+    one collection's runs of an export) keep their partition column (`run`), as when the folder
+    above them is read: Spark finds it only below the base path it is told."""
+    folders = [os.path.split(p.rstrip("/")) for p in paths]
+    parents = {parent for parent, _ in folders}
+    reader = spark.read
+    if len(parents) == 1 and all("=" in name for _, name in folders):
+        reader = reader.option("basePath", parents.pop())
+    return reader.parquet(*paths)
 
 
 def _holds_parquet(folder: str) -> bool:
@@ -509,7 +530,7 @@ def _remote_holds_parquet(spark, url: str) -> bool:
 
         def holds(folder) -> bool:
             if not fs.getFileStatus(folder).isDirectory():
-                return False
+                return folder.getName().endswith(".parquet")
             for status in fs.listStatus(folder):
                 name = status.getPath().getName()
                 if name.endswith(".parquet"):
@@ -518,6 +539,8 @@ def _remote_holds_parquet(spark, url: str) -> bool:
                     return True
             return False
 
+        if _is_pattern(url):
+            return any(holds(status.getPath()) for status in (fs.globStatus(path) or []))
         return holds(path)
     except Exception as exc:  # py4j's Java exceptions (no such file, no access)
         if type(exc).__name__ != "Py4JJavaError":
@@ -594,7 +617,7 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
     else:
         paths = _paths(qrels)
         if any(_is_parquet(db.spark, p) for p in paths):
-            return load_qrels(db, db.spark.read.parquet(*paths))
+            return load_qrels(db, _read_parquet(db.spark, paths))
         _read_lines(db, paths)
         _problems(db, "spark/line_problems.sql")
         _refuse_swapped(db, "qrels")
@@ -679,11 +702,11 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
         else:
             paths = _paths(item)
             if any(_is_parquet(db.spark, p) for p in paths):
-                named_frames.append((name, db.spark.read.parquet(*paths)))
+                named_frames.append((name, _read_parquet(db.spark, paths)))
             else:
                 text_paths.extend(paths)
                 if name is not None:
-                    if os.path.isdir(_local(paths[0])) or any(c in paths[0] for c in "*?["):
+                    if os.path.isdir(_local(paths[0])) or _is_pattern(paths[0]):
                         raise UsageError(f"run {name}: a name is given to one file, not to {paths[0]}")
                     given_names[os.path.abspath(_local(paths[0]))] = str(name)
     names: dict[str, int] = {}
