@@ -94,7 +94,7 @@ def run_page(wh: Warehouse, run: str, qrels: str, measures: Sequence[str] | None
     stats = stats or StatsSettings()
     comparing = None if baseline == run else baseline
     names = [run] + ([comparing] if comparing else [])
-    require_runs(wh, names)
+    require_runs(wh, names, qrels)
     scope = load_scope(wh, qrels, measures, names, settings, [COVERAGE_MEASURE] + pr_measures())
     inputs = PageInputs.read(scope, [(run, comparing)], run_metadata(scope, names))
     pair_rows = tested_pairs(scope, [(run, comparing)], scope.measures, stats) if comparing else []

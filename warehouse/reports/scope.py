@@ -132,9 +132,9 @@ def higher_is_better(m: Measure) -> bool | None:
     return m.family.trec_name not in LOWER_IS_BETTER
 
 
-def require_runs(wh: Warehouse, names: Sequence[str]) -> None:
+def require_runs(wh: Warehouse, names: Sequence[str], qrels: str | None = None) -> None:
     """A name the warehouse does not hold is a NotFoundError, before any evaluation starts."""
-    catalog.run_ids(wh.db, names)
+    catalog.run_ids(wh.db, names, qrels)
 
 
 def run_ids_in_order(wh: Warehouse, names: Sequence[str]) -> list[int]:

@@ -9,13 +9,14 @@ from typing import Iterator, Sequence
 from warehouse.engines.duckdb import Database
 from warehouse.errors import ConflictError, NotFoundError, UsageError
 
-def run_ids(db: Database, names) -> dict[str, int]:
-    """name -> run_id for each name, in the order given; a name not stored is an error."""
+def run_ids(db: Database, names, qrels: str | None = None) -> dict[str, int]:
+    """name -> run_id for each name, in the order given; a name not stored is an error (naming, for
+    a system's name, its runs that qrels judges when the command has qrels)."""
     names = list(names)
     ids = dict(db.run_file("catalog/run_ids.sql", {"names": names}).fetchall())
     for name in names:
         if name not in ids:
-            raise unknown_run(db, name)
+            raise unknown_run(db, name, qrels)
     return {name: ids[name] for name in names}
 
 
