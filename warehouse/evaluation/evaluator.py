@@ -486,12 +486,14 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
             problems.append(_no_judged_query(name, qrels, queries))
             continue
         held = sorted(m for r, m in done if r == run_id)
+        advice = ("evaluate it on Spark again with these measures and --into, or store its rows with irw ingest run "
+                  "FILE (its scores are kept)")
+        advice = f"It holds {', '.join(held)} with these settings: name those (-m), or {advice}" if held \
+            else advice[0].upper() + advice[1:]
         problems.append(
             f"{', '.join(measures)} with these settings ({s.key}) of run {name}: not stored, and cannot be computed "
             "here: the run was evaluated on Spark (irw eval --engine spark --into) and its rows are not in this "
-            f"warehouse. {'It holds ' + ', '.join(held) + ' with these settings: name those (-m), or e' if held else 'E'}"
-            "valuate it on Spark again with these measures and --into, or store its rows with irw ingest run FILE "
-            "(its scores are kept)")
+            f"warehouse. {advice}")
     if problems:
         raise RowsNotStoredError("\n".join(problems))
 
