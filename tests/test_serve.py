@@ -176,6 +176,15 @@ def test_a_baseline_and_runs_chosen_in_the_url(dl19_server):
     assert status == 200
     assert re.search(r'<option value="BM25" selected>BM25</option>', html)
     assert "Baseline: <strong>BM25</strong>" in html
+    # a run page says what it compares with: the board's baseline (its own row links it so), another
+    # run, or none when the URL names none (the index links a run so; it once said "This run is the
+    # leaderboard's baseline" there)
+    for query, says in (("?baseline=BM25", "This run is the leaderboard's baseline."),
+                        ("?baseline=REP_LLAMA", "Compared with <strong>REP_LLAMA</strong>."),
+                        ("", "No baseline (choose one under &ldquo;Choose the measures, baseline and query&rdquo; "
+                             "to compare).")):
+        status, _, html = get(f"{base}/qrels/dl19/runs/BM25{query}")
+        assert status == 200 and says in html, query
 
 
 # -- paging, sorting and filtering on the server ---------------------------------------------------------

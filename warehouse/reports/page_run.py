@@ -365,5 +365,6 @@ def _relevant_ranks_many(scope: Scope, meta: dict[str, dict[str, Any]],
 
 
 def render_run_page(page: RunPage, leaderboard_href: str | None = None) -> str:
+    # a leaderboard's run page compares every run with the board's baseline but the baseline itself
     return render("run.html", page=page, title=f"Run {page.run}", leaderboard_href=leaderboard_href,
-                  settings=page.settings)
+                  is_board_baseline=leaderboard_href is not None and page.baseline is None, settings=page.settings)

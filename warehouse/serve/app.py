@@ -372,7 +372,9 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 if kind != "html":
                     return page.table()
                 others = [n for n in wh.select_runs(qrels=qrels) if n != run]
+                # the leaderboard links its baseline's row with the baseline itself (link_params)
                 return render("serve/run.html", page=page, title=f"Run {run}", settings=page.settings, c=c,
+                              is_board_baseline=c.baseline == run,
                               leaderboard_href=qrels_url(qrels, m=c.measures or [], baseline=c.baseline),
                               here=run_url(qrels, run), others=others,
                               json_url=run_url(qrels, run, api=True, m=c.measures or [], baseline=c.baseline,
