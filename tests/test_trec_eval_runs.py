@@ -231,7 +231,7 @@ def test_help_lists_every_flag_the_parser_takes():
     assert "QRELS_FILE RUN_FILE..." in usage
 
 
-def test_usage_errors(capsys):
+def test_usage_errors(capsys, tmp_path):
     assert trec_eval.main(["-q", "--nope", "qrels", "run"]) == 2
     assert f"Error: {trec_eval.USAGE}\n" in capsys.readouterr().err
     # refused before Spark starts: a missing folder or pattern among the runs, a mode Spark lacks
@@ -239,6 +239,14 @@ def test_usage_errors(capsys):
     assert "runs/*.txt: no run file matches this pattern" in capsys.readouterr().err
     assert trec_eval.main(["--engine", "spark", "-R", "prefs", "qrels", "run"]) == 2
     assert "-Z and -R run with --engine duckdb (the default) only" in capsys.readouterr().err
+    # an xz file, which Spark would read as text (it has no xz decompressor), in a folder of runs
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "bm25.txt.gz").write_bytes(b"")
+    (tmp_path / "runs" / "splade.xz").write_bytes(b"\xfd7zXZ\x00")
+    assert trec_eval.main(["--engine", "spark", "qrels", str(tmp_path / "runs")]) == 1
+    assert capsys.readouterr().err == (f"Error: {tmp_path / 'runs' / 'splade.xz'}: xz-compressed, which Spark cannot read: "
+                                       "decompress it (xz -d) or compress it as .gz, .bz2 or .zst, or evaluate it "
+                                       "with --engine duckdb\n")
     out = io.StringIO()
     trec_eval.run(["-h"], out)
     assert out.getvalue() == trec_eval.HELP

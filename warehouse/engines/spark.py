@@ -458,17 +458,32 @@ def _paths(spec: str | os.PathLike[str]) -> list[str]:
     if isinstance(spec, Path) or not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", text):
         text = os.path.abspath(text) if not _is_pattern(text) else text
     if has_scheme(text) and not text.startswith("file://"):
+        refuse_unreadable([text])
         return [text]
     local = text[len("file://"):] if text.startswith("file://") else text
     if _is_pattern(local):
         import glob
 
-        if not glob.glob(local):
+        matched = glob.glob(local)
+        if not matched:
             raise InputFileError([Problem(text, 0, "no file matches this pattern")])
+        refuse_unreadable(matched)
         return [text]
     if not os.path.exists(local):
         raise InputFileError([Problem(text, 0, "no such file or folder")])
+    refuse_unreadable([os.path.join(local, name) for name in os.listdir(local)] if os.path.isdir(local) else [local])
     return [text]
+
+
+def refuse_unreadable(files: Sequence[str]) -> None:
+    """Files Spark would read as text when they are not: Hadoop picks a decompressor by the file's
+    suffix and has none for xz (gzip, bzip2 and zstd it reads), so an .xz file's bytes became a
+    thousand 'problems' of control characters."""
+    unreadable = [f for f in files if f.endswith(".xz")]
+    if unreadable:
+        raise InputFileError([Problem(f, 0, "xz-compressed, which Spark cannot read: decompress it (xz -d) or "
+                                         "compress it as .gz, .bz2 or .zst, or evaluate it with --engine duckdb")
+                              for f in unreadable])
 
 
 def _local(spec: str) -> str:
