@@ -117,6 +117,19 @@ def test_several_folders_in_one_command_stay_apart(multi, tmp_path):
     assert result.exit_code == 0 and len(stored_runs(db)) == 12
 
 
+def test_files_given_from_inside_a_collection_folder_are_named_by_the_folders(multi, tmp_path, monkeypatch):
+    """From inside runs/covid/, `BM25.txt ../BM25.txt ../news/BM25.txt`: the folders are covid,
+    runs and news, never `..` (the second run was once named `BM25...`)."""
+    collections = by_collection(multi, tmp_path / "runs")
+    shutil.copyfile(multi / "runs" / "BM25" / "trec_results_dl22.txt", collections / "BM25.txt")
+    db = tmp_path / "irw.duckdb"
+    monkeypatch.chdir(collections / "covid")
+    result = Cli(db)("ingest", "run", "BM25.txt", str(Path("..") / "BM25.txt"), str(Path("..") / "news" / "BM25.txt"))
+    assert result.exit_code == 0, result.stderr
+    assert stored_runs(db) == [("BM25.covid", "BM25", "rank"), ("BM25.runs", "BM25", "rank"),
+                               ("BM25.news", "BM25", "rank")]
+
+
 def test_a_system_folder_is_told_by_its_stored_files_too(multi, tmp_path):
     """Three collections stored from their folders; the system folders then hold one new file each,
     which alone tells nothing: the stored runs of the same folder say it is one system's."""

@@ -291,8 +291,9 @@ def _known_queries(db: Database, files: list[_File]) -> None:
 
 
 def _folder(path: Path) -> str:
-    """The name of the folder holding a file (`.` resolved: a run in the working folder)."""
-    return path.parent.name or path.resolve().parent.name
+    """The name of the folder holding a file as the user laid the files out (_place): a run in the
+    working folder is named by it, and `../x.txt` by the folder above, never `..`."""
+    return _place(path).name
 
 
 def _place(path: Path) -> Path:
