@@ -324,6 +324,23 @@ def test_the_measures_commands(tmp_path, conformance):
     assert gone.exit_code == 1 and "no user measure 'prec'" in gone.stderr
 
 
+def test_spark_says_a_measure_of_your_own_is_computed_in_the_warehouse(tmp_path, conformance):
+    """`irw eval --engine spark ... -m 'prec(k=5)' --into W`, prec added to W: Spark computes the
+    built-in measures only, said before Spark starts (it once said, after starting it, "unknown
+    measure; `irw measures` lists them", which lists prec)."""
+    db = tmp_path / "w.duckdb"
+    cli = Cli(db)
+    source = conformance / "dl19-passage"
+    assert cli("ingest", "qrels", source / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert cli("measures", "add", ROOT / "examples/measures/precision_at_k.sql").exit_code == 0
+    refused = cli("eval", "--engine", "spark", "--qrels", source / "qrels.dl19-passage.txt", "--runs",
+                  source / "runs" / "run.dl19.BM25.txt", "-m", "AP", "-m", "prec(k=5)", "--into", db, db=False)
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr == (f"Error: prec(k=5) is a measure of your own in {db} (irw measures add), and Spark "
+                              "computes irw's built-in measures only: store the runs' rows there (irw ingest run FILE "
+                              f"--db {db}) and evaluate it there (irw eval --db {db} -m 'prec(k=5)')\n")
+
+
 def test_irw_serve_and_the_other_reports_show_a_user_measure(dl19, tmp_path, conformance):
     from test_serve import get_json, served
 

@@ -406,6 +406,7 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
 
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
+    _require_spark_measures(measures, into)
     with spark.command_session(master) as session:
         result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures) if into else measures,
                                 settings=settings, collect_per_query=per_query and not into)
@@ -420,6 +421,37 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
                 return SparkEvaluated(evaluation, stored.qrels, stored)
         finally:
             result.close()
+
+
+def _require_spark_measures(measures: list[str], into) -> None:
+    """The measures Spark computes (irw's built-in ones), checked before its JVM starts; a measure of
+    the user's own (irw measures add), which the warehouse `into` holds, is said to be one, with
+    where it can be computed."""
+    import re
+    import shlex
+
+    from warehouse.errors import IrwError, MeasureError
+    from warehouse.evaluation import user_measures
+    from warehouse.evaluation.measures import parse
+
+    for spec in measures:
+        try:
+            parse(spec, builtin_only=True)
+        except MeasureError as exc:
+            own = set()
+            if into is not None and str(exc).startswith("unknown measure"):
+                try:
+                    with open(into, read_only=True) as wh:
+                        own = {row["name"] for row in user_measures.stored(wh.db)}
+                except IrwError:  # no warehouse there yet: nothing of the user's
+                    pass
+            if re.match(r"[^(@]*", spec).group(0) in own:
+                db = shlex.quote(os.fspath(into))
+                raise MeasureError(f"{spec} is a measure of your own in {into} (irw measures add), and Spark computes "
+                                   "irw's built-in measures only: store the runs' rows there (irw ingest run FILE "
+                                   f"--db {db}) and evaluate it there (irw eval --db {db} -m {shlex.quote(spec)})") \
+                    from None
+            raise
 
 
 def _named_runs(runs) -> dict[str, Any]:
