@@ -188,6 +188,15 @@ def test_evaluate_files_takes_folders_and_patterns_as_trec_eval_does():
     assert [row[0] for row in by_pattern.wide().rows] == names[:2]
     given = warehouse.evaluate_files(qrels, f"{DL19}/./runs/run.dl19.BM25.txt", ["AP"])
     assert [row[0] for row in given.wide().rows] == [f"{DL19}/./runs/run.dl19.BM25.txt"]  # a file: as given
+    assert given.qrels == str(qrels)  # the qrels set is named by its file, as the runs are
+    # a run of another collection among them: the message names both files ("in qrels qrels" once)
+    covid = CONFORMANCE / "multi-collection" / "runs" / "BM25" / "trec_results_covid.txt"
+    from warehouse.errors import MeasureError
+    with pytest.raises(MeasureError) as refused:
+        warehouse.evaluate_files(qrels, [folder / "run.dl19.BM25.txt", covid], ["AP"])
+    assert str(refused.value) == (f"run {covid} has no query judged in qrels {qrels} (50 of its queries are not in "
+                                  "the qrels): no measure has a value; check that run and qrels are of the same "
+                                  "collection")
 
 @pytest.mark.parametrize("bad_position", [0, 1, 2])
 def test_a_bad_file_among_many_names_its_line_and_prints_nothing(bad_position, dl21_runs, tmp_path, capsys):

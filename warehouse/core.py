@@ -359,13 +359,15 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
     measures = [measures] if isinstance(measures, str) else list(measures)
     judged_rows_only = keeps_judged_rows_only(settings, measures)
     named = _named_runs(runs)
+    # the qrels set named as the runs are, by the path given, so that a message names the file
+    qrels_name = "qrels" if frames.is_frame(qrels) else os.fspath(qrels)
     # thrown away on return: no file is hashed
     with oneshot.database(input_bytes=oneshot.input_size([qrels, *named.values()])) as db:
         if frames.is_frame(qrels):
-            frames.ingest_qrels_frame(db, qrels, "qrels", store=lambda file: ingest.ingest_qrels(
-                db, file, "qrels", digest=False))
+            frames.ingest_qrels_frame(db, qrels, qrels_name, store=lambda file: ingest.ingest_qrels(
+                db, file, qrels_name, digest=False))
         else:
-            ingest.ingest_qrels(db, qrels, "qrels", digest=False)
+            ingest.ingest_qrels(db, qrels, qrels_name, digest=False)
         for name, run in named.items():
             if frames.is_frame(run):
                 frames.ingest_run_frame(db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
@@ -373,7 +375,7 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
             else:
                 ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only, digest=False,
                                   read_ir_metadata=False)
-        return Evaluator(db).evaluate(list(named), "qrels", measures, per_query=per_query, settings=settings)
+        return Evaluator(db).evaluate(list(named), qrels_name, measures, per_query=per_query, settings=settings)
 
 
 @dataclass
