@@ -970,6 +970,26 @@ def test_a_warehouse_of_schema_12_is_upgraded_and_a_page_stores_each_summary_onc
             "select count(*) from score_summaries where run_id in (select run_id from runs)")[0]
 
 
+def test_a_qrels_set_no_run_answers_is_listed_without_links_to_pages_it_has_not(tmp_path, conformance):
+    """A warehouse of several collections where one qrels set's runs are not ingested yet: the index
+    listed it with links to its leaderboard and history, each a 404 page; it now lists it unlinked,
+    saying why, and every link of the index answers."""
+    multi = conformance / "multi-collection"
+    db = tmp_path / "two.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(multi / "qrels" / "qrels.dl21-passage.txt", "dl21")
+        wh.ingest_qrels(multi / "qrels" / "qrels.beir-v1.0.0-trec-news.test.txt", "news")
+        wh.ingest_runs([multi / "runs" / "BM25" / "trec_results_dl21.txt"], name="BM25.dl21")
+    with served(str(db), log=tmp_path / "serve.log") as base:
+        status, _, html = get(f"{base}/")
+        assert status == 200
+        assert "<h2>news <span" in html and "No stored run answers a query of news: its leaderboard" in html
+        hrefs = {href for href in links(html) if href.startswith("/")}
+        assert "/qrels/dl21" in hrefs and not any(href.startswith("/qrels/news") for href in hrefs)
+        for href in hrefs:
+            assert get(base + href)[0] == 200, href
+
+
 def test_fifty_five_runs_make_two_pages_of_fifty_and_the_index_lists_fifty(tmp_path):
     """Past one page: the default 50 rows, a last page of 5, the index's first 50 runs by name and a
     note sending to the leaderboard (which pages) for the rest."""
