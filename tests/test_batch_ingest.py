@@ -210,6 +210,27 @@ def test_two_files_of_one_name_are_an_error_naming_both(irw, db_path, tmp_path):
     assert stored(db_path) == [("one", "one", 4), ("two", "two", 2)]
 
 
+def test_the_same_bytes_in_two_folders_of_a_batch_are_one_run(irw, db_path, tmp_path, conformance):
+    """covid's BM25 copied by mistake into news/ beside news's BM25_RM3: it was stored twice, as BM25
+    and news.BM25, and its covid queries made news/ look like one system's folder of several
+    collections (news.BM25_RM3, system news). The copy is now the same run, said so and stored once;
+    the others are named as if it were not there."""
+    runs = conformance / "multi-collection" / "runs"
+    for folder in ("covid", "news"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "covid" / "BM25.txt").write_bytes((runs / "BM25" / "trec_results_covid.txt").read_bytes())
+    (tmp_path / "news" / "BM25.txt").write_bytes((runs / "BM25" / "trec_results_covid.txt").read_bytes())
+    (tmp_path / "news" / "BM25_RM3.txt").write_bytes((runs / "BM25_RM3" / "trec_results_news.txt").read_bytes())
+    result = irw("ingest", "run", tmp_path / "covid", tmp_path / "news")
+    assert result.exit_code == 0, result.stderr
+    assert f"{tmp_path / 'news' / 'BM25.txt'}: the same bytes as {tmp_path / 'covid' / 'BM25.txt'}: one run, BM25, " \
+        "stored once" in result.stderr.splitlines()
+    assert stored(db_path, "name, system, row_count") == [("BM25", "BM25", 5000), ("BM25_RM3", "BM25_RM3", 5700)]
+    with warehouse.open(db_path) as wh:
+        again = wh.ingest_runs([tmp_path / "covid", tmp_path / "news"])
+    assert [(r.name, r.status) for r in again] == [("BM25", "unchanged")] * 2 + [("BM25_RM3", "unchanged")]
+
+
 def test_replace_in_a_batch_replaces_the_run_that_has_the_files_name(irw, db_path, tmp_path):
     old = write_file(tmp_path, "old.txt", run_text(RUN_ROWS[:1], tag="rank"))
     assert irw("ingest", "run", old, "--name", "b").exit_code == 0

@@ -242,9 +242,10 @@ def test_files_of_one_name_answering_different_queries_stay_named_by_the_file(tm
     a file is named by its folder only when a file sharing its name answers its queries."""
     db = tmp_path / "irw.duckdb"
     same = [("q1", "d1", 1, "2"), ("q2", "d1", 1, "1")]
+    same_queries = [("q1", "d2", 1, "2"), ("q2", "d2", 1, "1")]  # other bytes: the same bytes are one run
     other = [("q7", "d1", 1, "2"), ("q8", "d1", 1, "1")]
     paths = []
-    for folder, rows in (("sysA", same), ("sysB", same), ("coll2", other)):
+    for folder, rows in (("sysA", same), ("sysB", same_queries), ("coll2", other)):
         (tmp_path / folder).mkdir()
         paths.append(write_file(tmp_path / folder, "run.txt", run_text(rows, tag="rank")))
     result = Cli(db)("ingest", "run", *paths)

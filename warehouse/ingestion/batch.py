@@ -14,7 +14,8 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
   BM25_RM3. One file keeps its whole name.
 - "auto" (the default), the first that applies:
   1. a file whose bytes a stored run holds keeps that run's name (the same bytes are the same run,
-     whichever folder they are read from);
+     whichever folder they are read from), and a file whose bytes an earlier file of the batch has
+     is that file's run (stored once, left out of the naming of the others);
   2. the tag, unless it is a placeholder (PLACEHOLDER_TAGS, or digits, or Q and digits), another file
      of the batch has it, or a stored run of that name holds other bytes and replace is off;
   3. a folder whose files answer different queries (two files share a collection when they share
@@ -206,6 +207,7 @@ class _File:
     tag: str | None = None
     ir_metadata: str | None = None
     known_as: str | None = None  # a stored run holding these bytes (validated when it was stored)
+    same_as: "_File | None" = None  # an earlier file of the batch with these bytes: one run, stored once
     known_id: int | None = None  # that run's id
     date: RunDate | None = None
     name: str | None = None
@@ -604,6 +606,16 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             row = db.run_file("catalog/run_source_path.sql", {"run_id": run_id}).fetchone()
             return row[0] if row else None
 
+        # the same bytes twice in a batch (a run copied into a second collection's folder) are one
+        # run: the later file takes no name, is not stored again, and leaves the naming of the
+        # others alone (its queries would make its folder look like several collections)
+        first_of: dict[str, _File] = {}
+        for file in files:
+            if file.sha and not file.errors:
+                file.same_as = first_of.setdefault(file.sha, file)
+                if file.same_as is file:
+                    file.same_as = None
+        everyone, files = files, [f for f in files if f.same_as is None]
         if auto:
             _known_queries(db, files)
         _name(files, name, name_from, name_template, stored, replace, run_queries, run_source)
@@ -635,10 +647,10 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 _fail(file, ConflictError(
                     f"{file.path}: run {file.name} already exists with different content; pass `--replace` to "
                     "replace it and every score computed from it" + (f", or {other}" if other else "")))
-        if any(f.errors for f in files):
-            if len(files) == 1:
-                raise files[0].error
-            raise BatchError(_message_lines(files))
+        if any(f.errors for f in everyone):
+            if len(everyone) == 1:
+                raise everyone[0].error
+            raise BatchError(_message_lines(everyone))
 
         def system_of(file: _File) -> str | None:
             if system is None:
@@ -646,7 +658,15 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             return system.format(**_fields(file)) if system_template else system
 
         results = []
-        for index, file in enumerate(files):
+        result_of: dict[int, IngestResult] = {}
+        for file in everyone:
+            if file.same_as is not None:
+                first = result_of[id(file.same_as)]
+                results.append(IngestResult("run", first.name, str(file.path), "unchanged", first.rows, first.queries,
+                                            [f"{file.path}: the same bytes as {file.same_as.path}: one run, "
+                                             f"{first.name}, stored once"]))
+                step()
+                continue
             if file.existing and file.existing[1] == file.sha and file.existing[4]:
                 result = _same_bytes(db, file, replace, system_of(file), description, parameters)
             else:
@@ -680,6 +700,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if file.known_as and file.known_as != file.name:
                 result.messages.append(f"{file.path}: the same bytes are stored as run {file.known_as} too")
             results.append(result)
+            result_of[id(file)] = result
             step()
         return results
     finally:
