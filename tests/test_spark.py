@@ -127,6 +127,10 @@ def test_trec_eval_engine_spark_takes_a_folder_of_runs_and_a_file_twice(spark, c
     trec_eval.run(["--engine", "spark", *argv], on_spark)
     trec_eval.run(argv, on_duckdb)
     assert on_spark.getvalue() == on_duckdb.getvalue() == expected
+    # the same folder and a pattern as a cluster's file system gives them (hdfs://...): listed there
+    on_cluster = io.StringIO()
+    trec_eval.run(["--engine", "spark", *argv[:-2], f"file://{folder}/", f"file://{folder}/BM25.tx?"], on_cluster)
+    assert on_cluster.getvalue() == expected
 
 
 @pytest.mark.spark

@@ -436,19 +436,24 @@ def _run_names(args: TrecEvalArgs) -> list[str]:
 
 @contextmanager
 def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
-    """A database holding the qrels set `qrels` and the runs of the files, named by _run_name: a
-    one-shot DuckDB database here, or (--engine spark) a warehouse/engines/spark.py SparkDatabase in a
-    session of its own, the files read and checked by Spark, a file given twice read once (_run_names)."""
+    """A database holding the qrels set `qrels` and the runs of the files, named by _run_name, and
+    the arguments with the run files it holds: a one-shot DuckDB database here, or (--engine spark) a
+    warehouse/engines/spark.py SparkDatabase in a session of its own, the files read and checked by
+    Spark (a folder or pattern on the cluster's file system listed there), a file given twice read
+    once (_run_names)."""
     if evaluates_files(args.engine):
         from warehouse.engines import spark
 
         with spark.command_session(args.master) as session:
+            # a folder or pattern on the cluster's file system is its files, as a local one is
+            args = replace(args, runs=spark.run_file_locations(session, args.runs))
+            spark.refuse_unreadable(args.runs)
             db = spark.SparkDatabase(session)
             try:
                 with _swapped_files_named():
                     spark.load_qrels(db, args.qrels)
                     spark.load_runs(db, dict(zip(_run_names(args), args.runs)), strict=False)
-                yield db
+                yield db, args
             finally:
                 db.close()
         return
@@ -462,7 +467,7 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
         oneshot.ingest_runs(db, args.runs, [_run_name(i) for i in range(len(args.runs))],
                             judged_rows_only=judged_rows_only)
-        yield db
+        yield db, args
 
 
 def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
@@ -479,8 +484,8 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     measures = requested_measures(args.measures, args.settings.compat)
     _require_format(measures, args.rel_format)
     zscores: dict[str, list] = {}  # the -Z file's lines, read once (after the first group's checks)
-    names = _run_names(args)
-    with _files_database(args, measures) as db:
+    with _files_database(args, measures) as (db, args):
+        names = _run_names(args)
         blocks: dict[str, str] = {}
         for group in _groups(db, list(dict.fromkeys(names))):
             blocks.update(_blocks(db, args, measures, group, zscores))

@@ -535,6 +535,46 @@ def _holds_parquet(folder: str) -> bool:
     return False
 
 
+def run_file_locations(spark, locations: Sequence[str]) -> list[str]:
+    """The run files of locations Spark reads (hdfs://, s3a://, file:// ...), as `irw trec-eval` takes
+    local ones (ingestion.files.run_files): a file as is, a folder's files (not hidden, not `_SUCCESS`
+    and the like, not in subfolders) in name order, a pattern's matches in name order; listed
+    through the file system Spark reads them with. A location it cannot list is left to Spark to
+    report when it reads it."""
+    out: list[str] = []
+    for location in locations:
+        if not has_scheme(location):
+            out.append(location)
+            continue
+        path = spark._jvm.org.apache.hadoop.fs.Path(location)
+        try:
+            fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+            if _is_pattern(location):
+                statuses = [s for s in (fs.globStatus(path) or []) if not s.isDirectory()]
+            elif fs.getFileStatus(path).isDirectory():
+                statuses = [s for s in fs.listStatus(path)
+                            if not s.isDirectory() and not s.getPath().getName().startswith((".", "_"))]
+            else:
+                statuses = None
+        except Exception as exc:  # py4j's Java exceptions (no such file, no access)
+            if type(exc).__name__ != "Py4JJavaError":
+                raise
+            statuses = None
+        if statuses is None:
+            out.append(location)
+        elif not statuses:
+            raise InputFileError([Problem(location, 0, "no run file in this folder or matching this pattern")])
+        else:
+            found = (_as_given(s.getPath().toString()) for s in statuses)
+            out.extend(sorted(found, key=lambda p: p.rsplit("/", 1)[-1]))
+    return out
+
+
+def _as_given(url: str) -> str:
+    """Hadoop writes a local file's URL file:/x; irw (_paths) and users write file:///x."""
+    return "file://" + url[len("file:"):] if url.startswith("file:/") and not url.startswith("file://") else url
+
+
 def _remote_holds_parquet(spark, url: str) -> bool:
     """_holds_parquet through Hadoop's FileSystem API (a path Spark cannot list is left to Spark
     to report when it reads it)."""
