@@ -437,6 +437,12 @@ def test_a_folder_of_qrels_files_is_ingested_one_set_per_file(empty, data, tmp_p
     again = irw("ingest", "qrels", data / "qrels" / QRELS["dl21"], data / "qrels")  # a file given twice is one
     assert again.exit_code == 0 and again.stderr.count("nothing to do") == 3, again.stderr
     assert irw("ingest", "qrels", data / "qrels", "--name", "x").exit_code == 2
+    # the same judgments under another name: stored as asked, and said (they once went in unsaid)
+    copy = irw("ingest", "qrels", data / "qrels" / QRELS["dl21"], "--name", "dl21-copy")
+    assert copy.exit_code == 0
+    assert copy.stderr.splitlines()[0] == (f"{data / 'qrels' / QRELS['dl21']}: the same bytes are stored as qrels set "
+                                           "qrels.dl21-passage too")
+    assert irw("rm", "qrels", "dl21-copy").exit_code == 0
 
     bad = tmp_path / "bad"
     bad.mkdir()

@@ -1272,7 +1272,12 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                 with stage.transaction():
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
-    return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries)
+    # one set of judgments under two names splits the evaluations between them: said, as for runs
+    others = [row[0] for row in db.run_file("catalog/qrels_sets_by_content.sql", {"sha256": sha, "name": name})
+              .fetchall()] if sha else []
+    return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries,
+                        [f"{path}: the same bytes are stored as qrels set{'s' if len(others) > 1 else ''} "
+                         f"{', '.join(others)} too"] if others else [])
 
 
 def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", *, description: str | None = None,
