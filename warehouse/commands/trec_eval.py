@@ -447,7 +447,6 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
         with spark.command_session(args.master) as session:
             # a folder or pattern on the cluster's file system is its files, as a local one is
             args = replace(args, runs=spark.run_file_locations(session, args.runs))
-            spark.refuse_unreadable(args.runs)
             db = spark.SparkDatabase(session)
             try:
                 with _swapped_files_named():

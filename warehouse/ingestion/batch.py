@@ -611,10 +611,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         # others alone (its queries would make its folder look like several collections)
         first_of: dict[str, _File] = {}
         for file in files:
-            if file.sha and not file.errors:
-                file.same_as = first_of.setdefault(file.sha, file)
-                if file.same_as is file:
-                    file.same_as = None
+            if file.sha and not file.errors and (first := first_of.setdefault(file.sha, file)) is not file:
+                file.same_as = first
         everyone, files = files, [f for f in files if f.same_as is None]
         if auto:
             _known_queries(db, files)
