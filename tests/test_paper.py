@@ -128,3 +128,13 @@ def test_the_leaderboard_paper_table_marks_what_the_leaderboard_marks(tmp_path, 
         assert list(frame["run"]) == [r["run"] for r in sorted(board, key=lambda r: -r["nDCG@10"])]
     other = irw("report", "run", "BM25", "--format", "markdown")
     assert other.exit_code == 2 and "irw report leaderboard and irw compare make one" in other.stderr
+
+
+@pytest.mark.parametrize("fmt", ["latex", "markdown"])
+def test_the_caption_counts_one_comparison_as_one(hostile, fmt):
+    """Two runs and one measure make one comparison: the caption said "over 1 comparisons"."""
+    result = hostile("compare", NAMES["a"], NAMES["b"], "-m", "RR", "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    assert "Holm-Bonferroni step-down correction over 1 comparison, alpha 0.05" in result.stdout
+    three = hostile("compare", *NAMES.values(), "-m", "RR", "--format", fmt).stdout
+    assert "correction over 3 comparisons, alpha" in three

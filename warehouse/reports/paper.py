@@ -94,10 +94,11 @@ def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_r
                   if queries else "no queries")
     against = f"every run against {baseline}" if baseline else "every pair of runs"
     correction = CORRECTIONS[stats.correction]
+    comparisons = f"{tested} comparison{'' if tested == 1 else 's'}"
     caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}. A superscript letter "
                f"marks a run significantly better than the run of that letter: {TESTS[stats.test]}, "
                f"two-sided, {against}, "
-               + (f"{correction} correction over {tested} comparisons, " if stats.correction != "none"
+               + (f"{correction} correction over {comparisons}, " if stats.correction != "none"
                   else "no correction for multiple testing, ")
                + f"alpha {stats.alpha:g}. The best value of each measure is in bold.")
     return PaperTable(runs, letters, names, cells, caption)
