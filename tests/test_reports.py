@@ -559,8 +559,16 @@ def test_report_that_cannot_be_written_is_an_error_and_leaves_no_page(db, tmp_pa
         assert result.stderr.startswith("Error: cannot write") and "a-file is a file, not a folder" in result.stderr
         assert "Traceback" not in result.stderr
     assert blocker.read_text() == "not a folder"
-    result = irw("report", "history", "--qrels", "sample", "-o", tmp_path, db=db)
-    assert result.exit_code == 1 and "it is a folder" in result.stderr
+    # a folder given as the page: refused before anything is written (the leaderboard wrote its run
+    # pages into FOLDER_runs/ first, then refused the folder)
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for command in (["leaderboard"], ["history"], ["compare", "bm25", "dense"], ["run", "bm25"]):
+        result = irw("report", *command, "--qrels", "sample", "-m", "AP", "-o", folder, db=db)
+        assert result.exit_code == 1, (command, result.stderr)
+        assert f"Error: cannot write {folder}: it is a folder, not a file; choose another -o path" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before and not any(folder.iterdir())
     if Path("/sys").is_dir() and not os.access("/sys", os.W_OK | os.X_OK):
         result = irw("report", "history", "--qrels", "sample", "-o", "/sys/irw-report.html", db=db)
         assert result.exit_code == 1 and result.stderr.startswith("Error: cannot write /sys/irw-report.html")

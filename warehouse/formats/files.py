@@ -107,8 +107,8 @@ def kind_of_head(head: bytes) -> str | None:
 
 def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
     """Refuses, before anything is written, an output path that is an open warehouse (or its WAL,
-    or inside its spill folder) or an existing database file. what: how the user names another
-    path in the message."""
+    or inside its spill folder), an existing database file or a folder. what: how the user names
+    another path in the message."""
     path = Path(path)
     for warehouse in list(_OPEN_WAREHOUSES):
         where = None
@@ -125,6 +125,8 @@ def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
     if kind:
         raise OutputError(f"cannot write {path}: it is {kind} file, which irw never writes over; choose another "
                           f"{what}")
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder, not a file; choose another {what}")
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -133,8 +135,6 @@ def write_atomically(path: Path, data: bytes) -> None:
     path = Path(path)
     check_output(path)
     _make_folder(path.parent)
-    if path.is_dir():
-        raise OutputError(f"cannot write {path}: it is a folder; name a file with -o")
     temporary = path.with_name(f".{path.name[:100]}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
         # os.open, not tempfile: the page gets the usual permissions (0666 less the umask), not 0600
