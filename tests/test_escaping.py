@@ -153,3 +153,23 @@ def test_a_non_latin_name_on_a_latin1_terminal(tmp_path):
         assert b"\\u8fd0\\u884c" in result.stdout
     result = _irw("trec-eval", "q.txt", "r.txt", cwd=tmp_path, env=env)
     assert result.returncode == 0 and result.stdout.startswith(b"runid                 \tall\t\\u8fd0\\u884c\n")
+
+
+def test_a_name_cannot_split_a_message_or_forge_a_line_of_its_own(tmp_path):
+    """A run named "a\\nError: forged" was echoed by ingest, and by an error naming it, with the line
+    break itself: a second line, "Error: forged", that irw never wrote. Each message line is escaped
+    whole; an error of several lines (a SQL error with its caret) keeps them."""
+    irw = Cli(tmp_path / "w.duckdb")
+    assert irw("ingest", "qrels", str(write_file(tmp_path, "q.txt", "q1 0 d1 1\n")), "--name", "q").exit_code == 0
+    forged = "a\nError: forged\u2028x\ry"
+    result = irw("ingest", "run", str(write_file(tmp_path, "r.txt", _run_lines("tag", ("q1",)))), "--name", forged)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"ingested run a\\nError: forged\\u2028x\\ry: 2 lines, 1 queries from {tmp_path / 'r.txt'}"]
+    missing = irw("rm", "run", "b\nError: forged")
+    assert missing.exit_code == 1 and len(missing.stderr.splitlines()) == 1, missing.stderr
+    assert missing.stderr.startswith("Error: no run named 'b\\nError: forged'")
+    sql = irw("sql", "select nosuch from runs")
+    lines = sql.stderr.splitlines()
+    assert sql.exit_code == 1 and len(lines) > 2 and all(line.startswith("Error: ") for line in lines), sql.stderr
+    assert any(line.strip().endswith("^^^^^^") for line in lines)

@@ -8,6 +8,20 @@ class IrwError(Exception):
     """Base class of every error irw reports to a user."""
 
     exit_code = 1
+    _lines: "list[str] | None" = None
+
+    @classmethod
+    def of_lines(cls, lines: "list[str]") -> "IrwError":
+        """The error whose message is these lines (each a problem of its own)."""
+        error = cls("\n".join(lines))
+        error._lines = list(lines)
+        return error
+
+    def message_lines(self) -> list[str]:
+        """The message as the lines it was made of. A line is one line whatever a name inside it
+        holds: a run named "a\nError: b" stays in its line, which the CLI escapes whole
+        (warehouse/formats/escaping.py), so no name can split a message or forge a line of its own."""
+        return list(self._lines) if self._lines is not None else [str(self) or type(self).__name__]
 
 
 @dataclass(frozen=True)
@@ -42,6 +56,7 @@ class InputFileError(IrwError):
         elif self.total > len(self.problems):
             lines.append(f"... and {self.total - len(self.problems)} more problems")
         super().__init__("\n".join(lines))
+        self._lines = lines
 
 
 class SchemaVersionError(IrwError):
@@ -147,6 +162,7 @@ class BatchError(IrwError):
     def __init__(self, lines: list[str]):
         self.lines = lines
         super().__init__("\n".join(lines))
+        self._lines = lines
 
 
 class OutputError(IrwError):

@@ -232,11 +232,12 @@ def shared_options(command):
 
 
 def err(message: str) -> None:
-    """A message on stderr, each line's control and bidi characters escaped (warehouse/formats/escaping.py):
-    a name holding ESC or a backspace cannot drive the terminal."""
+    """One line on stderr, its control and bidi characters escaped (warehouse/formats/escaping.py):
+    a name holding ESC or a backspace cannot drive the terminal, nor one holding a line break start
+    a line of its own. A message of several lines is several calls."""
     from warehouse.formats.escaping import shown
 
-    typer.echo("\n".join(shown(line) for line in str(message).split("\n")), err=True)
+    typer.echo(shown(str(message)), err=True)
 
 
 @contextmanager
@@ -249,7 +250,7 @@ def reported_errors() -> Iterator[None]:
 
         if requested.is_set():  # a query Ctrl-C interrupted: said as such by the entry point (exit 130)
             raise Interrupted() from None
-        for line in str(exc).splitlines() or [type(exc).__name__]:
+        for line in exc.message_lines():
             err(f"Error: {line}")
         raise typer.Exit(exc.exit_code) from None
 

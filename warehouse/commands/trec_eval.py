@@ -722,8 +722,10 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
     except IrwError as exc:
         from typer import echo  # as warehouse/commands/irw.py's reported_errors prints it
 
-        for line in str(exc).splitlines() or [type(exc).__name__]:
-            echo(f"Error: {line}", err=True)
+        from warehouse.formats.escaping import shown
+
+        for line in exc.message_lines():
+            echo(shown(f"Error: {line}"), err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

@@ -702,7 +702,7 @@ class PostgresDatabase(Statements):
                 raise ReadOnlyError(f"irw sql: the server refused it: {self.scrub(str(exc).strip())}") from None
             except psycopg.Error as exc:
                 lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
-                raise QueryError("\n".join(lines) or type(exc).__name__) from None
+                raise QueryError.of_lines(lines or [type(exc).__name__]) from None
             except (TypeError, ValueError, IndexError, KeyError) as exc:
                 raise QueryError(f"cannot bind the parameters: {exc}") from None
         finally:

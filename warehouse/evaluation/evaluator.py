@@ -495,7 +495,7 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
             "here: the run was evaluated on Spark (irw eval --engine spark --into) and its rows are not in this "
             f"warehouse. {advice}")
     if problems:
-        raise RowsNotStoredError("\n".join(problems))
+        raise RowsNotStoredError.of_lines(problems)
 
 
 def _no_judged_query(run: str, qrels: str, ignored: int) -> str:
@@ -534,7 +534,7 @@ def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) ->
             problems.append(f"{', '.join(missing)} of run {run}: no value with these settings "
                             f"({evaluation.settings.describe()}); no query was evaluated")
     if problems:
-        raise (ReadOnlyError if read_only else MeasureError)("\n".join(problems))
+        raise (ReadOnlyError if read_only else MeasureError).of_lines(problems)
 
 
 def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure] | str") -> bool:

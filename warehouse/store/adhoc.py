@@ -275,7 +275,7 @@ def _query_failure(db: Database, con: DuckDBConnection, error: DuckDBError) -> I
                 in known["names"]]  # "did you mean runs" is kept; "did you mean pg_constraint" is not
         rest = [line for line in lines[1:] if line not in hints]
         lines = [first, *ours, known["listing"], *rest]
-    return QueryError("\n".join(lines))
+    return QueryError.of_lines(lines)
 
 
 def _catalogue(con: DuckDBConnection) -> dict[str, Any]:
