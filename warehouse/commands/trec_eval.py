@@ -720,9 +720,9 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
         run(argv, sys.stdout, process_ends=process_ends)
         sys.stdout.flush()
     except IrwError as exc:
-        from typer import echo  # as warehouse/commands/irw.py's reported_errors prints it
+        from typer import echo  # as warehouse/commands/irw.py's reported_errors prints it: a line each,
 
-        from warehouse.formats.escaping import shown
+        from warehouse.formats.escaping import shown  # escaped whole
 
         for line in exc.message_lines():
             echo(shown(f"Error: {line}"), err=True)
