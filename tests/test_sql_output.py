@@ -36,3 +36,17 @@ def test_binary_formats_need_a_file_and_pyarrow(seeded_db, irw, tmp_path, monkey
     assert missing.exit_code == 1
     assert "-m pip install -e" in missing.stderr and "[arrow]'" in missing.stderr
     assert not (tmp_path / "x.arrow").exists() and not list(tmp_path.glob(".x.arrow*"))
+
+
+def test_dash_is_stdout_as_for_the_reports(seeded_db, irw, tmp_path, monkeypatch):
+    """`-o -` printed nothing and wrote a file named - in the current folder ("wrote 4 rows to -"),
+    where `irw report ... -o -` prints the page."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    printed = irw("sql", QUERY, "--format", "csv")
+    dashed = irw("sql", QUERY, "--format", "csv", "-o", "-")
+    assert dashed.exit_code == 0 and dashed.stdout == printed.stdout and dashed.stderr == ""
+    refused = irw("sql", QUERY, "--format", "parquet", "-o", "-")
+    assert refused.exit_code == 2 and "--format parquet writes a file: name it with -o FILE" in refused.stderr
+    assert list(here.iterdir()) == []

@@ -482,7 +482,7 @@ def sql(
         "Output format; parquet and arrow (an Arrow IPC file) are written to -o and need pyarrow (irwarehouse's "
         "arrow extra); jsonl is one JSON object a line.")] = SqlFormat.table,
     output: Annotated[Optional[Path], _output_option(
-        "File to write (parquet and arrow need one; the others print to stdout without).")] = None,
+        "File to write, - for stdout (parquet and arrow need a file; the others print to stdout without).")] = None,
     timeout: Annotated[float, typer.Option(
         "--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 300.0,
 ) -> None:
@@ -495,6 +495,8 @@ def sql(
             text = sys.stdin.read() if query == "-" else query
         except UnicodeDecodeError:
             raise UsageError("the SQL on stdin is not UTF-8 text") from None
+        if output is not None and str(output) == "-":  # stdout, as for the reports (a file named - is ./-)
+            output = None
         if fmt.value in formatting.FILE_FORMATS and output is None:
             raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
         if output is not None:  # not over the warehouse or any database, checked before the query runs
