@@ -571,10 +571,13 @@ def _not_a_file(kind: str, tmp_path: Path) -> tuple[Path, str]:
         path = write_file(tmp_path, "locked.txt", LF_RUN)
         path.chmod(0)
         return path, "cannot read the file: Permission denied"
+    if kind == "-":  # standard input, as other tools take it (`cat run | irw ingest run -`)
+        return Path("-"), ("no such file; standard input is not read: irw reads an input file twice (to hash "
+                           "it, then to load it); save the data to a file first")
     return tmp_path / "nope.txt", "no such file"
 
 
-NOT_FILES = ["missing", "directory", "/dev/null", "fifo", "/proc/self/mem", "chmod 000"]
+NOT_FILES = ["missing", "directory", "/dev/null", "fifo", "/proc/self/mem", "chmod 000", "-"]
 
 
 def _skip_unless_possible(kind: str) -> None:
@@ -590,7 +593,8 @@ def _skip_unless_possible(kind: str) -> None:
 @pytest.mark.parametrize("command", ["ingest qrels", "ingest run", "trec-eval qrels", "trec-eval run"])
 def test_an_input_that_is_not_a_readable_file_says_what_it_is(command, kind, seeded_db, tmp_path, irw):
     """A directory or /dev/null was "no such file"; /proc/self/mem and an unreadable file to trec-eval
-    gave a traceback. Now one `Error:` line saying what the path is, exit 1, nothing changed."""
+    gave a traceback; `-` (standard input to other tools) was "no such file" alone. Now one `Error:`
+    line saying what the path is, exit 1, nothing changed."""
     _skip_unless_possible(kind)
     if command == "ingest run" and kind == "directory":
         pytest.skip("irw ingest run takes a folder's run files (tests/test_batch_ingest.py)")

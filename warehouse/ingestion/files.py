@@ -252,6 +252,10 @@ def check_input_file(path: Path) -> None:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
+        if str(path) == "-":  # a pipe's usual name; as a pipe given by its path, below
+            raise InputFileError([Problem(shown, 0, "no such file; standard input is not read: irw reads an input "
+                                          "file twice (to hash it, then to load it); save the data to a file "
+                                          "first")]) from None
         raise InputFileError([Problem(shown, 0, "no such file")]) from None
     except OSError as exc:
         raise InputFileError([Problem(shown, 0, f"cannot read the file: {exc.strerror or exc}")]) from None
