@@ -169,6 +169,14 @@ def test_a_name_cannot_split_a_message_or_forge_a_line_of_its_own(tmp_path):
     missing = irw("rm", "run", "b\nError: forged")
     assert missing.exit_code == 1 and len(missing.stderr.splitlines()) == 1, missing.stderr
     assert missing.stderr.startswith("Error: no run named 'b\\nError: forged'")
+    # a batch's errors keep each file's error to its line: a file named so, stored, then changed
+    named = write_file(tmp_path, "c\nError: forged.txt", _run_lines("tag", ("q1",)))
+    assert irw("ingest", "run", str(named), "--name-from", "file").exit_code == 0
+    named.write_text(_run_lines("other", ("q1",)))
+    batch = irw("ingest", "run", str(named), str(write_file(tmp_path, "d.txt", _run_lines("tag2", ("q1",)))),
+                "--name-from", "file")
+    assert batch.exit_code == 1 and len(batch.stderr.splitlines()) == 2, batch.stderr
+    assert "run c\\nError: forged already exists with different content" in batch.stderr
     sql = irw("sql", "select nosuch from runs")
     lines = sql.stderr.splitlines()
     assert sql.exit_code == 1 and len(lines) > 2 and all(line.startswith("Error: ") for line in lines), sql.stderr

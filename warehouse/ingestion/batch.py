@@ -222,7 +222,7 @@ class _File:
 
 def _fail(file: _File, error: IrwError) -> None:
     file.error = file.error or error
-    file.errors.extend(str(error).splitlines())
+    file.errors.extend(error.message_lines())
 
 
 def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_File]:
@@ -687,7 +687,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                     # disk, a lock) is said as it is
                     cause = (f"{file.path} changed or became unreadable after the batch was checked; "
                              if isinstance(exc, InputFileError) else f"{file.path} was not stored; ")
-                    raise BatchError([*str(exc).splitlines(),
+                    raise BatchError([*exc.message_lines(),
                                       cause + (f"stored before it: {', '.join(stored_before)}" if stored_before
                                                else "nothing was stored")]) from None
                 finally:

@@ -1330,7 +1330,7 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
             problems.append(f"{path}: {exc}")
             failed += 1
         except IrwError as exc:
-            problems.extend(str(exc).splitlines())
+            problems.extend(exc.message_lines())
             failed += 1
     if problems:
         raise BatchError([*problems, f"nothing was stored: {failed} of {len(files) + empty} files cannot be ingested as "
