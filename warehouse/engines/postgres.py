@@ -685,6 +685,12 @@ class PostgresDatabase(Statements):
             con.execute(f"set local statement_timeout = {milliseconds}")  # an int of ours
             con.execute(f"set local lock_timeout = {milliseconds}")
             con.execute(psql.SQL("set local search_path = pg_catalog, {}, pg_temp").format(psql.Identifier(self.schema)))
+
+            def server_lines(exc: Exception, lead: str = "") -> list[str]:
+                """The server's message, scrubbed, after lead, as its lines (DETAIL, HINT, LINE n and
+                its caret): each a line of irw's message (IrwError.of_lines)."""
+                return f"{lead}{self.scrub(str(exc).strip())}".splitlines()
+
             try:
                 cursor = con.execute(query, params)
                 return Table.from_result(cursor)
@@ -692,14 +698,15 @@ class PostgresDatabase(Statements):
                 if "statement timeout" in str(exc) and timeout:
                     raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
                                             "cancelled on the server; give it more with --timeout SECONDS") from None
-                raise QueryError(self.scrub(str(exc).strip()) or "the query was cancelled") from None
+                raise QueryError.of_lines(server_lines(exc) or ["the query was cancelled"]) from None
             except psycopg.errors.LockNotAvailable as exc:
-                raise QueryError("the query waited for a lock longer than irw sql's timeout: "
-                                 f"{self.scrub(str(exc).strip())}") from None
+                raise QueryError.of_lines(server_lines(
+                    exc, "the query waited for a lock longer than irw sql's timeout: ")) from None
             except psycopg.errors.ReadOnlySqlTransaction as exc:
-                raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {self.scrub(str(exc).strip())}") from None
+                raise ReadOnlyError.of_lines(server_lines(exc, "irw sql reads the warehouse and nothing else: ")) \
+                    from None
             except psycopg.errors.InsufficientPrivilege as exc:
-                raise ReadOnlyError(f"irw sql: the server refused it: {self.scrub(str(exc).strip())}") from None
+                raise ReadOnlyError.of_lines(server_lines(exc, "irw sql: the server refused it: ")) from None
             except psycopg.Error as exc:
                 lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
                 raise QueryError.of_lines(lines or [type(exc).__name__]) from None
