@@ -429,12 +429,11 @@ def _require_spark_measures(measures: list[str], into) -> None:
     """The measures Spark computes (irw's built-in ones), checked before its JVM starts; a measure of
     the user's own (irw measures add), which the warehouse `into` holds, is said to be one, with
     where it can be computed."""
-    import re
     import shlex
 
     from warehouse.errors import IrwError, MeasureError
     from warehouse.evaluation import user_measures
-    from warehouse.evaluation.measures import parse
+    from warehouse.evaluation.measures import parse, typed_name
 
     for spec in measures:
         try:
@@ -447,7 +446,7 @@ def _require_spark_measures(measures: list[str], into) -> None:
                         own = {row["name"] for row in user_measures.stored(wh.db)}
                 except IrwError:  # no warehouse there yet: nothing of the user's
                     pass
-            if re.match(r"[^(@]*", spec).group(0) in own:
+            if typed_name(spec) in own:
                 db = shlex.quote(os.fspath(into))
                 raise MeasureError(f"{spec} is a measure of your own in {into} (irw measures add), and Spark computes "
                                    "irw's built-in measures only: store the runs' rows there (irw ingest run FILE "

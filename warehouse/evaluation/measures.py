@@ -417,6 +417,13 @@ _IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\)
                         r"(?:\((?P<args2>[^)]*)\))?$")
 
 
+def typed_name(spec: str) -> str | None:
+    """The name a measure is typed with in ir_measures' syntax (NAME, NAME(k=5), NAME@5): the name
+    irw looks up among the user measures (_parse_user); None for another syntax."""
+    match = _IR_SYNTAX.match(spec.strip())
+    return match.group("name") if match else None
+
+
 def _number(text: str, what: str) -> float:
     try:
         return float(text)
