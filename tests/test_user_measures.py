@@ -280,6 +280,10 @@ BAD = {
                "lacks `-- parameters"),
     "built-in name": ("-- measure: AP\n-- parameters: none\n-- aggregate: mean\n"
                       "select run_id, query_id, 1.0 as value from ranked_judged\n", 1, "built-in measure"),
+    # `-m ap` would be it and `-m AP` irw's AP
+    "built-in name in other case": ("-- measure: ap\n-- parameters: none\n-- aggregate: mean\n"
+                                    "select run_id, query_id, 1.0 as value from ranked_judged\n", 1,
+                                    "differs from the built-in measure AP only in letter case"),
     "column": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id,\n"
                "  avg(nosuch) as value\nfrom ranked_judged group by run_id, query_id\n", None, "nosuch"),
     "acts on the server": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\n"
@@ -322,6 +326,28 @@ def test_the_measures_commands(tmp_path, conformance):
     assert _csv(cli("measures", "list", "--format", "csv")) == []
     gone = cli("measures", "rm", "prec")
     assert gone.exit_code == 1 and "no user measure 'prec'" in gone.stderr
+
+
+def test_a_measure_of_your_own_typed_in_another_case_is_pointed_to_and_never_added_twice(tmp_path, conformance):
+    """`-m Prec` for the warehouse's prec says "did you mean prec?", as `-m ap` says AP (it said only
+    "unknown measure"); a second file naming its measure PREC is refused, not stored beside prec."""
+    db = tmp_path / "w.duckdb"
+    cli = Cli(db)
+    source = conformance / "dl19-passage"
+    assert cli("ingest", "qrels", source / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert cli("ingest", "run", source / "runs" / "run.dl19.BM25.txt").exit_code == 0
+    prec = ROOT / "examples/measures/precision_at_k.sql"
+    assert cli("measures", "add", prec).exit_code == 0
+    for typed, meant in (("Prec", "prec"), ("PREC@5", "prec(k=5)"), ("prce(k=20)", "prec(k=20)"), ("ap", "AP")):
+        result = cli("eval", "-m", typed)
+        assert result.exit_code == 1 and f"unknown measure '{typed}'; did you mean {meant}?" in result.stderr, typed
+    shouted = write(tmp_path, "shouted.sql", prec.read_text().replace("-- measure: prec", "-- measure: PREC"))
+    for replace in ((), ("--replace",)):
+        refused = cli("measures", "add", shouted, *replace)
+        assert refused.exit_code == 1, refused.stderr
+        assert refused.stderr.startswith(f"Error: {shouted}: PREC differs from this warehouse's measure prec only in "
+                                         "letter case;"), refused.stderr
+    assert [row["name"] for row in _csv(cli("measures", "list", "--format", "csv"))] == ["prec"]
 
 
 def test_spark_says_a_measure_of_your_own_is_computed_in_the_warehouse(tmp_path, conformance):

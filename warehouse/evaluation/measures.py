@@ -706,6 +706,13 @@ def _ir_head_in_any_case() -> dict[str, str]:
     return heads
 
 
+def builtin_name_in_any_case(name: str) -> str | None:
+    """The built-in measure's name (either syntax) that `name` is in other letters' case (`ap` -> AP,
+    `Ndcg` -> ndcg), or None."""
+    lowered = name.lower()
+    return next((known for known in (*_IR_NAMES, *ALL_FAMILIES) if known.lower() == lowered), None)
+
+
 def suggestion(spec: str) -> str | None:
     """The canonical name(s) a mistyped measure most likely means (`ndcg@10` -> nDCG@10,
     `map@100` -> AP@100, `recall@1000` -> R@1000, `mrr` -> RR, `NDCG_cut_10` -> nDCG@10,
@@ -719,26 +726,27 @@ def suggestion(spec: str) -> str | None:
             return ", ".join(m.name for m in _parse_exact(split))
         except MeasureError:
             return suggestion(split)
-    heads = _ir_head_in_any_case()
     candidates = []
     head = re.match(r"[A-Za-z][A-Za-z0-9_]*?(?=(_[0-9.]+)?([@(.]|$))", spec)
     if head:
         rest = spec[head.end():]
         typed = head.group(0).lower()
-        known = heads.get(typed)
-        if known is None:
-            close = difflib.get_close_matches(typed, list(heads), n=1, cutoff=0.7)
-            known = heads[close[0]] if close else None
-        if known:
-            candidates.append(known + rest)
-            if rest.startswith("_"):  # a printed trec_eval name: NDCG_cut_10 -> ndcg_cut_10
-                candidates.append(known + "@" + rest[1:])
+        # the warehouse's own measures (irw measures add) first: `firstrel` -> FirstRel
+        for heads in ({name.lower(): name for name in USER_FAMILIES}, _ir_head_in_any_case()):
+            known = heads.get(typed)
+            if known is None:
+                close = difflib.get_close_matches(typed, list(heads), n=1, cutoff=0.7)
+                known = heads[close[0]] if close else None
+            if known:
+                candidates.append(known + rest)
+                if rest.startswith("_"):  # a printed trec_eval name: NDCG_cut_10 -> ndcg_cut_10
+                    candidates.append(known + "@" + rest[1:])
     candidates += [spec.lower(), spec.replace("-", "_")]
     for candidate in candidates:
         if candidate == spec:
             continue
         try:
-            names = [m.name for m in _parse_exact(candidate)]
+            names = [m.name for m in _parse_user(candidate) or _parse_exact(candidate)]
         except MeasureError:
             continue
         return ", ".join(names) if len(names) <= 3 else f"{candidate} ({names[0]} ... {names[-1]})"

@@ -146,10 +146,17 @@ def _refuse_builtin_name(name: str, where: str) -> None:
     try:
         measures.parse(name, builtin_only=True)
     except MeasureError as exc:
-        if str(exc).startswith("unknown measure"):
-            return
-    raise MeasureFileError(f"{where}: {name} is the name of a built-in measure (`irw measures` lists them); "
-                           "give yours another name")
+        unknown = str(exc).startswith("unknown measure")
+    else:
+        unknown = False
+    if not unknown:
+        raise MeasureFileError(f"{where}: {name} is the name of a built-in measure (`irw measures` lists them); "
+                               "give yours another name")
+    # `-m ap` would be the user's measure and `-m AP` irw's: one slip of the shift key apart
+    builtin = measures.builtin_name_in_any_case(name)
+    if builtin is not None:
+        raise MeasureFileError(f"{where}: {name} differs from the built-in measure {builtin} only in letter case "
+                               "(`irw measures` lists them); give yours another name")
 
 
 # -- checks: adhoc's, on the file's own lines -----------------------------------------------------
@@ -378,6 +385,11 @@ def add(db, path: str, replace: bool = False) -> Definition:
     check_statement(definition)
     check_parameters(definition)
     existing = {row["name"]: row for row in stored(db)}
+    other_case = [name for name in existing if name.lower() == definition.name.lower() and name != definition.name]
+    if other_case:
+        raise ConflictError(f"{path}: {definition.name} differs from this warehouse's measure {other_case[0]} only in "
+                            f"letter case; give this one another name, or name it {other_case[0]} in the file to "
+                            f"replace that one (`irw measures add {path} --replace`)")
     if definition.name in existing and not replace:
         same = existing[definition.name]["definition_hash"] == definition.hash
         raise ConflictError(f"{path}: a measure {definition.name} is already added"
