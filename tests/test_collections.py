@@ -106,6 +106,42 @@ def test_runs_lists_the_qrels_sets_that_judge_each_run(mc):
     assert {r["name"]: r["judged_by"] for r in rows}["SPLADE_P_P_ENSEMBLE_DISTIL.news"] == "news 57/57"
 
 
+def test_runs_lists_the_runs_chosen_as_eval_chooses_them(mc):
+    """`irw runs --qrels covid`, `--system`, names and patterns list the runs eval would take, with
+    the same note on stderr (it took no argument: "No such option: --qrels")."""
+    judged = mc("runs", "--qrels", "covid", "--format", "json")
+    assert judged.exit_code == 0, judged.stderr
+    assert [r["name"] for r in json.loads(judged.stdout)] == runs_of("covid")
+    assert judged.stderr == left_out_note(9, "stored", "covid")
+    assert [r["name"] for r in json.loads(mc("runs", "--system", "BM25_RM3", "--format", "json").stdout)] == \
+        [f"BM25_RM3.{c}" for c in COLLECTIONS]
+    chosen = mc("runs", "SPLADE*", "BM25.dl22", "--qrels", "news", "--format", "csv")
+    assert [r["name"] for r in csv.DictReader(io.StringIO(chosen.stdout))] == \
+        ["BM25.dl22", "SPLADE_P_P_ENSEMBLE_DISTIL.news"]  # the listing's order; a run named outright is kept
+    assert chosen.stderr == left_out_note(3, "matching", "news")
+    for argv, says in ((["nothing*"], "no stored run matches 'nothing*'"), (["--qrels", "dl22"], "no qrels set named"),
+                       (["--system", "BM25.dl21"], "no stored run is of system 'BM25.dl21'")):
+        refused = mc("runs", *argv)
+        assert refused.exit_code == 1 and says in refused.stderr and refused.stdout == "", (argv, refused.stderr)
+
+
+def test_an_empty_listing_says_what_fills_it(tmp_path):
+    irw = Cli(tmp_path / "irw.duckdb")
+    (tmp_path / "q.txt").write_text("q1 0 d1 1\n")
+    irw("ingest", "qrels", tmp_path / "q.txt", "--name", "q")
+    listed = irw("runs")
+    assert listed.exit_code == 0 and listed.stdout.split() == ["name", "system", "tag", "rows", "queries", "date",
+                                                               "date_source", "ingested_at", "description",
+                                                               "judged_by"] + ["-" * 4, "-" * 6, "-" * 3, "-" * 4,
+                                                                               "-" * 7, "-" * 4, "-" * 11, "-" * 11,
+                                                                               "-" * 11, "-" * 9]
+    assert listed.stderr == "# no run is stored; ingest runs with `irw ingest run FILE...`\n"
+    irw("rm", "qrels", "q")
+    listed = irw("qrels", "--format", "json")
+    assert listed.exit_code == 0 and listed.stdout == "[]\n"
+    assert listed.stderr == "# no qrels set is stored; ingest one with `irw ingest qrels FILE`\n"
+
+
 def test_judged_by_counts_part_of_a_run_and_every_set(tmp_path):
     """A run judged by two sets lists both, most judged first; a partial one says how many."""
     irw = Cli(tmp_path / "irw.duckdb")

@@ -156,8 +156,11 @@ class Warehouse:
         self.db.refresh_statistics(kind)
 
     # -- browse ------------------------------------------------------------------------------
-    def runs(self) -> Table:
-        return Table.from_result(self.db.run_file("catalog/runs.sql"))
+    def runs(self, runs: Iterable[str] | None = None) -> Table:
+        """The listing of `irw runs`: every stored run, oldest ingest first, or the runs named in
+        `runs` (names, not patterns: a selection of select_runs, `wh.runs(wh.select_runs(systems="BM25"))`)."""
+        names = list(runs) if runs is not None else []
+        return Table.from_result(self.db.run_file("catalog/runs.sql", {"chosen": runs is not None, "names": names}))
 
     def qrels_sets(self) -> Table:
         return Table.from_result(self.db.run_file("catalog/qrels_sets.sql"))

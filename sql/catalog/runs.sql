@@ -1,5 +1,6 @@
 -- runs listing: the stored runs for `irw runs` and Warehouse.runs().
--- Grain: one row per run, oldest ingest first.
+-- Grain: one row per run, oldest ingest first: every run, or (with $chosen) those named in $names
+-- (the names of a run selection: `irw runs 'BM25*' --system X --qrels Y`).
 -- date is the run's date (runs.file_created_at) and date_source where it came from: '--date',
 -- 'ir_metadata' or 'file mtime' (schema 007).
 -- judged_by: the stored qrels sets that judge at least one of the run's queries, each with how
@@ -49,4 +50,5 @@ select
     b.judged_by
 from runs as r
 left join judged_by as b on b.run_id = r.run_id
+where not $chosen or r.name in (select unnest($names))
 order by r.ingested_at, r.name

@@ -115,9 +115,9 @@ def _replace_option(help: str, *, negatable: bool = False) -> typer.models.Optio
     return typer.Option("--replace" + ("/--no-replace" if negatable else ""), help=help)
 
 
-def _qrels_option(more: str = "") -> typer.models.OptionInfo:
-    return typer.Option("--qrels", help=f"Stored qrels set to evaluate against (may be left out when only one is "
-                                         f"stored){more}.")
+def _qrels_option(more: str = "", *, help: str | None = None) -> typer.models.OptionInfo:
+    return typer.Option("--qrels", help=help or f"Stored qrels set to evaluate against (may be left out when only one "
+                                                f"is stored){more}.")
 
 
 # The evaluation settings, shared by eval, compare and the reports.
@@ -407,17 +407,30 @@ def _report_ingest(result) -> None:
 
 
 @app.command("runs")
-def runs(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
-    """List the stored runs."""
+def runs(
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
+    qrels: Annotated[Optional[str], _qrels_option(help="Only the runs this stored qrels set judges a query of.")] = None,
+    system: SystemOption = None,
+    db: DbOption = DEFAULT_DB,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """List the stored runs (every one, or those chosen by name, pattern, --system and --qrels)."""
     with reported_errors(), Warehouse(db, read_only=True) as wh:
-        emit(wh.runs(), fmt)
+        chosen = runs or system or qrels is not None
+        listing = wh.runs(_selected_runs(wh, runs, system, qrels) if chosen else None)
+        if not chosen and not listing.rows:
+            err("# no run is stored; ingest runs with `irw ingest run FILE...`")
+        emit(listing, fmt)
 
 
 @app.command("qrels")
 def qrels(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
     """List the stored qrels sets."""
     with reported_errors(), Warehouse(db, read_only=True) as wh:
-        emit(wh.qrels_sets(), fmt)
+        listing = wh.qrels_sets()
+        if not listing.rows:
+            err("# no qrels set is stored; ingest one with `irw ingest qrels FILE`")
+        emit(listing, fmt)
 
 
 @rm_app.command("run")
