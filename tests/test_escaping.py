@@ -181,3 +181,34 @@ def test_a_name_cannot_split_a_message_or_forge_a_line_of_its_own(tmp_path):
     lines = sql.stderr.splitlines()
     assert sql.exit_code == 1 and len(lines) > 2 and all(line.startswith("Error: ") for line in lines), sql.stderr
     assert any(line.strip().endswith("^^^^^^") for line in lines)
+
+
+def _terminal_columns(text: str) -> int:
+    """Columns a terminal gives text, by Unicode's own tables (not irw's rule): two for East Asian
+    wide and full-width characters, none for combining marks."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def test_names_in_any_script_line_up_in_a_table(tmp_path):
+    """A run named in Japanese, or with an accent written as a combining mark, took its characters
+    for its width: the columns after it stood six (and one) places to the right of the others'."""
+    irw = Cli(tmp_path / "w.duckdb")
+    assert irw("ingest", "qrels", write_file(tmp_path, "q.txt", "q1 0 d1 1\nq2 0 d2 1\n"), "--name", "q").exit_code == 0
+    names = ["検索システム-v1", "cafe\u0301 run", "ｶﾀｶﾅ", "plain"]
+    for i, name in enumerate(names):
+        ingested = irw("ingest", "run", write_file(tmp_path, f"r{i}.txt", _run_lines("t")), "--name", name,
+                       "--system", name[:2])
+        assert ingested.exit_code == 0, ingested.stderr
+    for argv in (["eval", "-m", "AP", "-m", "P@10"], ["runs"]):
+        result = irw(*argv)
+        assert result.exit_code == 0, result.stderr
+        header, rule, *rows = result.stdout.splitlines()
+        assert sorted(row.split("  ")[0].strip() for row in rows) == sorted(names)
+        # every column starts where the rule's dashes start, in every row: the gaps in the rule
+        starts = [m.start() for m in re.finditer(r"(?<!-)-", rule)]
+        for row in rows:
+            for start in starts[1:]:
+                before = next(i for i in range(len(row) + 1) if _terminal_columns(row[:i]) >= start)
+                assert _terminal_columns(row[:before]) == start and row[before - 2:before] == "  ", (argv, row)

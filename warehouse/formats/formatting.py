@@ -76,6 +76,8 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
 
 
 def _render_text_table(table: Table) -> str:
+    from rich.cells import cell_len  # 14 ms to import: only for a table shown in a terminal
+
     cells = [[cell_text(v) for v in row] for row in table.rows]
     columns = [shown(c) for c in table.columns]
     numeric = [
@@ -83,10 +85,13 @@ def _render_text_table(table: Table) -> str:
         and any(row[i] is not None for row in table.rows)
         for i in range(len(table.columns))
     ]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    # widths in terminal columns, not characters: 検索 takes four, an accent combined with its
+    # letter none, so that names in any script line up
+    widths = [max([cell_len(c)] + [cell_len(r[i]) for r in cells]) for i, c in enumerate(columns)]
 
     def line(values: list[str]) -> str:
-        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        padding = [" " * (w - cell_len(v)) for v, w in zip(values, widths)]
+        parts = [pad + v if num else v + pad for v, pad, num in zip(values, padding, numeric)]
         return "  ".join(parts).rstrip()
 
     out = [line(columns), "  ".join("-" * w for w in widths)]
