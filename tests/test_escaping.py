@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import Cli, qrels_text, write_file
+
+ROOT = Path(__file__).resolve().parents[1]
 from warehouse.formats.escaping import name_problem, shown, spreadsheet_cell
 
 HOSTILE = ["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b[2J", "ab\x08\x08XY", "a\x7fb", "x\u202ey", "p\u2066q\u2069",
@@ -212,3 +214,42 @@ def test_names_in_any_script_line_up_in_a_table(tmp_path):
             for start in starts[1:]:
                 before = next(i for i in range(len(row) + 1) if _terminal_columns(row[:i]) >= start)
                 assert _terminal_columns(row[:before]) == start and row[before - 2:before] == "  ", (argv, row)
+
+
+def test_a_command_irw_suggests_runs_as_printed_when_a_name_has_spaces(tmp_path, conformance):
+    """The commands in irw's messages quote the names they hold, as a shell reads them: `irw rm run
+    acme nightly 1` (printed so) removed nothing, and `--qrels my covid` chose qrels `my`."""
+    import shlex
+
+    folder = tmp_path / "my runs"
+    folder.mkdir()
+    irw = Cli(folder / "irw.duckdb")
+    dl19 = conformance / "dl19-passage"
+    assert irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "my dl19").exit_code == 0
+    assert irw("ingest", "qrels", write_file(tmp_path, "other.txt", "x1 0 d1 1\n"), "--name", "other").exit_code == 0
+    for name in ("acme nightly 1", "acme nightly 2"):
+        ingested = irw("ingest", "run", dl19 / "runs" / "run.dl19.BM25.txt", "--name", name, "--system", "acme sys")
+        assert ingested.exit_code == 0, ingested.stderr
+
+    def suggested(result, before: str) -> list[str]:
+        assert result.exit_code != 0
+        command = re.search(f"`({re.escape(before)}[^`]*)`", result.stderr).group(1)
+        return shlex.split(command)
+
+    # a rename onto a stored name: the rm it suggests removes that run
+    words = suggested(irw("rename", "run", "acme nightly 1", "acme nightly 2"), "irw rm")
+    assert words == ["irw", "rm", "run", "acme nightly 2"]
+    assert irw(*words[1:]).exit_code == 0
+    # several qrels sets: the --qrels it suggests evaluates
+    words = suggested(irw("eval", "-m", "AP", "acme*"), "--qrels")
+    assert words == ["--qrels", "my dl19"] and irw("eval", "-m", "AP", "acme*", *words).exit_code == 0
+    # a system given as the baseline: the --baseline it suggests compares
+    words = suggested(irw("compare", "--qrels", "my dl19", "--baseline", "acme sys", "-m", "AP"), "--baseline")
+    assert words == ["--baseline", "acme nightly 1"]
+    # a measure file added twice: the --replace it suggests replaces it
+    measure = ROOT / "examples" / "measures" / "precision_at_k.sql"
+    spaced = folder / "my prec.sql"
+    spaced.write_text(measure.read_text())
+    assert irw("measures", "add", spaced).exit_code == 0
+    words = suggested(irw("measures", "add", spaced), "irw measures add")
+    assert words == ["irw", "measures", "add", str(spaced), "--replace"] and irw(*words[1:]).exit_code == 0

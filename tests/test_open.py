@@ -4,6 +4,7 @@ database with irw's tables added to it."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -353,16 +354,21 @@ def _older_warehouse(path: Path) -> None:
 
 
 def test_an_older_warehouse_names_a_command_that_migrates_it(tmp_path):
-    path = tmp_path / "old.duckdb"
+    """...and the command runs as printed, its path quoted for the shell (a folder's name with a space)."""
+    import shlex
+
+    (tmp_path / "my warehouses").mkdir()
+    path = tmp_path / "my warehouses" / "old.duckdb"
     _older_warehouse(path)
     newest = migrations()[-1][0]
     for command in (["runs"], ["qrels"], ["sql", "select 1"]):
         result = Cli(path)(*command)
         assert_clear_error(result, f"has schema version {newest - 1} and needs migrating to {newest}; "
-                                   f"upgrade it with `irw migrate --db {path}`")
+                                   f"upgrade it with `irw migrate --db '{path}'`")
     with pytest.raises(warehouse.SchemaVersionError, match="upgrade it with `irw migrate"):
         warehouse.open(path, read_only=True)
-    migrated = Cli(path)("migrate", "--format", "csv")
+    printed = re.search(r"`(irw migrate [^`]*)`", result.stderr).group(1)
+    migrated = Cli(path)(*shlex.split(printed)[1:], "--format", "csv", db=False)
     assert migrated.exit_code == 0, migrated.stderr
     assert [line.split(",")[:2] for line in migrated.stdout.splitlines()[1:]] == [
         [str(v), name] for v, name in migrations()]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import stat
 import tempfile
@@ -321,7 +322,7 @@ def stale_view_message(path: str, views: Sequence[str] = ("ranked_judged",)) -> 
     views = list(views) or ["ranked_judged"]
     named = (f"view {views[0]} was" if len(views) == 1 else f"views {', '.join(views[:-1])} and {views[-1]} were")
     return (f"cannot open warehouse {path} to read only: its {named} made by an irw of other "
-            f"sql/eval files than this one's; make it again with `irw migrate --db {path}` (commands that "
+            f"sql/eval files than this one's; make it again with `irw migrate --db {shlex.quote(path)}` (commands that "
             "write, such as `irw eval` and `irw ingest`, make it again too)")
 
 
@@ -800,7 +801,7 @@ class Database(Statements):
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         """What a read-only open of a warehouse that lacks migrations says (apply_migrations)."""
         return (f"{self.path} has schema version {current} and needs migrating to {latest}; "
-                f"upgrade it with `irw migrate --db {self.path}` (commands that write, such as "
+                f"upgrade it with `irw migrate --db {shlex.quote(self.path)}` (commands that write, such as "
                 "`irw eval` and `irw ingest`, upgrade it too)")
 
     def lock_migrations(self) -> None:

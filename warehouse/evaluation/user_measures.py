@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -389,12 +390,12 @@ def add(db, path: str, replace: bool = False) -> Definition:
     if other_case:
         raise ConflictError(f"{path}: {definition.name} differs from this warehouse's measure {other_case[0]} only in "
                             f"letter case; give this one another name, or name it {other_case[0]} in the file to "
-                            f"replace that one (`irw measures add {path} --replace`)")
+                            f"replace that one (`irw measures add {shlex.quote(path)} --replace`)")
     if definition.name in existing and not replace:
         same = existing[definition.name]["definition_hash"] == definition.hash
         raise ConflictError(f"{path}: a measure {definition.name} is already added"
                             + (" with this same definition" if same else " with another definition")
-                            + f"; replace it (and drop its scores) with `irw measures add {path} --replace`, or "
+                            + f"; replace it (and drop its scores) with `irw measures add {shlex.quote(path)} --replace`, or "
                             "give this one another name")
     trial(db, definition)
     with db.transaction():

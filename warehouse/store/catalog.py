@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import shlex
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -90,11 +91,12 @@ def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
                 "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`")
     if len(judging) == 1:
         (qrels, judged), = judging
-        return f"qrels {qrels} judges {runs if judged == count else f'{judged:,} of {runs}'}: add `--qrels {qrels}`"
+        return f"qrels {qrels} judges {runs if judged == count else f'{judged:,} of {runs}'}: add `--qrels {shlex.quote(qrels)}`"
     (first, judged), *others = judging
     each = f"qrels {first} judges {judged:,}" + "".join(
         f"{' and' if i == len(others) - 1 else ','} {qrels} {n:,}" for i, (qrels, n) in enumerate(others))
-    choices = ", ".join(f"`--qrels {qrels}`" for qrels, _ in judging[:-1]) + f" or `--qrels {judging[-1][0]}`"
+    choices = ", ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging[:-1]) + \
+        f" or `--qrels {shlex.quote(judging[-1][0])}`"
     return f"of {runs}, {each}: add {choices} (`irw runs` shows which qrels sets judge each run)"
 
 
@@ -267,7 +269,7 @@ def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
     if not judged:
         raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system, and qrels {qrels} judges none of its "
                             "runs; the baseline is a run (`irw runs` lists each run's system)")
-    hints = ", ".join(f"`--baseline {name}`" for name in judged[:SHOWN])
+    hints = ", ".join(f"`--baseline {shlex.quote(name)}`" for name in judged[:SHOWN])
     raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system; the baseline is one of its runs, "
                         f"those qrels {qrels} judges: {hints}")
 
@@ -291,7 +293,7 @@ def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
         raise UsageError(f"{kind} {old} is already named {new}")
     if taken:
         raise ConflictError(f"cannot rename {kind} {old} to {new}: a {kind} named {new} is stored; choose another "
-                            f"name, or remove that one first (`{remove} {new}`)")
+                            f"name, or remove that one first (`{remove} {shlex.quote(new)}`)")
 
 
 def rename_run(db: Database, old: str, new: str) -> list[str]:
