@@ -249,6 +249,25 @@ def test_pages_sorted_by_any_column_never_overlap_or_skip_and_keep_ranks_and_mar
     assert ranks == sorted(ranks, reverse=True)  # page 2 goes on where page 1 ended
 
 
+def test_a_measure_column_sorts_by_any_name_the_measure_takes(dl19_server):
+    """?sort= takes a measure as ?m= does: `sort=P.10` or `sort=ndcg_cut_10` is the column P@10 or
+    nDCG@10 (it was "not a column of this list" unless spelt as the column's header), and the
+    page's links name the column as the header does."""
+    base = dl19_server["base"]
+    shown = "m=AP&m=nDCG@10&m=" + quote("P@10")
+    for canonical, spellings in (("P@10", ("P.10", "P_10")), ("nDCG@10", ("ndcg_cut_10", "ndcg_cut.10")),
+                                 ("AP", ("map",))):
+        want, _ = every_page(base, f"{shown}&sort={quote(canonical)}&order=asc", 3)
+        for spelling in spellings:
+            rows, _ = every_page(base, f"{shown}&sort={quote(spelling)}&order=asc", 3)
+            assert rows == want, spelling
+        status, _, html = get(f"{base}/qrels/dl19?{shown}&sort={quote(spellings[0])}&per_page=3")
+        assert status == 200 and f"sort={quote(canonical)}&amp;per_page=3&amp;page=2" in html, spellings[0]
+    # a measure the page does not show is still no column of it
+    status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?{shown}&sort=recip_rank")
+    assert status == 400 and "'recip_rank' is not a column of this list" in json.loads(body)["error"]
+
+
 def test_a_filter_keeps_the_runs_whose_name_or_system_holds_it_and_says_when_none_does(dl19_server):
     base = dl19_server["base"]
     whole = {r["run"]: r for r in every_page(base, "m=AP", 500)[0]}

@@ -13,8 +13,8 @@ from typing import Any, Sequence
 
 from starlette.datastructures import QueryParams
 
-from warehouse.errors import UsageError
-from warehouse.evaluation.measures import Measure
+from warehouse.errors import MeasureError, UsageError
+from warehouse.evaluation.measures import Measure, parse
 from warehouse.reports import PageChoice
 from warehouse.reports.scope import COVERAGE_MEASURE, higher_is_better
 
@@ -77,9 +77,10 @@ def page_choice(params: QueryParams, columns: dict[str, Column]) -> tuple[PageCh
     not allowed (the message lists what is)."""
     page = _integer(params, "page", 1, 1, None)
     per_page = _integer(params, "per_page", PER_PAGE, 1, MAX_PER_PAGE)
-    sort = _single(params, "sort") or "rank"
-    if sort not in columns:
-        raise BadParameter(f"?sort={sort[:60]!r} is not a column of this list; sort by one of: "
+    given = _single(params, "sort") or "rank"
+    sort = _column_named(given, columns)
+    if sort is None:
+        raise BadParameter(f"?sort={given[:60]!r} is not a column of this list; sort by one of: "
                            f"{', '.join(columns)}")
     column = columns[sort]
     order = _single(params, "order")
@@ -90,6 +91,18 @@ def page_choice(params: QueryParams, columns: dict[str, Column]) -> tuple[PageCh
     if len(text) > MAX_FILTER:
         raise BadParameter(f"?filter= is {len(text)} characters long; give at most {MAX_FILTER}")
     return PageChoice(column.kind, column.position, descending, text, page, per_page), sort
+
+
+def _column_named(given: str, columns: dict[str, Column]) -> str | None:
+    """The column ?sort= names: by its name, or a measure column by any spelling ?m= takes
+    (`sort=P.10` and `sort=prec@5` for the columns P@10 and prec(k=5)), as one name."""
+    if given in columns:
+        return given
+    try:
+        named = [m.name for m in parse(given)]
+    except MeasureError:
+        return None
+    return named[0] if len(named) == 1 and named[0] in columns else None
 
 
 def paging_params(choice: PageChoice, sort: str, columns: dict[str, Column]) -> dict[str, Any]:
