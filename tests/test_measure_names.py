@@ -2,6 +2,8 @@
 score, equal to trec_eval's form with the same settings, repaired in warehouses that stored them wrong."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import warehouse
@@ -110,3 +112,30 @@ def test_a_value_is_read_back_under_any_name_evaluate_took(conformance, db_path)
         ev.value("BM25", "recip_rank")
     with pytest.raises(MeasureError, match=r"P\.5,10 names 2 measures \(P@5, P@10\): name one"):
         ev.value("BM25", "P.5,10")
+
+
+@pytest.mark.parametrize("typed, meant, names", [
+    ("P@10,20", "P.10,20", ["P@10", "P@20"]),
+    ("nDCG@5,10", "ndcg_cut.5,10", ["nDCG@5", "nDCG@10"]),
+    ("ndcg_cut@5,10", "ndcg_cut.5,10", ["nDCG@5", "nDCG@10"]),
+    ("recall@100,1000", "recall.100,1000", ["R@100", "R@1000"]),
+    ("AP@5,10", "map_cut.5,10", ["AP@5", "AP@10"]),
+])
+def test_a_list_of_cutoffs_after_at_points_to_trec_eval_s_list(typed, meant, names, conformance):
+    """`-m P@10,20` said only "unknown measure": the hint is trec_eval's list, which both commands take."""
+    import io
+    from warehouse.commands import trec_eval
+    from warehouse.evaluation.measures import parse
+
+    hint = f"did you mean {meant} ({', '.join(names)})?"
+    with pytest.raises(MeasureError, match=re.escape(f"unknown measure '{typed}'; {hint}")):
+        parse(typed)
+    assert [m.name for m in parse(meant)] == names
+    dl19 = conformance / "dl19-passage"
+    files = [str(dl19 / "qrels.dl19-passage.txt"), str(dl19 / "runs" / "run.dl19.BM25.txt")]
+    with pytest.raises(MeasureError) as refused:
+        trec_eval.run(["-m", typed, *files], io.StringIO())
+    assert f"unknown measure '{typed}'; {hint} irw trec-eval takes" in str(refused.value)
+    printed = io.StringIO()
+    trec_eval.run(["-m", meant, *files], printed)
+    assert len(printed.getvalue().splitlines()) == len(names)

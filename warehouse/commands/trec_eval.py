@@ -276,7 +276,10 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
                 raise trec_error from None
             hint = suggestion(spec)
             if hint:
-                hint = f"did you mean {hint} (trec_eval: {parse(hint.split(',')[0])[0].trec_spec})? "
+                # a hint naming a list (P.10,20 (P@10, P@20)) is trec_eval's spelling already
+                spelled = hint.split(" (", 1)[0].split(", ")[0]
+                trec = [m.trec_spec for m in parse(spelled)]
+                hint = f"did you mean {hint}" + (f" (trec_eval: {trec[0]})? " if len(trec) == 1 else "? ")
             raise MeasureError(f"unknown measure {spec!r}; {hint or ''}irw trec-eval takes trec_eval names "
                                "(map, P.10, ndcg_cut.10) and ir_measures names (AP, P@10, nDCG@10); "
                                "`irw measures` lists both") from None

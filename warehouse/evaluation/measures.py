@@ -742,6 +742,14 @@ def suggestion(spec: str) -> str | None:
                 if rest.startswith("_"):  # a printed trec_eval name: NDCG_cut_10 -> ndcg_cut_10
                     candidates.append(known + "@" + rest[1:])
     candidates += [spec.lower(), spec.replace("-", "_")]
+    listed = re.fullmatch(r"([A-Za-z_]+)@([0-9]+(?:,[0-9]+)+)", spec)  # nDCG@5,10: trec_eval's list, ndcg_cut.5,10
+    if listed:
+        name = _ir_head_in_any_case().get(listed.group(1).lower(), listed.group(1))
+        candidate = f"{_AT_FAMILY.get(name) or _IR_NAMES.get(name, (name,))[0]}.{listed.group(2)}"
+        try:
+            return f"{candidate} ({', '.join(m.name for m in _parse_exact(candidate))})"
+        except MeasureError:
+            pass
     for candidate in candidates:
         if candidate == spec:
             continue
