@@ -409,7 +409,8 @@ def _report_ingest(result) -> None:
 @app.command("runs")
 def runs(
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
-    qrels: Annotated[Optional[str], _qrels_option(help="Only the runs this stored qrels set judges a query of.")] = None,
+    qrels: Annotated[Optional[str], _qrels_option(help="Only the runs this stored qrels set judges a query "
+                                                       "of.")] = None,
     system: SystemOption = None,
     db: DbOption = DEFAULT_DB,
     fmt: FormatOption = OutputFormat.table,

@@ -146,11 +146,10 @@ def _refuse_builtin_name(name: str, where: str) -> None:
 
     try:
         measures.parse(name, builtin_only=True)
-    except MeasureError as exc:
-        unknown = str(exc).startswith("unknown measure")
-    else:
-        unknown = False
-    if not unknown:
+        known = True
+    except MeasureError as exc:  # a built-in's name refused for its parameters is still its name
+        known = not str(exc).startswith("unknown measure")
+    if known:
         raise MeasureFileError(f"{where}: {name} is the name of a built-in measure (`irw measures` lists them); "
                                "give yours another name")
     # `-m ap` would be the user's measure and `-m AP` irw's: one slip of the shift key apart
@@ -395,8 +394,8 @@ def add(db, path: str, replace: bool = False) -> Definition:
         same = existing[definition.name]["definition_hash"] == definition.hash
         raise ConflictError(f"{path}: a measure {definition.name} is already added"
                             + (" with this same definition" if same else " with another definition")
-                            + f"; replace it (and drop its scores) with `irw measures add {shlex.quote(path)} --replace`, or "
-                            "give this one another name")
+                            + f"; replace it (and drop its scores) with `irw measures add {shlex.quote(path)} "
+                            "--replace`, or give this one another name")
     trial(db, definition)
     with db.transaction():
         if definition.name in existing:

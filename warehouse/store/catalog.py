@@ -91,7 +91,8 @@ def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
                 "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`")
     if len(judging) == 1:
         (qrels, judged), = judging
-        return f"qrels {qrels} judges {runs if judged == count else f'{judged:,} of {runs}'}: add `--qrels {shlex.quote(qrels)}`"
+        judges = runs if judged == count else f"{judged:,} of {runs}"
+        return f"qrels {qrels} judges {judges}: add `--qrels {shlex.quote(qrels)}`"
     (first, judged), *others = judging
     each = f"qrels {first} judges {judged:,}" + "".join(
         f"{' and' if i == len(others) - 1 else ','} {qrels} {n:,}" for i, (qrels, n) in enumerate(others))
