@@ -217,7 +217,11 @@ def test_library_comparison_with_bootstrap_settings_agrees_with_scipy(db):
 
 
 @pytest.mark.parametrize("args,code,message", [
-    (["bm25", "--qrels", "sample"], 2, "compare needs at least two runs"),
+    (["bm25", "--qrels", "sample"], 2, "compare needs at least two runs (or one run and --baseline): bm25 is the "
+                                        "only run chosen"),
+    # the same run twice, or as its own baseline, is one run (it said only "needs at least two runs")
+    (["bm25", "bm25", "--qrels", "sample"], 2, "bm25 is the only run chosen"),
+    (["bm25", "--baseline", "bm25", "--qrels", "sample"], 2, "bm25 is the only run chosen"),
     (["bm25", "nope", "--qrels", "sample"], 1, "no run named 'nope'"),
     (["bm25", "dense", "--qrels", "nope"], 1, "no qrels set named 'nope'"),
     (["bm25", "dense", "--qrels", "sample", "--alpha", "2"], 2, "--alpha must be between 0 and 1"),

@@ -305,7 +305,8 @@ def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measure
 def compared_runs(runs: Sequence[str], baseline: str | None) -> list[str]:
     names = list(dict.fromkeys(([baseline] if baseline is not None else []) + list(runs)))
     if len(names) < 2:
-        raise UsageError("compare needs at least two runs (or one run and --baseline)")
+        chose = f": {names[0]} is the only run chosen" if names else ""
+        raise UsageError(f"compare needs at least two runs (or one run and --baseline){chose}")
     return names
 
 
