@@ -190,8 +190,36 @@ def test_empty_listings_still_have_headers(irw, db_path, _templates):
     import shutil
 
     shutil.copyfile(_templates["empty"], db_path)
-    assert json.loads(irw("runs", "--format", "json").stdout) == []
-    assert irw("qrels", "--format", "csv").stdout == "name,queries,judgments,relevant,created_at,description\n"
+    runs = irw("runs", "--format", "json")
+    assert runs.exit_code == 0 and json.loads(runs.stdout) == []
+    # and say on stderr what fills them (a bare header said nothing)
+    assert runs.stderr == "# no run is stored; ingest runs with `irw ingest run FILE...`\n"
+    qrels = irw("qrels", "--format", "csv")
+    assert qrels.exit_code == 0 and qrels.stdout == "name,queries,judgments,relevant,created_at,description\n"
+    assert qrels.stderr == "# no qrels set is stored; ingest one with `irw ingest qrels FILE`\n"
+
+
+def test_copy_typed_as_cp_says_how_it_names_its_warehouses(irw, db_path, tmp_path):
+    """`irw copy A B` said only "Missing option '--from'"; the command it shows runs, with a
+    password masked."""
+    import shlex
+
+    for argv, shows in (([str(db_path), "my copy.duckdb"], f"irw copy --from {db_path} --to 'my copy.duckdb'"),
+                        ([str(db_path), "postgresql://u:secret@h/db"],
+                         f"irw copy --from {db_path} --to 'postgresql://u:***@h/db'"),
+                        (["--from", str(db_path)], f"irw copy --from {db_path} --to TO"),
+                        ([], "irw copy --from FROM --to TO")):
+        refused = irw("copy", *argv, db=False)
+        assert refused.exit_code == 2 and refused.stdout == "", argv
+        assert refused.stderr == f"Error: irw copy names the two warehouses with --from and --to: `{shows}`\n"
+        assert "secret" not in refused.stderr
+    write_file(tmp_path, "q.txt", qrels_text())
+    assert irw("ingest", "qrels", tmp_path / "q.txt").exit_code == 0
+    target = tmp_path / "my copy.duckdb"
+    (command,) = irw("copy", str(db_path), str(target), db=False).stderr.split("`")[1:2]
+    copied = irw(*shlex.split(command)[1:], db=False)
+    assert copied.exit_code == 0, copied.stderr
+    assert irw("qrels", "--db", str(target), db=False).stdout == irw("qrels").stdout
 
 
 def test_unknown_format_is_a_usage_error(seeded_db, irw):

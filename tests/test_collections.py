@@ -125,23 +125,6 @@ def test_runs_lists_the_runs_chosen_as_eval_chooses_them(mc):
         assert refused.exit_code == 1 and says in refused.stderr and refused.stdout == "", (argv, refused.stderr)
 
 
-def test_an_empty_listing_says_what_fills_it(tmp_path):
-    irw = Cli(tmp_path / "irw.duckdb")
-    (tmp_path / "q.txt").write_text("q1 0 d1 1\n")
-    irw("ingest", "qrels", tmp_path / "q.txt", "--name", "q")
-    listed = irw("runs")
-    assert listed.exit_code == 0 and listed.stdout.split() == ["name", "system", "tag", "rows", "queries", "date",
-                                                               "date_source", "ingested_at", "description",
-                                                               "judged_by"] + ["-" * 4, "-" * 6, "-" * 3, "-" * 4,
-                                                                               "-" * 7, "-" * 4, "-" * 11, "-" * 11,
-                                                                               "-" * 11, "-" * 9]
-    assert listed.stderr == "# no run is stored; ingest runs with `irw ingest run FILE...`\n"
-    irw("rm", "qrels", "q")
-    listed = irw("qrels", "--format", "json")
-    assert listed.exit_code == 0 and listed.stdout == "[]\n"
-    assert listed.stderr == "# no qrels set is stored; ingest one with `irw ingest qrels FILE`\n"
-
-
 def test_judged_by_counts_part_of_a_run_and_every_set(tmp_path):
     """A run judged by two sets lists both, most judged first; a partial one says how many."""
     irw = Cli(tmp_path / "irw.duckdb")

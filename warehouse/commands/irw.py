@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import shlex
 import sys
 from enum import Enum
 from contextlib import contextmanager
@@ -544,18 +545,29 @@ def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -
 
 @app.command("copy")
 def copy_command(
-    source: Annotated[str, typer.Option("--from", help="The warehouse to copy from: a DuckDB file or a "
-                                                       "postgresql:// URL (opened read-only).")],
-    target: Annotated[str, typer.Option("--to", help="The warehouse to copy into (created if new).")],
+    source: Annotated[Optional[str], typer.Option("--from", help="The warehouse to copy from: a DuckDB file or a "
+                                                                 "postgresql:// URL (opened read-only). Required.",
+                                                  show_default=False)] = None,
+    target: Annotated[Optional[str], typer.Option("--to", help="The warehouse to copy into (created if new). "
+                                                               "Required.", show_default=False)] = None,
     run: Annotated[Optional[list[str]], typer.Option("--run", help="Copy only this run (repeatable); "
                                                                    "default: every run.")] = None,
     replace: Annotated[bool, _replace_option("Replace runs and qrels sets the target holds under the same name "
                                              "with other content.")] = False,
+    # `irw copy A B`, as cp is typed: taken only to say how irw copy names its warehouses
+    given: Annotated[Optional[list[str]], typer.Argument(hidden=True)] = None,
 ) -> None:
     """Copy qrels sets, runs and stored scores between warehouses (DuckDB file <-> PostgreSQL)."""
     from warehouse.core import copy as copy_warehouse
+    from warehouse.engines import shown
 
     with reported_errors():
+        if given or source is None or target is None:
+            typed = list(given or [])
+            source = source or (typed.pop(0) if typed else "FROM")
+            target = target or (typed.pop(0) if typed else "TO")
+            example = f"irw copy --from {shlex.quote(shown(source))} --to {shlex.quote(shown(target))}"
+            raise UsageError(f"irw copy names the two warehouses with --from and --to: `{example}`")
         result = copy_warehouse(source, target, replace=replace, runs=run)
         for line in result.lines():
             err(line)
