@@ -326,6 +326,11 @@ def test_the_measures_commands(tmp_path, conformance):
     assert _csv(cli("measures", "list", "--format", "csv")) == []
     gone = cli("measures", "rm", "prec")
     assert gone.exit_code == 1 and "no user measure 'prec'" in gone.stderr
+    # what is not a measure file says what it is (it said "-: no such file" and "[Errno 21] Is a directory")
+    for given, says in (("-", "-: no such file; standard input is not read"), (tmp_path, "is a directory"),
+                        (tmp_path / "nope.sql", "no such file")):
+        refused = cli("measures", "add", given, input="-- measure: x\n")
+        assert refused.exit_code == 1 and refused.stderr.startswith(f"Error: {given}: ") and says in refused.stderr
 
 
 def test_a_measure_of_your_own_typed_in_another_case_is_pointed_to_and_never_added_twice(tmp_path, conformance):

@@ -378,7 +378,12 @@ def add(db, path: str, replace: bool = False) -> Definition:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
+        if str(path) == "-":  # a pipe's usual name
+            raise MeasureFileError("-: no such file; standard input is not read: a measure is stored with the path "
+                                   "of its file (`irw measures list` shows it); save it to a file and add that") from None
         raise MeasureFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise MeasureFileError(f"{path}: is a directory; give the measure's file (a SELECT under its header)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise MeasureFileError(f"{path}: cannot read it: {exc}") from None
     definition = parse_definition(text, path)
