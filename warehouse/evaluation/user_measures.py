@@ -380,7 +380,8 @@ def add(db, path: str, replace: bool = False) -> Definition:
     except FileNotFoundError:
         if str(path) == "-":  # a pipe's usual name
             raise MeasureFileError("-: no such file; standard input is not read: a measure is stored with the path "
-                                   "of its file (`irw measures list` shows it); save it to a file and add that") from None
+                                   "of its file (`irw measures list` shows it); save it to a file and add "
+                                   "that") from None
         raise MeasureFileError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise MeasureFileError(f"{path}: is a directory; give the measure's file (a SELECT under its header)") from None
