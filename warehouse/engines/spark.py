@@ -203,11 +203,14 @@ class SparkDatabase(Statements):
         frame.createOrReplaceTempView(name)
         return frame
 
-    def _materialised(self, frame):
+    def _materialised(self, frame, *, lazily: bool = False):
         """`frame` computed now and kept with its lineage cut: a checkpoint, reliable where the
         SparkContext has a checkpoint folder (SparkContext.setCheckpointDir, on a cluster a folder
         every executor reaches), else local to the executors (lost with an executor: with dynamic
-        allocation, set a checkpoint folder).
+        allocation, set a checkpoint folder). lazily (a local checkpoint only): the lineage is cut
+        now, the rows computed by the first job that reads them, so a table costs no Spark job of
+        its own and one no statement reads is never computed (a reliable checkpoint made lazily
+        would compute its rows twice: it is made at once).
 
         Why not persist(): a cached DataFrame keeps the plan it came from, so every statement's plan
         held the whole chain back to the input files, and Spark matched each of its nodes against
@@ -215,7 +218,7 @@ class SparkDatabase(Statements):
         and 0.5 s to run, and the evaluation 215 s. With the lineage cut, each plan reads tables."""
         if self.spark.sparkContext.getCheckpointDir():
             return frame.checkpoint(eager=True)
-        return frame.localCheckpoint(eager=True)
+        return frame.localCheckpoint(eager=not lazily)
 
     def adopt(self, frame):
         """A caller's DataFrame as a DataFrame of this database's session (a temporary view is
@@ -293,7 +296,7 @@ class SparkDatabase(Statements):
         if kind == "query":
             return _Result(self._sql(statement.text, bound))
         if kind == "create":
-            self.replace_table(name, self._sql(statement.text, bound))
+            self.replace_table(name, self._materialised(self._sql(statement.text, bound), lazily=True), cache=False)
             return _Result()
         if kind == "view":
             if bound:
