@@ -26,6 +26,8 @@
 --   non-relevant ones in a group of several sub-groups). A group whose ratio is 0/0 makes the query's
 --   value 0 (trec_eval's NaN fails its `sum > 0` test).
 -- * num_prefs_poss, num_prefs_ful (ret + imp) and num_prefs_ful_ret are counts summed over queries.
+-- The two steps that grow with the square of a query's judged documents, prefs_pair's document
+-- pairs and avgjg_Rnonrel's recalculation, are taken only when one of their measures is asked for.
 with params as (
     select measure, family
     from eval_params
@@ -218,6 +220,8 @@ ec_cross as (
        and d2.query_id = d1.query_id
        and d2.jg = d1.jg
        and not d2.is_rel
+    -- a group's documents against its non-relevant ones: formed only for the measures that read it
+    where exists (select 1 from params where family in ('prefs_avgjg_Rnonrel', 'prefs_avgjg_Rnonrel_ret'))
     group by d1.run_id, d1.query_id, d1.jg
 ),
 
@@ -316,6 +320,8 @@ doc_pairs as (
         count(*) filter (where a_rank < b_rank) as first_preferred,
         count(*) filter (where a_rank > b_rank) as second_preferred
     from pairs
+    -- every preference pair grouped again by document pair, the costliest step: only for prefs_pair*
+    where exists (select 1 from params where family in ('prefs_pair', 'prefs_pair_ret', 'prefs_pair_imp'))
     group by
         run_id,
         query_id,
