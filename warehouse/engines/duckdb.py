@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
 import stat
 import tempfile
@@ -319,6 +318,8 @@ def _view_statements(relative_path: str, view: str) -> str:
 
 
 def stale_view_message(path: str, views: Sequence[str] = ("ranked_judged",)) -> str:
+    import shlex  # a rare message's: not imported by every `irw trec-eval`
+
     views = list(views) or ["ranked_judged"]
     named = (f"view {views[0]} was" if len(views) == 1 else f"views {', '.join(views[:-1])} and {views[-1]} were")
     return (f"cannot open warehouse {path} to read only: its {named} made by an irw of other "
@@ -800,6 +801,8 @@ class Database(Statements):
 
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         """What a read-only open of a warehouse that lacks migrations says (apply_migrations)."""
+        import shlex  # a rare message's: not imported by every `irw trec-eval`
+
         return (f"{self.path} has schema version {current} and needs migrating to {latest}; "
                 f"upgrade it with `irw migrate --db {shlex.quote(self.path)}` (commands that write, such as "
                 "`irw eval` and `irw ingest`, upgrade it too)")

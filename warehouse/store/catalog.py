@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import shlex
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -82,6 +81,8 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
 
 def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
     """Which stored qrels sets judge the chosen runs, said as the hint of qrels_name's error."""
+    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
     db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(chosen)])
     judging = db.run_file("catalog/judging_qrels.sql").fetchall()
     count = len(chosen)
@@ -270,6 +271,8 @@ def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
     if not judged:
         raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system, and qrels {qrels} judges none of its "
                             "runs; the baseline is a run (`irw runs` lists each run's system)")
+    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
     hints = ", ".join(f"`--baseline {shlex.quote(name)}`" for name in judged[:SHOWN])
     raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system; the baseline is one of its runs, "
                         f"those qrels {qrels} judges: {hints}")
@@ -293,6 +296,8 @@ def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
     if new == old:
         raise UsageError(f"{kind} {old} is already named {new}")
     if taken:
+        import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
         raise ConflictError(f"cannot rename {kind} {old} to {new}: a {kind} named {new} is stored; choose another "
                             f"name, or remove that one first (`{remove} {shlex.quote(new)}`)")
 
