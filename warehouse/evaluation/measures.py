@@ -726,13 +726,22 @@ def suggestion(spec: str) -> str | None:
             return ", ".join(m.name for m in _parse_exact(split))
         except MeasureError:
             return suggestion(split)
+    builtin_heads = _ir_head_in_any_case()
+    listed = re.fullmatch(r"([A-Za-z_]+)@([0-9]+(?:,[0-9]+)+)", spec)  # nDCG@5,10: trec_eval's list, ndcg_cut.5,10
+    if listed:
+        name = builtin_heads.get(listed.group(1).lower(), listed.group(1))
+        candidate = f"{_AT_FAMILY.get(name) or _IR_NAMES.get(name, (name,))[0]}.{listed.group(2)}"
+        try:
+            return f"{candidate} ({', '.join(m.name for m in _parse_exact(candidate))})"
+        except MeasureError:
+            pass
     candidates = []
     head = re.match(r"[A-Za-z][A-Za-z0-9_]*?(?=(_[0-9.]+)?([@(.]|$))", spec)
     if head:
         rest = spec[head.end():]
         typed = head.group(0).lower()
         # the warehouse's own measures (irw measures add) first: `firstrel` -> FirstRel
-        for heads in ({name.lower(): name for name in USER_FAMILIES}, _ir_head_in_any_case()):
+        for heads in ({name.lower(): name for name in USER_FAMILIES}, builtin_heads):
             known = heads.get(typed)
             if known is None:
                 close = difflib.get_close_matches(typed, list(heads), n=1, cutoff=0.7)
@@ -742,14 +751,6 @@ def suggestion(spec: str) -> str | None:
                 if rest.startswith("_"):  # a printed trec_eval name: NDCG_cut_10 -> ndcg_cut_10
                     candidates.append(known + "@" + rest[1:])
     candidates += [spec.lower(), spec.replace("-", "_")]
-    listed = re.fullmatch(r"([A-Za-z_]+)@([0-9]+(?:,[0-9]+)+)", spec)  # nDCG@5,10: trec_eval's list, ndcg_cut.5,10
-    if listed:
-        name = _ir_head_in_any_case().get(listed.group(1).lower(), listed.group(1))
-        candidate = f"{_AT_FAMILY.get(name) or _IR_NAMES.get(name, (name,))[0]}.{listed.group(2)}"
-        try:
-            return f"{candidate} ({', '.join(m.name for m in _parse_exact(candidate))})"
-        except MeasureError:
-            pass
     for candidate in candidates:
         if candidate == spec:
             continue
