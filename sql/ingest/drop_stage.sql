@@ -7,5 +7,5 @@ drop view if exists stage_qrels;
 drop table if exists stage_fields;
 drop table if exists stage_run_columns;
 drop table if exists stage_qrels_columns;
-drop table if exists stage_pref_pairs;
+drop table if exists stage_pref_closure;
 drop table if exists stage_prefs;

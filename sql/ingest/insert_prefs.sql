@@ -1,8 +1,9 @@
 -- insert_prefs: copies a validated, staged preference file into preference_judgments and
--- preference_pairs, and one grade per (query, doc) into qrels, under $qrels_set_id.
+-- preference_pairs (the transitive preferences of its judgment groups of several sub-groups,
+-- schema 19), and one grade per (query, doc) into qrels, under $qrels_set_id.
 -- Grain: preference_judgments one row per line; preference_pairs one row per query x judgment
--- group x (preferred doc, other doc); qrels one row per (query, doc).
--- Inputs: stage_prefs, stage_pref_pairs (stage_prefs.sql, checked by prefs_problems.sql and
+-- group of several sub-groups x (preferred doc, other doc); qrels one row per (query, doc).
+-- Inputs: stage_prefs, stage_pref_closure (stage_prefs.sql, checked by prefs_problems.sql and
 -- prefs_cycles.sql).
 -- qrels: grade 1 when some judgment group rates the document above 0, else 0, so that a prefs set
 -- has its queries and judged run rows as any qrels set (the prefs measures read the two tables here).
@@ -12,7 +13,7 @@ from stage_prefs;
 
 insert into preference_pairs (qrels_set_id, query_id, jg, doc_id, other_doc_id)
 select $qrels_set_id, query_id, jg, doc_id, other_doc_id
-from stage_pref_pairs;
+from stage_pref_closure;
 
 insert into qrels (qrels_set_id, query_id, doc_id, grade)
 select

@@ -1,13 +1,13 @@
 -- prefs_cycles: the preferences of a judgment group that contradict each other.
 -- Grain: one row per (line, reason): one per judgment group whose sub-groups form a cycle, at the
 -- first line rating a document of the cycle, naming the documents preferred to themselves.
--- Inputs: stage_pref_pairs and stage_prefs (stage_prefs.sql).
+-- Inputs: stage_pref_closure and stage_prefs (stage_prefs.sql).
 -- trec_eval (form_prefs_counts.c, add_transitives): a judgment group is one user's consistent
 -- preferences; a > b in one sub-group and b > a (through any chain) in another is an
 -- inconsistency, on which trec_eval aborts ("Pref inconsistency found"). irw refuses the file.
 with in_cycles as (
     select p.query_id, p.jg, p.doc_id, min(s.line_no) as line_no
-    from stage_pref_pairs as p
+    from stage_pref_closure as p
     inner join stage_prefs as s
         on s.query_id = p.query_id
        and s.jg = p.jg

@@ -1,15 +1,16 @@
--- stage_prefs and stage_pref_pairs: a validated preference file's lines, typed, and the
--- preferences they express.
--- Grain: stage_prefs one row per line; stage_pref_pairs one row per query x judgment group x
--- (preferred doc, other doc).
+-- stage_prefs and stage_pref_closure: a validated preference file's lines, typed, and the
+-- transitive preferences of its judgment groups of several sub-groups.
+-- Grain: stage_prefs one row per line; stage_pref_closure one row per query x judgment group of
+-- several sub-groups x (preferred doc, other doc).
 -- Inputs: stage_fields, checked by prefs_problems.sql; $qrels_format (as there).
 -- trec_eval (form_prefs_counts.c): within a sub-group (jsg) every document of a higher rel_level
 -- is preferred to every one of a lower level; a judgment group (jg) of several sub-groups holds
 -- the transitive closure of their preferences (a > b in one sub-group and b > c in another give
--- a > c). A group of one sub-group is closed already (its levels order it), so only groups of
--- several are closed here, by a recursive join until no pair is new. A cycle (a document
--- preferred to itself) is refused by prefs_cycles.sql. stage_qrels (query, doc, grade) feeds
--- insert_qrels_set.sql's counts: its lines are the file's.
+-- a > c), formed here by a recursive join until no pair is new. A group of one sub-group is closed
+-- already: its levels order it, and sql/measures/prefs.sql counts its preferences from them (schema
+-- 19), so none of its pairs is formed. A cycle (a document preferred to itself) is refused by
+-- prefs_cycles.sql. stage_qrels (query, doc, grade) feeds insert_qrels_set.sql's counts: its lines
+-- are the file's.
 create or replace temp table stage_prefs as
 select
     line_no,
@@ -27,14 +28,24 @@ select
     case when rel_level > 0 then 1 else 0 end as grade
 from stage_prefs;
 
-create or replace temp table stage_pref_pairs as
-with recursive base as (
+create or replace temp table stage_pref_closure as
+with recursive several_subgroups as (
+    select query_id, jg
+    from stage_prefs
+    group by query_id, jg
+    having count(distinct jsg) > 1
+),
+
+base as (
     select distinct
         a.query_id,
         a.jg,
         a.doc_id,
         b.doc_id as other_doc_id
     from stage_prefs as a
+    inner join several_subgroups as s
+        on s.query_id = a.query_id
+       and s.jg = a.jg
     inner join stage_prefs as b
         on b.query_id = a.query_id
        and b.jg = a.jg
@@ -42,19 +53,9 @@ with recursive base as (
        and b.rel_level < a.rel_level
 ),
 
-several_subgroups as (
-    select query_id, jg
-    from stage_prefs
-    group by query_id, jg
-    having count(distinct jsg) > 1
-),
-
 closure as (
-    select b.query_id, b.jg, b.doc_id, b.other_doc_id
-    from base as b
-    inner join several_subgroups as s
-        on s.query_id = b.query_id
-       and s.jg = b.jg
+    select query_id, jg, doc_id, other_doc_id
+    from base
     union
     select c.query_id, c.jg, c.doc_id, b.other_doc_id
     from closure as c
@@ -65,12 +66,6 @@ closure as (
 ),
 
 final as (
-    select b.query_id, b.jg, b.doc_id, b.other_doc_id
-    from base as b
-    where not exists (
-        select 1 from several_subgroups as s where s.query_id = b.query_id and s.jg = b.jg
-    )
-    union all
     select query_id, jg, doc_id, other_doc_id
     from closure
 )

@@ -2,9 +2,10 @@
 -- prefs_num_prefs_ful_ret, prefs_simp, prefs_pair, prefs_avgjg, prefs_avgjg_Rnonrel and their
 -- _ret and _imp variants) over a prefs set (trec_eval -R prefs / -R qrels_prefs).
 -- Grain: one row per run x evaluated query x requested measure.
--- Inputs: preference_judgments and preference_pairs (schema 14: the lines, and each judgment
--- group's transitive preferences a > b) of $qrels_set_id, run_rows (ranked here), eval_run_queries
--- (the evaluated queries), eval_params (measure, family) of $measures, $depth (-M), $compat.
+-- Inputs: preference_judgments and preference_pairs (schemas 14 and 19: the lines, and the
+-- transitive preferences a > b of each judgment group of several sub-groups) of $qrels_set_id,
+-- run_rows (ranked here), eval_run_queries (the evaluated queries), eval_params (measure, family)
+-- of $measures, $depth (-M), $compat.
 -- trec_eval (form_prefs_counts.c and m_prefs_*.c):
 -- * Order: score descending, ties by docno ascending (form_prefs_counts.c sorts so, unlike the qrels
 --   measures), scores as float32 under --compat 9 and doubles under 10; -M keeps the first N. The
@@ -26,8 +27,11 @@
 --   non-relevant ones in a group of several sub-groups). A group whose ratio is 0/0 makes the query's
 --   value 0 (trec_eval's NaN fails its `sum > 0` test).
 -- * num_prefs_poss, num_prefs_ful (ret + imp) and num_prefs_ful_ret are counts summed over queries.
--- The two steps that grow with the square of a query's judged documents, prefs_pair's document
--- pairs and avgjg_Rnonrel's recalculation, are taken only when one of their measures is asked for.
+-- A group of one sub-group (every group of -R qrels_prefs) prefers a to b exactly when a's level is
+-- higher: its preferences are counted from its documents' levels, never formed as pairs, so the
+-- work grows with its documents times its levels, not with the square of its documents. Pairs are
+-- read only for groups of several sub-groups (their stored closure), and formed from levels only
+-- for prefs_pair in a query of several groups, where one document pair's groups are counted.
 with params as (
     select measure, family
     from eval_params
@@ -101,8 +105,10 @@ group_counts as (
     group by query_id
 ),
 
--- each document of a group: relevant (level > 0) or not (level 0), and its place among the
--- group's documents of its kind (all of them, and the retrieved ones)
+-- each document of a group: relevant (level > 0) or not (level 0), its level (read in a group of
+-- one sub-group, which rates each document once), its place among the group's documents of its
+-- kind (all of them, and the retrieved ones) and how many of the group's retrieved documents rank
+-- above it
 group_docs as (
     select
         d.run_id,
@@ -110,12 +116,18 @@ group_docs as (
         j.jg,
         j.doc_id,
         j.is_rel,
+        j.rel_level,
         d.ret,
         d.drank,
         row_number() over (partition by d.run_id, d.query_id, j.jg, j.is_rel order by d.drank) as kind_pos,
-        row_number() over (partition by d.run_id, d.query_id, j.jg, j.is_rel, d.ret order by d.drank) as kind_ret_pos
+        row_number() over (partition by d.run_id, d.query_id, j.jg, j.is_rel, d.ret order by d.drank) as kind_ret_pos,
+        coalesce(cast(sum(case when d.ret then 1 else 0 end) over (
+            partition by d.run_id, d.query_id, j.jg
+            order by d.drank
+            rows between unbounded preceding and 1 preceding
+        ) as bigint), 0) as ret_above
     from (
-        select query_id, jg, doc_id, max(rel_level) > 0 as is_rel
+        select query_id, jg, doc_id, max(rel_level) > 0 as is_rel, max(rel_level) as rel_level
         from judgments
         group by query_id, jg, doc_id
     ) as j
@@ -130,6 +142,7 @@ group_docs_counted as (
         query_id,
         jg,
         count(*) as num_docs,
+        count(*) filter (where ret) as num_ret,
         count(*) filter (where is_rel) as num_rel,
         count(*) filter (where is_rel and ret) as num_rel_ret,
         count(*) filter (where not is_rel) as num_nonrel,
@@ -138,6 +151,8 @@ group_docs_counted as (
     group by run_id, query_id, jg
 ),
 
+-- a group of several sub-groups: its stored transitive preferences a > b, each with its two
+-- documents' places
 pairs as (
     select
         a.run_id,
@@ -174,7 +189,7 @@ pairs as (
     where p.qrels_set_id = $qrels_set_id
 ),
 
-pair_counts as (
+closure_counts as (
     select
         run_id,
         query_id,
@@ -184,11 +199,11 @@ pair_counts as (
         count(*) filter (where a_ret and not b_ret) as ful_imp,
         count(*) filter (where a_ret <> b_ret) as poss_imp,
         count(*) filter (where not a_ret and not b_ret) as notoccur,
-        -- recalculation, one sub-group: the preferences between relevant documents
-        count(*) filter (where a_rel and b_rel and a_ret and a_rank < b_rank) as ec_rel_ful,
-        count(*) filter (where a_rel and b_rel) as ec_rel_poss,
-        count(*) filter (where a_rel and b_rel and a_ret and b_ret and a_rank < b_rank) as ec_rel_ful_ret,
-        count(*) filter (where a_rel and b_rel and a_ret and b_ret) as ec_rel_poss_ret,
+        -- recalculation, one sub-group (not read here: level_counts' groups)
+        cast(0 as bigint) as ec_rel_ful,
+        cast(0 as bigint) as ec_rel_poss,
+        cast(0 as bigint) as ec_rel_ful_ret,
+        cast(0 as bigint) as ec_rel_poss_ret,
         -- recalculation, several sub-groups: the preferences between kept documents
         count(*) filter (where a_kept and b_kept and a_ret and a_rank < b_rank) as pa_ful,
         count(*) filter (where a_kept and b_kept) as pa_poss,
@@ -198,31 +213,108 @@ pair_counts as (
     group by run_id, query_id, jg
 ),
 
+-- a group of one sub-group: a > b exactly when a's level is higher, so its preferences are counted
+-- from each document b and the documents of higher levels (those retrieved, those not, those ranked
+-- above b), without forming the pairs: each document against each level of its group, the counts
+-- running over the group's documents in docid-rank order
+level_docs as (
+    select
+        d.run_id,
+        d.query_id,
+        d.jg,
+        d.ret,
+        d.drank,
+        d.is_rel,
+        d.rel_level,
+        t.rel_level as threshold
+    from group_docs as d
+    inner join groups as g
+        on g.query_id = d.query_id
+       and g.jg = d.jg
+       and g.subgroups = 1
+    inner join (select distinct query_id, jg, rel_level from judgments) as t
+        on t.query_id = d.query_id
+       and t.jg = d.jg
+),
+
+level_counts as (
+    select
+        run_id,
+        query_id,
+        jg,
+        ret,
+        is_rel,
+        rel_level,
+        threshold,
+        cast(sum(case when rel_level > threshold then 1 else 0 end) over (
+            partition by run_id, query_id, jg, threshold
+            order by drank
+            rows between unbounded preceding and current row
+        ) as bigint) as higher_above,
+        cast(sum(case when rel_level > threshold and ret then 1 else 0 end) over (
+            partition by run_id, query_id, jg, threshold
+        ) as bigint) as higher_ret,
+        cast(sum(case when rel_level > threshold and not ret then 1 else 0 end) over (
+            partition by run_id, query_id, jg, threshold
+        ) as bigint) as higher_unret
+    from level_docs
+),
+
+-- per document b (the row at its own level): the preferences a > b. A retrieved b: those a ranked
+-- above it are fulfilled (every document above a retrieved one is retrieved); an unretrieved b:
+-- every retrieved a fulfils (imp). Between relevant documents (b relevant, so a is too) for
+-- avgjg_Rnonrel's recalculation of a group of one sub-group.
+level_pair_counts as (
+    select
+        run_id,
+        query_id,
+        jg,
+        cast(sum(case when ret then higher_above else 0 end) as bigint) as ful_ret,
+        cast(sum(case when ret then higher_ret else 0 end) as bigint) as poss_ret,
+        cast(sum(case when ret then 0 else higher_ret end) as bigint) as ful_imp,
+        cast(sum(case when ret then higher_unret else higher_ret end) as bigint) as poss_imp,
+        cast(sum(case when ret then 0 else higher_unret end) as bigint) as notoccur,
+        cast(sum(case when not is_rel then 0 when ret then higher_above else higher_ret end) as bigint) as ec_rel_ful,
+        cast(sum(case when is_rel then higher_ret + higher_unret else 0 end) as bigint) as ec_rel_poss,
+        cast(sum(case when is_rel and ret then higher_above else 0 end) as bigint) as ec_rel_ful_ret,
+        cast(sum(case when is_rel and ret then higher_ret else 0 end) as bigint) as ec_rel_poss_ret,
+        cast(0 as bigint) as pa_ful,
+        cast(0 as bigint) as pa_poss,
+        cast(0 as bigint) as pa_ful_ret,
+        cast(0 as bigint) as pa_poss_ret
+    from level_counts
+    where rel_level = threshold
+    group by run_id, query_id, jg
+),
+
+pair_counts as (
+    select * from closure_counts
+    union all
+    select * from level_pair_counts
+),
+
 -- recalculation, one sub-group: every document of the group against each of the first R
--- non-relevant documents (R = num_rel; for _ret, the first num_rel_ret retrieved ones), itself included
+-- non-relevant documents (R = num_rel; for _ret, the first num_rel_ret retrieved ones), itself
+-- included: per kept non-relevant document, the group's documents (retrieved ones for _ret) and
+-- those of them retrieved above it
 ec_cross as (
     select
-        d1.run_id,
-        d1.query_id,
-        d1.jg,
-        count(*) filter (where d2.kind_pos <= c.num_rel and d1.ret and d1.drank < d2.drank) as ful,
-        count(*) filter (where d2.kind_pos <= c.num_rel) as poss,
-        count(*) filter (where d1.ret and d2.ret and d2.kind_ret_pos <= c.num_rel_ret
-                         and d1.drank < d2.drank) as ful_ret,
-        count(*) filter (where d1.ret and d2.ret and d2.kind_ret_pos <= c.num_rel_ret) as poss_ret
-    from group_docs as d1
+        d.run_id,
+        d.query_id,
+        d.jg,
+        cast(sum(case when d.kind_pos <= c.num_rel then d.ret_above else 0 end) as bigint) as ful,
+        cast(sum(case when d.kind_pos <= c.num_rel then c.num_docs else 0 end) as bigint) as poss,
+        cast(sum(case when d.ret and d.kind_ret_pos <= c.num_rel_ret then d.ret_above else 0 end) as bigint)
+            as ful_ret,
+        cast(sum(case when d.ret and d.kind_ret_pos <= c.num_rel_ret then c.num_ret else 0 end) as bigint)
+            as poss_ret
+    from group_docs as d
     inner join group_docs_counted as c
-        on c.run_id = d1.run_id
-       and c.query_id = d1.query_id
-       and c.jg = d1.jg
-    inner join group_docs as d2
-        on d2.run_id = d1.run_id
-       and d2.query_id = d1.query_id
-       and d2.jg = d1.jg
-       and not d2.is_rel
-    -- a group's documents against its non-relevant ones: formed only for the measures that read it
-    where exists (select 1 from params where family in ('prefs_avgjg_Rnonrel', 'prefs_avgjg_Rnonrel_ret'))
-    group by d1.run_id, d1.query_id, d1.jg
+        on c.run_id = d.run_id
+       and c.query_id = d.query_id
+       and c.jg = d.jg
+    where not d.is_rel
+    group by d.run_id, d.query_id, d.jg
 ),
 
 group_values as (
@@ -305,8 +397,36 @@ query_groups as (
     group by run_id, query_id
 ),
 
--- prefs_pair: document pairs, the higher-ranked (smaller docid rank) first, with how many groups
--- prefer each way
+-- prefs_pair in a query of several judgment groups: the preferences of all its groups (the stored
+-- ones of groups of several sub-groups, those of one sub-group formed from their levels), only when
+-- a prefs_pair measure is asked for. A query of one group needs none: each document pair is
+-- preferred by that group one way, so its pair sums are its preference counts.
+several_group_pairs as (
+    select p.run_id, p.query_id, p.doc_id, p.other_doc_id, p.a_ret, p.b_ret, p.a_rank, p.b_rank
+    from pairs as p
+    inner join group_counts as n
+        on n.query_id = p.query_id
+       and n.num_jgs > 1
+    where exists (select 1 from params where family in ('prefs_pair', 'prefs_pair_ret', 'prefs_pair_imp'))
+    union all
+    select a.run_id, a.query_id, a.doc_id, b.doc_id, a.ret, b.ret, a.drank, b.drank
+    from group_docs as a
+    inner join groups as g
+        on g.query_id = a.query_id
+       and g.jg = a.jg
+       and g.subgroups = 1
+    inner join group_counts as n
+        on n.query_id = a.query_id
+       and n.num_jgs > 1
+    inner join group_docs as b
+        on b.run_id = a.run_id
+       and b.query_id = a.query_id
+       and b.jg = a.jg
+       and b.rel_level < a.rel_level
+    where exists (select 1 from params where family in ('prefs_pair', 'prefs_pair_ret', 'prefs_pair_imp'))
+),
+
+-- document pairs, the higher-ranked (smaller docid rank) first, with how many groups prefer each way
 doc_pairs as (
     select
         run_id,
@@ -319,9 +439,7 @@ doc_pairs as (
         min(greatest(a_rank, b_rank)) as second_rank,
         count(*) filter (where a_rank < b_rank) as first_preferred,
         count(*) filter (where a_rank > b_rank) as second_preferred
-    from pairs
-    -- every preference pair grouped again by document pair, the costliest step: only for prefs_pair*
-    where exists (select 1 from params where family in ('prefs_pair', 'prefs_pair_ret', 'prefs_pair_imp'))
+    from several_group_pairs
     group by
         run_id,
         query_id,
@@ -344,6 +462,21 @@ pair_sums as (
         count(*) filter (where not first_ret) as pairs_none
     from doc_pairs
     group by run_id, query_id
+    union all
+    -- one group: the higher-ranked document of a pair is retrieved whenever either is, and each
+    -- pair's share is 1 (the group prefers it) or 0
+    select
+        p.run_id,
+        p.query_id,
+        cast(p.ful_ret as double) as sum_ret,
+        p.poss_ret as pairs_ret,
+        cast(p.ful_imp as double) as sum_imp,
+        p.poss_imp as pairs_imp,
+        p.notoccur as pairs_none
+    from pair_counts as p
+    inner join group_counts as n
+        on n.query_id = p.query_id
+       and n.num_jgs = 1
 ),
 
 per_query as (

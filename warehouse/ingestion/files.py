@@ -1344,9 +1344,12 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
                  digest: bool = True) -> IngestResult:
     """Preference judgments (trec_eval -R prefs: `qid jg jsg docid rel_level`; qrels_format=True,
     -R qrels_prefs: a qrels file, `qid jg docid rel_level`, one sub-group) stored as a prefs set:
-    a qrels set with preference_judgments and the transitive preference_pairs of each judgment
-    group (schema 14). A bad line, a document rated twice in one sub-group, 0 and above 0 in one
-    group, or a group whose preferences form a cycle is an error naming file:line; nothing is stored."""
+    a qrels set with preference_judgments (schema 14) and the transitive preferences of each
+    judgment group of several sub-groups, preference_pairs (schema 19; a group of one sub-group is
+    ordered by its levels, and sql/measures/prefs.sql counts from them; the view preferences lists
+    every preference). A bad line, a document
+    rated twice in one sub-group, 0 and above 0 in one group, or a group whose preferences form a
+    cycle is an error naming file:line; nothing is stored."""
     path = Path(path)
     if name is not None and name_problem(name):
         raise UsageError(f"the prefs set's name '{shown(name)}' {name_problem(name)}: give it a name of visible text")
