@@ -47,6 +47,37 @@ def test_stored_prefs_measures_equal_trec_eval(irw):
 
 @pytest.mark.conformance
 @pytest.mark.usefixtures("conformance")
+def test_irw_eval_takes_trec_eval_s_names_for_the_prefs_and_judgment_group_sets(irw):
+    """`-m all_prefs` and `-m qrels_jg`, the measure sets `irw trec-eval` takes with -R prefs and -R
+    qrels_jg, were "unknown measure" to `irw eval`: each is its measures, trec_eval's numbers; on a
+    set without such judgments the message names a few and how many more."""
+    assert irw("ingest", "prefs", str(FOLDER / "prefs.test"), "--name", "p").exit_code == 0
+    assert irw("ingest", "qrels", str(FOLDER / "qrels.123"), "--subtopics", "--name", "jg").exit_code == 0
+    assert irw("ingest", "qrels", str(FOLDER / "qrels.test"), "--name", "plain").exit_code == 0
+    assert irw("ingest", "run", str(FOLDER / "prefs.results.test"), "--name", "std").exit_code == 0
+    assert irw("ingest", "run", str(FOLDER / "results.test"), "--name", "full").exit_code == 0
+    for qrels, nickname, run, out in (("p", "all_prefs", "std", "out.test.prefs"),
+                                      ("jg", "qrels_jg", "full", "out.test.qrels_jg")):
+        expected = {line.split("\t")[0].rstrip(): line.split("\t")[2]
+                    for line in (FOLDER / out).read_text().splitlines() if "\tall\t" in line}
+        result = irw("eval", run, "--qrels", qrels, "-m", nickname, "--compat", "10", "--format", "csv")
+        assert result.exit_code == 0, result.stderr
+        header, row = result.stdout.splitlines()
+        values = dict(zip(header.split(","), row.split(",")))
+        measures = [name for name in expected if name not in ("runid", "num_q")]
+        assert header.split(",")[2:] == ["NumQ", *measures], nickname  # num_q by its ir_measures name, as in all_trec
+        for name in measures:
+            value = float(values[name])
+            shown = f"{int(value)}" if float(expected[name]).is_integer() and "." not in expected[name] else f"{value:.4f}"
+            assert shown == expected[name], (nickname, name)
+    result = irw("eval", "full", "--qrels", "plain", "-m", "qrels_jg")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: P_avgjg_10, P_avgjg_100, P_avgjg_1000 and 17 more need judgment groups, "
+                                    "and qrels plain has none")
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
 def test_qrels_read_as_preferences(tmp_path):
     with warehouse.open(tmp_path / "w.duckdb") as wh:
         wh.ingest_prefs(FOLDER / "qrels.test", "qp", qrels_format=True)

@@ -562,6 +562,13 @@ def check_settings_for(settings: Settings, measures: list[Measure]) -> None:
                          "drops the unjudged ones depends on the tie order): drop one of them")
 
 
+def _few(names: Sequence[str], shown: int = 3) -> str:
+    """names for a message: the first few, and how many more (all_prefs asks for 14, qrels_jg 20)."""
+    if len(names) <= shown + 1:
+        return ", ".join(names)
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more"
+
+
 def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Measure]) -> None:
     """Measures that need something of the qrels set say so before anything is computed: the
     diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
@@ -576,19 +583,18 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
 
     groups = sorted({m.name for m in measures if m.family.rel_format == "qrels_jg"})
     if groups and not subtopics():
-        raise MeasureError(f"{', '.join(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
+        raise MeasureError(f"{_few(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
                            f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
                            "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
                            "kept as subtopics) and evaluate with --qrels NAME")
     prefs = sorted({m.name for m in measures if m.family.rel_format == "prefs"})
     if prefs and not db.run_file("eval/preference_count.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
-        raise MeasureError(f"{', '.join(prefs[:3])}{' ...' if len(prefs) > 3 else ''} "
-                           f"{'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
+        raise MeasureError(f"{_few(prefs)} {'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
                            "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
                            "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not subtopics():
-        raise MeasureError(f"{', '.join(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
+        raise MeasureError(f"{_few(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
                            f"judgments, and qrels {qrels} has none: ingest "
                            "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
                            "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")

@@ -444,6 +444,8 @@ def parse_trec(spec: str) -> list[Measure]:
     name, dot, params = spec.partition(".")
     if name in ("all_trec", "official"):
         return trec_measure_set(name)
+    if name in FORMAT_SETS and not dot:  # all_prefs, qrels_jg: the sets trec_eval names for -R prefs, -R qrels_jg
+        return [m for n in FORMAT_SETS[name] for m in default_measures(ALL_FAMILIES[n])]
     family = ALL_FAMILIES.get(name)
     if family is None:
         printed = _parse_printed_trec_name(spec)
