@@ -289,3 +289,47 @@ def test_a_grade_of_2_to_the_31_minus_1_on_postgresql(postgres_url, tmp_path):
     values = {(q, m): v for _, q, m, v in stored.per_query.rows}
     assert values == pytest.approx({(q, m): v for _, q, m, v in on_files.per_query.rows}, rel=1e-12)
     assert len(values) == 12 and values[("1", "rbp")] == pytest.approx(_rbp([1.0, 1 / BIG]))
+
+
+# -- parameter lists trec_eval refuses, and the few it reads as 0 --------------------------------
+@pytest.mark.parametrize("spec, message", [
+    # `-m P.$K` with K unset printed nothing and exited 0; set_F. was a traceback
+    ("P.", r"P\.: the list has an empty item, which trec_eval reads as cutoff 0 and refuses"),
+    ("P.5,", r"P\.5,: the list has an empty item"),
+    ("ndcg_cut.,5", r"ndcg_cut\.,5: the list has an empty item.* e\.g\. ndcg_cut\.5,10"),
+    ("ndcg.", r"ndcg\.: an empty list of name=value pairs, which trec_eval refuses \(\"malformed pair parameters\"\)"),
+    ("G.", r"G\.: an empty list of name=value pairs"),
+    ("utility.1", r"utility\.1: utility takes four numbers"),
+    ("utility.1,-1,0,0,5", r"utility takes four numbers"),
+    ("P.99999999999999999999", r"is more than trec_eval can hold \(a C long"),
+    # measures trec_eval 9.0.8 (the default) does not have vanished without a word
+    ("rbp", r"rbp is a measure of trec_eval 10\.0, which 9\.0\.8 .* add --compat 10"),
+    ("unj", r"unj is a measure of trec_eval 10\.0"),
+    ("unj_5", r"unj is a measure of trec_eval 10\.0"),
+])
+def test_a_list_trec_eval_refuses_is_refused_with_what_to_give(spec, message, conformance, monkeypatch):
+    from warehouse import MeasureError
+
+    monkeypatch.chdir(conformance / "trec_eval_test")
+    out = io.StringIO()
+    with pytest.raises(MeasureError, match=message):
+        trec_eval.run(["-m", spec, "-m", "map", "qrels.test", "results.test"], out)
+    assert out.getvalue() == ""
+
+
+def test_empty_items_trec_eval_reads_as_0_print_as_it_prints_them(conformance, monkeypatch):
+    """trec_eval reads recall levels and set_F's beta with atof, so an empty item is 0: `-m
+    iprec_at_recall..5,` prints the levels 0.00 and 0.50, and `-m set_F.` prints `set_F_` (its
+    name and the list as typed), F at beta 0, which is set_P."""
+    monkeypatch.chdir(conformance / "trec_eval_test")
+    out = io.StringIO()
+    trec_eval.run(["-m", "iprec_at_recall..5,", "-m", "set_P", "-m", "set_F.", "qrels.test", "results.test"], out)
+    lines = [line.split("\t") for line in out.getvalue().splitlines()]
+    assert [name.rstrip() for name, _, _ in lines] == ["iprec_at_recall_0.00", "iprec_at_recall_0.50", "set_P",
+                                                       "set_F_"]
+    summary = {line.split("\t")[0].rstrip(): line.split("\t")[2] for line in (
+        conformance / "trec_eval_test" / "out.test").read_text().splitlines() if "\tall\t" in line}
+    values = {name.rstrip(): value for name, _, value in lines}
+    assert values["set_F_"] == values["set_P"]
+    assert values["iprec_at_recall_0.00"] == summary["iprec_at_recall_0.00"]
+    assert values["iprec_at_recall_0.50"] == summary["iprec_at_recall_0.50"]

@@ -26,7 +26,7 @@ from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator,
 from warehouse.formats.formatting import trec_line
 from warehouse.ingestion.files import SwappedFileError, display_name
 from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE,
-                                           PREFS_FAMILIES, Measure, default_measures, parse, parse_trec,
+                                           PREFS_FAMILIES, RAW, Measure, default_measures, parse, parse_trec,
                                            suggestion, trec_measure_set)
 
 # trec_eval's printing order: its all_trec table, then the measures of the other judgment formats
@@ -209,6 +209,7 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
     """
     families: list[str] = []
     explicit: dict[str, str] = {}
+    named: set[str] = set()  # families asked for by name, not through a set
     for spec in specs:
         name, dot, params = spec.partition(".")
         if name in ("all_trec", "official"):
@@ -219,8 +220,14 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
             continue
         name, dot, spec = _as_trec_spec(spec)
         families.append(name)
+        named.add(name)
         if dot:
             explicit.setdefault(name, spec)
+    too_new = sorted(f for f in named if FAMILIES.get(f) is not None and FAMILIES[f].v10_only and compat == 9)
+    if too_new:
+        # trec_eval 9.0.8 has no such measure; all_trec under --compat 9 leaves them out as 9.0.8's does
+        raise MeasureError(f"{', '.join(too_new)} {'is a measure' if len(too_new) == 1 else 'are measures'} of "
+                           "trec_eval 10.0, which 9.0.8 (irw trec-eval's default) does not have: add --compat 10")
     ordered = []
     for family in sorted(set(families), key=lambda f: FAMILY_ORDER.get(f, len(FAMILY_ORDER))):
         if FAMILIES.get(family) is not None and FAMILIES[family].v10_only and compat == 9:
@@ -244,8 +251,7 @@ def _as_typed(spec: str) -> list[Measure]:
     one_value = name in ("set_F", "relstring")
     if not dot or family is None or family.kind in (NONE, CUTOFFS, LEVELS) and not one_value:
         measures = parse_trec(spec)
-        if dot and family is not None and family.kind in (CUTOFFS, LEVELS) and \
-                len(measures) < len([p for p in params.split(",") if p != ""]):
+        if dot and family is not None and family.kind in (CUTOFFS, LEVELS) and len(measures) < len(params.split(",")):
             # trec_eval reads the list with atol (cutoffs) or atof (recall levels, multiples of R)
             # and refuses it when two items read as the same number (meas_init.c)
             raise MeasureError(f"{spec}: the list gives a {'cutoff' if family.kind == CUTOFFS else 'level'} twice (as "
@@ -255,6 +261,12 @@ def _as_typed(spec: str) -> list[Measure]:
     if one_value:
         first = parse_trec(f"{name}.{params.split(',')[0]}")[0]
         return [replace(first, typed=params)]
+    if family.kind == RAW and params == "" and family.defaults == ("",):
+        # the gain measures' grade=gain pairs (and rbp's p=): trec_eval refuses an empty list
+        # ("malformed pair parameters") rather than taking the defaults
+        example = f"{name}.p=0.95" if name.startswith("rbp") else f"{name}.1=1,2=3"
+        raise MeasureError(f"{spec}: an empty list of name=value pairs, which trec_eval refuses (\"malformed pair "
+                           f"parameters\"): give pairs ({example}) or no list at all (-m {name})")
     measures = [replace(m, typed=params) for m in parse_trec(spec)]
     for m in measures:
         measure_params(m)  # a list that is not grade=gain pairs is said now, before any file is read
@@ -265,8 +277,11 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
     """(family, '.' if parameters were given, trec_eval spec) of one -m argument, which may be a
     trec_eval name (`ndcg_cut.10`) or an ir_measures name (`nDCG@10`), as `irw measures` lists."""
     try:
-        parse_trec(spec)  # validates the name and parameters
+        measures = parse_trec(spec)  # validates the name and parameters
         name, dot, _ = spec.partition(".")
+        if name not in ALL_FAMILIES and len(measures) == 1:
+            # a name as trec_eval prints it (P_10, unj_5): its family's rules hold, as for P.10
+            return measures[0].family.trec_name, ".", measures[0].trec_spec
         return name, dot, spec
     except MeasureError as trec_error:
         try:

@@ -114,6 +114,10 @@ def measure_params(measure: Measure) -> MeasureParams:
             numbers = [float(v) for v in str(measure.param).split(",") if v != ""] if measure.param else [0.0]
         except ValueError:
             raise MeasureError(f"{measure.trec_spec}: expected numbers separated by commas") from None
+        if family == "utility" and len(numbers) != 4:
+            # trec_eval's calc_utility refuses any other count ("improper number of coefficients")
+            raise MeasureError(f"{measure.trec_spec}: utility takes four numbers, the gains of a relevant and of a "
+                               "non-relevant document retrieved, and of each missed: utility.1,-1,0,0")
         values = [(name, position, number) for position, number in enumerate(numbers, 1)]
     # alpha and beta: the options of the diversity families; ties: of the tie-aware ones (measures.Family.options)
     gain_scheme = name if gains else ""

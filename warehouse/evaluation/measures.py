@@ -431,12 +431,26 @@ def _number(text: str, what: str) -> float:
         raise MeasureError(f"{what}: {text!r} is not a number") from None
 
 
+_LARGEST_CUTOFF = 2 ** 63 - 1  # trec_eval's cutoffs are C longs
+
+
 def _cutoff(text: str, what: str) -> int:
     # trec_eval reads cutoffs with atol: ndcg_cut.23.4 is ndcg_cut_23.
+    if text == "":
+        raise MeasureError(f"{what}: the list has an empty item, which trec_eval reads as cutoff 0 and refuses "
+                           f"(\"Negative cutoff detected\"): give each cutoff once, e.g. {what.partition('.')[0]}.5,10")
     value = _number(text, what)
     if value < 1:
         raise MeasureError(f"{what}: cutoff {text!r} must be at least 1")
+    if value > _LARGEST_CUTOFF:
+        raise MeasureError(f"{what}: cutoff {text!r} is more than trec_eval can hold (a C long, up to "
+                           f"{_LARGEST_CUTOFF}): give a cutoff no run reaches, such as 1000000")
     return int(value)
+
+
+def _level(text: str, what: str) -> float:
+    # trec_eval reads recall levels and multiples of R with atof, an empty item as 0
+    return 0.0 if text == "" else _number(text, what)
 
 
 def parse_trec(spec: str) -> list[Measure]:
@@ -457,10 +471,10 @@ def parse_trec(spec: str) -> list[Measure]:
             raise MeasureError(f"{name} takes no parameters")
         return default_measures(family)
     if family.kind == CUTOFFS:
-        values = sorted({_cutoff(p, spec) for p in params.split(",") if p != ""})
+        values = sorted({_cutoff(p, spec) for p in params.split(",")})
         return [Measure(family, v) for v in values]
     if family.kind == LEVELS:
-        values = sorted({_number(p, spec) for p in params.split(",") if p != ""})
+        values = sorted({_level(p, spec) for p in params.split(",")})
         return [Measure(family, v) for v in values]
     return [Measure(family, params)]
 
