@@ -100,12 +100,14 @@ def test_a_bad_zscore_file_is_one_error_naming_its_line(tmp_path, monkeypatch, c
     qrels.write_text("1 0 d1 1\n")
     run_file = tmp_path / "run"
     run_file.write_text("1 Q0 d1 1 1.0 r\n")
-    z = tmp_path / "zscores"
+    z = tmp_path / "z" / "zscores.txt"
+    z.parent.mkdir()
     z.write_text(content)
     with pytest.raises(InputFileError) as error:
         run(["-Z", str(z), str(qrels), str(run_file)], monkeypatch, tmp_path)
     assert reason in str(error.value)
-    assert str(error.value).startswith("zscores")
+    # the path as given (it was once shown as a run's name, "zscores", without its folder or suffix)
+    assert str(error.value).startswith(f"{z}:")
 
 
 def _counts(text: str) -> dict[str, dict[str, int]]:

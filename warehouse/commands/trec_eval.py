@@ -630,7 +630,7 @@ def read_zscores(path: Path) -> list[tuple[str, str, float, float]]:
     """The lines of a -Z file, `qid measure mean stddev` (whitespace between, as trec_eval's
     get_zscores.c reads them), checked: a line of other than four fields, a mean or stddev that is
     no number, or a (qid, measure) given twice is an error naming file:line; so is an empty file."""
-    shown = display_name(path)
+    shown = str(path)  # as given, as every file problem is named (display_name is a run's name)
     try:
         data = path.read_bytes()
     except OSError as exc:
