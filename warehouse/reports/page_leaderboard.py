@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from warehouse.store import catalog
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
 from warehouse.evaluation.evaluator import Settings
-from warehouse.evaluation.measures import Measure, parse_all, tie_variant
+from warehouse.evaluation.measures import Measure, parse_all
 from warehouse.evaluation.stats import StatsSettings, correct
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import fmt_delta, fmt_p, fmt_value, missing, plural
@@ -26,7 +26,7 @@ from warehouse.reports.paper_tables import PaperTables
 from warehouse.reports.render import render
 from warehouse.reports.scope import (COVERAGE_MEASURE, WANTED_COLUMNS, Scope, _parse_measures, ensure_scores,
                                      higher_is_better, load_run_order, load_scope, pr_measures, run_ids_in_order,
-                                     testable, wanted_entries)
+                                     testable, tie_forms, tie_forms_left_out, wanted_entries)
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
     from warehouse.core import Warehouse
@@ -119,6 +119,7 @@ class Leaderboard(PaperTables, Tabular):
     family: str
     selection: Any = None  # the runs chosen (catalog.RunSelection), and those left out
     system_shown: bool | None = None  # a page of the board: whether any run of the whole board has a system
+    ties_note: str = ""  # why the primary measure's range over tie orders is left out, where the settings refuse it
 
     @property
     def measures(self) -> list[Measure]:
@@ -181,7 +182,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
         # (41 of the 73 s of scoring 1,000 runs cold)
         wanted = _parse_measures(measures)
         wanted += [m for m in parse_all(extra) if m.name not in {x.name for x in wanted}]
-        wanted += [m for m in (tie_variant(wanted[0], "min"), tie_variant(wanted[0], "max")) if m is not None]
+        wanted += tie_forms(wanted[0], settings)
         ensure_scores(wh, qrels, catalog.qrels_set_id(wh.db, qrels), names, wanted, settings)
     # the scores are computed where missing; the board reads every run's summary itself
     scope = load_scope(wh, qrels, measures, [] if ensured else names, settings, extra, summary=False)
@@ -229,14 +230,15 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     family_text = (f"over {plural(family.tested, 'comparison')}: {plural(len(pairs), 'run')} against {baseline} x "
                    f"{plural(sum(1 for m in shown if testable(m)), 'measure')}" if baseline else "no comparisons")
     return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
-                       settings_items(scope, stats, family_text), family_text, selection)
+                       settings_items(scope, stats, family_text), family_text, selection,
+                       ties_note=tie_forms_left_out(scope.primary, settings))
 
 
 def _tie_measures(scope: Scope, names: Sequence[str], ensured: bool = False) -> list[Measure]:
     """The primary measure's lowest and highest form over tie orders (sql/measures/ties.sql),
-    computed where missing (unless the caller did: ensured); none when it has no such form, or a
-    read-only warehouse never computed them."""
-    ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
+    computed where missing (unless the caller did: ensured); none when it has no such form, the
+    settings leave them undefined (tie_forms), or a read-only warehouse never computed them."""
+    ties = tie_forms(scope.primary, scope.settings)
     if ties and not ensured:
         try:
             ensure_scores(scope.wh, scope.qrels, scope.qrels_id, names, ties, scope.settings)
@@ -417,7 +419,7 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
     shown = scope.measures
     coverage = parse_all([COVERAGE_MEASURE])[0]
     if stores_missing:  # _page_scope computed them where missing, with the shown measures
-        ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
+        ties = tie_forms(scope.primary, settings)
     else:
         ties = _tie_measures(scope, names)
     tie_entries = wanted_entries(wh, scope.qrels_id, settings, ties)
@@ -503,7 +505,8 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
                    f"{plural(sum(1 for m in shown if testable(m)), 'measure')}" if baseline else "no comparisons")
     board = Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, tested_count,
                         settings_items(scope, stats, family_text), family_text, selection,
-                        system_shown=bool(first["systems_shown"]))
+                        system_shown=bool(first["systems_shown"]),
+                        ties_note=tie_forms_left_out(scope.primary, settings))
     return LeaderboardPage(board, total, board_runs, choice)
 
 
@@ -545,7 +548,7 @@ def _page_scope(wh: Warehouse, qrels: str, measures: Sequence[str] | None, names
     qrels_id = catalog.qrels_set_id(wh.db, qrels)
     wanted = shown + extra
     if with_ties and shown:
-        wanted += [m for m in (tie_variant(shown[0], "min"), tie_variant(shown[0], "max")) if m is not None]
+        wanted += tie_forms(shown[0], settings)
     entries = wanted_entries(wh, qrels_id, settings, wanted)
     evaluated = False
     if names and any(w["evaluation_id"] == -1 for w in entries.values()):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from warehouse.reports import charts
 from warehouse.errors import NotFoundError, ReadOnlyError
 from warehouse.evaluation.evaluator import NO_DEPTH, Settings
-from warehouse.evaluation.measures import Measure, parse_all, tie_variant
+from warehouse.evaluation.measures import Measure, parse_all
 from warehouse.evaluation.stats import StatsSettings
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import plural, wins_ties_losses
@@ -21,7 +21,7 @@ from warehouse.reports.pairs import (PAIR_COLUMNS, PairRow, correct_together, lo
 from warehouse.reports.render import render
 from warehouse.reports.scope import (COVERAGE_MEASURE, Scope, ensure_scores, load_run_order, load_scope,
                                      pr_curve_chart, pr_curves, pr_measures, require_runs, run_metadata,
-                                     wanted_entries)
+                                     tie_forms, tie_forms_left_out, wanted_entries)
 
 if TYPE_CHECKING:
     from warehouse.core import Warehouse
@@ -67,6 +67,7 @@ class RunPage(Tabular):
     family: str
     leaderboard_family: bool
     tie_spread: bool = False    # some query's primary value depends on the order of tied documents
+    ties_note: str = ""         # why the range over tie orders is left out, where the settings refuse it
 
     def table(self) -> Table:
         """Per-query values as data (irw report run --format json|csv|...)."""
@@ -173,9 +174,9 @@ def _tie_spreads(scope: Scope, runs: Sequence[str], meta: dict[str, dict[str, An
                  ensured: bool) -> dict[tuple[str, str], tuple[float, float]]:
     """Each run's primary measure per query over the orders of its tied documents: the stored
     scores of its lowest and highest forms (sql/measures/ties.sql), computed first where missing
-    unless a leaderboard did. Empty when the measure has no such form, or a read-only warehouse
-    never computed it."""
-    ties = [m for m in (tie_variant(scope.primary, "min"), tie_variant(scope.primary, "max")) if m is not None]
+    unless a leaderboard did. Empty when the measure has no such form, the settings leave it
+    undefined (tie_forms), or a read-only warehouse never computed it."""
+    ties = tie_forms(scope.primary, scope.settings)
     if len(ties) < 2 or not runs:
         return {}
     if not ensured:
@@ -257,7 +258,8 @@ def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | N
                    query_rows, difference_chart, pr_chart, chosen, reason, relevant, retrieved, baseline_retrieved,
                    strip, settings_items(scope, stats if comparing else None, family_text), family_text,
                    from_leaderboard,
-                   any(r.tie_range is not None and r.tie_range[1] - r.tie_range[0] > 1e-12 for r in query_rows))
+                   any(r.tie_range is not None and r.tie_range[1] - r.tie_range[0] > 1e-12 for r in query_rows),
+                   tie_forms_left_out(scope.primary, scope.settings))
 
 
 def query_order(query: str) -> tuple:
@@ -276,7 +278,7 @@ def run_page_keys(board: "Leaderboard", leaderboard_href: str) -> dict[str, str]
     names = [row.run for row in board.rows]
     meta = run_metadata(scope, names)
     primary = scope.primary
-    ties = [m for m in (tie_variant(primary, "min"), tie_variant(primary, "max")) if m is not None]
+    ties = tie_forms(primary, scope.settings)
     page_measures = [m for m in parse_all(list(scope.wanted))] + ties
     wanted = wanted_entries(wh, scope.qrels_id, scope.settings, page_measures)
     load_wanted_entries(scope, [wanted[m.name] for m in page_measures])

@@ -56,14 +56,39 @@ def from_leaderboard(board, higher_is_better) -> PaperTable:
     summary of each run), letters from its tests against the baseline."""
     means = {(row.run, m.name): cell.value for row in board.rows for m, cell in zip(board.measures, row.cells)
              if cell.value is not None}
+    # each mean is over its run's own queries, not the queries it shares with the baseline: the
+    # caption counts those (a run of 21 queries beside one of 43 made every mean "over 21 queries")
+    run_queries = {row.run: row.queries for row in board.rows if row.queries}
     return build([row.run for row in board.rows], board.measures, means, board.pair_rows, board.baseline,
-                 board.scope.qrels, board.stats, board.tested, higher_is_better)
+                 board.scope.qrels, board.stats, board.tested, higher_is_better, run_queries)
+
+
+def _span(counts: set[int]) -> str:
+    return f"{min(counts)}" if min(counts) == max(counts) else f"{min(counts)}-{max(counts)}"
+
+
+def _query_text(queries: set[int], run_queries: dict[str, int] | None) -> str:
+    """What the caption says the means are over. queries: the tests' query counts (each pair's
+    shared queries); run_queries: each run's own count, where its mean is over its own queries
+    (a leaderboard's), else the means are the tests' (a comparison's)."""
+    own = set((run_queries or {}).values())
+    if own and (len(own) > 1 or not queries <= own):
+        tests = f"each test over the {_span(queries)} queries both runs have" if queries else ""
+        if len(own) == 1:
+            return f"each run's own {_span(own)} queries" + (f" ({tests})" if tests else "")
+        return f"each run's own queries ({_span(own)} queries" + (f"; {tests})" if tests else ")")
+    if not queries and own:
+        return f"{_span(own)} queries"
+    return (f"{queries.pop()} queries" if len(queries) == 1 else
+            f"{min(queries)}-{max(queries)} queries (each pair over the queries both runs have)"
+            if queries else "no queries")
 
 
 def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_rows, baseline: str | None,
-          qrels: str, stats, tested: int, higher_is_better) -> PaperTable:
+          qrels: str, stats, tested: int, higher_is_better, run_queries: dict[str, int] | None = None) -> PaperTable:
     """Runs x measures from the means and the tested pairs (reports.PairRow: run against baseline,
-    direction after correction)."""
+    direction after correction). run_queries: each run's query count where its means are over its
+    own queries (a leaderboard's), for the caption."""
     letters = [letter(i) for i in range(len(runs))]
     label = dict(zip(runs, letters))
     wins: dict[tuple[str, str], set[str]] = {}
@@ -89,9 +114,7 @@ def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_r
             row_cells.append(PaperCell(value, value is not None and format_number(value) == best,
                                        tuple(sorted(wins.get((run, m.name), ()), key=lambda s: (len(s), s)))))
         cells.append(row_cells)
-    query_text = (f"{queries.pop()} queries" if len(queries) == 1 else
-                  f"{min(queries)}-{max(queries)} queries (each pair over the queries both runs have)"
-                  if queries else "no queries")
+    query_text = _query_text(queries, run_queries)
     against = f"every run against {baseline}" if baseline else "every pair of runs"
     correction = CORRECTIONS[stats.correction]
     comparisons = f"{tested} comparison{'' if tested == 1 else 's'}"

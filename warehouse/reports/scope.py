@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from warehouse.store import catalog
 from warehouse.reports import charts
 from warehouse.errors import ReadOnlyError, UsageError
-from warehouse.evaluation.evaluator import Settings, load_wanted
+from warehouse.evaluation.evaluator import Settings, check_settings_for, load_wanted
 from warehouse.evaluation.measures import (COVERAGE_MEASURE, DEFAULT_MEASURES, PR_RECALLS, Measure, parse_all,
                                            pr_measures, stored_name, tie_variant)
 from warehouse.formats.table import Table
@@ -119,6 +119,29 @@ def wanted_entries(wh: Warehouse, qrels_id: int, settings: Settings,
         "qrels_set_id": qrels_id, "settings_keys": sorted(set(keys.values()))}).fetchall())
     return {m.name: {"evaluation_id": evaluation_ids.get(keys[m.name], -1), "stored": stored_name(m),
                      "measure": m.name, "position": position} for position, m in enumerate(measures)}
+
+
+def tie_forms(measure: Measure, settings: Settings) -> list[Measure]:
+    """The measure's lowest and highest forms over tie orders (sql/measures/ties.sql), which the
+    leaderboard and run pages add on their own beside the primary measure: none when it has no
+    such form, or when the settings leave them undefined (-M with -J: check_settings_for says
+    why). The user never asked for them, so settings they refuse leave them out of the report
+    (tie_forms_left_out says so) instead of refusing the report."""
+    forms = [m for m in (tie_variant(measure, "min"), tie_variant(measure, "max")) if m is not None]
+    try:
+        check_settings_for(settings, forms)
+    except UsageError:
+        return []
+    return forms
+
+
+def tie_forms_left_out(measure: Measure, settings: Settings) -> str:
+    """The note a page shows where tie_forms left the measure's range over tie orders out for the
+    settings ('' where nothing was left out)."""
+    if tie_forms(measure, settings) or tie_variant(measure, "min") is None:
+        return ""
+    return (f"The range of {measure.name} over the orders of tied documents is not shown: with -M and -J together "
+            "it is undefined (which documents -M keeps before -J drops the unjudged ones depends on the tie order).")
 
 
 def testable(m: Measure) -> bool:
