@@ -57,7 +57,7 @@ def test_the_format_choices_come_from_one_list():
 @pytest.mark.parametrize("argv, flag, default", [
     (["eval"], "--measure", None),  # eval asks for measures: no default
     (["compare"], "--measure", None),  # AP, nDCG@10, P@10 (the reports' DEFAULT_MEASURES)
-    (["report", "history"], "--measure", "AP"),
+    (["report", "history"], "--measure", ["AP"]),  # one measure; several are refused (reports.history)
     (["eval"], "--qrels", None),
     (["report", "leaderboard"], "--format", "html"),
     (["eval"], "--format", "table"),

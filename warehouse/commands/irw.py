@@ -969,7 +969,7 @@ def report_history(
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
     qrels: QrelsOption = None,
     output: OutputOption = None,
-    measure: Annotated[str, _measure_option("The measure to follow over time.")] = "AP",
+    measure: Annotated[List[str], _measure_option("The measure to follow over time (one).")] = ["AP"],  # noqa: B006 (typer reads it)
     system: SystemOption = None,
     stats: StatsSettings,
     settings: Settings,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from warehouse.store import catalog
 from warehouse.reports import charts
 from warehouse.evaluation.evaluator import Settings
+from warehouse.errors import UsageError
 from warehouse.evaluation.measures import Measure
 from warehouse.evaluation.stats import StatsSettings
 from warehouse.formats.table import Table, Tabular
@@ -136,7 +137,7 @@ class HistoryPage(Tabular):
         return Table(columns, rows)
 
 
-def history(wh: Warehouse, qrels: str, measure: str = "AP", *, runs: str | Sequence[str] | None = None,
+def history(wh: Warehouse, qrels: str, measure: str | Sequence[str] = "AP", *, runs: str | Sequence[str] | None = None,
             systems: str | Sequence[str] | None = None, settings: Settings | None = None,
             stats: StatsSettings | None = None) -> HistoryPage:
     """Each system's runs over time on one measure, the best so far, and every newer run tested
@@ -145,6 +146,12 @@ def history(wh: Warehouse, qrels: str, measure: str = "AP", *, runs: str | Seque
     runs and systems choose the runs as Warehouse.select_runs does: names and shell-style
     patterns (default: every stored run), of these systems; the runs a pattern, a system or the
     default chose that qrels judges no query of are left out (HistoryPage.selection says which)."""
+    if not isinstance(measure, str):  # a list of one is the measure; several are a mistake, never the last one
+        given = list(measure)
+        if len(given) != 1:
+            raise UsageError(f"the history follows one measure, and {len(given)} were given "
+                             f"({', '.join(map(str, given)) or 'none'}): name one (-m {given[0] if given else 'AP'})")
+        measure = given[0]
     settings = settings or Settings()
     stats = stats or StatsSettings()
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
