@@ -228,16 +228,43 @@ def test_a_run_without_judged_queries_among_many_prints_nothing(dl21_runs, tmp_p
 def test_help_lists_every_flag_the_parser_takes():
     parser = trec_eval._parser()
     flags = [option for action in parser._actions for option in action.option_strings]
-    assert len(flags) == len(trec_eval.FLAGS) + 1  # -h and --help are one flag
+    assert len(flags) == sum(len(flag.names) for flag in trec_eval.FLAGS)  # -h and --help are one flag
     help_flags = {word.rstrip(",") for line in trec_eval.HELP.splitlines() if line.startswith("  -")
                   for word in line.split()[:2] if word.startswith("-")}
     usage = trec_eval.HELP.split("\n\n")[0]
     for flag in flags:
         assert flag in help_flags, f"{flag} is taken by the parser and not shown by -h"
-        assert f"[{flag}" in usage or flag == "--help"
-        assert f"[{flag}" in trec_eval.USAGE or flag == "--help"
+    for flag in trec_eval.FLAGS:  # the usage names each flag once, by its first name
+        assert f"[{flag.names[0]}" in usage and f"[{flag.names[0]}" in trec_eval.USAGE
     assert help_flags == set(flags)
     assert "QRELS_FILE RUN_FILE..." in usage
+
+
+def test_trec_eval_s_long_names_version_and_end_of_options(capsys, tmp_path, monkeypatch):
+    """trec_eval's getopt_long names (--measure, --query_eval_wanted ...), -v, -T trec_results and
+    `--` before a file named like an option were usage errors; a usage error printed argparse's
+    usage and then irw's."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    run_file = tmp_path / "-run"
+    run_file.write_text("1 Q0 d2 1 2 r\n1 Q0 d1 2 1 r\n")
+    out = io.StringIO()
+    trec_eval.run(["-q", "-m", "map", str(qrels), str(run_file)], out)
+    long = io.StringIO()
+    trec_eval.run(["--query_eval_wanted", "--measure", "map", "--level_for_rel", "1", "--Judged_docs_only",
+                   "--Max_retrieved_per_topic", "10", "--complete_rel_info_wanted", "--Number_docs_in_coll", "5",
+                   "--Rel_info_format", "qrels", "--Results_format", "trec_results", "--Output_old_results_format",
+                   "-T", "trec_results", str(qrels), str(run_file)], long)
+    assert long.getvalue() == out.getvalue() and out.getvalue().startswith("map                   \t1\t0.5000\n")
+    monkeypatch.chdir(tmp_path)
+    assert trec_eval.main(["-m", "map", "qrels", "--", "-run"]) == 0
+    assert capsys.readouterr().out == "map                   \tall\t0.5000\n"
+    assert trec_eval.main(["-v"]) == 0
+    assert capsys.readouterr().err.startswith("trec_eval version 9.0.8")
+    assert trec_eval.main(["--nope", "qrels", "--", "-run"]) == 2
+    assert capsys.readouterr().err == f"Error: unrecognized arguments: --nope\nError: {trec_eval.USAGE}\n"
+    assert trec_eval.main(["-M0", "qrels", "--", "-run"]) == 2
+    assert capsys.readouterr().err == "Error: -M takes the number of documents to keep per query, at least 1, not 0\n"
 
 
 def test_usage_errors(capsys, tmp_path):

@@ -68,32 +68,36 @@ class Flag:
 # every flag the parser takes).
 FLAGS: tuple[Flag, ...] = (
     Flag(("-h", "--help"), None, "print this help and exit", {"action": "store_true"}),
-    Flag(("-q",), None, 'print the value of every measure for every query, then the summary ("all")',
+    Flag(("-v", "--version"), None, "print the trec_eval versions followed (to stderr, as trec_eval) and exit",
          {"action": "store_true"}),
-    Flag(("-n",), None, "no summary: print only the per-query lines (with -q)", {"action": "store_true"}),
-    Flag(("-c",), None, "complete: average over every query of the qrels, a query the run lacks scoring 0",
+    Flag(("-q", "--query_eval_wanted"), None, 'print the value of every measure for every query, then the summary ("all")',
          {"action": "store_true"}),
-    Flag(("-l",), "N", "relevance level: a document is relevant when its grade >= N (default 1); gain\n"
+    Flag(("-n", "--nosummary"), None, "no summary: print only the per-query lines (with -q)", {"action": "store_true"}),
+    Flag(("-c", "--complete_rel_info_wanted"), None, "complete: average over every query of the qrels, a query the run lacks scoring 0",
+         {"action": "store_true"}),
+    Flag(("-l", "--level_for_rel"), "N", "relevance level: a document is relevant when its grade >= N (default 1); gain\n"
          "measures (ndcg, ndcg_cut, G ...) use the grades and ignore it", {"type": int, "default": 1}),
-    Flag(("-M",), "N", "depth: only the first N documents of each query count (after ranking)",
+    Flag(("-M", "--Max_retrieved_per_topic"), "N", "depth: only the first N documents of each query count (after ranking)",
          {"type": int, "default": None}),
-    Flag(("-J",), None, "judged only: drop unjudged documents (and negative grades) and re-rank the rest",
+    Flag(("-J", "--Judged_docs_only"), None, "judged only: drop unjudged documents (and negative grades) and re-rank the rest",
          {"action": "store_true"}),
-    Flag(("-N",), "N", "documents in the collection (default 0): only utility's fourth coefficient reads it",
+    Flag(("-N", "--Number_docs_in_coll"), "N", "documents in the collection (default 0): only utility's fourth coefficient reads it",
          {"type": int, "default": 0}),
+    Flag(("-T", "--Results_format"), "FORMAT", "the runs' format: trec_results, the only one trec_eval reads",
+         {"default": "trec_results", "choices": ("trec_results",)}),
     # trec_eval: "Obsolete, no longer supported"; no effect
-    Flag(("-o",), None, "accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)",
+    Flag(("-o", "--Output_old_results_format"), None, "accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)",
          {"action": "store_true"}),
-    Flag(("-R",), "FORMAT", "the judgments' format: qrels (default); qrels_jg, `qid group docid grade`, judgments\n"
+    Flag(("-R", "--Rel_info_format"), "FORMAT", "the judgments' format: qrels (default); qrels_jg, `qid group docid grade`, judgments\n"
          "of several groups (users), with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg);\n"
          "prefs, `qid group docid rank? pref` preference judgments, and qrels_prefs, qrels\n"
          "read as preferences, with -m all_prefs (prefs_simp, prefs_pair, prefs_avgjg ...)",
          {"default": "qrels", "choices": REL_FORMATS}),
-    Flag(("-Z",), "FILE", "print z scores instead of values: FILE has `qid measure mean stddev` lines (the\n"
+    Flag(("-Z", "--Zscore"), "FILE", "print z scores instead of values: FILE has `qid measure mean stddev` lines (the\n"
          "means and standard deviations of reference runs); names print with a Z before them,\n"
          "as trec_eval 10.0 prints them, and a query or measure FILE lacks as -1000000",
          {"default": None}),
-    Flag(("-m",), "MEASURE", "a measure to print; repeatable (default: official). trec_eval names with their\n"
+    Flag(("-m", "--measure"), "MEASURE", "a measure to print; repeatable (default: official). trec_eval names with their\n"
          "parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,\n"
          "ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,\n"
          "nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names.\n"
@@ -141,7 +145,10 @@ def _wrapped_usage(head: str, width: int = 100) -> str:
 
 def _help_entry(label: str, text: str) -> str:
     first, *rest = text.split("\n")
-    return "".join([f"  {label:<13}  {first}\n", *(f"{' ' * HELP_INDENT}{line}\n" for line in rest)])
+    if len(label) > HELP_INDENT - 4:  # trec_eval's long names (--query_eval_wanted): the text below
+        rest, first = [first, *rest], None
+    head = f"  {label:<13}  {first}\n" if first is not None else f"  {label}\n"
+    return "".join([head, *(f"{' ' * HELP_INDENT}{line}\n" for line in rest)])
 
 
 def _flag_label(flag: Flag) -> str:
@@ -163,20 +170,36 @@ results and relevance judgments (in any one of the runs given).
 """)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse saying a mistake once, as irw's error (argparse itself prints its usage to stderr
+    and exits, and the command then printed irw's usage again)."""
+
+    def error(self, message: str):
+        raise UsageError.of_lines([message, USAGE])
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
-    for flag in FLAGS:
-        parser.add_argument(*flag.names, **flag.options)
-    parser.add_argument("qrels")
-    parser.add_argument("runs", nargs="+")
+    parser = _Parser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
+    for flag in FLAGS:  # read by the short name trec_eval's getopt gives (ns.M), whatever name was typed
+        parser.add_argument(*flag.names, dest=flag.names[0].lstrip("-"), **flag.options)
+    # the files are checked below, where those after `--` (a file named -run) join them
+    parser.add_argument("qrels", nargs="?", metavar="QRELS_FILE")
+    parser.add_argument("runs", nargs="*", metavar="RUN_FILE")
     return parser
 
 
 def parse_args(argv: list[str]) -> TrecEvalArgs:
-    try:
-        ns = _parser().parse_intermixed_args(argv)
-    except SystemExit:
-        raise UsageError(USAGE) from None
+    after = []
+    if "--" in argv:  # getopt's end of options, as trec_eval reads it
+        argv, after = argv[:argv.index("--")], argv[argv.index("--") + 1:]
+    ns = _parser().parse_intermixed_args(argv)
+    files = [*([ns.qrels] if ns.qrels is not None else []), *ns.runs, *after]
+    if len(files) < 2:
+        raise UsageError.of_lines([f"{'a qrels file and ' if not files else ''}at least one run file "
+                                   f"{'are' if not files else 'is'} required", USAGE])
+    ns.qrels, ns.runs = files[0], files[1:]
+    if ns.M is not None and ns.M < 1:
+        raise UsageError(f"-M takes the number of documents to keep per query, at least 1, not {ns.M}")
     if ns.master and not evaluates_files(ns.engine):
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
     if evaluates_files(ns.engine) and (ns.Z or ns.R != "qrels"):
@@ -497,6 +520,12 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     if any(a in ("-h", "--help") for a in argv):
         out.write(HELP)
         return
+    if any(a in ("-v", "--version") for a in argv):
+        # trec_eval prints its version to stderr and exits 0
+        from warehouse.version import __version__
+
+        print(f"trec_eval version 9.0.8 (10.0 with --compat 10): irw trec-eval {__version__}", file=sys.stderr)
+        return
     args = replace(parse_args(argv), process_ends=process_ends)
     measures = requested_measures(args.measures, args.settings.compat)
     _require_format(measures, args.rel_format)
@@ -732,8 +761,6 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
     """`irw trec-eval ARGV` without building the Typer app (warehouse/__main__.py calls it before
     importing warehouse/commands/irw.py): the same output, messages and exit status as the Typer command,
     which calls run() too. Returns the exit status. process_ends: as for run()."""
-    if "--" in argv:  # Click drops the first `--` before the command sees its arguments
-        argv = argv[:argv.index("--")] + argv[argv.index("--") + 1:]
     try:
         run(argv, sys.stdout, process_ends=process_ends)
         sys.stdout.flush()
