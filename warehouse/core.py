@@ -413,7 +413,7 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
     measures = [measures] if isinstance(measures, str) else list(measures)
     _require_spark_measures(measures, into)
     with spark.command_session(master) as session:
-        result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures) if into else measures,
+        result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures, settings) if into else measures,
                                 settings=settings, collect_per_query=per_query and not into)
         try:
             if into is None:

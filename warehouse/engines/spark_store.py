@@ -41,19 +41,27 @@ from warehouse.engines.spark import SparkEvaluation, _local
 DATE_SPARK = "evaluated on Spark"  # runs.date_source of a run whose file irw could not see
 
 
-def with_report_measures(measures: Sequence[str]) -> list[str]:
+def with_report_measures(measures: Sequence[str], settings=None) -> list[str]:
     """measures, and those the reports read: their measures when none are named (so that `irw
     report run` or a served leaderboard without -m shows the run), and beside the measures they
     show judged coverage, the 11-point precision-recall curve and each measure's tie-aware bounds
-    (shown for a report's primary measure). A run whose rows stay on the cluster gets them computed
+    (shown for a report's primary measure; left out where the settings leave them undefined, -M
+    with -J, as the reports leave them out). A run whose rows stay on the cluster gets them computed
     there, as nothing can compute them from the warehouse later."""
+    from warehouse.errors import UsageError
+    from warehouse.evaluation.evaluator import check_settings_for
     from warehouse.evaluation.measures import COVERAGE_MEASURE, DEFAULT_MEASURES, parse_all, pr_measures, tie_variant
 
     named = {m.name for m in parse_all(list(measures))}  # `map` is AP: not asked of Spark twice
     shown = [*measures, *(m for m in DEFAULT_MEASURES if m not in named)]
-    ties = [variant.name for m in parse_all(shown) for mode in ("min", "max")
+    ties = [variant for m in parse_all(shown) for mode in ("min", "max")
             if (variant := tie_variant(m, mode)) is not None]
-    return list(dict.fromkeys([*shown, *ties, COVERAGE_MEASURE, *pr_measures()]))
+    if settings is not None and ties:
+        try:
+            check_settings_for(settings, ties)
+        except UsageError:
+            ties = []
+    return list(dict.fromkeys([*shown, *(m.name for m in ties), COVERAGE_MEASURE, *pr_measures()]))
 
 
 @dataclass
