@@ -226,8 +226,10 @@ def _fail(file: _File, error: IrwError) -> None:
 
 
 def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_File]:
-    """The batch's files in the order given, a folder's files (not hidden, not in subfolders) in
-    name order; a file given twice is one file."""
+    """The batch's files in the order given; when folders, a folder's files (not hidden, not in
+    subfolders) and the files a glob pattern no file is named by matches (quoted, so the shell left
+    it: ingest.pattern_files, as irw trec-eval takes it), each in name order; a file given twice is
+    one file."""
     files, seen = [], set()
 
     def add(path: Path) -> None:
@@ -245,6 +247,16 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
                 _fail(failed, InputFileError([Problem(str(path), 0, _no_run_files(path))]))
                 files.append(failed)
             for child in inside:
+                add(child)
+        elif folders and ingest.is_pattern(raw):
+            try:
+                matched = ingest.pattern_files(raw)
+            except InputFileError as exc:
+                failed = _File(path)
+                _fail(failed, exc)
+                files.append(failed)
+                continue
+            for child in matched:
                 add(child)
         else:
             add(path)

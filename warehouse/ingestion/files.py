@@ -35,6 +35,16 @@ _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 # (the module whose open() reads it: imported when a file needs it, as gzip, zlib and zstandard are)
 _PYTHON_DECOMPRESSORS = {".bz2": "bz2", ".xz": "lzma"}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
+# How each of those formats begins (its magic number), with the format's name. irw picks a file's
+# decompression by its suffix alone, so compressed data under another name would be read as text
+# and refused line by line for its binary bytes (U+0001, CR), which hides the cause: the first
+# bytes, read anyway by check_input_file, say it. bzip2's "BZh" is text, so its block size digit
+# and the magic of its first block (or of its end, when empty) are required too.
+_COMPRESSION_MAGIC = ((re.compile(rb"\x1f\x8b"), ".gz", "gzip"),
+                      (re.compile(rb"\x28\xb5\x2f\xfd"), ".zst", "zstd"),
+                      (re.compile(rb"BZh[1-9](1AY&SY|\x17\x72\x45\x38\x50\x90)"), ".bz2", "bzip2"),
+                      (re.compile(rb"\xfd7zXZ\x00"), ".xz", "xz"))
+_MAGIC_BYTES = 10  # enough of a file's head for every magic number above
 _CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
 IR_METADATA_HEAD_LINES = 10_000  # the ir_metadata block is a header: look for it this far
 # A file read in line mode is first checked on its first lines (_refuse_by_head): one whose head
@@ -233,14 +243,28 @@ def run_files(names: "list[str | os.PathLike[str]]") -> list[Path]:
                 raise InputFileError([Problem(str(path), 0, "a folder without run files: runs are given as "
                                               "run files, folders of run files or glob patterns")])
             files.extend(inside)
-        elif not path.exists() and any(c in name for c in "*?["):
-            matched = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
-            if not matched:
-                raise InputFileError([Problem(name, 0, "no run file matches this pattern")])
-            files.extend(matched)
+        elif is_pattern(name):
+            files.extend(pattern_files(name))
         else:
             files.append(path)
     return files
+
+
+def is_pattern(name: "str | os.PathLike[str]") -> bool:
+    """Whether a run file argument is a glob pattern: it names no file (a file may be named
+    `run[1].txt`) and holds * ? or [."""
+    return not Path(name).exists() and any(c in os.fspath(name) for c in "*?[")
+
+
+def pattern_files(name: "str | os.PathLike[str]") -> list[Path]:
+    """The files a pattern (is_pattern) matches, in name order: the one rule of irw trec-eval
+    (run_files) and irw ingest run (warehouse/ingestion/batch.py) for a pattern quoted so the shell
+    left it. None matching is an InputFileError."""
+    name = os.fspath(name)
+    matched = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
+    if not matched:
+        raise InputFileError([Problem(name, 0, "no run file matches this pattern")])
+    return matched
 
 
 def check_input_file(path: Path) -> None:
@@ -266,9 +290,32 @@ def check_input_file(path: Path) -> None:
                                       "file twice (to hash it, then to load it); save the data to a file first")])
     try:
         with open(path, "rb") as handle:
-            handle.read(1)
+            head = handle.read(_MAGIC_BYTES)
     except OSError as exc:
         raise InputFileError([Problem(shown, 0, f"cannot read the file: {exc.strerror or exc}")]) from None
+    misnamed = misnamed_compression(path, head)
+    if misnamed:
+        raise InputFileError([Problem(shown, 0, misnamed)])
+
+
+def misnamed_compression(path: Path, head: bytes) -> str | None:
+    """Why a file whose first bytes are head cannot be read as its name says: it holds data of a
+    compressed format irw reads (_COMPRESSION_MAGIC) while its suffix names no compression or
+    another one. None when the name fits (plain text, or the format its suffix names)."""
+    suffix = path.suffix.lower()
+    for magic, wanted, format_name in _COMPRESSION_MAGIC:
+        if not magic.match(head) or suffix == wanted:
+            continue
+        import shlex  # here: only a misnamed file needs it (irw trec-eval's start-up does not)
+
+        # a wrong compression suffix is replaced, any other (.txt) kept: display_name drops both
+        target = path.with_suffix(wanted) if suffix in COMPRESSED_SUFFIXES else Path(str(path) + wanted)
+        fix = (f"name it with the suffix {wanted}, by which irw reads {format_name} data "
+               f"(e.g. mv {shlex.quote(str(path))} {shlex.quote(str(target))})")
+        if suffix in COMPRESSED_SUFFIXES:
+            return f"holds {format_name}-compressed data, not the {suffix[1:]} data its name says: {fix}"
+        return f"holds {format_name}-compressed data, but its name does not end in {wanted}: {fix}"
+    return None
 
 
 def _check_name(path: Path) -> None:
@@ -775,14 +822,16 @@ def _text_of(path: Path, holds: Mapping[str, bool] | None) -> TextScan | None:
 
 
 def stage_file(db: Database, path: Path, holds: Mapping[str, bool] | None = None,
-               problems: Callable[[], tuple[str, dict]] | None = None) -> None:
+               problems: Callable[[], tuple[str, dict]] | None = None,
+               refuse: Callable[[], None] | None = None) -> None:
     """Loads the file's data lines, split into fields, into stage_fields (line mode). holds:
     FileScan.holds, if the file was scanned already. problems: the file's problems query and its
-    parameters (see _stage_lines), for a file too long to stage whole before it is checked."""
+    parameters (see _stage_lines), for a file too long to stage whole before it is checked; refuse:
+    the check said before those problems (a file plainly of another format), run on the same lines."""
     def read(through_python: bool) -> None:
         db.run_file("ingest/line_mode.sql")
         with _readable_by_duckdb(path, through_python) as readable:
-            _stage_lines(db, path, readable, {}, "prefs", problems)
+            _stage_lines(db, path, readable, {}, "prefs", problems, refuse)
 
     _read_checked(path, read, _text_of(path, holds))
 
@@ -1162,7 +1211,8 @@ def _staging_caps() -> tuple[int, int]:
 
 
 def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, kind: str,
-                 problems: Callable[[], tuple[str, dict]] | None) -> None:
+                 problems: Callable[[], tuple[str, dict]] | None,
+                 refuse: Callable[[], None] | None = None) -> None:
     """Stages the whole file in line mode (stage_fields), or refuses it by its first problem
     without staging the rest: the file is read in windows of its first lines (_staging_caps), each
     read from the start and stopping one line past the window; a window that reaches the file's end
@@ -1174,7 +1224,7 @@ def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, ki
     _WINDOW_GROWTH at most), spilling nothing a valid file of that length would not, and a valid
     file of fewer lines than the first window is staged once, as before. kind: "run", "qrels"
     (a window that looks like the other kind, or starts with a header, is refused so, as the whole
-    file would be) or "prefs"."""
+    file would be) or "prefs" (refuse(), if given, runs there as _refuse_swapped runs for the others)."""
     window = _staging_caps()[0]
     while True:
         with _read_errors(path, readable.compression):
@@ -1184,12 +1234,14 @@ def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, ki
             return
         db.run_file("ingest/drop_fields_beyond.sql", {"window": window})
         if problems is not None and db.run_file("ingest/stage_fields_count.sql").fetchone()[0]:
-            if kind != "prefs":
-                try:
+            try:
+                if kind != "prefs":
                     _refuse_swapped(db, path, kind, _header_line(db))
-                except InputFileError as exc:
-                    exc.read_lines = window  # judged by this window: the rest need not be read (_head_refusal)
-                    raise
+                elif refuse is not None:
+                    refuse()
+            except InputFileError as exc:
+                exc.read_lines = window  # judged by this window: the rest need not be read (_head_refusal)
+                raise
             _collect_problems(db, path, *problems(), head_lines=window)
         window *= _WINDOW_GROWTH
 
@@ -1367,8 +1419,10 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
     stage = db.staging
     params = {"qrels_format": qrels_format}
     with _staging(stage):
-        stage_file(stage, path, scan.holds, lambda: ("ingest/prefs_problems.sql", params))
+        refuse = lambda: _refuse_other_prefs_format(stage, path, qrels_format)  # noqa: E731
+        stage_file(stage, path, scan.holds, lambda: ("ingest/prefs_problems.sql", params), refuse)
         _require_data(stage, path, "preference")
+        refuse()
         _collect_problems(stage, path, "ingest/prefs_problems.sql", params)
         stage.run_file("ingest/stage_prefs.sql", params)
         _collect_problems(stage, path, "ingest/prefs_cycles.sql", {})
@@ -1388,6 +1442,40 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
     return IngestResult("prefs", name, str(path), "replaced" if existing else "ingested", rows, queries)
+
+
+class PrefsFormatError(InputFileError):
+    """A qrels file given as preferences (trec_eval -R prefs), or preferences given as a qrels file
+    read as preferences (-R qrels_prefs). looks_like: what the file looks like, for a caller that
+    adds its own hint; the message names the option of both commands that reach ingest_prefs
+    (irw ingest prefs --qrels-format, irw trec-eval -R qrels_prefs), as neither is known here."""
+
+    def __init__(self, path: Path, looks_like: str, hint: str):
+        self.path, self.looks_like = path, looks_like
+        super().__init__([Problem(_shown_path(path), 0, f"{looks_like}; {hint}")])
+
+
+# qrels_format -> the other format's field count, what a file of it looks like, and what reads it
+_PREFS_FORMATS = {
+    False: (4, "looks like a qrels file (4 fields: qid jg docid rel_level), not preferences (5 fields: qid jg "
+               "jsg docid rel_level)",
+            "read a qrels file as preferences with --qrels-format (irw ingest prefs) or -R qrels_prefs "
+            "(irw trec-eval)"),
+    True: (5, "looks like a preference file (5 fields: qid jg jsg docid rel_level), not a qrels file (4 fields: "
+              "qid jg docid rel_level)",
+           "read preferences without --qrels-format (irw ingest prefs) or with -R prefs (irw trec-eval)"),
+}
+
+
+def _refuse_other_prefs_format(db: Database, path: Path, qrels_format: bool) -> None:
+    """Refuses a staged preference file (stage_fields) that is plainly the other preference format:
+    its first data line and at least half of all have the other format's field count. Said first,
+    and alone, as _refuse_swapped says a run given as qrels: every line's field count error would
+    only hide it."""
+    other, looks_like, hint = _PREFS_FORMATS[qrels_format]
+    first_count, share = db.run_file("ingest/swap_facts_prefs.sql", {"other_count": other}).fetchone()
+    if first_count == other and share is not None and share >= 0.5:
+        raise PrefsFormatError(path, looks_like, hint)
 
 
 def _store_prefs(db: Database, path: Path, name: str, description: str | None, sha: str,

@@ -1,0 +1,119 @@
+"""Input files given in a form irw does not read as given, each refused with one error saying what the
+file is and what to do, instead of every line's problem: compressed data whose name lacks the
+suffix irw decompresses by, a qrels file given as preferences (and preferences given as a qrels
+file read as preferences); and a quoted glob pattern, which `irw ingest run` expands as
+`irw trec-eval` does."""
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from conftest import RUN_ROWS, compress, fingerprint_at, qrels_text, run_text, write_file
+from warehouse.errors import InputFileError
+from warehouse.ingestion import files as ingest
+
+FORMATS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
+
+
+# -- compressed data under a name without its suffix ------------------------------------------------
+
+@pytest.mark.parametrize("suffix", FORMATS)
+@pytest.mark.parametrize("command", ["ingest run", "trec-eval"])
+def test_compressed_data_without_its_suffix_is_one_error(command, suffix, seeded_db, tmp_path, irw):
+    """`gzip -c run > run_noext` was read as text: ~20 errors of U+0001 and CR inside lines. Now one
+    error naming the format and the suffix to give; the file so named is read."""
+    path = tmp_path / "run_noext"
+    path.write_bytes(compress(run_text(RUN_ROWS).encode(), suffix))
+    qrels = write_file(tmp_path, "q.txt", qrels_text())
+    before = fingerprint_at(seeded_db)
+    args = ["ingest", "run", path] if command == "ingest run" else ["trec-eval", "-m", "map", qrels, path]
+    result = irw(*args, db=command == "ingest run")
+    assert result.exit_code == 1, result.output
+    renamed = tmp_path / f"run_noext{suffix}"
+    assert result.stderr.splitlines() == [
+        f"Error: {path}: holds {FORMATS[suffix]}-compressed data, but its name does not end in {suffix}: name it "
+        f"with the suffix {suffix}, by which irw reads {FORMATS[suffix]} data (e.g. mv {shlex.quote(str(path))} "
+        f"{shlex.quote(str(renamed))})"], result.stderr
+    assert fingerprint_at(seeded_db) == before
+    path.rename(renamed)  # as the message says
+    assert irw(*args[:-1], renamed, db=command == "ingest run").exit_code == 0
+    # text that starts as bzip2 data does ("BZh" and a digit) is text: only the whole magic is bzip2's
+    text = write_file(tmp_path, "bzh.txt", run_text([("BZh91AY", "d1", 1, "1"), ("q1", "d1", 1, "1")], tag="bzh"))
+    assert irw(*args[:-1], text, db=command == "ingest run").exit_code == 0
+
+
+def test_compressed_data_under_another_compression_suffix_names_its_format(seeded_db, tmp_path, irw):
+    """xz data named .gz was `corrupt or truncated gz data (Not a gzipped file ...)`."""
+    path = tmp_path / "run.txt.gz"
+    path.write_bytes(compress(run_text(RUN_ROWS).encode(), ".xz"))
+    before = fingerprint_at(seeded_db)
+    result = irw("ingest", "run", path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"Error: {path}: holds xz-compressed data, not the gz data its name says: name it with the suffix .xz, "
+        f"by which irw reads xz data (e.g. mv {path} {tmp_path / 'run.txt.xz'})"], result.stderr
+    assert fingerprint_at(seeded_db) == before
+
+
+# -- the other preference format ----------------------------------------------------------------------
+
+QRELS_AS_PREFS = ("looks like a qrels file (4 fields: qid jg docid rel_level), not preferences (5 fields: qid jg "
+                  "jsg docid rel_level); read a qrels file as preferences with --qrels-format (irw ingest prefs) "
+                  "or -R qrels_prefs (irw trec-eval)")
+PREFS_AS_QRELS = ("looks like a preference file (5 fields: qid jg jsg docid rel_level), not a qrels file (4 fields: "
+                  "qid jg docid rel_level); read preferences without --qrels-format (irw ingest prefs) or with -R "
+                  "prefs (irw trec-eval)")
+PREFS_TEXT = "".join(f"q{q} g s d{d} {d % 3}\n" for q in range(1, 4) for d in range(1, 9))
+
+
+@pytest.mark.parametrize("given", ["qrels as prefs", "prefs as qrels_prefs"])
+@pytest.mark.parametrize("command", ["ingest prefs", "trec-eval"])
+def test_the_other_preference_format_is_one_error_naming_the_option(command, given, seeded_db, tmp_path, irw):
+    """A qrels file given to `irw ingest prefs` (or `trec-eval -R prefs`) was 20 lines of `expected 5
+    fields ... found 4` and a count; now one error saying what it looks like and the option that reads it."""
+    qrels_format = given == "prefs as qrels_prefs"
+    judgments = write_file(tmp_path, "judgments.txt", PREFS_TEXT if qrels_format else
+                           "".join(f"q{q} 0 d{d} {d % 3}\n" for q in range(1, 4) for d in range(1, 9)))
+    run = write_file(tmp_path, "r.txt", run_text([("q1", "d1", 1, "2"), ("q1", "d2", 2, "1")]))
+    before = fingerprint_at(seeded_db)
+    if command == "ingest prefs":
+        result = irw("ingest", "prefs", judgments, *(["--qrels-format"] if qrels_format else []))
+    else:
+        result = irw("trec-eval", "-R", "qrels_prefs" if qrels_format else "prefs", judgments, run, db=False)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines() == [f"Error: {judgments}: {PREFS_AS_QRELS if qrels_format else QRELS_AS_PREFS}"]
+    assert fingerprint_at(seeded_db) == before
+
+
+def test_a_long_qrels_file_given_as_prefs_is_refused_so_by_its_first_window(wh, tmp_path, monkeypatch):
+    """A file longer than line mode's first window is judged by that window (_stage_lines): there too
+    the other format is said, not the field count of each of the window's lines."""
+    monkeypatch.setattr(ingest, "_staging_caps", lambda: (ingest.HEAD_LINES, ingest.HEAD_LINES))
+    lines = 2 * ingest.HEAD_LINES + 5
+    path = write_file(tmp_path, "big.qrels", "".join(f"q{i // 100} 0 d{i} 1\n" for i in range(lines)))
+    with pytest.raises(InputFileError) as caught:
+        wh.ingest_prefs(path, "p")
+    assert [str(p) for p in caught.value.problems] == [f"{path}: {QRELS_AS_PREFS}"]
+    assert caught.value.read_lines == ingest.HEAD_LINES
+    assert wh.db.fetchone("select count(*) from qrels_sets")[0] == 0
+
+
+# -- a quoted glob pattern ----------------------------------------------------------------------------
+
+def test_ingest_run_takes_a_quoted_pattern_as_trec_eval_does(db_path, tmp_path, irw):
+    """`irw ingest run 'runs/*BM25*'` was `no such file` while `irw trec-eval` read the files the
+    pattern matches; both now expand it by one rule (ingest.pattern_files)."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name, tag in (("run.BM25.txt", "bm25"), ("run.BM25_RM3.txt", "rm3"), ("run.SPLADE.txt", "splade")):
+        write_file(runs, name, run_text(RUN_ROWS, tag=tag))
+    result = irw("ingest", "run", f"{runs}/*BM25*")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(line.split(",")[0] for line in irw("runs", "--format", "csv").stdout.splitlines()[1:]) == \
+        ["bm25", "rm3"]
+    before = fingerprint_at(db_path)
+    result = irw("ingest", "run", f"{runs}/*nothing*", runs / "run.SPLADE.txt")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f"Error: {runs}/*nothing*: no run file matches this pattern"
+    assert fingerprint_at(db_path) == before
