@@ -138,3 +138,22 @@ def test_the_caption_counts_one_comparison_as_one(hostile, fmt):
     assert "Holm-Bonferroni step-down correction over 1 comparison, alpha 0.05" in result.stdout
     three = hostile("compare", *NAMES.values(), "-m", "RR", "--format", fmt).stdout
     assert "correction over 3 comparisons, alpha" in three
+
+
+def test_letters_past_z_are_told_apart_and_dashes_and_backticks_stay_as_named():
+    """A board of more than 26 runs labels them aa, ab ...: `$^{aaab}$` could be a, a, a, b or aa,
+    ab, so such a table joins a cell's letters with commas (a table of 26 runs or fewer keeps them
+    run together). TeX printed a name's -- as an en dash and ` as an opening quote."""
+    from warehouse.reports import paper
+
+    def table(count: int, better_than: tuple[str, ...]) -> paper.PaperTable:
+        runs = [f"run{i}" for i in range(count)]
+        cells = [[paper.PaperCell(0.5, False, better_than if i == count - 1 else ())] for i in range(count)]
+        return paper.PaperTable(runs, [paper.letter(i) for i in range(count)], ["AP"], cells, "caption")
+
+    assert paper.letter(26) == "aa" and paper.letter(27) == "ab"
+    assert "0.5000$^{a,aa}$" in paper.to_latex(table(28, ("a", "aa")))
+    assert "0.5000<sup>a,aa</sup>" in paper.to_markdown(table(28, ("a", "aa")))
+    assert "0.5000$^{ab}$" in paper.to_latex(table(3, ("a", "b")))
+    assert paper.latex_escape("bm25 -- `rm3`") == r"bm25 -{}- \textasciigrave{}rm3\textasciigrave{}"
+    assert paper.latex_escape("a---b") == r"a-{}-{}-b"

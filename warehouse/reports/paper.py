@@ -37,6 +37,12 @@ def letter(i: int) -> str:
     return ascii_lowercase[i] if i < 26 else letter(i // 26 - 1) + ascii_lowercase[i % 26]
 
 
+def letters_separator(letters: list[str]) -> str:
+    """How a cell's letters are joined: run together while every label is one letter (a table of 26
+    runs at most), else by commas, as `aab` could be a, a, b or aa, b."""
+    return "" if all(len(label) == 1 for label in letters) else ","
+
+
 def from_comparison(comparison, higher_is_better) -> PaperTable:
     """The paper table of a reports.Comparison: every run it names, in the order it was given."""
     runs = list(dict.fromkeys(r for pair in comparison.pairs for r in pair[::-1]))
@@ -133,37 +139,48 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
                   "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
 
 
+# TeX's ligatures: -- and --- print as dashes, ` as an opening quote; a name keeps its characters
+# (' stays: it is the caption's apostrophe, and a name's prints as one)
+_LATEX_LIGATURES = {"`": r"\textasciigrave{}"}
+
+
 def latex_escape(text: str) -> str:
     """LaTeX's special characters escaped, after control and bidi characters are written as
-    visible escapes (warehouse/formats/escaping.py): a U+202E cannot reverse the table or stop pdflatex."""
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in shown(str(text)))
+    visible escapes (warehouse/formats/escaping.py): a U+202E cannot reverse the table or stop
+    pdflatex; and the ligatures that would change a name's characters broken (a -{}- b, not an
+    en dash). Quotes stay: OT1, LaTeX's default encoding, has no straight double quote."""
+    text = shown(str(text))
+    return "".join(_LATEX_SPECIAL.get(ch) or _LATEX_LIGATURES.get(ch)
+                   or ("-{}" if ch == "-" and text[i + 1:i + 2] == "-" else ch) for i, ch in enumerate(text))
 
 
-def _cell(cell: PaperCell, missing: str, bold: str, superscript: str) -> str:
+def _cell(cell: PaperCell, missing: str, bold: str, superscript: str, separator: str = "") -> str:
     """One value as a paper shows it: `missing` when there is none, else 4 decimals, in `bold`
-    when best, with the letters in `superscript` ({} marks where the text goes)."""
+    when best, with the letters in `superscript` ({} marks where the text goes), joined by
+    separator (letters_separator)."""
     if cell.value is None or math.isnan(cell.value):
         return missing
     text = format_number(cell.value)
     if cell.best:
         text = bold.format(text)
     if cell.better_than:
-        text += superscript.format("".join(cell.better_than))
+        text += superscript.format(separator.join(cell.better_than))
     return text
 
 
-def _latex_cell(cell: PaperCell) -> str:
-    return _cell(cell, "--", r"\textbf{{{}}}", r"$^{{{}}}$")
+def _latex_cell(cell: PaperCell, separator: str = "") -> str:
+    return _cell(cell, "--", r"\textbf{{{}}}", r"$^{{{}}}$", separator)
 
 
 def to_latex(table: PaperTable, label: str = "tab:irw") -> str:
     """A booktabs table (needs \\usepackage{booktabs})."""
+    separator = letters_separator(table.letters)
     lines = [r"\begin{table}[t]", r"\centering",
              rf"\caption{{{latex_escape(table.caption)}}}", rf"\label{{{latex_escape(label)}}}",
              rf"\begin{{tabular}}{{ll{'r' * len(table.measures)}}}", r"\toprule",
              " & ".join(["", "Run", *(latex_escape(m) for m in table.measures)]) + r" \\", r"\midrule"]
     for run, mark, cells in zip(table.runs, table.letters, table.cells):
-        lines.append(" & ".join([mark, latex_escape(run), *(_latex_cell(c) for c in cells)]) + r" \\")
+        lines.append(" & ".join([mark, latex_escape(run), *(_latex_cell(c, separator) for c in cells)]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines) + "\n"
 
@@ -178,16 +195,18 @@ def markdown_escape(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", shown(str(text)))
 
 
-def _markdown_cell(cell: PaperCell) -> str:
-    return _cell(cell, "–", "**{}**", "<sup>{}</sup>")
+def _markdown_cell(cell: PaperCell, separator: str = "") -> str:
+    return _cell(cell, "–", "**{}**", "<sup>{}</sup>", separator)
 
 
 def to_markdown(table: PaperTable) -> str:
     """A GitHub-flavoured Markdown table, its caption below it."""
+    separator = letters_separator(table.letters)
     lines = ["| | Run | " + " | ".join(markdown_escape(m) for m in table.measures) + " |",
              "| --- | --- | " + " | ".join("---:" for _ in table.measures) + " |"]
     for run, mark, cells in zip(table.runs, table.letters, table.cells):
-        lines.append(f"| {mark} | {markdown_escape(run)} | " + " | ".join(_markdown_cell(c) for c in cells) + " |")
+        lines.append(f"| {mark} | {markdown_escape(run)} | "
+                     + " | ".join(_markdown_cell(c, separator) for c in cells) + " |")
     return "\n".join(lines) + "\n\n" + markdown_escape(table.caption) + "\n"
 
 
