@@ -193,7 +193,9 @@ def test_trec_eval_help_and_irw_version(tmp_path):
     for flag in ("-h", "--help"):
         result = irw("trec-eval", flag, db=False)
         assert result.exit_code == 0
-        for documented in ("-q", "-c", "-l N", "-M N", "-J", "-n", "-m MEASURE", "--compat 9|10", "QRELS_FILE"):
+        for documented in ("-q, --query_eval_wanted", "-c, --complete_rel_info_wanted", "-l, --level_for_rel N",
+                           "-M, --Max_retrieved_per_topic N", "-J, --Judged_docs_only", "-n, --nosummary",
+                           "-m, --measure MEASURE", "--compat 9|10", "QRELS_FILE"):
             assert re.search(rf"^\s+{re.escape(documented)}\s", result.stdout, re.M), documented
     version = irw("--version", db=False)
     assert version.exit_code == 0 and version.stdout == f"irw {warehouse.__version__}\n"
