@@ -264,7 +264,7 @@ class Warehouse:
         return user_measures.listing(self.db)
 
     # -- evaluation --------------------------------------------------------------------------
-    def evaluate(self, runs: str | Sequence[str] | None, qrels: str, measures: Iterable[str] | str, *,
+    def evaluate(self, runs: str | Sequence[str] | None, qrels: str | None, measures: Iterable[str] | str, *,
                  systems: str | Sequence[str] | None = None, per_query: bool = False,
                  settings: "Settings | None" = None, recompute: bool = False, **options: Any) -> "Evaluation":
         """Evaluates stored runs against a stored qrels set; scores are stored and reused.
@@ -272,6 +272,7 @@ class Warehouse:
         runs and systems choose the runs as select_runs() does: names and shell-style patterns
         (None: every stored run), of these systems; the runs a pattern, a system or the default
         chose that qrels judges no query of are left out (the result's `selection` says which).
+        qrels None: the only stored qrels set (as qrels_name(); several are an error naming them).
         options are Settings fields: level, depth, judged_only, complete, compat, norel.
         recompute=True computes the scores again and replaces the stored ones. A run and measure
         with no value raises MeasureError (ReadOnlyError on a read-only warehouse) saying why.
@@ -283,6 +284,8 @@ class Warehouse:
             runs = list(runs)
             if not runs:
                 raise UsageError("name at least one run (runs=None evaluates every stored run)")
+        if qrels is None:
+            qrels = self.qrels_name(None, runs, systems)
         selection = self.select_runs(runs, systems=systems, qrels=qrels)
         measures = [measures] if isinstance(measures, str) else list(measures)
         evaluation = Evaluator(self.db).evaluate(list(selection), qrels, measures, per_query=per_query,

@@ -41,6 +41,9 @@ class Settings:
         if self.depth is not None and (not isinstance(self.depth, int) or self.depth > NO_DEPTH):
             raise UsageError(f"--depth takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
                              f"length counts every document), not {self.depth!r}")
+        for name in ("judged_only", "complete"):  # a string such as 'no' would be true
+            if not isinstance(getattr(self, name), bool) and getattr(self, name) not in (0, 1):
+                raise UsageError(f"{name} takes True or False, not {getattr(self, name)!r}")
         if self.compat not in (9, 10):
             raise UsageError(f"--compat takes 9 or 10, not {self.compat}")
         if self.norel not in ("include", "exclude"):

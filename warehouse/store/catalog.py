@@ -34,7 +34,7 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
         matching = [run for run in names if fnmatch.fnmatchcase(run, name)]
         return NotFoundError(f"no run named {name!r}: this command takes run names, not patterns"
                              + (f"; it matches {_listed(matching, 'run')}" if matching else ""))
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.75)
+    close = close_names(name, names)
     if close:
         return NotFoundError(f"no run named {name!r}; did you mean {' or '.join(close)}? "
                              "`irw runs` lists the stored runs")
@@ -53,10 +53,24 @@ def run_id(db: Database, name: str) -> int:
     return run_ids(db, [name])[name]
 
 
+def close_names(name: str, names: Sequence[str]) -> list[str]:
+    """The stored names a mistyped one likely meant: the same name in another letter case (bm25 for
+    BM25), else up to three close to it, letter case aside."""
+    same = [stored for stored in names if stored.casefold() == name.casefold()]
+    if same:
+        return same
+    folded: dict[str, str] = {}
+    for stored in names:
+        folded.setdefault(stored.casefold(), stored)
+    return [folded[close] for close in difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.75)]
+
+
 def qrels_set_id(db: Database, name: str) -> int:
     row = db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone()
     if row is None:
-        raise NotFoundError(f"no qrels set named {name!r}; `irw qrels` lists the stored sets")
+        close = close_names(str(name), [r[0] for r in db.run_file("catalog/qrels_set_names.sql").fetchall()])
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise NotFoundError(f"no qrels set named {name!r}; {hint}`irw qrels` lists the stored sets")
     return row[0]
 
 

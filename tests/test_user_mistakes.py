@@ -1,0 +1,44 @@
+"""A user's mistake gets a message that says what to do (found by walking irw as a user): a run or
+qrels name typed in another letter case is pointed to, and the Python API takes what the CLI
+takes, or says why not, instead of a bare ValueError."""
+from __future__ import annotations
+
+import pytest
+
+import warehouse
+from warehouse.errors import NotFoundError, UsageError
+
+from conftest import Cli
+
+
+@pytest.fixture
+def dl19(tmp_path, conformance) -> Cli:
+    folder = conformance / "dl19-passage"
+    irw = Cli(tmp_path / "irw.duckdb")
+    assert irw("ingest", "qrels", folder / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for run in ("BM25", "REP_LLAMA"):
+        assert irw("ingest", "run", folder / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
+    return irw
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["report", "run", "bm25", "--format", "csv"], "no run named 'bm25'; did you mean BM25?"),
+    (["report", "leaderboard", "--baseline", "rep_llama", "-m", "AP", "--format", "csv"],
+     "no run named 'rep_llama'; did you mean REP_LLAMA?"),
+    (["eval", "--qrels", "DL19", "-m", "AP"], "no qrels set named 'DL19'; did you mean dl19?"),
+    (["eval", "BM25", "--qrels", "dl91", "-m", "AP"], "no qrels set named 'dl91'; did you mean dl19?"),
+])
+def test_a_name_in_another_letter_case_is_pointed_to(dl19, argv, message):
+    result = dl19(*argv)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: {message} ")
+
+
+def test_the_python_api_takes_no_qrels_when_one_is_stored_and_says_what_settings_take(dl19):
+    with warehouse.open(dl19.db) as wh:
+        assert wh.evaluate(["BM25"], None, ["AP"]).value("BM25", "AP") == \
+            wh.evaluate(["BM25"], "dl19", ["AP"]).value("BM25", "AP")
+        with pytest.raises(UsageError, match="judged_only takes True or False, not 'no'"):
+            wh.evaluate(["BM25"], "dl19", ["AP"], judged_only="no")
+        with pytest.raises(NotFoundError, match="no qrels set named 'DL19'; did you mean dl19?"):
+            wh.evaluate(["BM25"], "DL19", ["AP"])
