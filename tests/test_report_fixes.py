@@ -136,3 +136,21 @@ def test_the_history_follows_one_measure_and_says_so_when_given_several(covid):
         assert reports.history(wh, "covid", ["P@10"]).table().columns[3] == "P@10"
         with pytest.raises(warehouse.UsageError, match="the history follows one measure, and 2 were given"):
             reports.history(wh, "covid", ["P@10", "AP"])
+
+
+def test_a_report_in_any_format_is_written_by_o_and_compare_takes_every_run_by_default(covid, tmp_path):
+    """`report leaderboard --format csv -o board.csv` was "-o writes HTML" (exit 2), where `irw sql`
+    writes any format to -o; `report compare` required run names, where `irw compare` and the
+    docs (every stored run by default) do not."""
+    printed = covid("report", "leaderboard", "--qrels", "covid", "-m", "AP", "--format", "csv")
+    written = covid("report", "leaderboard", "--qrels", "covid", "-m", "AP", "--format", "csv",
+                    "-o", tmp_path / "board.csv")
+    assert written.exit_code == 0 and written.stdout == "" and f"wrote {tmp_path / 'board.csv'}" in written.stderr
+    assert (tmp_path / "board.csv").read_text() == printed.stdout and len(rows_of(printed)) == len(SYSTEMS)
+    latex = covid("report", "leaderboard", "--qrels", "covid", "-m", "AP", "--format", "latex", "-o", "-")
+    assert latex.exit_code == 0 and latex.stdout.startswith(r"\begin{table}")
+    every = covid("report", "compare", "--qrels", "covid", "-m", "AP", "--format", "csv")
+    named = covid("report", "compare", *SYSTEMS, "--qrels", "covid", "-m", "AP", "--format", "csv")
+    assert every.exit_code == 0 and every.stdout == named.stdout and len(rows_of(every)) == 3  # every pair
+    page = covid("report", "compare", "--qrels", "covid", "-m", "AP", "-o", tmp_path / "compare.html")
+    assert page.exit_code == 0 and (tmp_path / "compare.html").read_text().startswith("<!DOCTYPE html>")

@@ -762,7 +762,8 @@ app.add_typer(report_app, name="report")
 MeasuresOption = Annotated[Optional[List[str]], _measure_option(
     "Measure, e.g. AP, nDCG@10, P@10; repeatable; the first is the primary (default: AP, nDCG@10, P@10).")]
 BaselineOption = Annotated[Optional[str], _baseline_option()]
-OutputOption = Annotated[Optional[Path], _output_option("HTML file to write; - writes it to stdout.")]
+OutputOption = Annotated[Optional[Path], _output_option(
+    "File to write the report to (HTML; with --format, that format); - writes it to stdout.")]
 
 
 ReportFormatOption = Annotated[ReportFormat, _format_option(
@@ -772,22 +773,23 @@ ReportFormatOption = Annotated[ReportFormat, _format_option(
 def _check_output(fmt: ReportFormat, output: Optional[Path]) -> None:
     if fmt is ReportFormat.html and output is None:
         raise UsageError("write the report with -o FILE (or -o - for stdout), or print its table with --format")
-    if fmt is not ReportFormat.html and output is not None:
-        raise UsageError(f"-o writes HTML; --format {fmt.value} prints to stdout")
 
 
 def _emit_report(report, fmt: ReportFormat, output: Optional[Path], render) -> None:
+    """The report in fmt, written to output (-o FILE, whole or not at all) or, without -o or with
+    -o -, to stdout: HTML needs -o, a table or paper format prints unless -o names a file."""
     if fmt is ReportFormat.html:
-        _write_html(output, render(report))
+        text = render(report)
     elif fmt.value in PAPER_FORMATS:
         from warehouse.reports import paper
 
         if not hasattr(report, "paper_table"):
             raise UsageError(f"--format {fmt.value} prints a paper table: irw report leaderboard and irw compare "
                              "make one")
-        sys.stdout.write(paper.render(report.paper_table(), fmt.value))
+        text = paper.render(report.paper_table(), fmt.value)
     else:
-        emit(report.table(), OutputFormat(fmt.value))
+        text = formatting.render(report.table(), OutputFormat(fmt.value))
+    _write_output(output, text)
 
 
 class _PagesProgress:
@@ -815,13 +817,13 @@ def _pages_progress():
     return _PagesProgress() if sys.stderr.isatty() else None
 
 
-def _write_html(output: Path, html: str) -> None:
+def _write_output(output: Optional[Path], text: str) -> None:
     from warehouse.formats.files import write_atomically
 
-    if str(output) == "-":
-        sys.stdout.write(html)
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
         return
-    write_atomically(output, html.encode("utf-8"))  # whole or not at all; OutputError says why
+    write_atomically(output, text.encode("utf-8"))  # whole or not at all; OutputError says why
     err(f"wrote {output}")
 
 
@@ -937,9 +939,10 @@ def report_run(
 @shared_options
 def report_compare(
     *,
-    runs: Annotated[List[str], typer.Argument(
-        help="Stored run names and shell-style patterns ('BM25*'), two runs or more, or one with --baseline; "
-             "with --qrels, the runs a pattern or --system chose that it judges no query of are left out.")],
+    runs: Annotated[Optional[List[str]], typer.Argument(
+        help="Stored run names and shell-style patterns ('BM25*'), two runs or more, or one with --baseline "
+             "(default: every stored run, as irw compare); with --qrels, the runs a pattern, --system or the "
+             "default chose that it judges no query of are left out.")] = None,
     qrels: QrelsOption = None,
     system: SystemOption = None,
     output: OutputOption = None,
