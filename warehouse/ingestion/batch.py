@@ -106,7 +106,8 @@ def check_template(template: str, option: str = "--name-template") -> None:
             continue
         if field_name not in TEMPLATE_FIELDS or spec or conversion:
             raise UsageError(f"{option} {template!r}: {{{field_name}}} is not a field; the fields are "
-                             + ", ".join(f"{{{f}}}" for f in TEMPLATE_FIELDS))
+                             + ", ".join(f"{{{f}}}" for f in TEMPLATE_FIELDS)
+                             + " (a literal brace is written {{ or }})")
     if option == "--name-template" and all(field_name is None for _, field_name, _, _ in parts):
         raise UsageError(f"--name-template {template!r} has no field, so it would give every file one name; "
                          "use --name for one file")
