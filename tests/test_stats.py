@@ -213,3 +213,18 @@ def test_a_family_corrects_all_its_comparisons_together():
     raw = [scipy_stats.ttest_rel(a, b).pvalue for a, b in pairs]
     assert family.adjusted == pytest.approx([min(1.0, 3 * p) for p in raw], rel=1e-8)
     assert [family.significant(i) for i in range(3)] == [min(1.0, 3 * p) < 0.05 for p in raw]
+
+
+def test_a_value_that_is_not_finite_is_never_tested():
+    """A measure's 0/0 per query (NaN; a user measure's 1/0 is inf) has no order: every comparison
+    with it was false, so each query counted as a loss and the randomization test called the
+    difference significant (p 1e-4 over 43 queries). Such a pair is not tested."""
+    from warehouse.evaluation.stats import StatsSettings, paired_comparisons
+
+    finite = [0.1 * q for q in range(20)]
+    for bad in (math.nan, math.inf):
+        for test in ("randomization", "ttest", "bootstrap"):
+            (result, clean) = paired_comparisons([([bad] * 20, finite), ([x + 0.5 for x in finite], finite)],
+                                                 StatsSettings(test=test))
+            assert math.isnan(result.p_value) and (result.wins, result.ties, result.losses) == (0, 0, 0)
+            assert result.n == 20 and clean.p_value < 0.05  # the other pair of the same call is tested

@@ -115,7 +115,7 @@ class PairedResult:
     ci_low: float
     ci_high: float
     statistic: float        # t for the t-test, the mean difference otherwise
-    p_value: float          # nan when the test cannot be made (n = 0, or n = 1 for the t-test)
+    p_value: float          # nan when the test cannot be made (n = 0, n = 1 for the t-test, a value not finite)
     wins: int               # queries where a > b
     ties: int
     losses: int
@@ -330,9 +330,16 @@ def paired_comparisons(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
     pass (matrix products over all its comparisons) instead of one loop per comparison."""
     results: list[PairedResult | None] = [None] * len(pairs)
     groups: dict[int, list[int]] = {}
-    for i, (a, b) in enumerate(pairs):
-        groups.setdefault(_differences(a, b).size, []).append(i)
     nan = math.nan
+    for i, (a, b) in enumerate(pairs):
+        d = _differences(a, b)
+        if not np.isfinite(d).all() or not np.isfinite(np.asarray(a, dtype=np.float64)).all():
+            # a NaN or infinite value (0/0 of a measure, as trec_eval's under -J) has no order: every
+            # sign comparison with it is false, so it counted as a loss of every query and the test
+            # called it significant. Such a pair is not tested (p nan), as one without queries.
+            results[i] = PairedResult(d.size, nan, nan, nan, nan, nan, nan, nan, 0, 0, 0)
+            continue
+        groups.setdefault(d.size, []).append(i)
     for n, members in groups.items():
         if n == 0:
             for i in members:

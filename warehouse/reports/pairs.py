@@ -151,6 +151,10 @@ def _result(paired: int, numbers: Sequence[Any]) -> PairedResult:
     nan = math.nan
     floats = [nan if v is None else float(v) for v in (run_mean, baseline_mean, diff, ci_low, ci_high, statistic,
                                                          p_value)]
+    if not all(math.isfinite(v) for v in floats[:2]):
+        # a mean over a NaN or infinite value: no test (stats.paired_comparisons), also where an
+        # irw before it stored one that called every query a loss and the difference significant
+        return PairedResult(paired, *([nan] * 7), 0, 0, 0)
     return PairedResult(paired, *floats, int(wins), int(ties), int(losses), bool(exact))
 
 
