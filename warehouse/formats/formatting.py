@@ -12,7 +12,7 @@ from typing import Any
 
 from warehouse.formats.cells import DECIMALS, _blob_text, _cell, cell_text, format_number  # noqa: F401 (formatting's names before)
 from warehouse.formats.escaping import shown, spreadsheet_cell
-from warehouse.formats.table import Table
+from warehouse.formats.table import Table, cannot_write, unique_names
 
 
 class OutputFormat(str, Enum):
@@ -56,13 +56,15 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
     import json  # here, as csv below: irw trec-eval renders no table
 
     if fmt == "jsonl":
-        return "".join(json.dumps({c: _json_value(v) for c, v in zip(table.columns, row)}, ensure_ascii=False,
+        keys = unique_names(table.columns)  # an object's keys are unique: a repeated name would drop a value
+        return "".join(json.dumps({c: _json_value(v) for c, v in zip(keys, row)}, ensure_ascii=False,
                                   default=str) + "\n" for row in table.rows)
     if fmt in FILE_FORMATS:
         raise ValueError(f"{fmt} is written to a file (write()), not rendered as text")
     fmt = OutputFormat(fmt)
     if fmt is OutputFormat.json:
-        return json.dumps([{c: _json_value(v) for c, v in zip(table.columns, row)} for row in table.rows],
+        keys = unique_names(table.columns)
+        return json.dumps([{c: _json_value(v) for c, v in zip(keys, row)} for row in table.rows],
                           indent=2, ensure_ascii=False, default=str) + "\n"
     if fmt in (OutputFormat.csv, OutputFormat.tsv):
         import csv
@@ -136,18 +138,40 @@ def write(table: Table, fmt: str, path) -> None:
     from warehouse.formats.files import write_atomically
 
     if fmt in FILE_FORMATS:
-        arrow = table.to_arrow()  # first: without pyarrow, its message names the extra to install
+        # first: without pyarrow, its message names the extra to install; a column pyarrow cannot
+        # hold is an OutputError naming it
+        arrow = table.to_arrow()
         import pyarrow
 
-        sink = pyarrow.BufferOutputStream()
-        if fmt == "parquet":
-            import pyarrow.parquet as parquet
-
-            parquet.write_table(arrow, sink)
-        else:
-            with pyarrow.ipc.new_file(sink, arrow.schema) as out:
-                out.write_table(arrow)
-        data = sink.getvalue().to_pybytes()
+        try:
+            data = _arrow_file(pyarrow, arrow, fmt)
+        except (pyarrow.ArrowException, TypeError, ValueError, OverflowError) as exc:
+            raise _unwritable(pyarrow, arrow, fmt, exc) from None
     else:
         data = render(table, fmt).encode("utf-8")
     write_atomically(path, data)
+
+
+def _arrow_file(pyarrow, arrow, fmt: str) -> bytes:
+    sink = pyarrow.BufferOutputStream()
+    if fmt == "parquet":
+        import pyarrow.parquet as parquet
+
+        parquet.write_table(arrow, sink)
+    else:
+        with pyarrow.ipc.new_file(sink, arrow.schema) as out:
+            out.write_table(arrow)
+    return sink.getvalue().to_pybytes()
+
+
+def _unwritable(pyarrow, arrow, fmt: str, exc: Exception):
+    """The error for a table pyarrow holds but cannot write as fmt, naming the first column that
+    cannot be written alone (tried one by one only now, once writing failed)."""
+    for index, name in enumerate(arrow.column_names):
+        try:
+            _arrow_file(pyarrow, arrow.select([index]), fmt)
+        except (pyarrow.ArrowException, TypeError, ValueError, OverflowError) as column_exc:
+            return cannot_write(name, str(column_exc) or type(column_exc).__name__, fmt)
+    from warehouse.errors import OutputError
+
+    return OutputError(f"cannot write the result to {fmt}: {(str(exc).strip().splitlines() or ['?'])[0]}")

@@ -2,11 +2,11 @@
 into the data-frame libraries notebooks use (pandas, polars, Arrow), each imported only when asked."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from warehouse.formats.cells import cell_text
-from warehouse.errors import MissingExtraError, install_command
+from warehouse.errors import MissingExtraError, OutputError, install_command
 from warehouse.formats.escaping import shown
 
 # library to import -> the pip extra of irwarehouse that installs it
@@ -41,14 +41,19 @@ class Tabular:
         """A polars DataFrame of the table (needs polars: the polars extra)."""
         polars = optional_import("polars")
         table = self.table()
-        return polars.DataFrame([list(row) for row in table.rows], schema=table.columns, orient="row",
+        return polars.DataFrame([list(row) for row in table.rows], schema=unique_names(table.columns), orient="row",
                                 infer_schema_length=None)
 
     def to_arrow(self):
-        """A pyarrow Table of the table (needs pyarrow: the arrow extra)."""
+        """A pyarrow Table of the table (needs pyarrow: the arrow extra): repeated column names made
+        unique (unique_names), a DuckDB MAP column an Arrow map. A column pyarrow cannot hold raises
+        OutputError naming it."""
         pyarrow = optional_import("pyarrow")
         table = self.table()
-        return pyarrow.table({name: table.column(name) for name in table.columns})
+        types = table.types or [None] * len(table.columns)
+        arrays = [_arrow_array(pyarrow, name, [row[i] for row in table.rows], types[i])
+                  for i, name in enumerate(table.columns)]
+        return pyarrow.Table.from_arrays(arrays, names=unique_names(table.columns))
 
     def _repr_html_(self) -> str:
         """The table as HTML, for Jupyter; numbers as irw prints them, every value escaped."""
@@ -65,11 +70,19 @@ class Tabular:
 class Table(Tabular):
     columns: list[str]
     rows: list[tuple]
+    # DuckDB's type of each column ("MAP(VARCHAR, VARCHAR)"), for a result of DuckDB's; else None
+    types: list[str] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_result(cls, result) -> "Table":
-        columns = [d[0] for d in result.description] if result.description else []
-        return cls(columns, result.fetchall())
+    def from_result(cls, result, max_rows: int | None = None) -> "Table":
+        """A DB-API result's columns and rows (every row, or the first max_rows), with DuckDB's type of
+        each column when DuckDB gave it (parquet and arrow write a MAP as a map by it)."""
+        description = result.description or []
+        columns = [d[0] for d in description]
+        rows = result.fetchall() if max_rows is None else result.fetchmany(max_rows)
+        # DuckDB describes a column's type with a DuckDBPyType; psycopg with a number
+        duckdb_types = all(type(d[1]).__name__ == "DuckDBPyType" for d in description)
+        return cls(columns, rows, [str(d[1]) for d in description] if duckdb_types else None)
 
     def table(self) -> "Table":
         return self
@@ -83,3 +96,106 @@ class Table(Tabular):
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+def unique_names(columns: list[str]) -> list[str]:
+    """The column names with each repeated one made unique as DuckDB does (CREATE TABLE AS, COPY
+    TO): the second `a` becomes a_1, the third a_2, skipping a name already taken (a_1 -> a_1_1).
+    Names are compared exactly, as JSON keys and Arrow fields are: `a` and `A` stay as they are.
+    The one rule of every output that needs unique names (json, jsonl, parquet, arrow, polars);
+    csv, tsv and the text table keep the names as given."""
+    if len(set(columns)) == len(columns):
+        return list(columns)
+    seen: dict[str, int] = {}
+    names = []
+    for name in columns:
+        if name in seen:
+            base = name
+            name = f"{base}_{seen[base]}"
+            while name in seen:
+                seen[base] += 1
+                name = f"{base}_{seen[base]}"
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name)
+    return names
+
+
+def _has_map(duckdb_type: str | None) -> bool:
+    return duckdb_type is not None and "MAP(" in duckdb_type.upper()
+
+
+def _arrow_type_of(duckdb_type: str):
+    """The Arrow type DuckDB itself gives a column of this DuckDB type."""
+    import duckdb
+
+    try:
+        with duckdb.connect() as con:
+            relation = con.sql(f"select cast(null as {duckdb_type}) as c")
+            read = getattr(relation, "to_arrow_table", None) or relation.arrow
+            return read().schema.field(0).type
+    except duckdb.Error as exc:
+        raise ValueError(f"its type {duckdb_type} has no Arrow type here ({exc})") from None
+
+
+def _for_arrow(pyarrow, value: Any, arrow_type) -> Any:
+    """A value as pyarrow takes it for arrow_type: a dict for a map as its (key, value) pairs."""
+    if value is None:
+        return None
+    types = pyarrow.types
+    if types.is_map(arrow_type) and isinstance(value, dict):
+        return [(_for_arrow(pyarrow, k, arrow_type.key_type), _for_arrow(pyarrow, v, arrow_type.item_type))
+                for k, v in value.items()]
+    if types.is_struct(arrow_type) and isinstance(value, dict):
+        return {f.name: _for_arrow(pyarrow, value.get(f.name), f.type) for f in arrow_type}
+    if (types.is_list(arrow_type) or types.is_large_list(arrow_type) or types.is_fixed_size_list(arrow_type)) \
+            and isinstance(value, (list, tuple)):
+        return [_for_arrow(pyarrow, v, arrow_type.value_type) for v in value]
+    return value
+
+
+def _map_like(values: list[Any]) -> bool:
+    """Without the column's type: dicts that cannot be one struct's rows (a struct's dict has the
+    same text keys in every row, at least one) are a map's."""
+    dicts = [v for v in values if v is not None]
+    if not dicts or not all(isinstance(v, dict) for v in dicts):
+        return False
+    keys = list(dicts[0])
+    return not keys or any(list(v) != keys for v in dicts) or not all(isinstance(k, str) for k in keys)
+
+
+def _inferred_map_type(pyarrow, values: list[Any]):
+    """map<key, value> with the types pyarrow infers from the keys and the values (text when none)."""
+    def inferred(items: list[Any]):
+        found = pyarrow.array(items).type
+        return pyarrow.string() if pyarrow.types.is_null(found) else found
+
+    return pyarrow.map_(inferred([k for v in values if v for k in v]),
+                        inferred([x for v in values if v for x in v.values()]))
+
+
+def cannot_write(name: str, reason: str, where: str = "Arrow") -> OutputError:
+    """The error for a column pyarrow cannot hold or write: which column, why, and what to do."""
+    import re
+
+    reason = (reason.strip().splitlines() or ["not supported"])[0]
+    sql = name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
+    return OutputError(f"cannot write column {name!r} to {where}: {reason}; cast it in the query to a type that "
+                       f"can be written, e.g. CAST({sql} AS VARCHAR) or to_json({sql})")
+
+
+def _arrow_array(pyarrow, name: str, values: list[Any], duckdb_type: str | None):
+    """One column as a pyarrow array; a MAP column (or one holding maps) typed as DuckDB types it,
+    not inferred (pyarrow would make a struct of every key seen, an empty one when no row has a key)."""
+    try:
+        if _has_map(duckdb_type):
+            arrow_type = _arrow_type_of(duckdb_type)
+            return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)
+        if duckdb_type is None and _map_like(values):
+            try:
+                arrow_type = _inferred_map_type(pyarrow, values)
+                return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)
+            except (pyarrow.ArrowException, TypeError, ValueError, OverflowError):
+                pass  # values of several types: only a struct (a type per key) holds them
+        return pyarrow.array(values)
+    except (pyarrow.ArrowException, TypeError, ValueError, OverflowError) as exc:
+        raise cannot_write(name, str(exc) or type(exc).__name__) from None
