@@ -571,6 +571,25 @@ def test_a_slow_query_is_cut_and_other_requests_are_answered_meanwhile(dl19_serv
     assert get(f"{base}/api/sql?q=select+1+as+x")[0] == 200  # the connection is usable after the cut
 
 
+def test_a_console_statement_of_millions_of_rows_sends_its_first_ten_thousand(dl19_server):
+    """A statement of 5M rows ran within the timeout, then took 76 s and 454 MB to send while
+    every other request waited. The console sends the first SQL_MAX_ROWS rows and says so: the page
+    in words (with the `irw sql` command that prints them all), the API and CSV in headers."""
+    from warehouse.serve.access import SQL_MAX_ROWS
+
+    base = dl19_server["base"]
+    big = quote("select range as i, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' as s from range(5000000)")
+    start = time.monotonic()
+    rows, headers = get_page(f"{base}/api/sql?q={big}")
+    assert time.monotonic() - start < 20
+    assert len(rows) == SQL_MAX_ROWS == 10_000 and rows[-1]["i"] == 9_999
+    assert headers["x-rows-truncated"] == "true" and headers["x-rows-limit"] == "10000"
+    status, page_headers, html = get(f"{base}/sql?q={big}")
+    assert status == 200 and "the first 10,000 rows (the statement has more" in html and "irw sql --db" in html
+    small, headers = get_page(f"{base}/api/sql?q=" + quote("select 1 as x"))
+    assert small == [{"x": 1}] and headers["x-rows-truncated"] == "false"
+
+
 def test_two_sandboxes_on_one_file_in_one_process_both_answer_and_stay_locked(tmp_path):
     """irw serve's requests each open the sandbox; two at once in one process share DuckDB's
     database instance, whose configuration the first locked (the second used to fail setting it)."""

@@ -323,7 +323,7 @@ class Warehouse:
 
     # -- ad-hoc SQL --------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None, *,
-            timeout: float | None = None) -> Table:
+            timeout: float | None = None, max_rows: int | None = None) -> Table:
         """Runs one read-only statement (SELECT, PIVOT, or EXPLAIN of one), values bound as parameters.
 
         It reads the warehouse and nothing else, and DuckDB enforces it: the statement runs on a
@@ -338,10 +338,11 @@ class Warehouse:
         warehouse"). A statement still running after timeout seconds (default
         adhoc.DEFAULT_TIMEOUT, 300; 0 for none) is stopped and raises QueryError; on PostgreSQL
         user SQL runs under a role that can only read (warehouse/store/adhoc.py says which).
+        max_rows: only the first rows are fetched (on DuckDB the others are never computed).
         """
         from warehouse.store import adhoc
 
-        return adhoc.run(self.db, query, params, timeout)
+        return adhoc.run(self.db, query, params, timeout, max_rows)
 
 def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
                    runs: "str | os.PathLike[str] | DataFrame | Sequence[str | os.PathLike[str] | DataFrame] | "

@@ -671,7 +671,7 @@ class PostgresDatabase(Statements):
                                 f"{role} {' and '.join(left)}; revoke that from it")
         return session
 
-    def run_user_sql(self, query: str, params: Any, timeout: float | None) -> Table:
+    def run_user_sql(self, query: str, params: Any, timeout: float | None, max_rows: int | None = None) -> Table:
         """A user's statement, already checked (adhoc.run_on_postgres), in user_sql_session(), inside a
         READ ONLY transaction always rolled back, with statement_timeout, lock_timeout and search_path
         (pg_catalog first) set for it alone; the server's refusals as irw's errors."""
@@ -692,8 +692,7 @@ class PostgresDatabase(Statements):
                 return f"{lead}{self.scrub(str(exc).strip())}".splitlines()
 
             try:
-                cursor = con.execute(query, params)
-                return Table.from_result(cursor)
+                return Table.from_result(con.execute(query, params), max_rows)
             except psycopg.errors.QueryCanceled as exc:
                 if "statement timeout" in str(exc) and timeout:
                     raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "

@@ -27,6 +27,7 @@ import shlex
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from warehouse.core import Warehouse
@@ -51,6 +52,9 @@ class ScoresMissing(IrwError):
 
 class QueryTimeout(IrwError):
     """A SQL-console statement ran longer than the server's timeout and was cut."""
+
+
+SQL_MAX_ROWS = 10_000  # rows of a console statement served; `irw sql` prints them all
 
 
 class WarehouseAccess:
@@ -162,6 +166,10 @@ class WarehouseAccess:
                 missing = str(exc)
         raise ScoresMissing(missing, needs())
 
+    def sql_command(self, query: str) -> str:
+        """The `irw sql` command that prints every row of a console statement."""
+        return " ".join(shlex.quote(w) for w in ["irw", "sql", "--db", self.shown, query])
+
     def eval_command(self, qrels: str, measures: Sequence[str], runs: Sequence[str] = ()) -> str:
         """The `irw eval` command that stores these scores."""
         words = ["irw", "eval", "--db", self.shown, "--qrels", qrels]
@@ -170,14 +178,18 @@ class WarehouseAccess:
         return " ".join(shlex.quote(w) for w in [*words, *runs])
 
     # -- the SQL console ----------------------------------------------------------------------------
-    def sql(self, query: str, timeout: float | None = None) -> Table:
+    def sql(self, query: str, timeout: float | None = None) -> tuple[Table, bool]:
         """One read-only statement, as `irw sql` runs it (Warehouse.sql on the sandbox), cut after
-        timeout seconds (the server's sql_timeout by default): QueryTimeout."""
+        timeout seconds (the server's sql_timeout by default): QueryTimeout. Its first SQL_MAX_ROWS
+        rows, and whether it had more: a statement of millions of rows ran within the timeout and
+        then took a minute and half a gigabyte to send, while every other request waited."""
         timeout = self.sql_timeout if timeout is None else timeout
         with self._session(False):
             with self._open(False, console=True) as wh:
                 try:  # the library's timeout: DuckDB interrupted, PostgreSQL cancelled on the server
-                    return wh.sql(query, timeout=timeout)
+                    table = wh.sql(query, timeout=timeout, max_rows=SQL_MAX_ROWS + 1)
+                    more = len(table.rows) > SQL_MAX_ROWS
+                    return (replace(table, rows=table.rows[:SQL_MAX_ROWS]) if more else table), more
                 except QueryTimeoutError:
                     raise QueryTimeout(f"the query ran longer than {timeout:g} s and was cut; "
                                        "narrow it (a WHERE, a LIMIT) or run it with `irw sql`") from None

@@ -45,7 +45,7 @@ from warehouse.reports.render import environment as report_environment
 from warehouse.reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, _parse_measures, pr_measures
 from warehouse.formats.table import Table
 from warehouse.serve import paging
-from warehouse.serve.access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
+from warehouse.serve.access import SQL_MAX_ROWS, QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
 
 # What every page may load: itself (its inline style, script and charts), and forms sent back here.
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
@@ -438,18 +438,22 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                        csv_url=None, json_url=None, timeout=access.sql_timeout))
                 return error_response(IrwError("pass the statement as ?q=SELECT ..."), kind)
             try:
-                table = await run_in_threadpool(access.sql, text)
+                table, more = await run_in_threadpool(access.sql, text)
             except IrwError as exc:
                 if kind != "html":
                     return error_response(exc, kind)
                 return html(render("serve/sql.html", title="SQL console", query=text, table=None, error=str(exc),
                                    csv_url=None, json_url=None, timeout=access.sql_timeout), _status(exc))
+            # the first SQL_MAX_ROWS rows: the headers say so (and the page), `irw sql` gives them all
+            cut = {"X-Rows-Limit": str(SQL_MAX_ROWS), "X-Rows-Truncated": "true" if more else "false"}
             if kind == "csv":
                 return Response(formatting.render(table, "csv"), media_type="text/csv; charset=utf-8",
-                                headers={**HEADERS, "Content-Disposition": 'attachment; filename="query.csv"'})
+                                headers={**HEADERS, **cut, "Content-Disposition": 'attachment; filename="query.csv"'})
             if kind == "json":
-                return table_json(table)
+                return Response(formatting.render(table, "json"), media_type="application/json",
+                                headers={**HEADERS, **cut})
             return html(render("serve/sql.html", title="SQL console", query=text, table=table, error=None,
+                               more=more, max_rows=SQL_MAX_ROWS, command=access.sql_command(text),
                                csv_url="/sql.csv" + query_string({"q": text}),
                                json_url="/api/sql" + query_string({"q": text}), timeout=access.sql_timeout))
         return handler

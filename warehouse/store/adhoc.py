@@ -39,15 +39,17 @@ _DID_YOU_MEAN = re.compile(r'\s*Did you mean "([^"]+)"\?')
 _MISSING_TABLE = re.compile(r"^Catalog Error: Table with name \S+ does not exist")
 
 
-def run(db: Database, query: Any, params: Any = None, timeout: float | None = None) -> Table:
-    """Runs one read-only statement on the sandbox and returns its rows; refusals raise
+def run(db: Database, query: Any, params: Any = None, timeout: float | None = None,
+        max_rows: int | None = None) -> Table:
+    """Runs one read-only statement on the sandbox and returns its rows (the first max_rows of them
+    when given: DuckDB streams the result, so the rest are never made); refusals raise
     ReadOnlyError, SQL DuckDB rejects raises QueryError, misuse raises QueryError too. A statement
     still running after timeout seconds (DEFAULT_TIMEOUT when None; 0 for no limit) is stopped and
     raises QueryError; Ctrl-C (KeyboardInterrupt) stops it too, on the server for PostgreSQL."""
     query, params = _checked_arguments(query, params)
     timeout = _checked_timeout(timeout)
     if not db.sandbox_in_process:
-        return run_on_postgres(db, query, params, timeout)
+        return run_on_postgres(db, query, params, timeout, max_rows)
     with db.sandbox() as con:
         try:
             statements = con.extract_statements(query)
@@ -62,7 +64,7 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
         failed: BaseException | None = None
         try:
             return _interruptible(con, lambda: Table.from_result(
-                con.execute(query, params) if params is not None else con.execute(query)), timeout)
+                con.execute(query, params) if params is not None else con.execute(query), max_rows), timeout)
         except (DuckDBError, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
             failed = exc  # TypeError ...: values DuckDB cannot bind
         finally:
@@ -492,7 +494,8 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
     return None, ""
 
 
-def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT) -> Table:
+def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT,
+                    max_rows: int | None = None) -> Table:
     """Checks the statement as the server reads it (module notes, 3), then runs it in the server's
     read-only session (1, 2: PostgresDatabase.run_user_sql)."""
     why, kind = _postgres_refusal(query, db.volatile_functions)
@@ -502,4 +505,4 @@ def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT
         if kind == "write":
             raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
         raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {why}")
-    return db.run_user_sql(query, params, timeout)
+    return db.run_user_sql(query, params, timeout, max_rows)
