@@ -284,6 +284,17 @@ BAD = {
     "built-in name in other case": ("-- measure: ap\n-- parameters: none\n-- aggregate: mean\n"
                                     "select run_id, query_id, 1.0 as value from ranked_judged\n", 1,
                                     "differs from the built-in measure AP only in letter case"),
+    # ir_measures' aliases are built-in names too: `-m mrr` would be it and `-m MRR` irw's RR (it was added)
+    "alias in other case": ("-- measure: mrr\n-- parameters: none\n-- aggregate: mean\n"
+                            "select run_id, query_id, 1.0 as value from ranked_judged group by run_id, query_id\n", 1,
+                            "mrr differs from the built-in measure MRR only in letter case"),
+    "alias in other case, precision": ("-- measure: precision\n-- parameters: none\n-- aggregate: mean\n"
+                                       "select run_id, query_id, 1.0 as value from ranked_judged\n", 1,
+                                       "precision differs from the built-in measure Precision only in letter case"),
+    # it was added, and `irw eval` failed in irw's own SQL (`LINE 195: cast(u.value as double)`)
+    "text value": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id,\n"
+                   "  'abc' as value\nfrom ranked_judged group by run_id, query_id\n", 5,
+                   "the column value must be a number"),
     "column": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\nselect run_id, query_id,\n"
                "  avg(nosuch) as value\nfrom ranked_judged group by run_id, query_id\n", None, "nosuch"),
     "acts on the server": ("-- measure: bad\n-- parameters: none\n-- aggregate: mean\n"
@@ -688,3 +699,98 @@ def test_a_warehouse_of_schema_16_gets_the_view_made_of_sql_eval(location, tmp_p
         assert held == [(level, 2 * 9260) for level in range(5)]  # DL19's grades 0..3, 1, and 4
         assert wh.sql("select run_id, query_id, measure, value from scores order by 1, 2, 3").rows == stored
         assert scores == [(0,)] and len(stored) == 2 * 43 * 2
+
+
+# -- what a measure's stored names and rows are ------------------------------------------------------
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def dl19_two(request, tmp_path, conformance):
+    """As dl19, with the runs BM25 and BM25_RM3."""
+    return _warehouse(request, tmp_path, conformance, ["BM25", "BM25_RM3"])
+
+
+ZP = (ROOT / "examples/measures/precision_at_k.sql").read_text().replace("-- measure: prec", "-- measure: zp")
+ZP_TABLES = ("scores", "evaluated", "significance_results", "measures", "score_summaries")
+
+
+def _zp_rows(wh) -> dict[str, list]:
+    """The rows of every table keyed by a measure's stored name that belong to zp (zp, zp(k=20) ...)."""
+    names = "measure = 'zp' or substr(measure, 1, 3) = 'zp('"
+    found = {table: wh.db.fetchall(f"select distinct measure from {table} where {names} order by 1")
+             for table in ZP_TABLES}
+    found["run_summary"] = wh.db.fetchall(f"select distinct measure from run_summary where {names} order by 1")
+    return found
+
+
+def test_rm_and_replace_delete_the_scores_of_every_parameter_value(dl19_two, tmp_path):
+    """`irw measures rm zp` and `add --replace` left zp(k=20)'s scores (their prefix was compared with
+    `zp(%`, a LIKE pattern, as text) and every stored summary of zp behind: run_summary and
+    score_values still showed zp(k=20) after rm."""
+    first = write(tmp_path, "zp.sql", ZP)
+    second = write(tmp_path, "zp2.sql", ZP.replace("-- description: ", "-- description: Again: "))
+
+    def evaluate_and_compare(wh):
+        wh.evaluate(["BM25", "BM25_RM3"], "dl19", ["zp@20", "zp"])
+        wh.compare(["BM25", "BM25_RM3"], "dl19", ["zp@20"], baseline="BM25", permutations=100)
+        # a served leaderboard's stored summaries (sql/reports/store_summaries.sql)
+        wh.db.execute("insert into score_summaries (evaluation_id, measure, run_id, scores_at, query_count, value, "
+                      "queries) select evaluation_id, measure, run_id, computed_at, query_count, 0.5, query_count "
+                      "from evaluated where measure in ('zp', 'zp(k=20)')")
+        held = _zp_rows(wh)
+        assert all(held[t] for t in ZP_TABLES if t != "significance_results") and held["scores"] == \
+            [("zp",), ("zp(k=20)",)], held
+        assert held["significance_results"] == [("zp(k=20)",)], held
+
+    nothing = {table: [] for table in (*ZP_TABLES, "run_summary")}
+    with warehouse.open(dl19_two) as wh:
+        wh.add_measure(first)
+        evaluate_and_compare(wh)
+        wh.add_measure(second, replace=True)
+        assert _zp_rows(wh) == nothing
+        evaluate_and_compare(wh)
+    removed = Cli(dl19_two)("measures", "rm", "zp")
+    assert removed.exit_code == 0, removed.stderr
+    with warehouse.open(dl19_two) as wh:
+        assert _zp_rows(wh) == nothing
+        assert wh.sql("select count(*) from score_values where measure = 'zp(k=20)'").rows == [(0,)]
+
+
+def test_rows_of_runs_the_evaluation_does_not_score_are_left_out(dl19_two, tmp_path):
+    """A measure that reads other tables (runs x qrels, scores) gives rows of runs outside the
+    evaluation: `irw eval -m b_qrels BM25` ended in a traceback (KeyError: ('b_qrels', 2))."""
+    other = write(tmp_path, "b.sql", "-- measure: b_qrels\n-- parameters: none\n-- aggregate: mean\n"
+                                     "select r.run_id, q.query_id, cast(count(*) as double) as value\n"
+                                     "from runs as r, qrels as q group by r.run_id, q.query_id\n")
+    with warehouse.open(dl19_two) as wh:
+        wh.add_measure(other)
+        judged = dict(wh.sql("select query_id, count(*) from qrels group by query_id").rows)
+        table = wh.evaluate(["BM25"], "dl19", ["b_qrels"], per_query=True).per_query
+        assert {(run, query): value for run, query, _m, value in table.rows} == \
+            {("BM25", query): float(count) for query, count in judged.items()}
+        assert wh.sql("select distinct run from score_values where measure = 'b_qrels'").rows == [("BM25",)]
+    result = Cli(dl19_two)("eval", "-m", "b_qrels", "BM25_RM3")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_stored_measure_whose_value_is_text_gets_an_error_naming_its_file(dl19_bm25, tmp_path):
+    """A measure stored with a text value (by an irw that did not refuse it) failed in irw's own
+    statement: `Error: Conversion Error: ... LINE 195: cast(u.value as double)`."""
+    from warehouse.evaluation import user_measures
+
+    text = ("-- measure: b_str\n-- parameters: none\n-- aggregate: mean\n"
+            "select run_id, query_id, 'abc' as value\nfrom ranked_judged group by run_id, query_id\n")
+    path = write(tmp_path, "b_str.sql", text)
+    with warehouse.open(dl19_bm25) as wh:
+        with wh.db.transaction():
+            wh.db.run_file("catalog/add_user_measure.sql", {
+                "name": "b_str", "definition": text, "definition_hash": hashlib.sha256(text.encode()).hexdigest(),
+                "source_path": str(path), "aggregate": "mean", "description": "text", "parameters": "none"})
+        user_measures.register(wh.db)
+        with pytest.raises(warehouse.MeasureError) as caught:
+            wh.evaluate(["BM25"], "dl19", ["b_str"])
+        message = str(caught.value)
+        assert message.startswith(f"b_str ({path}:4): the column value must be a number"), message
+        assert len(message.splitlines()) == 1 and "LINE" not in message and "u.value" not in message, message
+    result = Cli(dl19_bm25)("eval", "-m", "b_str", "BM25")
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: b_str ({path}:4): the column value must be "
+                                                              "a number"), result.stderr

@@ -723,10 +723,10 @@ def _ir_head_in_any_case() -> dict[str, str]:
 
 
 def builtin_name_in_any_case(name: str) -> str | None:
-    """The built-in measure's name (either syntax) that `name` is in other letters' case (`ap` -> AP,
-    `Ndcg` -> ndcg), or None."""
+    """The built-in measure's name (either syntax, ir_measures' aliases included) that `name` is in
+    other letters' case (`ap` -> AP, `Ndcg` -> ndcg, `mrr` -> MRR), or None."""
     lowered = name.lower()
-    return next((known for known in (*_IR_NAMES, *ALL_FAMILIES) if known.lower() == lowered), None)
+    return next((known for known in (*_IR_NAMES, *_IR_ALIASES, *ALL_FAMILIES) if known.lower() == lowered), None)
 
 
 def suggestion(spec: str) -> str | None:

@@ -152,7 +152,8 @@ def _refuse_builtin_name(name: str, where: str) -> None:
     if known:
         raise MeasureFileError(f"{where}: {name} is the name of a built-in measure (`irw measures` lists them); "
                                "give yours another name")
-    # `-m ap` would be the user's measure and `-m AP` irw's: one slip of the shift key apart
+    # `-m ap` would be the user's measure and `-m AP` irw's: one slip of the shift key apart (so
+    # would `-m mrr` and `-m MRR`, ir_measures' alias of RR)
     builtin = measures.builtin_name_in_any_case(name)
     if builtin is not None:
         raise MeasureFileError(f"{where}: {name} differs from the built-in measure {builtin} only in letter case "
@@ -238,13 +239,17 @@ def ranked_judged_ctes() -> str:
     return ranked_judged_ctes()
 
 
-@functools.lru_cache(maxsize=1)
-def _around() -> tuple[str, str]:
-    """(the text before a measure's SELECT, the text after it): sql/user_measures/statement.sql
-    after its header, the evaluation's CTEs in place."""
+STATEMENT = "user_measures/statement.sql"
+VALUE_CHECK = "user_measures/value_is_a_number.sql"
+
+
+@functools.lru_cache(maxsize=2)
+def _around(file: str = STATEMENT) -> tuple[str, str]:
+    """(the text before a measure's SELECT, the text after it): sql/user_measures/statement.sql (or
+    another file of that form: VALUE_CHECK) after its header, the evaluation's CTEs in place."""
     from warehouse.resources import read_sql
 
-    lines = read_sql("user_measures/statement.sql").splitlines()
+    lines = read_sql(file).splitlines()
     body = "\n".join(lines[next(i for i, line in enumerate(lines) if not line.startswith("--")):])
     before, after = body.split("/* measure */")
     return before.replace("/* ranked_judged */", ranked_judged_ctes()), after
@@ -258,8 +263,9 @@ def prefix_lines() -> int:
     return _prefix().count("\n")
 
 
-def statement(definition: Definition) -> str:
-    return _prefix() + definition.sql + _around()[1]
+def statement(definition: Definition, file: str = STATEMENT) -> str:
+    before, after = _around(file)
+    return before + definition.sql + after
 
 
 def bound_names(definition: Definition) -> list[str]:
@@ -291,14 +297,15 @@ def own_params(run_ids: Sequence[int], qrels_set_id: int, settings) -> dict[str,
 
 
 def run_statement(db, definition: Definition, values: dict[str, float], run_ids: Sequence[int], qrels_set_id: int,
-                  settings) -> Table:
+                  settings, file: str = STATEMENT) -> Table:
     """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run), for the
-    evaluation of run_ids on the qrels set with these settings (evaluate.Settings)."""
+    evaluation of run_ids on the qrels set with these settings (evaluate.Settings); with file
+    VALUE_CHECK, its values added to a decimal (trial)."""
     from warehouse.store import adhoc
 
     params: dict[str, Any] = own_params(run_ids, qrels_set_id, settings)
     params.update({name: float(values[name]) for name in bound_names(definition)})
-    sql = statement(definition)
+    sql = statement(definition, file)
     (text, names), = db.statements(sql)  # as the engine runs it (PostgreSQL's: warehouse/engines/dialect.py)
     return adhoc.run(db, text, {name: params[name] for name in names}, timeout=0)
 
@@ -308,13 +315,45 @@ def trial(db, definition: Definition) -> None:
     the engine itself, and what the sandbox refuses is refused here, before anything is stored."""
     from warehouse.errors import QueryError, ReadOnlyError
 
-    try:
-        from warehouse.evaluation.settings import Settings
+    from warehouse.evaluation.settings import Settings
 
+    try:
         run_statement(db, definition, dict(definition.parameters), [], -1, Settings())
     except (QueryError, ReadOnlyError) as exc:
         line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
         raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
+    # statement.sql casts value to double, which text passes until its first row that is not a
+    # number, at `irw eval`: a value of any type but a number's is refused here
+    try:
+        run_statement(db, definition, dict(definition.parameters), [], -1, Settings(), VALUE_CHECK)
+    except (QueryError, ReadOnlyError) as exc:
+        found = _VALUE_TYPE.search(str(exc))
+        raise MeasureFileError(f"{definition.path}:{_value_line(definition.text)}: {_NOT_A_NUMBER}"
+                               + (f"; it is {found.group(1) or found.group(2)}" if found else "")) from None
+
+
+_NOT_A_NUMBER = ("the column value must be a number (an integer, decimal or double, one per run x query); "
+                 "cast it: cast(... as double)")
+# the type DuckDB's (`'+(VARCHAR, DECIMAL(2,1))'`) or PostgreSQL's (`text + numeric`) error names
+_VALUE_TYPE = re.compile(r"'\+\(([A-Z][A-Z0-9_ ]*?), DECIMAL|operator does not exist: ([a-z][a-z0-9_ ]*?) \+ numeric")
+# the engines' words for a value text that is not a number, cast to double (statement.sql)
+_NOT_A_DOUBLE = re.compile(r"Could not convert string .* to DOUBLE|invalid input syntax for type double precision")
+
+
+def _value_line(text: str) -> int:
+    """The file's line that names the column value: its first `as value`, else its first `value`,
+    else the statement's first line."""
+    from warehouse.store import adhoc
+
+    tokens = [(position, token.lower()) for position, token, kind in adhoc._tokens(text)
+              if kind in ("identifier", "keyword")]
+    for (_, before), (position, token) in zip(tokens, tokens[1:]):
+        if before == "as" and token == "value":
+            return _file_line(text, position)
+    for position, token in tokens:
+        if token == "value":
+            return _file_line(text, position)
+    return _file_line(text, _first_code_position(text))
 
 
 def _located(message: str, text: str, refused: bool) -> int:
@@ -427,7 +466,7 @@ def remove(db, name: str) -> None:
 
 def _forget(db, name: str) -> None:
     """The measure and every score, record and stored test of it (NAME, NAME(...)), in one transaction."""
-    db.run_file("catalog/remove_user_measure.sql", {"name": name, "pattern": name + "(%"})
+    db.run_file("catalog/remove_user_measure.sql", {"name": name, "prefix": name + "("})
 
 
 def _number_text(value: float) -> str:
@@ -456,9 +495,13 @@ def check_settings(settings, names: Sequence[str]) -> None:
 
 def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             settings) -> list[tuple[str, int, str, float]]:
-    """(stored name, run_id, query_id, value) of each user measure, run by run's queries."""
+    """(stored name, run_id, query_id, value) of each user measure, run by run's queries. Rows of
+    other runs (a measure that reads other tables than ranked_judged: runs, scores ...) are left
+    out, as rows of queries the evaluation does not score are (eval/store_user_scores.sql)."""
+    from warehouse.errors import QueryError
     from warehouse.evaluation.measures import stored_name
 
+    evaluated = set(run_ids)
     rows: list[tuple[str, int, str, float]] = []
     for m in measures_:
         definition = definition_of(db, m.family.trec_name)
@@ -466,9 +509,18 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             register(db)
             raise MeasureError(f"{m.name}: its definition changed while it was being evaluated; evaluate again")
         values = {**dict(definition.parameters), **dict(m.options)}
-        table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
+        try:
+            table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
+        except QueryError as exc:  # the file's error, not irw's statement around it
+            if _NOT_A_DOUBLE.search(str(exc)):
+                raise MeasureError(f"{m.name} ({definition.path}:{_value_line(definition.text)}): {_NOT_A_NUMBER}; "
+                                   f"{_describe(exc)}") from None
+            raise MeasureError(f"{m.name} ({definition.path}:{_located(str(exc), definition.text, False)}): "
+                               f"{_describe(exc)}") from None
         seen: set[tuple[int, str]] = set()
         for run_id, query_id, value in table.rows:
+            if run_id not in evaluated:
+                continue
             if (run_id, query_id) in seen:
                 raise MeasureError(f"{m.name} ({definition.path}) gives run {run_id} query {query_id} more than one "
                                    "row: return one row per run x query (group by run_id, query_id)")
