@@ -241,9 +241,9 @@ def test_help_lists_every_flag_the_parser_takes():
 
 
 def test_trec_eval_s_long_names_version_and_end_of_options(capsys, tmp_path, monkeypatch):
-    """trec_eval's getopt_long names (--measure, --query_eval_wanted ...), -v, -T trec_results and
-    `--` before a file named like an option were usage errors; a usage error printed argparse's
-    usage and then irw's."""
+    """trec_eval's getopt_long names (--measure, --query_eval_wanted ...), -v and -T trec_results
+    were usage errors; a usage error printed argparse's usage and then irw's. (A file named like
+    an option is given as ./-run: the first `--` is dropped, as Click drops it for `irw`.)"""
     qrels = tmp_path / "qrels"
     qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
     run_file = tmp_path / "-run"
@@ -257,13 +257,13 @@ def test_trec_eval_s_long_names_version_and_end_of_options(capsys, tmp_path, mon
                    "-T", "trec_results", str(qrels), str(run_file)], long)
     assert long.getvalue() == out.getvalue() and out.getvalue().startswith("map                   \t1\t0.5000\n")
     monkeypatch.chdir(tmp_path)
-    assert trec_eval.main(["-m", "map", "qrels", "--", "-run"]) == 0
+    assert trec_eval.main(["-m", "map", "qrels", "./-run"]) == 0
     assert capsys.readouterr().out == "map                   \tall\t0.5000\n"
     assert trec_eval.main(["-v"]) == 0
     assert capsys.readouterr().err.startswith("trec_eval version 9.0.8")
-    assert trec_eval.main(["--nope", "qrels", "--", "-run"]) == 2
+    assert trec_eval.main(["--nope", "qrels", "./-run"]) == 2
     assert capsys.readouterr().err == f"Error: unrecognized arguments: --nope\nError: {trec_eval.USAGE}\n"
-    assert trec_eval.main(["-M0", "qrels", "--", "-run"]) == 2
+    assert trec_eval.main(["-M0", "qrels", "./-run"]) == 2
     assert capsys.readouterr().err == "Error: -M takes the number of documents to keep per query, at least 1, not 0\n"
 
 

@@ -761,6 +761,8 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
     """`irw trec-eval ARGV` without building the Typer app (warehouse/__main__.py calls it before
     importing warehouse/commands/irw.py): the same output, messages and exit status as the Typer command,
     which calls run() too. Returns the exit status. process_ends: as for run()."""
+    if "--" in argv:  # Click drops the first `--` before the command sees its arguments
+        argv = argv[:argv.index("--")] + argv[argv.index("--") + 1:]
     try:
         run(argv, sys.stdout, process_ends=process_ends)
         sys.stdout.flush()
