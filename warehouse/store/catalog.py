@@ -93,12 +93,18 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
     raise UsageError(message)
 
 
+def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
+    """(name, how many of runs it judges) of each stored qrels set judging a query of one of runs
+    (exact names), most runs judged first."""
+    db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(runs)])
+    return [tuple(row) for row in db.run_file("catalog/judging_qrels.sql").fetchall()]
+
+
 def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
     """Which stored qrels sets judge the chosen runs, said as the hint of qrels_name's error."""
     import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
 
-    db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(chosen)])
-    judging = db.run_file("catalog/judging_qrels.sql").fetchall()
+    judging = judging_qrels(db, list(chosen))
     count = len(chosen)
     runs = f"run {chosen[0]}" if count == 1 else f"the {count:,} runs chosen"
     if not judging:

@@ -190,14 +190,18 @@ class CopyResult:
 
 def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | None = None) -> CopyResult:
     """Copies source's qrels sets, runs (all, or those named) and stored scores into target, in
-    one transaction on target. A name that target holds with other content (another sha256) is a
-    ConflictError unless replace; with the same content it is left as it is (its scores are
-    still copied where target lacks them)."""
+    one transaction on target. With runs named, the qrels sets copied are those judging one of
+    them: the others are neither copied nor compared with target's (a --replace replaced a set of
+    the same name there that the runs never needed). A name that target holds with other content
+    (another sha256) is a ConflictError unless replace; with the same content it is left as it is
+    (its scores are still copied where target lacks them)."""
     result = CopyResult()
-    qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
     run_names = runs if runs is not None else [r[0] for r in source.run_file("transfer/run_names.sql").fetchall()]
+    qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
     if runs is not None:
         catalog.run_ids(source, runs)  # every named run exists
+        judging = {name for name, _ in catalog.judging_qrels(source, runs)}
+        qrels_names = [name for name in qrels_names if name in judging]
     clashes = []
     for table, names, kind in (("qrels_set", qrels_names, "qrels set"), ("run", run_names, "run")):
         for name in names:
