@@ -39,7 +39,9 @@ read on its own connection, in one transaction. A PostgreSQL one is read in one 
 transaction (one state of every table), each table or partition sent with COPY TO STDOUT as CSV
 (doubles as their shortest exact text) and read by the local DuckDB staging database with the
 types a DuckDB warehouse's columns have: both engines give the same Parquet files, value for value.
-A run without rows (evaluated on Spark, its rows not stored) has no run_rows folder.
+An empty table (scores before any evaluation, qrels_sets with no qrels set) is a Parquet file of 0
+rows with the table's columns and types, on either engine. A run without rows (evaluated on Spark,
+its rows not stored) has no run_rows folder.
 """
 from __future__ import annotations
 
@@ -527,10 +529,11 @@ def _writer(db) -> Iterator:
                 raise OutputError(f"cannot write the rows of {table} to a temporary file ({csv}): "
                                   f"{exc.strerror or exc}; the export was not put in place") from None
             try:
-                if not os.path.getsize(csv):  # no rows (DuckDB cannot read an empty CSV file's dialect)
-                    return 0
+                # no rows: a file of 0 rows with the table's columns all the same, as a DuckDB warehouse's
+                # COPY writes (some DuckDB versions cannot read an empty CSV file's dialect)
+                rows = _typed_csv(csv, columns) if os.path.getsize(csv) else _no_rows(columns)
                 with _writing(table, path):
-                    return db.staging.run_sql(composed_sql("export/write_parquet.sql", rows=_typed_csv(csv, columns),
+                    return db.staging.run_sql(composed_sql("export/write_parquet.sql", rows=rows,
                                                            path=_literal(str(path)))).fetchone()[0]
             finally:
                 os.unlink(csv)
@@ -573,6 +576,12 @@ def _typed_csv(path: str, columns: list[tuple[str, str]]) -> str:
     select = ", ".join(composed_sql("export/nested_column.sql", column=_quoted(c), type=t) if _is_nested(t)
                        else _quoted(c) for c, t in columns)
     return composed_sql("export/typed_csv.sql", columns=select, path=_literal(path), types="{" + read_types + "}")
+
+
+def _no_rows(columns: list[tuple[str, str]]) -> str:
+    """A DuckDB query of no row with the warehouse's columns and DuckDB types: an empty table's file."""
+    select = ", ".join(f"cast(null as {t}) as {_quoted(c)}" for c, t in columns)
+    return composed_sql("export/no_rows.sql", columns=select)
 
 
 def _is_nested(data_type: str) -> bool:
