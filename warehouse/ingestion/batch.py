@@ -42,7 +42,9 @@ error whose hints (in backquotes) each resolve it: `--replace`, and a `--name-te
 every file of the batch a free name. One file of a batch never replaces another. A stored run
 holding the same bytes under the resolved name is a no-op; with replace, the system, description,
 parameters and date given are applied to it in place (the scores stay: the bytes are the same),
-and a date given by --date is kept unless another is given.
+and a date given by --date is kept unless another is given. A stored run replaced by other bytes
+keeps its system, description and parameters unless others are given (ingest.insert_staged_run);
+its date is the new file's.
 
 Dates (runs.file_created_at, its source in runs.date_source): the date given (`--date`), else the
 `date:` key at the top level of the file's ir_metadata header, else the file's modification time.
@@ -692,8 +694,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                     else:
                         result = ingest.insert_staged_run(
                             db, file.path, file.name, tag=file.tag, sha=file.sha, ir_metadata=file.ir_metadata,
-                            replacing=file.existing, system=system_of(file) or file.system, description=description,
-                            parameters=parameters, run_date=file.date)
+                            replacing=file.existing, system=system_of(file) or None, rule_system=file.system,
+                            description=description, parameters=parameters, run_date=file.date)
                 except IrwError as exc:
                     stored_before = [r.name for r in results if r.status != "unchanged"]
                     # a file refused now passed the check: it changed since; anything else (a full

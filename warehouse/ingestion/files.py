@@ -1656,13 +1656,71 @@ def staged_tag(path: Path, tags: list[tuple[str, int | None, int | None]], stric
     return max(tags, key=lambda t: t[2])[0] if len(tags) > 1 else tags[0][0]
 
 
+def _kept_settings(db: Database, path: Path, name: str, replacing: tuple, system: str | None,
+                   rule_system: str | None, description: str | None, parameters: Mapping[str, str] | None,
+                   run_date: RunDate) -> tuple[str, str | None, dict, list[str]]:
+    """The system, description and parameters of the run replacing the stored run `replacing`
+    (stored_run's row): those given, else the stored ones (what the user said of the run stays with
+    it); and the message saying what was kept and what changed (none when nothing is to be said).
+    The date is the new file's (run_date): a --date date of the old bytes is said to go."""
+    old_system, old_description, old_parameters, old_date, old_source = db.run_file(
+        "catalog/run_settings.sql", {"run_id": replacing[0]}).fetchone()
+    old_parameters = dict(old_parameters or {})
+    kept: list[tuple[str, str]] = []  # (what was kept, the option that gives another)
+    changed: list[str] = []
+    if system is None:
+        system = old_system
+        if old_system != (rule_system or name):
+            kept.append((f"its system {old_system}", "--system"))
+    elif system != old_system:
+        changed.append(f"its system is now {system}, was {old_system}")
+    if description is None:
+        description = old_description
+        if old_description is not None:
+            kept.append((f"its description {old_description!r}", "--description"))
+    elif description != old_description:
+        changed.append(f"its description is now {description!r}, was {old_description!r}")
+    if not parameters:
+        parameters = old_parameters
+        if old_parameters:
+            kept.append((f"its parameters {old_parameters}", "--param"))
+    elif dict(parameters) != old_parameters:
+        changed.append(f"its parameters are now {dict(parameters)}, was {old_parameters}")
+    said = []
+    if kept:
+        things, options = [k for k, _ in kept], [o for _, o in kept]
+        said.append(f"it keeps {_and(things)} ({_and(options)} give{'s' * (len(options) == 1)} "
+                    f"{'another' if len(options) == 1 else 'others'})")
+    said += changed
+    if DATE_GIVEN in (old_source, run_date.source) and (old_date, old_source) != (run_date.value, run_date.source):
+        said.append(f"its date is now {run_date.value} (from {run_date.source}), was {old_date} (from {old_source})"
+                    + (" (--date gives another)" if run_date.source != DATE_GIVEN else ""))
+    messages = [f"{path}: run {name} replaced: {'; '.join(said)}"] if said else []
+    return system, description, dict(parameters), messages
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str, ir_metadata: str | None,
                       replacing: tuple | None, system: str | None, description: str | None,
                       parameters: Mapping[str, str] | None, run_date: RunDate,
-                      judged_rows_only: bool = False) -> IngestResult:
+                      judged_rows_only: bool = False, rule_system: str | None = None) -> IngestResult:
     """Stores the staged run (stage_run) as run name in one transaction, replacing the stored run
     `replacing` (stored_run's row) if given. A server warehouse (db.staging is a local DuckDB
-    database) gets the run stored and ranked locally, then sent in one transaction."""
+    database) gets the run stored and ranked locally, then sent in one transaction.
+
+    system, description and parameters are those given (None, or no parameters: not given). A new
+    run's system defaults to rule_system (the naming rule's, warehouse.ingestion.batch), else its
+    name; a replaced run keeps its stored system, description and parameters where none is given
+    (_kept_settings), and the result's message says what was kept and what changed."""
+    messages: list[str] = []
+    if replacing:
+        system, description, parameters, messages = _kept_settings(
+            db, path, name, replacing, system, rule_system, description, parameters, run_date)
+    else:
+        system = system or rule_system
     if db.staging is not db:
         stage = db.staging
         insert_staged_run(stage, path, name, tag=tag, sha=sha, ir_metadata=ir_metadata, replacing=None,
@@ -1676,7 +1734,7 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
             with stage.transaction():
                 delete_run(stage, stored_run(stage, name)[0])
         rows, queries = stored_run(db, name)[2:4]
-        return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries)
+        return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries, messages)
     with db.transaction():
         if replacing:
             delete_run(db, replacing[0])
@@ -1688,7 +1746,7 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
         _insert_run_rows(db, run_id, judged_rows_only)
         db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
         rows, queries = db.run_file("ingest/count_run.sql", {"run_id": run_id}).fetchone()
-    return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries)
+    return IngestResult("run", name, str(path), "replaced" if replacing else "ingested", rows, queries, messages)
 
 
 # Ranking judged rows by counting costs (judged retrieved x documents) per query, sorting about
