@@ -171,6 +171,29 @@ def split_statements(sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
     return tuple(statements)
 
 
+def arrow_types(duckdb_types: Sequence[str] | None) -> list | None:
+    """The Arrow type DuckDB itself gives each column type that holds a MAP (None for the others;
+    None when no type does): what parquet and arrow output write such a column as (formats.table),
+    a map, where pyarrow alone would guess a struct of every key seen."""
+    if not duckdb_types or not any("MAP(" in t.upper() for t in duckdb_types):
+        return None
+    import duckdb as package  # the package, whose connections give Arrow (_duckdb's alone do not)
+
+    found = []
+    with package.connect() as con:
+        for duckdb_type in duckdb_types:
+            if "MAP(" not in duckdb_type.upper():
+                found.append(None)
+                continue
+            try:  # a type of DuckDB's own description of a result, on a connection of nothing
+                relation = con.sql(f"select cast(null as {duckdb_type}) as c")
+                read = getattr(relation, "to_arrow_table", None) or relation.arrow
+                found.append(read().schema.field(0).type)
+            except package.Error:
+                found.append(None)  # inferred from the values instead (formats.table)
+    return found
+
+
 def migrations() -> list[tuple[int, str]]:
     """(version, file under sql/) for every schema migration, in order."""
     found = []

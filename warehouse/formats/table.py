@@ -51,7 +51,8 @@ class Tabular:
         pyarrow = optional_import("pyarrow")
         table = self.table()
         types = table.types or [None] * len(table.columns)
-        arrays = [_arrow_array(pyarrow, name, [row[i] for row in table.rows], types[i])
+        arrow_types = table.arrow_types or [None] * len(table.columns)
+        arrays = [_arrow_array(pyarrow, name, [row[i] for row in table.rows], types[i], arrow_types[i])
                   for i, name in enumerate(table.columns)]
         return pyarrow.Table.from_arrays(arrays, names=unique_names(table.columns))
 
@@ -72,6 +73,9 @@ class Table(Tabular):
     rows: list[tuple]
     # DuckDB's type of each column ("MAP(VARCHAR, VARCHAR)"), for a result of DuckDB's; else None
     types: list[str] | None = field(default=None, compare=False, repr=False)
+    # the Arrow type DuckDB gives each column holding a MAP (None for the others), set by the engine
+    # that ran the statement (warehouse/store/adhoc.py: engines.duckdb.arrow_types), as only it has DuckDB
+    arrow_types: list | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_result(cls, result, max_rows: int | None = None) -> "Table":
@@ -80,8 +84,8 @@ class Table(Tabular):
         description = result.description or []
         columns = [d[0] for d in description]
         rows = result.fetchall() if max_rows is None else result.fetchmany(max_rows)
-        # DuckDB describes a column's type with a DuckDBPyType; psycopg with a number
-        duckdb_types = all(type(d[1]).__name__ == "DuckDBPyType" for d in description)
+        # DuckDB describes a column's type with a DuckDBPyType; psycopg with a number, Spark with none
+        duckdb_types = all(len(d) > 1 and type(d[1]).__name__ == "DuckDBPyType" for d in description)
         return cls(columns, rows, [str(d[1]) for d in description] if duckdb_types else None)
 
     def table(self) -> "Table":
@@ -122,19 +126,6 @@ def unique_names(columns: list[str]) -> list[str]:
 
 def _has_map(duckdb_type: str | None) -> bool:
     return duckdb_type is not None and "MAP(" in duckdb_type.upper()
-
-
-def _arrow_type_of(duckdb_type: str):
-    """The Arrow type DuckDB itself gives a column of this DuckDB type."""
-    import duckdb
-
-    try:
-        with duckdb.connect() as con:
-            relation = con.sql(f"select cast(null as {duckdb_type}) as c")
-            read = getattr(relation, "to_arrow_table", None) or relation.arrow
-            return read().schema.field(0).type
-    except duckdb.Error as exc:
-        raise ValueError(f"its type {duckdb_type} has no Arrow type here ({exc})") from None
 
 
 def _for_arrow(pyarrow, value: Any, arrow_type) -> Any:
@@ -183,14 +174,14 @@ def cannot_write(name: str, reason: str, where: str = "Arrow") -> OutputError:
                        f"can be written, e.g. CAST({sql} AS VARCHAR) or to_json({sql})")
 
 
-def _arrow_array(pyarrow, name: str, values: list[Any], duckdb_type: str | None):
-    """One column as a pyarrow array; a MAP column (or one holding maps) typed as DuckDB types it,
-    not inferred (pyarrow would make a struct of every key seen, an empty one when no row has a key)."""
+def _arrow_array(pyarrow, name: str, values: list[Any], duckdb_type: str | None, arrow_type=None):
+    """One column as a pyarrow array; a MAP column (or one holding maps) typed as DuckDB types it
+    (arrow_type), not inferred (pyarrow would make a struct of every key seen, an empty one when no
+    row has a key); without DuckDB's type, dicts that only a map holds are made a map."""
     try:
-        if _has_map(duckdb_type):
-            arrow_type = _arrow_type_of(duckdb_type)
+        if arrow_type is not None:
             return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)
-        if duckdb_type is None and _map_like(values):
+        if (duckdb_type is None or _has_map(duckdb_type)) and _map_like(values):
             try:
                 arrow_type = _inferred_map_type(pyarrow, values)
                 return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)

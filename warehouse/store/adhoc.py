@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Iterator
 
 from warehouse.engines.duckdb import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError,
-                                      StatementType, about_the_file, failure, tokenize)
+                                      StatementType, about_the_file, arrow_types, failure, tokenize)
 from warehouse.resources import read_sql
 from warehouse.errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError
 from warehouse.formats.table import Table
@@ -63,8 +63,10 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
         con.begin()
         failed: BaseException | None = None
         try:
-            return _interruptible(con, lambda: Table.from_result(
+            table = _interruptible(con, lambda: Table.from_result(
                 con.execute(query, params) if params is not None else con.execute(query), max_rows), timeout)
+            table.arrow_types = arrow_types(table.types)
+            return table
         except (DuckDBError, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
             failed = exc  # TypeError ...: values DuckDB cannot bind
         finally:
