@@ -66,3 +66,21 @@ def test_copying_chosen_runs_copies_only_the_qrels_that_judge_them(tmp_path, con
         assert "qrels dl19" not in copied.stderr + copied.stdout
     assert one("eval", "BM25", "--qrels", "dl19", "-m", "AP", "--format", "csv").stdout == before
     assert one("eval", "bm25-covid", "--qrels", "covid", "-m", "AP").exit_code == 0
+
+
+def test_copying_a_file_onto_itself_or_from_an_empty_warehouse_says_so(tmp_path, conformance):
+    """irw copy --from w.duckdb --to w.duckdb was DuckDB's 'Can't open a connection to same database
+    file with a different configuration'; a copy from an empty warehouse was a success of 0 rows
+    that created the target."""
+    dl19 = conformance / "dl19-passage"
+    irw = Cli(tmp_path / "w.duckdb")
+    assert irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    same = irw("copy", "--from", tmp_path / "w.duckdb", "--to", tmp_path / "." / "w.duckdb", db=False)
+    assert same.exit_code == 2
+    assert same.stderr.startswith("Error: --from and --to are the same warehouse (")
+    with warehouse.open(tmp_path / "empty.duckdb"):
+        pass
+    empty = irw("copy", "--from", tmp_path / "empty.duckdb", "--to", tmp_path / "new.duckdb", db=False)
+    assert empty.exit_code == 1
+    assert empty.stderr == f"Error: {tmp_path / 'empty.duckdb'} holds no qrels set and no run: nothing to copy\n"
+    assert not (tmp_path / "new.duckdb").exists()

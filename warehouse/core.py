@@ -12,7 +12,7 @@ from warehouse.ingestion import batch, frames, files as ingest
 from warehouse.store import catalog
 from warehouse.engines.duckdb import default_path
 from warehouse.engines import open_database, same_warehouse
-from warehouse.errors import ReadOnlyError, UsageError
+from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
 from warehouse.formats.table import Table
 
 
@@ -486,8 +486,17 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
     DuckDB file or PostgreSQL URL either way (`irw copy --from SOURCE --to TARGET`), in one
     transaction on the target. A name the target holds with other content is a ConflictError
     unless replace=True; one it holds with the same content is kept (its missing scores are copied)."""
+    from warehouse.engines import engine_of
     from warehouse.store import transfer
 
+    if engine_of(source) == engine_of(target) == "duckdb" and Path(source).resolve() == Path(target).resolve():
+        # said before opening: DuckDB refuses one file opened twice in one process, read-only and not
+        raise UsageError(f"--from and --to are the same warehouse ({source}): name another target")
+    with Warehouse(source, read_only=True) as src:
+        if not src.db.run_file("catalog/qrels_set_count.sql").fetchone()[0] and \
+                not src.db.run_file("catalog/run_count.sql").fetchone()[0]:
+            # before the target is opened, which would create it: an empty copy is no success
+            raise NotFoundError(f"{src.path} holds no qrels set and no run: nothing to copy")
     with Warehouse(source, read_only=True) as src, Warehouse(target) as dst:
         if same_warehouse(src.db, dst.db):
             raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
