@@ -486,11 +486,10 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
     DuckDB file or PostgreSQL URL either way (`irw copy --from SOURCE --to TARGET`), in one
     transaction on the target. A name the target holds with other content is a ConflictError
     unless replace=True; one it holds with the same content is kept (its missing scores are copied)."""
-    from warehouse.engines import engine_of
+    from warehouse.engines import one_file
     from warehouse.store import transfer
 
-    if engine_of(source) == engine_of(target) == "duckdb" and Path(source).resolve() == Path(target).resolve():
-        # said before opening: DuckDB refuses one file opened twice in one process, read-only and not
+    if one_file(source, target):  # said before opening: DuckDB's own refusal names neither
         raise UsageError(f"--from and --to are the same warehouse ({source}): name another target")
     with Warehouse(source, read_only=True) as src:
         if not src.db.run_file("catalog/qrels_set_count.sql").fetchone()[0] and \

@@ -20,6 +20,7 @@ else a DuckDB file); `chosen` checks an engine named outright (`--engine`) again
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 from warehouse.engines.duckdb import Database
@@ -104,6 +105,12 @@ class WarehouseEngine(Engine, Protocol):
 def engine_of(location: Any) -> str:
     """The engine of the warehouse at location: postgres for a PostgreSQL URL, else duckdb."""
     return "postgres" if is_url(location) else "duckdb"
+
+
+def one_file(source: Any, target: Any) -> bool:
+    """Whether two locations are one warehouse file, known before either is opened (a DuckDB file
+    cannot be opened twice in one process, read-only and not); URLs are compared once open."""
+    return not is_url(source) and not is_url(target) and Path(source).resolve() == Path(target).resolve()
 
 
 def evaluates_files(engine: str) -> bool:
