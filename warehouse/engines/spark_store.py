@@ -35,7 +35,7 @@ from warehouse.ingestion import batch, files as ingest
 from warehouse.store import transfer
 from warehouse.engines.duckdb import MEMORY, Database
 from warehouse.errors import BatchError, ConflictError
-from warehouse.evaluation.evaluator import runs_by_rows
+from warehouse.evaluation.evaluator import runs_by_rows, tie_forms
 from warehouse.engines.spark import SparkEvaluation, _local
 
 DATE_SPARK = "evaluated on Spark"  # runs.date_source of a run whose file irw could not see
@@ -48,19 +48,11 @@ def with_report_measures(measures: Sequence[str], settings=None) -> list[str]:
     (shown for a report's primary measure; left out where the settings leave them undefined, -M
     with -J, as the reports leave them out). A run whose rows stay on the cluster gets them computed
     there, as nothing can compute them from the warehouse later."""
-    from warehouse.errors import UsageError
-    from warehouse.evaluation.evaluator import check_settings_for
-    from warehouse.evaluation.measures import COVERAGE_MEASURE, DEFAULT_MEASURES, parse_all, pr_measures, tie_variant
+    from warehouse.evaluation.measures import COVERAGE_MEASURE, DEFAULT_MEASURES, parse_all, pr_measures
 
     named = {m.name for m in parse_all(list(measures))}  # `map` is AP: not asked of Spark twice
     shown = [*measures, *(m for m in DEFAULT_MEASURES if m not in named)]
-    ties = [variant for m in parse_all(shown) for mode in ("min", "max")
-            if (variant := tie_variant(m, mode)) is not None]
-    if settings is not None and ties:
-        try:
-            check_settings_for(settings, ties)
-        except UsageError:
-            ties = []
+    ties = tie_forms(parse_all(shown), settings)
     return list(dict.fromkeys([*shown, *(m.name for m in ties), COVERAGE_MEASURE, *pr_measures()]))
 
 

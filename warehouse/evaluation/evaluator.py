@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
 from warehouse.errors import MeasureError, NotEvaluated, ReadOnlyError, RowsNotStoredError, UsageError
-from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name
+from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name, tie_variant
 from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
 from warehouse.evaluation.settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
@@ -564,6 +564,22 @@ def check_settings_for(settings: Settings, measures: list[Measure]) -> None:
     if ties and settings.depth is not None and settings.judged_only:
         raise UsageError(f"{', '.join(ties)} take -M or -J, not both (which documents -M keeps before -J "
                          "drops the unjudged ones depends on the tie order): drop one of them")
+
+
+def tie_forms(measures: Iterable[Measure], settings: Settings | None) -> list[Measure]:
+    """The measures' lowest and highest forms over tie orders (sql/measures/ties.sql), which the
+    reports show beside a primary measure nobody asked for them of: none where the settings leave
+    them undefined (-M with -J, check_settings_for), so that such settings leave the forms out
+    instead of refusing the report; every form where no settings are known yet."""
+    forms = [variant for m in measures for mode in ("min", "max")
+             if (variant := tie_variant(m, mode)) is not None]
+    if settings is None or not forms:
+        return forms
+    try:
+        check_settings_for(settings, forms)
+    except UsageError:
+        return []
+    return forms
 
 
 def _few(names: Sequence[str], shown: int = 3) -> str:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from warehouse.store import catalog
 from warehouse.reports import charts
 from warehouse.errors import ReadOnlyError, UsageError
-from warehouse.evaluation.evaluator import Settings, check_settings_for, load_wanted
+from warehouse.evaluation import evaluator
+from warehouse.evaluation.evaluator import Settings, load_wanted
 from warehouse.evaluation.measures import (COVERAGE_MEASURE, DEFAULT_MEASURES, PR_RECALLS, Measure, parse_all,
                                            pr_measures, stored_name, tie_variant)
 from warehouse.formats.table import Table
@@ -122,17 +123,9 @@ def wanted_entries(wh: Warehouse, qrels_id: int, settings: Settings,
 
 
 def tie_forms(measure: Measure, settings: Settings) -> list[Measure]:
-    """The measure's lowest and highest forms over tie orders (sql/measures/ties.sql), which the
-    leaderboard and run pages add on their own beside the primary measure: none when it has no
-    such form, or when the settings leave them undefined (-M with -J: check_settings_for says
-    why). The user never asked for them, so settings they refuse leave them out of the report
-    (tie_forms_left_out says so) instead of refusing the report."""
-    forms = [m for m in (tie_variant(measure, "min"), tie_variant(measure, "max")) if m is not None]
-    try:
-        check_settings_for(settings, forms)
-    except UsageError:
-        return []
-    return forms
+    """The primary measure's range over tie orders, which the leaderboard and run pages add on
+    their own; left out (tie_forms_left_out says so) where the settings leave it undefined."""
+    return evaluator.tie_forms([measure], settings)
 
 
 def tie_forms_left_out(measure: Measure, settings: Settings) -> str:
