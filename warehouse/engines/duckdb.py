@@ -47,6 +47,7 @@ from warehouse.errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVers
                               WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
 from warehouse import interrupt, leftovers
 from warehouse.formats import files as output
+from warehouse.formats.table import holds_map
 from warehouse.engines.dialect import DUCKDB_ONLY, POSTGRES_ONLY
 from warehouse.engines.base import Statements
 from warehouse.resources import keep_cached, read_cached, read_sql, sql_dir
@@ -175,14 +176,14 @@ def arrow_types(duckdb_types: Sequence[str] | None) -> list | None:
     """The Arrow type DuckDB itself gives each column type that holds a MAP (None for the others;
     None when no type does): what parquet and arrow output write such a column as (formats.table),
     a map, where pyarrow alone would guess a struct of every key seen."""
-    if not duckdb_types or not any("MAP(" in t.upper() for t in duckdb_types):
+    if not duckdb_types or not any(holds_map(t) for t in duckdb_types):
         return None
     import duckdb as package  # the package, whose connections give Arrow (_duckdb's alone do not)
 
     found = []
     with package.connect() as con:
         for duckdb_type in duckdb_types:
-            if "MAP(" not in duckdb_type.upper():
+            if not holds_map(duckdb_type):
                 found.append(None)
                 continue
             try:  # a type of DuckDB's own description of a result, on a connection of nothing

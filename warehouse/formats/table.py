@@ -124,7 +124,8 @@ def unique_names(columns: list[str]) -> list[str]:
     return names
 
 
-def _has_map(duckdb_type: str | None) -> bool:
+def holds_map(duckdb_type: str | None) -> bool:
+    """Whether a column of DuckDB's type holds a MAP (at any depth: MAP(...)[], STRUCT(m MAP(...)))."""
     return duckdb_type is not None and "MAP(" in duckdb_type.upper()
 
 
@@ -181,7 +182,7 @@ def _arrow_array(pyarrow, name: str, values: list[Any], duckdb_type: str | None,
     try:
         if arrow_type is not None:
             return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)
-        if (duckdb_type is None or _has_map(duckdb_type)) and _map_like(values):
+        if (duckdb_type is None or holds_map(duckdb_type)) and _map_like(values):
             try:
                 arrow_type = _inferred_map_type(pyarrow, values)
                 return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)
