@@ -496,11 +496,12 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
                 not src.db.run_file("catalog/run_count.sql").fetchone()[0]:
             # before the target is opened, which would create it: an empty copy is no success
             raise NotFoundError(f"{src.path} holds no qrels set and no run: nothing to copy")
-    with Warehouse(source, read_only=True) as src, Warehouse(target) as dst:
-        if same_warehouse(src.db, dst.db):
-            raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
-        with dst._statistics("qrels"), dst._statistics("runs"):
-            return transfer.copy_warehouse(src.db, dst.db, replace=replace, runs=list(runs) if runs is not None else None)
+        with Warehouse(target) as dst:
+            if same_warehouse(src.db, dst.db):
+                raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
+            with dst._statistics("qrels"), dst._statistics("runs"):
+                return transfer.copy_warehouse(src.db, dst.db, replace=replace,
+                                               runs=list(runs) if runs is not None else None)
 
 
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
