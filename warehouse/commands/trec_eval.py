@@ -190,7 +190,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def parse_args(argv: list[str]) -> TrecEvalArgs:
     after = []
-    if "--" in argv:  # getopt's end of options, as trec_eval reads it
+    # getopt's end of options, as trec_eval reads it: here the second `--` typed (Click and main()
+    # drop the first), so that `irw trec-eval -- -- -q run` reads -q as a file as trec_eval reads it
+    if "--" in argv:
         argv, after = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     ns = _parser().parse_intermixed_args(argv)
     files = [*([ns.qrels] if ns.qrels is not None else []), *ns.runs, *after]
