@@ -16,6 +16,8 @@ printed (in process, on the tests' one local[2] session), feeds every test here:
 from __future__ import annotations
 
 import shlex
+import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,8 @@ from docs_pages import section
 from conftest import dl19_expected
 
 ROOT = Path(__file__).resolve().parents[1]
+FAR_ZONE = "Pacific/Kiritimati"  # UTC+14
+STARTED: list[datetime] = []  # UTC, before and after the fixture's evaluation
 RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
 TREC_NAMES = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}
 
@@ -58,13 +62,29 @@ def stored(spark, conformance, tmp_path_factory):
     (work / "qrels.dl19-passage.txt").symlink_to(source / "qrels.dl19-passage.txt")
     (work / "runs").symlink_to(source / "runs", target_is_directory=True)
     monkeypatch = pytest.MonkeyPatch()
+    # in a zone far from UTC (test_timestamps_utc.py: irw stores UTC): Python converts Spark's
+    # timestamps to local time as collect() returns them
+    monkeypatch.setenv("TZ", FAR_ZONE)
+    time.tzset()
     try:
         command = readme_command(readme_block("`--into` stores their scores in a warehouse"))
+        STARTED.append(datetime.now(timezone.utc).replace(tzinfo=None))
         code, out, err = irw(command, work, monkeypatch)
+        STARTED.append(datetime.now(timezone.utc).replace(tzinfo=None))
     finally:
         monkeypatch.undo()
+        time.tzset()
     assert code == 0, err
     return work, out, err
+
+
+def test_what_spark_stored_is_dated_in_utc(stored):
+    work, _, _ = stored
+    before, after = STARTED[0] - timedelta(minutes=2), STARTED[-1] + timedelta(minutes=2)
+    with warehouse.open(work / "dl19.duckdb", read_only=True) as wh:
+        for table, column in (("evaluations", "created_at"), ("runs", "ingested_at"), ("qrels_sets", "created_at")):
+            (at,) = wh.sql(f"select max({column}) from {table}").rows[0]
+            assert before <= at <= after, f"{table}.{column} is {at}: not UTC ({before} to {after})"
 
 
 def test_it_prints_the_readme_table_and_trec_eval_numbers(stored, conformance):

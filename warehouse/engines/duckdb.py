@@ -492,6 +492,7 @@ class Database(Statements):
                 # progress on stderr.
                 try:
                     con.execute("set enable_progress_bar = false")
+                    con.execute(UTC)
                     self._limit_resources(con)
                 except BaseException:
                     con.close()
@@ -1069,6 +1070,12 @@ StatementType = duckdb.StatementType
 tokenize = duckdb.tokenize
 
 
+# Every timestamp irw stores is UTC, whatever the machine's zone: the defaults of ingested_at,
+# created_at, computed_at (current_timestamp, cast to a timestamp in the session's zone) beside the
+# file dates irw reads in UTC, so that a history merges runs ingested from machines in other zones.
+UTC = "set TimeZone = 'UTC'"
+
+
 def parser_connection() -> duckdb.DuckDBPyConnection:
     """A plain in-memory connection that parses SQL (extract_statements) and holds nothing
     (warehouse/evaluation/user_measures.py checks a measure file's statement with it)."""
@@ -1083,6 +1090,7 @@ def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
         # any SET there, and the lock it would set holds.
         if not con.execute("select current_setting('lock_configuration')").fetchone()[0]:
             con.execute("set enable_progress_bar = false")
+            con.execute(UTC)
             con.execute("set lock_configuration = true")
     except BaseException:
         con.close()

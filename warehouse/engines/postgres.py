@@ -942,7 +942,7 @@ def _adapted(value):
 def _configure(con) -> None:
     """Strings bind as text (psycopg sends them untyped, and PostgreSQL cannot type an array of
     untyped values); numerics load as int or float, as DuckDB returns them (PostgreSQL's sum of
-    bigints is numeric)."""
+    bigints is numeric); the session's time zone is UTC."""
     from psycopg.adapt import Loader
     from psycopg.types.string import StrDumper
 
@@ -955,6 +955,8 @@ def _configure(con) -> None:
 
     con.adapters.register_dumper(str, StrDumper)
     con.adapters.register_loader("numeric", NumericAsNumber)
+    # timestamps in UTC whatever the server's or the client's (PGTZ) zone, as on DuckDB (engines/duckdb.py UTC)
+    con.execute("set time zone 'UTC'")
 
 
 # Roles whose members act on the server beyond reading the warehouse (irw sql's session, _powers).

@@ -131,7 +131,7 @@ class _Column:
     name: str
     spark_type: str
     sequence: bool = False   # default nextval(...): ids irw assigns
-    now: bool = False        # default current_timestamp
+    now: bool = False        # default current_timestamp (UTC)
 
 
 @lru_cache(maxsize=None)
@@ -262,7 +262,10 @@ class SparkDatabase(Statements):
                 self._ids[table] = start + count
                 value = F.lit(start) + F.row_number().over(Window.orderBy(F.monotonically_increasing_id()))
             elif column.now:
-                value = F.current_timestamp()
+                # UTC, as the DuckDB and PostgreSQL engines store it (engines/duckdb.py UTC): Spark
+                # hands a timestamp over as its wall time in the session's zone, so the instant
+                # whose wall time there is UTC's
+                value = F.to_utc_timestamp(F.current_timestamp(), F.current_timezone())
             else:
                 value = F.lit(None)
             out.append(value.cast(column.spark_type).alias(column.name))
