@@ -297,7 +297,8 @@ def ingest_qrels(
     files: Annotated[list[Path], typer.Argument(
         help="TREC qrels: `qid iter docid grade` or `qid docid grade`; several files, or folders of them, each "
              "a qrels set named by its file name.")],
-    name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: file name); one file only.")] = None,
+    name: Annotated[Optional[str], typer.Option(help="Name of the qrels set (default: the stored set's holding the "
+                                                     "same bytes, else the file name); one file only.")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
     replace: Annotated[bool, _replace_option("Replace a set of the same name and its scores.", negatable=True)] = False,
     subtopics: Annotated[bool, typer.Option(
@@ -323,7 +324,8 @@ def ingest_qrels(
 def ingest_prefs(
     file: Annotated[Path, typer.Argument(help="Preference judgments, trec_eval's prefs format: `qid jg jsg docid "
                                               "rel_level` (judgment group, sub-group).")],
-    name: Annotated[Optional[str], typer.Option(help="Name of the prefs set (default: file name).")] = None,
+    name: Annotated[Optional[str], typer.Option(help="Name of the prefs set (default: the stored set's holding the "
+                                                     "same bytes, else the file name).")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the set.")] = None,
     replace: Annotated[bool, _replace_option("Replace a set of the same name and its scores.", negatable=True)] = False,
     qrels_format: Annotated[bool, typer.Option(

@@ -24,7 +24,7 @@ from typing import BinaryIO, Callable, Iterator, TypeVar
 from warehouse.formats.escaping import name_problem, shown
 from warehouse import interrupt, leftovers
 from warehouse.store import transfer
-from warehouse.store.catalog import delete_qrels_set, delete_run
+from warehouse.store.catalog import delete_qrels_set, delete_run, refuse_bad_name
 from warehouse.engines.duckdb import (Database, DuckDBError, DuckDBInvalidInput, DuckDBIOError, DuckDBOutOfMemory,
                                       memory_limit)
 from warehouse.errors import ConflictError, InputFileError, Problem, UsageError
@@ -69,7 +69,8 @@ class IngestResult:
     kind: str  # "run" or "qrels"
     name: str
     path: str
-    # "ingested", "replaced", "unchanged", "redated" (same bytes, date corrected: warehouse.ingestion.batch) or
+    # "ingested", "replaced", "unchanged", "redated" (same bytes, date corrected: warehouse.ingestion.batch),
+    # "updated" (same bytes, what was said of it changed: batch._same_bytes, _same_set) or
     # "rows stored" (a run evaluated on Spark gets its rows: store_missing_rows)
     status: str
     rows: int
@@ -1300,18 +1301,21 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     skips hashing the file (qrels_sets.sha256 is ""), for a database thrown away after one
     evaluation (warehouse/evaluation/oneshot.py), where nothing will ask whether it holds these bytes."""
     path = Path(path)
-    if name is not None and name_problem(name):
-        raise UsageError(f"the qrels set's name '{shown(name)}' {name_problem(name)}: give it a name of visible text")
+    if name is not None:
+        refuse_bad_name("qrels set", name)
     if isinstance(description, str) and name_problem(description) == "is not UTF-8 text":
         raise UsageError(f"the qrels set's --description '{shown(description)}' is not UTF-8 text")
-    name = name or display_name(path)
-    if name_problem(name):
-        raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
+    name = name or default_set_name(db, path, sha, subtopics=subtopics)
+    if name_problem(name):
+        raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
     existing, same = _stored_qrels(db, name, sha, subtopics, replace)
     if same:
-        return unchanged("qrels", name, path, sha, existing)
+        return _same_set(db, "qrels", name, path, sha, existing, description, replace)
+    messages: list[str] = []
+    if existing:
+        description, messages = _replacing_description(path, "qrels", name, existing, description)
     stage = db.staging
     with _staging(stage):
         stage_qrels(stage, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
@@ -1328,22 +1332,82 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                 with stage.transaction():
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
-    # one set of judgments under two names splits the evaluations between them: said, as for runs
+    messages += _same_bytes_elsewhere(db, path, name, sha)
+    return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries, messages)
+
+
+def _same_bytes_elsewhere(db: Database, path: Path, name: str, sha: str) -> list[str]:
+    """The message for a set just stored as name whose bytes other stored sets hold: one set of
+    judgments under two names splits the evaluations between them, so it is said, as for runs."""
     others = [row[0] for row in db.run_file("catalog/qrels_sets_by_content.sql", {"sha256": sha, "name": name})
               .fetchall()] if sha else []
-    return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries,
-                        [f"{path}: the same bytes are stored as qrels set{'s' if len(others) > 1 else ''} "
-                         f"{', '.join(others)} too"] if others else [])
+    if not others:
+        return []
+    return [f"{path}: the same bytes are stored as qrels set{'s' if len(others) > 1 else ''} {', '.join(others)} too"]
+
+
+def default_set_name(db: Database, path: Path, sha: str, *, subtopics: bool = False, prefs: bool = False) -> str:
+    """The name of a qrels (prefs: preferences) file ingested without one: the stored set's holding
+    its bytes read the same way, else its file's (display_name). The same judgments are one set
+    whatever the file is called, as a run file's bytes keep their stored run's name
+    (warehouse.ingestion.batch, rule 1): after `irw rename qrels A B`, ingesting A's file again is
+    a no-op saying B holds it, not a second copy. A set named by the file wins, then the oldest."""
+    name = display_name(path)
+    if not sha:  # not hashed (digest=False): nothing to match
+        return name
+    others = [row[0] for row in db.run_file("catalog/qrels_sets_by_content.sql", {"sha256": sha, "name": name})
+              .fetchall()]
+    for candidate in (name, *others):
+        row = stored_qrels_set(db, candidate)
+        if row and row[1] == sha and row[4] == subtopics and row[5] == prefs:
+            return candidate
+    return name
+
+
+def _same_set(db: Database, kind: str, name: str, path: Path, sha: str, existing: tuple,
+              description: str | None, replace: bool) -> IngestResult:
+    """The result for a file whose bytes the set of its name holds (kind: qrels or prefs): nothing
+    to do, unless a description other than the stored one is given. replace applies it in place
+    (the judgments and scores stay: the bytes are the same); without, the option that does is
+    said, as for a run (warehouse.ingestion.batch._same_bytes)."""
+    result = unchanged(kind, name, path, sha, existing)
+    old = existing[6]
+    if description is None or description == old:
+        return result
+    if not replace:
+        result.messages.append(f"{path}: {kind} {name} has description {old!r}, not {description!r}: pass --replace "
+                               "to change it (the bytes are the same: its scores stay)")
+        return result
+    with db.transaction():
+        db.run_file("catalog/edit_qrels_set_description.sql", {"qrels_set_id": existing[0], "description": description})
+    return IngestResult(kind, name, str(path), "updated", result.rows, result.queries,
+                        [f"{path}: {kind} {name} already holds these bytes; its description is now {description!r}, "
+                         f"was {old!r}"])
+
+
+def _replacing_description(path: Path, kind: str, name: str, existing: tuple,
+                           description: str | None) -> tuple[str | None, list[str]]:
+    """The description of the set replacing `existing` (stored_qrels_set's row) with other bytes:
+    the one given, else the stored one (what the user said of the set stays with it, as a replaced
+    run's does: _kept_settings); and the message saying which, when there is one to say."""
+    old = existing[6]
+    if description is None:
+        if old is None:
+            return None, []
+        return old, [f"{path}: {kind} {name} replaced: it keeps its description {old!r} (--description gives another)"]
+    if description != old:
+        return description, [f"{path}: {kind} {name} replaced: its description is now {description!r}, was {old!r}"]
+    return description, []
 
 
 def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", *, description: str | None = None,
                        replace: bool = False, subtopics: bool = False) -> list[IngestResult]:
     """Several qrels files (`irw ingest qrels FILE... / FOLDER`), each a qrels set named by its file
-    (display_name: qrels.dl21-passage.txt is qrels.dl21-passage), a folder's files (not hidden, not
-    in subfolders) in name order, a file given twice once. Every file is read and validated, and
-    every name checked, before the first set is stored: a bad file, two files of one name, or a name
-    a stored set holds with other content (without replace) is a BatchError listing each problem,
-    and nothing is stored."""
+    (display_name: qrels.dl21-passage.txt is qrels.dl21-passage), or by the stored set holding its
+    bytes (default_set_name), a folder's files (not hidden, not in subfolders) in name order, a
+    file given twice once. Every file is read and validated, and every name checked, before the
+    first set is stored: a bad file, two files of one name, or a name a stored set holds with other
+    content (without replace) is a BatchError listing each problem, and nothing is stored."""
     from warehouse.errors import BatchError, IrwError
 
     files: list[Path] = []
@@ -1362,18 +1426,18 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
     files = list(dict.fromkeys(files))
     named: dict[str, Path] = {}
     for path in files:
-        name = display_name(path)
-        if name in named:
-            problems.append(f"{path}: would be qrels set {name}, as would {named[name]}; ingest such files one at a "
-                            "time, each with --name")
-            failed += 1
-            continue
-        named[name] = path
         try:
+            scan = read_input(path)
+            name = default_set_name(db, path, scan.sha256, subtopics=subtopics)
+            if name in named:
+                problems.append(f"{path}: would be qrels set {name}, as would {named[name]}; ingest such files one at "
+                                "a time, each with --name")
+                failed += 1
+                continue
+            named[name] = path
             if name_problem(name):
                 raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; ingest it alone "
                                  "with --name")
-            scan = read_input(path)
             if _stored_qrels(db, name, scan.sha256, subtopics, replace)[1]:
                 continue  # already stored: nothing to read
             with _staging(db.staging):
@@ -1403,19 +1467,24 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
     rated twice in one sub-group, 0 and above 0 in one group, or a group whose preferences form a
     cycle is an error naming file:line; nothing is stored."""
     path = Path(path)
-    if name is not None and name_problem(name):
-        raise UsageError(f"the prefs set's name '{shown(name)}' {name_problem(name)}: give it a name of visible text")
-    name = name or display_name(path)
-    if name_problem(name):
-        raise UsageError(f"{path}: the prefs set's name '{shown(name)}' {name_problem(name)}; name it with --name")
+    if name is not None:
+        refuse_bad_name("prefs set", name)
+    if isinstance(description, str) and name_problem(description) == "is not UTF-8 text":
+        raise UsageError(f"the prefs set's --description '{shown(description)}' is not UTF-8 text")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
+    name = name or default_set_name(db, path, sha, prefs=True)
+    if name_problem(name):
+        raise UsageError(f"{path}: the prefs set's name '{shown(name)}' {name_problem(name)}; name it with --name")
     existing = stored_qrels_set(db, name)
     if existing and existing[1] == sha and existing[5]:
-        return unchanged("prefs", name, path, sha, existing)
+        return _same_set(db, "prefs", name, path, sha, existing, description, replace)
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
                             "pass --replace to replace it and every score computed with it")
+    messages: list[str] = []
+    if existing:
+        description, messages = _replacing_description(path, "prefs", name, existing, description)
     stage = db.staging
     params = {"qrels_format": qrels_format}
     with _staging(stage):
@@ -1441,7 +1510,8 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
                 with stage.transaction():
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
-    return IngestResult("prefs", name, str(path), "replaced" if existing else "ingested", rows, queries)
+    messages += _same_bytes_elsewhere(db, path, name, sha)
+    return IngestResult("prefs", name, str(path), "replaced" if existing else "ingested", rows, queries, messages)
 
 
 class PrefsFormatError(InputFileError):
@@ -1561,8 +1631,8 @@ def _store_qrels(db: Database, path: Path, name: str, description: str | None, s
 
 
 def stored_qrels_set(db: Database, name: str) -> tuple | None:
-    """(qrels_set_id, sha256, judgment_count, query_count, holds subtopics) of the stored set of
-    that name, or None."""
+    """(qrels_set_id, sha256, judgment_count, query_count, holds subtopics, holds preferences,
+    description) of the stored set of that name, or None."""
     return db.run_file("catalog/stored_qrels_set.sql", {"name": name}).fetchone()
 
 

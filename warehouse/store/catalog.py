@@ -4,10 +4,11 @@ from __future__ import annotations
 import difflib
 import fnmatch
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from warehouse.engines.duckdb import Database
 from warehouse.errors import ConflictError, NotFoundError, UsageError
+from warehouse.formats.escaping import name_problem, shown
 
 def run_ids(db: Database, names, qrels: str | None = None) -> dict[str, int]:
     """name -> run_id for each name, in the order given; a name not stored is an error (naming, for
@@ -310,12 +311,20 @@ def edit_run(db: Database, run_id_: int, *, name: str | None = None, system: str
         db.run_file("catalog/edit_run_parameters.sql", {"run_id": run_id_, "parameters": dict(parameters)})
 
 
-def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
-    if not new.strip():
-        raise UsageError(f"a {kind} name cannot be empty")
+def refuse_bad_name(kind: str, name: object, given_as: str = "name") -> None:
+    """A UsageError when name (of a kind: run, qrels set, prefs set) cannot be stored (name_problem):
+    the one rule and wording of ingest's --name and of rename's new name, so neither takes a name
+    the other refuses. given_as: how the name was given (an option, as `--name`)."""
+    why = name_problem(name)
+    if why:
+        raise UsageError(f"the {kind}'s {given_as} '{shown(str(name))}' {why}: give it a name of visible text")
+
+
+def _new_name(kind: str, old: str, new: str, taken: Callable[[], bool], remove: str) -> None:
+    refuse_bad_name(kind, new)  # before taken() looks it up: the engines refuse text that is not UTF-8
     if new == old:
         raise UsageError(f"{kind} {old} is already named {new}")
-    if taken:
+    if taken():
         import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
 
         raise ConflictError(f"cannot rename {kind} {old} to {new}: a {kind} named {new} is stored; choose another "
@@ -325,7 +334,8 @@ def _new_name(kind: str, old: str, new: str, taken: bool, remove: str) -> None:
 def rename_run(db: Database, old: str, new: str) -> list[str]:
     """Renames a run (its system stays: `irw edit run --system` changes it). Returns what changed."""
     run_id_ = run_id(db, old)
-    _new_name("run", old, new, db.run_file("catalog/run_named.sql", {"name": new}).fetchone() is not None, "irw rm run")
+    _new_name("run", old, new, lambda: db.run_file("catalog/run_named.sql", {"name": new}).fetchone() is not None,
+              "irw rm run")
     with db.transaction():
         edit_run(db, run_id_, name=new)
     return [f"renamed run {old} to {new}"]
@@ -333,8 +343,8 @@ def rename_run(db: Database, old: str, new: str) -> list[str]:
 
 def rename_qrels_set(db: Database, old: str, new: str) -> list[str]:
     set_id = qrels_set_id(db, old)
-    _new_name("qrels set", old, new, db.run_file("catalog/qrels_set_named.sql", {"name": new}).fetchone() is not None,
-              "irw rm qrels")
+    _new_name("qrels set", old, new,
+              lambda: db.run_file("catalog/qrels_set_named.sql", {"name": new}).fetchone() is not None, "irw rm qrels")
     with db.transaction():
         db.run_file("catalog/rename_qrels_set.sql", {"qrels_set_id": set_id, "name": new})
     return [f"renamed qrels set {old} to {new}"]
