@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+from functools import partial
 
 import duckdb
 import pyarrow
@@ -55,7 +58,7 @@ def test_duckdb_map_types_kept_in_nested_columns(tmp_path):
 
     con = duckdb.connect()
     table = Table.from_result(con.execute(query))
-    table.arrow_types = arrow_types(table.types)  # as irw sql's engine sets them (store/adhoc.py)
+    table.arrow_types = partial(arrow_types, table.types)  # as irw sql's engine sets them (store/adhoc.py)
     for fmt in ("parquet", "arrow"):
         out = tmp_path / f"nested.{fmt}"
         formatting.write(table, fmt, out)
@@ -131,3 +134,31 @@ def test_the_command_writes_a_map_in_its_own_process(seeded_db, tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert pyarrow.types.is_map(read(out).schema.field("parameters").type)
+
+
+WITHOUT_PYARROW = """
+import runpy, sys
+sys.modules["pyarrow"] = None  # as in the default install, which has no pyarrow: importing it fails
+sys.argv = ["irw", *sys.argv[1:]]
+runpy.run_module("warehouse", run_name="__main__")
+"""
+
+
+def test_a_map_column_prints_without_pyarrow(seeded_db, tmp_path):
+    """runs.parameters is a MAP: `select * from runs` prints in every text format on the default
+    install (no pyarrow); only parquet and arrow need it, and say how to install it. In a process
+    of its own, as a user's: the test's process has pyarrow imported already."""
+    script = tmp_path / "irw_without_pyarrow.py"
+    script.write_text(WITHOUT_PYARROW)
+
+    def irw_sql(*args):
+        return subprocess.run([sys.executable, str(script), "sql", "--db", str(seeded_db), *args],
+                              capture_output=True, text=True, timeout=120)
+
+    for fmt in ("table", "csv", "tsv", "json", "jsonl"):
+        result = irw_sql("select name, parameters from runs order by name", "-f", fmt)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        assert result.stdout.strip(), fmt
+    result = irw_sql("select parameters from runs", "-f", "parquet", "-o", str(tmp_path / "p.parquet"))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "pip install" in result.stderr and "pyarrow" in result.stderr

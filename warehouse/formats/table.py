@@ -3,7 +3,7 @@ into the data-frame libraries notebooks use (pandas, polars, Arrow), each import
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from warehouse.formats.cells import cell_text
 from warehouse.errors import MissingExtraError, OutputError, install_command
@@ -51,7 +51,7 @@ class Tabular:
         pyarrow = optional_import("pyarrow")
         table = self.table()
         types = table.types or [None] * len(table.columns)
-        arrow_types = table.arrow_types or [None] * len(table.columns)
+        arrow_types = (table.arrow_types() if table.arrow_types else None) or [None] * len(table.columns)
         arrays = [_arrow_array(pyarrow, name, [row[i] for row in table.rows], types[i], arrow_types[i])
                   for i, name in enumerate(table.columns)]
         return pyarrow.Table.from_arrays(arrays, names=unique_names(table.columns))
@@ -73,9 +73,10 @@ class Table(Tabular):
     rows: list[tuple]
     # DuckDB's type of each column ("MAP(VARCHAR, VARCHAR)"), for a result of DuckDB's; else None
     types: list[str] | None = field(default=None, compare=False, repr=False)
-    # the Arrow type DuckDB gives each column holding a MAP (None for the others), set by the engine
-    # that ran the statement (warehouse/store/adhoc.py: engines.duckdb.arrow_types), as only it has DuckDB
-    arrow_types: list | None = field(default=None, compare=False, repr=False)
+    # gives the Arrow type DuckDB gives each column holding a MAP (None for the others), set by the
+    # engine that ran the statement (warehouse/store/adhoc.py: engines.duckdb.arrow_types), as only it
+    # has DuckDB; asked only when Arrow is written, as only then is pyarrow there to be asked
+    arrow_types: Callable[[], list | None] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_result(cls, result, max_rows: int | None = None) -> "Table":

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from collections.abc import Mapping, Sequence
 from typing import Any, Iterator
 
@@ -65,7 +66,7 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
         try:
             table = _interruptible(con, lambda: Table.from_result(
                 con.execute(query, params) if params is not None else con.execute(query), max_rows), timeout)
-            table.arrow_types = arrow_types(table.types)
+            table.arrow_types = partial(arrow_types, table.types)
             return table
         except (DuckDBError, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
             failed = exc  # TypeError ...: values DuckDB cannot bind
