@@ -85,3 +85,56 @@ def test_demo_sample_files_never_overwrite_a_database(seeded_db, tmp_path):
     assert result.stderr == (f"Error: cannot write {data / 'qrels.txt'}: it is a DuckDB database file, which irw "
                              "never writes over; choose another folder\n")
     assert (data / "qrels.txt").read_bytes() == seeded_db.read_bytes() and sorted(data.iterdir()) == [data / "qrels.txt"]
+
+
+def _irw_process(db, *args, stdout=None, cwd=None):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "warehouse", *map(str, args), "--db", str(db)], cwd=cwd,
+                          stdout=stdout if stdout is not None else subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+
+
+def test_a_link_stays_and_the_file_it_names_is_written(seeded_db, tmp_path):
+    """`-o link.csv` (a symbolic link) wrote a plain file in the link's place and left its target
+    as it was; the link stays, and its target gets the output, for tables and pages alike."""
+    irw = Cli(seeded_db)
+    (tmp_path / "target.csv").write_text("original\n")
+    (tmp_path / "link.csv").symlink_to("target.csv")
+    result = irw("sql", "select 1 as a", "-f", "csv", "-o", tmp_path / "link.csv")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "link.csv").is_symlink()
+    assert (tmp_path / "target.csv").read_text() == "a\n1\n"
+    (tmp_path / "board.html").write_text("old page")
+    (tmp_path / "link.html").symlink_to(tmp_path / "board.html")
+    result = irw("report", "leaderboard", "-m", "AP", "-o", tmp_path / "link.html")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "link.html").is_symlink() and "<html" in (tmp_path / "board.html").read_text()
+
+
+def test_a_fifo_and_dev_stdout_are_written_into_not_replaced(seeded_db, tmp_path):
+    """A FIFO became a plain file and its reader got nothing; `-o /dev/stdout` replaced the
+    machine's /dev/stdout link with a file. Both are written into, as a shell's `>` does."""
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    result = _irw_process(seeded_db, "sql", "select 1 as a", "-f", "csv", "-o", fifo)
+    reader.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert got == ["a\n1\n"] and fifo.is_fifo()
+
+    # a link to the process's stdout, as /dev/stdout is (not the machine's own: a regression here
+    # would replace it for every process)
+    (tmp_path / "my-stdout").symlink_to("/proc/self/fd/1")
+    with open(tmp_path / "out.csv", "w") as out:
+        result = _irw_process(seeded_db, "sql", "select 2 as b", "-f", "csv", "-o", tmp_path / "my-stdout",
+                              stdout=out)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "my-stdout").is_symlink()
+    assert (tmp_path / "out.csv").read_text() == "b\n2\n"

@@ -531,7 +531,7 @@ def sql(
             sys.stdout.write(formatting.render(result, fmt.value))
         else:
             formatting.write(result, fmt.value, output)
-            err(f"wrote {len(result):,} rows to {output}")
+            err(f"wrote {len(result):,} {'row' if len(result) == 1 else 'rows'} to {output}")
 
 
 @app.command("migrate")

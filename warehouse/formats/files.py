@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 import threading
@@ -131,9 +132,18 @@ def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
 
 def write_atomically(path: Path, data: bytes) -> None:
     """data into path whole or not at all (temporary file in the same folder, fsync, rename);
-    never over a warehouse or database file (check_output)."""
+    never over a warehouse or database file (check_output). A symbolic link stays: the file it
+    names is written. What is no regular file (a FIFO, a terminal, /dev/null) or names an open
+    descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written into, as a shell's `>` does,
+    not replaced: a rename there would put a plain file in place of the device, or of /dev/stdout."""
     path = Path(path)
     check_output(path)
+    if _written_in_place(path):
+        _write_in_place(path, data)
+        return
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+        check_output(path)
     _make_folder(path.parent)
     temporary = path.with_name(f".{path.name[:100]}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
@@ -157,6 +167,61 @@ def write_atomically(path: Path, data: bytes) -> None:
         hint = "free some space or choose another -o path" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else \
             "choose another -o path"
         raise OutputError(f"cannot write {path}: {_os_reason(exc)}; the file is as it was ({hint})") from None
+
+
+_DESCRIPTOR_FOLDERS = ("/proc/", "/dev/fd/")
+_OWN_DESCRIPTOR = re.compile(r"/(?:proc/(?:self|thread-self)|dev)/fd/(\d+)")
+
+
+def _written_in_place(path: Path) -> bool:
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return True  # a FIFO, a device, a socket (a folder check_output refused)
+    except OSError:
+        return False  # not there yet (or a dangling link): made as a file
+    return _descriptor_of(path) is not None
+
+
+def _descriptor_of(path: Path) -> str | None:
+    """The path that names an open descriptor on the way from path along its links (/dev/stdout is
+    /proc/self/fd/1), or None."""
+    hop = str(path.absolute())
+    for _ in range(40):  # as the kernel follows at most 40 links
+        if hop.startswith(_DESCRIPTOR_FOLDERS):
+            return hop
+        if not os.path.islink(hop):
+            return None
+        hop = os.path.join(os.path.dirname(hop), os.readlink(hop))
+    return None
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    """data written into what path names: through this process's own descriptor when path names
+    it (`-o /dev/stdout > out.csv` then `>>` further output: the shell's offset moves on, as it
+    does for a shell's own `>&1`); else opened as a shell's `>` opens it."""
+    descriptor = _descriptor_of(path)
+    own = _OWN_DESCRIPTOR.fullmatch(descriptor.replace(f"/proc/{os.getpid()}/", "/proc/self/")) \
+        if descriptor else None
+    try:
+        if own:
+            fd = int(own.group(1))
+            if fd in (1, 2):
+                (sys.stdout if fd == 1 else sys.stderr).flush()
+            _write_all(fd, data)
+            return
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC if stat.S_ISREG(os.stat(path).st_mode) else os.O_WRONLY)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {_os_reason(exc)}; choose another -o path") from None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _make_folder(folder: Path) -> None:
