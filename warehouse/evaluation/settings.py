@@ -76,6 +76,15 @@ class Settings:
                 f"complete={int(self.complete)};compat={self.compat};norel={self.norel}"
                 + (f";num_docs={self.num_docs}" if self.num_docs else ""))
 
+    @property
+    def options(self) -> list[str]:
+        """The options of `irw eval` that give these settings (none for the defaults): for a
+        message's command to show the scores a result was computed from."""
+        given = [("-l", self.level, 1), ("-M", self.depth, None), ("--compat", self.compat, 9),
+                 ("--norel", self.norel, "include"), ("--num-docs", self.num_docs, 0)]
+        return ([*(part for flag, value, default in given if value != default for part in (flag, str(value)))]
+                + (["-J"] if self.judged_only else []) + (["-c"] if self.complete else []))
+
     def describe(self) -> str:
         ties = "score (float32) desc, docid desc" if self.compat == 9 else "score (double) desc, docid desc"
         query_set = "every qrels query (-c)" if self.complete else "queries in both run and qrels"

@@ -280,6 +280,28 @@ class Comparison(PaperTables, Tabular):
         untested = sorted({row.measure.name for row in self.rows if row.result is None})
         if untested:
             lines.append(f"not tested (not a mean over queries): {', '.join(untested)}")
+        lines += self._undefined_means()
+        return lines
+
+    def _undefined_means(self) -> list[str]:
+        """Why a pair of a testable measure was not tested although its runs share queries: a
+        query's score that is no number (0/0, trec_eval's -nan) leaves its run's mean undefined,
+        as trec_eval's own mean is then, and a test of it would be a test of nothing."""
+        import shlex
+
+        lines = []
+        for row in self.rows:
+            r = row.result
+            if r is None or r.n == 0:
+                continue
+            for name, mean in ((row.run, r.mean_a), (row.baseline, r.mean_b)):
+                if not math.isfinite(mean):
+                    command = shlex.join(["irw", "eval", name, "--qrels", self.qrels, "-q", "-m", row.measure.name,
+                                          *self.settings.options])
+                    lines.append(f"not tested: {row.measure.name} of {row.run} vs {row.baseline}: {name}'s score is "
+                                 "not a number on some query (0/0, trec_eval's -nan), so its mean is undefined; "
+                                 f"`{command}` shows which")
+                    break
         return lines
 
 
