@@ -9,8 +9,8 @@
 -- queries counts the evaluated queries; judged_queries the qrels set's.
 -- Rank: competition rank ("1, 2, 2, 4") by the primary measure, highest first, values equal to 12
 -- decimals sharing a rank (two runs with equal means over different per-query values can differ
--- in the last bits); runs without a primary value come last, unranked. Ties order by run name
--- (byte order).
+-- in the last bits); runs without a primary value (or with a NaN one) come last, unranked. Ties
+-- order by run name (byte order).
 with summary_scores as (
     select
         s.run_id,
@@ -42,7 +42,8 @@ summarized as (
 primary_values as (
     select
         r.run_id,
-        p.value as primary_value
+        -- a NaN mean (trec_eval's nan: a per-query value undefined) ranks no more than no value
+        nullif(p.value, cast('nan' as double)) as primary_value
     from runs as r
     inner join report_runs as o on o.run_id = r.run_id
     left join summarized as p

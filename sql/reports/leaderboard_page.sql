@@ -15,7 +15,8 @@
 -- computes it (mean, sum for counts, geometric mean for gm_*, summed in query-id order), stored
 -- once per run's scores (score_summaries): a page reads 10,000 summaries per measure, not every
 -- per-query score. rank is leaderboard.sql's competition rank (values equal to 12 decimals share
--- one) over every run of the board, filtered or not: it never depends on the page or the filter.
+-- one) over every run of the board, filtered or not: it never depends on the page or the filter;
+-- a run whose primary value is null or NaN is unranked, as leaderboard.sql leaves it.
 -- Order: the sort key (a measure's at 12 decimals; nulls last either way), then run name (byte
 -- order): a total order, so pages never overlap or skip a run. total: the runs the filter keeps; board_runs: every run of the
 -- board; top_run: the rank-1 run (first by name among equals), the default baseline;
@@ -27,9 +28,10 @@ with board as (
         r.name as run,
         coalesce(r.system, r.name) as system,
         r.file_created_at as run_date,
-        round(p.value, 12) as primary_value,
+        -- a NaN mean (trec_eval's nan: a per-query value undefined) is no value: unranked, sorted last
+        round(nullif(p.value, cast('nan' as double)), 12) as primary_value,
         coalesce(p.queries, 0) as primary_queries,
-        round(k.value, 12) as sort_value
+        round(nullif(k.value, cast('nan' as double)), 12) as sort_value
     from runs as r
     inner join report_runs as o on o.run_id = r.run_id
     left join report_values as p
@@ -114,8 +116,8 @@ numbered as (
 bests as (
     select
         position,
-        max(value) as best_high,
-        min(value) as best_low
+        max(nullif(value, cast('nan' as double))) as best_high,
+        min(nullif(value, cast('nan' as double))) as best_low
     from report_values
     group by position
 ),

@@ -37,6 +37,12 @@ def fit(text: str, width: float, font_px: float = 12.0, bold: bool = False) -> s
     return text if len(text) <= room else text[:max(room - 1, 1)] + "\u2026"
 
 
+def plotted(value: float | None) -> bool:
+    """Whether a value has a place on a chart: a number, not None, NaN or infinite (trec_eval's nan
+    where a per-query value is undefined). The others are left off; the page's table lists them."""
+    return value is not None and math.isfinite(value)
+
+
 def c(value: float) -> str:
     """A coordinate as printed in SVG: one decimal, no negative zero."""
     text = f"{value:.1f}"
@@ -217,7 +223,7 @@ def difference_bars(items: Sequence[tuple[str, float]], *, title: str, y_label: 
     Gains are drawn dark and solid, losses light with a dark outline, ties as a thin rule on the
     zero line, so the chart reads in grey print.
     """
-    ordered = sorted(items, key=lambda item: (-item[1], item[0]))
+    ordered = sorted([item for item in items if plotted(item[1])], key=lambda item: (-item[1], item[0]))
     left, top, right, bottom = _plot_box()
     values = [v for _, v in ordered] or [0.0]
     lo, hi, ticks = nice_ticks(min(values + [0.0]), max(values + [0.0]), 6)
@@ -277,6 +283,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
     drawn, legend = [], []
     for index, (name, points) in enumerate(series):
         shape = series_shape(index)
+        points = [(px, py) for px, py in points if plotted(px) and plotted(py)]
         path = "".join(f"{'M' if i == 0 else 'L'}{c(x(px))},{c(y(py))}" for i, (px, py) in enumerate(points))
         markers = [Marker(marker_path(shape, x(px), y(py)),
                           point_title.format(name=name, x=tick_label(px, x_step), y=format_number(py)))
@@ -308,6 +315,7 @@ def scatter(points: Sequence[tuple[str, float, float]], *, title: str, x_label: 
             summary: str = "", size: int = 340) -> ScatterChart:
     """Points (label, x, y) over the square [0, max]; above the diagonal y wins (filled), below it
     loses (hollow), on it ties (a small cross)."""
+    points = [p for p in points if plotted(p[1]) and plotted(p[2])]
     top_value = max([1e-9] + [max(px, py) for _, px, py in points])
     lo, hi, values = nice_ticks(0.0, top_value, 5)
     left, top, right, bottom = 56, MARGIN_TOP, size - MARGIN_RIGHT, size - MARGIN_BOTTOM
@@ -443,6 +451,9 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
     time_domain: the dates the axis spans (default: these points'); the same for every system of a
     report puts their charts on one time axis."""
     left, top, right, bottom = _plot_box(height=260)
+    if systems is not None:
+        systems = [system for system, (_, value, _, _) in zip(systems, points) if plotted(value)]
+    points = [p for p in points if plotted(p[1])]
     times = [_epoch(when) for when, _, _, _ in points]
     if time_domain is not None:
         t0, t1 = _epoch(time_domain[0]), _epoch(time_domain[1])
@@ -463,7 +474,7 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
         x = Scale(t0, t0, left, right)  # every point at the middle
         x_ticks = [Tick(c(x(t0)), _time_label(t0, 86400))] if points else []
     values = [v for _, v, _, _ in points]
-    hi = max(values + [y_top or 0.0, 1e-9])
+    hi = max(values + [y_top if plotted(y_top) else 0.0, 1e-9])
     lo = min(values + [0.0])
     y_lo, y_hi, y_values = nice_ticks(lo, hi, 5)
     y = Scale(y_lo, y_hi, bottom, top)

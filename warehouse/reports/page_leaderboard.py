@@ -211,7 +211,8 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     if baseline is None and ranked:
         baseline = ranked[0]
     elif baseline is not None and baseline not in ranked:
-        raise UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
+        raise _unranked_baseline(baseline, runs.get(baseline, {}).get("values", {}).get(scope.primary.name),
+                                 scope.primary.name, qrels)
     pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
     pair_rows = tested_pairs(scope, pairs, shown, stats)
     family = correct_together(pair_rows, stats)
@@ -232,6 +233,14 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
                        settings_items(scope, stats, family_text), family_text, selection,
                        ties_note=tie_forms_left_out(scope.primary, settings))
+
+
+def _unranked_baseline(baseline: str, value: float | None, primary: str, qrels: str) -> UsageError:
+    """The error of a baseline the board does not rank: no value of the primary measure, or a NaN one."""
+    if value is not None and math.isnan(value):
+        return UsageError(f"baseline {baseline} is not ranked: its {primary} on {qrels} is undefined (nan); "
+                          "choose another --baseline")
+    return UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
 
 
 def _tie_measures(scope: Scope, names: Sequence[str], ensured: bool = False) -> list[Measure]:
@@ -458,12 +467,14 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
                            f"{plural(pages, 'page')} of {choice.per_page}; choose a page from 1 to {pages}")
     first = table.to_dicts()[0]
     total, board_runs, top_run = first["total"], first["board_runs"], first["top_run"]
-    ranked = [run for run, primary_value, _low, _high in ranges if primary_value is not None]
+    # a NaN mean is no value (leaderboard_page.sql leaves its run unranked): not ranked, not tested
+    ranked = [run for run, primary_value, _low, _high in ranges if not missing(primary_value)]
     chosen = baseline is None
     if baseline is None and ranked:
         baseline = top_run
     elif baseline is not None and baseline not in ranked:
-        raise UsageError(f"baseline {baseline} was not evaluated on any query of {qrels}; choose another --baseline")
+        raise _unranked_baseline(baseline, next((v for run, v, _l, _h in ranges if run == baseline), None),
+                                 scope.primary.name, qrels)
     pairs = [(name, baseline) for name in ranked if name != baseline] if baseline else []
     p_values = _family_p_values(scope, pairs, [m for m in shown if testable(m)], stats, ids)
     keys = list(p_values)

@@ -13,7 +13,10 @@ once more on a connection that may write, which computes them and stores them as
 would (with the significance tests the report stores beside them). One such pass at a time in
 this process (a lock), so two requests never compute the same scores at once: the second finds
 them stored. Where no connection may write (a file this process cannot write, a PostgreSQL role
-that only reads), ScoresMissing says which `irw eval` command stores them.
+that only reads), ScoresMissing says which `irw eval` command stores them; so it does where the
+page's may_store refuses (app.py: a measure chosen in the URL that is neither one of trec_eval's
+usual measures nor stored for any run, which a request may not add: else any visitor could grow
+the warehouse without bound with GETs).
 
 DuckDB keeps one configuration per file within a process (a read-only sandbox and a writing
 connection cannot be open at once), so on a DuckDB file the writing pass waits until the
@@ -129,18 +132,27 @@ class WarehouseAccess:
                 time.sleep(0.02)
 
     # -- pages ------------------------------------------------------------------------------------
-    def page(self, build: Callable[[Warehouse], T], needs: Callable[[], str]) -> T:
+    def page(self, build: Callable[[Warehouse], T], needs: Callable[[], str],
+             may_store: Callable[[Warehouse], str] | None = None) -> T:
         """build(warehouse), on the sandbox; when it lacks scores, once more where they may be
         stored. needs() is the `irw eval` command that stores them, for when they may not. Once a
         pass finds that no connection here may write, may_write is False: a build may then do
         without what it would only have liked stored (a leaderboard's tie ranges), and is given
-        the sandbox once more before the page says what to run."""
+        the sandbox once more before the page says what to run. may_store(warehouse), asked on
+        the sandbox before any pass that may write: '' when a request may store what the page
+        lacks, else why not (ScoresMissing says it, with needs())."""
         try:
             with self._session(False):
                 with self._open(False) as wh:
                     return build(wh)
         except ReadOnlyError as exc:
             missing = str(exc)  # not the error: its traceback would hold the sandbox's objects
+        if may_store is not None:
+            with self._session(False):
+                with self._open(False) as wh:
+                    refused = may_store(wh)
+            if refused:
+                raise ScoresMissing(refused, needs())
         with self._compute, self._session(True):
             try:
                 wh = self._open(True)

@@ -12,6 +12,8 @@ Every page takes the reports' choices in its URL: m (measures, repeated: ?m=AP&m
 first ranks), run and system (the runs, as Warehouse.select_runs chooses them: names and
 shell-style patterns, ?run=BM25*), baseline, and on a run page query. Names in URLs are
 percent-encoded path segments and query values; none of them ever reaches the file system.
+A page computes and stores the scores it lacks (access.py) only for a measure of trec_eval's usual
+set or one already stored for some run on the qrels set (may_store): a GET never adds a measure.
 
 The templates are the static reports'; templates/serve/ extends them with this server's links and
 forms. The static leaderboard links each run to a file beside it; here the `urlquote` filter turns
@@ -24,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Sequence
@@ -32,6 +35,7 @@ from urllib.parse import quote, unquote, urlencode
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import QueryParams
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -42,7 +46,12 @@ from warehouse.formats import formatting
 from warehouse import reports
 from warehouse.errors import IrwError, NotFoundError, ReadOnlyError, WarehouseNotFound
 from warehouse.reports.render import environment as report_environment
-from warehouse.reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, _parse_measures, pr_measures
+from warehouse.evaluation.evaluator import Settings
+from warehouse.evaluation.measures import parse_all
+from warehouse.reports.display import plural
+from warehouse.reports.scope import (COVERAGE_MEASURE, DEFAULT_MEASURES, WANTED_COLUMNS, _parse_measures,
+                                     pr_measures, wanted_entries)
+from warehouse.store import catalog
 from warehouse.formats.table import Table
 from warehouse.serve import paging
 from warehouse.serve.access import SQL_MAX_ROWS, QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
@@ -158,6 +167,46 @@ class Choices:
         return base
 
 
+# -- the scores a request may store ----------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def stored_on_request() -> frozenset[str]:
+    """The measures whose missing scores any request may compute and store: trec_eval's usual set
+    (what `irw eval -m all_trec` stores, at the relevance level the pages use) and those the pages
+    add on their own. Every other measure (P@12345, nDCG@7, AP(rel=3), a user measure), a new set
+    of scores for every run, only where an `irw eval` stored it for some run of the qrels set
+    already: else each GET of another ?m= would grow the warehouse, without bound."""
+    return frozenset(m.name for m in parse_all(["all_trec", *DEFAULT_MEASURES, COVERAGE_MEASURE, *pr_measures()]))
+
+
+def may_store(qrels: str, specs: Sequence[str] | None) -> Callable[[Any], str] | None:
+    """access.page's may_store for a page of qrels showing the measures specs (None: the pages'
+    defaults, always stored on request): '' when each of them is stored_on_request or stored
+    already for a run qrels judges (sql/reports/missing_scores.sql: a measure no such run has),
+    else which are not, and why the page does not compute them."""
+    if not specs:
+        return None
+
+    def check(wh) -> str:
+        asked = list({m.name: m for m in parse_all(list(specs))
+                      if m.family.sql is not None and m.name not in stored_on_request()}.values())
+        if not asked:
+            return ""
+        ids = catalog.run_ids(wh.db, wh.select_runs(qrels=qrels))
+        entries = wanted_entries(wh, catalog.qrels_set_id(wh.db, qrels), Settings(), asked)
+        wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
+            (w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in entries.values()])
+        lacking = Counter(measure for _run, measure in wh.db.run_file(
+            "reports/missing_scores.sql", {"run_ids": list(ids.values())}).fetchall())
+        new = [m.name for m in asked if lacking[m.name] >= len(ids)]
+        if not new:
+            return ""
+        return (f"{', '.join(new)} {'is' if len(new) == 1 else 'are'} stored for no run on {qrels}, and this "
+                "server computes and stores scores on a request only for trec_eval's usual measures (those of "
+                "`irw eval -m all_trec`) and for measures an `irw eval` stored already")
+    return check
+
+
 # -- responses --------------------------------------------------------------------------------------
 
 def _status(exc: IrwError) -> int:
@@ -249,9 +298,10 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     this server through a name of its own); None answers any."""
     access = WarehouseAccess(target, busy_wait=busy_wait, sql_timeout=sql_timeout)
 
-    async def answer(kind: str, build: Callable[[Any], Any], needs: Callable[[], str]) -> Response:
+    async def answer(kind: str, build: Callable[[Any], Any], needs: Callable[[], str],
+                     stores: Callable[[Any], str] | None = None) -> Response:
         try:
-            result = await run_in_threadpool(access.page, build, needs)
+            result = await run_in_threadpool(access.page, build, needs, stores)
         except IrwError as exc:
             return error_response(exc, kind)
         if kind == "html":
@@ -303,9 +353,15 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
         async def handler(request: Request) -> Response:
             qrels = param(request, "qrels")
             c = Choices.of(request)
+            too_far = None
             try:
                 columns = paging.leaderboard_columns(_parse_measures(c.measures))
-                choice, sort = paging.page_choice(request.query_params, columns)
+                try:
+                    choice, sort = paging.page_choice(request.query_params, columns)
+                except paging.PageTooFar as exc:  # the first page says how many the list has
+                    too_far = exc.given
+                    choice, sort = paging.page_choice(QueryParams(
+                        [(k, v) for k, v in request.query_params.multi_items() if k != "page"]), columns)
             except IrwError as exc:
                 return error_response(exc, kind)
 
@@ -324,6 +380,14 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
 
                 def page_url(number: int, api: bool = False) -> str:
                     return qrels_url(qrels, "", api, **c.params(), **{**keep, "page": None if number == 1 else number})
+
+                if too_far is not None:
+                    wrong = paging.BadParameter(
+                        f"?page={too_far[:40]!r} is past the last page: {plural(found.total, 'run')} make "
+                        f"{plural(found.pages, 'page')} of {choice.per_page}; "
+                        f"give a whole number from 1 to {found.pages}")
+                    wrong.back = (page_url(1), "its first page")
+                    raise wrong
 
                 pager = {"first": page_url(1), "last": page_url(found.pages),
                          "previous": page_url(choice.page - 1) if choice.page > 1 else None,
@@ -358,7 +422,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                                     system=c.systems or []),
                               notes=board.selection.notes() if board.selection is not None else [])
 
-            return await answer(kind, build, lambda: access.eval_command(qrels, [*c.shown_measures, COVERAGE_MEASURE]))
+            return await answer(kind, build, lambda: access.eval_command(qrels, [*c.shown_measures, COVERAGE_MEASURE]),
+                                may_store(qrels, c.measures))
         return handler
 
     # -- run page
@@ -383,7 +448,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                                     system=page.meta["system"]))
 
             return await answer(kind, build, lambda: access.eval_command(
-                qrels, [*c.shown_measures, COVERAGE_MEASURE, *pr_measures()], [run] + ([c.baseline] if c.baseline else [])))
+                qrels, [*c.shown_measures, COVERAGE_MEASURE, *pr_measures()], [run] + ([c.baseline] if c.baseline else [])
+            ), may_store(qrels, c.measures))
         return handler
 
     # -- compare
@@ -405,7 +471,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                               json_url=qrels_url(qrels, "compare", True, **c.params()))
 
             return await answer(kind, build, lambda: access.eval_command(
-                qrels, [*c.shown_measures, *pr_measures()], c.runs or []))
+                qrels, [*c.shown_measures, *pr_measures()], c.runs or []), may_store(qrels, c.measures))
         return handler
 
     # -- history
@@ -425,7 +491,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                               json_url=qrels_url(qrels, "history", True, m=[measure], run=c.runs or [],
                                                  system=c.systems or []))
 
-            return await answer(kind, build, lambda: access.eval_command(qrels, [measure]))
+            return await answer(kind, build, lambda: access.eval_command(qrels, [measure]),
+                                may_store(qrels, [measure] if c.measures else None))
         return handler
 
     # -- SQL console

@@ -4,7 +4,8 @@
 list's registry, never user text formatted into SQL: the SQL takes the chosen kind and position as
 bound values), `?order=asc|desc` (default: each column's natural order), `?filter=` (text a run's
 name or system holds, case folded; bound as a value). A value outside these is a BadParameter
-(status 400) that says what is allowed.
+(status 400) that says what is allowed; a page whose first row is past MAX_OFFSET is a PageTooFar
+(also a 400), which the server answers with the pages the list has (app.py).
 """
 from __future__ import annotations
 
@@ -21,10 +22,21 @@ from warehouse.reports.scope import COVERAGE_MEASURE, higher_is_better
 PER_PAGE = 50
 MAX_PER_PAGE = 500
 MAX_FILTER = 200
+MAX_OFFSET = 2**31 - 1  # the SQL's offset is an integer: a page past it is past any list's last
 
 
 class BadParameter(UsageError):
     """A paging, sorting or filtering parameter outside what the list allows."""
+
+
+class PageTooFar(BadParameter):
+    """?page= a whole number whose first row is past MAX_OFFSET (given: the text as sent): no list
+    has that many rows, and the SQL's offset could not hold it. The server says which pages the
+    list has."""
+
+    def __init__(self, given: str):
+        super().__init__(f"?page={given[:40]!r} is past the last page")
+        self.given = given
 
 
 @dataclass(frozen=True)
@@ -60,9 +72,17 @@ def _integer(params: QueryParams, name: str, default: int, low: int, high: int |
     if len(values) > 1:
         raise BadParameter(f"?{name}= is given {len(values)} times; give it once, a whole number {bound}")
     text = values[0].strip()
-    if not text.isdigit() or len(text) > 9 or not (low <= int(text) <= (high if high is not None else 10**9)):
+    # ASCII digits only: str.isdigit takes other scripts' digits (and superscripts, which int() refuses);
+    # their count first: int() of thousands of digits is refused too
+    digits = text.lstrip("0") if text.isascii() and text.isdigit() else None
+    if digits is not None and len(digits) > len(str(MAX_OFFSET)):
+        if high is None:
+            raise PageTooFar(values[0])
+        digits = None  # past the bound
+    number = int(digits or "0") if digits is not None else None
+    if number is None or number < low or (high is not None and number > high):
         raise BadParameter(f"?{name}={values[0][:40]!r} is not allowed: give a whole number {bound}")
-    return int(text)
+    return number
 
 
 def _single(params: QueryParams, name: str) -> str | None:
@@ -77,6 +97,8 @@ def page_choice(params: QueryParams, columns: dict[str, Column]) -> tuple[PageCh
     not allowed (the message lists what is)."""
     page = _integer(params, "page", 1, 1, None)
     per_page = _integer(params, "per_page", PER_PAGE, 1, MAX_PER_PAGE)
+    if (page - 1) * per_page > MAX_OFFSET:
+        raise PageTooFar(params["page"])
     given = _single(params, "sort") or "rank"
     sort = _column_named(given, columns)
     if sort is None:
