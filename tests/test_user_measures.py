@@ -384,7 +384,7 @@ def test_spark_says_a_measure_of_your_own_is_computed_in_the_warehouse(tmp_path,
 
 
 def test_irw_serve_and_the_other_reports_show_a_user_measure(dl19, tmp_path, conformance):
-    from test_serve import get_json, served
+    from test_serve import get, get_json, served
 
     db = dl19
     with warehouse.open(db) as wh:
@@ -395,7 +395,14 @@ def test_irw_serve_and_the_other_reports_show_a_user_measure(dl19, tmp_path, con
         result = cli("report", kind, *args, "--qrels", "dl19", "-m", "prec@5", "-o", out)
         assert result.exit_code == 0, result.stderr
         assert "prec(k=5)" in out.read_text(encoding="utf-8"), kind
+    # the server computes on request only trec_eval's usual measures (P@20) and those stored
+    # already for some run (prec@5, by the reports above): prec@20 is first stored by an irw eval
     with served(str(db), "--timeout", "30", log=tmp_path / "serve.log", cwd=tmp_path) as base:
+        rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=prec@5&m=P@5")
+        assert len(rows) == 6 and all(row["prec(k=5)"] == row["P@5"] for row in rows)
+        status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?m=prec@20&m=P@20")
+        assert status == 409 and "irw eval" in body and "prec(k=20)" in body, (status, body[:300])
+        assert cli("eval", "BM25", "--qrels", "dl19", "-m", "prec@20").exit_code == 0
         rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=prec@20&m=P@20")
         assert len(rows) == 6 and all(row["prec(k=20)"] == row["P@20"] for row in rows)
         assert {row["run"]: row["P@20"] for row in rows}["BM25"] == pytest.approx(
