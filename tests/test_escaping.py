@@ -251,5 +251,6 @@ def test_a_command_irw_suggests_runs_as_printed_when_a_name_has_spaces(tmp_path,
     spaced = folder / "my prec.sql"
     spaced.write_text(measure.read_text())
     assert irw("measures", "add", spaced).exit_code == 0
+    spaced.write_text(measure.read_text().replace("k=10", "k=5"))  # another definition: the same is a no-op
     words = suggested(irw("measures", "add", spaced), "irw measures add")
     assert words == ["irw", "measures", "add", str(spaced), "--replace"] and irw(*words[1:]).exit_code == 0

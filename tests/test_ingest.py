@@ -286,7 +286,8 @@ def test_empty_file_is_refused(kind, content, seeded_db, tmp_path, irw):
     before = fingerprint_at(seeded_db)
     result = irw("ingest", kind, path, "--name", "new")
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"Error: {path}: the file is empty: no {kind} lines found")
+    assert result.stderr.startswith(f"Error: {path}: no {kind} lines (the file is empty, or holds only blank lines "
+                                    "and comments)")
     assert fingerprint_at(seeded_db) == before
 
 

@@ -91,7 +91,8 @@ def _format_option(help: str = "Output format.") -> typer.models.OptionInfo:
 SqlFormat = _choices("SqlFormat", *TABLE_FORMATS, "jsonl", *formatting.FILE_FORMATS)
 EvalFormat = _choices("EvalFormat", *TABLE_FORMATS, "trec")
 CompareFormat = _choices("CompareFormat", *TABLE_FORMATS, *PAPER_FORMATS)
-ReportFormat = _choices("ReportFormat", "html", *TABLE_FORMATS, *PAPER_FORMATS)
+ReportFormat = _choices("ReportFormat", "html", *TABLE_FORMATS, *PAPER_FORMATS)  # the leaderboard's
+PageFormat = _choices("PageFormat", "html", *TABLE_FORMATS)  # report run, compare, history: no paper table
 FormatOption = Annotated[OutputFormat, _format_option()]
 
 
@@ -505,8 +506,7 @@ def sql(
 ) -> None:
     """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...).
 
-    Only the sandboxed connection is opened: read-only, nothing outside the warehouse. The result
-    file is written by irw after the query, never by the SQL."""
+    Only the sandboxed connection is opened: read-only, nothing outside the warehouse. The result file is written by irw after the query, never by the SQL."""
     with reported_errors():
         try:
             text = sys.stdin.read() if query == "-" else query
@@ -732,6 +732,9 @@ def measures_add(
     """Add a measure written in SQL; from then on irw eval -m NAME, compare and reports compute it."""
     with reported_errors(), Warehouse(db, create=False) as wh:
         definition = wh.add_measure(file, replace=replace)
+        if definition.unchanged:
+            err(f"measure {definition.name} is already added with this same definition; nothing changed")
+            return
         params = ", ".join(f"{k}={v:g}" for k, v in definition.parameters) or "none"
         err(f"added measure {definition.name} (parameters: {params}; aggregate: {definition.aggregate}) "
             f"from {file}")
@@ -768,26 +771,25 @@ OutputOption = Annotated[Optional[Path], _output_option(
     "File to write the report to (HTML; with --format, that format); - writes it to stdout.")]
 
 
-ReportFormatOption = Annotated[ReportFormat, _format_option(
-    "html writes the report to -o; the others print its main table to stdout.")]
+_REPORT_FORMAT_HELP = "html writes the report to -o; the others print its main table to stdout."
+ReportFormatOption = Annotated[ReportFormat, _format_option(_REPORT_FORMAT_HELP)]
+PageFormatOption = Annotated[PageFormat, _format_option(_REPORT_FORMAT_HELP)]
 
 
-def _check_output(fmt: ReportFormat, output: Optional[Path]) -> None:
-    if fmt is ReportFormat.html and output is None:
+def _check_output(fmt: Enum, output: Optional[Path]) -> None:
+    if fmt.value == "html" and output is None:
         raise UsageError("write the report with -o FILE (or -o - for stdout), or print its table with --format")
 
 
-def _emit_report(report, fmt: ReportFormat, output: Optional[Path], render) -> None:
-    """The report in fmt, written to output (-o FILE, whole or not at all) or, without -o or with
-    -o -, to stdout: HTML needs -o, a table or paper format prints unless -o names a file."""
-    if fmt is ReportFormat.html:
+def _emit_report(report, fmt: Enum, output: Optional[Path], render) -> None:
+    """The report in fmt (ReportFormat or PageFormat), written to output (-o FILE, whole or not at
+    all) or, without -o or with -o -, to stdout: HTML needs -o, a table or paper format prints
+    unless -o names a file."""
+    if fmt.value == "html":
         text = render(report)
     elif fmt.value in PAPER_FORMATS:
         from warehouse.reports import paper
 
-        if not hasattr(report, "paper_table"):
-            raise UsageError(f"--format {fmt.value} prints a paper table: irw report leaderboard and irw compare "
-                             "make one")
         text = paper.render(report.paper_table(), fmt.value)
     else:
         text = formatting.render(report.table(), OutputFormat(fmt.value))
@@ -924,7 +926,7 @@ def report_run(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: ReportFormatOption = ReportFormat.html,
+    fmt: PageFormatOption = PageFormat.html,
 ) -> None:
     """One run: metadata, per-query values, difference to a baseline, precision-recall, relevant ranks."""
     from warehouse import reports
@@ -953,7 +955,7 @@ def report_compare(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: ReportFormatOption = ReportFormat.html,
+    fmt: PageFormatOption = PageFormat.html,
 ) -> None:
     """Two or more runs: paired tests per measure, win/tie/loss, per-query scatter, precision-recall."""
     from warehouse import reports
@@ -979,7 +981,7 @@ def report_history(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: ReportFormatOption = ReportFormat.html,
+    fmt: PageFormatOption = PageFormat.html,
 ) -> None:
     """Each system's runs over time, the best so far, and flags where a newer run is significantly worse."""
     from warehouse import reports

@@ -23,9 +23,9 @@ from warehouse.engines import FILE_ENGINES, evaluates_files
 from warehouse.errors import InputFileError, IrwError, MeasureError, Problem, UsageError
 from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only,
                                             measure_params, runs_by_rows)
-from warehouse.formats.formatting import trec_line
+from warehouse.formats.formatting import TREC_NAN, trec_line
 from warehouse.ingestion.files import SwappedFileError, display_name
-from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, FORMAT_SETS, JG_FAMILIES, LEVELS, NONE,
+from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, JG_FAMILIES, LEVELS, MEASURE_SETS, NONE,
                                            PREFS_FAMILIES, RAW, Measure, default_measures, parse, parse_trec,
                                            suggestion, trec_measure_set)
 
@@ -36,6 +36,13 @@ REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 
 class NoQueriesError(IrwError):
     exit_code = 7
+
+
+class MeasureArgumentError(MeasureError, UsageError):
+    """A -m that irw trec-eval cannot take (an unknown name, a bad parameter list, a measure the
+    judgments' format cannot give): a bad argument, exit status 2 as `irw trec-eval -h` promises
+    (trec_eval itself exits 1, "illegal measure", as it does for any usage mistake); a MeasureError
+    still, as `irw eval` raises for the same name."""
 
 
 @dataclass
@@ -68,7 +75,8 @@ class Flag:
 # every flag the parser takes).
 FLAGS: tuple[Flag, ...] = (
     Flag(("-h", "--help"), None, "print this help and exit", {"action": "store_true"}),
-    Flag(("-v", "--version"), None, "print the trec_eval versions followed (to stderr, as trec_eval) and exit",
+    Flag(("-v", "--version"), None, "print to stderr, as trec_eval does, the trec_eval version followed (9.0.8;\n"
+         "10.0-rc2, 10.0's VERSIONID, with --compat 10) and irw's, and exit",
          {"action": "store_true"}),
     Flag(("-q", "--query_eval_wanted"), None, 'print the value of every measure for every query, then the summary ("all")',
          {"action": "store_true"}),
@@ -99,9 +107,11 @@ FLAGS: tuple[Flag, ...] = (
          {"default": None}),
     Flag(("-m", "--measure"), "MEASURE", "a measure to print; repeatable (default: official). trec_eval names with their\n"
          "parameters (map, P.5,10, ndcg_cut.10, recall.1000, set_F.0.25, iprec_at_recall..10,.5,\n"
-         "ndcg.1=3,2=9), the sets all_trec and official, or ir_measures names (AP, P@10,\n"
-         "nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names.\n"
-         "`irw measures` lists every measure.", {"action": "append", "default": []}, repeatable=True),
+         "ndcg.1=3,2=9; of a family's lists, the first is read, as trec_eval reads them), its\n"
+         "sets official, all_trec and set (all_prefs, prefs, qrels_jg with -R), or ir_measures\n"
+         "names (AP, P@10, nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names,\n"
+         "each of them (-m P@5 -m P@10 as -m P.5,10). `irw measures` lists every measure.",
+         {"action": "append", "default": []}, repeatable=True),
     Flag(("--compat",), "9|10", "follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for\n"
          "interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)",
          {"type": int, "default": 9, "choices": (9, 10)}),
@@ -229,24 +239,29 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
 def requested_measures(specs: list[str], compat: int) -> list[Measure]:
     """The measures trec_eval would print, in its table order (never in -m order).
 
-    As in trec_eval, a family named in several -m arguments takes the first explicit parameter
-    list given for it (`-m all_trec -m P.5,7` prints P_5 and P_7 only), else its defaults.
+    As in trec_eval, a family named in several -m arguments of trec_eval's syntax takes the first
+    explicit parameter list given for it (`-m all_trec -m P.5,7` prints P_5 and P_7 only, `-m P.5
+    -m P.10` P_5 only), else its defaults. A name trec_eval itself does not take (P@10, nDCG@10,
+    P_10) always prints: see _family_measures.
     """
     families: list[str] = []
-    explicit: dict[str, str] = {}
+    explicit: dict[str, str] = {}  # each family's first list in trec_eval's syntax: the one trec_eval reads
+    added: dict[str, list[tuple[str, str]]] = {}  # (as typed, trec_eval spec) of the names trec_eval lacks
     named: set[str] = set()  # families asked for by name, not through a set
-    for spec in specs:
-        name, dot, params = spec.partition(".")
+    for typed in specs:
+        name = typed.partition(".")[0]
         if name in ("all_trec", "official"):
             families.extend(m.family.trec_name for m in trec_measure_set(name, compat))
             continue
-        if name in FORMAT_SETS:  # qrels_jg, all_prefs: trec_eval's sets of the other judgment formats
-            families.extend(FORMAT_SETS[name])
+        if name in MEASURE_SETS:  # set, prefs, all_prefs, qrels_jg: trec_eval's other nicknames
+            families.extend(MEASURE_SETS[name])
             continue
-        name, dot, spec = _as_trec_spec(spec)
+        name, dot, spec, trec_syntax = _as_trec_spec(typed)
         families.append(name)
         named.add(name)
-        if dot:
+        if not trec_syntax:
+            added.setdefault(name, []).append((typed, spec))
+        elif dot:
             explicit.setdefault(name, spec)
     too_new = sorted(f for f in named if FAMILIES.get(f) is not None and FAMILIES[f].v10_only and compat == 9)
     if too_new:
@@ -261,8 +276,42 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
             # trec_eval 9.0.8 printed relstring at its default width whatever the parameter.
             ordered.extend(parse_trec("relstring"))
             continue
-        ordered.extend(_as_typed(explicit.get(family, family)))
+        ordered.extend(_family_measures(family, explicit.get(family), added.get(family, [])))
     return ordered
+
+
+# the families of one value that take a parameter list (trec_eval reads its first item)
+_ONE_VALUE = ("set_F", "relstring")
+
+
+def _family_measures(family: str, listed: str | None, added: list[tuple[str, str]]) -> list[Measure]:
+    """One family's measures, from its first list in trec_eval's syntax (listed) and the names of
+    it trec_eval does not take (added: (as typed, trec_eval spec)).
+
+    trec_eval's rule, that the first list is read, holds among trec_eval's own syntax, so that its
+    commands print as it prints them. A name trec_eval does not take is no trec_eval command, and
+    dropping it would lose a measure asked for: its cutoffs (or levels) join the list, as if all of
+    them were typed in it (`-m P@5 -m P@10` as `-m P.5,10`; `-m P.5 -m P.10 -m P@20` prints P_5
+    and P_20, P.10 being the list trec_eval would not read), or, with no list in trec_eval's
+    syntax, are the list (`-m all_trec -m P@7` prints P_7 alone, as `-m all_trec -m P.7` does).
+    A family of one value (set_F, utility, ndcg's gains, rbp) has one list per run in trec_eval's
+    table: two different ones cannot both print, and are refused rather than one dropped."""
+    if not added:
+        return _as_typed(listed or family)
+    if ALL_FAMILIES[family].kind in (CUTOFFS, LEVELS) and family not in _ONE_VALUE:
+        by_value: dict = {}
+        for m in [*(_as_typed(listed) if listed else []), *(m for _, spec in added for m in parse_trec(spec))]:
+            by_value.setdefault(m.param, m)
+        return [by_value[value] for value in sorted(by_value)]
+    asked = {}  # the printed names of each list asked for -> (what asked for it, its measures)
+    for typed, spec in [*([(listed, listed)] if listed else []), *added]:
+        measures = _as_typed(spec)
+        asked.setdefault(tuple(m.trec_name for m in measures), (typed, measures))
+    if len(asked) > 1:
+        raise MeasureError(f"{', '.join(typed for typed, _ in asked.values())}: trec_eval computes {family} with "
+                           "one parameter list, so one run prints one of them: ask for one here (`irw eval` "
+                           "takes them all)")
+    return next(iter(asked.values()))[1]
 
 
 def _as_typed(spec: str) -> list[Measure]:
@@ -273,7 +322,7 @@ def _as_typed(spec: str) -> list[Measure]:
     value of their list only (atof, and relstring's width as a whole number)."""
     name, dot, params = spec.partition(".")
     family = ALL_FAMILIES.get(name)
-    one_value = name in ("set_F", "relstring")
+    one_value = name in _ONE_VALUE
     if not dot or family is None or family.kind in (NONE, CUTOFFS, LEVELS) and not one_value:
         measures = parse_trec(spec)
         if dot and family is not None and family.kind in (CUTOFFS, LEVELS) and len(measures) < len(params.split(",")):
@@ -298,16 +347,17 @@ def _as_typed(spec: str) -> list[Measure]:
     return measures
 
 
-def _as_trec_spec(spec: str) -> tuple[str, str, str]:
-    """(family, '.' if parameters were given, trec_eval spec) of one -m argument, which may be a
-    trec_eval name (`ndcg_cut.10`) or an ir_measures name (`nDCG@10`), as `irw measures` lists."""
+def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
+    """(family, '.' if parameters were given, trec_eval spec, whether trec_eval takes it as typed)
+    of one -m argument, which may be a trec_eval name (`ndcg_cut.10`) or an ir_measures name
+    (`nDCG@10`), as `irw measures` lists."""
     try:
         measures = parse_trec(spec)  # validates the name and parameters
         name, dot, _ = spec.partition(".")
         if name not in ALL_FAMILIES and len(measures) == 1:
-            # a name as trec_eval prints it (P_10, unj_5): its family's rules hold, as for P.10
-            return measures[0].family.trec_name, ".", measures[0].trec_spec
-        return name, dot, spec
+            # a name as trec_eval prints it (P_10, unj_5), which its -m does not take: read as P.10
+            return measures[0].family.trec_name, ".", measures[0].trec_spec, False
+        return name, dot, spec, True
     except MeasureError as trec_error:
         try:
             named = parse(spec)
@@ -332,20 +382,13 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str]:
     families = {m.family.trec_name for m in named}
     if len(named) > 1 or len(families) > 1 or named == default_measures(named[0].family):
         # P without @k: the family's defaults; SetF: set_F at its default, printed `set_F` as -m set_F is
-        return named[0].family.trec_name, "", named[0].family.trec_name
-    return named[0].family.trec_name, ".", named[0].trec_spec
-
-
-# trec_eval's NaN (0/0, as under -J a query whose ranking -J emptied gets for iprec_at_recall_0.00)
-# is the x86 default NaN, whose sign bit is set: C's printf("%6.4f") writes it as "  -nan"
-NAN = "  -nan"
+        return named[0].family.trec_name, "", named[0].family.trec_name, False
+    return named[0].family.trec_name, ".", named[0].trec_spec, False
 
 
 def _format(m: Measure, qid: str, value) -> str:
     if m.family.trec_name == "relstring":
         return trec_line(_relstring_name(m), qid, f"'{value}'")
-    if isinstance(value, float) and math.isnan(value) and not m.is_count:
-        return trec_line(m.trec_name, qid, NAN)
     return trec_line(m.trec_name, qid, value, m.is_count)
 
 
@@ -380,7 +423,7 @@ def _per_query_lines(measures: list[Measure], rows: list, block: list[str], eval
             query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
         out.extend(query_lines)
     # '%6.4f' % nan is "   nan": trec_eval's is "  -nan" (a query id holds no blank, so only a value matches)
-    return "".join(out).replace("\t   nan\n", f"\t{NAN}\n")
+    return "".join(out).replace("\t   nan\n", f"\t{TREC_NAN}\n")
 
 
 LINE_FORMAT_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("head", "varchar"), ("kind", "varchar")]
@@ -431,8 +474,8 @@ def _values_by_query(rows: list, block: list[str], evaluated: list[str], names: 
 
 _FORMAT_NAMES = {"qrels": "TREC qrels (-R qrels, the default)", "qrels_jg": "judgment groups (-R qrels_jg)",
                  "prefs": "preference judgments (-R prefs or -R qrels_prefs)"}
-_FORMAT_SETS_SHOWN = {"qrels": "-m official, -m all_trec or any measure of `irw measures`", "qrels_jg": "-m qrels_jg",
-                      "prefs": "-m all_prefs"}
+_FORMAT_SETS_SHOWN = {"qrels": "-m official, -m all_trec, -m set or any measure of `irw measures`",
+                      "qrels_jg": "-m qrels_jg", "prefs": "-m all_prefs or -m prefs"}
 
 
 def _require_format(measures: list[Measure], rel_format: str) -> None:
@@ -526,11 +569,15 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
         # trec_eval prints its version to stderr and exits 0
         from warehouse.version import __version__
 
-        print(f"trec_eval version 9.0.8 (10.0 with --compat 10): irw trec-eval {__version__}", file=sys.stderr)
+        version = TREC_EVAL_VERSIONS[_compat_of(argv)]
+        print(f"trec_eval version {version}: irw trec-eval {__version__}", file=sys.stderr)
         return
     args = replace(parse_args(argv), process_ends=process_ends)
-    measures = requested_measures(args.measures, args.settings.compat)
-    _require_format(measures, args.rel_format)
+    try:
+        measures = requested_measures(args.measures, args.settings.compat)
+        _require_format(measures, args.rel_format)
+    except MeasureError as exc:
+        raise MeasureArgumentError.of_lines(exc.message_lines()) from None
     zscores: dict[str, list] = {}  # the -Z file's lines, read once (after the first group's checks)
     with _files_database(args, measures) as (db, args):
         names = _run_names(args)
@@ -538,6 +585,20 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
         for group in _groups(db, list(dict.fromkeys(names))):
             blocks.update(_blocks(db, args, measures, group, zscores))
         out.write("".join(blocks[name] for name in names))
+
+
+# what `trec_eval -v` prints after "trec_eval version ", by --compat: its Makefile's VERSIONID, 9.0.8 at
+# tag v9.0.8 and 10.0-rc2 in 10.0's (the one with rbp, unj and gain_init.c)
+TREC_EVAL_VERSIONS = {9: "9.0.8", 10: "10.0-rc2"}
+
+
+def _compat_of(argv: list[str]) -> int:
+    """The --compat of ARGV, read alone (-v prints before any other argument is checked, as trec_eval's
+    does); a value it does not take is refused as without -v."""
+    flag = next(f for f in FLAGS if f.names == ("--compat",))
+    parser = _Parser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
+    parser.add_argument(*flag.names, dest="compat", **flag.options)
+    return parser.parse_known_args(argv)[0].compat
 
 
 def _groups(db, names: list[str]) -> list[list[str]]:
@@ -725,9 +786,7 @@ def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, ev
             z_by_query.setdefault(qid, {})[at] = value
 
     def line(m: Measure, qid: str, value) -> str:
-        if value is None or isinstance(value, float) and math.isnan(value):
-            return "Z" + trec_line(m.trec_name, qid, NAN)
-        return "Z" + trec_line(m.trec_name, qid, float(value))
+        return "Z" + trec_line(m.trec_name, qid, math.nan if value is None else float(value))
 
     out: list[str] = []
     if args.per_query:

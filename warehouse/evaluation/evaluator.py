@@ -200,6 +200,8 @@ class Evaluation(Tabular):
     ignored_queries: dict[str, int] = field(default_factory=dict)  # run -> queries not in the qrels
     norel_queries: int = 0
     selection: Any = None  # the runs Warehouse.evaluate chose (catalog.RunSelection), and those left out
+    # (run, query) of the qrels queries -c evaluated for a run that lacks them (read with per_query)
+    queries_not_in_run: frozenset = frozenset()
 
     def table(self) -> Table:
         return self.wide(per_query=False)
@@ -215,7 +217,7 @@ class Evaluation(Tabular):
         """run's summary value of measure, named in any way evaluate takes it (nDCG@10,
         ndcg_cut.10, ndcg_cut_10 are one measure). A run or measure this evaluation lacks is
         NotEvaluated (a KeyError too), which says what it holds."""
-        resolved = [m.name for m in _resolve([measure])]
+        resolved = [m.name for m in _resolve([measure], self.settings.compat)]
         if len(resolved) != 1:
             raise MeasureError(f"{measure} names {len(resolved)} measures ({', '.join(resolved)}): name one")
         (name,) = resolved
@@ -228,14 +230,23 @@ class Evaluation(Tabular):
         names = [m.name for m in self.measures if m.family.sql is not None]
         raise NotEvaluated(f"{name} is not in this evaluation; its measures: {', '.join(names)}")
 
+    def per_query_shown(self) -> list[tuple]:
+        """The rows of per_query that irw eval -q prints, in every format: under --compat 9 none of a
+        qrels query the run lacks (-c scores it 0 in the means), as trec_eval 9.0.8 prints no line
+        for it; 10.0 prints its zeros. per_query itself holds every stored value."""
+        if self.per_query is None:
+            raise UsageError("evaluate with per_query=True to read per-query values")
+        if self.settings.compat != 9 or not self.queries_not_in_run:
+            return self.per_query.rows
+        return [row for row in self.per_query.rows if (row[0], row[1]) not in self.queries_not_in_run]
+
     def wide(self, per_query: bool = False, micro: bool = False) -> Table:
-        """One row per run (or run x query), one column per measure: the shape people read."""
+        """One row per run (or run x query, per_query_shown()), one column per measure: the shape
+        people read."""
         names = [m.name for m in self.measures if m.family.sql is not None]
         if per_query:
-            if self.per_query is None:
-                raise UsageError("evaluate with per_query=True to read per-query values")
             cells: dict[tuple, dict[str, float]] = {}
-            for run, query, measure, value in self.per_query.rows:
+            for run, query, measure, value in self.per_query_shown():
                 cells.setdefault((run, query), {})[measure] = value
             return Table(["run", "query", *names],
                          [(*key, *(values.get(n) for n in names)) for key, values in cells.items()])
@@ -272,7 +283,7 @@ class Evaluator:
             raise UsageError("name at least one run")
         run_ids = catalog.run_ids(self.db, runs)  # one query, not one per run (1.1 s over 1,000 runs)
         qrels_id = catalog.qrels_set_id(self.db, qrels)
-        parsed = [m for m in _resolve(measures) if m.family.sql is not None]
+        parsed = [m for m in _resolve(measures, settings.compat) if m.family.sql is not None]
         if not parsed:
             raise MeasureError("runid and relstring are text, not scores: only `irw trec-eval` prints them")
         check_qrels_for(self.db, qrels, qrels_id, parsed)
@@ -476,7 +487,9 @@ class Evaluator:
         ignored = dict(self.db.run_file("eval/ignored_queries.sql",
                                         {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
         norel = self.db.run_file("eval/norel_queries.sql", {"qrels_set_id": qrels_id, "level": s.level}).fetchone()[0]
-        return Evaluation(qrels, s, measures, summary, detail, ignored, norel)
+        absent = frozenset(self.db.run_file("eval/queries_not_in_run.sql").fetchall()) \
+            if per_query and s.complete else frozenset()
+        return Evaluation(qrels, s, measures, summary, detail, ignored, norel, queries_not_in_run=absent)
 
 
 def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: list[str],
@@ -546,7 +559,7 @@ def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure
     only the judged rows of each run: not when a measure ranks every row itself (gdeval's order,
     tie groups, ndeval's order), nor under --compat 10. A bad name is left for evaluate() to report."""
     try:
-        parsed = _resolve([measures] if isinstance(measures, str) else measures)
+        parsed = _resolve([measures] if isinstance(measures, str) else measures, settings.compat)
     except MeasureError:
         return settings.reads_judged_rows_only
     return settings.reads_judged_rows_only and not any(m.family.reads_run_rows for m in parsed)
@@ -627,10 +640,11 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                 "qrels and ingest it under another name (nDCG(dcg=exp-log2) takes any grade)")
 
 
-def _resolve(measures: Iterable[str | Measure]) -> list[Measure]:
+def _resolve(measures: Iterable[str | Measure], compat: int = 9) -> list[Measure]:
+    """The measures named, each once; all_trec is trec_eval's set of version compat."""
     out: dict[str, Measure] = {}
     for m in measures:
-        for item in ([m] if isinstance(m, Measure) else parse_all([m])):
+        for item in ([m] if isinstance(m, Measure) else parse_all([m], compat)):
             out.setdefault(item.name, item)
     if not out:
         raise MeasureError("name at least one measure (-m), e.g. -m AP -m nDCG@10")

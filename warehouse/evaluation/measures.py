@@ -6,6 +6,7 @@ Measure objects. Help text, the measure table of docs/measures.md and `irw measu
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -266,8 +267,18 @@ PREFS_FAMILIES = {name: PREFS_FAMILIES[name] for name in [
     "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
     "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"]}
 
-# trec_eval's measure sets of the other judgment formats (its nicknames), in its printing order
-FORMAT_SETS = {"qrels_jg": ("runid", "num_q", *JG_FAMILIES), "all_prefs": ("runid", "num_q", *PREFS_FAMILIES)}
+# trec_eval's measure-set nicknames (measures.c) but official and all_trec, whose all_trec depends on
+# the version followed (trec_measure_set): each with measures.c's members, in trec_eval's printing
+# order (its table's, whatever the order a nickname lists them in)
+MEASURE_SETS = {
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P",
+            "set_recall", "set_map", "set_F"),
+    "all_prefs": ("runid", "num_q", *PREFS_FAMILIES),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+              "prefs_simp", "prefs_pair", "prefs_avgjg"),
+    "qrels_jg": ("runid", "num_q", *JG_FAMILIES),
+}
+NICKNAMES = ("official", "all_trec", *MEASURE_SETS)
 
 EXTRA_FAMILIES.update(DIVERSITY_FAMILIES)
 EXTRA_FAMILIES.update(TIE_FAMILIES)
@@ -413,7 +424,7 @@ _NO_LEVEL = {
     "judged": "judged", "unj": "judged", "num_q": "count", "num_ret": "count",
     **dict.fromkeys(PREFS_FAMILIES, "prefs"),
 }
-_IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?"
+_IR_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>-?[0-9.]+))?"
                         r"(?:\((?P<args2>[^)]*)\))?$")
 
 
@@ -448,18 +459,28 @@ def _cutoff(text: str, what: str) -> int:
     return int(value)
 
 
+def _whole_cutoff(text: str, what: str) -> int:
+    """A cutoff written irw's way (P@10, P(cutoff=10)): a whole number, where trec_eval's own
+    P.10.5 keeps the atol reading of _cutoff (P_10)."""
+    value = _number(text, what)
+    if math.isfinite(value) and not value.is_integer():
+        raise MeasureError(f"{what}: cutoff {text!r} must be a whole number (a cutoff counts documents)")
+    return _cutoff(text, what)
+
+
 def _level(text: str, what: str) -> float:
     # trec_eval reads recall levels and multiples of R with atof, an empty item as 0
     return 0.0 if text == "" else _number(text, what)
 
 
-def parse_trec(spec: str) -> list[Measure]:
-    """trec_eval -m syntax: a family name, optionally '.' and its parameters."""
+def parse_trec(spec: str, compat: int = 9) -> list[Measure]:
+    """trec_eval -m syntax: a family name, optionally '.' and its parameters; all_trec is the set
+    of trec_eval version compat."""
     name, dot, params = spec.partition(".")
     if name in ("all_trec", "official"):
-        return trec_measure_set(name)
-    if name in FORMAT_SETS and not dot:  # all_prefs, qrels_jg: the sets trec_eval names for -R prefs, -R qrels_jg
-        return [m for n in FORMAT_SETS[name] for m in default_measures(ALL_FAMILIES[n])]
+        return trec_measure_set(name, compat)
+    if name in MEASURE_SETS and not dot:  # set, prefs, all_prefs, qrels_jg
+        return [m for n in MEASURE_SETS[name] for m in default_measures(ALL_FAMILIES[n])]
     family = ALL_FAMILIES.get(name)
     if family is None:
         printed = _parse_printed_trec_name(spec)
@@ -511,14 +532,18 @@ def default_measures(family: Family) -> list[Measure]:
     return [Measure(family, p) for p in family.defaults]
 
 
-def _parse_args(text: str | None, spec: str) -> dict[str, str]:
-    args = {}
+def _parse_args(text: str | None, spec: str, args: dict[str, str] | None = None) -> dict[str, str]:
+    """The name=value arguments of text added to args (a measure's arguments read so far); one
+    given twice is an error, not the last one silently (prec(k=10,k=20), prec(k=5)(k=20))."""
+    args = {} if args is None else args
     for part in (text or "").split(","):
         if not part.strip():
             continue
         key, eq, value = part.partition("=")
         if not eq:
             raise MeasureError(f"{spec}: expected name=value in parentheses, got {part!r}")
+        if key.strip() in args:
+            raise MeasureError(f"{spec}: {key.strip()} is given twice; give it once")
         args[key.strip()] = value.strip()
     return args
 
@@ -547,7 +572,7 @@ def parse_ir(spec: str) -> list[Measure]:
     if not match or (typed_name not in _IR_NAMES and typed_name not in _IR_ALIASES):
         raise MeasureError(f"unknown measure {spec!r}; `irw measures` lists them")
     name, at = _IR_ALIASES.get(typed_name, typed_name), match.group("at")
-    args = {**_parse_args(match.group("args"), spec), **_parse_args(match.group("args2"), spec)}
+    args = _parse_args(match.group("args2"), spec, _parse_args(match.group("args"), spec))
     for key in ("cutoff", "recall"):  # ir_measures' P(cutoff=10), IPrec(recall=0.5): P@10, IPrec@0.5
         if key in args and key in _IR_PARAMS.get(name, ()):
             if at is not None:
@@ -597,8 +622,10 @@ def parse_ir(spec: str) -> list[Measure]:
     if family_name == "set_F":  # ir_measures hands beta to trec_eval's set_F as its parameter x
         measure = Measure(family, _number(args.pop("beta", "1"), spec), level)
     elif family.kind == CUTOFFS:
-        measure = Measure(family, _cutoff(at, spec), level) if at else None
+        measure = Measure(family, _whole_cutoff(at, spec), level) if at else None
     elif family.kind == LEVELS:
+        if _number(at, spec) < 0:
+            raise MeasureError(f"{spec}: recall level {at!r} must be at least 0")
         measure = Measure(family, _number(at, spec), level)
     elif at is not None:
         raise MeasureError(f"{spec}: {name} takes no cutoff")
@@ -642,11 +669,12 @@ def _take_options(family: Family, args: dict[str, str], spec: str) -> tuple:
     return tuple(taken)
 
 
-def parse(spec: str, builtin_only: bool = False) -> list[Measure]:
+def parse(spec: str, builtin_only: bool = False, compat: int = 9) -> list[Measure]:
     """One user-typed measure (either syntax) -> the measures it names.
 
     An unknown name raises MeasureError with the names the user most likely meant. builtin_only:
-    the user measures of the open warehouse (irw measures add) are not looked at."""
+    the user measures of the open warehouse (irw measures add) are not looked at. compat: the
+    trec_eval version whose all_trec is meant (10.0's adds rbp, rbp_resid and unj)."""
     spec = spec.strip()
     if not spec:
         raise MeasureError("empty measure name")
@@ -655,7 +683,7 @@ def parse(spec: str, builtin_only: bool = False) -> list[Measure]:
         if user is not None:
             return user
     try:
-        return _parse_exact(spec)
+        return _parse_exact(spec, compat)
     except MeasureError as exc:
         if not str(exc).startswith("unknown measure"):
             raise
@@ -667,8 +695,8 @@ def parse(spec: str, builtin_only: bool = False) -> list[Measure]:
 _TREC_NAME_AT_LEVEL = re.compile(r"(?P<name>[A-Za-z0-9_.]+)\(rel=(?P<level>-?[0-9]+)\)")
 
 
-def _parse_exact(spec: str) -> list[Measure]:
-    return _refuse_level_unused(_refuse_unsaid_options(_parse_exact_names(spec), spec), spec)
+def _parse_exact(spec: str, compat: int = 9) -> list[Measure]:
+    return _refuse_level_unused(_refuse_unsaid_options(_parse_exact_names(spec, compat), spec), spec)
 
 
 def _refuse_level_unused(measures: list[Measure], spec: str) -> list[Measure]:
@@ -693,17 +721,18 @@ def _refuse_level_unused(measures: list[Measure], spec: str) -> list[Measure]:
     return measures
 
 
-def _parse_exact_names(spec: str) -> list[Measure]:
+def _parse_exact_names(spec: str, compat: int = 9) -> list[Measure]:
     if "@" in spec or "(" in spec:
         at_level = _TREC_NAME_AT_LEVEL.fullmatch(spec)
         if at_level and at_level.group("name") not in _IR_NAMES:  # a trec_eval name at a level: gm_bpref(rel=2)
-            return [replace(m, level=int(at_level.group("level"))) for m in parse_trec(at_level.group("name"))]
+            return [replace(m, level=int(at_level.group("level")))
+                    for m in parse_trec(at_level.group("name"), compat)]
         return parse_ir(spec)
     head = re.match(r"[A-Za-z0-9_]+", spec).group(0) if re.match(r"[A-Za-z0-9_]+", spec) else ""
     if (head in _IR_NAMES or head in _IR_ALIASES or head in _IR_NOT_COMPUTED) and head not in ALL_FAMILIES \
             and "." not in spec:
         return parse_ir(spec)
-    return parse_trec(spec)
+    return parse_trec(spec, compat)
 
 
 # What users type for a measure elsewhere (other libraries, papers, habit), lower-cased -> irw's name.
@@ -723,10 +752,12 @@ def _ir_head_in_any_case() -> dict[str, str]:
 
 
 def builtin_name_in_any_case(name: str) -> str | None:
-    """The built-in measure's name (either syntax, ir_measures' aliases included) that `name` is in
-    other letters' case (`ap` -> AP, `Ndcg` -> ndcg, `mrr` -> MRR), or None."""
+    """The built-in measure's name (either syntax, ir_measures' aliases and trec_eval's set nicknames
+    included) that `name` is in other letters' case (`ap` -> AP, `Ndcg` -> ndcg, `mrr` -> MRR,
+    `Set` -> set), or None."""
     lowered = name.lower()
-    return next((known for known in (*_IR_NAMES, *_IR_ALIASES, *ALL_FAMILIES) if known.lower() == lowered), None)
+    known_names = (*_IR_NAMES, *_IR_ALIASES, *ALL_FAMILIES, *NICKNAMES)
+    return next((known for known in known_names if known.lower() == lowered), None)
 
 
 def suggestion(spec: str) -> str | None:
@@ -809,7 +840,7 @@ def _parse_user(spec: str) -> list[Measure] | None:
     if not match or match.group("name") not in USER_FAMILIES:
         return None
     family = USER_FAMILIES[match.group("name")]
-    args = {**_parse_args(match.group("args"), spec), **_parse_args(match.group("args2"), spec)}
+    args = _parse_args(match.group("args2"), spec, _parse_args(match.group("args"), spec))
     level = int(_number(args.pop("rel"), spec)) if "rel" in args else None
     declared = dict(family.options)
     if match.group("at") is not None:
@@ -832,10 +863,10 @@ def _parse_user(spec: str) -> list[Measure] | None:
     return [Measure(family, None, level, tuple(options))]
 
 
-def parse_all(specs: list[str]) -> list[Measure]:
+def parse_all(specs: list[str], compat: int = 9) -> list[Measure]:
     seen: dict[str, Measure] = {}
     for spec in specs:
-        for measure in parse(spec):
+        for measure in parse(spec, compat=compat):
             seen.setdefault(measure.name, measure)
     return list(seen.values())
 

@@ -26,7 +26,7 @@ import functools
 import hashlib
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace as replaced
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -59,6 +59,9 @@ class Definition:
     description: str
     text: str           # the whole file: what is stored, hashed and run
     path: str
+    # set by add() when the warehouse already holds this very definition under this name: adding
+    # it again changed nothing (and kept its scores)
+    unchanged: bool = field(default=False, compare=False)
 
     @property
     def hash(self) -> str:
@@ -149,6 +152,9 @@ def _refuse_builtin_name(name: str, where: str) -> None:
         known = True
     except MeasureError as exc:  # a built-in's name refused for its parameters is still its name
         known = not str(exc).startswith("unknown measure")
+    if known and name in measures.NICKNAMES:
+        raise MeasureFileError(f"{where}: {name} is the name of trec_eval's measure set `-m {name}`; "
+                               "give yours another name")
     if known:
         raise MeasureFileError(f"{where}: {name} is the name of a built-in measure (`irw measures` lists them); "
                                "give yours another name")
@@ -411,7 +417,8 @@ def register(db) -> None:
 
 def add(db, path: str, replace: bool = False) -> Definition:
     """Checks a measure file and stores it; with replace, a stored measure of that name is replaced
-    and its scores deleted (they were computed with the old definition)."""
+    and its scores deleted (they were computed with the old definition). Without replace, a file
+    whose definition is the stored one changes nothing: the result's `unchanged` says so."""
     from warehouse.errors import ConflictError
 
     try:
@@ -436,10 +443,10 @@ def add(db, path: str, replace: bool = False) -> Definition:
                             f"letter case; give this one another name, or name it {other_case[0]} in the file to "
                             f"replace that one (`irw measures add {shlex.quote(path)} --replace`)")
     if definition.name in existing and not replace:
-        same = existing[definition.name]["definition_hash"] == definition.hash
-        raise ConflictError(f"{path}: a measure {definition.name} is already added"
-                            + (" with this same definition" if same else " with another definition")
-                            + f"; replace it (and drop its scores) with `irw measures add {shlex.quote(path)} "
+        if existing[definition.name]["definition_hash"] == definition.hash:
+            return replaced(definition, unchanged=True)  # adding what is there is done already
+        raise ConflictError(f"{path}: a measure {definition.name} is already added with another definition; "
+                            f"replace it (and drop its scores) with `irw measures add {shlex.quote(path)} "
                             "--replace`, or give this one another name")
     trial(db, definition)
     with db.transaction():
@@ -457,8 +464,14 @@ def add(db, path: str, replace: bool = False) -> Definition:
 def remove(db, name: str) -> None:
     from warehouse.errors import NotFoundError
 
-    if name not in {row["name"] for row in stored(db)}:
-        raise NotFoundError(f"no user measure {name!r}; `irw measures list --user` lists them")
+    names = [row["name"] for row in stored(db)]
+    if name not in names:
+        from warehouse.store.catalog import close_names
+
+        # not removed in another letter case: rm deletes scores, so it takes the name as stored
+        close = close_names(name, names)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise NotFoundError(f"no user measure {name!r}; {hint}`irw measures list` lists them")
     with db.transaction():
         _forget(db, name)
     register(db)

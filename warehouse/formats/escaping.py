@@ -8,6 +8,8 @@ doc id) go out of irw: one rule per kind of output, used by every writer.
   cursor, writes its clipboard, clears it, splits a line or a field of any format, or reverses the
   text after it in a page or a PDF. JSON, jsonl, Parquet and Arrow keep the exact text (JSON
   escapes control characters itself).
+- Text table, csv and tsv cells (`reversible`): as `shown`, and a backslash is written `\\\\` too, so
+  that an escape reads back as one: `a\\nb` is a line break, `a\\\\nb` the four characters typed.
 - csv/tsv cells (`spreadsheet_cell`): a text cell a spreadsheet would read as a formula (starting
   with =, +, -, @, tab or CR) gets a leading ', OWASP's rule against formula injection; numbers,
   and text that is just a number (-0.5), stay as they are.
@@ -45,6 +47,12 @@ def shown(text: str) -> str:
     if _has_surrogates(text):
         text = "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     return text
+
+
+def reversible(text: str) -> str:
+    """text as `shown` writes it, with each backslash doubled first: the cells of a table, csv or
+    tsv output, where a typed `\\n` would otherwise read as an escaped line break."""
+    return shown(text.replace("\\", "\\\\"))
 
 
 def _has_surrogates(text: str) -> bool:

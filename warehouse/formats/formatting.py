@@ -1,6 +1,7 @@
 """Every number and row irw prints is formatted here: table, csv, tsv, json. Text given by users
 goes out by warehouse/formats/escaping.py's rules: escaped control and bidi characters in the text table,
-trec_eval lines and csv/tsv, and csv/tsv cells neutralised against formula injection."""
+trec_eval lines and csv/tsv (backslashes escaped too in the table and csv/tsv, so the escapes read back),
+and csv/tsv cells neutralised against formula injection."""
 from __future__ import annotations
 
 import datetime as dt
@@ -11,7 +12,7 @@ from enum import Enum
 from typing import Any
 
 from warehouse.formats.cells import DECIMALS, _blob_text, _cell, cell_text, format_number  # noqa: F401 (formatting's names before)
-from warehouse.formats.escaping import shown, spreadsheet_cell
+from warehouse.formats.escaping import reversible, shown, spreadsheet_cell
 from warehouse.formats.table import Table, cannot_write, unique_names
 
 
@@ -22,8 +23,16 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
+def _escaped_cell(value: Any, human: bool) -> str:
+    """A value as a table, csv or tsv cell, by escaping.reversible's rule."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        # a BLOB's \xNN (a byte that is not UTF-8) is an escape: only the backslash bytes are doubled
+        return shown(_blob_text(bytes(value).replace(b"\\", b"\\\\")))
+    return reversible(_cell(value, human))
+
+
 def _spreadsheet(value: Any) -> str:
-    text = shown(_cell(value, human=False))
+    text = _escaped_cell(value, human=False)
     return spreadsheet_cell(text) if isinstance(value, str) else text
 
 
@@ -71,7 +80,7 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
 
         buffer = io.StringIO()
         writer = csv.writer(buffer, delimiter="," if fmt is OutputFormat.csv else "\t", lineterminator="\n")
-        writer.writerow([spreadsheet_cell(shown(c)) for c in table.columns])
+        writer.writerow([spreadsheet_cell(reversible(c)) for c in table.columns])
         writer.writerows([[_spreadsheet(v) for v in row] for row in table.rows])
         return buffer.getvalue()
     return _render_text_table(table)
@@ -80,8 +89,8 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
 def _render_text_table(table: Table) -> str:
     from rich.cells import cell_len  # 14 ms to import: only for a table shown in a terminal
 
-    cells = [[cell_text(v) for v in row] for row in table.rows]
-    columns = [shown(c) for c in table.columns]
+    cells = [[_escaped_cell(v, human=True) for v in row] for row in table.rows]
+    columns = [reversible(c) for c in table.columns]
     numeric = [
         all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in table.rows if row[i] is not None)
         and any(row[i] is not None for row in table.rows)
@@ -101,15 +110,23 @@ def _render_text_table(table: Table) -> str:
     return "\n".join(out) + "\n"
 
 
+# trec_eval's NaN (0/0, as under -J a query whose ranking -J emptied gets for iprec_at_recall_0.00)
+# is the x86 default NaN, whose sign bit is set: C's printf("%6.4f") writes it as "  -nan", where
+# Python's '%6.4f' writes "   nan"
+TREC_NAN = "  -nan"
+
+
 def trec_line(name: str, qid: str, value: Any, integer: bool = False) -> str:
-    """One line as trec_eval prints it: %-22s\t%s\t%6.4f (%ld for counts, %s for strings); a query
-    id or string value holding a tab, newline or other control character is escaped
-    (warehouse/formats/escaping.py), so it cannot split the line or forge another."""
+    """One line as trec_eval prints it: %-22s\t%s\t%6.4f (%ld for counts, %s for strings, NaN as
+    TREC_NAN); a query id or string value holding a tab, newline or other control character is
+    escaped (warehouse/formats/escaping.py), so it cannot split the line or forge another."""
     qid = shown(str(qid))
     if isinstance(value, str):
         return f"{name:<22}\t{qid}\t{shown(value)}\n"
     if integer:
         return f"{name:<22}\t{qid}\t{int(value)}\n"
+    if math.isnan(value):
+        return f"{name:<22}\t{qid}\t{TREC_NAN}\n"
     return f"{name:<22}\t{qid}\t{value:6.4f}\n"
 
 
@@ -121,7 +138,7 @@ def render_trec(evaluation, per_query: bool) -> str:
     for run in dict.fromkeys(row[0] for row in evaluation.summary.rows):
         out.append(trec_line("runid", "all", run))
         if per_query and evaluation.per_query is not None:
-            for r, query, measure, value in evaluation.per_query.rows:
+            for r, query, measure, value in evaluation.per_query_shown():
                 m = measures[measure]
                 if r == run and m.family.per_query:
                     out.append(trec_line(names[measure], query, value, m.is_count))

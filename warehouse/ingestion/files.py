@@ -1250,7 +1250,9 @@ def _stage_lines(db: Database, path: Path, readable: _Readable, params: dict, ki
 def _require_data(db: Database, path: Path, what: str) -> int:
     count = db.run_file("ingest/stage_fields_count.sql").fetchone()[0]
     if count == 0:
-        raise InputFileError([Problem(_shown_path(path), 0, f"the file is empty: no {what} lines found")])
+        # comments and blank lines are not staged: a file of only those is not said to be empty
+        raise InputFileError([Problem(_shown_path(path), 0, f"no {what} lines (the file is empty, or holds only "
+                                                            "blank lines and comments)")])
     return count
 
 

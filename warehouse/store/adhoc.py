@@ -36,6 +36,41 @@ _PIVOT_WORDS = {"pivot", "pivot_wider", "unpivot", "pivot_longer"}
 _WRITE_WORDS = {"insert", "update", "delete", "merge", "copy", "attach", "detach", "create", "drop", "alter",
                 "truncate", "install", "load", "checkpoint", "export", "import", "pragma", "set", "reset",
                 "vacuum", "call", "returning", "nextval", "setval"}
+# What to do instead, by what the refused statement is for: the warehouse is changed by irw's own
+# commands, but a SET, an INSTALL or a BEGIN is not a change to it, and saying so would mislead.
+_ADVICE = {
+    "write": "use irw ingest / irw rm to change the warehouse",
+    "file": "irw sql -o FILE writes a query's result to a file and irw export the warehouse's tables; "
+            "irw ingest adds data",
+    "database": "irw sql reads the one warehouse --db names; irw copy moves runs and qrels between warehouses",
+    "setting": "irw fixes the sandbox's settings; --timeout sets irw sql's time limit",
+    "pragma": "irw fixes the sandbox's settings; a pragma that reads is a table function: "
+              "SELECT * FROM pragma_table_info('runs')",
+    "call": "call a table function as SELECT * FROM name(...)",
+    "extension": "no extension is installed or loaded in irw sql's sandbox; "
+                 "it reads the warehouse with DuckDB's built-in functions",
+    "maintenance": "irw and DuckDB look after the warehouse file; there is nothing to run",
+    "transaction": "irw sql runs each query in a transaction of its own, always rolled back",
+    "prepare": "irw sql runs one query as given; in Python, wh.sql(query, params) binds values",
+}
+# The word a refused statement opens with, as the user typed it, and the advice that fits it;
+# a statement opening otherwise (WITH ... INSERT) is named by its DuckDB statement type.
+_OPENING_ADVICE = {
+    **dict.fromkeys(("INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE", "IMPORT",
+                     "RETURNING", "NEXTVAL", "SETVAL"), "write"),
+    **dict.fromkeys(("COPY", "EXPORT"), "file"),
+    **dict.fromkeys(("ATTACH", "DETACH", "USE"), "database"),
+    **dict.fromkeys(("SET", "RESET"), "setting"),
+    "PRAGMA": "pragma",
+    "CALL": "call",
+    **dict.fromkeys(("INSTALL", "FORCE INSTALL", "LOAD"), "extension"),
+    **dict.fromkeys(("CHECKPOINT", "FORCE CHECKPOINT", "VACUUM", "ANALYZE"), "maintenance"),
+    **dict.fromkeys(("BEGIN", "START", "COMMIT", "ROLLBACK", "ABORT", "END"), "transaction"),
+    **dict.fromkeys(("PREPARE", "EXECUTE", "DEALLOCATE"), "prepare"),
+}
+_KIND_ADVICE = {"LOAD": "extension", "SET": "setting", "PRAGMA": "pragma", "CALL": "call", "COPY": "file",
+                "EXPORT": "file", "ATTACH": "database", "DETACH": "database", "TRANSACTION": "transaction",
+                "VACUUM": "maintenance", "PREPARE": "prepare", "EXECUTE": "prepare"}
 _DID_YOU_MEAN = re.compile(r'\s*Did you mean "([^"]+)"\?')
 _MISSING_TABLE = re.compile(r"^Catalog Error: Table with name \S+ does not exist")
 
@@ -58,9 +93,9 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
             raise _query_failure(db, con, exc) from None
         if len(statements) != 1:
             raise QueryError(f"expected one SQL statement, found {len(statements)}")
-        why = refusal(con, statements[0])
-        if why:
-            raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
+        refused = _refused(con, statements[0])
+        if refused:
+            raise ReadOnlyError(f"irw sql is read-only: {refused[0]} ({_ADVICE[refused[1]]})")
         con.begin()
         failed: BaseException | None = None
         try:
@@ -156,25 +191,34 @@ def _checked_arguments(query: Any, params: Any) -> tuple[str, Any]:
 
 def refusal(con: DuckDBConnection, statement) -> str | None:
     """Why a parsed statement is refused (it could write, or cannot be checked), or None."""
+    refused = _refused(con, statement)
+    return refused[0] if refused else None
+
+
+def _refused(con: DuckDBConnection, statement) -> tuple[str, str] | None:
+    """(why, advice key of _ADVICE) for a parsed statement that is refused, or None."""
     try:
         kind = statement.type
     except ValueError:  # a statement type this duckdb's Python enum does not know (UPDATE EXTENSIONS)
-        return f"`{_opening_words(statement.query)}` is not a query irw sql runs"
+        return f"`{_opening_words(statement.query)}` is not a query irw sql runs", "write"
     if kind == _STATEMENT.EXPLAIN:
         inner = _explained(statement.query)
         if inner is None:
-            return "the statement this EXPLAIN wraps cannot be found, so it cannot be checked"
+            return "the statement this EXPLAIN wraps cannot be found, so it cannot be checked", "write"
         try:
             inner_statements = con.extract_statements(inner)
         except DuckDBError:
-            return "the statement this EXPLAIN wraps cannot be parsed on its own, so it cannot be checked"
+            return "the statement this EXPLAIN wraps cannot be parsed on its own, so it cannot be checked", "write"
         if len(inner_statements) != 1:
-            return "the statement this EXPLAIN wraps cannot be parsed on its own, so it cannot be checked"
-        return refusal(con, inner_statements[0])
+            return "the statement this EXPLAIN wraps cannot be parsed on its own, so it cannot be checked", "write"
+        return _refused(con, inner_statements[0])
     if kind == _STATEMENT.MULTI and _PIVOT_WORDS & set(_words(statement.query)):
         return _write_word(statement.query)  # PIVOT, or a query that holds one
     if kind != _STATEMENT.SELECT:
-        return f"{kind.name} statements are refused"
+        opening = _opening_keyword(statement.query)
+        if opening in _OPENING_ADVICE:
+            return f"{opening} statements are refused", _OPENING_ADVICE[opening]
+        return f"{kind.name} statements are refused", _KIND_ADVICE.get(kind.name, "write")
     try:
         tree = json.loads(con.execute(read_sql("adhoc/serialized.sql"), {"query": statement.query}).fetchone()[0])
     except (DuckDBError, ValueError, TypeError):
@@ -183,10 +227,18 @@ def refusal(con: DuckDBConnection, statement) -> str | None:
         return _write_word(statement.query)  # e.g. a PIVOT inside a SELECT
     for node in _json_nodes(tree):
         if node.get("type") in _WRITE_NODES:
-            return f"the query holds {_WRITE_NODES[node['type']]} statement"
+            return f"the query holds {_WRITE_NODES[node['type']]} statement", "write"
         if node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _WRITE_FUNCTIONS:
-            return f"{node['function_name']}() changes a sequence"
+            return f"{node['function_name']}() changes a sequence", "write"
     return None
+
+
+def _opening_keyword(text: str) -> str:
+    """The statement's first word in capitals (FORCE INSTALL and FORCE CHECKPOINT as two)."""
+    words = [token.upper() for _, token, kind in _tokens(text)[:2] if kind in ("keyword", "identifier")]
+    if words[:1] == ["FORCE"]:
+        return " ".join(words)
+    return words[0] if words else ""
 
 
 def _json_nodes(value: Any) -> Iterator[dict]:
@@ -220,10 +272,11 @@ def _opening_words(text: str) -> str:
     return " ".join(t for _, t, _ in _tokens(text)[:2]) or text.strip()[:40]
 
 
-def _write_word(text: str) -> str | None:
+def _write_word(text: str) -> tuple[str, str] | None:
     for _, token, kind in _tokens(text):
         if kind in ("keyword", "identifier") and token.lower() in _WRITE_WORDS:
-            return f"the statement holds {token.upper()}, which irw sql does not run here"
+            return (f"the statement holds {token.upper()}, which irw sql does not run here",
+                    _OPENING_ADVICE.get(token.upper(), "write"))
     return None
 
 
