@@ -900,6 +900,7 @@ PAGE_GEOMETRY = """(() => {
       out.clipped.push(`${c.textContent.trim().slice(0, 30)}: ${c.scrollWidth} > ${c.clientWidth}`);
   });
   document.querySelectorAll("svg.chart").forEach(svg => {
+    if (!svg.getClientRects().length) return;  // the drawing CSS hides at this width (history's twin)
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     svg.querySelectorAll("text").forEach(t => {
       const px = parseFloat(getComputedStyle(t).fontSize) * scale;

@@ -401,6 +401,15 @@ def rank_strip(rows: Sequence[tuple[str, Sequence[tuple[str, int, int | None]], 
 
 
 # -- history (one system's runs over time) -----------------------------------------------------
+HISTORY_HEIGHT = 260
+# The width of a history chart's second drawing, for a phone: a 390 px screen less the page's
+# margins shows it at about its own size, so its text stays 11-12 px, where the 720-wide drawing
+# would shrink to ~5.6 px or scroll sideways (the page shows one drawing or the other by its width).
+COMPACT_WIDTH = 360
+TICK_LABEL_PX = 11  # svg.chart .tick-label's font size
+MAX_TIME_TICKS = 6
+
+
 @dataclass(frozen=True)
 class HistoryPoint:
     d: str
@@ -412,16 +421,36 @@ class HistoryPoint:
 
 
 @dataclass
+class CompactHistory:
+    """A history chart drawn COMPACT_WIDTH wide with the ticks that fit there. A class of dots is
+    one path without titles: nothing hovers on a phone, and the wide drawing names every dot."""
+    frame: Frame
+    dots: list[tuple[str, str]]       # (CSS classes, the path of every dot drawn so)
+    flags: list[tuple[str, str]]      # (x, y) of the mark over each flagged dot
+    best_path: str
+
+
+@dataclass
 class HistoryChart:
     frame: Frame
     points: list[HistoryPoint]
     best_path: str
     legend: list[LegendItem]
+    compact: CompactHistory | None = None
 
 
-_TIME_STEPS = (1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400,
-               7 * 86400, 14 * 86400, 30 * 86400, 61 * 86400, 91 * 86400, 182 * 86400, 365 * 86400,
-               730 * 86400, 1825 * 86400)
+_DAY = 86400
+# Tick intervals, finest first: (unit of the label, how many, about how long in seconds). Seconds to
+# hours count from midnight UTC; the others fall on the calendar: each day or every other (1st, 3rd,
+# ...), Mondays, the 1st and 15th, month starts (every 2nd, 3rd or 6th from January), year starts.
+_CLOCK_STEPS = (1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600)
+_CALENDAR_STEPS = (("day", 1, _DAY), ("day", 2, 2 * _DAY), ("week", 1, 7 * _DAY), ("half-month", 1, 15.2 * _DAY),
+                   ("month", 1, 30.4 * _DAY), ("month", 2, 61 * _DAY), ("month", 3, 91 * _DAY),
+                   ("month", 6, 182 * _DAY))
+_FIRST_DAY = (dt.date(1, 1, 2) - dt.date(1970, 1, 1)).days * float(_DAY)
+_LAST_DAY = (dt.date(9999, 12, 30) - dt.date(1970, 1, 1)).days * float(_DAY)
+_TIME_FORMATS = {"second": "%H:%M:%S", "minute": "%m-%d %H:%M", "day": "%Y-%m-%d", "week": "%Y-%m-%d",
+                 "half-month": "%Y-%m-%d", "month": "%Y-%m", "year": "%Y"}
 
 
 def _epoch(when: dt.datetime) -> float:
@@ -430,68 +459,84 @@ def _epoch(when: dt.datetime) -> float:
     return when.timestamp()
 
 
-def _time_label(seconds: float, step: int) -> str:
-    when = dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc)
-    if step >= 86400:
-        return when.strftime("%Y-%m-%d")
-    if step >= 60:
-        return when.strftime("%m-%d %H:%M")
-    return when.strftime("%H:%M:%S")
+def _utc(seconds: float) -> dt.datetime:
+    return dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(seconds=seconds)
 
 
-def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, title: str, y_label: str,
-                  y_top: float | None = None,
-                  time_domain: tuple[dt.datetime, dt.datetime] | None = None,
-                  systems: Sequence[str] | None = None) -> HistoryChart:
-    """Dots (date, value, title, flagged) in time order, and a step line for the best value so far.
+def _time_label(seconds: float, unit: str) -> str:
+    return _utc(seconds).strftime(_TIME_FORMATS[unit])
 
-    systems: each point's system (the overview of every system): each system's dots get a colour
-    and marker of their own, named in the legend, in the order of the systems' names.
 
-    time_domain: the dates the axis spans (default: these points'); the same for every system of a
-    report puts their charts on one time axis."""
-    left, top, right, bottom = _plot_box(height=260)
-    if systems is not None:
-        systems = [system for system, (_, value, _, _) in zip(systems, points) if plotted(value)]
-    points = [p for p in points if plotted(p[1])]
-    times = [_epoch(when) for when, _, _, _ in points]
-    if time_domain is not None:
-        t0, t1 = _epoch(time_domain[0]), _epoch(time_domain[1])
+def _time_steps(with_time: bool):
+    if with_time:
+        for step in _CLOCK_STEPS:
+            yield ("second" if step < 60 else "minute"), step, step
+    yield from _CALENDAR_STEPS
+    decade = 1
+    while True:
+        for years in (decade, 2 * decade, 5 * decade):
+            yield "year", years, years * 365.25 * _DAY
+        decade *= 10
+
+
+def _tick_times(unit: str, every: int, lo: float, hi: float) -> list[float]:
+    """The times from lo to hi (seconds) where a tick of this interval falls."""
+    if unit in ("second", "minute"):
+        first = math.ceil(lo / every)
+        return [k * every for k in range(first, math.floor(hi / every) + 1)]
+    start, end = _utc(lo).date(), _utc(hi).date()
+    if unit == "year":
+        days = [dt.date(year, 1, 1) for year in range(start.year, end.year + 1) if year % every == 0]
+    elif unit == "month":
+        months = range(start.year * 12 + start.month - 1, end.year * 12 + end.month)
+        days = [dt.date(m // 12, m % 12 + 1, 1) for m in months if (m % 12) % every == 0]
     else:
-        t0, t1 = (min(times), max(times)) if times else (0.0, 0.0)
-    span = t1 - t0
-    if span >= 1:  # under a second apart (files copied together) is one moment on a time axis
-        pad = span * 0.05
-        x = Scale(t0 - pad, t1 + pad, left, right)
-        step = next((s for s in _TIME_STEPS if span / s <= 6), _TIME_STEPS[-1])
-        first = math.ceil((t0 - pad) / step) * step
-        x_ticks = []
-        value = first
-        while value <= t1 + pad:
-            x_ticks.append(Tick(c(x(value)), _time_label(value, step)))
-            value += step
+        keep = {"day": lambda d: (d.day - 1) % every == 0, "week": lambda d: d.weekday() == 0,
+                "half-month": lambda d: d.day in (1, 15)}[unit]
+        days = [d for d in (start + dt.timedelta(days=k) for k in range((end - start).days + 1)) if keep(d)]
+    epoch = dt.date(1970, 1, 1)
+    return [t for t in ((d - epoch).days * float(_DAY) for d in days) if lo <= t <= hi]
+
+
+def _time_ticks(lo: float, hi: float, x: Scale, width: int, with_time: bool) -> list[Tick]:
+    """Ticks from lo to hi at calendar boundaries: those of the finest interval whose labels are
+    apart by a gap at least and inside the chart (at most MAX_TIME_TICKS); none finer than a day
+    without with_time, so that runs dated by day show no 00:00."""
+    lo, hi = max(lo, _FIRST_DAY), min(hi, _LAST_DAY)  # the padding of a date near year 1 or 9999
+    for unit, every, length in _time_steps(with_time):
+        if (hi - lo) / length > MAX_TIME_TICKS + 1:  # too many of them: not even listed
+            continue
+        label_px = len(_time_label(lo, unit)) * GLYPH_EM * TICK_LABEL_PX
+        times = [t for t in _tick_times(unit, every, lo, hi)
+                 if x(t) - label_px / 2 >= 0 and x(t) + label_px / 2 <= width]
+        apart = all(x(b) - x(a) >= label_px + 12 for a, b in zip(times, times[1:]))
+        if 1 <= len(times) <= MAX_TIME_TICKS and apart:
+            return [Tick(c(x(t)), _time_label(t, unit)) for t in times]
+        if not times and length > 2 * (hi - lo):  # coarser intervals have none either
+            return []
+    return []
+
+
+def _history_drawing(points: Sequence[tuple[dt.datetime, float, str, bool]], times: list[float],
+                     styles: list[tuple[str, str]], t0: float, t1: float, y: Scale, width: int,
+                     with_time: bool) -> tuple[list[Tick], list[HistoryPoint], str]:
+    """The x ticks, dots and best-so-far path of a history chart drawn width units wide."""
+    left, _, right, _ = _plot_box(width=width, height=HISTORY_HEIGHT)
+    if t1 - t0 >= 1:  # under a second apart (files copied together) is one moment on a time axis
+        # 5% of the span on either side, and at least room for a date under the first and last run
+        inset = max((right - left) / 22, 20.0)
+        x = Scale(t0, t1, left + inset, right - inset)
+        per_px = (t1 - t0) / (right - left - 2 * inset)
+        x_ticks = _time_ticks(t0 - inset * per_px, t1 + inset * per_px, x, width, with_time)
     else:
         x = Scale(t0, t0, left, right)  # every point at the middle
-        x_ticks = [Tick(c(x(t0)), _time_label(t0, 86400))] if points else []
-    values = [v for _, v, _, _ in points]
-    hi = max(values + [y_top if plotted(y_top) else 0.0, 1e-9])
-    lo = min(values + [0.0])
-    y_lo, y_hi, y_values = nice_ticks(lo, hi, 5)
-    y = Scale(y_lo, y_hi, bottom, top)
-    y_step = y_values[1] - y_values[0] if len(y_values) > 1 else 1.0
-    system_index = {name: i for i, name in enumerate(sorted(set(systems or ())))}
+        x_ticks = [Tick(c(x(t0)), _time_label(t0, "day"))] if points else []
     drawn = []
     best_path = ""
     best = None
-    for index, ((when, value, label, flagged), t) in enumerate(zip(points, times)):
+    for (_, value, label, flagged), t, (css, shape) in zip(points, times, styles):
         px, py = x(t), y(value)
-        if systems is not None and not flagged:
-            series = system_index[systems[index]]
-            drawn.append(HistoryPoint(marker_path(series_shape(series), px, py, 4.5), f"marker {series_class(series)}",
-                                      label, c(px), c(py - 12), flagged))
-        else:
-            drawn.append(HistoryPoint(marker_path("circle", px, py, 4.5), "flagged" if flagged else "run", label,
-                                      c(px), c(py - 12), flagged))
+        drawn.append(HistoryPoint(marker_path(shape, px, py, 4.5), css, label, c(px), c(py - 12), flagged))
         if best is None or value > best:
             if best is None:
                 best_path = f"M{c(px)},{c(py)}"
@@ -500,8 +545,61 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
             best = value
     if points:
         best_path += f"H{c(x(times[-1]))}"
-    frame = _frame(title, "run date", y_label, x_ticks, [Tick(c(y(v)), tick_label(v, y_step)) for v in y_values],
-                   height=260)
+    return x_ticks, drawn, best_path
+
+
+def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, title: str, y_label: str,
+                  y_top: float | None = None,
+                  time_domain: tuple[dt.datetime, dt.datetime] | None = None,
+                  systems: Sequence[str] | None = None, with_time: bool | None = None) -> HistoryChart:
+    """Dots (date, value, title, flagged) in time order, and a step line for the best value so far;
+    drawn WIDTH wide, and again COMPACT_WIDTH wide (HistoryChart.compact).
+
+    systems: each point's system (the overview of every system): each system's dots get a colour
+    and marker of their own, named in the legend, in the order of the systems' names.
+
+    time_domain: the dates the axis spans (default: these points'); the same for every system of a
+    report puts their charts on one time axis.
+
+    with_time: whether the runs' dates have a time of day (default: whether a point's is not
+    midnight); without, the axis has ticks of a day and longer only."""
+    if systems is not None:
+        systems = [system for system, (_, value, _, _) in zip(systems, points) if plotted(value)]
+    points = [p for p in points if plotted(p[1])]
+    times = [_epoch(when) for when, _, _, _ in points]
+    if with_time is None:
+        with_time = any(t % _DAY for t in times)
+    if time_domain is not None:
+        t0, t1 = _epoch(time_domain[0]), _epoch(time_domain[1])
+    else:
+        t0, t1 = (min(times), max(times)) if times else (0.0, 0.0)
+    _, top, _, bottom = _plot_box(height=HISTORY_HEIGHT)
+    values = [v for _, v, _, _ in points]
+    hi = max(values + [y_top if plotted(y_top) else 0.0, 1e-9])
+    lo = min(values + [0.0])
+    y_lo, y_hi, y_values = nice_ticks(lo, hi, 5)
+    y = Scale(y_lo, y_hi, bottom, top)
+    y_step = y_values[1] - y_values[0] if len(y_values) > 1 else 1.0
+    y_ticks = [Tick(c(y(v)), tick_label(v, y_step)) for v in y_values]
+    system_index = {name: i for i, name in enumerate(sorted(set(systems or ())))}
+    styles = []
+    for index, (_, _, _, flagged) in enumerate(points):
+        if systems is not None and not flagged:
+            series = system_index[systems[index]]
+            styles.append((f"marker {series_class(series)}", series_shape(series)))
+        else:
+            styles.append(("flagged" if flagged else "run", "circle"))
+    x_ticks, drawn, best_path = _history_drawing(points, times, styles, t0, t1, y, WIDTH, with_time)
+    frame = _frame(title, "run date", y_label, x_ticks, y_ticks, height=HISTORY_HEIGHT)
+    x_ticks, small, small_best = _history_drawing(points, times, styles, t0, t1, y, COMPACT_WIDTH, with_time)
+    dots: dict[str, str] = {}
+    for p in sorted(small, key=lambda p: p.flagged):  # flagged dots last, on top
+        # not class "marker": path.marker is one dot with its title, in the wide drawing
+        css = p.css.replace("marker ", "dots ")
+        dots[css] = dots.get(css, "") + p.d
+    compact = CompactHistory(_frame(title, "run date", y_label, x_ticks, y_ticks, width=COMPACT_WIDTH,
+                                    height=HISTORY_HEIGHT),
+                             list(dots.items()), [(p.flag_x, p.flag_y) for p in small if p.flagged], small_best)
     if systems is None:
         legend = [LegendItem("run", "run", marker_path("circle", 14, 6, 3.5), line=False)]
     else:
@@ -510,4 +608,4 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
     if any(flagged for _, _, _, flagged in points):
         legend.append(LegendItem("significantly worse than the run before", "flagged",
                                  marker_path("circle", 14, 6, 3.5), line=False))
-    return HistoryChart(frame, drawn, best_path, legend)
+    return HistoryChart(frame, drawn, best_path, legend, compact)

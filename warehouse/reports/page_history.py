@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from warehouse.store import catalog
 from warehouse.reports import charts
 from warehouse.evaluation.evaluator import Settings
 from warehouse.errors import UsageError
-from warehouse.evaluation.measures import Measure
+from warehouse.evaluation.measures import Measure, parse_all
 from warehouse.evaluation.stats import StatsSettings
 from warehouse.formats.table import Table, Tabular
-from warehouse.reports.display import fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
+from warehouse.reports.display import fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
 from warehouse.reports.files import write_page
 from warehouse.reports.footer import settings_items
 from warehouse.reports.pairs import PairRow, correct_together, tested_pairs
@@ -112,6 +113,11 @@ class HistoryPage(Tabular):
         dates = [(r.date or EPOCH) for s in self.systems for r in s.runs]
         return len(dates) > 1 and (max(dates) - min(dates)).total_seconds() < 1
 
+    @cached_property
+    def timed(self) -> bool:
+        """Dates show their time of day, else (runs dated by day) the day alone."""
+        return _with_time(r.date for s in self.systems for r in s.runs)
+
     @property
     def single_show_system(self) -> bool:
         """That table's System column says something only when a system is not named as its run."""
@@ -146,17 +152,13 @@ def history(wh: Warehouse, qrels: str, measure: str | Sequence[str] = "AP", *, r
     runs and systems choose the runs as Warehouse.select_runs does: names and shell-style
     patterns (default: every stored run), of these systems; the runs a pattern, a system or the
     default chose that qrels judges no query of are left out (HistoryPage.selection says which)."""
-    if not isinstance(measure, str):  # a list of one is the measure; several are a mistake, never the last one
-        given = list(measure)
-        if len(given) != 1:
-            raise UsageError(f"the history follows one measure, and {len(given)} were given "
-                             f"({', '.join(map(str, given)) or 'none'}): name one (-m {given[0] if given else 'AP'})")
-        measure = given[0]
     settings = settings or Settings()
+    given = [measure] if isinstance(measure, str) else list(measure)
+    _refuse_several(given, settings)
     stats = stats or StatsSettings()
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
     names = sorted(selection)
-    scope = load_scope(wh, qrels, [measure], names, settings, summary=False)  # history.sql summarizes
+    scope = load_scope(wh, qrels, given, names, settings, summary=False)  # history.sql summarizes
     m = scope.primary
     w = scope.wanted[m.name]
     load_run_order(wh, run_ids_in_order(wh, names))  # report_runs: the runs the page shows
@@ -175,6 +177,8 @@ def history(wh: Warehouse, qrels: str, measure: str | Sequence[str] = "AP", *, r
     top = max([r["value"] for r in rows] + [0.0])
     dates = [r["run_date"] or EPOCH for r in rows]
     domain = (min(dates), max(dates)) if dates else None
+    with_time = _with_time(r["run_date"] for r in rows)
+    date_text = fmt_datetime if with_time else fmt_date
     out, everything = [], []
     # with many systems, their runs go in one table and only the overview is drawn (a chart per
     # system would be most of the page: ~5 KB each)
@@ -182,7 +186,7 @@ def history(wh: Warehouse, qrels: str, measure: str | Sequence[str] = "AP", *, r
     for system, runs in grouped.items():
         points = []
         for h in runs:
-            text = f"{h.run} ({fmt_datetime(h.date)}): {m.name} {fmt_value(h.value)}"
+            text = f"{h.run} ({date_text(h.date)}): {m.name} {fmt_value(h.value)}"
             # the overview's dots say less (a thousand of them): the tables give the tests
             everything.append((h.date or EPOCH, h.run, h.value, (text if system == h.run else f"{system}: {text}")
                                + ("; significantly worse than the run before it" if h.flagged else ""), h.flagged,
@@ -196,17 +200,36 @@ def history(wh: Warehouse, qrels: str, measure: str | Sequence[str] = "AP", *, r
         # one dot says nothing over time: a system with a single run is listed in a table instead
         chart = charts.history_chart(
             points, title=f"{system}: {m.name} of its runs over time", y_label=m.name, y_top=top,
-            time_domain=domain) if len(runs) > 1 and draw_systems else None
+            time_domain=domain, with_time=with_time) if len(runs) > 1 and draw_systems else None
         out.append(SystemHistory(system, runs, chart))
     # the overview: every run in time order (then by name), and the best of the board so far
     everything.sort(key=lambda p: (p[0], p[1]))
     overview = charts.history_chart(
         [(when, value, text, flagged) for when, _run, value, text, flagged, _system in everything],
         title=f"Every run's {m.name} over time, and the best so far", y_label=m.name, y_top=top,
-        time_domain=domain, systems=[system for *_, system in everything])
+        time_domain=domain, systems=[system for *_, system in everything], with_time=with_time)
     family_text = f"over {plural(family.tested, 'comparison')}: each run against the run of its system before it"
     return HistoryPage(scope, stats, out, family.tested, settings_items(scope, stats, family_text), family_text,
                        overview, selection)
+
+
+def _with_time(dates: Iterable[dt.datetime | None]) -> bool:
+    """Whether a run's date has a time of day: runs dated by day (irw edit run --date 2024-01-15)
+    are at midnight, and a page of them shows no 00:00:00 (nor ticks of hours)."""
+    return any(date is not None and date.time() != dt.time() for date in dates)
+
+
+def _refuse_several(given: list[str], settings: Settings) -> None:
+    """The measures given must name one measure with a score: several (-m nDCG@10 -m AP, or one
+    name of several: ndcg_cut.5,10, all_trec) are a mistake, never their first or last."""
+    named = [m.name for m in parse_all(given, settings.compat) if m.family.sql is not None]
+    if len(named) == 1 or given and not named:  # none with a score (runid): load_scope says so
+        return
+    shown = ", ".join(named) if len(named) <= 4 else f"{', '.join(named[:3])} and {len(named) - 3} more"
+    if len(named) > len(given):  # a name of several measures: say which it named
+        shown += " from " + " ".join(f"-m {spec}" for spec in given)
+    raise UsageError(f"the history follows one measure, and {len(named)} were given ({shown or 'none'}): "
+                     f"name one (-m {named[0] if named else 'AP'})")
 
 
 def render_history(page: HistoryPage) -> str:
