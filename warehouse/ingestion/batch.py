@@ -24,25 +24,30 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
      system BM25);
   4. otherwise the file is one system's run: {short}, its system {short}; when that name is another
      file's of the batch, or a stored run's holding other bytes (and replace is off), then
-     - if one of those, read from another folder, answers the same queries (one collection, as in
-       rule 3), the files of that name are different systems' runs of one collection, so the folder
-       names the system:
+     - if one of those, read from a folder of another name, answers the same queries (one
+       collection, as in rule 3), the files of that name are different systems' runs of one
+       collection, so the folder names the system:
        {folder}.{short}, system the folder (BM25_RM3/trec_results_covid.txt beside
        BM25/trec_results_covid.txt: BM25_RM3.trec_results_covid, system BM25_RM3);
      - else they are one system's runs of different collections, or an earlier version of the file
-       (stored from its folder): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22,
-       system BM25).
-  Every name not taken from the tag is said on stderr with its reason. A file's folder is the one
-  it was given in: a link is in the folder holding the link, wherever it points.
+       (stored from its folder or one of the same name: bycoll/covid, bycoll2/covid name no two
+       systems): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22, system BM25).
+  Every name not taken from the tag is said on stderr with its reason, and runs of one folder
+  stored under tags sharing a prefix are told how to share the folder's system (_tag_systems_note).
+  A file's folder is the one it was given in: a link is in the folder holding the link, wherever it
+  points.
 - a template (`name_template`, `--name-template`): str.format fields TEMPLATE_FIELDS of each file;
-  `system` may hold the same fields.
+  `system` may hold the same fields. A file whose bytes a stored run holds keeps that run, as by
+  rule 1 of auto: a folder ingested again under a template adds only the files that changed.
 
 Two files resolving to one name, or a name a stored run holds with other bytes (replace off), is an
 error whose hints (in backquotes) each resolve it: `--replace`, and a `--name-template` found to give
-every file of the batch a free name. One file of a batch never replaces another. A stored run
-holding the same bytes under the resolved name is a no-op; with replace, the system, description,
-parameters and date given are applied to it in place (the scores stay: the bytes are the same),
-and a date given by --date is kept unless another is given. A stored run replaced by other bytes
+every file of the batch a free name, or, where the auto name is a stored run answering the same
+queries (a new version of it), the command storing the file beside it in its system (_version_hint).
+One file of a batch never replaces another. A stored run holding the same bytes under the resolved
+name is a no-op; with replace, the system, description, parameters and date given are applied to it
+in place (the scores stay: the bytes are the same), and a date given by --date is kept unless
+another is given. A stored run replaced by other bytes
 keeps its system, description and parameters unless others are given (ingest.insert_staged_run);
 its date is the new file's.
 
@@ -218,6 +223,7 @@ class _File:
     queries: frozenset | None = None  # the query ids the file answers (auto naming)
     short: str = ""  # the stem without the prefix its folder's files in the batch share
     note: str | None = None  # why the name is not the tag, in auto mode
+    asked: str | None = None  # the name --name-template gives a file a stored run holds (it keeps that run's)
     existing: tuple | None = None  # stored_run() of the name
     errors: list[str] = field(default_factory=list)
     error: IrwError | None = None  # the first error, raised as is when the batch is one file
@@ -383,6 +389,8 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                 file.name = name
             elif template is not None:
                 file.name = template.format(**_fields(file))
+                if file.known_as and file.known_as != file.name:
+                    file.asked, file.name = file.name, file.known_as
             elif name_from == "tag":
                 file.name = file.tag
             elif name_from == "file":
@@ -432,17 +440,19 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         clash = (f"run {file.name} holds other content" if held
                  else f"{len(rivals)} other file(s) of this batch would have it too")
         why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
-        # the same file name in another folder for runs of one collection (the same queries): the
-        # folders are systems (a stored run read from this folder is an earlier version of the file)
-        here = _place(file.path)
+        # the same file name in a folder of another name for runs of one collection (the same
+        # queries): the folders are systems. Two folders of one name (bycoll/covid, bycoll2/covid)
+        # cannot name two systems: a stored run read from either is an earlier version of the file.
         same = [other for other in rivals
-                if _place(other.path) != here and _one_collection(file.queries, queries_of(other))]
+                if _folder(other.path) != folder and _one_collection(file.queries, queries_of(other))]
         stored_same = False
         if held and run_source and run_queries and not any(o.known_as == file.name for o in rivals):
             run_id = stored(file.name)[0]
             source = run_source(run_id)
-            # a stored run's source is its resolved path: read from here, through a link or not
-            stored_same = (source is not None and Path(source).parent not in (here, file.path.resolve().parent)
+            # a stored run's source is its resolved path: read from a folder of this name, through a
+            # link or not
+            stored_same = (source is not None
+                           and Path(source).parent.name not in (folder, file.path.resolve().parent.name)
                            and _one_collection(file.queries, run_queries(run_id)))
         if same or stored_same:
             total = len(rivals) + (held and not any(o.known_as == file.name for o in rivals))
@@ -481,6 +491,36 @@ def _template_hint(template: str | None, instead: str | None) -> str:
             + (f" (instead of {instead})" if instead else ""))
 
 
+def _version_hint(db: Database, file: _File, files: list[_File], stored: Callable[[str], tuple | None],
+                  suggested: set[str], system: str | None, description: str | None,
+                  parameters: Mapping[str, str] | None, run_date: RunDate | None) -> str:
+    """The hint for a file whose name by the rule is a stored run's answering the same queries with
+    other bytes: a newer version of that run, which history follows only in that run's system. The
+    command stores the file beside it, in its system (or the --system given), named by it and the
+    date the file is stored with (numbered when that name is taken), with the other options given,
+    so that the run is the one this command would have stored; the batch again then finds it stored."""
+    kept = system if system is not None else db.run_file(
+        "catalog/run_settings.sql", {"run_id": file.existing[0]}).fetchone()[0]
+    dated = f"{file.name}.{file.date.value:%Y-%m-%d}"
+    version, number = dated, 1
+    while version in suggested or any(f.name == version for f in files) or stored(version):
+        number += 1
+        version = f"{dated}.{number}"
+    suggested.add(version)
+    words = ["irw", "ingest", "run", str(file.path), "--name", version,
+             "--system", kept.replace("{", "{{").replace("}", "}}")]  # --system reads braces as a template's
+    if run_date is not None:
+        words += ["--date", run_date.value.isoformat()]
+    if description is not None:
+        words += ["--description", description]
+    for key, value in (parameters or {}).items():
+        words += ["--param", f"{key}={value}"]
+    others = any(f is not file and f.tag is not None and not f.known_as for f in files)
+    return (f"as both answer the same queries (a new version of that run), store it beside that run, in system "
+            f"{shown(kept)}: `{shlex.join(words)}`"
+            + (", then this command again for the other files" if others else ""))
+
+
 def _collisions(files: list[_File], hint: Callable[[], str | None], instead: str | None) -> None:
     """Two files of the batch resolving to one run name: both fail, each naming the other."""
     by_name: dict[str, list[_File]] = {}
@@ -492,6 +532,29 @@ def _collisions(files: list[_File], hint: Callable[[], str | None], instead: str
             others = ", ".join(str(other.path) for other in group if other is not file)
             _fail(file, ConflictError(f"{file.path}: would be stored as run {run_name}, as would {others}; "
                                       f"one file of a batch never replaces another: {_template_hint(hint(), instead)}"))
+
+
+def _tag_systems_note(files: list[_File], result_of: Mapping[int, IngestResult]) -> None:
+    """Runs of one folder stored now under their tags (rule 2) are each their own system, as a tag
+    names one; when their tags share a prefix (sysA-v1, sysA-v2: a system's versions, perhaps) the
+    last one's result says how to put them in the folder's system, which history follows. Said, not
+    done: a folder of one collection's runs tagged by their systems (bm25-k1, bm25-rm3) is a layout
+    of the same shape."""
+    for group in _groups(files).values():
+        tagged = [f for f in group if f.name == f.tag and f.note is None and not f.known_as
+                  and id(f) in result_of and result_of[id(f)].status == "ingested"]
+        prefix = common_prefix([f.tag for f in tagged])
+        if len(tagged) < 2 or not prefix:
+            continue
+        folder = tagged[0].path.parent
+        whole = {f.path.resolve() for f in tagged} == {p.resolve() for p in ingest.folder_files(folder)}
+        words = ["irw", "ingest", "run", *([str(folder)] if whole else [str(f.path) for f in tagged]),
+                 "--system", "{folder}", "--replace"]
+        names = [f.name for f in tagged]
+        result_of[id(tagged[-1])].messages.append(
+            f"{folder}: runs {', '.join(names[:-1])} and {names[-1]} are named by their tags, each its own system, "
+            f"and their tags share {prefix!r}: if they are versions of one system, put them in the folder's: "
+            f"`{shlex.join(words)}` (the same bytes: only their system changes)")
 
 
 def _message_lines(files: list[_File]) -> list[str]:
@@ -644,6 +707,12 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 found.append(None if name is not None else _resolving_template(files, stored))
             return found[0]
 
+        def system_of(file: _File) -> str | None:
+            if system is None:
+                return None
+            return system.format(**_fields(file)) if system_template else system
+
+        suggested: set[str] = set()  # the names version hints gave, one per file
         instead = (f"--name-template {name_template!r}" if name_template is not None
                    else f"--name-from {name_from}" if name_from in ("tag", "file") else None)
         _collisions(files, hint, instead)
@@ -655,20 +724,18 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 continue
             file.existing = stored(file.name)
             if file.existing and file.existing[1] != file.sha and not replace:
-                other = ("give another name with --name" if name is not None
-                         else _template_hint(hint(), instead) if hint() else "")
+                version = (_version_hint(db, file, files, stored, suggested, system_of(file), description,
+                                         parameters, run_date)
+                           if auto and _one_collection(file.queries, run_queries(file.existing[0])) else None)
+                other = (", or give another name with --name" if name is not None else f", or, {version}" if version
+                         else f", or {_template_hint(hint(), instead)}" if hint() else "")
                 _fail(file, ConflictError(
                     f"{file.path}: run {file.name} already exists with different content; pass `--replace` to "
-                    "replace it and every score computed from it" + (f", or {other}" if other else "")))
+                    "replace it and every score computed from it" + other))
         if any(f.errors for f in everyone):
             if len(everyone) == 1:
                 raise everyone[0].error
             raise BatchError(_message_lines(everyone))
-
-        def system_of(file: _File) -> str | None:
-            if system is None:
-                return None
-            return system.format(**_fields(file)) if system_template else system
 
         results = []
         result_of: dict[int, IngestResult] = {}
@@ -712,9 +779,14 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 result.messages.insert(0, file.note)
             if file.known_as and file.known_as != file.name:
                 result.messages.append(f"{file.path}: the same bytes are stored as run {file.known_as} too")
+            if file.asked:
+                result.messages.append(f"{file.path}: kept as run {file.name}, which holds these bytes: not stored "
+                                       f"again as {file.asked} (irw rename run renames a run)")
             results.append(result)
             result_of[id(file)] = result
             step()
+        if auto and system is None:
+            _tag_systems_note(files, result_of)
         return results
     finally:
         ingest._drop_stage(db.staging)
