@@ -181,6 +181,13 @@ def test_a_name_no_folder_can_hold_is_refused_before_anything_is_written(wh, tmp
                                           r"304 bytes, longer than the 255 the file system allows"):
         export_warehouse(wh.db, tmp_path / "out")
     assert not [p for p in tmp_path.iterdir() if p.name == "out" or p.name.startswith(".")]
+    # the way out it names: a rename (it said to ingest the file again and remove the run, which
+    # a run evaluated on Spark, without rows, cannot do)
+    with pytest.raises(OutputError, match=r"Rename it \(irw rename run NAME NEW_NAME: its scores and history stay"):
+        export_warehouse(wh.db, tmp_path / "out")
+    wh.rename_run("/" * 100, "slashes")
+    assert export_warehouse(wh.db, tmp_path / "renamed").tables["runs"].rows == 2
+    wh.rename_run("slashes", "/" * 100)
     wh.db.execute("update runs set name = '' where name = ?", ["/" * 100])
     with pytest.raises(OutputError, match="runs id 2 has an empty name, which Spark and DuckDB read back as null"):
         export_warehouse(wh.db, tmp_path / "out")

@@ -472,9 +472,8 @@ def _partition_names(db, partitioning: Partitioning, target: Path) -> dict[int, 
     if problems:
         kind, command = ("run", "run") if partitioning.owner == "runs" else ("qrels set", "qrels")
         raise OutputError(f"cannot export: {len(problems)} {kind} name{'s' if len(problems) > 1 else ''} cannot be "
-                          f"a folder name: " + "; ".join(problems[:5]) + f". Ingest its file again under another "
-                          f"name (irw ingest {command} FILE --name NAME), remove this one (irw rm {command} NAME) "
-                          "and export again")
+                          f"a folder name: " + "; ".join(problems[:5]) + f". Rename it (irw rename {command} NAME "
+                          "NEW_NAME: its scores and history stay with it) and export again")
     return found
 
 
