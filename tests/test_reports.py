@@ -636,3 +636,15 @@ def test_run_pages_read_their_relevant_ranks_in_batches_as_one_at_a_time(db, tmp
     assert len(alone) == len(RUNS) and batched == alone
     queries = {re.search(r"Relevant documents of query (\S+)", html).group(1) for html in alone.values()}
     assert len(queries) > 1  # the batches held pages of different queries
+
+
+def test_the_history_table_says_over_which_queries_each_delta_is(db):
+    """bm25-trunc (45 queries) against bm25-rm3 (50): delta -0.1947 is over the 45 both answer, not
+    the difference of the means shown (0.3064 - 0.5037); the table now says so in a column."""
+    result = irw("report", "history", "--qrels", "sample", "-m", "AP", "-f", "json", db=db)
+    assert result.exit_code == 0, result.stderr
+    rows = {row["run"]: row for row in json.loads(result.stdout)}
+    trunc, rm3 = rows["bm25-trunc"], rows["bm25-rm3"]
+    assert (trunc["queries"], trunc["shared_queries"], rm3["queries"]) == (45, 45, 50)
+    assert trunc["delta"] != pytest.approx(trunc["AP"] - rm3["AP"], abs=1e-4)
+    assert rows["bm25"]["shared_queries"] is None  # the first run of its system: nothing before it

@@ -129,8 +129,10 @@ class HistoryPage(Tabular):
 
     def table(self) -> Table:
         """Every system's runs in time order as data (irw report history --format json|csv|...)."""
+        # delta is over the queries both runs answer (shared_queries), each mean over the run's own
+        # (queries): where they differ, delta is not the difference of the two means shown
         columns = ["system", "run", "run_date", self.measure.name, "best_so_far", "previous", "delta", "p_adjusted",
-                   "verdict", "queries"]
+                   "verdict", "queries", "shared_queries"]
         rows = []
         for system in self.systems:
             for r in system.runs:
@@ -139,7 +141,7 @@ class HistoryPage(Tabular):
                            "no significant change" if result else None)
                 rows.append((system.system, r.run, r.date, r.value, r.best_so_far, r.previous,
                              result.diff if result else None, r.pair.p_adjusted if result else None, verdict,
-                             r.queries))
+                             r.queries, r.pair.paired if result else None))
         return Table(columns, rows)
 
 
