@@ -882,9 +882,21 @@ def header_line(line: int, fields: list[str] | None, count: int) -> HeaderLine |
 def header_error(path: Path, header: HeaderLine, kind: str) -> InputFileError:
     """irw reads TREC files without a header line (qrels as trec_eval does): the error names the
     line and gives the command that writes the file without it."""
+    shown = _shown_path(path)
+    command, target = _rewrite_command(path, kind, f"tail -n +{header.line + 1}", ".noheader")
+    what = "judgment (qid iter docid grade, or qid docid grade)" if kind == "qrels" else \
+        "run line (qid Q0 docid rank score tag)"
+    return InputFileError([Problem(shown, header.line,
+                                   f"`{header.text}` is a header line, not a {what}: irw reads TREC files without "
+                                   f"one; write the file without it ({command} > {target}) and give irw that file")])
+
+
+def _rewrite_command(path: Path, kind: str, filter_command: str, tag: str) -> tuple[str, str]:
+    """The shell command that writes path's lines through filter_command (`tail -n +2`), and the
+    file it writes them to (shell-quoted): path's name without its compression and text suffixes,
+    as .qrels or .run (with tag before it when that is path's own name)."""
     import shlex
 
-    shown = _shown_path(path)
     stem, extension = path.name, ".qrels" if kind == "qrels" else ".run"
     for suffix in COMPRESSED_SUFFIXES:
         stem = stem.removesuffix(suffix)
@@ -892,17 +904,27 @@ def header_error(path: Path, header: HeaderLine, kind: str) -> InputFileError:
         stem = stem.removesuffix(suffix)
     target = path.with_name(stem + extension)
     if target == path:
-        target = path.with_name(stem + ".noheader" + extension)
-    target = shlex.quote(str(target))
+        target = path.with_name(stem + tag + extension)
     source = shlex.quote(str(path))
     decompress = _DECOMPRESS_COMMANDS.get(path.suffix.lower())
-    command = f"{decompress} {source} | tail -n +{header.line + 1}" if decompress else \
-        f"tail -n +{header.line + 1} {source}"
-    what = "judgment (qid iter docid grade, or qid docid grade)" if kind == "qrels" else \
-        "run line (qid Q0 docid rank score tag)"
-    return InputFileError([Problem(shown, header.line,
-                                   f"`{header.text}` is a header line, not a {what}: irw reads TREC files without "
-                                   f"one; write the file without it ({command} > {target}) and give irw that file")])
+    command = f"{decompress} {source} | {filter_command}" if decompress else f"{filter_command} {source}"
+    return command, shlex.quote(str(target))
+
+
+_EXTRA_FIELDS = re.compile(r"expected 6 fields \(qid Q0 docid rank score tag\), found (\d+)")
+
+
+def _extra_fields_hint(path: Path, reasons: list[str]) -> list[Problem]:
+    """Where every problem shown is a run line of more than 6 fields (trec_eval's results.trunc
+    ends lines in "more junk"), the way out: trec_eval reads the first six and ignores the rest,
+    `irw trec-eval` too; a stored run keeps exactly what it is, so the file is written without them."""
+    found = [_EXTRA_FIELDS.fullmatch(reason) for reason in reasons]
+    if not found or not all(m and int(m.group(1)) > 6 for m in found):
+        return []
+    command, target = _rewrite_command(path, "run", "awk '{print $1, $2, $3, $4, $5, $6}'", ".6fields")
+    return [Problem(_shown_path(path), 0, "lines of more than 6 fields: trec_eval and `irw trec-eval` ignore what "
+                                          f"follows the sixth, `irw ingest` stores runs as they are; write the "
+                                          f"first six ({command} > {target}) and ingest that file")]
 
 
 def _refuse_swapped(db: Database, path: Path, kind: str, header: HeaderLine | None = None) -> None:
@@ -1121,9 +1143,11 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
         total = len(rows)
         if total > InputFileError.MAX_SHOWN:
             total = db.run_sql(composed_sql("ingest/problem_count.sql", problems=query), params).fetchone()[0]
-        raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
-                              for line, reason in rows[: InputFileError.MAX_SHOWN]], total=total,
-                             read_lines=head_lines)
+        shown = rows[: InputFileError.MAX_SHOWN]
+        hint = _extra_fields_hint(path, [reason for _line, reason in shown])
+        raise InputFileError(hint + [Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
+                                     for line, reason in shown[: InputFileError.MAX_SHOWN - len(hint)]],
+                             total=total + len(hint), read_lines=head_lines)
 
 
 def _head_text(path: Path) -> bytes | None:
