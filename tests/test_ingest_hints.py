@@ -124,8 +124,8 @@ def test_ingest_run_takes_a_quoted_pattern_as_trec_eval_does(db_path, tmp_path, 
 @pytest.mark.parametrize("suffix", ["", ".gz"])
 def test_lines_of_more_than_six_fields_say_how_to_write_the_six(suffix, conformance, tmp_path, irw):
     """trec_eval's own results.trunc ends lines in "more junk ...": `irw trec-eval` reads it as
-    trec_eval does, `irw ingest run` listed 20 lines of "found 9" and nothing to do. The first
-    line now gives the command writing the first six fields; run as printed (in a shell), the file it
+    trec_eval does, `irw ingest run` listed 20 lines of "found 9" and nothing to do. A line after
+    them now gives the command writing the first six fields; run as printed (in a shell), the file it
     writes is ingested, and evaluates as trec_eval evaluated results.trunc (out.test.aqc.v9)."""
     import subprocess
 
@@ -135,9 +135,11 @@ def test_lines_of_more_than_six_fields_say_how_to_write_the_six(suffix, conforma
                       else (data / "results.trunc").read_bytes())
     result = irw("ingest", "run", given)
     assert result.exit_code == 1
-    first = result.stderr.splitlines()[0]
-    assert first.startswith(f"Error: {given}: lines of more than 6 fields: trec_eval and `irw trec-eval` ignore")
-    command = first.split("write the first six (", 1)[1].rsplit(") and ingest that file", 1)[0]
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"Error: {given}:1: expected 6 fields")  # file:line first, as ever
+    (hint,) = [line for line in lines if line.startswith(f"Error: {given}: lines of more than 6 fields: trec_eval "
+                                                          "and `irw trec-eval` ignore")]
+    command = hint.split("write the first six (", 1)[1].rsplit(") and ingest that file", 1)[0]
     subprocess.run(command, shell=True, check=True, cwd=tmp_path)
     written = tmp_path / "results.trunc.run"
     assert irw("ingest", "qrels", data / "qrels.test").exit_code == 0

@@ -1145,8 +1145,8 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
             total = db.run_sql(composed_sql("ingest/problem_count.sql", problems=query), params).fetchone()[0]
         shown = rows[: InputFileError.MAX_SHOWN]
         hint = _extra_fields_hint(path, [reason for _line, reason in shown])
-        raise InputFileError(hint + [Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
-                                     for line, reason in shown[: InputFileError.MAX_SHOWN - len(hint)]],
+        raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
+                              for line, reason in shown[: InputFileError.MAX_SHOWN - len(hint)]] + hint,
                              total=total + len(hint), read_lines=head_lines)
 
 
