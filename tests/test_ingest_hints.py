@@ -148,3 +148,17 @@ def test_lines_of_more_than_six_fields_say_how_to_write_the_six(suffix, conforma
     expected = [line for line in (data / "out.test.aqc.v9").read_text().splitlines()
                 if line.split()[:2] == ["map", "all"]]
     assert [line for line in ours.stdout.splitlines() if line.split()[:2] == ["map", "all"]] == expected
+
+
+def test_judgment_groups_read_as_qrels_say_how_to_ingest_them(conformance, irw):
+    """trec_eval's qrels.123 (qrels_jg: the second field a judgment group) gave 20 lines of
+    duplicate judgments and "6247 more", nothing else; each now says the second fields differ and
+    names --subtopics, with which the file is ingested."""
+    qrels = conformance / "trec_eval_test" / "qrels.123"
+    result = irw("ingest", "qrels", qrels)
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"Error: {qrels}:3682: duplicate judgment of document CR93E-10279 for query 301")
+    assert first.endswith("; their second fields differ: if they name judgment groups (trec_eval's qrels_jg), "
+                          "ingest the file with --subtopics")
+    assert irw("ingest", "qrels", qrels, "--subtopics").exit_code == 0

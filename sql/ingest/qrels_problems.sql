@@ -4,7 +4,8 @@
 -- 3 or 4 fields, which every line must share.
 -- trec_eval: qrels are `qid iter docid grade` (the iter column is ignored); grades are integers
 -- and may be negative (trec_eval counts negatively judged documents as judged but not in the
--- pool's relevant or non-relevant counts); a duplicate (qid, docid) is an error in trec_eval too.
+-- pool's relevant or non-relevant counts); a duplicate (qid, docid) is an error in trec_eval too,
+-- unless read as qrels_jg (-R qrels_jg), where the second field names a judgment group: said.
 with field_problems as (
     select
         line_no,
@@ -25,7 +26,9 @@ duplicates as (
     select
         fields[1] as query_id,
         fields[field_count - 1] as doc_id,
-        list(line_no order by line_no) as lines
+        list(line_no order by line_no) as lines,
+        -- judgments of one document in several iter values: trec_eval's qrels_jg (a group each)
+        count(distinct case when field_count = 4 then fields[2] end) > 1 as in_groups
     from stage_fields
     where field_count in (3, 4)
     group by fields[1], fields[field_count - 1]
@@ -36,7 +39,9 @@ duplicate_problems as (
     select
         unnest(lines[2:]) as line_no,
         'duplicate judgment of document ' || doc_id || ' for query ' || query_id
-            || ' (first at line ' || lines[1] || ')' as reason
+            || ' (first at line ' || lines[1] || ')'
+            || case when in_groups then '; their second fields differ: if they name judgment groups '
+                || '(trec_eval''s qrels_jg), ingest the file with --subtopics' else '' end as reason
     from duplicates
 ),
 
