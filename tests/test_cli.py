@@ -343,3 +343,13 @@ def test_eval_on_spark_usage_errors_say_what_to_do_before_spark_starts(irw, db_p
     result = irw(*args, db=False)
     assert result.exit_code == 2 and says in result.stderr and result.stdout == ""
     assert not db_path.exists()
+
+
+@pytest.mark.parametrize("given, meant", [("history", "irw report history"), ("leaderboard", "irw report leaderboard")])
+def test_a_subcommand_typed_alone_names_its_command(given, meant, irw):
+    """`irw history` said only "No such command 'history'"; a close top-level name (run: runs) is
+    still Click's own hint."""
+    result = irw(given, db=False)
+    assert result.exit_code == 2
+    assert f"No such command '{given}'; did you mean {meant}?" in result.output
+    assert "Did you mean 'runs'?" in irw("run", db=False).output

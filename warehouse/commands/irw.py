@@ -1,6 +1,7 @@
 """The `irw` command: a thin shell over the library. Errors become `Error: ...` and an exit code."""
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import shlex
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Iterator, List, Optional
 
 import typer
-
+from typer.core import TyperGroup
 
 from warehouse.formats import formatting
 from warehouse.core import Warehouse
@@ -26,8 +27,25 @@ if TYPE_CHECKING:
     from warehouse.evaluation.evaluator import Settings
     from warehouse.evaluation.stats import StatsSettings
 
+class _Commands(TyperGroup):
+    """irw's commands: an unknown one that is a subcommand's name (`irw history`, of `irw report
+    history`) says which command it is, where Click would say only that there is no such command."""
+
+    def resolve_command(self, ctx, args: list[str]):
+        name = args[0] if args else ""
+        # where Click finds a close name of its own (run: runs) it says that instead
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None \
+                and not difflib.get_close_matches(name, self.commands):
+            found = [f"irw {group} {name}" for group, command in sorted(self.commands.items())
+                     if name in getattr(command, "commands", {})]
+            if found:
+                ctx.fail(f"No such command '{name}'; did you mean {' or '.join(found)}?")
+        return super().resolve_command(ctx, args)
+
+
 app = typer.Typer(
     name="irw",
+    cls=_Commands,
     help="irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB).",
     no_args_is_help=True,
     add_completion=False,
@@ -686,7 +704,7 @@ def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt:
     selection = getattr(evaluation, "selection", None)  # None: runs given as files (Spark), nothing chosen
     for note in selection.notes() if selection is not None else []:
         err(f"# {note}")
-    for note in evaluation.measure_notes():
+    for note in [*evaluation.measure_notes(), *evaluation.judgment_notes()]:
         err(f"# {note}")
     for run, count in sorted(evaluation.ignored_queries.items()):
         err(f"# {run}: {count} queries not in the qrels were ignored")
