@@ -115,6 +115,11 @@ class QueryError(IrwError):
     """Ad-hoc SQL failed in the database."""
 
 
+class UnknownTableError(QueryError):
+    """Ad-hoc SQL names a table or view the warehouse does not hold (its message then lists those
+    it holds: warehouse/store/adhoc.py)."""
+
+
 class QueryTimeoutError(QueryError):
     """Ad-hoc SQL ran longer than its timeout and was stopped (DuckDB) or cancelled on the server
     (PostgreSQL)."""

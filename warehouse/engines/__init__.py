@@ -15,7 +15,9 @@ class attribute (batches_runs, writes_parquet ...), never a test of the engine's
 engine modules (tests/test_engines_seam.py holds both).
 
 The engine of a warehouse follows its location (`engine_of`: a PostgreSQL URL is postgres, anything
-else a DuckDB file); `chosen` checks an engine named outright (`--engine`) against it.
+else a DuckDB file, but what was plainly meant as a server and is no URL irw can use, which is
+refused before anything is created: postgres.location_problem); `chosen` checks an engine named
+outright (`--engine`) against it.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 from warehouse.engines.duckdb import Database
 from warehouse.errors import UsageError
-from warehouse.engines.postgres import PostgresDatabase, is_url, shown_url
+from warehouse.engines.postgres import PostgresDatabase, check_location, is_url, masked, shown_url
 
 Params = Sequence[Any] | Mapping[str, Any] | None
 
@@ -103,14 +105,18 @@ class WarehouseEngine(Engine, Protocol):
 
 
 def engine_of(location: Any) -> str:
-    """The engine of the warehouse at location: postgres for a PostgreSQL URL, else duckdb."""
+    """The engine of the warehouse at location: postgres for a PostgreSQL URL, else duckdb. A location
+    meant as a server that is no usable URL (a one-slash postgresql:/..., a libpq key=value string,
+    a password holding an unencoded @) is refused here, its password masked: as a DuckDB file path
+    it would create a file named by the password."""
+    check_location(location)
     return "postgres" if is_url(location) else "duckdb"
 
 
 def one_file(source: Any, target: Any) -> bool:
     """Whether two locations are one warehouse file, known before either is opened (a DuckDB file
     cannot be opened twice in one process, read-only and not); URLs are compared once open."""
-    return not is_url(source) and not is_url(target) and Path(source).resolve() == Path(target).resolve()
+    return engine_of(source) == engine_of(target) == "duckdb" and Path(source).resolve() == Path(target).resolve()
 
 
 def evaluates_files(engine: str) -> bool:
@@ -147,8 +153,11 @@ def on_server(location: Any) -> bool:
 
 
 def shown(location: Any) -> str:
-    """The warehouse's location as irw prints it: a URL with its password masked (shown_url)."""
-    return shown_url(location) if on_server(location) else location
+    """The warehouse's location as irw prints it: a URL with its password masked (shown_url), as is
+    the password of a location meant as a server that is none (said, never refused, here)."""
+    if is_url(location):
+        return shown_url(location)
+    return masked(location) if isinstance(location, str) else location
 
 
 def open_database(path: Any, *, read_only: bool = False, create: bool = True,

@@ -36,7 +36,9 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
   tables, or a function or operator named like a built-in one (PostgreSQL picks a better-matching
   function of a schema on the search_path over pg_catalog's, wherever pg_catalog stands).
 - The URL's password is never shown: `path` (what messages, reports and `irw runs` print) is the
-  URL with the password masked, and server messages that quote it are scrubbed.
+  URL with the password masked, and server messages that quote it are scrubbed. A location meant
+  as a server that is no URL irw can use (postgresql:/..., a libpq key=value string, a password
+  holding an unencoded @) is refused before anything is opened or made, masked (location_problem).
 """
 from __future__ import annotations
 
@@ -47,7 +49,8 @@ from typing import Any, Iterator, Sequence
 from warehouse.engines.dialect import postgres_statements
 from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
-                              ReadOnlyError, WarehouseClosed, WarehouseNotFound, WarehouseOpenError)
+                              ReadOnlyError, UnknownTableError, WarehouseClosed, WarehouseNotFound,
+                              WarehouseOpenError)
 from warehouse.engines.base import Statements
 from warehouse.resources import keep_cached, read_cached, read_sql
 from warehouse.formats.table import Table
@@ -69,17 +72,123 @@ _RUN_TABLES_TO_ANALYZE = (
     "or pg_catalog.pg_relation_size(c.oid) > %(growth)s * c.relpages * pg_catalog.current_setting('block_size')::bigint)"
 )
 
+# A PostgreSQL URL, its scheme in any letter case (schemes are case-insensitive, RFC 3986 3.1; libpq
+# takes lower case only, so PostgresDatabase writes it so before connecting).
 URL = re.compile(r"^postgres(?:ql)?(?:\+psycopg)?://", re.IGNORECASE)
+# What starts so was meant as a PostgreSQL URL, however mistyped (postgresql:/..., postgres:host,
+# postgresql//user:password@host, postgresql+asyncpg://...): never a DuckDB file named so
+# (location_problem); postgres_backup.duckdb still is one. _SCHEME_TYPED: the scheme as typed, and
+# the colon and slashes after it.
+_MEANT_AS_URL = re.compile(r"^\s*postgres(?:ql)?(?:\+\w*)?(?::|//|[^@]*:[^@]*@)", re.IGNORECASE)
+_SCHEME_TYPED = re.compile(r"^\s*postgres(?:ql)?(?:\+\w*)?[:/;]*", re.IGNORECASE)
+URL_FORM = "postgresql://USER:PASSWORD@HOST:PORT/DBNAME"
+# libpq's connection string (`host=... dbname=... password=...`): key=value words, a value quoted
+# or not; and the keys of libpq's own parameters, one of which makes it a connection string
+_CONNINFO_WORD = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)")
+_CONNINFO_KEYS = frozenset((
+    "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "options", "sslmode",
+    "sslcert", "sslkey", "sslrootcert", "sslpassword", "application_name", "connect_timeout", "client_encoding",
+    "target_session_attrs", "channel_binding", "gssencmode", "require_auth", "krbsrvname", "requirepeer"))
+# a password given as a key=value word, in a connection string or a URL's query
+_PASSWORD_WORD = re.compile(r"(?i)(?<![\w])(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&']*)")
+RESERVED_HINT = "in the user name and password, percent-encode @ as %40, and : / ? # % as %3A %2F %3F %23 %25"
 
 
 def is_url(path: Any) -> bool:
     return isinstance(path, str) and bool(URL.match(path))
 
 
+def _location_text(location: Any) -> str | None:
+    import os
+
+    if isinstance(location, bytes):
+        return os.fsdecode(location)
+    if isinstance(location, (str, os.PathLike)):
+        text = os.fspath(location)
+        return text if isinstance(text, str) else os.fsdecode(text)
+    return None
+
+
+def _conninfo(text: str) -> dict[str, str] | None:
+    """The key=value words of a libpq connection string, or None when text is not one."""
+    found: dict[str, str] = {}
+    at = 0
+    while at < len(text.rstrip()):
+        word = _CONNINFO_WORD.match(text, at)
+        if word is None or word.end() == at:
+            return None
+        found[word.group(1).lower()] = word.group(2)
+        at = word.end()
+    return found if found.keys() & _CONNINFO_KEYS else None
+
+
+def _login_is_unencoded(url: str) -> bool:
+    """The URL's user name or password holds a character a URL reserves, unencoded: libpq ends the
+    login at the first @ (and the host at the first /, ? or #), so the password's rest would be
+    read as the host and shown in the server's messages."""
+    rest = url[URL.match(url).end():]
+    at = rest.find("@")
+    return at >= 0 and (rest.count("@") > 1 or any(0 <= rest.find(mark) < at for mark in "/?#"))
+
+
+def masked(text: str) -> str:
+    """A location with every password in it replaced by ***, however malformed: a URL's (its login
+    taken up to the last @, so a password holding @ or / is masked whole) and a password=... word's."""
+    text = _PASSWORD_WORD.sub(lambda match: match.group(1) + "***", text)
+    if not _MEANT_AS_URL.match(text):
+        return text
+    scheme = _SCHEME_TYPED.match(text).end()
+    head, rest = text[:scheme], text[scheme:]
+    login, at, host = rest.rpartition("@")
+    if at and ":" in login:
+        login = login.split(":", 1)[0] + ":***"
+    return head + login + at + host
+
+
+def location_problem(location: Any) -> str | None:
+    """Why location cannot be the warehouse it was meant as, said with its password masked; None
+    when it can be (a well-formed PostgreSQL URL, or a path for a DuckDB file). Refused: what starts
+    like a PostgreSQL URL and is not one (postgresql:/..., one slash), a URL whose login holds an
+    unencoded @, / ? or # (libpq would read the password's rest as the host), and a libpq connection
+    string (host=... password=...): as a file path each would create a file named by the password."""
+    text = _location_text(location)
+    if text is None:
+        return None
+    if URL.match(text):
+        if _login_is_unencoded(text):
+            return (f"cannot open warehouse {masked(text)}: its password or user name holds an @ (or / ? #) "
+                    f"that is not percent-encoded, so the server would take part of it for the host: "
+                    f"{RESERVED_HINT}; the URL is {URL_FORM}")
+        return None
+    if _MEANT_AS_URL.match(text):
+        return (f"cannot open warehouse {masked(text)}: not a PostgreSQL URL irw can use; write it as "
+                f"{URL_FORM}, with two slashes; {RESERVED_HINT}")
+    words = _conninfo(text)
+    if words is not None or _PASSWORD_WORD.search(text):
+        example = ""
+        if words and "host" in words:
+            word = {key: value.strip("'") for key, value in words.items()}
+            port = f":{word['port']}" if "port" in word else ""
+            example = (f": here --db postgresql://{word.get('user', 'USER')}:PASSWORD@{word['host']}{port}/"
+                       f"{word.get('dbname', 'DBNAME')}")
+        return (f"cannot open warehouse {masked(text)}: a libpq key=value connection string, and irw takes a "
+                f"PostgreSQL URL, {URL_FORM}{example}; {RESERVED_HINT}")
+    return None
+
+
+def check_location(location: Any) -> None:
+    """Refuses a location location_problem finds, before anything is opened or created."""
+    problem = location_problem(location)
+    if problem:
+        raise WarehouseOpenError(problem)
+
+
 def shown_url(url: str) -> str:
     """The URL as irw prints it: the password (in the URL or as ?password=) replaced by ***."""
     from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+    if not is_url(url) or _login_is_unencoded(url):  # urlsplit would end the login too early
+        return masked(url)
     parts = urlsplit(url)
     netloc = parts.netloc
     if "@" in netloc:
@@ -120,7 +229,8 @@ class PostgresDatabase(Statements):
     def __init__(self, url: str, *, read_only: bool = False, create: bool = True, sandboxed: bool = False):
         import psycopg
 
-        self._url = url.replace("+psycopg", "", 1)
+        check_location(url)
+        self._url = URL.sub("postgresql://", url, count=1)  # the scheme as libpq takes it (URL)
         self._secrets = _secrets(url)
         self.path = shown_url(url)
         self.sandboxed = sandboxed
@@ -133,6 +243,8 @@ class PostgresDatabase(Statements):
         self._in_transaction = False
         self._reader = None  # reader_session()
         self._known = None  # _known_objects()
+        self._upgrading = False  # applying migrations to a warehouse made by an older irw (failure)
+        self._con = None
         try:
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
@@ -175,23 +287,28 @@ class PostgresDatabase(Statements):
                 "select s, case when s is not null then pg_catalog.set_config('search_path', "
                 "pg_catalog.quote_ident(s), false) end from (select pg_catalog.current_schema() as s) as x"
             ).fetchone()[0]
+            if self.schema is None:
+                self._refuse_search_path()
             self._check_event_triggers()
             self._check_objects()
             version = self.schema_version()
+            if version == 0:
+                # what a command that writes would refuse, a command that reads says too
+                self._check_is_warehouse()
             if version == 0 and self.read_only:
                 raise WarehouseNotFound(f"no warehouse in {self.path} (its schema has no irw_schema table); "
                                         "create one with `irw ingest` or `irw migrate` through a role that may "
                                         "create tables")
             if version == 0 and not create:
                 raise WarehouseNotFound(f"no warehouse in {self.path}; create one with `irw ingest`")
-            if version == 0:
-                self._check_is_warehouse()
             if version and not self.read_only and not self._role_may_write():
                 # A reader's role (docs/engines.md): irw reads stored scores and stores nothing, as for a
                 # warehouse opened read-only, instead of failing at its first write.
                 self.read_only = True
                 self.read_only_reason = "its role may read but not write the warehouse's tables"
+            self._upgrading = version > 0
             self._migrate()
+            self._upgrading = False
         except BaseException:
             self.close()
             raise
@@ -207,18 +324,52 @@ class PostgresDatabase(Statements):
 
         message = self.scrub(_first_line(error))
         if isinstance(error, pe.UniqueViolation):
-            return ConflictError(f"another writer stored the same thing meanwhile in {self.path}: {message}; "
+            # the server's text names a constraint; the user knows the run or qrels set by its name
+            return ConflictError(f"another writer stored {_stored_meanwhile(error)} meanwhile in {self.path}; "
                                  "run the command again (it then finds what the other writer stored)")
         if isinstance(error, pe.ReadOnlySqlTransaction):
             return DatabaseError(f"the warehouse {self.path} is open read-only: {message}")
         if isinstance(error, pe.InsufficientPrivilege):
-            return DatabaseError(f"the role in {self.path} may not do this: {message}; irw needs a role that may "
-                                 "create tables in the warehouse's schema to write (see docs/engines.md, "
-                                 "\"A shared warehouse\")")
+            return DatabaseError(self._denied(message))
         if isinstance(error, pe.DiskFull):
             return DatabaseError(f"the server's disk is full: {message}; the transaction was rolled back, so "
                                  "nothing was stored")
         return DatabaseError(f"PostgreSQL failed on the warehouse {self.path}: {message}")
+
+    def _refuse_search_path(self) -> None:
+        """The session starts in no schema: none of its search_path exists, or the role may not use
+        those that do (a schema's USAGE, which PostgreSQL gives every role on `public` only)."""
+        path, unusable = self._con.execute(
+            "select pg_catalog.current_setting('search_path'), array(select n.nspname::text "
+            "from pg_catalog.pg_namespace n where n.nspname = any(pg_catalog.string_to_array(pg_catalog.replace("
+            "pg_catalog.replace(pg_catalog.current_setting('search_path'), '\"', ''), ' ', ''), ',')) "
+            "and not pg_catalog.has_schema_privilege(n.oid, 'USAGE') order by 1)").fetchone()
+        see = "(see docs/engines.md, \"A shared warehouse\")"
+        if unusable:
+            raise WarehouseOpenError(
+                f"cannot open warehouse {self.path}: its role may not use the schema {unusable[0]}; its owner "
+                f"grants it: grant usage on schema {unusable[0]} to {self._con.info.user}; {see}")
+        raise WarehouseOpenError(
+            f"cannot open warehouse {self.path}: no schema of its search_path ({path}) exists in the database; "
+            f"create the schema first (create schema NAME; by the role that will own the warehouse), or name one "
+            f"that exists in the URL: ?options=-csearch_path%3DNAME {see}")
+
+    def _denied(self, message: str) -> str:
+        """What the role lacks, by what the server refused it in irw's own statements (irw sql says
+        its own): the server's English message names a table or sequence, or the schema."""
+        see = "(see docs/engines.md, \"A shared warehouse\")"
+        if self._upgrading:
+            return (f"the role in {self.path} may not apply this irw's migrations to the warehouse: {message}; only "
+                    "the role that owns irw's tables may change them: run `irw migrate --db URL` once with that "
+                    f"role's URL, then every writer's irw works on it {see}")
+        if re.match(r"permission denied for (?:table|view|sequence|relation) ", message):
+            return (f"the role in {self.path} lacks a privilege on irw's tables: {message}; {WRITER_PRIVILEGES} "
+                    f"{see}")
+        if re.match(r"permission denied for schema ", message):
+            return (f"the role in {self.path} may not create irw's tables: {message}; the role that makes the "
+                    f"warehouse needs CREATE on its schema {see}")
+        return (f"the role in {self.path} may not do this: {message}; the role that makes the warehouse needs CREATE "
+                f"on its schema, and {WRITER_PRIVILEGES} {see}")
 
     # -- connections -------------------------------------------------------------------------
     @property
@@ -420,25 +571,35 @@ class PostgresDatabase(Statements):
 
     # -- schema ------------------------------------------------------------------------------
     def schema_version(self) -> int:
-        row = self.con.execute(
-            "select count(*) from information_schema.tables where table_name = 'irw_schema' "
-            "and table_schema = current_schema()").fetchone()
-        if not row[0]:
+        """0 when the schema has no irw_schema table. From the catalog, which every role reads:
+        information_schema lists only the tables the role holds a privilege on, and a writer lacking
+        its grants would be told there is no warehouse. Reading the version itself needs SELECT,
+        whose lack failure() says."""
+        if not self._has_own_table("irw_schema"):
             return 0
-        return self.con.execute("select coalesce(max(version), 0) from irw_schema").fetchone()[0]
+        return self.execute("select coalesce(max(version), 0) from irw_schema").fetchone()[0]
+
+    def _has_own_table(self, name: str) -> bool:
+        """The warehouse's schema holds a table of that name (not a temporary one)."""
+        return self.con.execute(
+            "select exists (select 1 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = "
+            "c.relnamespace where n.nspname = pg_catalog.current_schema() and c.relname = %s)", [name]).fetchone()[0]
 
     def _check_is_warehouse(self) -> None:
         rows = self.con.execute(
-            "select table_name from information_schema.tables where table_schema = current_schema() "
-            "and table_name <> 'irw_schema' order by table_name limit 6").fetchall()
+            "select c.relname::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = "
+            "c.relnamespace where n.nspname = pg_catalog.current_schema() and c.relkind in ('r', 'p', 'v', 'm', 'f') "
+            "and c.relname <> 'irw_schema' order by 1 limit 6").fetchall()
         if rows and self.schema_version():
             return  # another client's migrations committed meanwhile
         if rows:
             names = [r[0] for r in rows]
             shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
             raise NotAWarehouse(
-                f"cannot open warehouse {self.path}: its schema holds tables ({shown}) and no irw_schema table; "
-                "irw does not add its tables to another application's schema: use an empty database or schema")
+                f"cannot open warehouse {self.path}: its schema {self.schema} holds tables ({shown}) and no irw_schema "
+                "table; irw does not add its tables to another application's schema: use an empty database, or a "
+                "schema of irw's own (CREATE SCHEMA irw, then add ?options=-csearch_path%3Dirw to the URL; see "
+                "docs/engines.md, \"A shared warehouse\")")
 
     def _check_event_triggers(self) -> None:
         """Refuses a database holding an enabled event trigger (database-wide, made by a superuser;
@@ -640,6 +801,16 @@ class PostgresDatabase(Statements):
                                 "and proname = any(%s)", [sorted(names)]).fetchall()
         return {row[0] for row in rows}
 
+    def relations(self) -> list[tuple[str, str]]:
+        """The warehouse's tables and views, (name, 'BASE TABLE' or 'VIEW') in byte order of their names,
+        as DuckDB's information_schema gives them, for irw sql's error about an unknown name
+        (adhoc._listing); but irw_reader_login, whose password only the owner reads."""
+        return self.con.execute(
+            "select c.relname::text, case when c.relkind in ('v', 'm') then 'VIEW' else 'BASE TABLE' end "
+            "from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace "
+            "where n.nspname = %(s)s and c.relkind in ('r', 'p', 'v', 'm', 'f') and c.relname <> 'irw_reader_login' "
+            "order by c.relname collate \"C\"", {"s": self.schema}).fetchall()
+
     def user_sql_session(self):
         """The session user SQL runs in: this one when its login role can only read, else irw's reader
         login of this warehouse; ReadOnlyError saying why irw runs none."""
@@ -708,7 +879,8 @@ class PostgresDatabase(Statements):
                 raise ReadOnlyError.of_lines(server_lines(exc, "irw sql: the server refused it: ")) from None
             except psycopg.Error as exc:
                 lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
-                raise QueryError.of_lines(lines or [type(exc).__name__]) from None
+                unknown = isinstance(exc, psycopg.errors.UndefinedTable)  # adhoc lists the tables there are
+                raise (UnknownTableError if unknown else QueryError).of_lines(lines or [type(exc).__name__]) from None
             except (TypeError, ValueError, IndexError, KeyError) as exc:
                 raise QueryError(f"cannot bind the parameters: {exc}") from None
         finally:
@@ -721,7 +893,7 @@ class PostgresDatabase(Statements):
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         return (f"{self.path} has schema version {current} and lacks migration"
                 f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
-                "`irw migrate --db URL` through a role that may create tables")
+                "`irw migrate --db URL` through the role that owns its tables")
 
     def _make_schema_table(self) -> None:
         """irw_schema, in a statement of its own, so that there is a table for lock_migrations to
@@ -920,6 +1092,32 @@ def _roll_back(con) -> None:
         con.execute("rollback")
     except Exception:
         pass
+
+
+# What a role other than the tables' owner needs (docs/engines.md, "A shared warehouse", holds the grants).
+WRITER_PRIVILEGES = ("a role that writes the warehouse needs SELECT, INSERT, UPDATE and DELETE on its tables and "
+                     "USAGE and SELECT on its sequences, one that reads SELECT on its tables: the owner of the "
+                     "tables grants them")
+# What a unique key of a table stands for, by the table: kind and the column naming it.
+_NAMED_BY_KEY = {"runs": ("run", "name"), "qrels_sets": ("qrels set", "name"), "measures": ("measure", "measure"),
+                 "user_measures": ("measure", "name")}
+_STORED_ROWS = {"scores": "scores", "evaluated": "scores", "evaluations": "evaluation", "score_summaries": "scores",
+                "significance_results": "significance results"}
+
+
+def _stored_meanwhile(error) -> str:
+    """What a unique violation says another writer stored: `run NAME` from the key the server's
+    detail quotes (Key (name)=(NAME) already exists.), else what the table holds."""
+    from warehouse.formats.escaping import shown
+
+    table = error.diag.table_name or ""
+    key = re.fullmatch(r"Key \((.+?)\)=\((.*)\) already exists\.?", error.diag.message_detail or "", re.S)
+    kind, column = _NAMED_BY_KEY.get(table, (None, None))
+    if kind and key and key.group(1) == column:
+        return f"{kind} {shown(key.group(2))}"
+    if kind:
+        return f"the same {kind}"
+    return f"the same {_STORED_ROWS[table]}" if table in _STORED_ROWS else "the same thing"
 
 
 def _first_line(error: BaseException) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 from warehouse.engines.duckdb import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError,
                                       StatementType, about_the_file, arrow_types, failure, tokenize)
 from warehouse.resources import read_sql
-from warehouse.errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError
+from warehouse.errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, UnknownTableError
 from warehouse.formats.table import Table
 
 _STATEMENT = StatementType
@@ -337,7 +337,12 @@ def _query_failure(db: Database, con: DuckDBConnection, error: DuckDBError) -> I
 
 
 def _catalogue(con: DuckDBConnection) -> dict[str, Any]:
-    rows = con.execute(read_sql("adhoc/catalogue.sql")).fetchall()
+    return _listing(con.execute(read_sql("adhoc/catalogue.sql")).fetchall())
+
+
+def _listing(rows: list[tuple[str, str]]) -> dict[str, Any]:
+    """The names of the warehouse's tables and views, and the line an error about an unknown name
+    lists them in, on either engine: rows of (name, table type), a view's type VIEW."""
     tables = [name for name, kind in rows if kind != "VIEW"]
     views = [name for name, kind in rows if kind == "VIEW"]
     listing = f"the warehouse has tables: {', '.join(tables)}"
@@ -553,7 +558,11 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
 def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT,
                     max_rows: int | None = None) -> Table:
     """Checks the statement as the server reads it (module notes, 3), then runs it in the server's
-    read-only session (1, 2: PostgresDatabase.run_user_sql)."""
+    read-only session (1, 2: PostgresDatabase.run_user_sql). A name of no table is answered with the
+    warehouse's tables and views, as on DuckDB (_listing)."""
+    mistyped = _pg_syntax_error(query)
+    if mistyped:
+        raise mistyped
     why, kind = _postgres_refusal(query, db.volatile_functions)
     if why:
         if kind == "shape":
@@ -561,4 +570,36 @@ def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT
         if kind == "write":
             raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
         raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {why}")
-    return db.run_user_sql(query, params, timeout, max_rows)
+    try:
+        return db.run_user_sql(query, params, timeout, max_rows)
+    except UnknownTableError as exc:
+        first, *rest = exc.message_lines()
+        raise UnknownTableError.of_lines([first, _listing(db.relations())["listing"], *rest]) from None
+
+
+# The words a PostgreSQL statement can open with (its grammar's statements, gram.y), and what comes
+# before the first: blanks and comments.
+_PG_STATEMENT_WORDS = frozenset((
+    "ABORT", "ALTER", "ANALYSE", "ANALYZE", "BEGIN", "CALL", "CHECKPOINT", "CLOSE", "CLUSTER", "COMMENT", "COMMIT",
+    "COPY", "CREATE", "DEALLOCATE", "DECLARE", "DELETE", "DISCARD", "DO", "DROP", "END", "EXECUTE", "EXPLAIN",
+    "FETCH", "GRANT", "IMPORT", "INSERT", "LISTEN", "LOAD", "LOCK", "MERGE", "MOVE", "NOTIFY", "PREPARE",
+    "REASSIGN", "REFRESH", "REINDEX", "RELEASE", "RESET", "REVOKE", "ROLLBACK", "SAVEPOINT", "SECURITY", "SELECT",
+    "SET", "SHOW", "START", "TABLE", "TRUNCATE", "UNLISTEN", "UPDATE", "VACUUM", "VALUES", "WITH"))
+_PG_LEADING = re.compile(r"(?:\s+|--[^\n]*|/\*.*?\*/)*", re.S)
+_PG_WORD = re.compile(r"[^\W\d][\w$]*")
+
+
+def _pg_syntax_error(query: str) -> QueryError | None:
+    """A statement opening with a word no PostgreSQL statement opens with (`selec 1`) is a syntax
+    error, which the server's parser reports before it runs anything: said as the server says it
+    (the word, its line, a caret under it), not as a statement irw refuses."""
+    start = _PG_LEADING.match(query).end()
+    word = _PG_WORD.match(query, start)
+    if word is None or word.group(0).upper() in _PG_STATEMENT_WORDS:
+        return None
+    line_start = query.rfind("\n", 0, start) + 1
+    line_end = query.find("\n", start)
+    lead = f"LINE {query.count(chr(10), 0, start) + 1}: "
+    return QueryError.of_lines([f'syntax error at or near "{word.group(0)}"',
+                                lead + query[line_start:line_end if line_end >= 0 else len(query)].rstrip(),
+                                " " * (len(lead) + start - line_start) + "^"])

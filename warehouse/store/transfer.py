@@ -195,6 +195,14 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
     the same name there that the runs never needed). A name that target holds with other content
     (another sha256) is a ConflictError unless replace; with the same content it is left as it is
     (its scores are still copied where target lacks them)."""
+    if target.read_only:
+        # a server's role that may only read: said as ingest says it (Warehouse._require_writable),
+        # before the server refuses the first insert
+        from warehouse.errors import ReadOnlyError
+
+        raise ReadOnlyError(f"cannot copy into it: the warehouse {target.path} is read-only here: "
+                            f"{target.read_only_reason or 'it was opened read-only'}; use a role that may write it "
+                            "(see docs/engines.md, \"A shared warehouse\")")
     result = CopyResult()
     run_names = runs if runs is not None else [r[0] for r in source.run_file("transfer/run_names.sql").fetchall()]
     qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
