@@ -4,7 +4,9 @@ DuckDB lets one process write a file, or several processes read it, never both: 
 kept the file open would stop every `irw ingest` and `irw eval` for as long as it runs. So each
 request opens the warehouse, reads what its page needs and closes it; another process's ingest
 between two requests is on the next page. A file another process is writing is retried for a
-moment (busy_wait), then the request fails with WarehouseBusy (the page says so, status 503).
+moment (busy_wait), then the request fails with WarehouseBusy (the page says so, status 503). A
+PostgreSQL server that cannot be connected to (down, restarting) is ServerUnreachable, a 503 too:
+the fault is the server's, not the request's, and a health check sees it so.
 
 Pages read on the sandbox (warehouse/engines/duckdb.py: read-only, nothing outside the warehouse; the
 SQL console's connection too). When a page needs scores the warehouse lacks (a measure chosen in
@@ -45,12 +47,22 @@ class WarehouseBusy(IrwError):
     """Another process holds the warehouse file for writing (an ingest, an evaluation)."""
 
 
-class ScoresMissing(IrwError):
-    """A page needs scores the warehouse lacks, and no connection here may store them."""
+class ServerUnreachable(IrwError):
+    """No connection to the warehouse's database server could be made (it is down, restarting, or
+    refuses this server's connections): the request is not at fault, and the next may be answered."""
 
-    def __init__(self, message: str, command: str):
-        super().__init__(message)
+
+class ScoresMissing(IrwError):
+    """A page needs scores the warehouse lacks, and no connection here may store them: the lines
+    say which (each a line of its own on the page), command is the `irw eval` that stores them,
+    and how_to_run what its reader must do first ('' when the command runs as shown)."""
+
+    def __init__(self, lines: str | Sequence[str], command: str, how_to_run: str = ""):
+        lines = [lines] if isinstance(lines, str) else list(lines)
+        super().__init__("\n".join(lines))
+        self._lines = lines
         self.command = command
+        self.how_to_run = how_to_run
 
 
 class QueryTimeout(IrwError):
@@ -58,6 +70,20 @@ class QueryTimeout(IrwError):
 
 
 SQL_MAX_ROWS = 10_000  # rows of a console statement served; `irw sql` prints them all
+
+
+def _unreachable(error: BaseException) -> bool:
+    """The open failed for want of a connection: the driver's error the engine turned into it (its
+    cause or context) is PEP 249's OperationalError, which drivers raise when the database cannot
+    be connected to or stops answering, and not for a schema irw refuses. By the class's name, so
+    that no driver is imported outside the engine modules (tests/test_engines_seam.py)."""
+    seen, cause = set(), error.__cause__ or error.__context__
+    while cause is not None and id(cause) not in seen:
+        if any(klass.__name__ == "OperationalError" for klass in type(cause).__mro__):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 class WarehouseAccess:
@@ -124,6 +150,11 @@ class WarehouseAccess:
                     raise WarehouseBusy(f"the warehouse is busy: {exc}; load the page again in a moment") from None
                 time.sleep(0.05)
             except WarehouseOpenError as exc:
+                if not self.in_process and _unreachable(exc):
+                    raise ServerUnreachable(
+                        f"{exc}; this server could not connect to the warehouse's database server (down, "
+                        "restarting, or refusing connections): load the page again in a moment, and if this "
+                        "goes on, ask whoever runs the database server") from None
                 # DuckDB frees a closed connection's database when nothing refers to it any more: an
                 # error's traceback in another thread can keep the other configuration alive a moment
                 if "configuration" not in str(exc) or time.monotonic() >= deadline:
@@ -146,13 +177,13 @@ class WarehouseAccess:
                 with self._open(False) as wh:
                     return build(wh)
         except ReadOnlyError as exc:
-            missing = str(exc)  # not the error: its traceback would hold the sandbox's objects
+            missing = exc.message_lines()  # not the error: its traceback would hold the sandbox's objects
         if may_store is not None:
             with self._session(False):
                 with self._open(False) as wh:
                     refused = may_store(wh)
             if refused:
-                raise ScoresMissing(refused, needs())
+                raise ScoresMissing(refused, needs(), self.how_to_run(writes=True))
         with self._compute, self._session(True):
             try:
                 wh = self._open(True)
@@ -166,7 +197,8 @@ class WarehouseAccess:
                         try:
                             return build(wh)
                         except ReadOnlyError as exc:
-                            raise ScoresMissing(str(exc), needs()) from None
+                            raise ScoresMissing(exc.message_lines(), needs(),
+                                                self.how_to_run(writes=True)) from None
             first_time = self.may_write is not False
             self.may_write = False
         if first_time:
@@ -175,19 +207,49 @@ class WarehouseAccess:
                     with self._open(False) as wh:
                         return build(wh)
             except ReadOnlyError as exc:
-                missing = str(exc)
-        raise ScoresMissing(missing, needs())
+                missing = exc.message_lines()
+        raise ScoresMissing(missing, needs(), self.how_to_run(writes=True))
+
+    # -- the commands a page shows ----------------------------------------------------------------
+    def _location_runs_as_shown(self, writes: bool) -> bool:
+        """A command may name the warehouse as this page shows it: a file's path is that warehouse
+        for whoever runs the command; a server's URL also names a role and is shown without its
+        password, so only a URL that hides nothing, of a role not found to only read."""
+        if self.in_process:
+            return True
+        return self.shown == self.target and not (writes and self.may_write is False)
+
+    def db_argument(self, writes: bool = False) -> str:
+        """--db's value in a command a page shows, quoted for a shell: the warehouse as shown, or
+        "$IRW_DB" where that would not run (how_to_run says what to set it to)."""
+        return shlex.quote(self.shown) if self._location_runs_as_shown(writes) else '"$IRW_DB"'
+
+    def how_to_run(self, writes: bool = False) -> str:
+        """What a reader of a command a page shows must do first (writes: the command stores scores);
+        '' when it runs as shown."""
+        if self.in_process:
+            return (f"A user who may write {self.shown} must run it: this server cannot write to it."
+                    if writes and self.may_write is False else "")
+        if self._location_runs_as_shown(writes):
+            return ""
+        if not writes:
+            return (f"First set IRW_DB to the warehouse's URL, this server's ({self.shown}) with the password "
+                    "a page never shows.")
+        role = ", as this server's role may not" if self.may_write is False else ""
+        return (f"Run it as a role that may write to the warehouse{role}: first set IRW_DB to that role's URL, "
+                f"this server's ({self.shown}) with that role's user name and password.")
 
     def sql_command(self, query: str) -> str:
         """The `irw sql` command that prints every row of a console statement."""
-        return " ".join(shlex.quote(w) for w in ["irw", "sql", "--db", self.shown, query])
+        return " ".join(["irw", "sql", "--db", self.db_argument(), shlex.quote(query)])
 
     def eval_command(self, qrels: str, measures: Sequence[str], runs: Sequence[str] = ()) -> str:
         """The `irw eval` command that stores these scores."""
-        words = ["irw", "eval", "--db", self.shown, "--qrels", qrels]
+        words = ["--qrels", qrels]
         for m in measures:
             words += ["-m", m]
-        return " ".join(shlex.quote(w) for w in [*words, *runs])
+        return " ".join(["irw", "eval", "--db", self.db_argument(writes=True),
+                         *(shlex.quote(w) for w in [*words, *runs])])
 
     # -- the SQL console ----------------------------------------------------------------------------
     def sql(self, query: str, timeout: float | None = None) -> tuple[Table, bool]:

@@ -54,7 +54,8 @@ from warehouse.reports.scope import (COVERAGE_MEASURE, DEFAULT_MEASURES, WANTED_
 from warehouse.store import catalog
 from warehouse.formats.table import Table
 from warehouse.serve import paging
-from warehouse.serve.access import SQL_MAX_ROWS, QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
+from warehouse.serve.access import (SQL_MAX_ROWS, QueryTimeout, ScoresMissing, ServerUnreachable, WarehouseAccess,
+                                    WarehouseBusy)
 
 # What every page may load: itself (its inline style, script and charts), and forms sent back here.
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
@@ -210,7 +211,7 @@ def may_store(qrels: str, specs: Sequence[str] | None) -> Callable[[Any], str] |
 # -- responses --------------------------------------------------------------------------------------
 
 def _status(exc: IrwError) -> int:
-    if isinstance(exc, WarehouseBusy):
+    if isinstance(exc, (WarehouseBusy, ServerUnreachable)):
         return 503
     if isinstance(exc, QueryTimeout):
         return 504
@@ -241,14 +242,20 @@ def table_json(table: Table) -> Response:
 def error_response(exc: IrwError, kind: str) -> Response:
     status = _status(exc)
     command = getattr(exc, "command", None)
+    how_to_run = getattr(exc, "how_to_run", "")
     if kind == "html":
-        title = {503: "The warehouse is busy", 409: "Scores not computed yet", 404: "Not found",
-                 504: "Query cut by the timeout"}.get(status, "Error")
-        return html(render("serve/error.html", title=title, message=str(exc), command=command,
-                           back=getattr(exc, "back", None)), status)
+        title = ("No connection to the database server" if isinstance(exc, ServerUnreachable) else
+                 {503: "The warehouse is busy", 409: "Scores not computed yet", 404: "Not found",
+                  504: "Query cut by the timeout"}.get(status, "Error"))
+        # each line of the message its own paragraph: a line break inside a text is shown as \n
+        # (the templates' escaping rule), so that no name can start a line of its own
+        return html(render("serve/error.html", title=title, lines=exc.message_lines(), command=command,
+                           how_to_run=how_to_run, back=getattr(exc, "back", None)), status)
     data = {"error": str(exc), "status": status}
     if command:
         data["command"] = command
+    if how_to_run:
+        data["how_to_run"] = how_to_run
     if kind == "csv":
         return Response(str(exc) + "\n", status_code=status, media_type="text/plain", headers=HEADERS)
     return json_response(data, status)
@@ -509,8 +516,9 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             except IrwError as exc:
                 if kind != "html":
                     return error_response(exc, kind)
-                return html(render("serve/sql.html", title="SQL console", query=text, table=None, error=str(exc),
-                                   csv_url=None, json_url=None, timeout=access.sql_timeout), _status(exc))
+                return html(render("serve/sql.html", title="SQL console", query=text, table=None,
+                                   error=exc.message_lines(), csv_url=None, json_url=None,
+                                   timeout=access.sql_timeout), _status(exc))
             # the first SQL_MAX_ROWS rows: the headers say so (and the page), `irw sql` gives them all
             cut = {"X-Rows-Limit": str(SQL_MAX_ROWS), "X-Rows-Truncated": "true" if more else "false"}
             if kind == "csv":
@@ -521,6 +529,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                 headers={**HEADERS, **cut})
             return html(render("serve/sql.html", title="SQL console", query=text, table=table, error=None,
                                more=more, max_rows=SQL_MAX_ROWS, command=access.sql_command(text),
+                               how_to_run=access.how_to_run(),
                                csv_url="/sql.csv" + query_string({"q": text}),
                                json_url="/api/sql" + query_string({"q": text}), timeout=access.sql_timeout))
         return handler
