@@ -202,6 +202,10 @@ class Evaluation(Tabular):
     selection: Any = None  # the runs Warehouse.evaluate chose (catalog.RunSelection), and those left out
     # (run, query) of the qrels queries -c evaluated for a run that lacks them (read with per_query)
     queries_not_in_run: frozenset = frozenset()
+    grades: tuple[int, int] | None = None  # the qrels set's lowest and highest grade (None: no judgment)
+    # run -> how many of its retrieved documents the qrels judge, read in a warehouse only (a
+    # one-shot evaluation, irw trec-eval, prints trec_eval's output and no note)
+    judged_retrieved: dict[str, int] = field(default_factory=dict)
 
     def table(self) -> Table:
         return self.wide(per_query=False)
@@ -212,6 +216,42 @@ class Evaluation(Tabular):
         return [f"{m.name}: relevant means grade >= {m.level}" for m in self.measures
                 if m.level is not None and m.level != self.settings.level] + \
             [f"{m.name}: {m.family.conventions}" for m in self.measures if m.family.conventions]
+
+    def judgment_notes(self, qrels: str | None = None) -> list[str]:
+        """One line per relevance level in use above every grade of the qrels (no document is
+        relevant there: trec_eval's zeros, likely not what was meant), and one per run none of whose
+        retrieved documents the qrels judge (likely a run of another collection). qrels: the name
+        to call them by (on Spark, the file given), else the evaluation's."""
+        qrels = qrels or self.qrels
+        notes = []
+        scored = [m for m in self.measures if m.family.sql is not None]
+        if self.grades is not None:
+            lowest, highest = self.grades
+            grades = str(lowest) if lowest == highest else f"{lowest} to {highest}"
+            by_level: dict[int, list[Measure]] = {}
+            for m in scored:
+                by_level.setdefault(m.level if m.level is not None else self.settings.level, []).append(m)
+            for level, group in sorted(by_level.items()):
+                if level <= highest:
+                    continue
+                # named when other measures of this evaluation are at a level of their own
+                whose = f"{_few([m.name for m in group])}: " if len(group) < len(scored) else ""
+                note = (f"{whose}no document of {qrels} has grade >= {level} (its grades: {grades}): every "
+                        "measure of relevance is 0")
+                gains = [m.name for m in group if m.family.trec_name in GAIN_SCHEME_FAMILIES]
+                if gains:
+                    reads = "reads" if len(gains) == 1 else "read"
+                    note += f" ({_few(gains)} {reads} the grades as gains, not the level)"
+                notes.append(note)
+        unjudged = {run for run, documents in self.judged_retrieved.items() if not documents}
+        queries: dict[str, int] = {}  # the queries each was evaluated on, as wide() counts them
+        for run, _measure, _value, _micro, count in self.summary.rows:
+            if run in unjudged:
+                queries[run] = max(queries.get(run, 0), count)
+        for run, count in sorted(queries.items()):
+            notes.append(f"none of {run}'s retrieved documents is judged in {qrels} ({count} "
+                         f"{'query' if count == 1 else 'queries'}): is it a run of another collection?")
+        return notes
 
     def value(self, run: str, measure: str | Measure) -> float:
         """run's summary value of measure, named in any way evaluate takes it (nDCG@10,
@@ -403,6 +443,28 @@ class Evaluator:
         for name, run_id, query_id, value in user_measures.compute(
                 self.db, list(computed.values()), run_ids, qrels_id, s):
             self._user_values[(name, run_id)].append((query_id, value))
+        self._refuse_infinite_values(computed)
+
+    def _refuse_infinite_values(self, measures: dict[str, Measure]) -> None:
+        """A user measure's value is a number: an infinity (a division by zero) is refused before
+        the evaluation's transaction stores anything (sql/eval/user_values_infinite.sql). A NaN is
+        a value undefined for the query, as trec_eval's -nan, and kept."""
+        self._load_user_values(list(measures), sorted({r for _, r in self._user_values}))
+        problems = []
+        for name, run, query_id, value, count in self.db.run_file("eval/user_values_infinite.sql").fetchall():
+            more = f" (and {count - 1} more)" if count > 1 else ""
+            problems.append(f"{measures[name].name}: its value is infinite ({value}) for run {run}, query "
+                            f"{query_id}{more}: a user measure's value is a number; check its SQL for a division by "
+                            "zero (nullif(divisor, 0) gives null, which scores 0; cast('nan' as double) marks a "
+                            "value undefined for the query, as trec_eval's -nan)")
+        if problems:
+            raise MeasureError.of_lines(problems)
+
+    def _load_user_values(self, names: list[str], run_ids: list[int]) -> None:
+        """eval_user_values: the computed values of these user measures (stored names) and runs."""
+        self.db.load_rows("eval_user_values", [("measure", "varchar"), ("run_id", "integer"), ("query_id", "varchar"),
+                                               ("value", "double")],
+                          [(n, r, q, v) for n in names for r in run_ids for q, v in self._user_values.get((n, r), ())])
 
     def _store_user_scores(self, evaluation_id: int, qrels_id: int, measures: list[Measure], run_ids: list[int]) -> None:
         names = [stored_name(m) for m in measures]
@@ -410,9 +472,7 @@ class Evaluator:
         if missing:
             raise MeasureError(f"{missing[0][0]}: its values were not computed before the evaluation's transaction "
                                "(another client changed the stored scores meanwhile); evaluate again")
-        self.db.load_rows("eval_user_values", [("measure", "varchar"), ("run_id", "integer"), ("query_id", "varchar"),
-                                               ("value", "double")],
-                          [(n, r, q, v) for n in names for r in run_ids for q, v in self._user_values[(n, r)]])
+        self._load_user_values(names, run_ids)
         self.db.run_file("eval/store_user_scores.sql", {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id,
                                                         "measures": names})
 
@@ -486,10 +546,17 @@ class Evaluator:
             if per_query else None
         ignored = dict(self.db.run_file("eval/ignored_queries.sql",
                                         {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
-        norel = self.db.run_file("eval/norel_queries.sql", {"qrels_set_id": qrels_id, "level": s.level}).fetchone()[0]
+        norel, lowest, highest = self.db.run_file("eval/norel_queries.sql",
+                                                  {"qrels_set_id": qrels_id, "level": s.level}).fetchone()
         absent = frozenset(self.db.run_file("eval/queries_not_in_run.sql").fetchall()) \
             if per_query and s.complete else frozenset()
-        return Evaluation(qrels, s, measures, summary, detail, ignored, norel, queries_not_in_run=absent)
+        # for irw eval's note on runs of another collection: one statement for every run; a one-shot
+        # evaluation (irw trec-eval) spares it, printing no note
+        judged = {run: int(documents) for run, documents in self.db.run_file(
+            "eval/judged_retrieved.sql", {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall()} \
+            if self.db.keeps_scores else {}
+        return Evaluation(qrels, s, measures, summary, detail, ignored, norel, queries_not_in_run=absent,
+                          grades=None if highest is None else (int(lowest), int(highest)), judged_retrieved=judged)
 
 
 def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: list[str],
