@@ -704,7 +704,7 @@ def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt:
     selection = getattr(evaluation, "selection", None)  # None: runs given as files (Spark), nothing chosen
     for note in selection.notes() if selection is not None else []:
         err(f"# {note}")
-    for note in [*evaluation.measure_notes(), *evaluation.judgment_notes()]:
+    for note in [*evaluation.measure_notes(), *evaluation.judgment_notes(qrels)]:
         err(f"# {note}")
     for run, count in sorted(evaluation.ignored_queries.items()):
         err(f"# {run}: {count} queries not in the qrels were ignored")
