@@ -138,3 +138,13 @@ def test_an_argument_given_twice_is_refused_not_the_last_taken(spec, seeded_db, 
     assert result.exit_code == 1 and result.stdout == ""
     key = "rel" if spec.startswith("P(") else "k"
     assert result.stderr == f"Error: {spec}: {key} is given twice; give it once\n"
+
+
+def test_edit_run_says_settings_as_text_not_python_reprs(seeded_db, irw):
+    """`irw edit run` said "description 'x', was None" and parameters as a dict's repr."""
+    described = irw("edit", "run", "tagA", "--description", "k1 tuned")
+    assert described.exit_code == 0, described.stderr
+    assert "run tagA: description 'k1 tuned', was none" in described.stderr
+    tuned = irw("edit", "run", "tagA", "--param", "k1=0.9", "--param", "b=0.4")
+    assert "run tagA: parameters b=0.4, k1=0.9, was none" in tuned.stderr
+    assert "None" not in described.stderr + tuned.stderr and "{" not in tuned.stderr

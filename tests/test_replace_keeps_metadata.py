@@ -48,7 +48,7 @@ def test_replacing_a_runs_bytes_keeps_its_system_description_and_parameters(conf
     assert replaced.exit_code == 0, replaced.stderr
     assert replaced.stderr.splitlines() == [
         f"{second}: run v2 replaced: it keeps its system mysys, its description 'first try' and its parameters "
-        "{'k1': '0.9'} (--system, --description and --param give others); its date is now "
+        "k1=0.9 (--system, --description and --param give others); its date is now "
         f"{mtime(second)} (from file mtime), was 2019-05-01 00:00:00 (from --date) (--date gives another)",
         f"replaced run v2: 4300 lines, 43 queries from {second}"]
     # the date follows the new file: --date dated the old one
@@ -74,7 +74,7 @@ def test_replacing_a_runs_bytes_takes_the_system_description_parameters_and_date
     assert replaced.exit_code == 0, replaced.stderr
     assert replaced.stderr.splitlines() == [
         f"{second}: run v2 replaced: its system is now ada, was mysys; its description is now 'dense', was "
-        "'first try'; its parameters are now {'dim': '1536'}, was {'k1': '0.9'}; its date is now "
+        "'first try'; its parameters are now dim=1536, was k1=0.9; its date is now "
         "2023-02-03 00:00:00 (from --date), was 2019-05-01 00:00:00 (from --date)",
         f"replaced run v2: 4300 lines, 43 queries from {second}"]
     assert stored(db) == [("v2", "ada", "dense", {"dim": "1536"}, "2023-02-03 00:00:00", "--date", 4300)]
@@ -82,7 +82,7 @@ def test_replacing_a_runs_bytes_takes_the_system_description_parameters_and_date
     again = irw("ingest", "run", first, "--name", "v2", "--replace", "--description", "back to BM25")
     assert again.exit_code == 0, again.stderr
     assert again.stderr.splitlines()[0] == (
-        f"{first}: run v2 replaced: it keeps its system ada and its parameters {{'dim': '1536'}} (--system and "
+        f"{first}: run v2 replaced: it keeps its system ada and its parameters dim=1536 (--system and "
         "--param give others); its description is now 'back to BM25', was 'dense'; its date is now "
         f"{mtime(first)} (from file mtime), was 2023-02-03 00:00:00 (from --date) (--date gives another)")
     assert stored(db) == [("v2", "ada", "back to BM25", {"dim": "1536"}, mtime(first), "file mtime", 4300)]

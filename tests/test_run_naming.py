@@ -511,7 +511,7 @@ def test_replace_on_stored_bytes_applies_the_metadata_given_and_keeps_a_given_da
     assert applied.exit_code == 0, applied.stderr
     assert applied.stderr.splitlines() == [
         f"{path}: run tagA already holds these bytes; its system is now bm25, was tagA; its description is now "
-        "'k1=0.9', was None; its parameters are now {'k1': '0.9'}, was {}",
+        "'k1=0.9', was none; its parameters are now k1=0.9, was none",
         f"updated run tagA: 4 lines, 2 queries from {path}"]
     with warehouse.open(seeded_db, read_only=True) as wh:
         assert wh.sql("select system, description, file_created_at::varchar, date_source from runs").rows == [

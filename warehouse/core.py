@@ -13,6 +13,7 @@ from warehouse.store import catalog
 from warehouse.engines.duckdb import default_path
 from warehouse.engines import open_database, same_warehouse
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
+from warehouse.formats.cells import said_value
 from warehouse.formats.table import Table
 
 
@@ -228,7 +229,7 @@ class Warehouse:
                                   ("parameters", dict(parameters) if parameters is not None else None,
                                    dict(old[2] or {}))):
             if given is not None:
-                said.append(f"run {name}: {label} {given!r}, was {was!r}")
+                said.append(f"run {name}: {label} {said_value(given)}, was {said_value(was)}")
         if run_date is not None:
             said.append(f"run {name}: date {run_date.value} (from --date), was {old[3]} (from {old[4]})")
         return said

@@ -45,3 +45,14 @@ def _cell(value: Any, human: bool) -> str:
 def cell_text(value: Any) -> str:
     """One value as the text table prints it (4 decimals for floats), control characters escaped."""
     return shown(_cell(value, human=True))
+
+
+def said_value(value: Any) -> str:
+    """A stored setting (a description, a system, parameters) as a message says it: text quoted
+    and escaped as names are (shown), parameters as k=v, k=v, and none for no value; never Python's
+    None or a dict's repr."""
+    if value is None or (isinstance(value, dict) and not value):
+        return "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{shown(str(key))}={shown(str(item))}" for key, item in sorted(value.items()))
+    return f"'{shown(str(value))}'"

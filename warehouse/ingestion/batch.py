@@ -73,6 +73,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from warehouse.formats.cells import said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse.ingestion import files as ingest
 from warehouse.engines.duckdb import Database
@@ -583,10 +584,10 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
         said.append(f"its system is now {system}, was {old_system}")
     if description is not None and description != old_description:
         changes["description"] = description
-        said.append(f"its description is now {description!r}, was {old_description!r}")
+        said.append(f"its description is now {said_value(description)}, was {said_value(old_description)}")
     if parameters and dict(parameters) != dict(old_parameters or {}):
         changes["parameters"] = dict(parameters)
-        said.append(f"its parameters are now {dict(parameters)}, was {dict(old_parameters or {})}")
+        said.append(f"its parameters are now {said_value(dict(parameters))}, was {said_value(dict(old_parameters or {}))}")
     was = f"{old_date} (from {old_source})"
     if (old_date, old_source) != (file.date.value, file.date.source) and (
             file.date.source == ingest.DATE_GIVEN or old_source != ingest.DATE_GIVEN):
@@ -605,7 +606,7 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
                                "pass --replace to change its date")
     for key, old in (("system", old_system), ("description", old_description), ("parameters", old_parameters)):
         if key in changes:
-            result.messages.append(f"{file.path}: run {file.name} has {key} {old!r}, not {changes[key]!r}: pass "
+            result.messages.append(f"{file.path}: run {file.name} has {key} {said_value(old)}, not {said_value(changes[key])}: pass "
                                    f"--replace to change it (the bytes are the same: its scores stay)")
     return result
 

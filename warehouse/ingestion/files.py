@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import BinaryIO, Callable, Iterator, TypeVar
 
 
+from warehouse.formats.cells import said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse import interrupt, leftovers
 from warehouse.store import transfer
@@ -1401,14 +1402,14 @@ def _same_set(db: Database, kind: str, name: str, path: Path, sha: str, existing
     if description is None or description == old:
         return result
     if not replace:
-        result.messages.append(f"{path}: {kind} {name} has description {old!r}, not {description!r}: pass --replace "
+        result.messages.append(f"{path}: {kind} {name} has description {said_value(old)}, not {said_value(description)}: pass --replace "
                                "to change it (the bytes are the same: its scores stay)")
         return result
     with db.transaction():
         db.run_file("catalog/edit_qrels_set_description.sql", {"qrels_set_id": existing[0], "description": description})
     return IngestResult(kind, name, str(path), "updated", result.rows, result.queries,
-                        [f"{path}: {kind} {name} already holds these bytes; its description is now {description!r}, "
-                         f"was {old!r}"])
+                        [f"{path}: {kind} {name} already holds these bytes; its description is now {said_value(description)}, "
+                         f"was {said_value(old)}"])
 
 
 def _replacing_description(path: Path, kind: str, name: str, existing: tuple,
@@ -1420,9 +1421,9 @@ def _replacing_description(path: Path, kind: str, name: str, existing: tuple,
     if description is None:
         if old is None:
             return None, []
-        return old, [f"{path}: {kind} {name} replaced: it keeps its description {old!r} (--description gives another)"]
+        return old, [f"{path}: {kind} {name} replaced: it keeps its description {said_value(old)} (--description gives another)"]
     if description != old:
-        return description, [f"{path}: {kind} {name} replaced: its description is now {description!r}, was {old!r}"]
+        return description, [f"{path}: {kind} {name} replaced: its description is now {said_value(description)}, was {said_value(old)}"]
     return description, []
 
 
@@ -1773,15 +1774,15 @@ def _kept_settings(db: Database, path: Path, name: str, replacing: tuple, system
     if description is None:
         description = old_description
         if old_description is not None:
-            kept.append((f"its description {old_description!r}", "--description"))
+            kept.append((f"its description {said_value(old_description)}", "--description"))
     elif description != old_description:
-        changed.append(f"its description is now {description!r}, was {old_description!r}")
+        changed.append(f"its description is now {said_value(description)}, was {said_value(old_description)}")
     if not parameters:
         parameters = old_parameters
         if old_parameters:
-            kept.append((f"its parameters {old_parameters}", "--param"))
+            kept.append((f"its parameters {said_value(dict(old_parameters))}", "--param"))
     elif dict(parameters) != old_parameters:
-        changed.append(f"its parameters are now {dict(parameters)}, was {old_parameters}")
+        changed.append(f"its parameters are now {said_value(dict(parameters))}, was {said_value(dict(old_parameters or {}))}")
     said = []
     if kept:
         things, options = [k for k, _ in kept], [o for _, o in kept]
