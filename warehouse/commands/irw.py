@@ -707,10 +707,11 @@ def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt:
     for note in [*evaluation.measure_notes(), *evaluation.judgment_notes(qrels)]:
         err(f"# {note}")
     for run, count in sorted(evaluation.ignored_queries.items()):
-        err(f"# {run}: {count} queries not in the qrels were ignored")
+        err(f"# {run}: {count} {'query' if count == 1 else 'queries'} not in the qrels {'was' if count == 1 else 'were'} ignored")
     if evaluation.norel_queries:
         action = "excluded" if settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
-        err(f"# {evaluation.norel_queries} qrels queries have no relevant document ({action})")
+        count = evaluation.norel_queries
+        err(f"# {count} qrels {'query has' if count == 1 else 'queries have'} no relevant document ({action})")
     if fmt is EvalFormat.trec:
         sys.stdout.write(formatting.render_trec(evaluation, per_query))
     else:
