@@ -41,12 +41,15 @@ class InputFileError(IrwError):
 
     MAX_SHOWN = 20
 
-    def __init__(self, problems: list[Problem], total: int | None = None, *, read_lines: int | None = None):
+    def __init__(self, problems: list[Problem], total: int | None = None, *, read_lines: int | None = None,
+                 hint: Problem | None = None):
         """read_lines: the file was refused after its first read_lines lines (total counts the
-        problems there), the rest unread."""
+        problems there), the rest unread. hint: what to do about the problems, said after them (no
+        problem itself: not in problems or total)."""
         self.problems = problems[: self.MAX_SHOWN]
         self.total = max(total or 0, len(problems))
         self.read_lines = read_lines
+        self.hint = hint
         lines = [str(p) for p in self.problems]
         if read_lines is not None and self.total > len(self.problems):
             lines.append(f"... and {self.total - len(self.problems)} more problems in its first {read_lines:,} "
@@ -55,6 +58,8 @@ class InputFileError(IrwError):
             lines.append(f"... no other problem in its first {read_lines:,} lines; the rest of the file was not read")
         elif self.total > len(self.problems):
             lines.append(f"... and {self.total - len(self.problems)} more problems")
+        if hint is not None:
+            lines.append(str(hint))
         super().__init__("\n".join(lines))
         self._lines = lines
 

@@ -915,17 +915,17 @@ def _rewrite_command(path: Path, kind: str, filter_command: str, tag: str) -> tu
 _EXTRA_FIELDS = re.compile(r"expected 6 fields \(qid Q0 docid rank score tag\), found (\d+)")
 
 
-def _extra_fields_hint(path: Path, reasons: list[str]) -> list[Problem]:
+def _extra_fields_hint(path: Path, reasons: list[str]) -> Problem | None:
     """Where every problem shown is a run line of more than 6 fields (trec_eval's results.trunc
     ends lines in "more junk"), the way out: trec_eval reads the first six and ignores the rest,
     `irw trec-eval` too; a stored run keeps exactly what it is, so the file is written without them."""
     found = [_EXTRA_FIELDS.fullmatch(reason) for reason in reasons]
     if not found or not all(m and int(m.group(1)) > 6 for m in found):
-        return []
+        return None
     command, target = _rewrite_command(path, "run", "awk '{print $1, $2, $3, $4, $5, $6}'", ".6fields")
-    return [Problem(_shown_path(path), 0, "lines of more than 6 fields: trec_eval and `irw trec-eval` ignore what "
-                                          f"follows the sixth, `irw ingest` stores runs as they are; write the "
-                                          f"first six ({command} > {target}) and ingest that file")]
+    return Problem(_shown_path(path), 0, "lines of more than 6 fields: trec_eval and `irw trec-eval` ignore what "
+                                         f"follows the sixth, `irw ingest` stores runs as they are; write the "
+                                         f"first six ({command} > {target}) and ingest that file")
 
 
 def _refuse_swapped(db: Database, path: Path, kind: str, header: HeaderLine | None = None) -> None:
@@ -1145,10 +1145,9 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
         if total > InputFileError.MAX_SHOWN:
             total = db.run_sql(composed_sql("ingest/problem_count.sql", problems=query), params).fetchone()[0]
         shown = rows[: InputFileError.MAX_SHOWN]
-        hint = _extra_fields_hint(path, [reason for _line, reason in shown])
         raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
-                              for line, reason in shown[: InputFileError.MAX_SHOWN - len(hint)]] + hint,
-                             total=total + len(hint), read_lines=head_lines)
+                              for line, reason in shown], total=total, read_lines=head_lines,
+                             hint=_extra_fields_hint(path, [reason for _line, reason in shown]))
 
 
 def _head_text(path: Path) -> bytes | None:
