@@ -138,8 +138,13 @@ def write_atomically(path: Path, data: bytes) -> None:
     not replaced: a rename there would put a plain file in place of the device, or of /dev/stdout."""
     path = Path(path)
     check_output(path)
-    if _written_in_place(path):
-        _write_in_place(path, data)
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        regular = None  # not there yet (or a dangling link): made as a file
+    descriptor = _descriptor_of(path) if regular else None
+    if regular is False or descriptor is not None:  # a FIFO, a device, a socket; or a shell's open file
+        _write_in_place(path, data, descriptor, regular)
         return
     if path.is_symlink():
         path = Path(os.path.realpath(path))
@@ -150,9 +155,7 @@ def write_atomically(path: Path, data: bytes) -> None:
         # os.open, not tempfile: the page gets the usual permissions (0666 less the umask), not 0600
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -173,15 +176,6 @@ _DESCRIPTOR_FOLDERS = ("/proc/", "/dev/fd/")
 _OWN_DESCRIPTOR = re.compile(r"/(?:proc/(?:self|thread-self)|dev)/fd/(\d+)")
 
 
-def _written_in_place(path: Path) -> bool:
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return True  # a FIFO, a device, a socket (a folder check_output refused)
-    except OSError:
-        return False  # not there yet (or a dangling link): made as a file
-    return _descriptor_of(path) is not None
-
-
 def _descriptor_of(path: Path) -> str | None:
     """The path that names an open descriptor on the way from path along its links (/dev/stdout is
     /proc/self/fd/1), or None."""
@@ -195,11 +189,11 @@ def _descriptor_of(path: Path) -> str | None:
     return None
 
 
-def _write_in_place(path: Path, data: bytes) -> None:
-    """data written into what path names: through this process's own descriptor when path names
-    it (`-o /dev/stdout > out.csv` then `>>` further output: the shell's offset moves on, as it
-    does for a shell's own `>&1`); else opened as a shell's `>` opens it."""
-    descriptor = _descriptor_of(path)
+def _write_in_place(path: Path, data: bytes, descriptor: str | None, regular: bool) -> None:
+    """data written into what path names (descriptor: the path of an open descriptor on its way,
+    _descriptor_of; regular: whether it is a regular file): through this process's own descriptor
+    when path names it (`-o /dev/stdout > out.csv` then `>>` further output: the shell's offset
+    moves on, as it does for a shell's own `>&1`); else opened as a shell's `>` opens it."""
     own = _OWN_DESCRIPTOR.fullmatch(descriptor.replace(f"/proc/{os.getpid()}/", "/proc/self/")) \
         if descriptor else None
     try:
@@ -209,7 +203,7 @@ def _write_in_place(path: Path, data: bytes) -> None:
                 (sys.stdout if fd == 1 else sys.stderr).flush()
             _write_all(fd, data)
             return
-        fd = os.open(path, os.O_WRONLY | os.O_TRUNC if stat.S_ISREG(os.stat(path).st_mode) else os.O_WRONLY)
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC if regular else os.O_WRONLY)
         try:
             _write_all(fd, data)
         finally:
