@@ -81,6 +81,11 @@ class NotAWarehouse(WarehouseOpenError):
     that is not DuckDB's, or a DuckDB database of someone else's (irw never adds its tables to it)."""
 
 
+class ServerUnreachable(WarehouseOpenError):
+    """No connection to the warehouse's database server could be made (down, restarting, refusing
+    connections or this login): the fault is not the location's form, and a later try may connect."""
+
+
 class WarehouseLocked(WarehouseOpenError):
     """Another process has the warehouse file open in a way DuckDB does not let this open share."""
 

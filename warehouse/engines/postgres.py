@@ -49,8 +49,8 @@ from typing import Any, Iterator, Sequence
 from warehouse.engines.dialect import postgres_statements
 from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
-                              ReadOnlyError, UnknownTableError, WarehouseClosed, WarehouseNotFound,
-                              WarehouseOpenError)
+                              ReadOnlyError, ServerUnreachable, UnknownTableError, WarehouseClosed,
+                              WarehouseNotFound, WarehouseOpenError)
 from warehouse.engines.base import Statements
 from warehouse.resources import keep_cached, read_cached, read_sql
 from warehouse.formats.table import Table
@@ -248,7 +248,7 @@ class PostgresDatabase(Statements):
         try:
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
-            raise WarehouseOpenError(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
+            raise _open_error(exc)(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
         interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
         _configure(self._con)
         if self._con.info.server_version >= 140000:
@@ -788,7 +788,7 @@ class PostgresDatabase(Statements):
         try:
             self._reader = psycopg.connect(make_conninfo(self._url, user=role, password=password), autocommit=True)
         except psycopg.Error as exc:
-            raise WarehouseOpenError(self.scrub(_first_line(exc))) from None
+            raise _open_error(exc)(self.scrub(_first_line(exc))) from None
         interrupt.register(self._reader)
         _configure(self._reader)
         return self._reader
@@ -1135,6 +1135,14 @@ def _adapted(value):
     if isinstance(value, tuple):
         return list(value)
     return value
+
+
+def _open_error(exc) -> type[WarehouseOpenError]:
+    """The error of a failed connect: psycopg's OperationalError is the server not answering or
+    refusing the connection (ServerUnreachable: irw serve says 503), any other a WarehouseOpenError."""
+    import psycopg
+
+    return ServerUnreachable if isinstance(exc, psycopg.OperationalError) else WarehouseOpenError
 
 
 def _configure(con) -> None:

@@ -5,8 +5,9 @@ kept the file open would stop every `irw ingest` and `irw eval` for as long as i
 request opens the warehouse, reads what its page needs and closes it; another process's ingest
 between two requests is on the next page. A file another process is writing is retried for a
 moment (busy_wait), then the request fails with WarehouseBusy (the page says so, status 503). A
-PostgreSQL server that cannot be connected to (down, restarting) is ServerUnreachable, a 503 too:
-the fault is the server's, not the request's, and a health check sees it so.
+PostgreSQL server that cannot be connected to (down, restarting) is ServerUnreachable (the engine's
+error, warehouse/errors.py), a 503 too: the fault is the server's, not the request's, and a health
+check sees it so.
 
 Pages read on the sandbox (warehouse/engines/duckdb.py: read-only, nothing outside the warehouse; the
 SQL console's connection too). When a page needs scores the warehouse lacks (a measure chosen in
@@ -36,7 +37,8 @@ from dataclasses import replace
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from warehouse.core import Warehouse
-from warehouse.errors import IrwError, QueryTimeoutError, ReadOnlyError, WarehouseLocked, WarehouseOpenError
+from warehouse.errors import (IrwError, QueryTimeoutError, ReadOnlyError, ServerUnreachable, WarehouseLocked,
+                              WarehouseOpenError)
 from warehouse import engines
 from warehouse.formats.table import Table
 
@@ -45,11 +47,6 @@ T = TypeVar("T")
 
 class WarehouseBusy(IrwError):
     """Another process holds the warehouse file for writing (an ingest, an evaluation)."""
-
-
-class ServerUnreachable(IrwError):
-    """No connection to the warehouse's database server could be made (it is down, restarting, or
-    refuses this server's connections): the request is not at fault, and the next may be answered."""
 
 
 class ScoresMissing(IrwError):
@@ -70,20 +67,6 @@ class QueryTimeout(IrwError):
 
 
 SQL_MAX_ROWS = 10_000  # rows of a console statement served; `irw sql` prints them all
-
-
-def _unreachable(error: BaseException) -> bool:
-    """The open failed for want of a connection: the driver's error the engine turned into it (its
-    cause or context) is PEP 249's OperationalError, which drivers raise when the database cannot
-    be connected to or stops answering, and not for a schema irw refuses. By the class's name, so
-    that no driver is imported outside the engine modules (tests/test_engines_seam.py)."""
-    seen, cause = set(), error.__cause__ or error.__context__
-    while cause is not None and id(cause) not in seen:
-        if any(klass.__name__ == "OperationalError" for klass in type(cause).__mro__):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
 
 
 class WarehouseAccess:
@@ -150,7 +133,7 @@ class WarehouseAccess:
                     raise WarehouseBusy(f"the warehouse is busy: {exc}; load the page again in a moment") from None
                 time.sleep(0.05)
             except WarehouseOpenError as exc:
-                if not self.in_process and _unreachable(exc):
+                if isinstance(exc, ServerUnreachable):  # its own message, and what a page's reader may do
                     raise ServerUnreachable(
                         f"{exc}; this server could not connect to the warehouse's database server (down, "
                         "restarting, or refusing connections): load the page again in a moment, and if this "

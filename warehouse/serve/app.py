@@ -44,7 +44,7 @@ from starlette.routing import Route
 
 from warehouse.formats import formatting
 from warehouse import reports
-from warehouse.errors import IrwError, NotFoundError, ReadOnlyError, WarehouseNotFound
+from warehouse.errors import IrwError, NotFoundError, ReadOnlyError, ServerUnreachable, WarehouseNotFound
 from warehouse.reports.render import environment as report_environment
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import parse_all
@@ -54,7 +54,7 @@ from warehouse.reports.scope import (COVERAGE_MEASURE, DEFAULT_MEASURES, WANTED_
 from warehouse.store import catalog
 from warehouse.formats.table import Table
 from warehouse.serve import paging
-from warehouse.serve.access import (SQL_MAX_ROWS, QueryTimeout, ScoresMissing, ServerUnreachable, WarehouseAccess,
+from warehouse.serve.access import (SQL_MAX_ROWS, QueryTimeout, ScoresMissing, WarehouseAccess,
                                     WarehouseBusy)
 
 # What every page may load: itself (its inline style, script and charts), and forms sent back here.
