@@ -6,7 +6,7 @@
 -- measure's name as Evaluation.measures has it, its name padded as trec_eval prints it, kind
 -- 'value', 'count' or 'relstring'), trec_eval_relstrings (run_id, measure, query_id, relstring; from
 -- sql/measures/relstring.sql), eval_wanted (the stored scores of each measure, as
--- warehouse/evaluation/evaluator.py loads it), scores, eval_run_queries, $compat.
+-- warehouse/evaluation/evaluator.py loads it), scores, eval_run_queries, $lines_for_queries_not_in_run (Settings.prints_queries_not_in_run).
 -- trec_eval: each run's block as trec_eval prints it for that run alone; queries in query-id order (byte order, as `order by query_id` everywhere), within a
 -- query the measures in trec_eval's order; `%-22s\t%s\t%6.4f` for values (DuckDB's printf rounds
 -- the double exactly as C's and Python's do), `%ld` for counts, relstring quoted. 9.0.8 prints no
@@ -20,7 +20,7 @@ with queries as (
         query_id,
         in_run
     from eval_run_queries
-    where in_run or $compat <> 9
+    where in_run or $lines_for_queries_not_in_run
 ),
 
 lines as (

@@ -398,7 +398,7 @@ def _relstring_name(m: Measure) -> str:
 
 
 def _per_query_lines(measures: list[Measure], rows: list, block: list[str], evaluated: list[str], in_run: set[str],
-                     relstrings: dict[str, dict[str, str]], compat: int) -> str:
+                     relstrings: dict[str, dict[str, str]], settings: Settings) -> str:
     """The -q lines of one run: every evaluated query in order, each measure's line in trec_eval's
     order, as _format() writes them (formatting.trec_line: `%-22s\t%s\t%6.4f`, `%ld` for counts,
     relstring quoted), from one line template per measure: a 7,000-query run has 700,000 lines with
@@ -416,8 +416,8 @@ def _per_query_lines(measures: list[Measure], rows: list, block: list[str], eval
     out: list[str] = []
     for qid, values in zip(evaluated, _values_by_query(rows, block, evaluated, [name for _, name in scores])):
         answered = qid in in_run
-        if not answered and compat == 9:
-            continue  # 9.0.8 -c averages over missing queries but prints no lines for them
+        if not answered and not settings.prints_queries_not_in_run:
+            continue
         query_lines = list(map(mod, templates, zip(repeat(qid), values)))
         for position, template, strings in texts:
             query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
@@ -431,7 +431,7 @@ RELSTRING_COLUMNS = [("run_id", "integer"), ("measure", "varchar"), ("query_id",
 
 
 def _per_query_text(db, measures: list[Measure], relstrings: dict[str, dict[tuple, str]],
-                    compat: int) -> dict[int, str] | None:
+                    settings: Settings) -> dict[int, str] | None:
     """The -q lines of each run of the evaluation (by run_id) as _per_query_lines() writes them,
     formatted by sql/oneshot/per_query_lines.sql from the stored scores (evaluate() was called
     without per_query: no row reaches Python); None when a line lacks its value."""
@@ -445,7 +445,8 @@ def _per_query_text(db, measures: list[Measure], relstrings: dict[str, dict[tupl
             formats.append((len(formats), m.name, f"{m.trec_name:<22}", "count" if m.is_count else "value"))
     db.load_rows("trec_eval_line_formats", LINE_FORMAT_COLUMNS, formats)
     db.load_rows("trec_eval_relstrings", RELSTRING_COLUMNS, relstring_rows)
-    rows = db.run_file("oneshot/per_query_lines.sql", {"compat": compat}).fetchall()
+    rows = db.run_file("oneshot/per_query_lines.sql",
+                       {"lines_for_queries_not_in_run": settings.prints_queries_not_in_run}).fetchall()
     if any(missing for _, _, missing in rows):
         return None
     return {run_id: text for run_id, text, _ in rows}
@@ -680,14 +681,14 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
             zscores["lines"] = read_zscores(args.zscores)
         return {name: _zscore_text(db, args, measures, rows_by_run[name], evaluated[name], in_run[name],
                                    of_run(name), tags[name], zscores["lines"]) for name in group}
-    texts = _per_query_text(db, measures, relstrings, s.compat) if lines_in_sql else None
+    texts = _per_query_text(db, measures, relstrings, s) if lines_in_sql else None
     if args.per_query and texts is None:
         if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
             evaluation = Evaluator(db).evaluate(group, "qrels", computed, per_query=True, settings=s)
             for row in evaluation.per_query.rows:
                 rows_by_run[row[0]].append(row)
         texts = {run_ids[name]: _per_query_lines(measures, rows_by_run[name], block, evaluated[name], in_run[name],
-                                                 of_run(name), s.compat) for name in group}
+                                                 of_run(name), s) for name in group}
     summary = {(row[0], row[1]): row[2] for row in evaluation.summary.rows} if evaluation else {}
     num_rel = db.run_file("trec_eval/num_rel_complete.sql").fetchone()[0] \
         if s.complete and any(m.family.trec_name == "num_rel" for m in measures) else None
@@ -791,7 +792,7 @@ def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, ev
     out: list[str] = []
     if args.per_query:
         for qid in evaluated:
-            if qid not in in_run and s.compat == 9:
+            if qid not in in_run and not s.prints_queries_not_in_run:
                 continue
             for m in measures:
                 if not m.family.per_query:

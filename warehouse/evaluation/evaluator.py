@@ -276,7 +276,7 @@ class Evaluation(Tabular):
         for it; 10.0 prints its zeros. per_query itself holds every stored value."""
         if self.per_query is None:
             raise UsageError("evaluate with per_query=True to read per-query values")
-        if self.settings.compat != 9 or not self.queries_not_in_run:
+        if self.settings.prints_queries_not_in_run or not self.queries_not_in_run:
             return self.per_query.rows
         return [row for row in self.per_query.rows if (row[0], row[1]) not in self.queries_not_in_run]
 

@@ -70,6 +70,14 @@ class Settings:
         return self.compat == 9
 
     @property
+    def prints_queries_not_in_run(self) -> bool:
+        """Whether -q prints lines for a qrels query the run lacks (-c scores it 0 in the means):
+        10.0 prints its zeros and an empty relstring, 9.0.8 prints no line for it. The one rule
+        irw eval (Evaluation.per_query_shown) and irw trec-eval (its -q lines, in Python and in
+        sql/oneshot/per_query_lines.sql) follow."""
+        return self.compat != 9
+
+    @property
     def key(self) -> str:
         # num_docs (trec_eval -N) joins the key only when set: keys stored before it stay the same
         return (f"level={self.level};depth={self.depth or 'all'};judged_only={int(self.judged_only)};"
