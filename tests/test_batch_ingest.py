@@ -242,7 +242,7 @@ def test_replace_in_a_batch_replaces_the_run_that_has_the_files_name(irw, db_pat
     assert stored(db_path) == [("b", "rank", 1)]
     result = irw("ingest", "run", a, b, "--replace")
     assert result.exit_code == 0, result.stderr
-    assert f"replaced run b: 3 lines, 1 queries from {b}" in result.stderr.splitlines()
+    assert f"replaced run b: 3 lines, 1 query from {b}" in result.stderr.splitlines()
     assert sorted(stored(db_path)) == [("a", "rank", 4), ("b", "rank", 3)]
 
 

@@ -28,7 +28,7 @@ def test_several_run_files_in_one_call_are_named_by_their_tags(irw, db_path, tmp
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""  # messages go to stderr; stdout is for data
     assert result.stderr.splitlines() == [
-        f"ingested run sys{i}: {i + 1} lines, 1 queries from {files[i]}" for i in range(3)]
+        f"ingested run sys{i}: {i + 1} {'line' if i == 0 else 'lines'}, 1 query from {files[i]}" for i in range(3)]
     assert [(r[0], r[5]) for r in runs_in(db_path)] == [("sys0", 1), ("sys1", 2), ("sys2", 3)]
 
 
@@ -98,7 +98,7 @@ def test_same_name_other_bytes_needs_replace(seeded_db, irw, tmp_path):
     assert fingerprint_at(seeded_db) == before
     replaced = irw("ingest", "run", path, "--replace")
     assert replaced.exit_code == 0, replaced.stderr
-    assert replaced.stderr.startswith(f"replaced run tagA: 1 lines, 1 queries from {path}")
+    assert replaced.stderr.startswith(f"replaced run tagA: 1 line, 1 query from {path}")
     assert [(r[0], r[5]) for r in runs_in(seeded_db)] == [("tagA", 1)]
 
 

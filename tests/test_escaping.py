@@ -167,7 +167,7 @@ def test_a_name_cannot_split_a_message_or_forge_a_line_of_its_own(tmp_path):
     result = irw("ingest", "run", str(write_file(tmp_path, "r.txt", _run_lines("tag", ("q1",)))), "--name", forged)
     assert result.exit_code == 0, result.stderr
     assert result.stderr.splitlines() == [
-        f"ingested run a\\nError: forged\\u2028x\\ry: 2 lines, 1 queries from {tmp_path / 'r.txt'}"]
+        f"ingested run a\\nError: forged\\u2028x\\ry: 2 lines, 1 query from {tmp_path / 'r.txt'}"]
     missing = irw("rm", "run", "b\nError: forged")
     assert missing.exit_code == 1 and len(missing.stderr.splitlines()) == 1, missing.stderr
     assert missing.stderr.startswith("Error: no run named 'b\\nError: forged'")

@@ -424,7 +424,9 @@ def _report_ingest(result) -> None:
     for message in result.messages:
         err(message)
     if result.status != "unchanged":
-        err(f"{result.status} {result.kind} {result.name}: {result.rows} lines, {result.queries} queries "
+        lines = "line" if result.rows == 1 else "lines"
+        queries = "query" if result.queries == 1 else "queries"
+        err(f"{result.status} {result.kind} {result.name}: {result.rows} {lines}, {result.queries} {queries} "
             f"from {result.path}")
 
 
