@@ -269,7 +269,7 @@ def test_a_schema_18_warehouse_keeps_every_preference_and_its_numbers(tmp_path):
         wh.db.execute("delete from evaluated")
         wh.db.execute("delete from irw_schema where version >= 19")
     with warehouse.open(path) as wh:
-        assert wh.db.schema_version() == 19
+        assert wh.db.schema_version() >= 19
         assert sorted(wh.db.fetchall("select * from preferences")) == every
         assert sorted(wh.db.fetchall("select query_id, jg, doc_id, other_doc_id from preference_pairs")) == [
             ("1", "g", "a", "b"), ("1", "g", "a", "c"), ("1", "g", "b", "c")]

@@ -369,7 +369,7 @@ class Evaluator:
         if not self.db.keeps_scores:
             evaluation_id = self._insert_evaluation(qrels_id, s)
             for batch in self._batches(run_ids):
-                self._compute_batch(evaluation_id, qrels_id, s, list({m.name: m for m in scored}.values()), batch)
+                self._compute_batch(evaluation_id, qrels_id, s, _one_per_stored_name(scored), batch)
             self.db.run_file("eval/register_measures.sql")
             return evaluation_id
         if self.db.read_only:
@@ -396,12 +396,12 @@ class Evaluator:
             if not missing:
                 return evaluation_id
             todo_runs = sorted({r for r, _ in missing})
-            todo_measures = {m.name: m for _, m in missing}
-            _require_rows(self.db, qrels_id, todo_runs, [stored_name(m) for m in todo_measures.values()], done, s)
+            todo_measures = _one_per_stored_name([m for _, m in missing])
+            _require_rows(self.db, qrels_id, todo_runs, [stored_name(m) for m in todo_measures], done, s)
             first, *batches = self._batches(todo_runs)
-            self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), first)
+            self._compute_batch(evaluation_id, qrels_id, s, todo_measures, first)
             self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
-            for m in todo_measures.values():
+            for m in todo_measures:
                 if is_user(m):
                     self.db.run_file("catalog/record_definition_hash.sql", {
                         "evaluation_id": evaluation_id, "run_ids": first, "measure": stored_name(m),
@@ -413,7 +413,7 @@ class Evaluator:
         for batch in batches:
             with self.db.transaction():
                 self.db.lock_scores(qrels_id)
-                self._compute_batch(evaluation_id, qrels_id, s, list(todo_measures.values()), batch)
+                self._compute_batch(evaluation_id, qrels_id, s, todo_measures, batch)
         return evaluation_id
 
     def _done(self, evaluation_id: int, run_ids: list[int], user: list[Measure]) -> set[tuple[int, str]]:
@@ -557,6 +557,12 @@ class Evaluator:
             if self.db.keeps_scores else {}
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel, queries_not_in_run=absent,
                           grades=None if highest is None else (int(lowest), int(highest)), judged_retrieved=judged)
+
+
+def _one_per_stored_name(measures: list[Measure]) -> list[Measure]:
+    """One measure per stored name, in the order given: `AP` and `AP(rel=2)` of an evaluation at
+    level 2 are one score (stored_name), computed once; two would store every value twice."""
+    return list({stored_name(m): m for m in measures}.values())
 
 
 def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: list[str],
