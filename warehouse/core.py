@@ -6,15 +6,27 @@ import datetime as dt
 import os
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeAlias
 
 from warehouse.ingestion import batch, frames, files as ingest
-from warehouse.store import catalog
+from warehouse.store import catalog, transfer
 from warehouse.engines.duckdb import default_path
 from warehouse.engines import open_database, same_warehouse
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
 from warehouse.formats.cells import said_value
 from warehouse.formats.table import Table
+# imported for the annotations, so that typing.get_type_hints resolves them (the API's callers
+# need the evaluator anyway); Spark's module stays unimported until evaluate_on_spark runs
+from warehouse.evaluation.evaluator import Evaluation
+from warehouse.evaluation.settings import Settings
+from warehouse.store.export import ExportResult
+
+if TYPE_CHECKING:
+    from warehouse.engines.spark_store import StoredEvaluation
+
+# A pandas or polars DataFrame, or an Arrow Table / RecordBatch (frames.is_frame). Any, not their
+# union: naming their classes would import pandas, polars and pyarrow, each an optional extra.
+DataFrame: TypeAlias = Any
 
 
 class Warehouse:
@@ -23,7 +35,7 @@ class Warehouse:
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
                  create: bool = True, sandboxed: bool = False):
         """Opens (or creates) the warehouse at path; see warehouse.open."""
-        self.db = open_database(path if path is not None else default_path(), read_only=read_only,
+        self.db = open_database(_home(path if path is not None else default_path()), read_only=read_only,
                                 create=create, sandboxed=sandboxed)
         from warehouse.evaluation import user_measures
 
@@ -73,7 +85,7 @@ class Warehouse:
             raise ReadOnlyError(f"cannot {action}: the warehouse {self.path} is open read-only; open it with "
                                 "warehouse.open(path) (without read_only or sandboxed) to change it")
 
-    def ingest_qrels(self, path: "str | os.PathLike[str] | DataFrame", name: str | None = None, *,
+    def ingest_qrels(self, path: str | os.PathLike[str] | DataFrame, name: str | None = None, *,
                      description: str | None = None, replace: bool = False,
                      subtopics: bool = False) -> ingest.IngestResult:
         """Ingests a qrels file, or a pandas / polars / Arrow frame (columns query_id, doc_id, grade,
@@ -91,13 +103,16 @@ class Warehouse:
             return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
                                        subtopics=subtopics)
 
-    def ingest_qrels_files(self, paths: Iterable[str | os.PathLike[str]], *, description: str | None = None,
-                           replace: bool = False, subtopics: bool = False) -> list[ingest.IngestResult]:
+    def ingest_qrels_files(self, paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
+                           description: str | None = None, replace: bool = False,
+                           subtopics: bool = False) -> list[ingest.IngestResult]:
         """Ingests qrels files and folders of them (`irw ingest qrels FILE... / FOLDER`), each a qrels set
-        named by its file; every file is validated and every name checked before the first is stored."""
+        named by its file; every file is validated and every name checked before the first is stored.
+        One path (a str or os.PathLike) is one file or folder."""
+        paths = _paths(paths, "ingest_qrels_files", "qrels", "qrels set", "ingest_qrels")
         self._require_writable("ingest qrels")
         with self._statistics("qrels"):
-            return ingest.ingest_qrels_files(self.db, list(paths), description=description, replace=replace,
+            return ingest.ingest_qrels_files(self.db, paths, description=description, replace=replace,
                                              subtopics=subtopics)
 
     def ingest_prefs(self, path: str | os.PathLike[str], name: str | None = None, *, description: str | None = None,
@@ -110,7 +125,7 @@ class Warehouse:
         return ingest.ingest_prefs(self.db, path, name, description=description, replace=replace,
                                    qrels_format=qrels_format)
 
-    def ingest_run(self, path: str | os.PathLike[str], name: str | None = None, *, system: str | None = None,
+    def ingest_run(self, path: str | os.PathLike[str] | DataFrame, name: str | None = None, *, system: str | None = None,
                    description: str | None = None, parameters: Mapping[str, str] | None = None,
                    replace: bool = False, date: str | dt.date | None = None) -> ingest.IngestResult:
         """Ingests one run file as run name, or else as its tag (a placeholder tag such as `rank` or
@@ -132,16 +147,19 @@ class Warehouse:
                                      description=description, parameters=parameters, replace=replace, date=date,
                                      folders=False)[0]
 
-    def ingest_runs(self, paths: Iterable[str | os.PathLike[str]], *, name: str | None = None, name_from: str = "auto",
+    def ingest_runs(self, paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *, name: str | None = None,
+                    name_from: str = "auto",
                     name_template: str | None = None, system: str | None = None, description: str | None = None,
                     parameters: Mapping[str, str] | None = None, replace: bool = False,
                     date: str | dt.date | None = None,
                     on_step: Callable[[int, int], None] | None = None) -> list[ingest.IngestResult]:
         """Ingests run files and folders of run files, one run each (`irw ingest run`): named by
         name_from ("auto", "file" or "tag"; the rule is in warehouse/ingestion/batch.py and docs/input-formats.md), the
-        whole batch checked before anything is stored (BatchError lists every problem). name names
+        whole batch checked before anything is stored (BatchError's lines say every problem). name names
         the run of a one-file batch; name_template (e.g. "{folder}.{short}": batch.TEMPLATE_FIELDS)
-        names every run by fields of its file, and system may hold the same fields."""
+        names every run by fields of its file, and system may hold the same fields. One path (a str or
+        os.PathLike) is one file or folder."""
+        paths = _paths(paths, "ingest_runs", "run", "run", "ingest_run")
         self._require_writable("ingest runs")
         with self._statistics("runs"):
             return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
@@ -267,7 +285,7 @@ class Warehouse:
     # -- evaluation --------------------------------------------------------------------------
     def evaluate(self, runs: str | Sequence[str] | None, qrels: str | None, measures: Iterable[str] | str, *,
                  systems: str | Sequence[str] | None = None, per_query: bool = False,
-                 settings: "Settings | None" = None, recompute: bool = False, **options: Any) -> "Evaluation":
+                 settings: Settings | None = None, recompute: bool = False, **options: Any) -> Evaluation:
         """Evaluates stored runs against a stored qrels set; scores are stored and reused.
 
         runs and systems choose the runs as select_runs() does: names and shell-style patterns
@@ -278,7 +296,7 @@ class Warehouse:
         recompute=True computes the scores again and replaces the stored ones. A run and measure
         with no value raises MeasureError (ReadOnlyError on a read-only warehouse) saying why.
         """
-        from warehouse.evaluation.evaluator import Evaluator, Settings
+        from warehouse.evaluation.evaluator import Evaluator
 
         settings = Settings.resolve(settings, options)
         if runs is not None and not isinstance(runs, (str, catalog.RunSelection)):
@@ -296,7 +314,7 @@ class Warehouse:
 
     def compare(self, runs: str | Sequence[str] | None = None, qrels: str | None = None,
                 measures: Iterable[str] | str | None = None, *, systems: str | Sequence[str] | None = None,
-                baseline: str | None = None, settings: "Settings | None" = None, test: str = "randomization",
+                baseline: str | None = None, settings: Settings | None = None, test: str = "randomization",
                 alpha: float = 0.05, correction: str = "holm", permutations: int = 10_000, seed: int = 0,
                 **options: Any):
         """Paired significance tests as `irw compare` makes them (the only qrels set by default;
@@ -305,7 +323,6 @@ class Warehouse:
         left out). The result converts like a table (to_pandas() ...) and prints as a paper table
         with to_latex() / to_markdown()."""
         from warehouse import reports
-        from warehouse.evaluation.evaluator import Settings
         from warehouse.evaluation.stats import StatsSettings
 
         settings = Settings.resolve(settings, options)
@@ -314,7 +331,7 @@ class Warehouse:
         return reports.compare(self, runs, self.qrels_name(qrels, runs, systems), measures, systems=systems, baseline=baseline,
                                settings=settings, stats=stats)
 
-    def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> "ExportResult":
+    def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> ExportResult:
         """Writes every table as Parquet under directory, for Spark or any other engine (`irw
         export`; warehouse/store/export.py says what goes where). An existing directory is refused unless
         it is empty, or replace=True and it holds an earlier export."""
@@ -345,11 +362,11 @@ class Warehouse:
 
         return adhoc.run(self.db, query, params, timeout, max_rows)
 
-def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
-                   runs: "str | os.PathLike[str] | DataFrame | Sequence[str | os.PathLike[str] | DataFrame] | "
-                         "Mapping[str, str | os.PathLike[str] | DataFrame]",
-                   measures: Iterable[str] | str, *, per_query: bool = False, settings: "Settings | None" = None,
-                   **options: Any) -> "Evaluation":
+def evaluate_files(qrels: str | os.PathLike[str] | DataFrame,
+                   runs: str | os.PathLike[str] | DataFrame | Sequence[str | os.PathLike[str] | DataFrame] |
+                         Mapping[str, str | os.PathLike[str] | DataFrame],
+                   measures: Iterable[str] | str, *, per_query: bool = False, settings: Settings | None = None,
+                   **options: Any) -> Evaluation:
     """Evaluates run files against a qrels file, keeping nothing: files to numbers in one call.
 
     Runs are named by their paths as given, a folder's files and a glob pattern's matches
@@ -361,7 +378,7 @@ def evaluate_files(qrels: "str | os.PathLike[str] | DataFrame",
     re-sort by double scores. options are Settings fields, as for evaluate().
     """
     from warehouse.evaluation import oneshot
-    from warehouse.evaluation.evaluator import Evaluator, Settings, keeps_judged_rows_only
+    from warehouse.evaluation.evaluator import Evaluator, keeps_judged_rows_only
 
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
@@ -391,7 +408,7 @@ class SparkEvaluated:
     """What evaluate_on_spark returns: the evaluation, the qrels it was made with (the path Spark
     read, or with into the qrels set's name in that warehouse), and what into stored (else None)."""
 
-    evaluation: "Evaluation"
+    evaluation: Evaluation
     qrels: str
     stored: "StoredEvaluation | None" = None
 
@@ -402,7 +419,7 @@ class SparkEvaluated:
 
 def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
                       into: str | os.PathLike[str] | None = None, master: str | None = None, replace: bool = False,
-                      per_query: bool = False, settings: "Settings | None" = None, **options: Any) -> SparkEvaluated:
+                      per_query: bool = False, settings: Settings | None = None, **options: Any) -> SparkEvaluated:
     """Evaluates run files on Spark (`irw eval --engine spark`): qrels and runs as
     warehouse.engines.spark.evaluate takes them (paths Spark reads: files, globs, folders, Parquet; or Spark
     DataFrames), on the cluster master (default local[*], or the session already running). Without
@@ -412,7 +429,6 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
     returned is read back from that warehouse: what it holds now. options are Settings fields, as
     for evaluate_files()."""
     from warehouse.engines import spark, spark_store
-    from warehouse.evaluation.evaluator import Settings
 
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
@@ -481,15 +497,49 @@ def _named_runs(runs) -> dict[str, Any]:
     return named
 
 
+def _paths(paths: Any, method: str, kind: str, one: str, frame_method: str) -> list[str | os.PathLike[str]]:
+    """The files and folders an ingest of several is given, as a list: one str or os.PathLike is one
+    path, as evaluate_files takes it (iterated, a str gave its letters: '/' read the root folder).
+    What is no path is refused before anything is read, with the call a frame is ingested by."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [paths]
+    taken = (f"{method} takes {kind} files and folders: one path (a str or os.PathLike) or a list of paths, "
+             "and was given {}; a data frame is one " + f"{one}: wh.{frame_method}(frame, name=...), once per frame")
+    if isinstance(paths, (bytes, bytearray)) or frames.is_frame(paths) or not isinstance(paths, Iterable):
+        raise UsageError(taken.format(f"a value of type {_type_name(paths)}"))
+    items = list(paths)
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise UsageError(taken.format(f"a list with an item of type {_type_name(item)}"))
+    return items
+
+
+def _type_name(value: Any) -> str:
+    """pandas.DataFrame, int: the class a message names, by its package when not a builtin."""
+    module = type(value).__module__.split(".")[0]
+    return type(value).__name__ if module == "builtins" else f"{module}.{type(value).__name__}"
+
+
+def _home(path: Any) -> Any:
+    """path with a leading ~ read as the home folder (os.path.expanduser), as DuckDB reads the
+    path it opens and a shell reads a word: kept as given, irw created a folder named ~ in the
+    working directory. A PostgreSQL URL or :memory: starts with no ~ and is kept."""
+    if isinstance(path, (str, os.PathLike)):
+        text = os.fspath(path)
+        if isinstance(text, str) and text.startswith("~"):
+            return os.path.expanduser(text)
+    return path
+
+
 def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, replace: bool = False,
-         runs: Sequence[str] | None = None) -> "transfer.CopyResult":
+         runs: Sequence[str] | None = None) -> transfer.CopyResult:
     """Copies a warehouse's qrels sets, runs (all, or those named) and stored scores into another,
     DuckDB file or PostgreSQL URL either way (`irw copy --from SOURCE --to TARGET`), in one
     transaction on the target. A name the target holds with other content is a ConflictError
     unless replace=True; one it holds with the same content is kept (its missing scores are copied)."""
     from warehouse.engines import one_file
-    from warehouse.store import transfer
 
+    source, target = _home(source), _home(target)
     if one_file(source, target):  # said before opening: DuckDB's own refusal names neither
         raise UsageError(f"--from and --to are the same warehouse ({source}): name another target")
     with Warehouse(source, read_only=True) as src:
@@ -508,7 +558,8 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001
          create: bool = True, sandboxed: bool = False) -> Warehouse:
     """Opens the warehouse at path (default ./irw.duckdb or $IRW_DB), creating it unless
-    read_only or create=False. path is a DuckDB file, or a PostgreSQL URL
+    read_only or create=False. path is a DuckDB file (a leading ~ is the home folder, as DuckDB and a
+    shell read it), or a PostgreSQL URL
     (postgresql://USER:PASSWORD@HOST:5432/DBNAME: warehouse/engines/postgres.py; its password is never shown).
 
     sandboxed=True opens only the sandbox `sql()` runs on (read-only, nothing outside the

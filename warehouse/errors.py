@@ -149,8 +149,10 @@ class UsageError(IrwError):
     exit_code = 2
 
 
-class MissingExtraError(IrwError):
-    """An optional library (pandas, polars, pyarrow, pyspark) is needed and not installed."""
+class MissingExtraError(IrwError, ImportError):
+    """An optional library (pandas, polars, pyarrow, pyspark) is needed and not installed. An
+    ImportError too, as the failed import it is: a notebook's `except ImportError:` fallback
+    catches it."""
 
 
 def install_command(extra: str) -> str:
@@ -172,7 +174,12 @@ def install_command(extra: str) -> str:
 
 class BatchError(IrwError):
     """Files of a batch (`irw ingest run FILE... / FOLDER`) cannot be ingested: every problem, each
-    naming its file. Nothing was stored, unless the last line says what was."""
+    naming its file. Nothing was stored, unless the last line says what was.
+
+    lines: the message's lines, each file's problems (`path:line: reason`, as InputFileError says
+    them) and last the line saying what was stored. They are text, not Problems: the batch gathers
+    each file's error as the lines it says (warehouse/ingestion/batch.py, _fail), and a problem of a
+    name or of the batch as a whole has no line of a file."""
 
     def __init__(self, lines: list[str]):
         self.lines = lines

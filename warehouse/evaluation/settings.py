@@ -3,6 +3,7 @@ prepares an evaluation's rows for them: read by the evaluation (warehouse/evalua
 measures (warehouse/evaluation/user_measures.py), which rank and judge with the same files."""
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from warehouse.errors import UsageError
@@ -20,6 +21,18 @@ def prepare_steps(s: "Settings", *, judged: bool = True) -> list[str]:
     return steps + ["eval/04_run_queries.sql", "eval/04b_run_rows_graded.sql"] + (["eval/05_judged.sql"] if judged else [])
 
 
+def _integer(value: object) -> int | None:
+    """value as an int when it is a whole number of any integer type (operator.index: int, NumPy's
+    int64 ...), else None. Not a bool, though Python counts it an int: level=True is a mistake, not
+    level 1 (operator.index refuses NumPy's bool already)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 @dataclass(frozen=True)
 class Settings:
     """The settings behind every number; stored with the scores and printed beside them."""
@@ -33,24 +46,30 @@ class Settings:
     num_docs: int = 0              # trec_eval -N: documents in the collection (utility's d term only)
 
     def __post_init__(self):
+        # NumPy's integers (a value read from a frame, np.int64(2)) are integers: each is kept as
+        # the int it is, which the SQL binds and the key spells as any int. The frozen fields are
+        # set as dataclasses' own __init__ sets them.
+        for name in ("level", "depth", "compat", "num_docs"):
+            if (whole := _integer(getattr(self, name))) is not None:
+                object.__setattr__(self, name, whole)
         # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
         # BIGINT, so larger values would overflow in DuckDB instead of saying what is wrong.
-        if not isinstance(self.level, int) or not -2**31 <= self.level < 2**31:
+        if _integer(self.level) is None or not -2**31 <= self.level < 2**31:
             raise UsageError(f"--level takes an integer from {-2**31} to {2**31 - 1} (grades are 32-bit "
                              f"integers), not {self.level!r}")
-        if self.depth is not None and (not isinstance(self.depth, int) or self.depth > NO_DEPTH):
+        if self.depth is not None and (_integer(self.depth) is None or self.depth > NO_DEPTH):
             raise UsageError(f"--depth takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
                              f"length counts every document), not {self.depth!r}")
         for name in ("judged_only", "complete"):  # a string such as 'no' would be true
             if not isinstance(getattr(self, name), bool) and getattr(self, name) not in (0, 1):
                 raise UsageError(f"{name} takes True or False, not {getattr(self, name)!r}")
-        if self.compat not in (9, 10):
+        if _integer(self.compat) not in (9, 10):
             raise UsageError(f"--compat takes 9 or 10, not {self.compat}")
         if self.norel not in ("include", "exclude"):
             raise UsageError(f"norel takes include or exclude, not {self.norel!r}")
         if self.depth is not None and self.depth < 1:
             raise UsageError("--depth must be at least 1")
-        if not isinstance(self.num_docs, int) or not 0 <= self.num_docs < 2**62:
+        if _integer(self.num_docs) is None or not 0 <= self.num_docs < 2**62:
             raise UsageError(f"-N takes the number of documents in the collection, a whole number from 0, "
                              f"not {self.num_docs!r}")
 
