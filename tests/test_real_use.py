@@ -11,6 +11,7 @@ import pytest
 import warehouse
 from warehouse import MeasureError
 from warehouse.evaluation.measures import parse
+from warehouse.engines.duckdb import migrations
 
 from conftest import Cli, dl19_expected as expected
 
@@ -198,7 +199,7 @@ def test_trec_eval_help_and_irw_version(tmp_path):
                            "-m, --measure MEASURE", "--compat 9|10", "QRELS_FILE"):
             assert re.search(rf"^\s+{re.escape(documented)}\s", result.stdout, re.M), documented
     version = irw("--version", db=False)
-    assert version.exit_code == 0 and version.stdout == f"irw {warehouse.__version__}\n"
+    assert version.exit_code == 0 and version.stdout == f"irw {warehouse.__version__} (warehouse schema {migrations()[-1][0]})\n"
 
 
 def test_compare_and_eval_need_no_run_names_nor_qrels_with_one_set_stored(dl19, conformance):

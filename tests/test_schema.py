@@ -60,13 +60,38 @@ def test_a_newer_schema_is_refused(db_path, read_only):
     with pytest.raises(SchemaVersionError) as caught:
         warehouse.open(db_path, read_only=read_only)
     assert str(caught.value) == (f"{db_path} has schema version {newest + 50}, newer than this irw "
-                                 f"understands ({newest}); upgrade irw to open it")
+                                 f"understands ({newest}): a newer irw wrote it; upgrade irw to open it "
+                                 "(`irw --version` says which schema an irw understands)")
     # The refusal changed nothing: the newer version is still recorded, nothing was dropped.
     con = duckdb.connect(str(db_path), read_only=True)
     try:
         assert con.execute("select max(version) from irw_schema").fetchone() == (newest + 50,)
     finally:
         con.close()
+
+
+@pytest.mark.parametrize("command", [["runs"], ["sql", "select 1"], ["migrate"], ["eval", "-m", "AP"]])
+def test_a_warehouse_a_newer_irw_migrated_is_refused_as_newer_and_left_as_it_is(db_path, tmp_path, command):
+    """What a newer irw's migration makes (a table, a column, a view made otherwise) is not called
+    someone else's objects to drop, and no view of it is made again by this irw before the refusal."""
+    newest = migrations()[-1][0]
+    with warehouse.open(db_path) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        wh.db.execute("create table future_things (a integer)")
+        wh.db.execute("alter table runs add column future_column integer")
+        body = wh.db.fetchone("select sql from duckdb_views() where view_name = 'run_summary'")[0]
+        wh.db.execute("create or replace view run_summary as select *, 1 as future_flag from ("
+                      + body.split(" AS ", 1)[1].rstrip(";") + ")")
+        wh.db.execute("insert into irw_schema (version, name) values (?, 'schema/999_from_the_future.sql')",
+                      [newest + 1])
+    before = db_path.read_bytes()
+    result = Cli(db_path)(*command)
+    assert result.exit_code == 1, result.stdout
+    assert result.stderr == (f"Error: {db_path} has schema version {newest + 1}, newer than this irw understands "
+                             f"({newest}): a newer irw wrote it; upgrade irw to open it (`irw --version` says "
+                             "which schema an irw understands)\n")
+    assert db_path.read_bytes() == before
 
 
 def test_the_cli_reports_a_newer_schema(db_path):
@@ -206,3 +231,20 @@ def test_migrating_to_013_adds_ranked_judged_and_user_measures_and_keeps_the_sco
                              "as value from ranked_judged group by run_id, query_id\n")
         wh.add_measure(measure)
         assert wh.evaluate("a", "q", ["hits"]).value("a", "hits") == 2
+
+
+def test_a_command_that_upgrades_a_warehouse_says_so_once(db_path, tmp_path):
+    """An upgrade is said on stderr (whoever shares the file on an older irw can no longer open
+    it), by the command that made it, and by no later one."""
+    newest = migrations()[-1][0]
+    with warehouse.open(db_path) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        wh.db.execute("delete from irw_schema where version = ?", [newest])  # each migration runs again
+    upgrading = Cli(db_path)("rename", "run", "a", "b")
+    assert upgrading.exit_code == 0, upgrading.stderr
+    assert upgrading.stderr.splitlines() == [
+        f"upgraded warehouse {db_path} from schema {newest - 1} to {newest}: an irw older than this one can no "
+        "longer open it", "renamed run a to b"]
+    again = Cli(db_path)("rename", "run", "b", "c")
+    assert again.stderr.splitlines() == ["renamed run b to c"]

@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from warehouse.formats import formatting
-from warehouse.core import Warehouse
+from warehouse import core
 from warehouse.engines.duckdb import DEFAULT_PATH as DEFAULT_DB
 from warehouse.engines import ENGINES, evaluates_files
 from warehouse.engines import chosen as chosen_engine
@@ -59,9 +59,11 @@ edit_app = typer.Typer(help="Change a stored run's system, description, date or 
 
 def _print_version(value: bool) -> None:
     if value:
+        from warehouse.engines.duckdb import migrations
         from warehouse.version import __version__
 
-        typer.echo(f"irw {__version__}")
+        # the schema too: what a warehouse a newer irw wrote names when this irw refuses it
+        typer.echo(f"irw {__version__} (warehouse schema {migrations()[-1][0]})")
         raise typer.Exit()
 
 
@@ -258,6 +260,18 @@ def err(message: str) -> None:
     from warehouse.formats.escaping import shown
 
     typer.echo(shown(str(message)), err=True)
+
+
+class Warehouse(core.Warehouse):
+    """The library's Warehouse, which says on stderr when opening it migrated an existing
+    warehouse to this irw's schema: whoever shares it on an older irw can no longer open it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.db.upgraded:
+            old, new = self.db.upgraded
+            err(f"upgraded warehouse {self.path} from schema {old} to {new}: an irw older than this one "
+                "can no longer open it")
 
 
 @contextmanager

@@ -81,6 +81,9 @@ class WarehouseEngine(Engine, Protocol):
     writes_parquet: ClassVar[bool]
     # why the warehouse is read-only though it was not opened so (a PostgreSQL role that may only read)
     read_only_reason: str | None
+    # (from, to): the schema versions of an existing warehouse this open migrated (apply_migrations),
+    # else None; the CLI says so, as an older irw can no longer open it
+    upgraded: tuple[int, int] | None
 
     def release_memory(self) -> None: ...  # drops the table blocks cached by earlier statements
 

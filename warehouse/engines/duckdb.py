@@ -31,7 +31,7 @@ import tempfile
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 try:
     # DuckDB's engine module, which the duckdb package wraps and re-exports (its connect, connection,
@@ -365,6 +365,7 @@ class Database(Statements):
     text_holds_nul = True
     writes_parquet = True
     read_only_reason: str | None = None  # a file is read-only only when opened so (PostgreSQL's role may make it so)
+    upgraded: tuple[int, int] | None = None
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, read_only: bool = False,
                  create: bool = True, sandboxed: bool = False):
@@ -808,6 +809,8 @@ class Database(Statements):
         strange = foreign_objects(self._con)
         if not strange and state is not None:
             _CLEAN_FILES.add(state)
+        if strange:
+            refuse_a_newer_schema(self, strange, lambda: self._con.execute("select version from irw_schema").fetchall())
         if stale_views(strange) and not self.read_only:
             remake_views(self, stale_views(strange))
             strange = foreign_objects(self._con)
@@ -828,13 +831,40 @@ class Database(Statements):
         """What a read-only open of a warehouse that lacks migrations says (apply_migrations)."""
         import shlex  # a rare message's: not imported by every `irw trec-eval`
 
-        return (f"{self.path} has schema version {current} and needs migrating to {latest}; "
-                f"upgrade it with `irw migrate --db {shlex.quote(self.path)}` (commands that write, such as "
-                "`irw eval` and `irw ingest`, upgrade it too)")
+        message = (f"{self.path} has schema version {current} and needs migrating to {latest}; "
+                   f"upgrade it with `irw migrate --db {shlex.quote(self.path)}` (commands that write, such as "
+                   "`irw eval` and `irw ingest`, upgrade it too)")
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not (os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)):
+            # a migration rewrites the file beside itself: a copy of it is what such a user can upgrade
+            copy = shlex.quote(os.path.join(tempfile.gettempdir(), os.path.basename(self.path)))
+            message += (f"; you may not write it or its folder: upgrade a copy (`cp {shlex.quote(self.path)} {copy}`, "
+                        f"then `irw migrate --db {copy}`) or ask its owner to run `irw migrate`")
+        return message
 
     def lock_migrations(self) -> None:
         """Called in the transaction that migrates: nothing to do, as one process at a time writes a
         DuckDB file (a server warehouse serialises clients here)."""
+
+
+def _newer_schema_message(path: str, current: int, latest: int) -> str:
+    return (f"{path} has schema version {current}, newer than this irw understands ({latest}): a newer irw "
+            "wrote it; upgrade irw to open it (`irw --version` says which schema an irw understands)")
+
+
+def refuse_a_newer_schema(db, strange: Sequence[str], stored_versions: Callable[[], list]) -> None:
+    """Refuses a warehouse a newer irw migrated, before the objects its migrations made are called
+    someone else's (foreign_objects) or this irw remakes a view of it (remake_views): its tables
+    and views are a newer irw's, and the way out is to upgrade irw, not to drop them. The versions
+    are read from irw_schema only when nothing of irw_schema itself is strange: a table of irw's
+    own definition, whose select runs nothing of anyone's."""
+    if any("irw_schema" in label for label in strange):
+        return
+    known = migrations()
+    latest = known[-1][0] if known else 0
+    current = max((row[0] for row in stored_versions()), default=0)
+    if current > latest:
+        raise SchemaVersionError(_newer_schema_message(db.path, current, latest))
 
 
 def apply_migrations(db) -> None:
@@ -847,16 +877,14 @@ def apply_migrations(db) -> None:
     latest = known[-1][0] if known else 0
     current = db.schema_version()
     if current > latest:
-        raise SchemaVersionError(
-            f"{db.path} has schema version {current}, newer than this irw understands "
-            f"({latest}); upgrade irw to open it"
-        )
+        raise SchemaVersionError(_newer_schema_message(db.path, current, latest))
     applied = _applied_versions(db)
     missing = [v for v, _ in known if v not in applied]
     if not missing:
         return
     if db.read_only:
         raise SchemaVersionError(db.outdated(current, latest, missing))
+    ran = False
     with db.transaction():
         db.lock_migrations()
         db.run_file("schema/000_schema_version.sql")
@@ -865,6 +893,9 @@ def apply_migrations(db) -> None:
             if version not in applied:
                 db.run_sql(migration_sql(relative_path))
                 db.execute("insert into irw_schema (version, name) values (?, ?)", [version, relative_path])
+                ran = True
+    if current and ran:
+        db.upgraded = (current, latest)
 
 
 # -- what irw's migrations make -----------------------------------------------------------------

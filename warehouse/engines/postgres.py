@@ -236,6 +236,7 @@ class PostgresDatabase(Statements):
         self.sandboxed = sandboxed
         self.read_only = read_only or sandboxed
         self.read_only_reason: str | None = None  # why read_only when it was not asked for
+        self.upgraded: tuple[int, int] | None = None
         self.created = False
         self._closed = False
         self._staging = None
@@ -627,10 +628,13 @@ class PostgresDatabase(Statements):
         rows = self.con.execute(_OBJECTS_SQL, {"s": self.schema}).fetchall()
         if ("table", "irw_schema") not in {(kind, name) for kind, name, _ in rows}:
             return
-        from warehouse.engines.duckdb import only_stale_views, remake_views, stale_view_message, stale_views
+        from warehouse.engines.duckdb import (only_stale_views, refuse_a_newer_schema, remake_views, stale_view_message,
+                                              stale_views)
         from warehouse.errors import SchemaVersionError
 
         strange = _foreign(rows, self._known_objects())
+        if strange:
+            refuse_a_newer_schema(self, strange, lambda: self.con.execute("select version from irw_schema").fetchall())
         if stale_views(strange) and not self.read_only and self._role_may_write():
             try:
                 remake_views(self, stale_views(strange))
