@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 
@@ -518,3 +519,30 @@ def test_every_frame_rule_spark_restates_gives_the_problems_local_ingest_gives(s
     finally:
         db.close()
     assert not differ, "\n".join(differ)
+
+
+@pytest.mark.spark
+def test_trec_eval_engine_spark_reads_the_named_files_only(spark, conformance, tmp_path):
+    """Hadoop expands `* ? [ ] { }` (and takes `\\` as an escape) in the paths Spark reads: each file
+    is read as named there too, the run and the qrels, with the numbers of the plain copies."""
+    from test_glob_chars_in_names import _folder_with, _lines
+    from warehouse.commands import trec_eval
+
+    source = conformance / "dl19-passage"
+    qrels, run = source / "qrels.dl19-passage.txt", source / "runs" / "run.dl19.BM25.txt"
+    measures = ["-q", "-m", "num_q", "-m", "num_ret", "-m", "num_rel", "-m", "map"]
+    for number, name in enumerate(["s*.txt", "s{a,b}.txt", "s\\x.txt"]):
+        case = tmp_path / str(number)
+        case.mkdir()
+        odd, plain = _folder_with(case, name, _lines(run, 1, 100), _lines(run, 101, 300))
+        odd_qrels = odd.with_name("q" + name[1:])
+        shutil.copyfile(qrels, odd_qrels)
+        for decoy in ("qx.txt", "q1.txt", "qa.txt"):  # what the qrels' name would match: judged twice
+            (odd.parent / decoy).write_bytes(_lines(qrels, 1, 2000))
+        plain_qrels = plain.with_name("qrels.txt")
+        shutil.copyfile(odd_qrels, plain_qrels)
+        on_spark, on_duckdb = io.StringIO(), io.StringIO()
+        trec_eval.run(["--engine", "spark", *measures, str(odd_qrels), str(odd)], on_spark)
+        trec_eval.run([*measures, str(plain_qrels), str(plain)], on_duckdb)
+        assert on_spark.getvalue() == on_duckdb.getvalue(), name
+        assert "num_ret               \tall\t100\n" in on_spark.getvalue(), name

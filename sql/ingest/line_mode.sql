@@ -1,7 +1,7 @@
 -- line_mode: how irw reads a TREC file line by line, as temp macros shared by stage_fields.sql
 -- (every line) and ir_metadata.sql (the head of a run), so the two cannot read a line differently.
 -- Grain: trec_lines is a table macro, one row per line of the file (blank lines read as NULL), in
--- file order; trec_fields and is_trec_data are scalar macros over one line.
+-- file order; trec_fields and is_trec_data are scalar macros over one line, literal_path over a path.
 -- Inputs: none (created per connection before a file is read).
 -- Why line mode: DuckDB's CSV sniffer silently merges TREC lines; one VARCHAR column with a
 -- delimiter no accepted file holds (chr(1)), no quoting and no sniffing reads each line as written.
@@ -14,10 +14,19 @@
 -- first field starts with '#' is a comment (trec_eval 10 skips these); '#' inside a field is data
 -- (docids like msmarco_v2.1_doc_50_2286987788#13_3087841662).
 -- Measured on 7M lines: string_split + list_filter 2.7 s, a regex split 7-8 s.
+-- literal_path: a path as DuckDB's readers take the one file it names. They read `*`, `?` and `[`
+-- as a pattern (`s*.txt` read every `s...txt` beside it); a class of one character ([*]) matches
+-- that character alone. A path without them is unchanged. warehouse/ingestion/files.py streams a
+-- file so named through Python instead (the escape fails where a backslash is in the path or in
+-- a name beside it), so this keeps the read of several files at once (sql/oneshot/stage_runs.sql)
+-- to the files named, and an error there sends them to be read one by one.
+create or replace temp macro literal_path(file_path) as
+    regexp_replace(file_path, '([*?\[])', '[\1]', 'g');
+
 create or replace temp macro trec_lines(file_path, file_compression) as table
     select line
     from read_csv(
-        file_path,
+        literal_path(file_path),
         columns = {'line': 'VARCHAR'},
         delim = chr(1),
         quote = '',

@@ -2,8 +2,8 @@
 -- the fast way in, with each line's verdict on whether line mode would read it the same way.
 -- Grain: one row per data line (line numbers are not kept: a file this reader does not take
 -- cleanly goes through line mode instead, which names lines; see warehouse/ingestion/files.py).
--- Inputs: $path, $compression, and $may_hold_tab/_cr/_soh (false when warehouse/ingestion/files.py found
--- no such byte in the plain file). A plain file holding CR other than in CR LF line ends, or
+-- Inputs: $path (read as the one file it names: literal_path of line_mode.sql), $compression, and
+-- $may_hold_tab/_cr/_soh (false when warehouse/ingestion/files.py found no such byte in the plain file). A plain file holding CR other than in CR LF line ends, or
 -- U+0001, is refused before it gets here; a compressed one is checked by Python beside this read.
 -- Why: as for runs (stage_run_columns.sql), reading columns is several times faster than reading
 -- lines and splitting them (stage_fields.sql, then qrels_problems.sql): on a 98k-line qrels file
@@ -18,7 +18,7 @@ create or replace temp table stage_qrels_columns as
 with lines as (
     select *
     from read_csv(
-        $path,
+        literal_path($path),
         columns = {'query_id': 'VARCHAR', 'iter': 'VARCHAR', 'doc_id': 'VARCHAR', 'grade_text': 'VARCHAR'},
         delim = ' ',
         quote = '',

@@ -2,7 +2,7 @@
 -- line's verdict on whether line mode would read it the same way.
 -- Grain: one row per data line (line numbers are not kept: a file this reader does not take
 -- cleanly goes through line mode instead, which names lines; see warehouse/ingestion/files.py).
--- Inputs: $path, $compression, $skip (the comment and blank lines heading the file), $first_tag
+-- Inputs: $path (a list of the one file), $compression, $skip (the comment and blank lines heading the file), $first_tag
 -- (the tag of the first data line; NULL when the head holds none, which fails every line), $strict, the
 -- macros of run_field_rules.sql, and $may_hold_tab/_cr/_soh/_vt/_ff (false when warehouse/ingestion/files.py
 -- found no such byte in the plain file: memchr over 254 MB costs ~0.05 s, searching 7M rows' fields

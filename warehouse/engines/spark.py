@@ -514,7 +514,19 @@ def _is_parquet(spark, spec: str) -> bool:
 
 
 def _is_pattern(spec: str) -> bool:
-    return any(c in spec for c in "*?[")
+    """Whether spec is a pattern to expand: it holds `*`, `?` or `[` and names no local file or
+    folder as it is (one that does is that file, as ingestion.files.run_files takes it)."""
+    return any(c in spec for c in "*?[") and not os.path.exists(_local(spec))
+
+
+def _spark_path(spec: str) -> str:
+    """spec as Spark's readers must be told it. Hadoop expands `* ? [ ] { }` in every path it reads
+    and takes `\\` as an escape (`s{a,b}.txt` read sa.txt and sb.txt, `s\\x.txt` failed), so a local
+    file or folder is named with each of them escaped; a pattern, and a URL Spark lists itself, as
+    given."""
+    if _is_pattern(spec) or (has_scheme(spec) and not spec.startswith("file://")):
+        return spec
+    return re.sub(r"([\\{}\[\]*?])", r"\\\1", spec)
 
 
 def _read_parquet(spark, paths: Sequence[str]):
@@ -526,7 +538,7 @@ def _read_parquet(spark, paths: Sequence[str]):
     reader = spark.read
     if len(parents) == 1 and all("=" in name for _, name in folders):
         reader = reader.option("basePath", parents.pop())
-    return reader.parquet(*paths)
+    return reader.parquet(*map(_spark_path, paths))
 
 
 def _holds_parquet(folder: str) -> bool:
@@ -622,7 +634,7 @@ def _read_lines(db: SparkDatabase, paths: Sequence[str]) -> None:
     """The data lines of TREC text files as irw_lines (sql/spark/text_lines.sql), computed once."""
     from pyspark.sql import functions as F
 
-    text = db.spark.read.option("lineSep", "\n").text(list(paths))
+    text = db.spark.read.option("lineSep", "\n").text([_spark_path(p) for p in paths])
     text = text.select(F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("block"),
                        F.monotonically_increasing_id().alias("row_id"), "value")
     db.replace_table("irw_text", text, cache=False)

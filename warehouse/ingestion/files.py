@@ -631,15 +631,25 @@ class _Readable:
         return None
 
 
+def _duckdb_reads_as_named(path: Path) -> bool:
+    """Whether DuckDB reads the path as the one file it names. Its readers take `*`, `?` and `[` as
+    a pattern (in a list of paths too), so `s*.txt` also read every `s...txt` beside it, and a
+    leading `~` as the home folder. Escaping (`[*]`) is no cure: DuckDB still lists the folder, and
+    fails on a path, or a file beside it, whose name holds a backslash."""
+    text = str(path)
+    return not (text.startswith("~") or any(c in text for c in "*?["))
+
+
 @contextmanager
 def _readable_by_duckdb(path: Path, through_python: bool = False) -> Iterator[_Readable]:
-    """Yields what DuckDB reads the file from, and its compression. bz2 and xz, and any file when
-    through_python, are streamed: each read is a FIFO Python writes the file's text into as it
-    decompresses it (_Feed), in a temporary folder that holds nothing else; a file whose text
-    those reads found damaged, with a line too long or with line problems (TextScan) is refused
-    on the way out, naming the lines, whatever DuckDB said of it."""
+    """Yields what DuckDB reads the file from, and its compression. bz2 and xz, a file DuckDB would
+    not read as named (_duckdb_reads_as_named), and any file when through_python, are streamed:
+    each read is a FIFO Python writes the file's text into as it decompresses it (_Feed), in a
+    temporary folder that holds nothing else; a file whose text those reads found damaged, with a
+    line too long or with line problems (TextScan) is refused on the way out, naming the lines,
+    whatever DuckDB said of it."""
     suffix = path.suffix.lower()
-    if suffix not in _PYTHON_DECOMPRESSORS and not through_python:
+    if suffix not in _PYTHON_DECOMPRESSORS and not through_python and _duckdb_reads_as_named(path):
         yield _Readable(path, _DUCKDB_COMPRESSION.get(suffix, "none"))
         return
     with leftovers.temporary_folder("irw-text-") as tmp:
@@ -997,7 +1007,7 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
             problems = lambda: ("ingest/run_problems.sql", {"strict": strict})  # noqa: E731
             if readable.compressed:  # before the column reader stages every line (_refuse_by_head)
                 _refuse_by_head(db, path, "run", problems)
-            if _stage_run_columns(db, params | {"path": readable.path(), "skip": header_lines,
+            if _stage_run_columns(db, params | {"path": [readable.path()], "skip": header_lines,
                                                 "first_tag": first_tag}):
                 db.run_file("ingest/stage_run_from_columns.sql")
                 return ir_metadata, [(first_tag, None, None)]  # every line has that tag
