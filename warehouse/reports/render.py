@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
@@ -104,21 +105,45 @@ def _remove_sets_of_removed_installs(folder) -> None:
 
 
 _BREAK_CHARS = "_-/:"
+# the longest piece of a name a table cell keeps whole: a longer one between break points (a generated
+# name of 300 characters) gets a <wbr> at least every this many characters (WHOLE_NAME_CHARS, below)
+LONGEST_PIECE = 20
+_LONG_PIECE = re.compile(r"[^_\-/: ]{%d,}" % (LONGEST_PIECE + 1))
 
 
 def breakable(text: Any) -> Markup:
     """A run or system name that a narrow table cell may break only after _ - / : (an empty
     <wbr> after each), never inside a word: SPLADE_P_P_ENSEMBLE_DISTIL goes over lines as
-    SPLADE_P_P_ / ENSEMBLE_ / DISTIL at most. The text is the page's escaping rule applied
-    (warehouse/formats/escaping.py, then HTML escaping), so the result is safe markup; its textContent is
-    the name itself."""
+    SPLADE_P_P_ / ENSEMBLE_ / DISTIL at most. A piece of more than LONGEST_PIECE characters between
+    those (a generated name, "L" * 300) is cut into equal parts of at most LONGEST_PIECE, a <wbr>
+    between them: `overflow-wrap: break-word` breaks a line but never narrows a table column, which
+    was as wide as the whole name, and pushed every score of a 1,280 px page off screen. The text is
+    the page's escaping rule applied (warehouse/formats/escaping.py, then HTML escaping), so the
+    result is safe markup; its textContent is the name itself."""
+    name = shown(str(text))
+    out = str(escape(name))
+    if _LONG_PIECE.search(name):  # rare: the names of real runs have no such piece
+        out = _LONG_PIECE.sub(_cut_long_piece, out)  # before the <wbr> below: <wbr> is no separator
     # str.replace per character: what re.sub(r"([_\-/:])", r"\1<wbr>") did, in a fraction of the time
     # (escaping writes none of these characters, and <wbr> holds none of them)
-    out = str(escape(shown(str(text))))
     for char in _BREAK_CHARS:
         if char in out:
             out = out.replace(char, char + "<wbr>")
     return Markup(out)
+
+
+_SHOWN_CHARACTER = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|\w+);|.", re.S)  # an entity is one
+
+
+def _cut_long_piece(match: re.Match) -> str:
+    """A piece of escaped text between break points (_ - / : or a space) in equal parts of at most
+    LONGEST_PIECE characters as shown (an entity such as &amp; is one, never cut), a <wbr> between them."""
+    units = _SHOWN_CHARACTER.findall(match.group())
+    if len(units) <= LONGEST_PIECE:
+        return match.group()
+    parts = -(-len(units) // LONGEST_PIECE)
+    size = -(-len(units) // parts)
+    return "<wbr>".join("".join(units[i:i + size]) for i in range(0, len(units), size))
 
 
 # a name this long or shorter stays on one line in a table on a wider screen (style.css, td.run.whole)
