@@ -148,3 +148,10 @@ def test_a_warehouse_under_tilde_is_in_the_home_folder(tmp_path, monkeypatch):
     warehouse.core.copy("~/t.duckdb", "~/u.duckdb")
     assert sorted(p.name for p in home.glob("*.duckdb")) == ["t.duckdb", "u.duckdb"]
     assert list(cwd.iterdir()) == []  # no folder named ~
+
+
+def test_a_run_of_evaluate_files_is_read_back_by_the_path_it_came_from(conformance):
+    run = conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt"
+    evaluation = warehouse.evaluate_files(conformance / "dl19-passage" / "qrels.dl19-passage.txt", run, ["AP"])
+    assert evaluation.value(run, "AP") == evaluation.value(str(run), "AP")
+    assert f"{evaluation.value(run, 'AP'):.4f}" == "0.2993"  # trec_eval's map (expected_run.dl19.BM25...v9)

@@ -4,6 +4,7 @@ in `scores`, and reads summaries back. Python only orchestrates: every statement
 and sql/measures/, and lists of records reach them as temporary tables (Database.load_rows)."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -253,10 +254,12 @@ class Evaluation(Tabular):
                          f"{'query' if count == 1 else 'queries'}): is it a run of another collection?")
         return notes
 
-    def value(self, run: str, measure: str | Measure) -> float:
+    def value(self, run: str | os.PathLike[str], measure: str | Measure) -> float:
         """run's summary value of measure, named in any way evaluate takes it (nDCG@10,
         ndcg_cut.10, ndcg_cut_10 are one measure). A run or measure this evaluation lacks is
-        NotEvaluated (a KeyError too), which says what it holds."""
+        NotEvaluated (a KeyError too), which says what it holds. A run of evaluate_files may be
+        given as the Path it was evaluated from (it is named by the path)."""
+        run = os.fspath(run) if isinstance(run, os.PathLike) else run
         resolved = [m.name for m in _resolve([measure], self.settings.compat)]
         if len(resolved) != 1:
             raise MeasureError(f"{measure} names {len(resolved)} measures ({', '.join(resolved)}): name one")
