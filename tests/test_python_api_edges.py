@@ -155,3 +155,14 @@ def test_a_run_of_evaluate_files_is_read_back_by_the_path_it_came_from(conforman
     evaluation = warehouse.evaluate_files(conformance / "dl19-passage" / "qrels.dl19-passage.txt", run, ["AP"])
     assert evaluation.value(run, "AP") == evaluation.value(str(run), "AP")
     assert f"{evaluation.value(run, 'AP'):.4f}" == "0.2993"  # trec_eval's map (expected_run.dl19.BM25...v9)
+
+
+@pytest.mark.parametrize("first_read_only", [False, True])
+def test_a_file_this_process_holds_open_otherwise_says_to_close_it(tmp_path, first_read_only):
+    path = tmp_path / "w.duckdb"
+    warehouse.open(path).close()
+    with warehouse.open(path, read_only=first_read_only):
+        with pytest.raises(warehouse.WarehouseLocked) as caught:
+            warehouse.open(path, read_only=not first_read_only)
+    assert "this process has it open already" in str(caught.value)
+    assert "close it first (its close(), or leave its `with` block)" in str(caught.value)

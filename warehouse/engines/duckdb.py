@@ -1163,7 +1163,14 @@ def _open_failure(path: str, error: BaseException, *, read_only: bool) -> IrwErr
                 "`irw runs`, work alongside it)")
         return WarehouseLocked(
             f"cannot open warehouse {path}: {who} has it open for writing; DuckDB lets one process write "
-            "a file and no other open it meanwhile: wait until it finishes")
+            "a file and no other open it meanwhile: wait until it finishes (a notebook or other Python "
+            "process holding it open: call its warehouse's close(), or leave its `with` block)")
+    if "different configuration than existing connections" in message:
+        # this process holds the file already (a notebook's earlier warehouse.open), opened otherwise
+        return WarehouseLocked(
+            f"cannot open warehouse {path}{' read-only' if read_only else ''}: this process has it open already "
+            f"{'to write it' if read_only else 'read-only'}, and DuckDB opens a file one way at a time in a "
+            "process: use that warehouse, or close it first (its close(), or leave its `with` block)")
     if "Permission denied" in message or "Read-only file system" in message:
         verb = "open" if read_only or Path(path).exists() else "create"
         return WarehouseOpenError(
