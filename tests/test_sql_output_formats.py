@@ -162,3 +162,13 @@ def test_a_map_column_prints_without_pyarrow(seeded_db, tmp_path):
     result = irw_sql("select parameters from runs", "-f", "parquet", "-o", str(tmp_path / "p.parquet"))
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "pip install" in result.stderr and "pyarrow" in result.stderr
+
+
+def test_tsv_fields_are_never_quoted_and_split_on_tabs_as_written():
+    """A tsv field holds no tab nor line break (each is written as an escape), so it needs no
+    quoting: a quote is the text's own (csv's quoting wrote a"b as "a""b", which cut and awk show)."""
+    table = Table(["name", "note", "value"], [['a"b', "x\ty", 1.5], ['"quoted"', "=1+2", None]])
+    text = formatting.render(table, "tsv")
+    assert text == 'name\tnote\tvalue\na"b\tx\\ty\t1.5\n"quoted"\t\'=1+2\t\n'
+    assert [line.split("\t") for line in text.splitlines()][1] == ['a"b', "x\\ty", "1.5"]
+    assert formatting.render(table, "csv").splitlines()[1] == '"a""b",x\\ty,1.5'  # csv quotes as csv does
