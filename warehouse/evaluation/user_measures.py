@@ -108,7 +108,8 @@ def parse_definition(text: str, path: str) -> Definition:
                 "(or sum, geo)")
     name, line = fields["measure"]
     if not _NAME.fullmatch(name):
-        raise MeasureFileError(f"{path}:{line}: measure name {name!r}: use letters, digits and _ (a letter first)")
+        raise MeasureFileError(f"{path}:{line}: measure name {name!r}: use ASCII letters (A-Z, a-z), digits and _ "
+                               "(a letter first)")
     _refuse_builtin_name(name, f"{path}:{line}")
     aggregate, line = fields["aggregate"]
     if aggregate not in AGGREGATES:

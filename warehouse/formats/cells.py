@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
-from warehouse.formats.escaping import shown
+from warehouse.formats.escaping import reversible, shown
 
 DECIMALS = 4
+# what a name listed bare may hold: nothing a list, a sentence or a quote around it is made of
+_BARE = re.compile(r"[^\s,;()'\"`?\\]+")
 
 
 def format_number(value: float, decimals: int = DECIMALS) -> str:
@@ -47,12 +50,28 @@ def cell_text(value: Any) -> str:
     return shown(_cell(value, human=True))
 
 
+def said_name(name: str) -> str:
+    """A name (of a run, system, qrels set) as a message says the one it was given: quoted, escaped
+    as a table cell is (escaping.reversible: `irw runs` prints it the same), a quote in it written
+    \\'. So it reads back as exactly one name: 'a\\\\tb' is the four characters typed, 'a\\tb' holds a
+    tab, 'it\\'s' ends where the quotes do."""
+    return "'" + reversible(str(name)).replace("'", "\\'") + "'"
+
+
+def listed_name(name: str) -> str:
+    """A name as a message lists it (did you mean X or Y; N stored runs: X, Y): as said_name says
+    it, without the quotes when it needs none (no blank, comma, quote, parenthesis, backslash or
+    escaped character), so a list of ordinary names stays as `irw runs` prints them."""
+    name = str(name)
+    return name if _BARE.fullmatch(name) and shown(name) == name else said_name(name)
+
+
 def said_value(value: Any) -> str:
     """A stored setting (a description, a system, parameters) as a message says it: text quoted
-    and escaped as names are (shown), parameters as k=v, k=v, and none for no value; never Python's
-    None or a dict's repr."""
+    and escaped as names are (said_name), parameters as k=v, k=v, and none for no value; never
+    Python's None or a dict's repr."""
     if value is None or (isinstance(value, dict) and not value):
         return "none"
     if isinstance(value, dict):
         return ", ".join(f"{shown(str(key))}={shown(str(item))}" for key, item in sorted(value.items()))
-    return f"'{shown(str(value))}'"
+    return said_name(str(value))

@@ -2,12 +2,21 @@
 doc id) go out of irw: one rule per kind of output, used by every writer.
 
 - Every text output (terminal tables and messages, trec_eval lines, csv/tsv, Markdown, LaTeX, HTML
-  reports): `shown` writes control characters (C0, DEL, C1: ESC, OSC sequences, backspace, CR,
-  LF, tab) and the characters that reorder or split text (bidi embeddings, overrides and isolates,
-  U+2028/U+2029) as visible escapes, `\\x1b`, `\\n`, `\\u202e`. So no name moves a terminal's
-  cursor, writes its clipboard, clears it, splits a line or a field of any format, or reverses the
-  text after it in a page or a PDF. JSON, jsonl, Parquet and Arrow keep the exact text (JSON
-  escapes control characters itself).
+  reports and served pages): `shown` writes control characters (C0, DEL, C1: ESC, OSC sequences,
+  backspace, CR, LF, tab), the characters that reorder or split text (bidi embeddings, overrides
+  and isolates, U+2028/U+2029) and the invisible ones (every format character, Unicode category
+  Cf, and every other default-ignorable one: zero-width space, soft hyphen, BOM, word joiner,
+  U+034F, the Hangul fillers, variation selectors, tag characters) as visible escapes, `\\x1b`,
+  `\\n`, `\\u202e`, `\\xad`, `\\U000e0041`. So no name moves a terminal's cursor, writes its
+  clipboard, clears it, splits a line or a field of any format, or reverses the text after it in a
+  page or a PDF, nor do two names differing by an invisible character print alike. Three kinds of
+  invisible character stay as written where they join or select what is drawn, and only there: a
+  variation selector right after a visible non-ASCII character (the red heart emoji, U+2764 U+FE0F;
+  an ideograph's variant, U+E0100) or making a keycap (1 U+FE0F U+20E3); a zero-width joiner or
+  non-joiner between two visible non-ASCII characters (emoji families, Persian and Indic words);
+  tag characters completing an emoji flag (U+1F3F4, tags, U+E007F). Anywhere else (BM\\u200d25)
+  they are escaped too. JSON, jsonl, Parquet and Arrow keep the exact text (JSON escapes control
+  characters itself).
 - Text table, csv and tsv cells (`reversible`): as `shown`, and a backslash is written `\\\\` too, so
   that an escape reads back as one: `a\\nb` is a line break, `a\\\\nb` the four characters typed.
 - csv/tsv cells (`spreadsheet_cell`): a text cell a spreadsheet would read as a formula (starting
@@ -20,30 +29,53 @@ from __future__ import annotations
 
 import re
 
-# C0 and C1 controls, DEL; Arabic letter mark, LRM, RLM; bidi embeddings and overrides
-# (U+202A-U+202E) and isolates (U+2066-U+2069); line and paragraph separators.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Joiners and variation selectors: invisible, yet what emoji, Persian, Indic and ideographic text
+# are drawn with, so kept in place where they join or select (_KEPT) and escaped elsewhere.
+_JOINERS = "\u200c\u200d"
+_SELECTORS = "\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_TAGS = "\U000e0020-\U000e007e"
+# C0 and C1 controls, DEL; line and paragraph separators; every format character (category Cf:
+# soft hyphen, Arabic letter mark, zero-width space, joiners, LRM, RLM, bidi embeddings, overrides
+# and isolates, word joiner, invisible operators, BOM, tags ...; U+13439-1343F are Cf from Unicode
+# 15 on); the other default-ignorable ones (U+034F, Hangul fillers, Khmer inherent vowels,
+# variation selectors, and the unassigned U+2065, U+FFF0-FFF8 and U+E0000-E0FFF: a terminal
+# draws nothing for them either).
+_UNSAFE_CHARS = ("\x00-\x1f\x7f-\x9f\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+                 "\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164"
+                 "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+                 "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+_UNSAFE = re.compile(f"[{_UNSAFE_CHARS}]")
+# a character drawn as itself that a joiner or selector can belong to (surrogates are escaped)
+_VISIBLE = f"[^\x00-\x7f\ud800-\udfff{_UNSAFE_CHARS}]"
+_KEPT = (f"\U0001f3f4[{_TAGS}]+\U000e007f"
+         f"|{_VISIBLE}(?:[{_SELECTORS}](?:[{_JOINERS}](?={_VISIBLE}))?|[{_JOINERS}](?={_VISIBLE}))"
+         "|[0-9#*]\ufe0f(?=\u20e3)")
+_KEPT_OR_UNSAFE = re.compile(f"(?P<kept>{_KEPT})|[{_UNSAFE_CHARS}]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def _escape(match: re.Match) -> str:
+    if match.group("kept"):
+        return match.group("kept")
     char = match.group()
     if char in _NAMED:
         return _NAMED[char]
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"  # \u reads 4 digits: \ue0041 would read as two
 
 
 def shown(text: str) -> str:
-    """text with every control and bidi character written as a visible escape; the same text when
-    it holds none (the common case costs one search). Surrogates from undecodable bytes
+    """text with every control, bidi and invisible character written as a visible escape; the same
+    text when it holds none (the common case costs one search). Surrogates from undecodable bytes
     (os.fsdecode) are written as \\udcXX too, so the result always encodes."""
     if text.isascii() and text.isprintable():
         return text  # no control character (every unsafe ASCII one is unprintable), no surrogate
     if _UNSAFE.search(text):
-        text = _UNSAFE.sub(_escape, text)
+        text = _KEPT_OR_UNSAFE.sub(_escape, text)
     if _has_surrogates(text):
         text = "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     return text

@@ -8,7 +8,8 @@ from typing import Callable, Iterator, Sequence
 
 from warehouse.engines.duckdb import Database
 from warehouse.errors import ConflictError, NotFoundError, UsageError
-from warehouse.formats.escaping import name_problem, shown
+from warehouse.formats.cells import listed_name, said_name
+from warehouse.formats.escaping import name_problem
 
 def run_ids(db: Database, names, qrels: str | None = None) -> dict[str, int]:
     """name -> run_id for each name, in the order given; a name not stored is an error (naming, for
@@ -28,18 +29,20 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
     runs = [row[0] for row in db.run_file("catalog/system_runs.sql", {"system": name}).fetchall()]
     if runs:
         judged = _judged_runs_of_system(db, name, qrels) if qrels is not None else []
-        which = f", those qrels {qrels} judges ({_listed(judged, 'run')})" if judged else f" ({_listed(runs, 'run')})"
-        return NotFoundError(f"no run named {name!r}: {name} is a system; name one of its runs{which}")
+        which = (f", those qrels {listed_name(qrels)} judges ({_listed(judged, 'run')})" if judged
+                 else f" ({_listed(runs, 'run')})")
+        return NotFoundError(f"no run named {said_name(name)}: {listed_name(name)} is a system; name one of its "
+                             f"runs{which}")
     names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
     if qrels is None and is_pattern(name):  # select_runs takes patterns; the commands calling run_ids take names
         matching = [run for run in names if fnmatch.fnmatchcase(run, name)]
-        return NotFoundError(f"no run named {name!r}: this command takes run names, not patterns"
+        return NotFoundError(f"no run named {said_name(name)}: this command takes run names, not patterns"
                              + (f"; it matches {_listed(matching, 'run')}" if matching else ""))
     close = close_names(name, names)
     if close:
-        return NotFoundError(f"no run named {name!r}; did you mean {' or '.join(close)}? "
+        return NotFoundError(f"no run named {said_name(name)}; did you mean {_either(close)}? "
                              "`irw runs` lists the stored runs")
-    return NotFoundError(f"no run named {name!r}; `irw runs` lists the stored runs")
+    return NotFoundError(f"no run named {said_name(name)}; `irw runs` lists the stored runs")
 
 
 def _judged_runs_of_system(db: Database, system: str, qrels: str) -> list[str]:
@@ -70,8 +73,8 @@ def qrels_set_id(db: Database, name: str) -> int:
     row = db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone()
     if row is None:
         close = close_names(str(name), [r[0] for r in db.run_file("catalog/qrels_set_names.sql").fetchall()])
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise NotFoundError(f"no qrels set named {name!r}; {hint}`irw qrels` lists the stored sets")
+        hint = f"did you mean {_either(close)}? " if close else ""
+        raise NotFoundError(f"no qrels set named {said_name(name)}; {hint}`irw qrels` lists the stored sets")
     return row[0]
 
 
@@ -88,7 +91,8 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
         return names[0]
     if not names:
         raise NotFoundError("no qrels set is stored; ingest one with `irw ingest qrels FILE --name NAME`")
-    message = f"name the qrels set with --qrels: this warehouse holds {len(names)} ({', '.join(names)})"
+    message = (f"name the qrels set with --qrels: this warehouse holds {len(names)} "
+               f"({', '.join(map(listed_name, names))})")
     if runs or systems:
         raise UsageError(f"{message}; {_judging_qrels(db, select_runs(db, runs, systems=systems))}")
     raise UsageError(message)
@@ -107,17 +111,17 @@ def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
 
     judging = judging_qrels(db, list(chosen))
     count = len(chosen)
-    runs = f"run {chosen[0]}" if count == 1 else f"the {count:,} runs chosen"
+    runs = f"run {listed_name(chosen[0])}" if count == 1 else f"the {count:,} runs chosen"
     if not judging:
         return (f"no stored qrels set judges a query of {runs}: ingest {'its' if count == 1 else 'their'} "
                 "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`")
     if len(judging) == 1:
         (qrels, judged), = judging
         judges = runs if judged == count else f"{judged:,} of {runs}"
-        return f"qrels {qrels} judges {judges}: add `--qrels {shlex.quote(qrels)}`"
+        return f"qrels {listed_name(qrels)} judges {judges}: add `--qrels {shlex.quote(qrels)}`"
     (first, judged), *others = judging
-    each = f"qrels {first} judges {judged:,}" + "".join(
-        f"{' and' if i == len(others) - 1 else ','} {qrels} {n:,}" for i, (qrels, n) in enumerate(others))
+    each = f"qrels {listed_name(first)} judges {judged:,}" + "".join(
+        f"{' and' if i == len(others) - 1 else ','} {listed_name(qrels)} {n:,}" for i, (qrels, n) in enumerate(others))
     choices = ", ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging[:-1]) + \
         f" or `--qrels {shlex.quote(judging[-1][0])}`"
     return f"of {runs}, {each}: add {choices} (`irw runs` shows which qrels sets judge each run)"
@@ -208,11 +212,16 @@ class RunSelection:
             return []
         count = len(self.left_out)
         what = "stored" if self.every else "matching"
-        return [f"{count:,} {what} run{'' if count == 1 else 's'} left out: no query judged in qrels {self.qrels}"]
+        return [f"{count:,} {what} run{'' if count == 1 else 's'} left out: no query judged in qrels "
+                f"{listed_name(self.qrels)}"]
+
+
+def _either(names: Sequence[str]) -> str:
+    return " or ".join(map(listed_name, names))
 
 
 def _listed(items: Sequence[str], noun: str) -> str:
-    shown = ", ".join(items[:SHOWN])
+    shown = ", ".join(map(listed_name, items[:SHOWN]))
     more = f" and {len(items) - SHOWN:,} more" if len(items) > SHOWN else ""
     return f"{len(items):,} {noun}{'' if len(items) == 1 else 's'}: {shown}{more}"
 
@@ -249,19 +258,21 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
         if not is_pattern(text):
             raise unknown_run(db, text, qrels)
         names = [r[0] for r in db.run_file("catalog/run_names.sql").fetchall()]
-        raise NotFoundError(f"no stored run matches {text!r} (shell-style and case-sensitive: * ? [...]); "
+        raise NotFoundError(f"no stored run matches {said_name(text)} (shell-style and case-sensitive: "
+                            "* ? [...]); "
                             f"{_listed(names, 'stored run')}")
     if wanted_systems:
         stored = {r[0] for r in db.run_file("catalog/systems.sql").fetchall()}
         for system in wanted_systems:
             if system not in stored:
-                raise NotFoundError(f"no stored run is of system {system!r}; {_listed(sorted(stored), 'stored system')} "
+                raise NotFoundError(f"no stored run is of system {said_name(system)}; "
+                                    f"{_listed(sorted(stored), 'stored system')} "
                                     "(`irw runs` lists each run's system)")
         kept = [r for r in rows if r[2] in wanted_systems]
         if not kept:
             raise NotFoundError(f"none of the runs {'stored' if not selectors else 'named or matched'} is of system "
-                                f"{', '.join(wanted_systems)}: theirs are "
-                                f"{', '.join(sorted({r[2] for r in rows})[:SHOWN])}")
+                                f"{', '.join(map(listed_name, wanted_systems))}: theirs are "
+                                f"{', '.join(map(listed_name, sorted({r[2] for r in rows})[:SHOWN]))}")
         rows = kept
     names, left_out = [], []
     for position, name, _system, judged in rows:
@@ -273,9 +284,11 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
     if not names:
         what = "stored" if every else "matching"
         if len(left_out) == 1:
-            raise NotFoundError(f"run {left_out[0]} has no query judged in qrels {qrels}: check that run and qrels are "
+            raise NotFoundError(f"run {listed_name(left_out[0])} has no query judged in qrels {listed_name(qrels)}: "
+                                "check that run and qrels are "
                                 "of the same collection (`irw runs` shows which qrels sets judge each run)")
-        raise NotFoundError(f"no {what} run has a query judged in qrels {qrels} ({_listed(left_out, 'run')}): check "
+        raise NotFoundError(f"no {what} run has a query judged in qrels {listed_name(qrels)} "
+                            f"({_listed(left_out, 'run')}): check "
                             "that runs and qrels are of the same collection (`irw runs` shows which qrels sets judge "
                             "each run)")
     return RunSelection(tuple(names), qrels, tuple(left_out), every=every)
@@ -290,13 +303,14 @@ def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
         raise unknown_run(db, baseline)
     judged = _judged_runs_of_system(db, baseline, qrels)
     if not judged:
-        raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system, and qrels {qrels} judges none of its "
+        raise NotFoundError(f"no run named {said_name(baseline)}: {listed_name(baseline)} is a system, and qrels "
+                            f"{listed_name(qrels)} judges none of its "
                             "runs; the baseline is a run (`irw runs` lists each run's system)")
     import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
 
     hints = ", ".join(f"`--baseline {shlex.quote(name)}`" for name in judged[:SHOWN])
-    raise NotFoundError(f"no run named {baseline!r}: {baseline} is a system; the baseline is one of its runs, "
-                        f"those qrels {qrels} judges: {hints}")
+    raise NotFoundError(f"no run named {said_name(baseline)}: {listed_name(baseline)} is a system; the baseline is one "
+                        f"of its runs, those qrels {listed_name(qrels)} judges: {hints}")
 
 
 def edit_run(db: Database, run_id_: int, *, name: str | None = None, system: str | None = None,
@@ -317,17 +331,18 @@ def refuse_bad_name(kind: str, name: object, given_as: str = "name") -> None:
     the other refuses. given_as: how the name was given (an option, as `--name`)."""
     why = name_problem(name)
     if why:
-        raise UsageError(f"the {kind}'s {given_as} '{shown(str(name))}' {why}: give it a name of visible text")
+        raise UsageError(f"the {kind}'s {given_as} {said_name(str(name))} {why}: give it a name of visible text")
 
 
 def _new_name(kind: str, old: str, new: str, taken: Callable[[], bool], remove: str) -> None:
     refuse_bad_name(kind, new)  # before taken() looks it up: the engines refuse text that is not UTF-8
     if new == old:
-        raise UsageError(f"{kind} {old} is already named {new}")
+        raise UsageError(f"{kind} {listed_name(old)} is already named {listed_name(new)}")
     if taken():
         import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
 
-        raise ConflictError(f"cannot rename {kind} {old} to {new}: a {kind} named {new} is stored; choose another "
+        raise ConflictError(f"cannot rename {kind} {listed_name(old)} to {listed_name(new)}: a {kind} named "
+                            f"{listed_name(new)} is stored; choose another "
                             f"name, or remove that one first (`{remove} {shlex.quote(new)}`)")
 
 
@@ -338,7 +353,7 @@ def rename_run(db: Database, old: str, new: str) -> list[str]:
               "irw rm run")
     with db.transaction():
         edit_run(db, run_id_, name=new)
-    return [f"renamed run {old} to {new}"]
+    return [f"renamed run {listed_name(old)} to {listed_name(new)}"]
 
 
 def rename_qrels_set(db: Database, old: str, new: str) -> list[str]:
@@ -347,4 +362,4 @@ def rename_qrels_set(db: Database, old: str, new: str) -> list[str]:
               lambda: db.run_file("catalog/qrels_set_named.sql", {"name": new}).fetchone() is not None, "irw rm qrels")
     with db.transaction():
         db.run_file("catalog/rename_qrels_set.sql", {"qrels_set_id": set_id, "name": new})
-    return [f"renamed qrels set {old} to {new}"]
+    return [f"renamed qrels set {listed_name(old)} to {listed_name(new)}"]
