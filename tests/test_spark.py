@@ -152,7 +152,7 @@ def test_six_dl19_runs_at_level_2_give_trec_eval_values(spark, conformance):
         for run in DL19_RUNS:
             expected = dl19_expected(conformance, run, level=2)
             expected_lines += sum(1 for name, query in expected if query != "all" and name != "relstring")
-            name = f"run.dl19.{run}"
+            name = run  # named as irw ingest run names them: the tag `rank` is shared
             for row in (r for r in per_query if r.run == name):
                 m = by_name[row.measure]
                 if not m.family.per_query:  # num_q: trec_eval prints it for "all" only
@@ -546,3 +546,61 @@ def test_trec_eval_engine_spark_reads_the_named_files_only(spark, conformance, t
         trec_eval.run([*measures, str(plain_qrels), str(plain)], on_duckdb)
         assert on_spark.getvalue() == on_duckdb.getvalue(), name
         assert "num_ret               \tall\t100\n" in on_spark.getvalue(), name
+
+
+def test_a_bad_master_is_named_before_spark_starts_and_java_only_when_missing(monkeypatch, tmp_path):
+    """(A user's walk) `--master bogus` was reported as a missing Java runtime after the JVM failed
+    to start: a master of no form Spark knows is refused first, with the forms; the Java hint is
+    given only where no java is found."""
+    from warehouse.engines import spark as on_spark
+    from warehouse.errors import UsageError
+
+    for bad in ("bogus", "local[x]", "local[0]", "spark:/host:7077", "spark://host", "k8s://", "mesos://h:5050"):
+        with pytest.raises(UsageError) as refused:
+            on_spark.session(bad)
+        message = str(refused.value)
+        assert message.startswith(f"--master {bad!r} is not a Spark master URL") and "local[N]" in message, message
+        assert "yarn" in message and "spark://HOST:PORT" in message and "Java" not in message
+    for good in ("local", "local[2]", "local[*]", "local[2,3]", "local[*,4]", "local-cluster[2,1,1024]",
+                 "spark://h1:7077,h2:7077", "spark://[::1]:7077", "yarn", "k8s://https://host:6443"):
+        on_spark.check_master(good)
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no java on it
+    assert "needs a Java 17 runtime" in on_spark._java_hint()
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path))
+    assert "Java" not in on_spark._java_hint()
+
+
+@pytest.mark.spark
+def test_spark_names_runs_and_qrels_as_irw_ingest_does(spark, conformance, tmp_path):
+    """(A user's walk, multi-collection: one folder per system, each holding trec_results_<collection>
+    files tagged `rank`) Spark named each file alone (trec_results_covid three times: refused), the
+    qrels set `qrels`, and said "name at least one run" of a folder of folders: now the names and
+    systems are `irw ingest run`'s, the qrels set's ingest's, and the folder is said as ingest says it."""
+    from warehouse.engines import spark as on_spark, spark_store
+    from warehouse.errors import IrwError
+
+    multi = conformance / "multi-collection"
+    qrels = str(multi / "qrels" / "qrels.dl21-passage.txt")
+    systems = ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")
+    with pytest.raises(InputFileError) as refused:
+        on_spark.evaluate(spark, qrels, [str(multi / "runs")], ["AP"])
+    assert "a folder without run files, only folders (BM25, BM25_RM3, SPLADE_P_P_ENSEMBLE_DISTIL); " \
+           "a folder's subfolders are not read" in str(refused.value)
+    # each folder one system's runs of four collections: BM25.covid ... (ingest's rule 3)
+    with pytest.raises(IrwError, match=r"run BM25\.covid has no query judged in qrels qrels\.dl21-passage "):
+        on_spark.evaluate(spark, qrels, [str(multi / "runs" / s) for s in systems], ["AP"])
+    # one collection's file of each system: the folders name the systems (rule 4)
+    files = [multi / "runs" / s / "trec_results_dl21.txt" for s in systems]
+    result = on_spark.evaluate(spark, qrels, [str(f) for f in files], ["AP"])
+    try:
+        assert sorted(row[0] for row in result.summary.rows) == [f"{s}.trec_results_dl21" for s in systems]
+        with warehouse.open(tmp_path / "spark.duckdb") as wh:
+            stored = spark_store.store(result, wh.db, qrels)
+            on_spark_runs = wh.db.fetchall("select name, system from runs order by name")
+    finally:
+        result.close()
+    assert stored.qrels == "qrels.dl21-passage"
+    with warehouse.open(tmp_path / "local.duckdb") as wh:
+        wh.ingest_runs(files)
+        assert on_spark_runs == wh.db.fetchall("select name, system from runs order by name")

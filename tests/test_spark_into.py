@@ -159,6 +159,11 @@ def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, conf
     assert "irw ingest run FILE" in err
     # what it holds is named, and those names are read back
     assert "It holds AP, " in err and ", nDCG@10 with these settings: name those (-m)" in err
+    # every run: said once, naming them (it was said six times, once per run)
+    code, out, err = irw(["eval", "--db", str(db), "-m", "RR"], work, monkeypatch)
+    assert code == 1 and out == "" and err.count("evaluated on Spark") == 1, err
+    assert "of runs BM25, BM25_RM3, D_BERT_KD_TASB, OPEN_AI_ADA2, REP_LLAMA and SPLADE_P_P_ENSEMBLE_DISTIL: " in err
+    assert "They hold AP, " in err and "or store their rows with irw ingest run FILE (their scores are kept)" in err
     code, out, err = irw(["eval", "--db", str(db), "-m", "AP", "-m", "nDCG@10", "-f", "tsv", "BM25"], work, monkeypatch)
     assert code == 0, err
     header, row = out.splitlines()
@@ -241,7 +246,7 @@ def test_stored_into_postgresql_the_tables_are_the_same(stored, spark, conforman
     try:
         with warehouse.open(postgres_url) as wh:
             outcome = spark_store.store(result, wh.db, str(work / "qrels.dl19-passage.txt"))
-            assert outcome.runs == {"run.dl19.BM25": "BM25", "run.dl19.REP_LLAMA": "REP_LLAMA"}
+            assert outcome.runs == {"BM25": "BM25", "REP_LLAMA": "REP_LLAMA"}  # ingest's names, on Spark too
             server = wh.db.fetchall(
                 "select r.name, s.query_id, s.measure, s.value from scores as s join runs as r using (run_id) "
                 "order by 1, 2, 3")

@@ -433,6 +433,7 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
     _require_spark_measures(measures, into)
+    spark.refuse_folders_of_folders(runs)  # before the JVM starts (~15 s)
     with spark.command_session(master) as session:
         result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures, settings) if into else measures,
                                 settings=settings, collect_per_query=per_query and not into)

@@ -553,6 +553,23 @@ def _holds_parquet(folder: str) -> bool:
     return False
 
 
+def refuse_folders_of_folders(runs) -> None:
+    """A local folder of runs holding no file, only folders (one per system, as publishers keep
+    them), said as `irw ingest run` says it (its subfolders are not read), before anything is read:
+    Spark found no run there and said only "name at least one run"."""
+    from warehouse.ingestion import batch
+    from warehouse.ingestion.files import folder_files
+
+    items = runs.values() if isinstance(runs, Mapping) else \
+        [runs] if isinstance(runs, (str, os.PathLike)) or _is_frame(runs) else list(runs)
+    for item in items:
+        if _is_frame(item) or (isinstance(item, str) and has_scheme(item) and not item.startswith("file://")):
+            continue
+        folder = Path(_local(os.fspath(item)))
+        if folder.is_dir() and not _holds_parquet(str(folder)) and not folder_files(folder):
+            raise InputFileError([Problem(os.fspath(item), 0, batch.no_run_files(folder))])
+
+
 def run_file_locations(spark, locations: Sequence[str]) -> list[str]:
     """The run files of locations Spark reads (hdfs://, s3a://, file:// ...), as `irw trec-eval` takes
     local ones (ingestion.files.run_files): a file as is, a folder's files (not hidden, not `_SUCCESS`
@@ -670,8 +687,19 @@ def _no_data(paths: Sequence[str], what: str) -> InputFileError:
                                                        "blank lines and comments)")])
 
 
-def load_qrels(db: SparkDatabase, qrels) -> None:
-    """Qrels set `qrels` (QRELS_SET_NAME) of db from text files or a DataFrame, validated."""
+def qrels_set_name(qrels) -> str:
+    """The name `irw ingest qrels` gives qrels read from a path (its file's or folder's name
+    without extensions: qrels.dl21-passage), which messages then name; QRELS_SET_NAME for a
+    DataFrame or a pattern."""
+    from warehouse.ingestion.files import display_name
+
+    if _is_frame(qrels) or _is_pattern(os.fspath(qrels)):
+        return QRELS_SET_NAME
+    return display_name(Path(_local(os.fspath(qrels)).rstrip("/"))) or QRELS_SET_NAME
+
+
+def load_qrels(db: SparkDatabase, qrels, name: str = QRELS_SET_NAME) -> None:
+    """Qrels set `name` of db from text files or a DataFrame, validated."""
     from pyspark.sql import functions as F
 
     if _is_frame(qrels):
@@ -690,7 +718,7 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
     else:
         paths = _paths(qrels)
         if any(_is_parquet(db.spark, p) for p in paths):
-            return load_qrels(db, _read_parquet(db.spark, paths))
+            return load_qrels(db, _read_parquet(db.spark, paths), name)
         _read_lines(db, paths)
         _problems(db, "spark/line_problems.sql")
         _refuse_swapped(db, "qrels")
@@ -703,7 +731,7 @@ def load_qrels(db: SparkDatabase, qrels) -> None:
         raise _no_data([source], "judgment")
     db.execute("insert into qrels_sets (qrels_set_id, name, source_path, sha256, query_count, judgment_count) "
                "values ($id, $name, $source, '', $queries, $judgments)",
-               {"id": 1, "name": QRELS_SET_NAME, "source": source, "queries": counts[0], "judgments": counts[1]})
+               {"id": 1, "name": name, "source": source, "queries": counts[0], "judgments": counts[1]})
 
 
 def _frame_problems(db: SparkDatabase, sql_file: str, params: dict, table: str, label, columns: Mapping[str, str],
@@ -782,10 +810,12 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
                     if os.path.isdir(_local(paths[0])) or _is_pattern(paths[0]):
                         raise UsageError(f"run {name}: a name is given to one file, not to {paths[0]}")
                     given_names[os.path.abspath(_local(paths[0]))] = str(name)
-    names: dict[str, int] = {}
+    # run_id -> its name; a file's name is given, or given after its rows are read (_name_files)
+    run_names: dict[int, str | None] = {}
     parts = []
     ranked = False  # a DataFrame has a rank column
     frame_columns: dict[str, str] = {}  # role -> the column of a DataFrame that holds it, which messages name
+    file_ids = []
     if text_paths:
         _read_lines(db, text_paths)
         _problems(db, "spark/line_problems.sql")
@@ -793,31 +823,28 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
         _problems(db, "spark/run_problems.sql", {"strict": strict})
         files = sorted({r.file for r in db.spark_frame("spark/run_tags.sql").select("file").distinct().collect()})
         tags = _file_tags(db, strict)
-        file_ids = []
         for file in files:
-            run_name = given_names.get(os.path.abspath(_shown(file))) or _run_name(file)
-            if run_name in names:
-                raise UsageError(f"two run files are named {run_name} ({_shown(file)}): evaluate files with "
-                                 "different names")
-            names[run_name] = len(names) + 1
-            file_ids.append((file, names[run_name], run_name, tags[file], _shown(file)))
+            run_id = len(run_names) + 1
+            run_names[run_id] = given_names.get(os.path.abspath(_shown(file)))
+            file_ids.append((file, run_id, run_names[run_id], tags[file], _shown(file)))
         db.load_rows("irw_run_files", [("file", "varchar"), ("run_id", "integer"), ("name", "varchar"),
                                        ("tag", "varchar"), ("source", "varchar")], file_ids)
         parts.append(db.spark_frame("spark/run_input_from_lines.sql"))
     for position, (name, frame) in enumerate(named_frames, 1):
         chosen = _pick(frame.columns, {**RUN_COLUMNS, "run": RUN_NAME_COLUMNS}, ("query", "doc", "score"), "run")
         if "run" in chosen and name is None:
-            run_names = sorted(r[0] for r in frame.select(F.col(f"`{chosen['run']}`").cast("string")).distinct()
-                               .collect())
+            in_frame = sorted(r[0] for r in frame.select(F.col(f"`{chosen['run']}`").cast("string")).distinct()
+                              .collect())
         else:
-            run_names = [name or f"run {position}"]
+            in_frame = [name or f"run {position}"]
         ids = {}
-        for run_name in run_names:
+        for run_name in in_frame:
             if run_name is None:
                 raise InputFileError([Problem("run DataFrame", 0, f"a row has no {chosen['run']}")])
-            if run_name in names:
+            if run_name in ids:
                 raise UsageError(f"two runs are named {run_name}: name each run once")
-            names[run_name] = ids[run_name] = len(names) + 1
+            ids[run_name] = len(run_names) + 1
+            run_names[ids[run_name]] = run_name
         if len(ids) == 1:
             run_id = F.lit(next(iter(ids.values())))
         else:
@@ -838,7 +865,6 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
         run_input = run_input.unionByName(part, allowMissingColumns=True)
     db.replace_table("irw_run_input", run_input, cache=bool(named_frames))
     if named_frames:
-        run_names = {run_id: run_name for run_name, run_id in names.items()}
         _frame_problems(db, "spark/frame_run_problems.sql", {"ranked": ranked}, "irw_run_input",
                         lambda frame_no, run_id: frame_label("run", run_names.get(run_id)), frame_columns,
                         frames=len(named_frames))
@@ -847,14 +873,21 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
     db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": 1})
     counts = {r.run_id: (r.rows, r.queries) for r in db.table("run_queries").groupBy("run_id").agg(
         F.sum("num_ret").alias("rows"), F.count("*").alias("queries")).collect()}
-    file_tags = {r[1]: r[3] for r in file_ids} if text_paths else {}
-    sources = {r[1]: r[4] for r in file_ids} if text_paths else {}
-    rows = []
-    for run_name, run_id in names.items():
+    file_tags = {r[1]: r[3] for r in file_ids}
+    sources = {r[1]: r[4] for r in file_ids}
+    for run_id, run_name in run_names.items():
         if run_id not in counts:
             raise _no_data([sources.get(run_id, run_name)], "run")
-        rows.append((run_id, run_name, file_tags.get(run_id, run_name), sources.get(run_id, "DataFrame"),
-                     counts[run_id][0], counts[run_id][1]))
+    run_names.update(_name_files(db, [(run_id, Path(source), tag) for _, run_id, given, tag, source in file_ids
+                                      if given is None]))
+    names: dict[str, int] = {}
+    for run_id, run_name in run_names.items():
+        if run_name in names:
+            raise UsageError(f"two runs are named {run_name} ({sources.get(run_id, 'a DataFrame')}, "
+                             f"{sources.get(names[run_name], 'a DataFrame')}): name each run once")
+        names[run_name] = run_id
+    rows = [(run_id, run_name, file_tags.get(run_id, run_name), sources.get(run_id, "DataFrame"), *counts[run_id])
+            for run_name, run_id in names.items()]
     db.replace_table("runs", db._typed("runs", db.spark.createDataFrame(
         rows, "run_id INT, name STRING, tag STRING, source_path STRING, row_count BIGINT, query_count INT").withColumn(
         "sha256", F.lit("")), ("run_id", "name", "tag", "source_path", "row_count", "query_count", "sha256")))
@@ -873,10 +906,25 @@ def _file_tags(db: SparkDatabase, strict: bool) -> dict[str, str]:
             for file, tags in by_file.items()}
 
 
-def _run_name(file: str) -> str:
-    from warehouse.ingestion.files import display_name
+def _name_files(db: SparkDatabase, files: list[tuple[int, Path, str]]) -> dict[int, str]:
+    """run_id -> the name `irw ingest run` gives its file (warehouse/ingestion/batch.py's rule),
+    for files (run_id, path, tag) read into db's run_queries. The rule tells one system's folder of
+    several collections from one collection's files of several systems by the queries each file
+    answers: they reach the driver only where the tags leave a name to the rule."""
+    from collections import Counter
 
-    return display_name(Path(_shown(file)))
+    from warehouse.ingestion import batch
+
+    if not files:
+        return {}
+    tag_count = Counter(tag for _, _, tag in files)
+    queries: dict[int, set] = {run_id: set() for run_id, _, _ in files}
+    if len(files) > 1 and any(batch.is_placeholder(tag) or tag_count[tag] > 1 for _, _, tag in files):
+        table = db.table("run_queries")
+        for row in table.where(table["run_id"].isin(list(queries))).select("run_id", "query_id").collect():
+            queries[row.run_id].add(row.query_id)
+    named = batch.name_read_files([(path, tag, frozenset(queries[run_id]), "", None) for run_id, path, tag in files])
+    return {run_id: file.name for (run_id, _, _), file in zip(files, named)}
 
 
 # -- evaluation -------------------------------------------------------------------------------
@@ -909,9 +957,11 @@ def evaluate(spark, qrels, runs, measures: Iterable[str] | str, *, strict: bool 
     qrels: a Spark DataFrame (query_id/qid, doc_id/docno, grade/relevance/label) or a path (a TREC
     qrels file, a glob, a folder of text files or of Parquet). runs: a DataFrame (query_id/qid,
     doc_id/docno, score, and a `run` column when it holds several runs), a path, glob or folder of
-    TREC run files (one run per file, named by its file name) or of Parquet, a list of those, or a
-    mapping name -> DataFrame. strict: irw ingest's rules for run lines (exactly 6 fields, an
-    integer rank); False reads as trec_eval does. options are Settings fields (level, depth,
+    TREC run files (one run per file, named as `irw ingest run` names the same files:
+    warehouse/ingestion/batch.py's rule) or of Parquet, a list of those, or a mapping name ->
+    DataFrame (or file). The qrels set is named as `irw ingest qrels` names it (qrels_set_name).
+    strict: irw ingest's rules for run lines (exactly 6 fields, an integer rank); False reads as
+    trec_eval does. options are Settings fields (level, depth,
     judged_only, complete, compat, norel), as for warehouse.evaluate_files. collect_per_query
     also brings the per-query values to the driver, in .evaluation (for printing them).
     """
@@ -919,11 +969,13 @@ def evaluate(spark, qrels, runs, measures: Iterable[str] | str, *, strict: bool 
 
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
+    refuse_folders_of_folders(runs)
     db = SparkDatabase(spark)
     try:
-        load_qrels(db, qrels)
+        qrels_name = qrels_set_name(qrels)
+        load_qrels(db, qrels, qrels_name)
         names = load_runs(db, runs, strict=strict)
-        evaluation = Evaluator(db).evaluate(names, QRELS_SET_NAME, measures, settings=settings,
+        evaluation = Evaluator(db).evaluate(names, qrels_name, measures, settings=settings,
                                             per_query=collect_per_query)
         return SparkEvaluation(settings, evaluation.measures, evaluation.summary, db.frame("eval/per_query.sql"), db,
                                evaluation)
@@ -974,12 +1026,42 @@ def _hint(exc: BaseException) -> str:
     return ""
 
 
+# The master URLs Spark 4 takes (SparkSubmit and SparkContext's SparkMasterRegex; Mesos was removed
+# in Spark 4): the JVM a bad one is given exits before it says why, which looked like a missing Java
+MASTER_FORMS = ("local", "local[N]", "local[*]", "local[N,F]", "local-cluster[N,C,M]", "spark://HOST:PORT",
+                "spark://HOST1:PORT1,HOST2:PORT2", "yarn", "k8s://HOST:PORT", "k8s://https://HOST:PORT")
+_MASTER = re.compile(r"local"
+                     r"|local\[([1-9][0-9]*|\*)(\s*,\s*[0-9]+)?\]"
+                     r"|local-cluster\[\s*[1-9][0-9]*\s*,\s*[1-9][0-9]*\s*,\s*[1-9][0-9]*\s*\]"
+                     r"|spark://[^\s/,]+:[0-9]+(,[^\s/,]+:[0-9]+)*"
+                     r"|yarn"
+                     r"|k8s://\S+")
+
+
+def check_master(master: str) -> None:
+    """Refuses a master URL of no form Spark takes (MASTER_FORMS), naming the forms."""
+    if not _MASTER.fullmatch(master):
+        raise UsageError(f"--master {master!r} is not a Spark master URL: give one of {', '.join(MASTER_FORMS)} "
+                         "(N threads, F retries of a failed task)")
+
+
+def _java_hint() -> str:
+    """What to say of a Spark that did not start: that it needs Java, only where there is none."""
+    import shutil
+
+    if shutil.which("java") or os.environ.get("JAVA_HOME"):
+        return "; Spark's output above says why"
+    return "; Spark 4 needs a Java 17 runtime (java on PATH or JAVA_HOME), e.g. Debian's openjdk-17-jre-headless"
+
+
 def session(master: str | None = None, app_name: str = "irw"):
     """A SparkSession for irw's command line: `master` (local[*] when None and no spark-submit set
     one), Spark's web UI off, Spark's log quiet (irw reports errors itself)."""
     import logging
     import warnings
 
+    if master:
+        check_master(master)
     _pyspark()
     # pyspark 4.3 warns, when it first meets pandas, that it does not support pandas 3 yet
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
@@ -997,7 +1079,6 @@ def session(master: str | None = None, app_name: str = "irw"):
     try:
         spark = builder.getOrCreate()
     except Exception as exc:
-        raise SparkError(f"cannot start Spark ({master or 'local[*]'}): {_first_line(exc)}; Spark 4 needs a Java 17 "
-                         "runtime (java on PATH or JAVA_HOME)") from None
+        raise SparkError(f"cannot start Spark ({master or 'local[*]'}): {_first_line(exc)}{_java_hint()}") from None
     spark.sparkContext.setLogLevel("OFF")
     return spark

@@ -34,7 +34,7 @@ from typing import Any, Iterator, Sequence
 from warehouse.ingestion import batch, files as ingest
 from warehouse.store import transfer
 from warehouse.engines.duckdb import MEMORY, Database
-from warehouse.errors import BatchError, ConflictError
+from warehouse.errors import ConflictError
 from warehouse.evaluation.evaluator import runs_by_rows, tie_forms
 from warehouse.engines.spark import SparkEvaluation, _local
 
@@ -62,7 +62,7 @@ class StoredEvaluation:
     outcome name by name."""
 
     qrels: str
-    runs: dict[str, str]                       # Spark's name (the file's) -> the name in the target
+    runs: dict[str, str]                       # Spark's name -> the name in the target (what it holds decides)
     copied: transfer.CopyResult
     notes: list[str] = field(default_factory=list)
 
@@ -135,20 +135,12 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
     queries: dict[int, set] = {}  # the rule tells a folder per system by the queries its files answer
     for row in spark_db.table("run_queries").select("run_id", "query_id").collect():
         queries.setdefault(row.run_id, set()).add(row.query_id)
-    files = []
+    read = []
     for run in runs:
         path = Path(_local(run.source_path))
         sha = digests.get(run.run_id) or ingest.scan_file(path).sha256
-        files.append(batch._File(path, sha=sha, tag=run.tag, known_as=_name_of(target, "run", sha),
-                                 queries=frozenset(queries.get(run.run_id, ()))))
-
-    def stored(name: str):
-        return ingest.stored_run(target, name)
-
-    batch._name(files, None, "auto", None, stored, replace)
-    batch._collisions(files, lambda: batch._resolving_template(files, stored), None)
-    if any(f.errors for f in files):
-        raise files[0].error if len(files) == 1 else BatchError(batch._message_lines(files))
+        read.append((path, run.tag, frozenset(queries.get(run.run_id, ())), sha, _name_of(target, "run", sha)))
+    files = batch.name_read_files(read, lambda name: ingest.stored_run(target, name), replace)
     notes = []
     names = {}
     staged_ids = []  # (Spark's run_id, staging's)

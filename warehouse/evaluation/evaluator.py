@@ -573,20 +573,26 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
     """Refuses to compute measures of runs whose rows are elsewhere (schema 11): from no rows they
     would be zeros. Says what each such run holds, or that the qrels judge none of its queries."""
     problems = []
+    by_held: dict[tuple[str, ...], list[str]] = {}  # said once for the runs holding the same measures
     for run_id, name, qrels, queries, judged in db.run_file("eval/runs_without_rows.sql",
                                                       {"run_ids": run_ids, "qrels_set_id": qrels_id}).fetchall():
         if queries and not judged:
             problems.append(_no_judged_query(name, qrels, queries))
             continue
-        held = sorted(m for r, m in done if r == run_id)
-        advice = ("evaluate it on Spark again with these measures and --into, or store its rows with irw ingest run "
-                  "FILE (its scores are kept)")
-        advice = f"It holds {', '.join(held)} with these settings: name those (-m), or {advice}" if held \
-            else advice[0].upper() + advice[1:]
+        by_held.setdefault(tuple(sorted(m for r, m in done if r == run_id)), []).append(name)
+    for held, names in by_held.items():
+        one = len(names) == 1
+        it, its = ("it", "its") if one else ("them", "their")
+        advice = (f"evaluate {it} on Spark again with these measures and --into, or store {its} rows with irw ingest "
+                  f"run FILE ({its} scores are kept)")
+        advice = f"{'It holds' if one else 'They hold'} {', '.join(held)} with these settings: name those (-m), or " \
+                 f"{advice}" if held else advice[0].upper() + advice[1:]
+        shown = (", ".join(names[:-1]) + " and " * (not one) + names[-1] if len(names) <= 6
+                 else f"{', '.join(names[:5])} and {len(names) - 5:,} more")
         problems.append(
-            f"{', '.join(measures)} with these settings ({s.key}) of run {name}: not stored, and cannot be computed "
-            "here: the run was evaluated on Spark (irw eval --engine spark --into) and its rows are not in this "
-            f"warehouse. {advice}")
+            f"{', '.join(measures)} with these settings ({s.key}) of {'run' if one else 'runs'} {shown}: not stored, "
+            f"and cannot be computed here: {'the run was' if one else 'the runs were'} evaluated on Spark (irw eval "
+            f"--engine spark --into) and {its} rows are not in this warehouse. {advice}")
     if problems:
         raise RowsNotStoredError.of_lines(problems)
 

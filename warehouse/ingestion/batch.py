@@ -254,7 +254,7 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
             inside = ingest.folder_files(path)
             if not inside:
                 failed = _File(path)
-                _fail(failed, InputFileError([Problem(str(path), 0, _no_run_files(path))]))
+                _fail(failed, InputFileError([Problem(str(path), 0, no_run_files(path))]))
                 files.append(failed)
             for child in inside:
                 add(child)
@@ -273,7 +273,7 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
     return files
 
 
-def _no_run_files(folder: Path) -> str:
+def no_run_files(folder: Path) -> str:
     """Why a folder gives no run: it is empty, or it holds folders only (one per system or per
     collection, as publishers keep runs), which a folder's files do not include: the hint names them
     and a command that ingests them all (the shell expands FOLDER/*/ to its folders)."""
@@ -470,6 +470,24 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         else:
             file.name, file.system = f"{file.short}.{folder}", file.short
             file.note = f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: {why}"
+
+
+def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
+                    stored: Callable[[str], tuple | None] = lambda name: None, replace: bool = False,
+                    hint: Callable[[], str | None] = lambda: None) -> list[_File]:
+    """The files of a batch another engine read and checked (Spark, warehouse/engines/spark.py and
+    spark_store.py), named by the auto rule as ingest_runs names them: one rule, so that a run
+    evaluated there and the same file ingested here are one run. read: (path, tag, the query ids it
+    answers, its sha256 or "", the stored run holding its bytes or None) of each file; stored and
+    replace as for ingest_runs. Two files resolving to one name raise as ingest_runs raises (hint:
+    the --name-template that names them apart, where the caller takes one)."""
+    files = [_File(path, sha=sha, tag=tag, queries=queries, known_as=known_as)
+             for path, tag, queries, sha, known_as in read]
+    _name(files, None, "auto", None, stored, replace)
+    _collisions(files, hint, None)
+    if any(f.errors for f in files):
+        raise files[0].error if len(files) == 1 else BatchError(_message_lines(files))
+    return files
 
 
 def _resolving_template(files: list[_File], stored: Callable[[str], tuple | None]) -> str | None:
