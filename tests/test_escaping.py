@@ -118,8 +118,27 @@ def test_empty_and_blank_names_are_refused(tmp_path):
                     ["ingest", "run", r, "--name", ""], ["ingest", "run", r, "--name", "  "],
                     ["ingest", "run", r, "--name", "x", "--system", ""]):
         result = irw(*command)
-        assert result.exit_code != 0 and "name of visible text" in result.stderr, (command, result.stderr)
+        assert result.exit_code != 0 and "give it another name" in result.stderr, (command, result.stderr)
     assert not (tmp_path / "w.duckdb").exists() or irw("runs").stdout.count("\n") <= 2
+
+
+def test_dot_names_are_refused_as_links_and_paths_read_them(tmp_path):
+    """A run, system or qrels set named . or .. cannot be linked to (a browser resolves /runs/.. to
+    /runs/, %2E%2E too) nor be a folder: refused wherever a name is given, and from a file's tag."""
+    irw = Cli(tmp_path / "w.duckdb")
+    q = str(write_file(tmp_path, "q.txt", qrels_text()))
+    r = str(write_file(tmp_path, "r.txt", _run_lines("tag")))
+    dotted = str(write_file(tmp_path, "dotted.txt", _run_lines("..")))
+    assert irw("ingest", "qrels", q).exit_code == 0
+    assert irw("ingest", "run", r, "--name", "tag").exit_code == 0
+    for command in (["ingest", "qrels", q, "--name", ".."], ["ingest", "run", r, "--name", "."],
+                    ["ingest", "run", r, "--name", "x", "--system", ".."], ["rename", "run", "tag", ".."],
+                    ["ingest", "run", dotted, "--name-from", "tag"]):
+        result = irw(*command)
+        assert result.exit_code != 0, command
+        assert "is a dot segment, which links and paths read as this folder or the one above" in result.stderr, \
+            (command, result.stderr)
+    assert [line.split()[0] for line in irw("runs").stdout.splitlines()[2:]] == ["tag"]
 
 
 def _irw(*args, env=None, cwd=None):

@@ -23,7 +23,8 @@ doc id) go out of irw: one rule per kind of output, used by every writer.
   with =, +, -, @, tab or CR) gets a leading ', OWASP's rule against formula injection; numbers,
   and text that is just a number (-0.5), stay as they are.
 - Names irw stores (`name_problem`): a run, qrels set or system name is refused at ingest when it
-  is empty or only blanks, or is not UTF-8 text; any other is stored as given and shown as above.
+  is empty or only blanks, `.` or `..`, or is not UTF-8 text; any other is stored as given and shown
+  as above.
 """
 from __future__ import annotations
 
@@ -109,6 +110,10 @@ def name_problem(name: object) -> str | None:
         return f"is a {type(name).__name__}, not text"
     if not name.strip():
         return "is empty" if not name else "is only blanks"
+    if name.strip() in (".", ".."):
+        # a link to /runs/.. is a link to /runs/ (browsers resolve dot segments, %2E%2E too), and
+        # a folder or path of that name is this folder or the one above
+        return "is a dot segment, which links and paths read as this folder or the one above"
     if _has_surrogates(name):
         return "is not UTF-8 text"
     return None

@@ -651,7 +651,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
     for option, value in (("--name", name), ("--system", system)):
         why = name_problem(value) if value is not None else None
         if why:
-            raise UsageError(f"the run's {option} '{shown(value)}' {why}: give it a name of visible text")
+            raise UsageError(f"the run's {option} '{shown(value)}' {why}: give it another name")
     texts = [("--description", description)] + [("--param", f"{k}={v}") for k, v in (parameters or {}).items()]
     for option, value in texts:
         if isinstance(value, str) and name_problem(value) == "is not UTF-8 text":

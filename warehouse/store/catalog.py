@@ -331,7 +331,7 @@ def refuse_bad_name(kind: str, name: object, given_as: str = "name") -> None:
     the other refuses. given_as: how the name was given (an option, as `--name`)."""
     why = name_problem(name)
     if why:
-        raise UsageError(f"the {kind}'s {given_as} {said_name(str(name))} {why}: give it a name of visible text")
+        raise UsageError(f"the {kind}'s {given_as} {said_name(str(name))} {why}: give it another name")
 
 
 def _new_name(kind: str, old: str, new: str, taken: Callable[[], bool], remove: str) -> None:
