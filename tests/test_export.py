@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DL19_RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
 ODD_RUN = "odd run = 50% / ü"  # a seventh run, BM25's file under a name that matters in paths
 HOSTILE_NAMES = ("a b", "x=y/z", "50%", "%2F", "ü ñ 日本", "007", "1.50", "NULL", "__HIVE_DEFAULT_PARTITION__",
-                 "new\nline", "tab\there", "..", ".", "q?#:*", "it's \"quoted\"", "back\\slash", " lead", "trail ",
+                 "new\nline", "tab\there", "...", ".hidden", "q?#:*", "it's \"quoted\"", "back\\slash", " lead", "trail ",
                  "a+b", "{[^]}", "emoji 🎉", "".join(chr(c) for c in range(0x21, 0x7f)))
 
 
