@@ -18,7 +18,8 @@ def interrupted() -> int:
     from warehouse.interrupt import EXIT_STATUS
 
     try:
-        sys.stderr.write("Error: interrupted (Ctrl-C); the step under way was rolled back\n")
+        sys.stderr.write("Error: interrupted (Ctrl-C): the steps that finished are kept, the one under way was "
+                         "rolled back; run the command again to finish (what is stored is not stored again)\n")
         sys.stderr.flush()
     except OSError:
         pass

@@ -551,9 +551,12 @@ def sql(
         if fmt.value in formatting.FILE_FORMATS and output is None:
             raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
         if output is not None:  # not over the warehouse or any database, checked before the query runs
+            from warehouse.engines import engine_of
             from warehouse.formats.files import check_output
 
-            check_output(output)
+            # the warehouse is named: it is not open yet, and its WAL may hold what a killed
+            # command committed, which a file written there would lose
+            check_output(output, warehouse=db if engine_of(db) == "duckdb" else None)
     try:
         with reported_errors(), Warehouse(db, sandboxed=True) as wh:
             result = wh.sql(text, timeout=timeout)
@@ -1049,4 +1052,10 @@ def serve_command(
     from warehouse.engines import shown as shown_location
 
     err(f"serving {shown_location(db)} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
-    serve.serve(db, host=host, port=port, sql_timeout=timeout)
+    from warehouse.interrupt import Interrupted, requested
+
+    try:
+        serve.serve(db, host=host, port=port, sql_timeout=timeout)
+    except (Interrupted, KeyboardInterrupt):  # Ctrl-C is how a server is stopped: no error, exit 0
+        requested.clear()  # handled here: the entry point would say "interrupted" and exit 130
+        err(f"stopped serving {shown_location(db)}")

@@ -106,21 +106,32 @@ def kind_of_head(head: bytes) -> str | None:
     return None
 
 
-def check_output(path: str | os.PathLike[str], what: str = "-o path") -> None:
-    """Refuses, before anything is written, an output path that is an open warehouse (or its WAL,
-    or inside its spill folder), an existing database file or a folder. what: how the user names
-    another path in the message."""
+def part_of_warehouse(path: str | os.PathLike[str], warehouse: str) -> str | None:
+    """How path is part of the DuckDB warehouse file `warehouse`, or None: the file itself, its WAL
+    (which holds transactions not yet written into the file: a WAL written over loses them, and a
+    folder there fails every later open), or its spill folder or what is in it."""
+    path, base = Path(path), os.fspath(warehouse)
+    if _same(path, Path(base)):
+        return "it is the warehouse"
+    if path.name.endswith(".wal") and _same(path, Path(base + ".wal")):
+        return "it is the WAL file of the warehouse"
+    if path.name.endswith(".tmp") and _same(path, Path(base + ".tmp")):
+        return "it is the spill folder of the warehouse"
+    if path.parent.name.endswith(".tmp") and _same(path.parent, Path(base + ".tmp")):
+        return "it is in the spill folder of the warehouse"
+    return None
+
+
+def check_output(path: str | os.PathLike[str], what: str = "-o path", warehouse: str | None = None) -> None:
+    """Refuses, before anything is written, an output path that is part of a warehouse this
+    command has open or will open (`warehouse`: a DuckDB file; its WAL, its spill folder:
+    part_of_warehouse), an existing database file or a folder. what: how the user names another
+    path in the message."""
     path = Path(path)
-    for warehouse in list(_OPEN_WAREHOUSES):
-        where = None
-        if _same(path, Path(warehouse)):
-            where = "it is the warehouse"
-        elif path.name.endswith(".wal") and _same(path, Path(warehouse + ".wal")):
-            where = "it is the WAL file of the warehouse"
-        elif path.parent.name.endswith(".tmp") and _same(path.parent, Path(warehouse + ".tmp")):
-            where = "it is in the spill folder of the warehouse"
+    for known in [*_OPEN_WAREHOUSES, *([warehouse] if warehouse else [])]:
+        where = part_of_warehouse(path, known)
         if where:
-            raise OutputError(f"cannot write {path}: {where} this command has open ({warehouse}); irw never "
+            raise OutputError(f"cannot write {path}: {where} this command has open ({known}); irw never "
                               f"writes over a warehouse: choose another {what}")
     kind = database_kind(path)
     if kind:

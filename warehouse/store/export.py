@@ -201,6 +201,12 @@ def export_warehouse(db, directory: str | os.PathLike[str], *, replace: bool = F
 def _check_target(target: Path, replace: bool, db) -> set[str] | None:
     """Refuses a target that is not new, empty, or (with replace) an earlier export holding nothing
     else; returns the earlier export's files (relative paths, its manifest included) or None."""
+    from warehouse.formats.files import part_of_warehouse
+
+    for file in db.files[:1]:  # a folder in place of the WAL failed every later open of the warehouse
+        where = part_of_warehouse(target, file)
+        if where:
+            raise OutputError(f"cannot export to {target}: {where} being exported ({file}); name a new folder")
     if not target.exists():
         if target.is_symlink():
             raise OutputError(f"cannot export to {target}: it is a link to nothing; name a folder")

@@ -1,0 +1,88 @@
+"""What a walk of things going wrong found: an output written over the warehouse's WAL (which holds
+what a killed command committed), and Ctrl-C, the documented way to stop `irw serve`, said as a
+failure."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import warehouse
+
+from conftest import Cli, RUN_ROWS, qrels_text, run_text, write_file
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def stored(tmp_path) -> Path:
+    db = tmp_path / "w.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.txt", qrels_text()), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+    return db
+
+
+@pytest.mark.parametrize("where", ["w.duckdb.wal", "w.duckdb.tmp", "w.duckdb.tmp/x.csv"])
+def test_sql_output_over_the_warehouse_s_wal_or_spill_folder_is_refused_before_the_query(stored, where):
+    """The WAL a killed ingest left holds its committed run: `irw sql -o w.duckdb.wal` wrote its
+    CSV there and the run was gone (the check ran before the warehouse was open, so it knew of no
+    warehouse)."""
+    wal = Path(str(stored) + ".wal")
+    wal.write_bytes(b"what a killed command committed")
+    result = Cli(stored)("sql", "select name from runs", "-f", "csv", "-o", str(stored.parent / where))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: cannot write {stored.parent / where}: it is ")
+    assert "of the warehouse this command has open" in result.stderr and "choose another -o path" in result.stderr
+    assert wal.read_bytes() == b"what a killed command committed"
+    wal.unlink()
+    assert Cli(stored)("runs").exit_code == 0
+
+
+@pytest.mark.parametrize("where", ["w.duckdb.wal", "w.duckdb.tmp"])
+def test_an_export_into_the_warehouse_s_wal_or_spill_folder_is_refused(stored, where):
+    """A folder exported in place of the WAL failed every later open ("Failure while replaying WAL
+    file ... Is a directory") until removed by hand."""
+    target = stored.parent / where
+    result = Cli(stored)("export", str(target))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: cannot export to {target}: it is the ")
+    assert f"of the warehouse being exported ({stored}); name a new folder" in result.stderr
+    assert not Path(str(stored) + ".wal").exists()
+    assert Cli(stored)("runs").exit_code == 0
+
+
+def test_ctrl_c_stops_serve_without_an_error(stored):
+    """Ctrl-C is how `irw serve` is stopped (it says so when it starts): exit 0 and a line saying it
+    stopped, not 130 and "interrupted ... rolled back"."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "warehouse", "serve", "--db", str(stored), "--port", str(port)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+                    assert page.status == 200
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert err.splitlines()[-1] == f"stopped serving {stored}", err
+    assert "interrupted" not in err
