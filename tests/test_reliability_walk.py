@@ -86,3 +86,18 @@ def test_ctrl_c_stops_serve_without_an_error(stored):
     assert proc.returncode == 0, err
     assert err.splitlines()[-1] == f"stopped serving {stored}", err
     assert "interrupted" not in err
+
+
+def test_a_spill_limit_met_says_irw_temp_limit_not_memory(conformance, tmp_path):
+    """DuckDB says "Out of Memory Error" when IRW_TEMP_LIMIT's disk is full too: the message named
+    IRW_MEMORY_LIMIT, and a larger one did not help."""
+    rows = (conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt").read_text().splitlines()
+    lines = [f"{q}x{i} Q0 {d}y{i} {rank} {score} {tag}\n" for i in range(60)
+             for q, _, d, rank, score, tag in (row.split() for row in rows)]
+    big = write_file(tmp_path, "big.txt", "".join(lines))
+    db = tmp_path / "w.duckdb"
+    result = Cli(db)("ingest", "run", str(big), env={"IRW_MEMORY_LIMIT": "60MB", "IRW_TEMP_LIMIT": "1MB"})
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: {big}: reading it needs more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use (1MB); nothing "
+        "was stored: run it again with a larger IRW_TEMP_LIMIT, or without it"), result.stderr

@@ -1192,6 +1192,12 @@ def about_the_file(error: BaseException) -> bool:
             or "Permission denied" in text or "Read-only file system" in text)
 
 
+def spill_limit_met(error: BaseException) -> bool:
+    """Whether DuckDB's out-of-memory error is IRW_TEMP_LIMIT's (max_temp_directory_size: the disk
+    it may spill to was full), not memory_limit's: a larger IRW_MEMORY_LIMIT would not help."""
+    return "max_temp_directory_size" in str(error) and bool(os.environ.get("IRW_TEMP_LIMIT"))
+
+
 def failure(path: str, error: BaseException) -> IrwError:
     """A DuckDB error met while working on the warehouse, as an IrwError that says what happened
     and what to do: a damaged file, a full disk, a folder DuckDB cannot write, or (otherwise)
@@ -1214,6 +1220,11 @@ def failure(path: str, error: BaseException) -> IrwError:
             "it, so both it and its folder must be writable (nothing was stored)")
     if isinstance(error, duckdb.IOException):
         return DatabaseError(f"DuckDB could not read or write the warehouse {path}: {message}")
+    if (isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text) and spill_limit_met(error):
+        return DatabaseError(
+            f"the command needed more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use "
+            f"({os.environ.get('IRW_TEMP_LIMIT')}): {message}; nothing was stored. Run it again with a larger "
+            "IRW_TEMP_LIMIT, or without it")
     if isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text:
         return DatabaseError(
             f"the command needed more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT, default "

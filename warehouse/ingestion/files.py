@@ -27,7 +27,7 @@ from warehouse import interrupt, leftovers
 from warehouse.store import transfer
 from warehouse.store.catalog import delete_qrels_set, delete_run, refuse_bad_name
 from warehouse.engines.duckdb import (Database, DuckDBError, DuckDBInvalidInput, DuckDBIOError, DuckDBOutOfMemory,
-                                      memory_limit)
+                                      memory_limit, spill_limit_met)
 from warehouse.errors import ConflictError, InputFileError, Problem, UsageError
 from warehouse.resources import composed_sql, read_sql
 
@@ -810,7 +810,12 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
         line = _CSV_LINE.search(message)
         problem = Problem(_shown_path(path), int(line.group(1)) if line else 0, _read_error_reason(message))
         raise (InputFileError if line else _UnreadableByDuckDB)([problem]) from None
-    except DuckDBOutOfMemory:
+    except DuckDBOutOfMemory as exc:
+        if spill_limit_met(exc):
+            raise InputFileError([Problem(_shown_path(path), 0, (
+                f"reading it needs more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use "
+                f"({os.environ.get('IRW_TEMP_LIMIT')}); nothing was stored: run it again with a larger IRW_TEMP_LIMIT, "
+                "or without it"))]) from None
         # not the file's fault: DuckDB reads text in buffers of 16 x its longest line (about 32 MB)
         raise InputFileError([Problem(_shown_path(path), 0, (
             f"reading it needs more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT; DuckDB reads "
