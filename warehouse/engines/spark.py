@@ -567,7 +567,8 @@ def refuse_folders_of_folders(runs) -> None:
             continue
         folder = Path(_local(os.fspath(item)))
         if folder.is_dir() and not _holds_parquet(str(folder)) and not folder_files(folder):
-            raise InputFileError([Problem(os.fspath(item), 0, batch.no_run_files(folder))])
+            raise InputFileError([Problem(os.fspath(item), 0, batch.no_run_files(
+                folder, "name its folders instead, each as a folder of runs (with `--runs` once per folder)"))])
 
 
 def run_file_locations(spark, locations: Sequence[str]) -> list[str]:

@@ -273,16 +273,16 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
     return files
 
 
-def no_run_files(folder: Path) -> str:
+def no_run_files(folder: Path, command: str = "ingest them with `irw ingest run {folders}`") -> str:
     """Why a folder gives no run: it is empty, or it holds folders only (one per system or per
     collection, as publishers keep runs), which a folder's files do not include: the hint names them
-    and a command that ingests them all (the shell expands FOLDER/*/ to its folders)."""
+    and `command`, which takes them all ({folders}: FOLDER/*/, which the shell expands to its folders)."""
     inner = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not inner:
         return "a folder without run files"
     shown = ", ".join(inner[:5]) + (f" and {len(inner) - 5:,} more" if len(inner) > 5 else "")
     return (f"a folder without run files, only folders ({shown}); a folder's subfolders are not read: "
-            f"ingest them with `irw ingest run {shlex.quote(str(folder))}/*/`")
+            + command.format(folders=f"{shlex.quote(str(folder))}/*/"))
 
 
 def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None:
