@@ -166,3 +166,17 @@ def test_a_file_this_process_holds_open_otherwise_says_to_close_it(tmp_path, fir
             warehouse.open(path, read_only=not first_read_only)
     assert "this process has it open already" in str(caught.value)
     assert "close it first (its close(), or leave its `with` block)" in str(caught.value)
+
+
+def test_a_notebook_shows_a_warehouse_an_evaluation_and_a_table_briefly(conformance, tmp_path):
+    """print(ev) printed the dataclass's repr of every Measure (1,541 characters for two measures);
+    a Table could be measured (len) but not iterated."""
+    folder = conformance / "dl19-passage"
+    evaluation = warehouse.evaluate_files(folder / "qrels.dl19-passage.txt", {"bm25": folder / "runs" / "run.dl19.BM25.txt"},
+                                          ["AP", "nDCG@10"])
+    assert repr(evaluation).startswith("<Evaluation of 1 run against qrels ") and "AP, nDCG@10; trec_eval 9.0.8" in \
+        repr(evaluation) and len(repr(evaluation)) < 300
+    (row,) = list(evaluation.table())
+    assert row[0] == "bm25" and f"{row[2]:.4f}" == "0.2993"
+    with warehouse.open(tmp_path / "w.duckdb") as wh:
+        assert repr(wh) == f"<Warehouse {tmp_path / 'w.duckdb'}>"

@@ -59,6 +59,11 @@ class Warehouse:
     def close(self) -> None:
         self.db.close()
 
+    def __repr__(self) -> str:
+        from warehouse.engines import shown
+
+        return f"<Warehouse {shown(self.path)}{' (read-only)' if self.db.read_only else ''}>"
+
     def __enter__(self) -> "Warehouse":
         return self
 

@@ -211,6 +211,12 @@ class Evaluation(Tabular):
     def table(self) -> Table:
         return self.wide(per_query=False)
 
+    def __repr__(self) -> str:
+        # the dataclass's own repr printed every Measure object: 1,500 characters for two measures
+        runs = list(dict.fromkeys(row[0] for row in self.summary.rows))
+        return (f"<Evaluation of {len(runs)} run{'' if len(runs) == 1 else 's'} against qrels {self.qrels!r}: "
+                f"{', '.join(m.name for m in self.measures)}; {self.settings.describe()}>")
+
     def measure_notes(self) -> list[str]:
         """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`), and one per
         measure whose conventions are not the printed settings' (gdeval's and ndeval's tie orders)."""

@@ -99,6 +99,10 @@ class Table(Tabular):
         index = self.columns.index(name)
         return [row[index] for row in self.rows]
 
+    def __iter__(self):
+        """The rows, as tuples: `for run, value in table` reads a table as its rows."""
+        return iter(self.rows)
+
     def __len__(self) -> int:
         return len(self.rows)
 
