@@ -180,3 +180,10 @@ def test_a_notebook_shows_a_warehouse_an_evaluation_and_a_table_briefly(conforma
     assert row[0] == "bm25" and f"{row[2]:.4f}" == "0.2993"
     with warehouse.open(tmp_path / "w.duckdb") as wh:
         assert repr(wh) == f"<Warehouse {tmp_path / 'w.duckdb'}>"
+
+
+def test_a_misspelt_setting_is_named_with_the_one_meant(conformance):
+    folder = conformance / "dl19-passage"
+    with pytest.raises(TypeError, match=r"^no setting named levle; did you mean level\? \(settings: level, depth, "):
+        warehouse.evaluate_files(folder / "qrels.dl19-passage.txt", folder / "runs" / "run.dl19.BM25.txt", ["AP"],
+                                 levle=2)

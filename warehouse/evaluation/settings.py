@@ -4,7 +4,7 @@ measures (warehouse/evaluation/user_measures.py), which rank and judge with the 
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from warehouse.errors import UsageError
 
@@ -77,6 +77,14 @@ class Settings:
     def resolve(cls, settings: "Settings | None", options: dict) -> "Settings":
         """The settings of an API call that takes either a Settings or its fields as keywords."""
         if settings is None:
+            unknown = sorted(set(options) - {f.name for f in fields(cls)})
+            if unknown:  # a TypeError of Settings.__init__ named no option it takes
+                import difflib
+
+                names = [f.name for f in fields(cls)]
+                close = difflib.get_close_matches(unknown[0], names, n=1)
+                raise TypeError(f"no setting named {unknown[0]}{f'; did you mean {close[0]}?' if close else ''} "
+                                f"(settings: {', '.join(names)})")
             return cls(**options)
         if options:
             raise TypeError("pass either settings or keyword options, not both")
