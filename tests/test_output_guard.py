@@ -32,8 +32,8 @@ def test_sql_output_over_the_warehouse_is_refused(seeded_db, tmp_path):
     for fmt in ("csv", "json", "table", "parquet"):
         result = irw("sql", "select 1", "-f", fmt, "-o", seeded_db)
         assert result.exit_code == 1, (fmt, result.stderr)
-        assert result.stderr == (f"Error: cannot write {seeded_db}: it is a DuckDB database file, which irw never "
-                                 "writes over; choose another -o path\n")
+        assert result.stderr == (f"Error: cannot write {seeded_db}: it is the warehouse this command has open "
+                                 f"({seeded_db}); irw never writes over a warehouse: choose another -o path\n")
         _unchanged(seeded_db, before)
     other = tmp_path / "notes.sqlite"
     with sqlite3.connect(other) as con:

@@ -551,12 +551,12 @@ def sql(
         if fmt.value in formatting.FILE_FORMATS and output is None:
             raise UsageError(f"--format {fmt.value} writes a file: name it with -o FILE")
         if output is not None:  # not over the warehouse or any database, checked before the query runs
-            from warehouse.engines import engine_of
             from warehouse.formats.files import check_output
 
             # the warehouse is named: it is not open yet, and its WAL may hold what a killed
-            # command committed, which a file written there would lose
-            check_output(output, warehouse=db if engine_of(db) == "duckdb" else None)
+            # command committed, which a file written there would lose (a server's URL names no
+            # file, and matches no path)
+            check_output(output, warehouse=db)
     try:
         with reported_errors(), Warehouse(db, sandboxed=True) as wh:
             result = wh.sql(text, timeout=timeout)
