@@ -101,3 +101,18 @@ def test_a_spill_limit_met_says_irw_temp_limit_not_memory(conformance, tmp_path)
     assert result.stderr.splitlines()[-1] == (
         f"Error: {big}: reading it needs more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use (1MB); nothing "
         "was stored: run it again with a larger IRW_TEMP_LIMIT, or without it"), result.stderr
+
+
+def test_a_new_warehouse_a_ctrl_c_left_in_an_aborted_transaction_is_removed(tmp_path):
+    """Ctrl-C 3 s into a first ingest of a 3M-line run left a new, empty warehouse (and its folder):
+    the cut transaction was left aborted, so the check that the file holds no data failed, and the
+    file was kept. The quickstart promises an ingest that stores nothing leaves no new file."""
+    import duckdb
+
+    path = tmp_path / "new" / "w.duckdb"
+    wh = warehouse.open(path)
+    wh.db.con.execute("begin")
+    with pytest.raises(duckdb.Error):
+        wh.db.con.execute("select cast('x' as integer)")  # as an interrupted statement leaves it: aborted
+    wh.db.discard()
+    assert not path.exists() and not (tmp_path / "new").exists()

@@ -722,6 +722,10 @@ class Database(Statements):
         # Only a file this object opened (and so held DuckDB's lock on) and found empty: a file
         # whose open failed may be another process's, created in the meantime.
         if self.created and self._con is not None and not self._closed:
+            try:  # a transaction a Ctrl-C cut is left aborted, and refuses every query until rolled back
+                self._con.execute("rollback")
+            except duckdb.Error:
+                pass  # none was open
             for _ in range(2):  # a Ctrl-C's interrupt (warehouse/interrupt.py) may meet the first query
                 try:
                     remove = self._holds_no_data()
