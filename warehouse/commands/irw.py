@@ -59,11 +59,11 @@ edit_app = typer.Typer(help="Change a stored run's system, description, date or 
 
 def _print_version(value: bool) -> None:
     if value:
-        from warehouse.engines.duckdb import migrations
+        from warehouse.engines.duckdb import latest_schema_version
         from warehouse.version import __version__
 
         # the schema too: what a warehouse a newer irw wrote names when this irw refuses it
-        typer.echo(f"irw {__version__} (warehouse schema {migrations()[-1][0]})")
+        typer.echo(f"irw {__version__} (warehouse schema {latest_schema_version()})")
         raise typer.Exit()
 
 

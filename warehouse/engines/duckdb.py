@@ -814,7 +814,7 @@ class Database(Statements):
         if not strange and state is not None:
             _CLEAN_FILES.add(state)
         if strange:
-            refuse_a_newer_schema(self, strange, lambda: self._con.execute("select version from irw_schema").fetchall())
+            refuse_a_newer_schema(self, strange, self._con.execute)
         if stale_views(strange) and not self.read_only:
             remake_views(self, stale_views(strange))
             strange = foreign_objects(self._con)
@@ -851,24 +851,30 @@ class Database(Statements):
         DuckDB file (a server warehouse serialises clients here)."""
 
 
-def _newer_schema_message(path: str, current: int, latest: int) -> str:
-    return (f"{path} has schema version {current}, newer than this irw understands ({latest}): a newer irw "
+def latest_schema_version(known: Sequence[tuple[int, str]] | None = None) -> int:
+    """The schema version this irw's migrations (known, else migrations()) make."""
+    known = migrations() if known is None else known
+    return known[-1][0] if known else 0
+
+
+def _refuse_newer(db, current: int, latest: int) -> None:
+    if current > latest:
+        raise SchemaVersionError(
+            f"{db.path} has schema version {current}, newer than this irw understands ({latest}): a newer irw "
             "wrote it; upgrade irw to open it (`irw --version` says which schema an irw understands)")
 
 
-def refuse_a_newer_schema(db, strange: Sequence[str], stored_versions: Callable[[], list]) -> None:
+def refuse_a_newer_schema(db, strange: Sequence[str], execute: Callable[[str], Any]) -> None:
     """Refuses a warehouse a newer irw migrated, before the objects its migrations made are called
     someone else's (foreign_objects) or this irw remakes a view of it (remake_views): its tables
     and views are a newer irw's, and the way out is to upgrade irw, not to drop them. The versions
     are read from irw_schema only when nothing of irw_schema itself is strange: a table of irw's
-    own definition, whose select runs nothing of anyone's."""
+    own definition, whose select runs nothing of anyone's. execute: the execute of the connection
+    the open checks (a sandbox's on DuckDB: Database.con would open the full-access one)."""
     if any("irw_schema" in label for label in strange):
         return
-    known = migrations()
-    latest = known[-1][0] if known else 0
-    current = max((row[0] for row in stored_versions()), default=0)
-    if current > latest:
-        raise SchemaVersionError(_newer_schema_message(db.path, current, latest))
+    versions = execute("select version from irw_schema").fetchall()
+    _refuse_newer(db, max((row[0] for row in versions), default=0), latest_schema_version())
 
 
 def apply_migrations(db) -> None:
@@ -878,10 +884,9 @@ def apply_migrations(db) -> None:
     below the newest one (two lines of work may add migrations in either order), and are read
     again under db.lock_migrations(), where a second client finds the first's work done."""
     known = migrations()
-    latest = known[-1][0] if known else 0
+    latest = latest_schema_version(known)
     current = db.schema_version()
-    if current > latest:
-        raise SchemaVersionError(_newer_schema_message(db.path, current, latest))
+    _refuse_newer(db, current, latest)
     applied = _applied_versions(db)
     missing = [v for v, _ in known if v not in applied]
     if not missing:

@@ -634,7 +634,7 @@ class PostgresDatabase(Statements):
 
         strange = _foreign(rows, self._known_objects())
         if strange:
-            refuse_a_newer_schema(self, strange, lambda: self.con.execute("select version from irw_schema").fetchall())
+            refuse_a_newer_schema(self, strange, self.con.execute)
         if stale_views(strange) and not self.read_only and self._role_may_write():
             try:
                 remake_views(self, stale_views(strange))
