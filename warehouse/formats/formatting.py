@@ -75,20 +75,18 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
         keys = unique_names(table.columns)
         return json.dumps([{c: _json_value(v) for c, v in zip(keys, row)} for row in table.rows],
                           indent=2, ensure_ascii=False, default=str) + "\n"
-    if fmt is OutputFormat.tsv:
-        # fields joined by tabs, never quoted: every cell is written by reversible(), which escapes
-        # tabs and line breaks, so no field holds one, and a quote is the text's own (csv's quoting
-        # wrote a"b as "a""b", which cut and awk then show)
+    if fmt in (OutputFormat.csv, OutputFormat.tsv):
         lines = [[spreadsheet_cell(reversible(c)) for c in table.columns],
                  *([_spreadsheet(v) for v in row] for row in table.rows)]
-        return "".join("\t".join(cells) + "\n" for cells in lines)
-    if fmt is OutputFormat.csv:
+        if fmt is OutputFormat.tsv:
+            # fields joined by tabs, never quoted: every cell is written by reversible(), which escapes
+            # tabs and line breaks, so no field holds one, and a quote is the text's own (csv's quoting
+            # wrote a"b as "a""b", which cut and awk then show)
+            return "".join("\t".join(cells) + "\n" for cells in lines)
         import csv
 
         buffer = io.StringIO()
-        writer = csv.writer(buffer, delimiter=",", lineterminator="\n")
-        writer.writerow([spreadsheet_cell(reversible(c)) for c in table.columns])
-        writer.writerows([[_spreadsheet(v) for v in row] for row in table.rows])
+        csv.writer(buffer, delimiter=",", lineterminator="\n").writerows(lines)
         return buffer.getvalue()
     return _render_text_table(table)
 

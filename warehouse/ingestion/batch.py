@@ -76,6 +76,7 @@ from typing import Callable, Iterable, Mapping
 from warehouse.formats.cells import said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse.ingestion import files as ingest
+from warehouse.store.catalog import refuse_bad_name
 from warehouse.engines.duckdb import Database
 from warehouse.errors import BatchError, ConflictError, InputFileError, IrwError, Problem, UsageError
 from warehouse.ingestion.files import IngestResult, RunDate
@@ -649,9 +650,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
     if system_template:
         check_template(system, "--system")
     for option, value in (("--name", name), ("--system", system)):
-        why = name_problem(value) if value is not None else None
-        if why:
-            raise UsageError(f"the run's {option} '{shown(value)}' {why}: give it another name")
+        if value is not None:
+            refuse_bad_name("run", value, option)
     texts = [("--description", description)] + [("--param", f"{k}={v}") for k, v in (parameters or {}).items()]
     for option, value in texts:
         if isinstance(value, str) and name_problem(value) == "is not UTF-8 text":

@@ -25,7 +25,7 @@ from warehouse.formats.cells import said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse import interrupt, leftovers
 from warehouse.store import transfer
-from warehouse.store.catalog import delete_qrels_set, delete_run, refuse_bad_name
+from warehouse.store.catalog import GLOB_CHARS, delete_qrels_set, delete_run, refuse_bad_name
 from warehouse.engines.duckdb import (Database, DuckDBError, DuckDBInvalidInput, DuckDBIOError, DuckDBOutOfMemory,
                                       memory_limit, spill_limit_met)
 from warehouse.errors import ConflictError, InputFileError, Problem, UsageError
@@ -255,7 +255,7 @@ def run_files(names: "list[str | os.PathLike[str]]") -> list[Path]:
 def is_pattern(name: "str | os.PathLike[str]") -> bool:
     """Whether a run file argument is a glob pattern: it names no file (a file may be named
     `run[1].txt`) and holds * ? or [."""
-    return not Path(name).exists() and any(c in os.fspath(name) for c in "*?[")
+    return not Path(name).exists() and any(c in GLOB_CHARS for c in os.fspath(name))
 
 
 def pattern_files(name: "str | os.PathLike[str]") -> list[Path]:
@@ -637,7 +637,7 @@ def _duckdb_reads_as_named(path: Path) -> bool:
     leading `~` as the home folder. Escaping (`[*]`) is no cure: DuckDB still lists the folder, and
     fails on a path, or a file beside it, whose name holds a backslash."""
     text = str(path)
-    return not (text.startswith("~") or any(c in text for c in "*?["))
+    return not (text.startswith("~") or any(c in GLOB_CHARS for c in text))
 
 
 @contextmanager
