@@ -59,13 +59,11 @@ def test_an_export_into_the_warehouse_s_wal_or_spill_folder_is_refused(stored, w
     assert Cli(stored)("runs").exit_code == 0
 
 
-def test_ctrl_c_stops_serve_without_an_error(stored):
-    """Ctrl-C is how `irw serve` is stopped (it says so when it starts): exit 0 and a line saying it
-    stopped, not 130 and "interrupted ... rolled back"."""
+def _serve_then_ctrl_c(stored: Path, program: list[str]) -> tuple[int, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "warehouse", "serve", "--db", str(stored), "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, *program, "serve", "--db", str(stored), "--port", str(port)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
@@ -83,36 +81,51 @@ def test_ctrl_c_stops_serve_without_an_error(stored):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 0, err
+    return proc.returncode, err
+
+
+def test_ctrl_c_stops_serve_without_an_error(stored):
+    """Ctrl-C is how `irw serve` is stopped (it says so when it starts): exit 0 and a line saying it
+    stopped, not 130 and "interrupted ... rolled back"."""
+    status, err = _serve_then_ctrl_c(stored, ["-m", "warehouse"])
+    assert status == 0, err
     assert err.splitlines()[-1] == f"stopped serving {stored}", err
     assert "interrupted" not in err
 
 
-def test_a_spill_limit_met_says_irw_temp_limit_not_memory(conformance, tmp_path):
-    """DuckDB says "Out of Memory Error" when IRW_TEMP_LIMIT's disk is full too: the message named
-    IRW_MEMORY_LIMIT, and a larger one did not help."""
-    rows = (conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt").read_text().splitlines()
-    lines = [f"{q}x{i} Q0 {d}y{i} {rank} {score} {tag}\n" for i in range(60)
-             for q, _, d, rank, score, tag in (row.split() for row in rows)]
-    big = write_file(tmp_path, "big.txt", "".join(lines))
-    db = tmp_path / "w.duckdb"
-    result = Cli(db)("ingest", "run", str(big), env={"IRW_MEMORY_LIMIT": "60MB", "IRW_TEMP_LIMIT": "1MB"})
-    assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1] == (
-        f"Error: {big}: reading it needs more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use (1MB); nothing "
-        "was stored: run it again with a larger IRW_TEMP_LIMIT, or without it"), result.stderr
+# The watcher thread that interrupts queries at Ctrl-C is woken by the same signal and may run
+# late: here, for the signal uvicorn raises again once it has shut down (the one irw's handler
+# turns into Interrupted), it runs only once serve has handled that, before serve says it stopped.
+LATE_WATCHER = """
+import sys, threading
+import warehouse.commands.irw as irw
+import warehouse.interrupt as interrupt
+watcher_done = threading.Event()
+stop_everything = interrupt._stop_everything
+def late_stop_everything():
+    handled = getattr(interrupt, "_ended_by_the_command", None)
+    after_the_handler = interrupt.requested.is_set()  # not uvicorn's first catch of the signal
+    while interrupt.requested.is_set() and not (handled and handled.is_set()):
+        threading.Event().wait(0.001)
+    stop_everything()
+    if after_the_handler:
+        watcher_done.set()
+interrupt._stop_everything = late_stop_everything
+say = irw.err
+def err(line):
+    if line.startswith("stopped serving"):
+        watcher_done.wait(10)
+    say(line)
+irw.err = err
+from warehouse.__main__ import main
+sys.argv[0] = "irw"
+main()
+"""
 
 
-def test_a_new_warehouse_a_ctrl_c_left_in_an_aborted_transaction_is_removed(tmp_path):
-    """Ctrl-C 3 s into a first ingest of a 3M-line run left a new, empty warehouse (and its folder):
-    the cut transaction was left aborted, so the check that the file holds no data failed, and the
-    file was kept. The quickstart promises an ingest that stores nothing leaves no new file."""
-    import duckdb
-
-    path = tmp_path / "new" / "w.duckdb"
-    wh = warehouse.open(path)
-    wh.db.con.execute("begin")
-    with pytest.raises(duckdb.Error):
-        wh.db.con.execute("select cast('x' as integer)")  # as an interrupted statement leaves it: aborted
-    wh.db.discard()
-    assert not path.exists() and not (tmp_path / "new").exists()
+def test_ctrl_c_stops_serve_without_an_error_when_the_watcher_thread_runs_late(stored):
+    """CI saw serve say "stopped serving" and then "Error: interrupted", exit 130: serve cleared the
+    Ctrl-C flag, and the watcher thread, handling the same signal later, set it again."""
+    status, err = _serve_then_ctrl_c(stored, ["-c", LATE_WATCHER])
+    assert status == 0, err
+    assert err.splitlines()[-1] == f"stopped serving {stored}", err

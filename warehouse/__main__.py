@@ -45,7 +45,7 @@ def main() -> None:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
-    from warehouse.interrupt import Interrupted, install, requested
+    from warehouse.interrupt import Interrupted, install, pending
 
     install()
     try:
@@ -53,7 +53,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a Ctrl-C now would only kill the teardown
     except BaseException as exc:
         # Ctrl-C, or what it made a query raise on the way (DuckDB's "Query interrupted")
-        if isinstance(exc, Interrupted) or requested.is_set():
+        if isinstance(exc, Interrupted) or pending():
             _remove_spills()
             os._exit(interrupted())  # no interpreter teardown: the daemon watcher, DuckDB's threads
         raise

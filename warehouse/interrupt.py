@@ -22,6 +22,7 @@ from typing import Any
 
 EXIT_STATUS = 130  # 128 + SIGINT
 requested = threading.Event()
+_ended_by_the_command = threading.Event()
 _open: dict[int, Any] = {}  # id -> a DuckDB connection or a psycopg connection irw has open
 _lock = threading.Lock()
 _installed = False
@@ -29,6 +30,18 @@ _installed = False
 
 class Interrupted(BaseException):
     """Ctrl-C (SIGINT) in the irw command."""
+
+
+def end_here() -> None:
+    """Ctrl-C is how this command ends (irw serve is stopped so): the entry point exits as the
+    command does, not 130. A flag of its own rather than clearing `requested`: the watcher thread
+    may set that again after the command has handled the same Ctrl-C."""
+    _ended_by_the_command.set()
+
+
+def pending() -> bool:
+    """A Ctrl-C came, and no command took it as its way to end."""
+    return requested.is_set() and not _ended_by_the_command.is_set()
 
 
 def register(connection: Any) -> None:

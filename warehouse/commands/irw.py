@@ -280,9 +280,9 @@ def reported_errors() -> Iterator[None]:
     try:
         yield
     except IrwError as exc:
-        from warehouse.interrupt import Interrupted, requested
+        from warehouse.interrupt import Interrupted, pending
 
-        if requested.is_set():  # a query Ctrl-C interrupted: said as such by the entry point (exit 130)
+        if pending():  # a query Ctrl-C interrupted: said as such by the entry point (exit 130)
             raise Interrupted() from None
         for line in exc.message_lines():
             err(f"Error: {line}")
@@ -1052,10 +1052,10 @@ def serve_command(
     from warehouse.engines import shown as shown_location
 
     err(f"serving {shown_location(db)} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
-    from warehouse.interrupt import Interrupted, requested
+    from warehouse.interrupt import Interrupted, end_here
 
     try:
         serve.serve(db, host=host, port=port, sql_timeout=timeout)
     except (Interrupted, KeyboardInterrupt):  # Ctrl-C is how a server is stopped: no error, exit 0
-        requested.clear()  # handled here: the entry point would say "interrupted" and exit 130
+        end_here()  # else the entry point would say "interrupted" and exit 130
         err(f"stopped serving {shown_location(db)}")
