@@ -4,8 +4,10 @@ takes, or says why not, instead of a bare ValueError."""
 from __future__ import annotations
 
 import pytest
+from typer.testing import CliRunner
 
 import warehouse
+from warehouse.commands.irw import app
 from warehouse.errors import NotFoundError, UsageError
 
 from conftest import Cli
@@ -42,6 +44,31 @@ def test_the_python_api_takes_no_qrels_when_one_is_stored_and_says_what_settings
             wh.evaluate(["BM25"], "dl19", ["AP"], judged_only="no")
         with pytest.raises(NotFoundError, match="no qrels set named 'DL19'; did you mean dl19?"):
             wh.evaluate(["BM25"], "DL19", ["AP"])
+
+
+def test_a_refused_setting_is_named_as_the_caller_gave_it(dl19, conformance):
+    """The Python API's keyword (level=), irw's option (--level), trec-eval's flag (-l): each
+    caller is told of what it typed. A Python user was told of --level and --alpha, and
+    `irw trec-eval -l 99999999999` of a --level it does not take."""
+    with warehouse.open(dl19.db) as wh:
+        with pytest.raises(UsageError, match=r"^level takes an integer from -2147483648 to 2147483647 "):
+            wh.evaluate(["BM25"], "dl19", ["AP"], level=2**40)
+        with pytest.raises(UsageError, match=r"^alpha must be between 0 and 1, not 3$"):
+            wh.compare(["BM25", "REP_LLAMA"], "dl19", ["AP"], alpha=3)
+        with pytest.raises(UsageError, match=r"^permutations must be at least 1, not 0$"):
+            wh.compare(["BM25", "REP_LLAMA"], "dl19", ["AP"], permutations=0)
+    for argv, said in [(["eval", "-m", "AP", "-l", str(2**40)], "--level takes an integer from "),
+                       (["eval", "-m", "AP", "--num-docs", "-1"], "--num-docs takes the number of documents "),
+                       (["compare", "BM25", "REP_LLAMA", "-m", "AP", "--seed", "-1"], "--seed must be 0 or more, not -1"),
+                       (["report", "history", "--alpha", "1"], "--alpha must be between 0 and 1, not 1.0")]:
+        result = dl19(*argv)
+        assert (result.exit_code, result.stdout) == (2, ""), result.stderr
+        assert result.stderr.startswith(f"Error: {said}"), result.stderr
+    folder = conformance / "dl19-passage"
+    result = CliRunner().invoke(app, ["trec-eval", "-l", str(2**40), str(folder / "qrels.dl19-passage.txt"),
+                                      str(folder / "runs" / "run.dl19.BM25.txt")])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("Error: -l takes an integer from -2147483648 to 2147483647 "), result.stderr
 
 
 def test_copying_chosen_runs_copies_only_the_qrels_that_judge_them(tmp_path, conformance):

@@ -149,6 +149,19 @@ class UsageError(IrwError):
     exit_code = 2
 
 
+class SettingError(UsageError):
+    """A setting's value is refused (Settings, StatsSettings: a keyword of the Python API, an option
+    of a command). The message names the keyword (`level takes ...`); a command names its own
+    option instead (`--level takes ...`, trec-eval's `-l takes ...`) with said_as."""
+
+    def __init__(self, setting: str, refusal: str):
+        self.setting, self.refusal = setting, refusal
+        super().__init__(f"{setting} {refusal}")
+
+    def said_as(self, option: str) -> UsageError:
+        return UsageError(f"{option} {self.refusal}")
+
+
 class MissingExtraError(IrwError, ImportError):
     """An optional library (pandas, polars, pyarrow, pyspark) is needed and not installed. An
     ImportError too, as the failed import it is: a notebook's `except ImportError:` fallback

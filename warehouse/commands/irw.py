@@ -19,7 +19,7 @@ from warehouse import core
 from warehouse.engines.duckdb import DEFAULT_PATH as DEFAULT_DB
 from warehouse.engines import ENGINES, evaluates_files
 from warehouse.engines import chosen as chosen_engine
-from warehouse.errors import IrwError, UsageError
+from warehouse.errors import IrwError, SettingError, UsageError
 from warehouse.formats.formatting import OutputFormat
 from warehouse.formats.table import Table
 
@@ -221,6 +221,10 @@ def _stats(test: TestName, alpha: float, correction: CorrectionName, permutation
 
 
 _GROUPS = {"settings": (SETTINGS_OPTIONS, _settings), "stats": (STATS_OPTIONS, _stats)}
+# Typer keeps an Annotated option's first name as its `default`, the others in param_decls
+OPTION_OF_SETTING = {name: next(word for word in (option.default, *option.param_decls) if str(word).startswith("--"))
+                     for name, annotation, _ in (*SETTINGS_OPTIONS, *STATS_OPTIONS)
+                     for option in annotation.__metadata__[:1]}
 
 
 def shared_options(command):
@@ -245,7 +249,10 @@ def shared_options(command):
     def with_settings(**values):
         with reported_errors():
             for group, names, build in groups:
-                values[group] = build(*(values.pop(name) for name in names))
+                try:
+                    values[group] = build(*(values.pop(name) for name in names))
+                except SettingError as refused:  # said with the option the user typed, not the keyword
+                    raise refused.said_as(OPTION_OF_SETTING[refused.setting]) from None
         return command(**values)
 
     with_settings.__signature__ = signature.replace(parameters=parameters)

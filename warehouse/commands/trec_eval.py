@@ -20,7 +20,7 @@ from typing import Iterator, Sequence, TextIO
 from warehouse.ingestion import files as ingest
 from warehouse.evaluation import oneshot
 from warehouse.engines import FILE_ENGINES, evaluates_files
-from warehouse.errors import InputFileError, IrwError, MeasureError, Problem, UsageError
+from warehouse.errors import InputFileError, IrwError, MeasureError, Problem, SettingError, UsageError
 from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only,
                                             measure_params, runs_by_rows)
 from warehouse.formats.formatting import TREC_NAN, trec_line
@@ -188,6 +188,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError.of_lines([message, USAGE])
 
 
+FLAG_OF_SETTING = {"level": "-l", "depth": "-M", "judged_only": "-J", "complete": "-c", "compat": "--compat",
+                   "num_docs": "-N"}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="irw trec-eval", add_help=False, allow_abbrev=False)
     for flag in FLAGS:  # read by the short name trec_eval's getopt gives (ns.M), whatever name was typed
@@ -218,7 +222,10 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
         raise UsageError("-Z and -R run with --engine duckdb (the default) only")
     if ns.N < 0:
         raise UsageError(f"-N takes the number of documents in the collection, not {ns.N}")
-    settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
+    try:
+        settings = Settings(level=ns.l, depth=ns.M, judged_only=ns.J, complete=ns.c, compat=ns.compat, num_docs=ns.N)
+    except SettingError as refused:  # said with trec_eval's flag the user typed
+        raise refused.said_as(FLAG_OF_SETTING[refused.setting]) from None
     if evaluates_files(ns.engine):
         # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...;
         # local folders and patterns are its files, as on DuckDB, each a run of its own

@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, fields
 
-from warehouse.errors import UsageError
+from warehouse.errors import SettingError
 
 NO_DEPTH = 1 << 62
 
@@ -55,23 +55,23 @@ class Settings:
         # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
         # BIGINT, so larger values would overflow in DuckDB instead of saying what is wrong.
         if _integer(self.level) is None or not -2**31 <= self.level < 2**31:
-            raise UsageError(f"--level takes an integer from {-2**31} to {2**31 - 1} (grades are 32-bit "
-                             f"integers), not {self.level!r}")
+            raise SettingError("level", f"takes an integer from {-2**31} to {2**31 - 1} (grades are 32-bit "
+                                        f"integers), not {self.level!r}")
         if self.depth is not None and (_integer(self.depth) is None or self.depth > NO_DEPTH):
-            raise UsageError(f"--depth takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
-                             f"length counts every document), not {self.depth!r}")
+            raise SettingError("depth", f"takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
+                                        f"length counts every document), not {self.depth!r}")
         for name in ("judged_only", "complete"):  # a string such as 'no' would be true
             if not isinstance(getattr(self, name), bool) and getattr(self, name) not in (0, 1):
-                raise UsageError(f"{name} takes True or False, not {getattr(self, name)!r}")
+                raise SettingError(name, f"takes True or False, not {getattr(self, name)!r}")
         if _integer(self.compat) not in (9, 10):
-            raise UsageError(f"--compat takes 9 or 10, not {self.compat}")
+            raise SettingError("compat", f"takes 9 or 10, not {self.compat!r}")
         if self.norel not in ("include", "exclude"):
-            raise UsageError(f"norel takes include or exclude, not {self.norel!r}")
+            raise SettingError("norel", f"takes include or exclude, not {self.norel!r}")
         if self.depth is not None and self.depth < 1:
-            raise UsageError("--depth must be at least 1")
+            raise SettingError("depth", f"must be at least 1, not {self.depth}")
         if _integer(self.num_docs) is None or not 0 <= self.num_docs < 2**62:
-            raise UsageError(f"-N takes the number of documents in the collection, a whole number from 0, "
-                             f"not {self.num_docs!r}")
+            raise SettingError("num_docs", f"takes the number of documents in the collection, a whole number "
+                                           f"from 0, not {self.num_docs!r}")
 
     @classmethod
     def resolve(cls, settings: "Settings | None", options: dict) -> "Settings":

@@ -41,7 +41,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from warehouse.errors import UsageError
+from warehouse.errors import SettingError, UsageError
 
 TESTS = {
     "randomization": "paired randomization (sign-flip permutation) test",
@@ -74,15 +74,15 @@ class StatsSettings:
 
     def __post_init__(self):
         if self.test not in TESTS:
-            raise UsageError(f"--test takes {', '.join(TESTS)}, not {self.test!r}")
+            raise SettingError("test", f"takes {', '.join(TESTS)}, not {self.test!r}")
         if self.correction not in CORRECTIONS:
-            raise UsageError(f"--correction takes {', '.join(CORRECTIONS)}, not {self.correction!r}")
+            raise SettingError("correction", f"takes {', '.join(CORRECTIONS)}, not {self.correction!r}")
         if not 0 < self.alpha < 1:
-            raise UsageError(f"--alpha must be between 0 and 1, not {self.alpha}")
+            raise SettingError("alpha", f"must be between 0 and 1, not {self.alpha}")
         if self.permutations < 1:
-            raise UsageError("--permutations must be at least 1")
+            raise SettingError("permutations", f"must be at least 1, not {self.permutations}")
         if self.seed < 0:
-            raise UsageError("--seed must be 0 or more")
+            raise SettingError("seed", f"must be 0 or more, not {self.seed}")
 
     @property
     def confidence(self) -> float:
