@@ -109,3 +109,30 @@ def test_a_long_run_given_as_qrels_is_still_said_to_be_a_run(tmp_path):
     assert status == 1 and stderr == (f"Error: {run}: looks like a run file (6 fields: qid Q0 docid rank score tag), "
                                       "not qrels; a run is ingested with `irw ingest run`\n"), stderr[:500]
     assert most < TMPDIR_BOUND, f"{most:,} bytes in W.tmp"
+
+
+@pytest.mark.conformance
+def test_an_evaluation_past_irw_temp_limit_says_so_and_stores_nothing(tmp_path, conformance):
+    """Past IRW_TEMP_LIMIT the command is told of that limit (a larger IRW_MEMORY_LIMIT would not
+    help), and the evaluation stores nothing."""
+    import os
+    import subprocess
+    import sys
+
+    dl19, db = conformance / "dl19-passage", tmp_path / "w.duckdb"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+           "IRW_MEMORY_LIMIT": "20MB", "IRW_TEMP_LIMIT": "1MB"}
+
+    def irw(*args):
+        return subprocess.run([sys.executable, "-m", "warehouse", *map(str, args), "--db", str(db)],
+                              capture_output=True, text=True, env=env)
+
+    assert irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19").returncode == 0
+    assert irw("ingest", "run", dl19 / "runs" / "run.dl19.REP_LLAMA.txt", "--name", "REP_LLAMA").returncode == 0
+    refused = irw("eval", "-m", "all_trec")
+    assert (refused.returncode, refused.stdout) == (1, ""), refused.stderr
+    assert refused.stderr.startswith("Error: the command needed more disk to spill to than IRW_TEMP_LIMIT lets "
+                                     "DuckDB use (1MB): Out of Memory Error: "), refused.stderr
+    assert ").; " not in refused.stderr
+    assert refused.stderr.endswith("; nothing was stored: run it again with a larger IRW_TEMP_LIMIT, or without it\n")
+    assert irw("sql", "select count(*) as n from scores", "-f", "csv").stdout == "n\n0\n"

@@ -1153,8 +1153,10 @@ def _refuse_open_transaction(con: duckdb.DuckDBPyConnection) -> None:
 # -- what DuckDB's errors mean ----------------------------------------------------------------
 
 def _first_line(error: BaseException) -> str:
+    """DuckDB's message, its first line, as a clause of ours ("...: {it}; nothing was stored"):
+    without the full stop some of its messages end in."""
     text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+    return text.splitlines()[0].rstrip(".") if text else type(error).__name__
 
 
 def _open_failure(path: str, error: BaseException, *, read_only: bool) -> IrwError:
@@ -1207,6 +1209,14 @@ def spill_limit_met(error: BaseException) -> bool:
     return "max_temp_directory_size" in str(error) and bool(os.environ.get("IRW_TEMP_LIMIT"))
 
 
+def spill_limit_said() -> str:
+    """What IRW_TEMP_LIMIT's refusal says the command needed (the warehouse's and a file's read)."""
+    return f"more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use ({os.environ.get('IRW_TEMP_LIMIT')})"
+
+
+SPILL_LIMIT_ADVICE = "run it again with a larger IRW_TEMP_LIMIT, or without it"
+
+
 def failure(path: str, error: BaseException) -> IrwError:
     """A DuckDB error met while working on the warehouse, as an IrwError that says what happened
     and what to do: a damaged file, a full disk, a folder DuckDB cannot write, or (otherwise)
@@ -1230,10 +1240,8 @@ def failure(path: str, error: BaseException) -> IrwError:
     if isinstance(error, duckdb.IOException):
         return DatabaseError(f"DuckDB could not read or write the warehouse {path}: {message}")
     if (isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text) and spill_limit_met(error):
-        return DatabaseError(
-            f"the command needed more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use "
-            f"({os.environ.get('IRW_TEMP_LIMIT')}): {message}; nothing was stored. Run it again with a larger "
-            "IRW_TEMP_LIMIT, or without it")
+        return DatabaseError(f"the command needed {spill_limit_said()}: {message}; nothing was stored: "
+                             f"{SPILL_LIMIT_ADVICE}")
     if isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text:
         return DatabaseError(
             f"the command needed more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT, default "

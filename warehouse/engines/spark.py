@@ -43,6 +43,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from warehouse.engines.dialect import SparkStatement, spark_statements
 from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
 from warehouse.ingestion.files import has_scheme
+from warehouse.store.catalog import GLOB_CHARS
 from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, frame_label
 from warehouse.engines.base import Statements
 from warehouse.resources import read_sql
@@ -516,7 +517,7 @@ def _is_parquet(spark, spec: str) -> bool:
 def _is_pattern(spec: str) -> bool:
     """Whether spec is a pattern to expand: it holds `*`, `?` or `[` and names no local file or
     folder as it is (one that does is that file, as ingestion.files.run_files takes it)."""
-    return any(c in spec for c in "*?[") and not os.path.exists(_local(spec))
+    return any(c in GLOB_CHARS for c in spec) and not os.path.exists(_local(spec))
 
 
 def _spark_path(spec: str) -> str:

@@ -26,8 +26,8 @@ from warehouse.formats.escaping import name_problem, shown
 from warehouse import interrupt, leftovers
 from warehouse.store import transfer
 from warehouse.store.catalog import GLOB_CHARS, delete_qrels_set, delete_run, refuse_bad_name
-from warehouse.engines.duckdb import (Database, DuckDBError, DuckDBInvalidInput, DuckDBIOError, DuckDBOutOfMemory,
-                                      memory_limit, spill_limit_met)
+from warehouse.engines.duckdb import (SPILL_LIMIT_ADVICE, Database, DuckDBError, DuckDBInvalidInput, DuckDBIOError,
+                                      DuckDBOutOfMemory, memory_limit, spill_limit_met, spill_limit_said)
 from warehouse.errors import ConflictError, InputFileError, Problem, UsageError
 from warehouse.resources import composed_sql, read_sql
 
@@ -813,9 +813,7 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
     except DuckDBOutOfMemory as exc:
         if spill_limit_met(exc):
             raise InputFileError([Problem(_shown_path(path), 0, (
-                f"reading it needs more disk to spill to than IRW_TEMP_LIMIT lets DuckDB use "
-                f"({os.environ.get('IRW_TEMP_LIMIT')}); nothing was stored: run it again with a larger IRW_TEMP_LIMIT, "
-                "or without it"))]) from None
+                f"reading it needs {spill_limit_said()}; nothing was stored: {SPILL_LIMIT_ADVICE}"))]) from None
         # not the file's fault: DuckDB reads text in buffers of 16 x its longest line (about 32 MB)
         raise InputFileError([Problem(_shown_path(path), 0, (
             f"reading it needs more memory than irw lets DuckDB use ({memory_limit()}: IRW_MEMORY_LIMIT; DuckDB reads "
