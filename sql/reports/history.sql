@@ -1,6 +1,7 @@
 -- history: each system's runs in time order, with the primary measure and the best so far.
 -- Grain: one row per run with a stored score for the measure, ordered by system, then run date,
--- then run name (byte order), which is also the order "the run before" follows.
+-- then ingest order (ingested_at, then run_id: the runs of one batch), which is also the order "the
+-- run before" follows: runs of one date keep their order when one is renamed.
 -- Inputs: runs, scores, measures (aggregate kind); report_runs (temporary: run_id, run_position:
 -- the runs chosen, warehouse/store/catalog.py select_runs); $evaluation_id, $stored (the measure's stored
 -- name).
@@ -39,6 +40,7 @@ dated as (
         r.name as run,
         r.description,
         r.file_created_at as run_date,
+        r.ingested_at,
         a.value,
         a.queries
     from runs as r
@@ -56,12 +58,12 @@ final as (
         value,
         queries,
         max(value) over (
-            partition by system order by run_date, run rows between unbounded preceding and current row
+            partition by system order by run_date, ingested_at, run_id rows between unbounded preceding and current row
         ) as best_so_far,
-        lag(run_id) over (partition by system order by run_date, run) as previous_run_id,
-        row_number() over (partition by system order by run_date, run) as position
+        lag(run_id) over (partition by system order by run_date, ingested_at, run_id) as previous_run_id,
+        row_number() over (partition by system order by run_date, ingested_at, run_id) as position
     from dated
-    order by system, run_date, run
+    order by system, run_date, ingested_at, run_id
 )
 
 select * from final

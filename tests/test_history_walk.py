@@ -1,0 +1,36 @@
+"""What a team tracking its systems over months found in the history (a walk of 28 runs over eight
+months): runs of one system and one date were ordered by name, so renaming one changed which run
+each was compared with, and the verdicts."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from conftest import Cli
+
+pytestmark = pytest.mark.conformance
+
+
+@pytest.fixture
+def one_date(tmp_path, conformance) -> Cli:
+    dl19 = conformance / "dl19-passage"
+    irw = Cli(tmp_path / "w.duckdb")
+    assert irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for version, run in (("v3", "BM25"), ("v4", "BM25_RM3"), ("v5", "SPLADE_P_P_ENSEMBLE_DISTIL")):
+        assert irw("ingest", "run", dl19 / "runs" / f"run.dl19.{run}.txt", "--name", version,
+                   "--system", "S", "--date", "2026-07-01").exit_code == 0
+    return irw
+
+
+def _history(irw: Cli) -> list[tuple[str, str]]:
+    result = irw("report", "history", "-m", "AP", "-f", "csv")
+    assert result.exit_code == 0, result.stderr
+    return [(row["run"], row["previous"]) for row in csv.DictReader(io.StringIO(result.stdout))]
+
+
+def test_runs_of_one_date_keep_their_ingest_order_when_one_is_renamed(one_date):
+    assert _history(one_date) == [("v3", ""), ("v4", "v3"), ("v5", "v4")]
+    assert one_date("rename", "run", "v3", "z3").exit_code == 0
+    assert _history(one_date) == [("z3", ""), ("v4", "z3"), ("v5", "v4")]
