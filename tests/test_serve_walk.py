@@ -185,3 +185,15 @@ def test_no_page_shows_nan(walk, url):
     status, _, html = get(walk["base"] + url)
     assert status == 200, html[-2000:]
     assert not re.search(r"\bnan\b", html, re.I), re.search(r".{0,80}\bnan\b.{0,40}", html, re.I).group(0)
+
+
+@pytest.mark.parametrize("query", ["m=AP&m=nDCG@10", "m=AP+nDCG@10", "m=P.5,10"])
+def test_a_history_of_several_measures_is_a_400_as_the_command_s_refusal(walk, query):
+    """The served history drew the first of several measures; `irw report history -m AP -m nDCG@10`
+    refuses them (a history follows one measure)."""
+    base = walk["base"]
+    status, _, body = get(f"{base}/api/qrels/dl19/history?{query}")
+    assert status == 400 and "the history follows one measure, and 2 were given" in json.loads(body)["error"], body[:300]
+    status, _, html = get(f"{base}/qrels/dl19/history?{query}")
+    assert status == 400 and "the history follows one measure" in html
+    assert get(f"{base}/api/qrels/dl19/history?m=nDCG@10")[0] == 200

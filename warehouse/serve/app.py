@@ -486,10 +486,11 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
         async def handler(request: Request) -> Response:
             qrels = param(request, "qrels")
             c = Choices.of(request)
-            measure = c.shown_measures[0] if c.measures else "AP"
+            # several ?m= are refused as -m twice is (page_history._refuse_several), never their first
+            measure = c.measures[0] if c.measures and len(c.measures) == 1 else "AP"
 
             def build(wh):
-                page = reports.history(wh, qrels, measure, runs=c.runs, systems=c.systems)
+                page = reports.history(wh, qrels, c.measures or "AP", runs=c.runs, systems=c.systems)
                 if kind != "html":
                     return page.table()
                 return render("serve/history.html", page=page, title=f"History: {measure} on {qrels}",
