@@ -1,6 +1,7 @@
-"""What a team tracking its systems over months found in the history (a walk of 28 runs over eight
-months): runs of one system and one date were ordered by name, so renaming one changed which run
-each was compared with, and the verdicts."""
+"""What a team tracking its systems over months found (a walk of 28 runs over eight months): runs of
+one system and one date were ordered by name in the history, so renaming one changed which run each
+was compared with, and the verdicts; and a leaderboard's folder kept the pages of runs removed or
+renamed since, which a team publishing the folder went on serving."""
 from __future__ import annotations
 
 import csv
@@ -34,3 +35,27 @@ def test_runs_of_one_date_keep_their_ingest_order_when_one_is_renamed(one_date):
     assert _history(one_date) == [("v3", ""), ("v4", "v3"), ("v5", "v4")]
     assert one_date("rename", "run", "v3", "z3").exit_code == 0
     assert _history(one_date) == [("z3", ""), ("v4", "z3"), ("v5", "v4")]
+
+
+def test_a_leaderboard_removes_the_pages_of_runs_no_longer_on_it_and_keeps_one_someone_changed(one_date, tmp_path):
+    board = tmp_path / "site" / "index.html"
+    pages = board.parent / "index_runs"
+
+    def report():
+        result = one_date("report", "leaderboard", "-m", "AP", "-o", board)
+        assert result.exit_code == 0, result.stderr
+        return result.stderr
+
+    report()
+    assert sorted(p.name for p in pages.glob("*.html")) == ["v3.html", "v4.html", "v5.html"]
+    assert one_date("rm", "run", "v4").exit_code == 0
+    assert one_date("rename", "run", "v3", "z3").exit_code == 0
+    said = report()
+    assert f"removed 2 run pages of runs no longer on the board from {pages}: v3.html, v4.html\n" in said, said
+    assert sorted(p.name for p in pages.glob("*.html")) == ["v5.html", "z3.html"]
+    assert "v4.html" not in board.read_text() and "z3.html" in board.read_text()
+    with open(pages / "z3.html", "a") as page:  # someone's now: left as it is
+        page.write("<!-- ours -->")
+    assert one_date("rm", "run", "z3").exit_code == 0
+    assert "removed" not in report()
+    assert sorted(p.name for p in pages.glob("*.html")) == ["v5.html", "z3.html"]

@@ -100,6 +100,7 @@ class PagesWritten(Sequence):
     paths: list[Path]
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)  # pages of runs no longer in the report
 
     def __getitem__(self, index):
         return self.paths[index]
@@ -117,6 +118,12 @@ class PagesWritten(Sequence):
             kept = len(pages) - fresh
             line = f"wrote {fresh:,} run {'page' if fresh == 1 else 'pages'} to {pages[0].parent}"
             lines.append(line + (f"; {kept:,} unchanged" if kept else ""))
+        if self.removed:
+            pages = "page" if len(self.removed) == 1 else "pages"
+            lines.append(f"removed {len(self.removed):,} run {pages} of runs no longer on the board from "
+                         f"{self.removed[0].parent}: "
+                         + ", ".join(p.name for p in self.removed[:5])
+                         + (f" and {len(self.removed) - 5:,} more" if len(self.removed) > 5 else ""))
         return lines
 
 
@@ -169,9 +176,14 @@ class PageManifest:
         info = (self.path.parent / name).stat()
         self.pages[name] = {"inputs": key, "size": info.st_size, "mtime_ns": info.st_mtime_ns}
 
-    def save(self, names: Iterable[str]) -> None:
-        """Keeps the entries of these pages (the report's now) and writes the manifest if it changed."""
+    def save(self, names: Iterable[str]) -> list[str]:
+        """Keeps the entries of these pages (the report's now) and writes the manifest if it changed.
+        Returns the pages it held that the report no longer has (a run removed, renamed or left out
+        since) whose files are as irw wrote them: the caller removes them once the report no longer
+        links to them. A page changed since it was written is someone's: it is left, and forgotten."""
         keep = set(names)
+        gone = [name for name, entry in sorted(self.pages.items())
+                if name not in keep and isinstance(entry, dict) and self.current(name, entry.get("inputs"))]
         self.pages = {name: entry for name, entry in sorted(self.pages.items()) if name in keep}
         if self.pages != self._saved:
             # one line, so json's C encoder writes it (indent= takes the Python one: a tenth of the
@@ -179,3 +191,4 @@ class PageManifest:
             write_atomically(self.path, json.dumps({"format": _MANIFEST_FORMAT, "pages": self.pages},
                                                    sort_keys=True).encode("utf-8"))
             self._saved = dict(self.pages)
+        return gone

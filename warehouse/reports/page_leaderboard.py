@@ -336,9 +336,16 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
         place = {path: i for i, path in enumerate(out.paths)}  # the lists name the pages in the board's order
         out.written.sort(key=place.__getitem__)
         out.unchanged[kept:] = sorted(out.unchanged[kept:], key=place.__getitem__)
-        manifest.save(links.values())
+        gone = manifest.save(links.values())
     html = render_leaderboard(board, href(folder.name) if run_pages else None)
     (out.written if write_if_changed(path, html) else out.unchanged).insert(0, path)
+    if run_pages:  # once the leaderboard no longer links to them
+        for name in gone:
+            try:
+                (folder / name).unlink()
+                out.removed.append(folder / name)
+            except FileNotFoundError:
+                pass
     return out
 
 
