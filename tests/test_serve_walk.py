@@ -197,3 +197,19 @@ def test_a_history_of_several_measures_is_a_400_as_the_command_s_refusal(walk, q
     status, _, html = get(f"{base}/qrels/dl19/history?{query}")
     assert status == 400 and "the history follows one measure" in html
     assert get(f"{base}/api/qrels/dl19/history?m=nDCG@10")[0] == 200
+
+
+def test_a_measure_added_while_serving_is_on_the_leaderboard_without_a_restart(walk):
+    """`irw measures add` and `irw eval` while the server ran: ?m= of the new measure was "unknown
+    measure" (a 400) until the server was restarted (the leaderboard parses its columns before it
+    opens the warehouse, which is when a warehouse's measures become known)."""
+    base, folder = walk["base"], walk["folder"]
+    (folder / "half.sql").write_text(JPREC.replace("jprec", "halfwalk").replace(
+        "cast(count(*) filter (where is_rel and rank <= $k) as double)\n        / cast(count(*) filter (where rank <= $k) as double)",
+        "0.5"))
+    irw("measures", "add", folder / "half.sql", cwd=folder)
+    irw("eval", "-m", "halfwalk", "--qrels", "dl19", cwd=folder)
+    rows = get_json(f"{base}/api/qrels/dl19/leaderboard?m=halfwalk")
+    assert rows and {row["halfwalk"] for row in rows if row["run"] != NAN_RUN} == {0.5}, rows[:2]
+    status, _, html = get(f"{base}/qrels/dl19?m=halfwalk")
+    assert status == 200 and "halfwalk" in html

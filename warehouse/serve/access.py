@@ -145,6 +145,14 @@ class WarehouseAccess:
                 gc.collect()
                 time.sleep(0.02)
 
+    def learn_measures(self) -> None:
+        """Makes the measures added to the warehouse since a request last opened it known to measure
+        parsing (opening it registers them: core.Warehouse), for what a handler parses before
+        opening it (a leaderboard's columns)."""
+        with self._session(False):
+            with self._open(False):
+                pass
+
     # -- pages ------------------------------------------------------------------------------------
     def page(self, build: Callable[[Warehouse], T], needs: Callable[[], str],
              may_store: Callable[[Warehouse], str] | None = None) -> T:

@@ -44,7 +44,7 @@ from starlette.routing import Route
 
 from warehouse.formats import formatting
 from warehouse import reports
-from warehouse.errors import IrwError, NotFoundError, ReadOnlyError, ServerUnreachable, WarehouseNotFound
+from warehouse.errors import IrwError, MeasureError, NotFoundError, ReadOnlyError, ServerUnreachable, WarehouseNotFound
 from warehouse.reports.render import environment as report_environment
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import parse_all
@@ -362,7 +362,12 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             c = Choices.of(request)
             too_far = None
             try:
-                columns = paging.leaderboard_columns(_parse_measures(c.measures))
+                try:
+                    measures = _parse_measures(c.measures)
+                except MeasureError:  # perhaps a measure added since (irw measures add): learnt, then parsed again
+                    await run_in_threadpool(access.learn_measures)
+                    measures = _parse_measures(c.measures)
+                columns = paging.leaderboard_columns(measures)
                 try:
                     choice, sort = paging.page_choice(request.query_params, columns)
                 except paging.PageTooFar as exc:  # the first page says how many the list has
