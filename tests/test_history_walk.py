@@ -59,3 +59,12 @@ def test_a_leaderboard_removes_the_pages_of_runs_no_longer_on_it_and_keeps_one_s
     assert one_date("rm", "run", "z3").exit_code == 0
     assert "removed" not in report()
     assert sorted(p.name for p in pages.glob("*.html")) == ["v5.html", "z3.html"]
+
+
+def test_a_difference_that_rounds_to_nothing_is_printed_without_a_sign(one_date):
+    """History and compare tables printed `-0.0000` (a reverted version's delta, -0.00001), where the
+    HTML pages printed 0.0000: one rule for a number's text now, in every table."""
+    result = one_date("sql", "select cast(-0.00001 as double) as tiny, cast(-0.5 as double) as half, "
+                             "cast(-0.0 as double) as zero")
+    assert result.exit_code == 0, result.stderr
+    assert "-0.0000" not in result.stdout and result.stdout.count("0.0000") == 2 and "-0.5000" in result.stdout

@@ -17,7 +17,9 @@ _BARE = re.compile(r"[^\s,;()'\"`?\\]+")
 def format_number(value: float, decimals: int = DECIMALS) -> str:
     if math.isnan(value):
         return "nan"
-    return f"{value:.{decimals}f}"
+    text = f"{value:.{decimals}f}"
+    # a difference of -0.00001 is no difference at the decimals shown: never "-0.0000"
+    return text[1:] if text[0] == "-" and not text.strip("-0.") else text
 
 
 def _blob_text(value: bytes | bytearray | memoryview) -> str:

@@ -25,8 +25,8 @@ def fmt_delta(value: float | None) -> str:
     if missing(value):
         return DASH
     text = format_number(value)
-    if text.lstrip("-").strip("0.") == "":
-        return format_number(0.0)  # no "-0.0000"
+    if text == format_number(0.0):
+        return text  # no sign: neither "+0.0000" nor "-0.0000"
     return text if value < 0 else "+" + text
 
 
