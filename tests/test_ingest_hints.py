@@ -82,7 +82,11 @@ def test_the_other_preference_format_is_one_error_naming_the_option(command, giv
     else:
         result = irw("trec-eval", "-R", "qrels_prefs" if qrels_format else "prefs", judgments, run, db=False)
     assert result.exit_code == 1, result.output
-    assert result.stderr.splitlines() == [f"Error: {judgments}: {PREFS_AS_QRELS if qrels_format else QRELS_AS_PREFS}"]
+    said = PREFS_AS_QRELS if qrels_format else QRELS_AS_PREFS
+    if command == "trec-eval":  # its own -R value, not ingest's option
+        said = said.split("; ")[0] + ("; give -R prefs to read preference judgments" if qrels_format
+                                      else "; give -R qrels_prefs to read a qrels file as preferences")
+    assert result.stderr.splitlines() == [f"Error: {judgments}: {said}"]
     assert fingerprint_at(seeded_db) == before
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,7 @@ from warehouse.errors import InputFileError, IrwError, MeasureError, Problem, Se
 from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only,
                                             measure_params, runs_by_rows)
 from warehouse.formats.formatting import TREC_NAN, trec_line
-from warehouse.ingestion.files import SwappedFileError, display_name
+from warehouse.ingestion.files import PrefsFormatError, SwappedFileError, display_name
 from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, JG_FAMILIES, LEVELS, MEASURE_SETS, NONE,
                                            PREFS_FAMILIES, RAW, Measure, default_measures, parse, parse_trec,
                                            suggestion, trec_measure_set)
@@ -75,17 +76,23 @@ class Flag:
 # every flag the parser takes).
 FLAGS: tuple[Flag, ...] = (
     Flag(("-h", "--help"), None, "print this help and exit", {"action": "store_true"}),
-    Flag(("-v", "--version"), None, "print to stderr, as trec_eval does, the trec_eval version followed (9.0.8;\n"
-         "10.0-rc2, 10.0's VERSIONID, with --compat 10) and irw's, and exit",
+    Flag(("-v", "--version"), None, "print trec_eval's line to stderr, as trec_eval does, for the version followed\n"
+         "(`trec_eval version 9.0.8`; 10.0-rc2, 10.0's VERSIONID, with --compat 10), and\n"
+         "exit; `irw --version` prints irw's",
          {"action": "store_true"}),
     Flag(("-q", "--query_eval_wanted"), None, 'print the value of every measure for every query, then the summary ("all")',
          {"action": "store_true"}),
     Flag(("-n", "--nosummary"), None, "no summary: print only the per-query lines (with -q)", {"action": "store_true"}),
+    # trec_eval's levels 1 to 6 print its internal dumps, which irw cannot print byte for byte
+    Flag(("-D", "--Debug_level"), "N", "debug level: 0, trec_eval's default (the normal output), is the one taken;\n"
+         "trec_eval's debug output (levels 1 to 6) and N.QID form are refused",
+         {"default": "0"}),
     Flag(("-c", "--complete_rel_info_wanted"), None, "complete: average over every query of the qrels, a query the run lacks scoring 0",
          {"action": "store_true"}),
     Flag(("-l", "--level_for_rel"), "N", "relevance level: a document is relevant when its grade >= N (default 1); gain\n"
          "measures (ndcg, ndcg_cut, G ...) use the grades and ignore it", {"type": int, "default": 1}),
-    Flag(("-M", "--Max_retrieved_per_topic"), "N", "depth: only the first N documents of each query count (after ranking)",
+    Flag(("-M", "--Max_retrieved_per_topic"), "N", "depth: only the first N documents of each query count (after ranking);\n"
+         "9223372036854775807, trec_eval's default (MAXLONG), or any N from 2^62 up: no limit",
          {"type": int, "default": None}),
     Flag(("-J", "--Judged_docs_only"), None, "judged only: drop unjudged documents (and negative grades) and re-rank the rest",
          {"action": "store_true"}),
@@ -175,6 +182,8 @@ stored; `irw ingest` and `irw eval` keep runs and scores.
 """ + "".join(_help_entry(name, text) for name, text in POSITIONALS)
         + "".join(_help_entry(_flag_label(flag), flag.help) for flag in FLAGS) + """
 Ties are broken by docid, descending, in byte order; the file's rank column is ignored.
+trec_eval's long names may be shortened to a unique prefix (--meas, --query), as its getopt_long
+takes them; --compat, --engine and --master are taken whole.
 Exit status: 0 on success, 1 for a bad file, 2 for bad arguments, 7 when no query has both
 results and relevance judgments (in any one of the runs given).
 """)
@@ -202,7 +211,68 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# irw's own long options, taken whole: only trec_eval's long names are read from a prefix
+IRW_OPTIONS = ("--compat", "--engine", "--master")
+TREC_EVAL_LONG_NAMES = tuple(name for flag in FLAGS for name in flag.names
+                             if name.startswith("--") and name not in IRW_OPTIONS)
+_KNOWN_NAMES = frozenset(name for flag in FLAGS for name in flag.names)
+_TAKES_VALUE = frozenset(name for flag in FLAGS if flag.argument for name in flag.names)
+
+
+def whole_long_names(argv: list[str]) -> list[str]:
+    """ARGV with each unique prefix of one of trec_eval's long options written whole (`--meas map`
+    as `--measure map`, `--Max=10` as `--Max_retrieved_per_topic=10`), as trec_eval's getopt_long
+    reads them; an exact name is itself, an option's value is left alone, and so is everything
+    after `--`. irw's own options (--compat, --engine, --master) are taken whole only, so that
+    none of trec_eval's prefixes (--c, --m) becomes ambiguous. A prefix of two of trec_eval's
+    names (--R, --Re) is refused, as getopt_long refuses it."""
+    out: list[str] = []
+    value_next = False
+    for position, arg in enumerate(argv):
+        if value_next:
+            out.append(arg)
+            value_next = False
+        elif arg == "--":
+            return out + argv[position:]
+        elif arg.startswith("--") and len(arg) > 2:
+            name, equals, value = arg.partition("=")
+            if name not in _KNOWN_NAMES:
+                matches = sorted(whole for whole in TREC_EVAL_LONG_NAMES if whole.startswith(name))
+                if len(matches) > 1:
+                    raise UsageError(f"{name} is ambiguous (trec_eval's {' or '.join(matches)}): give more of the "
+                                     "name")
+                name = matches[0] if matches else name
+            out.append(name + equals + value)
+            value_next = name in _TAKES_VALUE and not equals
+        else:
+            out.append(arg)
+            if arg.startswith("-") and len(arg) > 1:
+                # short flags, possibly several in one (-qc, -qm map, -M10): the first taking a value
+                # takes the rest of the argument, or the next one
+                for at, letter in enumerate(arg[1:], 1):
+                    if f"-{letter}" in _TAKES_VALUE:
+                        value_next = at == len(arg) - 1
+                        break
+    return out
+
+
+def _debug_level_taken(value: str) -> None:
+    """trec_eval's -D N (get_debug_level_query: atol(N)) or -D N.QID (QID alone is evaluated, with
+    debug output at level N): irw prints trec_eval's normal output only, which is -D 0's."""
+    level, dot, qid = value.partition(".")
+    if dot:
+        raise UsageError(f"-D {value}: trec_eval's N.QID form evaluates query {qid} alone (with debug output when N "
+                         "is not 0), which irw trec-eval does not do: give -D 0 or no -D, and a run file holding "
+                         f"that query's lines alone (grep '^{qid}[[:space:]]' RUN_FILE > RUN_FILE.{qid})")
+    if not re.fullmatch(r"[+-]?[0-9]+", level.strip()):
+        raise UsageError(f"-D takes a debug level, 0 here (trec_eval's default), not {value!r}")
+    if int(level) != 0:
+        raise UsageError(f"-D {value}: trec_eval prints debug output at levels 1 to 6, which irw trec-eval does not "
+                         "reproduce: give -D 0 (trec_eval's default, the normal output) or no -D")
+
+
 def parse_args(argv: list[str]) -> TrecEvalArgs:
+    argv = whole_long_names(argv)
     after = []
     # getopt's end of options, as trec_eval reads it: here the second `--` typed (Click and main()
     # drop the first), so that `irw trec-eval -- -- -q run` reads -q as a file as trec_eval reads it
@@ -216,6 +286,10 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     ns.qrels, ns.runs = files[0], files[1:]
     if ns.M is not None and ns.M < 1:
         raise UsageError(f"-M takes the number of documents to keep per query, at least 1, not {ns.M}")
+    if ns.M is not None and ns.M >= NO_DEPTH:
+        # trec_eval's own default is MAXLONG (2^63 - 1): a depth no run reaches, which is no depth
+        ns.M = None
+    _debug_level_taken(ns.D)
     if ns.master and not evaluates_files(ns.engine):
         raise UsageError("--master names a Spark cluster: use it with --engine spark")
     if evaluates_files(ns.engine) and (ns.Z or ns.R != "qrels"):
@@ -501,6 +575,24 @@ def _require_format(measures: list[Measure], rel_format: str) -> None:
                            f"with -R {rel_format} ask for {_FORMAT_SETS_SHOWN[wanted]}")
 
 
+# what sql/ingest/qrels_problems.sql tells `irw ingest qrels` to do with judgment groups; trec-eval says -R
+_INGEST_GROUPS_HINT, _TREC_EVAL_GROUPS_HINT = "ingest the file with --subtopics", "give -R qrels_jg"
+
+
+@contextmanager
+def _said_with_r_flag() -> Iterator[None]:
+    """A qrels file's duplicate judgments in several groups: ingestion's hint names `irw ingest
+    qrels --subtopics`, an option trec-eval lacks; trec-eval reads such a file with -R qrels_jg."""
+    try:
+        yield
+    except InputFileError as exc:
+        if type(exc) is not InputFileError or not any(_INGEST_GROUPS_HINT in p.reason for p in exc.problems):
+            raise
+        problems = [replace(p, reason=p.reason.replace(_INGEST_GROUPS_HINT, _TREC_EVAL_GROUPS_HINT))
+                    for p in exc.problems]
+        raise InputFileError(problems, exc.total, read_lines=exc.read_lines, hint=exc.hint) from None
+
+
 @contextmanager
 def _swapped_files_named() -> Iterator[None]:
     """A qrels file that looks like a run, or a run that looks like qrels: trec_eval's own
@@ -554,9 +646,17 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
                           input_bytes=oneshot.input_size([args.qrels, *args.runs])) as db, _swapped_files_named():
         # a qrels_jg file, `qid group docid grade`, is stored as a subtopic set: its groups as subtopics
         if args.rel_format in ("prefs", "qrels_prefs"):
-            ingest.ingest_prefs(db, args.qrels, "qrels", digest=False, qrels_format=args.rel_format == "qrels_prefs")
+            try:
+                ingest.ingest_prefs(db, args.qrels, "qrels", digest=False, qrels_format=args.rel_format == "qrels_prefs")
+            except PrefsFormatError as exc:  # ingestion names both commands' options: here -R's value
+                hint = ("give -R qrels_prefs to read a qrels file as preferences" if args.rel_format == "prefs"
+                        else "give -R prefs to read preference judgments")
+                said = PrefsFormatError(exc.path, exc.looks_like, hint)
+                said.read_lines = exc.read_lines  # as ingestion marked it (judged by the file's head)
+                raise said from None
         else:
-            ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
+            with _said_with_r_flag():
+                ingest.ingest_qrels(db, args.qrels, "qrels", digest=False, subtopics=args.rel_format == "qrels_jg")
         judged_rows_only = keeps_judged_rows_only(args.settings, measures)
         oneshot.ingest_runs(db, args.runs, [_run_name(i) for i in range(len(args.runs))],
                             judged_rows_only=judged_rows_only)
@@ -570,15 +670,14 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     file is read and every run has a query to evaluate. process_ends: the caller exits the
     process right after (main(), from warehouse/__main__.py), so the one-shot database is left
     open instead of torn down."""
+    argv = whole_long_names(argv)
     if any(a in ("-h", "--help") for a in argv):
         out.write(HELP)
         return
     if any(a in ("-v", "--version") for a in argv):
-        # trec_eval prints its version to stderr and exits 0
-        from warehouse.version import __version__
-
-        version = TREC_EVAL_VERSIONS[_compat_of(argv)]
-        print(f"trec_eval version {version}: irw trec-eval {__version__}", file=sys.stderr)
+        # trec_eval prints its version line to stderr and exits 0; its line alone, as scripts read its
+        # third field (`irw --version` says irw's)
+        print(f"trec_eval version {TREC_EVAL_VERSIONS[_compat_of(argv)]}", file=sys.stderr)
         return
     args = replace(parse_args(argv), process_ends=process_ends)
     try:
