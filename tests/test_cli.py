@@ -220,6 +220,9 @@ def test_copy_typed_as_cp_says_how_it_names_its_warehouses(irw, db_path, tmp_pat
     copied = irw(*shlex.split(command)[1:], db=False)
     assert copied.exit_code == 0, copied.stderr
     assert irw("qrels", "--db", str(target), db=False).stdout == irw("qrels").stdout
+    # taken, but not shown as an argument of its usage (it said `irw copy [OPTIONS] [given]...`)
+    usage = next(line for line in irw("copy", "--help", db=False).stdout.splitlines() if "Usage:" in line)
+    assert usage.split() == ["Usage:", "irw", "copy", "[OPTIONS]"], usage
 
 
 def test_unknown_format_is_a_usage_error(seeded_db, irw):

@@ -589,8 +589,11 @@ def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -
         emit(wh.migrations(), fmt)
 
 
-@app.command("copy")
+# `irw copy A B`, as cp is typed, is taken (as extra arguments, which the usage line does not show)
+# only to say how irw copy names its warehouses
+@app.command("copy", context_settings={"allow_extra_args": True})
 def copy_command(
+    ctx: typer.Context,
     source: Annotated[Optional[str], typer.Option("--from", help="The warehouse to copy from: a DuckDB file or a "
                                                                  "postgresql:// URL (opened read-only). Required.",
                                                   show_default=False)] = None,
@@ -600,16 +603,14 @@ def copy_command(
                                                                    "default: every run.")] = None,
     replace: Annotated[bool, _replace_option("Replace runs and qrels sets the target holds under the same name "
                                              "with other content.")] = False,
-    # `irw copy A B`, as cp is typed: taken only to say how irw copy names its warehouses
-    given: Annotated[Optional[list[str]], typer.Argument(hidden=True)] = None,
 ) -> None:
     """Copy qrels sets, runs and stored scores between warehouses (DuckDB file <-> PostgreSQL)."""
     from warehouse.core import copy as copy_warehouse
     from warehouse.engines import shown
 
     with reported_errors():
-        if given or source is None or target is None:
-            typed = list(given or [])
+        if ctx.args or source is None or target is None:
+            typed = list(ctx.args)
             source = source or (typed.pop(0) if typed else "FROM")
             target = target or (typed.pop(0) if typed else "TO")
             example = f"irw copy --from {shlex.quote(shown(source))} --to {shlex.quote(shown(target))}"
