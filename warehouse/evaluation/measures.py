@@ -689,7 +689,16 @@ def parse(spec: str, builtin_only: bool = False, compat: int = 9) -> list[Measur
             raise
         hint = suggestion(spec)
         raise MeasureError(f"unknown measure {spec!r}; " + (f"did you mean {hint}? " if hint else "")
-                           + "`irw measures` lists them") from None
+                           + listing_pointer()) from None
+
+
+def listing_pointer() -> str:
+    """The commands that list the measures a name may mean: `irw measures` lists the built-in ones
+    only, so where the open warehouse has measures of its own (irw measures add), `irw measures list`
+    (which lists those) is named too."""
+    if not USER_FAMILIES:
+        return "`irw measures` lists them"
+    return "`irw measures` lists the built-in measures, `irw measures list` this warehouse's own"
 
 
 _TREC_NAME_AT_LEVEL = re.compile(r"(?P<name>[A-Za-z0-9_.]+)\(rel=(?P<level>-?[0-9]+)\)")
@@ -758,6 +767,34 @@ def builtin_name_in_any_case(name: str) -> str | None:
     lowered = name.lower()
     known_names = (*_IR_NAMES, *_IR_ALIASES, *ALL_FAMILIES, *NICKNAMES)
     return next((known for known in known_names if known.lower() == lowered), None)
+
+
+# a name and the cutoff written after it: P_10, P10 (head P, cutoff 10), nDCG_cut_10, RECALL_100
+_HEAD_AND_CUTOFF = re.compile(r"([A-Za-z][A-Za-z0-9_]*?)(?:_?([0-9]+))?")
+
+
+def builtin_spelled_otherwise(name: str) -> str | None:
+    """The built-in measure(s) `name` is when its letters are read in any case and its cutoff
+    written as irw and trec_eval write one (`p_10`, `P10` -> P@10, `MAP_CUT_10` -> AP@10,
+    `nDCG_cut_10` -> nDCG@10, `RECALL_100` -> R@100, `mrr10` -> RR@10): the names `-m` answers with
+    "did you mean" that built-in, or None. Other libraries' words that irw only suggests for a
+    built-in (`prec` for P, `hits` for Success) and names merely close to one (`myap`, `rbpg`) are
+    not built-in names, so they are not matched here."""
+    match = _HEAD_AND_CUTOFF.fullmatch(name)
+    if not match:
+        return None
+    head, cutoff = match.group(1).lower(), match.group(2)
+    heads = dict.fromkeys(known for known in (*_IR_NAMES, *_IR_ALIASES, *ALL_FAMILIES, *NICKNAMES)
+                          if known.lower() == head)
+    spellings = heads if cutoff is None else [f"{known}{joint}{cutoff}" for known in heads for joint in ("_", "@")]
+    for spelling in spellings:
+        try:
+            found = _parse_exact(spelling)
+        except MeasureError:
+            continue
+        names = [m.name for m in found]
+        return ", ".join(names) if len(names) <= 3 else f"{spelling} ({names[0]} ... {names[-1]})"
+    return None
 
 
 def suggestion(spec: str) -> str | None:

@@ -11,6 +11,12 @@ on PostgreSQL through warehouse/engines/dialect.py) that returns one row per run
     -- aggregate: mean            (required: mean over the evaluated queries, as trec_eval; sum; geo)
     -- description: ...           (optional)
 
+Other `-- word: ...` lines of the header are the author's comments (the examples' `-- Grain:`),
+kept in the stored text; a word close to a field's (`-- agregate:`) is refused at its line. A name
+irw reads as a built-in measure in any letter case or cutoff spelling (`ap`, `p_10`, `P10`) is
+refused: `-m NAME` must not mean the user's measure where it would otherwise ask "did you mean"
+the built-in.
+
 Parameters are bound as values ($k in the SQL, a double), never pasted in. When irw computes the
 measure, `ranked_judged` is a CTE of the view's columns holding the evaluation's runs, qrels set,
 relevance level, depth and query set only, made by the same SQL that prepares the built-ins' rows
@@ -95,6 +101,8 @@ def parse_definition(text: str, path: str) -> Definition:
             break
         last_header_line = number
         match = _FIELD.match(stripped)
+        if match and match.group(1).lower() not in KNOWN_FIELDS:
+            _refuse_misspelled_field(match.group(1), f"{path}:{number}")
         if match and match.group(1).lower() in KNOWN_FIELDS:
             key = match.group(1).lower()
             if key in fields:
@@ -105,7 +113,8 @@ def parse_definition(text: str, path: str) -> Definition:
             raise MeasureFileError(
                 f"{path}:{last_header_line + 1 if last_header_line else 1}: the header lacks `-- {key}: ...`; a measure "
                 "file starts with `-- measure: NAME`, `-- parameters: k=10` (or none) and `-- aggregate: mean` "
-                "(or sum, geo)")
+                "(or sum, geo)" + ("; a measure without parameters says `-- parameters: none`" if key == "parameters"
+                                   else ""))
     name, line = fields["measure"]
     if not _NAME.fullmatch(name):
         raise MeasureFileError(f"{path}:{line}: measure name {name!r}: use ASCII letters (A-Z, a-z), digits and _ "
@@ -120,6 +129,27 @@ def parse_definition(text: str, path: str) -> Definition:
     if last_header_line == len(text.splitlines()) or not text.strip():
         raise MeasureFileError(f"{path}:{last_header_line + 1}: no SQL after the header")
     return Definition(name, parameters, aggregate, description, text, path)
+
+
+# words a header field is mistaken for, beside the misspellings difflib finds
+_FIELD_WORDS = {"name": "measure", "param": "parameters", "params": "parameters", "agg": "aggregate",
+                "desc": "description"}
+
+
+def _refuse_misspelled_field(word: str, where: str) -> None:
+    """A `-- word:` header line that misspells a field (`-- agregate: mean`) is refused at its own
+    line: read as a comment, it would leave the field missing, or its value ignored. A word close to
+    none (`-- Grain:`, `-- trec_eval:`, `-- author:`, as the examples' headers and sql/'s have) is
+    a comment of the author's, kept in the stored text and not read."""
+    import difflib
+
+    lowered = word.lower()
+    # 0.75: agregate, parameter, params, descripton, measur are fields; grain, author, trec_eval are not
+    close = difflib.get_close_matches(lowered, KNOWN_FIELDS, n=1, cutoff=0.75)
+    meant = _FIELD_WORDS.get(lowered) or (close[0] if close else None)
+    if meant is not None:
+        raise MeasureFileError(f"{where}: `-- {word}:` is not a header field; did you mean `-- {meant}:`? (a header "
+                               "takes `-- measure:`, `-- parameters:`, `-- aggregate:` and `-- description:`)")
 
 
 def _parse_parameters(text: str, line: int, path: str) -> tuple[tuple[str, float], ...]:
@@ -165,6 +195,13 @@ def _refuse_builtin_name(name: str, where: str) -> None:
     if builtin is not None:
         raise MeasureFileError(f"{where}: {name} differs from the built-in measure {builtin} only in letter case "
                                "(`irw measures` lists them); give yours another name")
+    # a cutoff in the name, in another case or spelling: `-m p_10` (or P10, nDCG_cut_10, MAP_CUT_10)
+    # asks "did you mean P@10?" where no measure has that name, and would silently be the user's
+    spelled = measures.builtin_spelled_otherwise(name)
+    if spelled is not None:
+        raise MeasureFileError(f"{where}: {name} is the built-in measure {spelled} in other letter case or with its "
+                               f"cutoff written otherwise (`-m {name}` asks \"did you mean {spelled}?\"); give yours "
+                               "another name (`irw measures` lists the built-in measures)")
 
 
 # -- checks: adhoc's, on the file's own lines -----------------------------------------------------
@@ -466,6 +503,9 @@ def remove(db, name: str) -> None:
     from warehouse.errors import NotFoundError
 
     names = [row["name"] for row in stored(db)]
+    if name not in names and _is_builtin(name):
+        raise NotFoundError(f"{name} is a built-in measure, which cannot be removed; `irw measures rm` removes a "
+                            "measure added with `irw measures add` (`irw measures list` lists them)")
     if name not in names:
         from warehouse.store.catalog import close_names
 
@@ -476,6 +516,16 @@ def remove(db, name: str) -> None:
     with db.transaction():
         _forget(db, name)
     register(db)
+
+
+def _is_builtin(name: str) -> bool:
+    from warehouse.evaluation import measures
+
+    try:
+        measures.parse(name, builtin_only=True)
+    except MeasureError:
+        return False
+    return True
 
 
 def _forget(db, name: str) -> None:
@@ -536,8 +586,15 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             if run_id not in evaluated:
                 continue
             if (run_id, query_id) in seen:
-                raise MeasureError(f"{m.name} ({definition.path}) gives run {run_id} query {query_id} more than one "
-                                   "row: return one row per run x query (group by run_id, query_id)")
+                raise MeasureError(f"{m.name} ({definition.path}) gives more than one row for run "
+                                   f"{_run_name(db, run_id)}, query {query_id}: return one row per run x query "
+                                   "(group by run_id, query_id)")
             seen.add((run_id, query_id))
             rows.append((stored_name(m), run_id, query_id, value))
     return rows
+
+
+def _run_name(db, run_id: int) -> str:
+    """The name a user knows a run by (runs.run_id is the warehouse's own key)."""
+    names = {found: name for name, found in db.run_file("catalog/all_run_ids.sql").fetchall()}
+    return names.get(run_id, str(run_id))

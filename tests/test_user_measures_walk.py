@@ -1,0 +1,151 @@
+"""What a user walk writing measures in SQL found (irw measures add, rm, eval -m of a user measure).
+
+A measure named like a built-in with a cutoff in another case or spelling (`p_10`, `P10`,
+`nDCG_cut_10`) was added, and from then on `-m p_10`, which otherwise asks "did you mean P@10?",
+silently meant it; a measure's two rows for a run x query were reported with the run's internal
+id; a misspelled header field was reported as a missing one on another line, and `-- parameter:`
+or `-- name:` silently ignored; errors pointed to `irw measures`, which lists the built-in measures
+only; `irw measures rm AP` said there is no user measure AP."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from warehouse.errors import MeasureError
+from warehouse.evaluation import measures
+from warehouse.evaluation.user_measures import MeasureFileError, parse_definition
+
+from conftest import write_file
+
+ROOT = Path(__file__).resolve().parents[1]
+PREC = ROOT / "examples" / "measures" / "precision_at_k.sql"
+BODY = "select run_id, query_id, 1.0 as value from ranked_judged group by run_id, query_id\n"
+
+
+def measure_file(name: str, header: str = "-- parameters: none\n-- aggregate: mean\n") -> str:
+    return f"-- measure: {name}\n{header}{BODY}"
+
+
+# -- names irw reads as a built-in --------------------------------------------------------------
+
+SPELLED_OTHERWISE = {"nDCG_cut_10": "nDCG@10", "NDCG_CUT_10": "nDCG@10", "p_10": "P@10", "p_5": "P@5",
+                     "MAP_CUT_10": "AP@10", "RECALL_100": "R@100", "Recall_1000": "R@1000", "P10": "P@10",
+                     "ndcg10": "nDCG@10", "mrr10": "RR@10", "MAP10": "AP@10", "SUCCESS10": "Success@10"}
+
+
+@pytest.mark.parametrize("name", list(SPELLED_OTHERWISE))
+def test_a_built_in_name_with_its_cutoff_in_another_case_or_spelling_is_refused(name):
+    meant = SPELLED_OTHERWISE[name]
+    # where no measure has the name, -m asks for the built-in ...
+    with pytest.raises(MeasureError) as unknown:
+        measures.parse(name, builtin_only=True)
+    assert f"did you mean {meant}?" in str(unknown.value)
+    # ... so a user measure may not take it: `-m p_10` would silently be the user's
+    with pytest.raises(MeasureFileError) as refused:
+        parse_definition(measure_file(name), "mine.sql")
+    assert str(refused.value).startswith(f"mine.sql:1: {name} is the built-in measure {meant} in other letter case "
+                                         "or with its cutoff written otherwise"), str(refused.value)
+    assert "give yours another name" in str(refused.value)
+
+
+@pytest.mark.parametrize("name", ["prec", "myap", "judgedk", "rbpg", "prec10", "p10_hand", "gm_map10", "rbp_binary"])
+def test_a_name_of_its_own_is_still_accepted(name):
+    assert parse_definition(measure_file(name), "mine.sql").name == name
+
+
+@pytest.mark.parametrize("name, says", [("Map", "differs from the built-in measure MAP only in letter case"),
+                                        ("P_10", "is the name of a built-in measure")])
+def test_the_family_names_are_refused_as_before(name, says):
+    with pytest.raises(MeasureFileError, match=says):
+        parse_definition(measure_file(name), "mine.sql")
+
+
+def test_p_10_is_refused_by_irw_measures_add_and_is_not_added(seeded_db, irw, tmp_path):
+    path = write_file(tmp_path, "p_10.sql", measure_file("p_10"))
+    refused = irw("measures", "add", path)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith(f"Error: {path}:1: p_10 is the built-in measure P@10"), refused.stderr
+    assert "did you mean P@10?" in irw("eval", "-m", "p_10").stderr
+
+
+# -- a measure's rows ----------------------------------------------------------------------------
+
+def test_two_rows_for_a_run_and_query_name_the_run_not_its_internal_id(seeded_db, irw, tmp_path):
+    twice = f"-- measure: tworows\n-- parameters: none\n-- aggregate: mean\n{BODY}union all\n{BODY}"
+    assert irw("measures", "add", write_file(tmp_path, "tworows.sql", twice)).exit_code == 0
+    result = irw("eval", "-m", "tworows", "--qrels", "base")
+    assert result.exit_code != 0  # the message is what is checked here
+    # the rows come in the engine's order: the first repeated one is either query's
+    assert re.search(r"gives more than one row for run tagA, query q[12]: return one row per run x query",
+                     result.stderr), result.stderr
+
+
+# -- the header ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line, meant", [("-- agregate: mean", "aggregate"), ("-- parameter: none", "parameters"),
+                                         ("-- Descripton: mine", "description"), ("-- name: other", "measure")])
+def test_a_misspelled_header_field_is_refused_at_its_own_line(line, meant):
+    text = f"-- measure: mine\n-- parameters: none\n{line}\n-- aggregate: mean\n{BODY}"
+    with pytest.raises(MeasureFileError) as refused:
+        parse_definition(text, "typohdr.sql")
+    word = line[3:].partition(":")[0]
+    assert str(refused.value).startswith(f"typohdr.sql:3: `-- {word}:` is not a header field; did you mean "
+                                         f"`-- {meant}:`?"), str(refused.value)
+
+
+def test_other_header_comments_are_the_author_s_notes(tmp_path):
+    """As the examples' `-- Grain:` and `-- trec_eval:` lines (docs/measures.md says so)."""
+    text = f"-- measure: mine\n-- parameters: none\n-- aggregate: mean\n-- author: me\n-- Grain: run x query\n{BODY}"
+    assert parse_definition(text, "mine.sql").name == "mine"
+    assert parse_definition(PREC.read_text(), str(PREC)).name == "prec"
+
+
+def test_a_missing_parameters_line_says_to_write_none():
+    with pytest.raises(MeasureFileError) as refused:
+        parse_definition(f"-- measure: mine\n-- aggregate: mean\n{BODY}", "mine.sql")
+    assert str(refused.value).startswith("mine.sql:3: the header lacks `-- parameters: ...`")
+    assert str(refused.value).endswith("a measure without parameters says `-- parameters: none`")
+
+
+# -- the commands messages point to --------------------------------------------------------------
+
+def test_an_unknown_name_points_to_the_listing_of_the_warehouse_s_own_measures(seeded_db, irw):
+    """`irw measures` lists the built-in measures only: with prec added, `-m Prec` says so and
+    names `irw measures list`, which lists prec."""
+    assert irw("eval", "-m", "nosuch", "--qrels", "base").stderr.endswith(
+        "unknown measure 'nosuch'; `irw measures` lists them\n")
+    assert "prec" not in irw("measures", db=False).stdout.split()
+    assert irw("measures", "add", PREC).exit_code == 0
+    assert "prec" in irw("measures", "list").stdout.split()
+    result = irw("eval", "-m", "Prec", "--qrels", "base")
+    assert result.exit_code != 0  # the message is what is checked here
+    assert result.stderr.endswith("unknown measure 'Prec'; did you mean prec? `irw measures` lists the built-in "
+                                  "measures, `irw measures list` this warehouse's own\n"), result.stderr
+
+
+def test_rm_of_a_built_in_says_it_is_built_in(seeded_db, irw):
+    for name in ("AP", "P@10"):
+        result = irw("measures", "rm", name)
+        assert result.exit_code == 1
+        assert result.stderr == (f"Error: {name} is a built-in measure, which cannot be removed; `irw measures rm` "
+                                 "removes a measure added with `irw measures add` (`irw measures list` lists them)\n")
+    assert irw("measures", "rm", "nosuch").stderr == "Error: no user measure 'nosuch'; `irw measures list` lists them\n"
+
+
+# -- docs/measures.md ----------------------------------------------------------------------------
+
+def test_the_sql_for_a_level_the_docs_give_runs(seeded_db, irw):
+    """The docs said `measure = 'AP' and level = 2` "in SQL", which the table scores refuses (it
+    has no level); they name score_values, and scores joined to evaluations."""
+    docs = (ROOT / "docs" / "measures.md").read_text(encoding="utf-8")
+    assert "`measure = 'AP' and level = 2` in the view `score_values`" in docs
+    assert "joined to `evaluations` with `relevance_level = 2`" in docs
+    assert "an installed irw, from pip or a wheel, does not include that folder" in docs
+    assert irw("eval", "-m", "AP(rel=2)", "--qrels", "base").exit_code == 0
+    view = irw("sql", "select count(*) as n from score_values where measure = 'AP' and level = 2", "-f", "csv")
+    table = irw("sql", "select count(*) as n from scores as s inner join evaluations as e "
+                       "on e.evaluation_id = s.evaluation_id where s.measure = 'AP' and e.relevance_level = 2",
+                "-f", "csv")
+    assert view.exit_code == 0 and view.stdout == table.stdout and view.stdout.split() != ["n", "0"]
