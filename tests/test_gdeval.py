@@ -193,7 +193,7 @@ def test_misspelled_err_suggests_the_name(irw, tmp_path):
     irw("ingest", "qrels", qrels, "--name", "s")
     irw("ingest", "run", run, "--name", "seeded")
     result = irw("eval", "-m", "err@20")
-    assert result.exit_code == 1 and "did you mean ERR@20?" in result.stderr
+    assert result.exit_code == 2 and "did you mean ERR@20?" in result.stderr
 
 
 def test_grades_above_4_refuse_err_and_not_ndcg_exp(irw, tmp_path):

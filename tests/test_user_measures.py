@@ -356,7 +356,7 @@ def test_a_measure_of_your_own_typed_in_another_case_is_pointed_to_and_never_add
     assert cli("measures", "add", prec).exit_code == 0
     for typed, meant in (("Prec", "prec"), ("PREC@5", "prec(k=5)"), ("prce(k=20)", "prec(k=20)"), ("ap", "AP")):
         result = cli("eval", "-m", typed)
-        assert result.exit_code == 1 and f"unknown measure '{typed}'; did you mean {meant}?" in result.stderr, typed
+        assert result.exit_code == 2 and f"unknown measure '{typed}'; did you mean {meant}?" in result.stderr, typed
     shouted = write(tmp_path, "shouted.sql", prec.read_text().replace("-- measure: prec", "-- measure: PREC"))
     for replace in ((), ("--replace",)):
         refused = cli("measures", "add", shouted, *replace)
@@ -377,7 +377,7 @@ def test_spark_says_a_measure_of_your_own_is_computed_in_the_warehouse(tmp_path,
     assert cli("measures", "add", ROOT / "examples/measures/precision_at_k.sql").exit_code == 0
     refused = cli("eval", "--engine", "spark", "--qrels", source / "qrels.dl19-passage.txt", "--runs",
                   source / "runs" / "run.dl19.BM25.txt", "-m", "AP", "-m", "prec(k=5)", "--into", db, db=False)
-    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr == (f"Error: prec(k=5) is a measure of your own in {db} (irw measures add), and Spark "
                               "computes irw's built-in measures only: store the runs' rows there (irw ingest run FILE "
                               f"--db {db}) and evaluate it there (irw eval --db {db} -m 'prec(k=5)')\n")

@@ -136,7 +136,18 @@ class QueryTimeoutError(QueryError):
 
 
 class MeasureError(IrwError):
-    """A measure name or parameter cannot be understood."""
+    """A measure name or parameter cannot be understood: a usage error, as a bad option value is."""
+
+    exit_code = 2
+
+
+class MeasureValueError(MeasureError):
+    """A measure rightly named gives no value here: its SQL's values are refused (a user measure's
+    text, infinity or second row for a query), the qrels lack what it needs (preferences, judgment
+    groups, grades gdeval takes), no query of a run is judged, or its definition changed under
+    the evaluation. The measure's, the data's or another client's doing, not the command line's."""
+
+    exit_code = 1
 
 
 class RowsNotStoredError(IrwError):

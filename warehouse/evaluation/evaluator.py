@@ -10,7 +10,8 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
-from warehouse.errors import MeasureError, NotEvaluated, ReadOnlyError, RowsNotStoredError, UsageError
+from warehouse.errors import (MeasureError, MeasureValueError, NotEvaluated, ReadOnlyError, RowsNotStoredError,
+                             UsageError)
 from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name, tie_variant
 from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
@@ -467,7 +468,7 @@ class Evaluator:
                             "zero (nullif(divisor, 0) gives null, which scores 0; cast('nan' as double) marks a "
                             "value undefined for the query, as trec_eval's -nan)")
         if problems:
-            raise MeasureError.of_lines(problems)
+            raise MeasureValueError.of_lines(problems)
 
     def _load_user_values(self, names: list[str], run_ids: list[int]) -> None:
         """eval_user_values: the computed values of these user measures (stored names) and runs."""
@@ -479,7 +480,7 @@ class Evaluator:
         names = [stored_name(m) for m in measures]
         missing = [(n, r) for n in names for r in run_ids if (n, r) not in self._user_values]
         if missing:
-            raise MeasureError(f"{missing[0][0]}: its values were not computed before the evaluation's transaction "
+            raise MeasureValueError(f"{missing[0][0]}: its values were not computed before the evaluation's transaction "
                                "(another client changed the stored scores meanwhile); evaluate again")
         self._load_user_values(names, run_ids)
         self.db.run_file("eval/store_user_scores.sql", {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id,
@@ -639,7 +640,7 @@ def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) ->
             problems.append(f"{', '.join(missing)} of run {run}: no value with these settings "
                             f"({evaluation.settings.describe()}); no query was evaluated")
     if problems:
-        raise (ReadOnlyError if read_only else MeasureError).of_lines(problems)
+        raise (ReadOnlyError if read_only else MeasureValueError).of_lines(problems)
 
 
 def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure] | str") -> bool:
@@ -704,25 +705,25 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
 
     groups = sorted({m.name for m in measures if m.family.rel_format == "qrels_jg"})
     if groups and not subtopics():
-        raise MeasureError(f"{_few(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
+        raise MeasureValueError(f"{_few(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
                            f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
                            "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
                            "kept as subtopics) and evaluate with --qrels NAME")
     prefs = sorted({m.name for m in measures if m.family.rel_format == "prefs"})
     if prefs and not db.run_file("eval/preference_count.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
-        raise MeasureError(f"{_few(prefs)} {'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
+        raise MeasureValueError(f"{_few(prefs)} {'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
                            "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
                            "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not subtopics():
-        raise MeasureError(f"{_few(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
+        raise MeasureValueError(f"{_few(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
                            f"judgments, and qrels {qrels} has none: ingest "
                            "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
                            "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
     if any(m.family.trec_name == "gdeval_err" for m in measures):
         row = db.run_file("eval/grade_above.sql", {"qrels_set_id": qrels_id, "max_grade": 4}).fetchone()
         if row:
-            raise MeasureError(
+            raise MeasureValueError(
                 f"ERR (gdeval) takes grades up to 4, and qrels {qrels} grades document {row[1]} of query "
                 f"{row[0]} {row[2]}: gdeval.pl refuses such a file. Map the grades to 0..4 in a copy of the "
                 "qrels and ingest it under another name (nDCG(dcg=exp-log2) takes any grade)")

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace as replaced
 from pathlib import Path
 from typing import Any, Sequence
 
-from warehouse.errors import IrwError, MeasureError, UsageError
+from warehouse.errors import IrwError, MeasureError, MeasureValueError, UsageError
 from warehouse.formats.table import Table
 
 AGGREGATES = ("mean", "sum", "geo")
@@ -571,24 +571,24 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
         definition = definition_of(db, m.family.trec_name)
         if definition.hash != m.family.definition_hash:
             register(db)
-            raise MeasureError(f"{m.name}: its definition changed while it was being evaluated; evaluate again")
+            raise MeasureValueError(f"{m.name}: its definition changed while it was being evaluated; evaluate again")
         values = {**dict(definition.parameters), **dict(m.options)}
         try:
             table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
         except QueryError as exc:  # the file's error, not irw's statement around it
             if _NOT_A_DOUBLE.search(str(exc)):
-                raise MeasureError(f"{m.name} ({definition.path}:{_value_line(definition.text)}): {_NOT_A_NUMBER}; "
-                                   f"{_describe(exc)}") from None
-            raise MeasureError(f"{m.name} ({definition.path}:{_located(str(exc), definition.text, False)}): "
-                               f"{_describe(exc)}") from None
+                raise MeasureValueError(f"{m.name} ({definition.path}:{_value_line(definition.text)}): "
+                                        f"{_NOT_A_NUMBER}; {_describe(exc)}") from None
+            raise MeasureValueError(f"{m.name} ({definition.path}:{_located(str(exc), definition.text, False)}): "
+                                    f"{_describe(exc)}") from None
         seen: set[tuple[int, str]] = set()
         for run_id, query_id, value in table.rows:
             if run_id not in evaluated:
                 continue
             if (run_id, query_id) in seen:
-                raise MeasureError(f"{m.name} ({definition.path}) gives more than one row for run "
-                                   f"{_run_name(db, run_id)}, query {query_id}: return one row per run x query "
-                                   "(group by run_id, query_id)")
+                raise MeasureValueError(f"{m.name} ({definition.path}) gives more than one row for run "
+                                        f"{_run_name(db, run_id)}, query {query_id}: return one row per run x query "
+                                        "(group by run_id, query_id)")
             seen.add((run_id, query_id))
             rows.append((stored_name(m), run_id, query_id, value))
     return rows
