@@ -68,3 +68,18 @@ def test_a_difference_that_rounds_to_nothing_is_printed_without_a_sign(one_date)
                              "cast(-0.0 as double) as zero")
     assert result.exit_code == 0, result.stderr
     assert "-0.0000" not in result.stdout and result.stdout.count("0.0000") == 2 and "-0.5000" in result.stdout
+
+
+def test_a_system_that_differs_from_a_stored_one_only_in_letter_case_is_said(one_date, conformance):
+    """`irw edit run v5 --system s` made a system of its own beside S, silently: the run sat alone
+    in the history (`irw runs --system s` would have pointed to S)."""
+    edited = one_date("edit", "run", "v5", "--system", "s")
+    assert edited.exit_code == 0, edited.stderr
+    assert edited.stderr.splitlines()[-1] == (
+        "run v5: its system s differs from the stored system S only in letter case, so they are two systems "
+        "(each with a history of its own); to put the run in S: irw edit run v5 --system S")
+    ingested = one_date("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt",
+                        "--name", "v6", "--system", "s")
+    assert ingested.exit_code == 0 and "run v6: its system s differs from the stored system S" in ingested.stderr
+    assert one_date("edit", "run", "v5", "--system", "S").stderr.count("differs") == 1  # v6 is still s
+    assert one_date("edit", "run", "v6", "--system", "S").stderr.count("differs") == 0

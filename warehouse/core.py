@@ -167,9 +167,15 @@ class Warehouse:
         paths = _paths(paths, "ingest_runs", "run", "run", "ingest_run")
         self._require_writable("ingest runs")
         with self._statistics("runs"):
-            return batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
-                                     system=system, description=description, parameters=parameters,
-                                     replace=replace, date=date, on_step=on_step)
+            results = batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
+                                        system=system, description=description, parameters=parameters,
+                                        replace=replace, date=date, on_step=on_step)
+        if system is not None:
+            for result in results:
+                note = catalog.system_in_other_case(self.db, catalog.run_id(self.db, result.name))
+                if note:
+                    result.messages.append(note)
+        return results
 
     @contextlib.contextmanager
     def _statistics(self, kind: str) -> Iterator[None]:
@@ -255,6 +261,8 @@ class Warehouse:
                 said.append(f"run {name}: {label} {said_value(given)}, was {said_value(was)}")
         if run_date is not None:
             said.append(f"run {name}: date {run_date.value} (from --date), was {old[3]} (from {old[4]})")
+        if system is not None and (note := catalog.system_in_other_case(self.db, run_id)):
+            said.append(note)
         return said
 
     def remove_qrels(self, name: str) -> None:

@@ -69,6 +69,24 @@ def close_names(name: str, names: Sequence[str]) -> list[str]:
     return [folded[close] for close in difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.75)]
 
 
+def system_in_other_case(db: Database, run_id_: int) -> str | None:
+    """A note when a run's system differs from another stored system only in letter case (bm25 and
+    BM25): two systems, each with a history of its own, which `--system bm25` was likely not meant
+    to make; None otherwise."""
+    system, name = db.run_file("catalog/run_system.sql", {"run_id": run_id_}).fetchone()
+    own = system if system is not None else name
+    twins = [other for (other,) in db.run_file("catalog/systems.sql").fetchall()
+             if other != own and other.casefold() == own.casefold()]
+    if not twins:
+        return None
+    import shlex  # the note's only: catalog is imported by every `irw trec-eval`
+
+    return (f"run {listed_name(name)}: its system {listed_name(own)} differs from the stored system "
+            f"{listed_name(twins[0])} only in letter case, so they are two systems (each with a history of its own); "
+            f"to put the run in {listed_name(twins[0])}: irw edit run {shlex.quote(name)} --system "
+            f"{shlex.quote(twins[0])}")
+
+
 def qrels_set_id(db: Database, name: str) -> int:
     row = db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone()
     if row is None:
