@@ -8,20 +8,8 @@ trec-eval takes -R.
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
 
-from warehouse.commands import trec_eval
-from warehouse.commands.irw import app
-
-
-def _both(argv: list[str], capsys) -> tuple[int, str, str]:
-    """The exit status, stdout and stderr of the fast path (trec_eval.main), checked equal to the
-    Typer command's."""
-    status = trec_eval.main(list(argv))
-    fast = (status, *capsys.readouterr())
-    result = CliRunner().invoke(app, ["trec-eval", *argv])
-    assert (result.exit_code, result.stdout, result.stderr) == fast
-    return fast
+from test_trec_eval_walk import _both
 
 
 def _files(conformance) -> list[str]:
