@@ -6,6 +6,7 @@ import sys
 
 import pyarrow
 import pyarrow.parquet
+import pytest
 
 import warehouse
 
@@ -50,3 +51,13 @@ def test_dash_is_stdout_as_for_the_reports(seeded_db, irw, tmp_path, monkeypatch
     refused = irw("sql", QUERY, "--format", "parquet", "-o", "-")
     assert refused.exit_code == 2 and "--format parquet writes a file: name it with -o FILE" in refused.stderr
     assert list(here.iterdir()) == []
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_no_rows_is_said_on_stderr_the_output_unchanged(seeded_db, irw, fmt):
+    """A query that matched nothing printed a header (or []) and nothing else: a misspelt filter
+    looked like an answer. stdout stays what the format writes for no rows."""
+    result = irw("sql", "select name from runs where name = 'no such run'", "-f", fmt)
+    assert result.exit_code == 0
+    assert result.stderr == "# the query returned no rows\n"
+    assert irw("sql", "select name from runs", "-f", fmt).stderr == ""

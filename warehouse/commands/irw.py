@@ -573,6 +573,8 @@ def sql(
     with reported_errors():
         if output is None:
             sys.stdout.write(formatting.render(result, fmt.value))
+            if not len(result):  # said where the rows would be read, not in the data itself
+                err("# the query returned no rows")
         else:
             formatting.write(result, fmt.value, output)
             err(f"wrote {len(result):,} {'row' if len(result) == 1 else 'rows'} to {output}")
