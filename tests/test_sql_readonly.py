@@ -498,3 +498,16 @@ def test_other_hints_from_duckdb_stay(seeded_db, irw):
     result = irw("sql", "select * from rnge(3)")  # a table function, not a table: DuckDB's hint is right
     assert result.stderr.splitlines()[:2] == ["Error: Catalog Error: Table Function with name rnge does not exist!",
                                               'Error: Did you mean "range"?']
+
+
+def test_the_sandbox_keeps_irw_s_memory_and_spill_limits(tmp_path, monkeypatch):
+    """A user's query ran at DuckDB's own memory limit (80% of the machine), not IRW_MEMORY_LIMIT:
+    two served requests of repeat() took irw serve to 7.7 GB."""
+    monkeypatch.setenv("IRW_MEMORY_LIMIT", "500MB")
+    monkeypatch.setenv("IRW_TEMP_LIMIT", "1GB")
+    with warehouse.open(tmp_path / "w.duckdb") as wh:
+        wh.sql("select 1")  # a file the sandbox opens
+        limits = wh.sql("select current_setting('memory_limit'), current_setting('max_temp_directory_size')").rows
+    assert limits == [("476.8 MiB", "953.6 MiB")]
+    with warehouse.open(":memory:") as wh:
+        assert wh.sql("select current_setting('memory_limit')").rows == [("476.8 MiB",)]

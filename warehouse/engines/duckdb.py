@@ -1131,6 +1131,12 @@ def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
         if not con.execute("select current_setting('lock_configuration')").fetchone()[0]:
             con.execute("set enable_progress_bar = false")
             con.execute(UTC)
+            # the limits every irw connection keeps (IRW_MEMORY_LIMIT, IRW_TEMP_LIMIT): a query
+            # of the user's ran at DuckDB's own default, 80% of the machine's memory
+            con.execute(f"set memory_limit = '{memory_limit()}'")
+            temp_limit = os.environ.get("IRW_TEMP_LIMIT")
+            if temp_limit:
+                con.execute(f"set max_temp_directory_size = '{_checked_size(temp_limit, 'IRW_TEMP_LIMIT')}'")
             con.execute("set lock_configuration = true")
     except BaseException:
         con.close()
