@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -213,3 +214,27 @@ def test_a_measure_added_while_serving_is_on_the_leaderboard_without_a_restart(w
     assert rows and {row["halfwalk"] for row in rows if row["run"] != NAN_RUN} == {0.5}, rows[:2]
     status, _, html = get(f"{base}/qrels/dl19?m=halfwalk")
     assert status == 200 and "halfwalk" in html
+
+
+def test_a_measure_that_never_ends_is_cut_at_serve_s_timeout_and_the_other_pages_answer(conformance, tmp_path):
+    """A hostile walk's measure, endless for every run but the first, stored for the first: the
+    leaderboard that computed it for the others held the DuckDB warehouse, and with it every page
+    and the SQL console, for minutes. It is cut at `--timeout`, as a console statement is."""
+    dl19 = conformance / "dl19-passage"
+    irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "dl19", cwd=tmp_path)
+    for run in ("BM25", "REP_LLAMA"):
+        irw("ingest", "run", dl19 / "runs" / f"run.dl19.{run}.txt", "--name", run, cwd=tmp_path)
+    (tmp_path / "trap.sql").write_text(
+        "-- measure: trap\n-- parameters: none\n-- aggregate: mean\n"
+        "with recursive r(n) as (select 1 where exists (select 1 from ranked_judged where run_id <> 1) "
+        "union all select n + 1 from r)\n"
+        "select run_id, query_id, cast((select count(*) from r) as double) as value from ranked_judged "
+        "group by run_id, query_id\n")
+    irw("measures", "add", tmp_path / "trap.sql", cwd=tmp_path)
+    irw("eval", "-m", "trap", "BM25", cwd=tmp_path)  # run 1: no row of r, a value at once
+    with served(str(tmp_path / "irw.duckdb"), "--timeout", "1", log=tmp_path / "serve.log", cwd=tmp_path) as base:
+        started = time.monotonic()
+        status, _, body = get(f"{base}/api/qrels/dl19/leaderboard?m=trap", timeout=60)
+        assert status >= 400 and "ran longer than 1 s and was stopped" in json.loads(body)["error"], body[:300]
+        assert time.monotonic() - started < 30
+        assert get(f"{base}/api/sql?q=select%201", timeout=10)[0] == 200

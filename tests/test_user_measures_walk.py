@@ -149,3 +149,35 @@ def test_the_sql_for_a_level_the_docs_give_runs(seeded_db, irw):
                        "on e.evaluation_id = s.evaluation_id where s.measure = 'AP' and e.relevance_level = 2",
                 "-f", "csv")
     assert view.exit_code == 0 and view.stdout == table.stdout and view.stdout.split() != ["n", "0"]
+
+
+# -- a measure that never ends ---------------------------------------------------------------------
+
+# endless once a run is evaluated; on no run (the check of `irw measures add`) it ends at once
+ENDLESS_ON_A_RUN = ("-- measure: endless\n-- parameters: none\n-- aggregate: mean\n"
+                    "with recursive r(n) as (select 1 where exists (select 1 from ranked_judged) "
+                    "union all select n + 1 from r)\n"
+                    "select run_id, query_id, cast((select count(*) from r) as double) as value\n"
+                    "from ranked_judged group by run_id, query_id\n")
+ENDLESS = ("-- measure: endless\n-- parameters: none\n-- aggregate: mean\n"
+           "with recursive r(n) as (select 1 union all select n + 1 from r)\n"
+           "select run_id, query_id, cast((select count(*) from r) as double) as value\n"
+           "from ranked_judged group by run_id, query_id\n")
+
+
+def test_a_measure_that_never_ends_is_stopped_and_stores_nothing(seeded_db, tmp_path):
+    """A measure's statement ran with no time limit: an endless recursive CTE held `irw eval` (and
+    DuckDB's file lock) until killed, and froze every page of a DuckDB `irw serve`."""
+    import warehouse
+    from warehouse.errors import MeasureValueError
+    from warehouse.evaluation.user_measures import time_limit
+
+    with warehouse.open(seeded_db) as wh, time_limit(1):
+        wh.add_measure(write_file(tmp_path, "endless.sql", ENDLESS_ON_A_RUN))
+        with pytest.raises(MeasureValueError, match=r"^endless \(.*endless\.sql\): its SQL, run on 1 run, ran "
+                                                     r"longer than 1 s and was stopped, and nothing was stored"):
+            wh.evaluate(["tagA"], "base", ["endless", "AP"])
+        assert wh.sql("select count(*) from scores").rows == [(0,)]
+        with pytest.raises(MeasureFileError, match=r"endless2\.sql: its SQL, run on no run at all, ran longer "
+                                                   r"than 1 s and was stopped"):
+            wh.add_measure(write_file(tmp_path, "endless2.sql", ENDLESS.replace("endless", "endless2")))

@@ -1050,7 +1050,8 @@ def serve_command(
         "--host", help="Address to listen on; the default answers this machine only.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8000,
     timeout: Annotated[float, typer.Option(
-        "--timeout", help="Seconds a SQL-console statement may run before it is cut.", min=0.1)] = 10.0,
+        "--timeout", help="Seconds a SQL-console statement, or a measure of your own computed for a page, may run "
+                     "before it is cut.", min=0.1)] = 10.0,
 ) -> None:
     """Serve the reports as a live, read-only web application.
 

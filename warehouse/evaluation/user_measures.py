@@ -32,9 +32,11 @@ import functools
 import hashlib
 import re
 import shlex
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace as replaced
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from warehouse.errors import IrwError, MeasureError, MeasureValueError, UsageError
 from warehouse.formats.table import Table
@@ -340,6 +342,30 @@ def own_params(run_ids: Sequence[int], qrels_set_id: int, settings) -> dict[str,
             "irw_judged_only": settings.judged_only, "irw_exclude_norel": settings.norel == "exclude"}
 
 
+# How long a measure's statement may run: irw sql's default (300 s), or what a caller sets for its
+# own work (irw serve: its --timeout, so that one slow measure cannot hold the warehouse for every
+# page). A measure ran with no limit: an endless recursive CTE held `irw eval`, `irw measures add`
+# and a served page (and DuckDB's file lock) until killed.
+_time_limit: ContextVar[float | None] = ContextVar("irw_measure_time_limit", default=None)
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Within the block, a user measure's statement is stopped after seconds."""
+    token = _time_limit.set(seconds)
+    try:
+        yield
+    finally:
+        _time_limit.reset(token)
+
+
+def _seconds() -> float:
+    from warehouse.store import adhoc
+
+    limit = _time_limit.get()
+    return adhoc.DEFAULT_TIMEOUT if limit is None else limit
+
+
 def run_statement(db, definition: Definition, values: dict[str, float], run_ids: Sequence[int], qrels_set_id: int,
                   settings, file: str = STATEMENT) -> Table:
     """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run), for the
@@ -351,18 +377,20 @@ def run_statement(db, definition: Definition, values: dict[str, float], run_ids:
     params.update({name: float(values[name]) for name in bound_names(definition)})
     sql = statement(definition, file)
     (text, names), = db.statements(sql)  # as the engine runs it (PostgreSQL's: warehouse/engines/dialect.py)
-    return adhoc.run(db, text, {name: params[name] for name in names}, timeout=0)
+    return adhoc.run(db, text, {name: params[name] for name in names}, timeout=_seconds())
 
 
 def trial(db, definition: Definition) -> None:
     """Runs the measure on nothing (no run) in the sandbox: names, types and columns are checked by
     the engine itself, and what the sandbox refuses is refused here, before anything is stored."""
-    from warehouse.errors import QueryError, ReadOnlyError
+    from warehouse.errors import QueryError, QueryTimeoutError, ReadOnlyError
 
     from warehouse.evaluation.settings import Settings
 
     try:
         run_statement(db, definition, dict(definition.parameters), [], -1, Settings())
+    except QueryTimeoutError:
+        raise MeasureFileError(f"{definition.path}: {_too_slow('run on no run at all')}") from None
     except (QueryError, ReadOnlyError) as exc:
         line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
         raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
@@ -562,7 +590,7 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
     """(stored name, run_id, query_id, value) of each user measure, run by run's queries. Rows of
     other runs (a measure that reads other tables than ranked_judged: runs, scores ...) are left
     out, as rows of queries the evaluation does not score are (eval/store_user_scores.sql)."""
-    from warehouse.errors import QueryError
+    from warehouse.errors import QueryError, QueryTimeoutError
     from warehouse.evaluation.measures import stored_name
 
     evaluated = set(run_ids)
@@ -575,6 +603,9 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
         values = {**dict(definition.parameters), **dict(m.options)}
         try:
             table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
+        except QueryTimeoutError:
+            raise MeasureValueError(f"{m.name} ({definition.path}): "
+                                    f"{_too_slow(f'run on {len(run_ids):,} run' + ('s' if len(run_ids) != 1 else ''))}") from None
         except QueryError as exc:  # the file's error, not irw's statement around it
             if _NOT_A_DOUBLE.search(str(exc)):
                 raise MeasureValueError(f"{m.name} ({definition.path}:{_value_line(definition.text)}): "
@@ -592,6 +623,12 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             seen.add((run_id, query_id))
             rows.append((stored_name(m), run_id, query_id, value))
     return rows
+
+
+def _too_slow(doing: str) -> str:
+    return (f"its SQL, {doing}, ran longer than {_seconds():g} s and was stopped, and nothing was stored: "
+            "a measure that never ends (a recursive CTE without a bound, a cross join of run_rows) holds the "
+            "warehouse; bound it, or read ranked_judged, which holds only the evaluation's rows")
 
 
 def _run_name(db, run_id: int) -> str:

@@ -163,6 +163,15 @@ class WarehouseAccess:
         the sandbox once more before the page says what to run. may_store(warehouse), asked on
         the sandbox before any pass that may write: '' when a request may store what the page
         lacks, else why not (ScoresMissing says it, with needs())."""
+        from warehouse.evaluation.user_measures import time_limit
+
+        # a user measure's SQL computed for a page is cut as the console's is: one that never ends
+        # would hold the warehouse, and with it every page, on DuckDB
+        with time_limit(self.sql_timeout):
+            return self._page(build, needs, may_store)
+
+    def _page(self, build: Callable[[Warehouse], T], needs: Callable[[], str],
+              may_store: Callable[[Warehouse], str] | None = None) -> T:
         try:
             with self._session(False):
                 with self._open(False) as wh:
