@@ -135,6 +135,47 @@ def test_user_sqls_session_cannot_regain_the_writers_role(postgres_url, tmp_path
             session.execute("insert into runs (name) values ('x')")
 
 
+def test_a_writer_keeps_reading_the_reader_login_and_nothing_more_of_it(postgres_url, tmp_path):
+    """A team's writers could not evaluate the team's measures written in SQL (nor use irw sql):
+    the owner's next command took back even their SELECT on the login's table. A writer may read
+    it (the login reads no more than the writer may), never change it; a role that cannot write
+    the scores keeps nothing of it."""
+    _seeded(postgres_url, tmp_path)
+    role, reader = "irw_writer_sec", "irw_plain_reader_sec"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        for name in (role, reader):
+            admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(name)))
+            admin.execute(psql.SQL("create role {} login password 'pw'").format(psql.Identifier(name)))
+        admin.execute(psql.SQL("grant select, insert, update, delete on all tables in schema public to {}").format(
+            psql.Identifier(role)))
+        admin.execute(psql.SQL("grant usage, select on all sequences in schema public to {}").format(
+            psql.Identifier(role)))
+        admin.execute(psql.SQL("grant select on all tables in schema public to {}").format(psql.Identifier(reader)))
+    try:
+        writer = Cli(postgres_url_with(postgres_url, user=role, password="pw"))
+        # the owner's next writing command takes back what more was granted on the login's table
+        assert Cli(postgres_url)("migrate").exit_code == 0
+        who = writer("sql", "select session_user as who", "-f", "csv")
+        assert who.exit_code == 0 and who.stdout.splitlines()[1] == _login(postgres_url), who.stderr
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            held = dict(admin.execute(
+                "select pg_get_userbyid(a.grantee), string_agg(a.privilege_type, ',' order by a.privilege_type) "
+                "from pg_class c, aclexplode(c.relacl) a where c.oid = 'irw_reader_login'::regclass "
+                "and a.grantee <> c.relowner group by 1").fetchall())
+        assert held == {role: "SELECT"}, held  # not UPDATE, DELETE ...; and the reader nothing
+        (tmp_path / "half.sql").write_text("-- measure: halfpg\n-- parameters: none\n-- aggregate: mean\n"
+                                           "select run_id, query_id, 0.5 as value from ranked_judged "
+                                           "group by run_id, query_id\n")
+        assert Cli(postgres_url)("measures", "add", tmp_path / "half.sql").exit_code == 0
+        evaluated = writer("eval", "-m", "halfpg", "-f", "csv")
+        assert evaluated.exit_code == 0 and ",0.5" in evaluated.stdout, evaluated.stderr
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            for name in (role, reader):
+                admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(name)))
+                admin.execute(psql.SQL("drop role {}").format(psql.Identifier(name)))
+
+
 def test_a_writer_that_cannot_read_the_reader_login_is_refused_and_told_why(postgres_url, tmp_path):
     _seeded(postgres_url, tmp_path)
     role = "irw_writer_sec"
@@ -143,13 +184,9 @@ def test_a_writer_that_cannot_read_the_reader_login_is_refused_and_told_why(post
         admin.execute(psql.SQL("create role {} login password 'pw'").format(psql.Identifier(role)))
         admin.execute(psql.SQL("grant select, insert on all tables in schema public to {}").format(
             psql.Identifier(role)))
+        admin.execute(psql.SQL("revoke all on irw_reader_login from {}").format(psql.Identifier(role)))
     try:
         writer = Cli(postgres_url_with(postgres_url, user=role, password="pw"))
-        # granted every table, the login's too: it runs user SQL as the reader login, which can only read
-        who = writer("sql", "select session_user as who", "-f", "csv")
-        assert who.exit_code == 0 and who.stdout.splitlines()[1] == _login(postgres_url), who.stderr
-        # the owner's next writing command takes back what was granted on the login's table
-        assert Cli(postgres_url)("migrate").exit_code == 0
         refused = writer("sql", "select 1 as x")
         assert refused.exit_code == 1
         assert "irw_writer_sec may write the warehouse's tables" in refused.stderr, refused.stderr

@@ -715,8 +715,11 @@ class PostgresDatabase(Statements):
     def _grant_reader(self) -> None:
         """The login role `irw sql` runs user SQL as when the URL's role may do more than read
         (warehouse/store/adhoc.py): one per warehouse, irw_sql_<random>, made LOGIN by a writer whose role
-        may create roles, with a random password kept in irw_reader_login (which only the owner
-        reads: what default privileges granted others on it is revoked) and sent to the server only
+        may create roles, with a random password kept in irw_reader_login (which the owner reads, and
+        a writer, a role that may insert scores, may read: its `irw sql` and the measures written in
+        SQL it evaluates run as the login, which can read no more than the writer can; every other
+        privilege on the table, and any a role that cannot write the scores holds, is revoked, so
+        that no writer can point the login at a role of its choosing) and sent to the server only
         as a SCRAM verifier, so that no server log holds it. It gets CONNECT on the database (when
         this role may grant it), USAGE on the schema and SELECT on each table and view but
         irw_reader_login, nothing else: no membership, so no SET ROLE regains anything. Two
@@ -764,8 +767,11 @@ class PostgresDatabase(Statements):
                     self.con.execute(psql.SQL("grant select on {}.{} to {}").format(
                         schema, psql.Identifier(name), reader))
                 for other in others:
-                    self.con.execute(psql.SQL("revoke all on {}.irw_reader_login from {}").format(
-                        schema, psql.SQL("public") if other == "public" else psql.Identifier(other)))
+                    grantee = psql.SQL("public") if other == "public" else psql.Identifier(other)
+                    self.con.execute(psql.SQL("revoke all on {}.irw_reader_login from {}").format(schema, grantee))
+                    if other != "public" and self.con.execute(_MAY_WRITE_SCORES, {"s": self.schema, "role": other}
+                                                              ).fetchone()[0]:
+                        self.con.execute(psql.SQL("grant select on {}.irw_reader_login to {}").format(schema, grantee))
         except (psycopg.Error, IrwError):
             pass  # another client made it meanwhile, or this role may not: irw sql then says why
 
@@ -808,7 +814,7 @@ class PostgresDatabase(Statements):
     def relations(self) -> list[tuple[str, str]]:
         """The warehouse's tables and views, (name, 'BASE TABLE' or 'VIEW') in byte order of their names,
         as DuckDB's information_schema gives them, for irw sql's error about an unknown name
-        (adhoc._listing); but irw_reader_login, whose password only the owner reads."""
+        (adhoc._listing); but irw_reader_login, whose password only the owner and the writers read."""
         return self.con.execute(
             "select c.relname::text, case when c.relkind in ('v', 'm') then 'VIEW' else 'BASE TABLE' end "
             "from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace "
@@ -1070,8 +1076,17 @@ select l.role_name, to_regrole(l.role_name) is not null,
  case when to_regrole(l.role_name) is null then false else has_schema_privilege(l.role_name, %(s)s, 'USAGE') end,
  array(select distinct case when a.grantee = 0 then 'public' else pg_catalog.pg_get_userbyid(a.grantee)::text end
        from pg_catalog.pg_class c, aclexplode(c.relacl) a
-       where c.oid = 'irw_reader_login'::regclass and a.grantee <> c.relowner)
+       where c.oid = 'irw_reader_login'::regclass and a.grantee <> c.relowner
+         and (a.grantee = 0 or a.privilege_type <> 'SELECT' or a.is_grantable
+              or not coalesce(has_table_privilege(a.grantee, to_regclass(quote_ident(%(s)s) || '.scores'), 'INSERT'),
+                              false)))
 from irw_reader_login l
+"""
+
+# A role that may insert scores: a writer, which may read irw_reader_login (_grant_reader)
+_MAY_WRITE_SCORES = """
+select coalesce(has_table_privilege(to_regrole(%(role)s), to_regclass(quote_ident(%(s)s) || '.scores'), 'INSERT'),
+                false)
 """
 
 

@@ -362,7 +362,7 @@ def _listing(rows: list[tuple[str, str]]) -> dict[str, Any]:
 #    roles that act on the server: pg_read_server_files, pg_signal_backend ...); else a session
 #    of its own logged in as the warehouse's reader login, irw_sql_<random>, which a writer whose
 #    role may create roles makes with SELECT on the warehouse's tables and views, no membership,
-#    and a random password kept in irw_reader_login, which only the owner reads
+#    and a random password kept in irw_reader_login, which only the owner and the writers read
 #    (warehouse/engines/postgres.py _grant_reader). When there is no such login, or the server refuses it
 #    (pg_hba.conf allows it no method, or asks a password it has no way to check), irw refuses
 #    and says what to do: allow the login in pg_hba.conf, or pass the URL of a read-only role. It
