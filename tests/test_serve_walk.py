@@ -238,3 +238,58 @@ def test_a_measure_that_never_ends_is_cut_at_serve_s_timeout_and_the_other_pages
         assert status >= 400 and "ran longer than 1 s and was stopped" in json.loads(body)["error"], body[:300]
         assert time.monotonic() - started < 30
         assert get(f"{base}/api/sql?q=select%201", timeout=10)[0] == 200
+
+
+# A teammate's run stored between the index's two reads (the stored runs, then the runs each qrels
+# set judges: statements of their own, on PostgreSQL no snapshot of one another), made certain:
+# every set's runs gain one `runs` did not have.
+RUN_STORED_MEANWHILE = """
+import sys
+import warehouse.core as core
+judged = core.Warehouse.select_runs
+def select_runs(self, *args, **kwargs):  # only the index is asked for here
+    return [*judged(self, *args, **kwargs), "stored-meanwhile"]
+core.Warehouse.select_runs = select_runs
+from warehouse.__main__ import main
+sys.argv[0] = "irw"
+main()
+"""
+
+
+def test_the_index_answers_while_a_teammate_stores_a_run(walk, tmp_path):
+    """A walk of a team on PostgreSQL: `/` and `/api/qrels` were a 500 (KeyError in index_data)
+    whenever a run was committed between the index's two reads."""
+    import subprocess
+    import sys
+
+    from test_serve import free_port
+
+    port = free_port()
+    with open(tmp_path / "serve.log", "w") as log:
+        process = subprocess.Popen([sys.executable, "-c", RUN_STORED_MEANWHILE, "serve", "--db", str(walk["db"]),
+                                    "--port", str(port)], stdout=subprocess.DEVNULL, stderr=log,
+                                   cwd=Path(__file__).resolve().parent.parent)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            status, _, body = get(f"http://127.0.0.1:{port}/api/qrels", timeout=10) if _listening(port) else (0, {}, "")
+            if status:
+                break
+            assert process.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(0.2)
+        assert status == 200, body[:500]
+        assert "stored-meanwhile" not in body and "BM25" in body
+        assert get(f"http://127.0.0.1:{port}/", timeout=10)[0] == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False

@@ -326,7 +326,9 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
         sets = []
         for qrels in wh.qrels_sets().to_dicts():
             try:
-                names = list(wh.select_runs(qrels=qrels["name"]))
+                # a run a teammate stored since `runs` was read (a statement of its own, on a server
+                # warehouse no snapshot of the first) is left for the next load: it was a KeyError, a 500
+                names = [name for name in wh.select_runs(qrels=qrels["name"]) if name in runs]
             except IrwError:
                 names = []
             judged.update(names)
