@@ -129,3 +129,28 @@ def test_ctrl_c_stops_serve_without_an_error_when_the_watcher_thread_runs_late(s
     status, err = _serve_then_ctrl_c(stored, ["-c", LATE_WATCHER])
     assert status == 0, err
     assert err.splitlines()[-1] == f"stopped serving {stored}", err
+
+
+def test_a_run_removed_by_another_writer_during_an_evaluation_is_said_so(tmp_path, monkeypatch):
+    """A walk of a team on PostgreSQL: a teammate's `irw rm run` (or `irw copy --replace`) during
+    an `irw eval` failed it with "AP of run X: no value with these settings; no query was
+    evaluated", which sent the user looking at the settings. Made certain here: the run goes
+    after its scores are computed and before they are read."""
+    from warehouse.evaluation.evaluator import Evaluator
+    from warehouse.store import catalog
+
+    db = tmp_path / "w.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.txt", qrels_text()), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        wh.ingest_run(write_file(tmp_path, "b.run", run_text(RUN_ROWS, tag="b")))
+        read = Evaluator._read
+
+        def read_after_a_teammate_removed_b(self, *args, **kwargs):
+            catalog.delete_run(self.db, catalog.run_id(self.db, "b"))
+            return read(self, *args, **kwargs)
+
+        monkeypatch.setattr(Evaluator, "_read", read_after_a_teammate_removed_b)
+        with pytest.raises(warehouse.ConflictError, match=r"^run b was removed, replaced or renamed by another "
+                                                          r"writer while this evaluation ran: run the command again$"):
+            wh.evaluate(["a", "b"], "q", ["AP"])

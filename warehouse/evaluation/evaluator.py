@@ -10,8 +10,8 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
-from warehouse.errors import (MeasureError, MeasureValueError, NotEvaluated, ReadOnlyError, RowsNotStoredError,
-                             UsageError)
+from warehouse.errors import (ConflictError, MeasureError, MeasureValueError, NotEvaluated, ReadOnlyError,
+                             RowsNotStoredError, UsageError)
 from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name, tie_variant
 from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
@@ -354,7 +354,16 @@ class Evaluator:
             evaluation_ids[level] = self._ensure_scores(qrels_id, group_settings, list(run_ids.values()), group,
                                                         recompute)
         evaluation = self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
-        _require_values(evaluation, list(run_ids), self.db.read_only)
+        try:
+            _require_values(evaluation, list(run_ids), self.db.read_only)
+        except MeasureValueError:
+            changed = catalog.runs_changed(self.db, run_ids)
+            if changed:  # not "no value with these settings": a teammate's `irw rm`, `--replace` or rename
+                raise ConflictError(f"run{'s' if len(changed) > 1 else ''} "
+                                    f"{', '.join(catalog.listed_name(name) for name in changed)} "
+                                    f"{'were' if len(changed) > 1 else 'was'} removed, replaced or renamed by "
+                                    "another writer while this evaluation ran: run the command again") from None
+            raise
         return evaluation
 
     # -- computing ---------------------------------------------------------------------------

@@ -22,6 +22,13 @@ def run_ids(db: Database, names, qrels: str | None = None) -> dict[str, int]:
     return {name: ids[name] for name in names}
 
 
+def runs_changed(db: Database, ids: dict[str, int]) -> list[str]:
+    """The runs of ids (name -> run_id, as read earlier) no longer stored under that id: removed,
+    replaced or renamed since, by another writer."""
+    now = dict(db.run_file("catalog/run_ids.sql", {"names": list(ids)}).fetchall())
+    return [name for name, run_id in ids.items() if now.get(name) != run_id]
+
+
 def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundError:
     """The error for a run name no stored run has, saying what the user likely meant: a system's
     name (in a warehouse of several collections, BM25 has the runs BM25.covid, BM25.news ...: with
