@@ -56,7 +56,7 @@ def test_a_read_only_warehouse_says_why_scores_never_computed_are_missing(db_pat
     with warehouse.open(db_path, read_only=True) as wh:
         assert wh.evaluate("a", "q", ["AP"]).value("a", "AP") > 0  # stored: read back
         with pytest.raises(ReadOnlyError, match=r"P@2 of run a .* never computed, and the warehouse is open "
-                                                r"read-only: run `irw eval`"):
+                                                r"read-only here: run `irw eval`"):
             wh.evaluate("a", "q", ["AP", "P@2"])
         with pytest.raises(ReadOnlyError, match="cannot be recomputed"):
             wh.evaluate("a", "q", ["AP"], recompute=True)

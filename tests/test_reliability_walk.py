@@ -154,3 +154,23 @@ def test_a_run_removed_by_another_writer_during_an_evaluation_is_said_so(tmp_pat
         with pytest.raises(warehouse.ConflictError, match=r"^run b was removed, replaced or renamed by another "
                                                           r"writer while this evaluation ran: run the command again$"):
             wh.evaluate(["a", "b"], "q", ["AP"])
+
+
+def test_a_reader_is_told_a_run_is_not_judged_not_to_compute_what_no_one_can(tmp_path):
+    """Read-only (a reader role, a served page), a run the qrels set judges no query of was
+    "never computed ... run irw eval first", a command that then fails for a writer too."""
+    from warehouse.errors import MeasureValueError, ReadOnlyError
+
+    db = tmp_path / "w.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.txt", qrels_text()), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        wh.ingest_run(write_file(tmp_path, "other.run", "zz1 Q0 d1 1 1.0 other\n"))
+    with warehouse.open(db, read_only=True) as wh:
+        with pytest.raises(MeasureValueError, match=r"^run other has no query judged in qrels q: no measure has a "
+                                                    r"value; check that run and qrels are of the same collection$"):
+            wh.evaluate(["other"], "q", ["AP"])
+        with pytest.raises(ReadOnlyError, match=r"never computed, and the warehouse is open read-only here: run "
+                                                r"`irw eval` with the same measures and settings first, as a user "
+                                                r"or role that may write it"):
+            wh.evaluate(["a"], "q", ["AP"])

@@ -356,6 +356,16 @@ class Evaluator:
         evaluation = self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
         try:
             _require_values(evaluation, list(run_ids), self.db.read_only)
+        except ReadOnlyError:
+            # no evaluation ran here to count a run's unjudged queries: the catalog says which it has
+            # none of (else a reader was told to compute scores no one can)
+            unjudged = [run for run in run_ids if qrels not in dict(catalog.judging_qrels(self.db, [run]))]
+            if unjudged:
+                raise MeasureValueError.of_lines([
+                    f"run {catalog.listed_name(run)} has no query judged in qrels {catalog.listed_name(qrels)}: no "
+                    "measure has a value; check that run and qrels are of the same collection"
+                    for run in unjudged]) from None
+            raise
         except MeasureValueError:
             changed = catalog.runs_changed(self.db, run_ids)
             if changed:  # not "no value with these settings": a teammate's `irw rm`, `--replace` or rename
@@ -643,8 +653,8 @@ def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) ->
             problems.append(_no_judged_query(run, evaluation.qrels, evaluation.ignored_queries[run]))
         elif read_only:
             problems.append(f"{', '.join(missing)} of run {run} with these settings ({evaluation.settings.key}) "
-                            "were never computed, and the warehouse is open read-only: run `irw eval` with "
-                            "the same measures and settings first")
+                            "were never computed, and the warehouse is open read-only here: run `irw eval` with "
+                            "the same measures and settings first, as a user or role that may write it")
         else:
             problems.append(f"{', '.join(missing)} of run {run}: no value with these settings "
                             f"({evaluation.settings.describe()}); no query was evaluated")
