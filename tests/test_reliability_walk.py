@@ -174,3 +174,23 @@ def test_a_reader_is_told_a_run_is_not_judged_not_to_compute_what_no_one_can(tmp
                                                 r"`irw eval` with the same measures and settings first, as a user "
                                                 r"or role that may write it"):
             wh.evaluate(["a"], "q", ["AP"])
+
+
+@pytest.mark.postgres
+def test_a_server_gone_under_a_command_is_said_so_with_what_to_do(postgres_url, tmp_path):
+    """A walk of a team on PostgreSQL stopped the server under `irw eval`: nothing was half stored,
+    but the message was only "PostgreSQL failed on the warehouse ...: terminating connection due to
+    administrator command"."""
+    import psycopg
+
+    with warehouse.open(postgres_url) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.txt", qrels_text()), "q")
+        pid = wh.db.con.info.backend_pid
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("select pg_terminate_backend(%s)", [pid])
+        with pytest.raises(warehouse.DatabaseError) as lost:
+            wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+    said = str(lost.value)
+    assert said.startswith("the connection to the warehouse ") and " was lost: " in said, said
+    assert said.endswith("the step under way was rolled back (what the command had finished is kept): run it again "
+                         "once the server is back"), said

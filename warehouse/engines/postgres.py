@@ -321,6 +321,7 @@ class PostgresDatabase(Statements):
         return text
 
     def failure(self, error: BaseException) -> IrwError:
+        import psycopg
         import psycopg.errors as pe
 
         message = self.scrub(_first_line(error))
@@ -335,6 +336,13 @@ class PostgresDatabase(Statements):
         if isinstance(error, pe.DiskFull):
             return DatabaseError(f"the server's disk is full: {message}; the transaction was rolled back, so "
                                  "nothing was stored")
+        if isinstance(error, (pe.AdminShutdown, pe.CrashShutdown, pe.CannotConnectNow)) or (
+                isinstance(error, psycopg.OperationalError) and getattr(error, "sqlstate", None) is None):
+            # the server went away under the command (stopped, restarted, the connection cut): what
+            # it had not committed was rolled back by the server
+            return DatabaseError(f"the connection to the warehouse {self.path} was lost: {message}; the step under "
+                                 "way was rolled back (what the command had finished is kept): run it again once "
+                                 "the server is back")
         return DatabaseError(f"PostgreSQL failed on the warehouse {self.path}: {message}")
 
     def _refuse_search_path(self) -> None:
