@@ -500,7 +500,7 @@ class Evaluator:
         missing = [(n, r) for n in names for r in run_ids if (n, r) not in self._user_values]
         if missing:
             raise MeasureValueError(f"{missing[0][0]}: its values were not computed before the evaluation's transaction "
-                               "(another client changed the stored scores meanwhile); evaluate again")
+                                    "(another client changed the stored scores meanwhile); evaluate again")
         self._load_user_values(names, run_ids)
         self.db.run_file("eval/store_user_scores.sql", {"evaluation_id": evaluation_id, "qrels_set_id": qrels_id,
                                                         "measures": names})
@@ -725,20 +725,20 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
     groups = sorted({m.name for m in measures if m.family.rel_format == "qrels_jg"})
     if groups and not subtopics():
         raise MeasureValueError(f"{_few(groups)} {'needs' if len(groups) == 1 else 'need'} judgment groups, and "
-                           f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
-                           "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
-                           "kept as subtopics) and evaluate with --qrels NAME")
+                                f"qrels {qrels} has none: ingest the judgments (`qid group docid grade`, trec_eval's "
+                                "qrels_jg format) with `irw ingest qrels FILE --subtopics --name NAME` (the groups are "
+                                "kept as subtopics) and evaluate with --qrels NAME")
     prefs = sorted({m.name for m in measures if m.family.rel_format == "prefs"})
     if prefs and not db.run_file("eval/preference_count.sql", {"qrels_set_id": qrels_id}).fetchone()[0]:
         raise MeasureValueError(f"{_few(prefs)} {'needs' if len(prefs) == 1 else 'need'} preference judgments, and qrels {qrels} has "
-                           "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
-                           "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
+                                "none: ingest them (`qid jg jsg docid rel_level`, trec_eval's prefs format) with "
+                                "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not subtopics():
         raise MeasureValueError(f"{_few(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
-                           f"judgments, and qrels {qrels} has none: ingest "
-                           "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
-                           "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
+                                f"judgments, and qrels {qrels} has none: ingest "
+                                "the diversity qrels (`qid subtopic docid grade`, ndeval's format) with "
+                                "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
     if any(m.family.trec_name == "gdeval_err" for m in measures):
         row = db.run_file("eval/grade_above.sql", {"qrels_set_id": qrels_id, "max_grade": 4}).fetchone()
         if row:
