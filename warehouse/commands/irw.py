@@ -535,7 +535,9 @@ def edit_run(
 
 @app.command("sql")
 def sql(
-    query: Annotated[str, typer.Argument(help="One SELECT statement, or - to read it from stdin.")],
+    query: Annotated[str, typer.Argument(help="One SELECT statement, or - to read it from stdin; one that starts "
+                                              "with - (a -- comment) goes after --, the options before it: "
+                                              "irw sql -f csv -- '-- note ...'.")],
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[SqlFormat, _format_option(
         "Output format; parquet and arrow (an Arrow IPC file) are written to -o and need pyarrow (irwarehouse's "
