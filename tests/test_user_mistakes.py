@@ -111,3 +111,13 @@ def test_copying_a_file_onto_itself_or_from_an_empty_warehouse_says_so(tmp_path,
     assert empty.exit_code == 1
     assert empty.stderr == f"Error: {tmp_path / 'empty.duckdb'} holds no qrels set and no run: nothing to copy\n"
     assert not (tmp_path / "new.duckdb").exists()
+
+
+def test_rm_run_takes_several_names_all_or_none(dl19):
+    """A team's walk: `irw rm run t1A t1B` was "Got unexpected extra argument(s)"."""
+    refused = dl19("rm", "run", "BM25", "REP_LLAMA", "bm25")
+    assert refused.exit_code == 1 and "no run named 'bm25'; did you mean BM25?" in refused.stderr, refused.stderr
+    assert dl19("runs", "-f", "csv").stdout.count("\n") == 3  # removed none
+    removed = dl19("rm", "run", "BM25", "REP_LLAMA")
+    assert removed.exit_code == 0 and removed.stderr == "removed run BM25\nremoved run REP_LLAMA\n", removed.stderr
+    assert dl19("runs", "-f", "csv").stdout.count("\n") == 1

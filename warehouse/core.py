@@ -222,10 +222,16 @@ class Warehouse:
         return catalog.qrels_name(self.db, name, runs, systems)
 
     def remove_run(self, name: str) -> None:
+        self.remove_runs([name])
+
+    def remove_runs(self, names: Sequence[str]) -> None:
+        """Removes the runs named (`irw rm run NAME...`), with their rows and scores, in one
+        transaction: a name no run has removes none of them (NotFoundError)."""
         self._require_writable("remove a run")
-        run_id = catalog.run_id(self.db, name)
+        run_ids = catalog.run_ids(self.db, dict.fromkeys([names] if isinstance(names, str) else names))
         with self.db.transaction():
-            catalog.delete_run(self.db, run_id)
+            for run_id in run_ids.values():
+                catalog.delete_run(self.db, run_id)
 
     def rename_run(self, name: str, new_name: str) -> list[str]:
         """Renames a stored run, keeping its rows, scores, significance results and history (all keyed

@@ -480,11 +480,13 @@ def qrels(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> 
 
 
 @rm_app.command("run")
-def rm_run(name: str, db: DbOption = DEFAULT_DB) -> None:
-    """Remove a run and its scores."""
+def rm_run(names: Annotated[List[str], typer.Argument(metavar="NAME", help="The runs to remove.")],
+           db: DbOption = DEFAULT_DB) -> None:
+    """Remove runs and their scores, all or none (a name no run has removes nothing)."""
     with reported_errors(), Warehouse(db, create=False) as wh:
-        wh.remove_run(name)
-        err(f"removed run {name}")
+        wh.remove_runs(names)
+        for name in dict.fromkeys(names):
+            err(f"removed run {name}")
 
 
 @rm_app.command("qrels")
