@@ -251,12 +251,14 @@ def test_the_statement_timeout_cancels_on_the_server(postgres_url, tmp_path):
     assert _active(postgres_url, "timeout_marker") == 0
 
 
-@pytest.mark.parametrize("how", ["sigint", "sigkill"])
-def test_ctrl_c_and_a_killed_client_leave_nothing_running_on_the_server(postgres_url, tmp_path, how):
+@pytest.mark.parametrize("how, timeout", [("sigint", "3"), ("sigkill", "3"), ("sigkill", "0")])
+def test_ctrl_c_and_a_killed_client_leave_nothing_running_on_the_server(postgres_url, tmp_path, how, timeout):
+    """With --timeout 0 (no limit) a killed client's statement ran on the server for ever (a hostile
+    walk ended it by hand after minutes): the server now looks for the client every second."""
     _seeded(postgres_url, tmp_path)
-    marker = f"{how}_marker"
+    marker = f"{how}_{timeout}_marker"
     process = subprocess.Popen([sys.executable, "-m", "warehouse", "sql", FOREVER + f" -- {marker}",
-                                "--db", postgres_url, "--timeout", "3"],
+                                "--db", postgres_url, "--timeout", timeout],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert _wait(lambda: _active(postgres_url, marker) == 1, 30)

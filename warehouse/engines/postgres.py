@@ -873,6 +873,10 @@ class PostgresDatabase(Statements):
             milliseconds = 0 if not timeout else max(1, int(timeout * 1000))
             con.execute(f"set local statement_timeout = {milliseconds}")  # an int of ours
             con.execute(f"set local lock_timeout = {milliseconds}")
+            if con.info.server_version >= 140000:
+                # a client killed with its statement under way (no timeout: --timeout 0) leaves the
+                # server running it for ever unless the server looks for the client now and then
+                con.execute("set local client_connection_check_interval = 1000")
             con.execute(psql.SQL("set local search_path = pg_catalog, {}, pg_temp").format(psql.Identifier(self.schema)))
 
             def server_lines(exc: Exception, lead: str = "") -> list[str]:
