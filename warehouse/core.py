@@ -171,10 +171,11 @@ class Warehouse:
                                         system=system, description=description, parameters=parameters,
                                         replace=replace, date=date, on_step=on_step)
         if system is not None:
+            ids = catalog.run_ids(self.db, [result.name for result in results])
+            notes = catalog.systems_in_other_case(self.db, ids.values())
             for result in results:
-                note = catalog.system_in_other_case(self.db, catalog.run_id(self.db, result.name))
-                if note:
-                    result.messages.append(note)
+                if ids[result.name] in notes:
+                    result.messages.append(notes[ids[result.name]])
         return results
 
     @contextlib.contextmanager
@@ -267,8 +268,8 @@ class Warehouse:
                 said.append(f"run {name}: {label} {said_value(given)}, was {said_value(was)}")
         if run_date is not None:
             said.append(f"run {name}: date {run_date.value} (from --date), was {old[3]} (from {old[4]})")
-        if system is not None and (note := catalog.system_in_other_case(self.db, run_id)):
-            said.append(note)
+        if system is not None:
+            said += catalog.systems_in_other_case(self.db, [run_id]).values()
         return said
 
     def remove_qrels(self, name: str) -> None:

@@ -592,6 +592,7 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
     out, as rows of queries the evaluation does not score are (eval/store_user_scores.sql)."""
     from warehouse.errors import QueryError, QueryTimeoutError
     from warehouse.evaluation.measures import stored_name
+    from warehouse.store import catalog
 
     evaluated = set(run_ids)
     rows: list[tuple[str, int, str, float]] = []
@@ -604,8 +605,8 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
         try:
             table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
         except QueryTimeoutError:
-            raise MeasureValueError(f"{m.name} ({definition.path}): "
-                                    f"{_too_slow(f'run on {len(run_ids):,} run' + ('s' if len(run_ids) != 1 else ''))}") from None
+            runs = f"{len(run_ids):,} run{'s' if len(run_ids) != 1 else ''}"
+            raise MeasureValueError(f"{m.name} ({definition.path}): {_too_slow(f'run on {runs}')}") from None
         except QueryError as exc:  # the file's error, not irw's statement around it
             if _NOT_A_DOUBLE.search(str(exc)):
                 raise MeasureValueError(f"{m.name} ({definition.path}:{_value_line(definition.text)}): "
@@ -618,8 +619,8 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
                 continue
             if (run_id, query_id) in seen:
                 raise MeasureValueError(f"{m.name} ({definition.path}) gives more than one row for run "
-                                        f"{_run_name(db, run_id)}, query {query_id}: return one row per run x query "
-                                        "(group by run_id, query_id)")
+                                        f"{catalog.run_name(db, run_id)}, query {query_id}: return one row per run "
+                                        "x query (group by run_id, query_id)")
             seen.add((run_id, query_id))
             rows.append((stored_name(m), run_id, query_id, value))
     return rows
@@ -631,7 +632,3 @@ def _too_slow(doing: str) -> str:
             "warehouse; bound it, or read ranked_judged, which holds only the evaluation's rows")
 
 
-def _run_name(db, run_id: int) -> str:
-    """The name a user knows a run by (runs.run_id is the warehouse's own key)."""
-    names = {found: name for name, found in db.run_file("catalog/all_run_ids.sql").fetchall()}
-    return names.get(run_id, str(run_id))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from warehouse.engines.duckdb import Database
 from warehouse.errors import ConflictError, NotFoundError, UsageError
@@ -76,22 +76,30 @@ def close_names(name: str, names: Sequence[str]) -> list[str]:
     return [folded[close] for close in difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.75)]
 
 
-def system_in_other_case(db: Database, run_id_: int) -> str | None:
-    """A note when a run's system differs from another stored system only in letter case (bm25 and
-    BM25): two systems, each with a history of its own, which `--system bm25` was likely not meant
-    to make; None otherwise."""
-    system, name = db.run_file("catalog/run_system.sql", {"run_id": run_id_}).fetchone()
-    own = system if system is not None else name
-    twins = [other for (other,) in db.run_file("catalog/systems.sql").fetchall()
-             if other != own and other.casefold() == own.casefold()]
-    if not twins:
-        return None
-    import shlex  # the note's only: catalog is imported by every `irw trec-eval`
+def systems_in_other_case(db: Database, run_ids_: Iterable[int]) -> dict[int, str]:
+    """A note (by run_id) for each of these runs whose system differs from another stored system only in letter
+    case (bm25 and BM25): two systems, each with a history of its own, which `--system bm25` was
+    likely not meant to make. The stored systems are read once, however many runs."""
+    systems = [other for (other,) in db.run_file("catalog/systems.sql").fetchall()]
+    notes = {}
+    for run_id_ in run_ids_:
+        system, name = db.run_file("catalog/run_system.sql", {"run_id": run_id_}).fetchone()
+        own = system if system is not None else name
+        twins = [other for other in systems if other != own and other.casefold() == own.casefold()]
+        if twins:
+            import shlex  # the note's only: catalog is imported by every `irw trec-eval`
 
-    return (f"run {listed_name(name)}: its system {listed_name(own)} differs from the stored system "
-            f"{listed_name(twins[0])} only in letter case, so they are two systems (each with a history of its own); "
-            f"to put the run in {listed_name(twins[0])}: irw edit run {shlex.quote(name)} --system "
-            f"{shlex.quote(twins[0])}")
+            notes[run_id_] = (f"run {listed_name(name)}: its system {listed_name(own)} differs from the stored system "
+                              f"{listed_name(twins[0])} only in letter case, so they are two systems (each with "
+                              f"a history of its own); to put the run in {listed_name(twins[0])}: irw edit run "
+                              f"{shlex.quote(name)} --system {shlex.quote(twins[0])}")
+    return notes
+
+
+def run_name(db: Database, run_id_: int) -> str:
+    """The name a user knows a run by (runs.run_id is the warehouse's own key)."""
+    row = db.run_file("catalog/run_system.sql", {"run_id": run_id_}).fetchone()
+    return row[1] if row else str(run_id_)
 
 
 def qrels_set_id(db: Database, name: str) -> int:
