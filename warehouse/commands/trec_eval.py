@@ -272,7 +272,7 @@ def _debug_level_taken(value: str) -> None:
 
 
 def parse_args(argv: list[str]) -> TrecEvalArgs:
-    argv = whole_long_names(argv)
+    """argv with trec_eval's long names written whole already (whole_long_names, in run())."""
     after = []
     # getopt's end of options, as trec_eval reads it: here the second `--` typed (Click and main()
     # drop the first), so that `irw trec-eval -- -- -q run` reads -q as a file as trec_eval reads it
