@@ -28,6 +28,7 @@ import re
 import shutil
 import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -43,7 +44,7 @@ try:
 except ImportError:  # a DuckDB whose engine module is named otherwise
     import duckdb
 
-from warehouse.errors import (DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
+from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, SchemaVersionError, WarehouseClosed,
                               WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
 from warehouse import interrupt, leftovers
 from warehouse.formats import files as output
@@ -663,12 +664,15 @@ class Database(Statements):
         """Nothing to do: DuckDB keeps its tables' statistics as it writes them."""
 
     def snapshot(self) -> "_Transaction":
-        """One consistent state of every table for as long as it lasts: a transaction."""
-        return self.transaction()
+        """One consistent state of every table for as long as it lasts: a transaction that only
+        reads, so it takes no writer lock (readers in other threads never wait for one another)."""
+        return _Transaction(self.con, self.path)
 
     def lock_scores(self, qrels_set_id: int) -> None:
         """Called in the transaction that stores an evaluation's scores: nothing to do, as one
-        process at a time writes a DuckDB file (a server warehouse serialises writers here)."""
+        process at a time writes a DuckDB file and, in it, one thread at a time (transaction()
+        took the file's writer lock before the transaction began; a server warehouse serialises
+        writers here)."""
 
     def release_memory(self) -> None:
         """Lets go of the table blocks DuckDB keeps from earlier statements. It keeps every block it
@@ -693,7 +697,11 @@ class Database(Statements):
         return self
 
     def transaction(self) -> "_Transaction":
-        return _Transaction(self.con, self.path)
+        """A transaction of irw's writes. On a file it first takes this process's writer lock of
+        the file (_writer_lock), so writers in several threads of one process take turns, as
+        writers in several processes do by DuckDB's file lock."""
+        writes = self.path != MEMORY and not self.read_only
+        return _Transaction(self.con, self.path, _writer_lock(self.path) if writes else None)
 
     def close(self) -> None:
         self._closed = True
@@ -848,7 +856,8 @@ class Database(Statements):
 
     def lock_migrations(self) -> None:
         """Called in the transaction that migrates: nothing to do, as one process at a time writes a
-        DuckDB file (a server warehouse serialises clients here)."""
+        DuckDB file and, in it, one thread at a time (transaction()'s writer lock; a server
+        warehouse serialises clients here)."""
 
 
 def latest_schema_version(known: Sequence[tuple[int, str]] | None = None) -> int:
@@ -1223,6 +1232,28 @@ def spill_limit_said() -> str:
 SPILL_LIMIT_ADVICE = "run it again with a larger IRW_TEMP_LIMIT, or without it"
 
 
+def _stored_meanwhile(error: BaseException) -> str | None:
+    """What a DuckDB error says another writer stored first: `'dl19'` from a duplicate name
+    (`Duplicate key "name: dl19" violates ...`, or one met at commit), `the same rows` from another
+    duplicate key or a write-write conflict of two transactions; None for any other error."""
+    from warehouse.formats.escaping import shown
+
+    text = str(error)
+    if isinstance(error, duckdb.ConstraintException):
+        key = re.search(r'Duplicate key "(\w+): (.*)" violates', text, re.S)
+        if key is None:
+            return None
+        return f"'{shown(key.group(2))}'" if key.group(1) == "name" else "the same rows"
+    if isinstance(error, duckdb.TransactionException):
+        # at commit: `Failed to commit: PRIMARY KEY or UNIQUE constraint violation: duplicate key
+        # "dl19"`, or `Catalog write-write conflict on create with ...`
+        key = re.search(r'duplicate key "(.*)"', text, re.S)
+        if key:
+            return f"'{shown(key.group(1))}'"
+        return "the same rows" if "conflict" in text.lower() else None
+    return None
+
+
 def failure(path: str, error: BaseException) -> IrwError:
     """A DuckDB error met while working on the warehouse, as an IrwError that says what happened
     and what to do: a damaged file, a full disk, a folder DuckDB cannot write, or (otherwise)
@@ -1245,6 +1276,13 @@ def failure(path: str, error: BaseException) -> IrwError:
             "it, so both it and its folder must be writable (nothing was stored)")
     if isinstance(error, duckdb.IOException):
         return DatabaseError(f"DuckDB could not read or write the warehouse {path}: {message}")
+    meanwhile = _stored_meanwhile(error)
+    if meanwhile:
+        # Another thread of this process wrote the warehouse between this command's look at it
+        # and its transaction (_writer_lock serialises the transactions, not the looks before
+        # them): as a server warehouse says of another client (PostgresDatabase.failure)
+        return ConflictError(f"another writer in this process stored {meanwhile} meanwhile in {path}; "
+                             "try again (it then finds what the other writer stored)")
     if (isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory Error" in text) and spill_limit_met(error):
         return DatabaseError(f"the command needed {spill_limit_said()}: {message}; nothing was stored: "
                              f"{SPILL_LIMIT_ADVICE}")
@@ -1256,31 +1294,62 @@ def failure(path: str, error: BaseException) -> IrwError:
     return DatabaseError(f"DuckDB failed on the warehouse {path}: {message}")
 
 
+# One writer lock per warehouse file in this process. DuckDB lets one process open a file any
+# number of times (warehouse.open in each of several threads) and runs their transactions side
+# by side, optimistically: two that write the same rows (the measures an evaluation registers, a
+# new file's schema) conflict at commit and one fails. irw's write transactions on a file take its
+# lock before they begin, so each begins after the other's commit, sees what it stored and stores
+# only the rest, as a second process does after the first lets go of the file.
+_WRITER_LOCKS: dict[str, threading.RLock] = {}
+_WRITER_LOCKS_GUARD = threading.Lock()
+
+
+def _writer_lock(path: str) -> threading.RLock:
+    key = os.path.realpath(path)
+    with _WRITER_LOCKS_GUARD:
+        return _WRITER_LOCKS.setdefault(key, threading.RLock())
+
+
 class _Transaction:
     """One transaction of irw's own writes. A commit DuckDB cannot write (a folder it cannot
     write the .wal in, a full disk) and a statement that met a damaged file or a full disk raise
-    the IrwError that says so (failure()); nothing of the transaction is stored."""
+    the IrwError that says so (failure()); nothing of the transaction is stored. With a lock
+    (the file's writer lock), the transaction begins once it holds it and lets go when it ends."""
 
-    def __init__(self, con, path: str = ""):
+    def __init__(self, con, path: str = "", lock: threading.RLock | None = None):
         self.con = con
         self.path = path
+        self.lock = lock
 
     def __enter__(self):
-        self.con.execute("begin transaction")
+        if self.lock is not None:
+            self.lock.acquire()
+        try:
+            self.con.execute("begin transaction")
+        except BaseException:
+            self._release()
+            raise
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is None:
-            try:
-                self.con.execute("commit")
-            except duckdb.Error as error:
-                _roll_back(self.con)
-                raise failure(self.path, error) from error
+        try:
+            if exc_type is None:
+                try:
+                    self.con.execute("commit")
+                except duckdb.Error as error:
+                    _roll_back(self.con)
+                    raise failure(self.path, error) from error
+                return False
+            _roll_back(self.con)
+            if isinstance(exc, duckdb.Error) and _damage_or_full_disk(exc):
+                raise failure(self.path, exc) from exc
             return False
-        _roll_back(self.con)
-        if isinstance(exc, duckdb.Error) and _damage_or_full_disk(exc):
-            raise failure(self.path, exc) from exc
-        return False
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
 
 
 def _roll_back(con) -> None:
