@@ -113,6 +113,18 @@ def test_copying_a_file_onto_itself_or_from_an_empty_warehouse_says_so(tmp_path,
     assert not (tmp_path / "new.duckdb").exists()
 
 
+def test_a_run_named_twice_in_copy_is_copied_once_and_said_copied(dl19, tmp_path):
+    """A lifecycle walk: `irw copy --run BM25 --run BM25` into a new file said `run BM25: unchanged`
+    (the second copy found the first's), though it had just been copied."""
+    target = tmp_path / "copy.duckdb"
+    copied = dl19("copy", "--from", dl19.db, "--to", target, "--run", "BM25", "--run", "REP_LLAMA", "--run", "BM25",
+                  db=False)
+    assert copied.exit_code == 0, copied.stderr
+    lines = copied.stderr.splitlines()
+    assert [line for line in lines if line.startswith("run ")] == ["run BM25: copied", "run REP_LLAMA: copied"]
+    assert Cli(target)("runs", "-f", "csv").stdout.count("\n") == 3
+
+
 def test_rm_run_takes_several_names_all_or_none(dl19):
     """A team's walk: `irw rm run t1A t1B` was "Got unexpected extra argument(s)"."""
     refused = dl19("rm", "run", "BM25", "REP_LLAMA", "bm25")

@@ -204,6 +204,8 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
                             f"{target.read_only_reason or 'it was opened read-only'}; use a role that may write it "
                             "(see docs/engines.md, \"A shared warehouse\")")
     result = CopyResult()
+    if runs is not None:
+        runs = list(dict.fromkeys(runs))  # a run named twice is copied once, and said once as copied
     run_names = runs if runs is not None else [r[0] for r in source.run_file("transfer/run_names.sql").fetchall()]
     qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
     if runs is not None:
