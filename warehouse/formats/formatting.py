@@ -13,7 +13,7 @@ from typing import Any
 
 from warehouse.formats.cells import DECIMALS, _blob_text, _cell, cell_text, format_number  # noqa: F401 (formatting's names before)
 from warehouse.formats.escaping import reversible, shown, spreadsheet_cell
-from warehouse.formats.table import Table, cannot_write, unique_names
+from warehouse.formats.table import Table, cannot_write, escaped_cell, text_table, unique_names
 
 
 class OutputFormat(str, Enum):
@@ -23,16 +23,8 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-def _escaped_cell(value: Any, human: bool) -> str:
-    """A value as a table, csv or tsv cell, by escaping.reversible's rule."""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        # a BLOB's \xNN (a byte that is not UTF-8) is an escape: only the backslash bytes are doubled
-        return shown(_blob_text(bytes(value).replace(b"\\", b"\\\\")))
-    return reversible(_cell(value, human))
-
-
 def _spreadsheet(value: Any) -> str:
-    text = _escaped_cell(value, human=False)
+    text = escaped_cell(value, human=False)
     return spreadsheet_cell(text) if isinstance(value, str) else text
 
 
@@ -88,31 +80,7 @@ def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
         buffer = io.StringIO()
         csv.writer(buffer, delimiter=",", lineterminator="\n").writerows(lines)
         return buffer.getvalue()
-    return _render_text_table(table)
-
-
-def _render_text_table(table: Table) -> str:
-    from rich.cells import cell_len  # 14 ms to import: only for a table shown in a terminal
-
-    cells = [[_escaped_cell(v, human=True) for v in row] for row in table.rows]
-    columns = [reversible(c) for c in table.columns]
-    numeric = [
-        all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in table.rows if row[i] is not None)
-        and any(row[i] is not None for row in table.rows)
-        for i in range(len(table.columns))
-    ]
-    # widths in terminal columns, not characters: 検索 takes four, an accent combined with its
-    # letter none, so that names in any script line up
-    widths = [max([cell_len(c)] + [cell_len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-
-    def line(values: list[str]) -> str:
-        padding = [" " * (w - cell_len(v)) for v, w in zip(values, widths)]
-        parts = [pad + v if num else v + pad for v, pad, num in zip(values, padding, numeric)]
-        return "  ".join(parts).rstrip()
-
-    out = [line(columns), "  ".join("-" * w for w in widths)]
-    out.extend(line(r) for r in cells)
-    return "\n".join(out) + "\n"
+    return text_table(table.columns, table.rows)
 
 
 # trec_eval's NaN (0/0, as under -J a query whose ranking -J emptied gets for iprec_at_recall_0.00)

@@ -13,6 +13,8 @@ from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure, parse_all
 from warehouse.evaluation.stats import StatsSettings, correct
+from warehouse.formats.cells import said_name
+from warehouse.formats.escaping import shown as shown_text
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import fmt_delta, fmt_p, fmt_value, missing, plural
 from warehouse.formats.files import check_output
@@ -20,7 +22,8 @@ from warehouse.reports.files import (PAGE_MANIFEST, PageManifest, PagesWritten, 
                                      run_pages_dir, write_if_changed)
 from warehouse.reports.footer import settings_items
 from warehouse.reports.page_run import board_run_pages, render_run_page, run_page_keys
-from warehouse.reports.pairs import PairRow, correct_together, load_wanted_entries, tested_pairs
+from warehouse.reports.pairs import (PairRow, correct_together, correction_said, load_wanted_entries, measure_names,
+                                     tested_pairs)
 from warehouse.reports.pairs import _test_settings as test_settings, load_wanted as load_pair_wanted
 from warehouse.reports.paper_tables import PaperTables
 from warehouse.reports.render import render
@@ -131,6 +134,18 @@ class Leaderboard(PaperTables, Tabular):
         if self.system_shown is not None:
             return self.system_shown
         return any(row.system != row.run for row in self.rows)
+
+    def __repr__(self) -> str:
+        # the dataclass's own repr printed the Scope, every Measure and every row: 17,159 characters
+        # for 6 runs x 2 measures; as Evaluation's (warehouse/evaluation/evaluator.py), what it is
+        if self.baseline is None:
+            against = "no baseline"
+        else:
+            against = f"baseline {said_name(self.baseline)}{' (the top run)' if self.baseline_chosen else ''}, " \
+                      f"{plural(self.tested, 'comparison')}, {correction_said(self.stats.correction)}"
+        return (f"<Leaderboard of {plural(len(self.rows), 'run')} on qrels {said_name(self.scope.qrels)}, ranked by "
+                f"{shown_text(self.scope.primary.name)}: {measure_names(self.measures)}; {against}; "
+                f"{self.scope.settings.describe()}>")
 
     def paper_table(self):
         """The runs x measures table for a paper (warehouse/reports/paper.py), letters from the tests

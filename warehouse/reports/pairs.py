@@ -12,6 +12,8 @@ from warehouse.errors import UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure
 from warehouse.evaluation.stats import CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, paired_comparisons
+from warehouse.formats.cells import said_name
+from warehouse.formats.escaping import shown
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import missing, plural
 from warehouse.reports.paper_tables import PaperTables
@@ -254,6 +256,15 @@ class Comparison(PaperTables, Tabular):
                         *(3 * [None] if r is None else [r.wins, r.ties, r.losses])))
         return Table(columns, out)
 
+    def __repr__(self) -> str:
+        # the dataclass's own repr printed every Measure, Settings and PairRow: 30,828 characters
+        # for 6 runs x 2 measures; as Evaluation's (warehouse/evaluation/evaluator.py), what it is
+        runs = list(dict.fromkeys(name for pair in self.pairs for name in pair))
+        against = f"against baseline {said_name(self.baseline)}" if self.baseline is not None else "all pairs"
+        return (f"<Comparison of {plural(len(runs), 'run')} ({against}) on qrels {said_name(self.qrels)}: "
+                f"{measure_names(self.measures)}; {plural(self.tested, 'comparison')}, "
+                f"{correction_said(self.stats.correction)}; {self.settings.describe()}>")
+
     def paper_table(self):
         """The runs x measures table for a paper (warehouse/reports/paper.py): to_latex / to_markdown."""
         from warehouse.reports import paper
@@ -303,6 +314,19 @@ class Comparison(PaperTables, Tabular):
                                  f"`{command}` shows which")
                     break
         return lines
+
+
+def measure_names(measures: Sequence[Measure], listed: int = 8) -> str:
+    """The measures as a repr names them: the first few, and how many more."""
+    names = [shown(m.name) for m in measures]
+    if len(names) <= listed + 1:
+        return ", ".join(names)
+    return f"{', '.join(names[:listed])} and {len(names) - listed} more"
+
+
+def correction_said(correction: str) -> str:
+    """A correction as a repr says it, by the name compare() takes: `holm correction`, `no correction`."""
+    return "no correction" if correction == "none" else f"{correction} correction"
 
 
 def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measures: Sequence[str] | None = None, *,
