@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import decimal
+import numbers
 import os
 from pathlib import Path
 from dataclasses import dataclass
@@ -140,7 +142,8 @@ class Warehouse:
 
         path may be a pandas / polars / Arrow frame (columns query_id, doc_id, score and optionally
         rank, or PyTerrier's qid, docno, score, rank: warehouse/ingestion/frames.py); it then needs a name,
-        and its date defaults to now."""
+        and its date defaults to now. parameters: a mapping of names to values (_parameters)."""
+        parameters = _parameters(parameters)
         self._require_writable("ingest a run")
         with self._statistics("runs"):
             if frames.is_frame(path):
@@ -165,6 +168,7 @@ class Warehouse:
         names every run by fields of its file, and system may hold the same fields. One path (a str or
         os.PathLike) is one file or folder."""
         paths = _paths(paths, "ingest_runs", "run", "run", "ingest_run")
+        parameters = _parameters(parameters)
         self._require_writable("ingest runs")
         with self._statistics("runs"):
             results = batch.ingest_runs(self.db, paths, name=name, name_from=name_from, name_template=name_template,
@@ -250,7 +254,9 @@ class Warehouse:
                  date: str | dt.date | dt.datetime | None = None,
                  parameters: Mapping[str, str] | None = None) -> list[str]:
         """Changes a stored run's system, description, date (then from --date) or parameters without
-        ingesting it again; what is not given stays. Returns what changed, as `irw edit run` says it."""
+        ingesting it again; what is not given stays (parameters, a mapping of names to values, replace
+        the stored ones whole: _parameters). Returns what changed, as `irw edit run` says it."""
+        parameters = _parameters(parameters)
         self._require_writable("edit a run")
         if system is None and description is None and date is None and parameters is None:
             raise UsageError("nothing to edit: give --system, --description, --date or --param")
@@ -262,7 +268,7 @@ class Warehouse:
                              date=run_date)
         said = []
         for label, given, was in (("system", system, old[0]), ("description", description, old[1]),
-                                  ("parameters", dict(parameters) if parameters is not None else None,
+                                  ("parameters", parameters,
                                    dict(old[2] or {}))):
             if given is not None:
                 said.append(f"run {name}: {label} {said_value(given)}, was {said_value(was)}")
@@ -400,6 +406,7 @@ def evaluate_files(qrels: str | os.PathLike[str] | DataFrame,
     from warehouse.evaluation import oneshot
     from warehouse.evaluation.evaluator import Evaluator, keeps_judged_rows_only
 
+    _refuse_input(qrels, "qrels")
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
     judged_rows_only = keeps_judged_rows_only(settings, measures)
@@ -412,14 +419,21 @@ def evaluate_files(qrels: str | os.PathLike[str] | DataFrame,
             frames.ingest_qrels_frame(db, qrels, qrels_name, store=lambda file: ingest.ingest_qrels(
                 db, file, qrels_name, digest=False))
         else:
-            ingest.ingest_qrels(db, qrels, qrels_name, digest=False)
+            try:
+                ingest.ingest_qrels(db, qrels, qrels_name, digest=False)
+            except ingest.SwappedFileError as exc:
+                raise _swapped_qrels(db, exc, named) from None
         for name, run in named.items():
             if frames.is_frame(run):
                 frames.ingest_run_frame(db, run, name, store=lambda file, _date, name=name: ingest.ingest_run(
                     db, file, name, judged_rows_only=judged_rows_only, digest=False, read_ir_metadata=False))
             else:
-                ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only, digest=False,
-                                  read_ir_metadata=False)
+                try:
+                    ingest.ingest_run(db, run, name, judged_rows_only=judged_rows_only, digest=False,
+                                      read_ir_metadata=False)
+                except ingest.SwappedFileError as exc:  # the qrels given are qrels: no swap, qrels given as a run
+                    raise ingest.SwappedFileError(exc.path, exc.looks_like, "runs takes run files, and the qrels "
+                                                  f"come first: {EVALUATE_FILES_ORDER}") from None
         return Evaluator(db).evaluate(list(named), qrels_name, measures, per_query=per_query, settings=settings)
 
 
@@ -500,13 +514,79 @@ def _require_spark_measures(measures: list[str], into) -> None:
             raise
 
 
+EVALUATE_FILES_ORDER = "evaluate_files(qrels, runs, measures)"
+
+
+def _swapped_qrels(db, error, named: dict[str, Any]):
+    """The SwappedFileError of evaluate_files's qrels that look like a run file: said as the
+    arguments given in the wrong order, as `irw trec-eval` asks (warehouse/commands/trec_eval.py,
+    _swapped_files_named), in the call's terms. When runs is one file, it is read as a run to say
+    whether it looks like qrels too (then the two were swapped for sure)."""
+    from warehouse.errors import IrwError
+
+    hint = f"did you swap qrels and runs? the qrels come first: {EVALUATE_FILES_ORDER}"
+    files = [run for run in named.values() if not frames.is_frame(run)]
+    if len(named) == 1 and len(files) == 1:
+        try:
+            ingest.ingest_run(db, files[0], "runs", digest=False, read_ir_metadata=False)
+        except ingest.SwappedFileError as run_error:
+            hint = (f"it was given as qrels, and runs ({os.fspath(files[0])}) {run_error.looks_like}: swap them, "
+                    f"{EVALUATE_FILES_ORDER}")
+        except IrwError:  # a run of its own problems: said once the qrels are right
+            pass
+    return ingest.SwappedFileError(error.path, error.looks_like, hint)
+
+
+RUNS_TAKEN = ("evaluate_files takes runs as a path (a str or os.PathLike: a run file, a folder or a glob pattern), "
+              "a data frame (pandas, polars or Arrow), a list of them, or a mapping of names to them")
+QRELS_TAKEN = ("evaluate_files takes qrels as one path (a str or os.PathLike) to a qrels file, or a data frame "
+               "(pandas, polars or Arrow)")
+# what a message shows of a pytrec_eval-style dict made a frame: irw's own column names
+FRAME_OF_DICT = {"runs": ("score", "run"), "qrels": ("relevance", "qrels")}
+
+
+def _refuse_input(value: Any, argument: str, where: str = "") -> None:
+    """A UsageError for a qrels or run of evaluate_files that is neither a path nor a data frame
+    (where: the item of runs it is, `runs[2]`), naming what was given and what is taken: a polars
+    LazyFrame is to be collected, a pytrec_eval-style dict made a frame."""
+    if isinstance(value, (str, os.PathLike)) or frames.is_frame(value):
+        return
+    taken = RUNS_TAKEN if argument == "runs" else QRELS_TAKEN
+    got = f"got {_given(value)}" + (f" as {where}" if where else "")
+    module = type(value).__module__.split(".")[0]
+    if module == "polars" and type(value).__name__ == "LazyFrame":
+        hint = "a LazyFrame is a query, not its rows: collect it first, lazy_frame.collect()"
+    elif isinstance(value, Mapping):
+        column, kind = FRAME_OF_DICT[argument]
+        hint = (f"a pytrec_eval-style dict ({{query: {{doc: {column}}}}}) is not read: write it to a file, or "
+                f"make it a data frame, pandas.DataFrame([(q, d, v) for q, docs in {kind}.items() for d, v in "
+                f"docs.items()], columns=['query_id', 'doc_id', '{column}'])")
+    elif module in frames.FRAME_MODULES:
+        hint = "a data frame is a pandas or polars DataFrame, or an Arrow Table or RecordBatch"
+    elif isinstance(value, (bytes, bytearray)):
+        hint = "give a path as a str: os.fsdecode(path)"
+    elif argument == "qrels" and isinstance(value, Iterable) and not where:
+        hint = "one qrels set is evaluated at a time: give one file"
+    else:
+        hint = ""
+    raise UsageError(f"{taken}; {got}" + (f": {hint}" if hint else ""))
+
+
 def _named_runs(runs) -> dict[str, Any]:
     """name -> path or frame: a mapping as given; paths named by themselves (a path given twice is
     one run), a folder or a glob pattern by each file it holds or matches (as `irw trec-eval` takes
-    them: ingest.run_files); frames in a list named `run 1`, `run 2` ... by their position."""
+    them: ingest.run_files); frames in a list named `run 1`, `run 2` ... by their position. What is
+    neither a path nor a frame is refused before anything is read (_refuse_input)."""
     if isinstance(runs, Mapping):
+        for name, run in runs.items():
+            _refuse_input(run, "runs", f"runs[{name!r}]")
         return {str(name): run for name, run in runs.items()}
+    if not isinstance(runs, Iterable) or isinstance(runs, (bytes, bytearray)) or (
+            type(runs).__module__.split(".")[0] in frames.FRAME_MODULES and not frames.is_frame(runs)):
+        _refuse_input(runs, "runs")
     items = [runs] if isinstance(runs, (str, os.PathLike)) or frames.is_frame(runs) else list(runs)
+    for i, run in enumerate(items):
+        _refuse_input(run, "runs", f"runs[{i}]")
     named: dict[str, Any] = {}
     for i, run in enumerate(items, start=1):
         if frames.is_frame(run):
@@ -533,6 +613,60 @@ def _paths(paths: Any, method: str, kind: str, one: str, frame_method: str) -> l
         if not isinstance(item, (str, os.PathLike)):
             raise UsageError(taken.format(f"a list with an item of type {_type_name(item)}"))
     return items
+
+
+PARAMETERS_TAKEN = 'parameters takes a mapping of names to values, e.g. parameters={"k1": "0.9"}'
+
+
+def _parameters(parameters: Any) -> dict[str, str] | None:
+    """A run's parameters as ingest_run, ingest_runs and edit_run take them, checked before anything
+    is read or stored: None (not given), or a mapping of names (non-empty str, as `--param k=v` gives
+    them) to values, each a str or a number (an int, float or Decimal; a bool is true or false),
+    stored as its text: {"k1": 0.9} is stored as {"k1": "0.9"}, as DuckDB's map of text stored it
+    before this check, and now on every engine alike. Anything else (the str "k1=0.9", a list, which
+    dict() read as pairs of letters, None as a value) is a UsageError saying what was given."""
+    if parameters is None:
+        return None
+    if not isinstance(parameters, Mapping):
+        raise UsageError(f"{PARAMETERS_TAKEN}; got {_given(parameters)}{_parameters_hint(parameters)}")
+    taken: dict[str, str] = {}
+    for key, value in parameters.items():
+        if not isinstance(key, str) or not key:
+            raise UsageError(f"{PARAMETERS_TAKEN}, each name a non-empty str; got {_given(key)} as a name")
+        if isinstance(value, bool):
+            taken[key] = "true" if value else "false"
+        elif isinstance(value, (str, numbers.Real, decimal.Decimal)):
+            taken[key] = str(value)
+        else:
+            raise UsageError(f"{PARAMETERS_TAKEN}, each value a str or a number; got {_given(value)} as the value "
+                             f"of {key!r}" + ("" if value is None else f": give its text, str(value)"))
+    return taken
+
+
+def _parameters_hint(parameters: Any) -> str:
+    """For parameters given as `--param` writes them (the str 'k1=0.9', or a list of such), the
+    mapping they mean; for a list of pairs, dict() of it."""
+    items = [parameters] if isinstance(parameters, str) else \
+        parameters if isinstance(parameters, (list, tuple)) else None
+    if not items:
+        return ""
+    if all(isinstance(item, str) and "=" in item and item.partition("=")[0] for item in items):
+        return f": give parameters={dict(item.partition('=')[::2] for item in items)!r}"
+    if all(isinstance(item, tuple) and len(item) == 2 for item in items):
+        return ": give parameters=dict(pairs)"
+    return ""
+
+
+def _given(value: Any) -> str:
+    """What a message says a caller gave: the str 'k1=0.9', the int 42, a dict, a polars.LazyFrame
+    (a builtin's value when short, else the class)."""
+    name = _type_name(value)
+    if type(value).__module__ == "builtins":
+        text = repr(value)
+        if value is None or len(text) <= 60:
+            return "None" if value is None else f"the {name} {text}"
+    article = "an" if name[0] in "aeiouAEIOU" else "a"
+    return f"{article} {name}" + (" object" if name in ("bytes", "bytearray") else "")
 
 
 def _type_name(value: Any) -> str:
