@@ -125,6 +125,16 @@ def test_a_run_named_twice_in_copy_is_copied_once_and_said_copied(dl19, tmp_path
     assert Cli(target)("runs", "-f", "csv").stdout.count("\n") == 3
 
 
+def test_copy_from_a_warehouse_that_does_not_exist_says_what_from_names(tmp_path):
+    """A lifecycle walk: `irw copy --from nosuch.duckdb` said to pass --db / IRW_DB, which copy has not."""
+    missing = Cli(tmp_path / "unused.duckdb")("copy", "--from", tmp_path / "nosuch.duckdb", "--to", tmp_path / "new.duckdb",
+                                                db=False)
+    assert missing.exit_code == 1
+    assert missing.stderr == (f"Error: no warehouse at {tmp_path / 'nosuch.duckdb'} to copy from: --from names a "
+                              "warehouse that exists (a DuckDB file or a postgresql:// URL)\n")
+    assert not (tmp_path / "new.duckdb").exists()
+
+
 def test_rm_run_takes_several_names_all_or_none(dl19):
     """A team's walk: `irw rm run t1A t1B` was "Got unexpected extra argument(s)"."""
     refused = dl19("rm", "run", "BM25", "REP_LLAMA", "bm25")

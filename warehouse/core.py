@@ -14,7 +14,7 @@ from warehouse.ingestion import batch, frames, files as ingest
 from warehouse.store import catalog, transfer
 from warehouse.engines.duckdb import default_path
 from warehouse.engines import open_database, same_warehouse
-from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
+from warehouse.errors import NotFoundError, ReadOnlyError, UsageError, WarehouseNotFound
 from warehouse.formats.cells import said_value
 from warehouse.formats.table import Table
 # imported for the annotations, so that typing.get_type_hints resolves them (the API's callers
@@ -697,7 +697,12 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
     source, target = _home(source), _home(target)
     if one_file(source, target):  # said before opening: DuckDB's own refusal names neither
         raise UsageError(f"--from and --to are the same warehouse ({source}): name another target")
-    with Warehouse(source, read_only=True) as src:
+    try:
+        opened = Warehouse(source, read_only=True)
+    except WarehouseNotFound:  # its own words send the user to --db, which irw copy has not
+        raise WarehouseNotFound(f"no warehouse at {source} to copy from: --from names a warehouse that exists "
+                                "(a DuckDB file or a postgresql:// URL)") from None
+    with opened as src:
         if not src.db.run_file("catalog/qrels_set_count.sql").fetchone()[0] and \
                 not src.db.run_file("catalog/run_count.sql").fetchone()[0]:
             # before the target is opened, which would create it: an empty copy is no success
