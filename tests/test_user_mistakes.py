@@ -135,6 +135,35 @@ def test_copy_from_a_warehouse_that_does_not_exist_says_what_from_names(tmp_path
     assert not (tmp_path / "new.duckdb").exists()
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--system", ""], "the run's --system '' is empty: give it another name"),
+    (["--system", "   "], "the run's --system '   ' is only blanks: give it another name"),
+    (["--system", "."], "the run's --system '.' is a dot segment, which links and paths read as this folder or the "
+                        "one above: give it another name"),
+    (["--system", "\udcff"], "the run's --system '\\udcff' is not UTF-8 text: give it another name"),
+    (["--description", "\udcff"], "the run's --description '\\udcff' is not UTF-8 text"),
+    (["--system", "{folder}"], "the run's --system '{folder}' holds { or }: ingest fills such fields from a file's "
+                               "name; here give the system's name itself"),
+    (["--date", "2026-02-30"], "--date '2026-02-30' is written as a date but names no day of the calendar (or no "
+                               "time of day): give one that exists"),
+])
+def test_edit_run_refuses_what_ingest_refuses_and_changes_nothing(dl19, argv, message):
+    """A lifecycle walk: `irw edit run BM25 --system ''` (and '.', blanks) was stored, a system or
+    description not UTF-8 met DuckDB's own error, and `{folder}` was stored with its braces."""
+    before = dl19("sql", "select system, description, file_created_at from runs order by name", "-f", "csv").stdout
+    edited = dl19("edit", "run", "BM25", *argv)
+    assert (edited.exit_code, edited.stderr) == (2, f"Error: {message}\n")
+    assert dl19("sql", "select system, description, file_created_at from runs order by name", "-f", "csv").stdout == before
+
+
+def test_ingest_refuses_a_date_that_is_no_day_of_the_calendar_saying_so(dl19, conformance):
+    refused = dl19("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.BM25_RM3.txt", "--date",
+                   "2026-02-30")
+    assert refused.exit_code == 2
+    assert refused.stderr == ("Error: --date '2026-02-30' is written as a date but names no day of the calendar (or "
+                              "no time of day): give one that exists\n")
+
+
 def test_rm_run_takes_several_names_all_or_none(dl19):
     """A team's walk: `irw rm run t1A t1B` was "Got unexpected extra argument(s)"."""
     refused = dl19("rm", "run", "BM25", "REP_LLAMA", "bm25")

@@ -15,7 +15,7 @@ from warehouse.store import catalog, transfer
 from warehouse.engines.duckdb import default_path
 from warehouse.engines import open_database, same_warehouse
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError, WarehouseNotFound
-from warehouse.formats.cells import said_value
+from warehouse.formats.cells import said_name, said_value
 from warehouse.formats.table import Table
 # imported for the annotations, so that typing.get_type_hints resolves them (the API's callers
 # need the evaluator anyway); Spark's module stays unimported until evaluate_on_spark runs
@@ -260,6 +260,12 @@ class Warehouse:
         self._require_writable("edit a run")
         if system is None and description is None and date is None and parameters is None:
             raise UsageError("nothing to edit: give --system, --description, --date or --param")
+        # what ingest refuses, edit refuses in the same words (an empty or `.` system, text that is
+        # not UTF-8 were stored, or met DuckDB's own error)
+        batch.refuse_bad_run_fields(system=system, description=description, parameters=parameters)
+        if system is not None and ("{" in system or "}" in system):
+            raise UsageError(f"the run's --system {said_name(system)} holds {{ or }}: ingest fills such fields from a "
+                             "file's name; here give the system's name itself")
         run_id = catalog.run_id(self.db, name)
         run_date = batch.given_date(date) if date is not None else None
         old = self.db.run_file("catalog/run_settings.sql", {"run_id": run_id}).fetchone()

@@ -155,6 +155,21 @@ def parse_iso_date(text: str) -> dt.datetime | None:
     return value
 
 
+def refuse_bad_run_fields(*, name: str | None = None, system: str | None = None, description: str | None = None,
+                          parameters: Mapping[str, str] | None = None) -> None:
+    """The one check of what a user gives a run, by ingest (`irw ingest run`, ingest_runs) and by
+    `irw edit run` alike: a name or system that cannot be stored (catalog.refuse_bad_name: empty,
+    blank, `.`, not UTF-8 ...), a description or parameter that is not UTF-8 text (the engines
+    refuse it with their own words). A system holding template fields is checked by ingest first."""
+    for option, value in (("--name", name), ("--system", system)):
+        if value is not None:
+            refuse_bad_name("run", value, option)
+    texts = [("--description", description)] + [("--param", f"{k}={v}") for k, v in (parameters or {}).items()]
+    for option, value in texts:
+        if isinstance(value, str) and name_problem(value) == "is not UTF-8 text":
+            raise UsageError(f"the run's {option} '{shown(value)}' is not UTF-8 text")
+
+
 def given_date(value: str | dt.date | dt.datetime) -> RunDate:
     """The date a user gave (`--date`, or date= in Python) as a RunDate; a bad value is a UsageError
     that shows the format."""
@@ -164,6 +179,9 @@ def given_date(value: str | dt.date | dt.datetime) -> RunDate:
         parsed = dt.datetime(value.year, value.month, value.day)
     else:
         parsed = parse_iso_date(str(value))
+        if parsed is None and _ISO_DATE.fullmatch(str(value).strip()):
+            raise UsageError(f"--date {str(value)!r} is written as a date but names no day of the calendar (or no time "
+                             "of day): give one that exists")
         if parsed is None:
             raise UsageError(f"--date takes {DATE_FORMAT}; got {value!r}")
     return RunDate(parsed, ingest.DATE_GIVEN)
@@ -649,13 +667,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
     system_template = system is not None and ("{" in system or "}" in system)
     if system_template:
         check_template(system, "--system")
-    for option, value in (("--name", name), ("--system", system)):
-        if value is not None:
-            refuse_bad_name("run", value, option)
-    texts = [("--description", description)] + [("--param", f"{k}={v}") for k, v in (parameters or {}).items()]
-    for option, value in texts:
-        if isinstance(value, str) and name_problem(value) == "is not UTF-8 text":
-            raise UsageError(f"the run's {option} '{shown(value)}' is not UTF-8 text")
+    refuse_bad_run_fields(name=name, system=system, description=description, parameters=parameters)
     run_date = given_date(date) if date is not None else None
     files = _expand(paths, folders)
     if not files:
