@@ -272,33 +272,13 @@ def _tie_measures(scope: Scope, names: Sequence[str], ensured: bool = False) -> 
 
 
 def _mark_tie_ranks(rows: Sequence[LeaderboardRow], ranges: dict[str, tuple[float, float]]) -> None:
-    """A run's rank could change under another tie order when its range of the primary mean
-    overlaps another run's: each run's tie orders are its own, so any pair of values in the two
-    ranges can occur together. Over the ranges in order of their low ends, the other ranges that
-    start below a range's high end overlap it when one of them ends above its low end: the
-    highest end among them (the second highest, where the highest is its own) says whether."""
+    """Each row's range of the primary mean over tie orders, and whether its rank could change
+    under another order (_ranks_may_change)."""
     for row in rows:
         row.tie_range = ranges.get(row.run)
-    spans = sorted((row.tie_range[0], row.tie_range[1], i) for i, row in enumerate(rows) if row.tie_range is not None)
-    lows = [low for low, _high, _i in spans]
-    best: list[tuple[float, int]] = []     # (highest end, its row) of spans[:k + 1]
-    second: list[float] = []               # the highest end of spans[:k + 1] from another row
-    for low, high, i in spans:
-        top, top_row = best[-1] if best else (-math.inf, -1)
-        runner = second[-1] if second else -math.inf
-        if high > top:
-            best.append((high, i))
-            second.append(top)
-        else:
-            best.append((top, top_row))
-            second.append(max(runner, high))
-    for low, high, i in spans:
-        k = bisect.bisect_left(lows, high)  # the spans starting below this one's high end
-        if k == 0:
-            continue
-        top, top_row = best[k - 1]
-        other = second[k - 1] if top_row == i else top
-        rows[i].rank_may_change = other > low
+    may_change = _ranks_may_change(ranges, [row.run for row in rows if row.tie_range is not None])
+    for row in rows:
+        row.rank_may_change = may_change.get(row.run, False)
 
 
 def render_leaderboard(board: Leaderboard, run_pages_href: str | None = None) -> str:
@@ -366,6 +346,9 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
 
 # -- one page of the leaderboard (irw serve) ---------------------------------------------------------
 
+# the decimals runs are ranked by (sql/reports/leaderboard.sql, leaderboard_page.sql and
+# leaderboard_ranges.sql round to them): float noise in the last bits never splits a tie
+RANK_DECIMALS = 12
 SORT_KINDS = ("rank", "run", "system", "measure", "queries", "date")
 
 
@@ -602,13 +585,21 @@ def _page_scope(wh: Warehouse, qrels: str, measures: Sequence[str] | None, names
 
 
 def _ranks_may_change(spans: dict[str, tuple[float, float]], runs: Sequence[str]) -> dict[str, bool]:
-    """_mark_tie_ranks's answer for these runs only, over every run's range in spans: whether
-    another run's range overlaps theirs (the same prefix maxima over the ranges in order of
-    their low ends)."""
-    ordered = sorted((low, high, run) for run, (low, high) in spans.items())
+    """Whether each of these runs' rank could change under another order of tied documents, its
+    own or another run's, over every run's range of the primary mean in spans. A rank counts the
+    runs above (sql/reports/leaderboard.sql: rank() over the value rounded to 12 decimals), and each
+    run's tie orders are its own, so any pair of values in two ranges can occur together: run A's
+    rank may change when some other run B can be above it and can also not be (B's high end above
+    A's low end, B's low end at or below A's high end, compared as the ranking rounds them: a run
+    whose value equals the low end of another's range ties with it, and falls below it under
+    another order). Over the ranges in order of their low ends, those starting at or below A's
+    high end: the highest end among them (the second highest, where the highest is A's own) says
+    whether one ends above A's low end."""
+    rounded = {run: (round(low, RANK_DECIMALS), round(high, RANK_DECIMALS)) for run, (low, high) in spans.items()}
+    ordered = sorted((low, high, run) for run, (low, high) in rounded.items())
     lows = [low for low, _high, _run in ordered]
-    best: list[tuple[float, str | None]] = []
-    second: list[float] = []
+    best: list[tuple[float, str | None]] = []  # (highest end, its run) of ordered[:k + 1]
+    second: list[float] = []                   # the highest end of ordered[:k + 1] from another run
     for _low, high, run in ordered:
         top, top_run = best[-1] if best else (-math.inf, None)
         runner = second[-1] if second else -math.inf
@@ -620,12 +611,9 @@ def _ranks_may_change(spans: dict[str, tuple[float, float]], runs: Sequence[str]
             second.append(max(runner, high))
     out = {}
     for run in runs:
-        low, high = spans[run]
-        k = bisect.bisect_left(lows, high)
-        if k == 0:
-            out[run] = False
-            continue
-        top, top_run = best[k - 1]
+        low, high = rounded[run]
+        k = bisect.bisect_right(lows, high)  # the ranges starting at or below this one's high end
+        top, top_run = best[k - 1]  # k >= 1: its own range is among them
         other = second[k - 1] if top_run == run else top
         out[run] = other > low
     return out
