@@ -188,6 +188,29 @@ def test_no_page_shows_nan(walk, url):
     assert not re.search(r"\bnan\b", html, re.I), re.search(r".{0,80}\bnan\b.{0,40}", html, re.I).group(0)
 
 
+@pytest.mark.parametrize(("path", "query", "says"), [
+    ("", "m=AP&level=2", "?level= is not a parameter of this page; it takes ?m=, ?run=, ?system=, ?baseline=, "
+                         "?filter=, ?sort=, ?order=, ?page=, ?per_page=; a relevance level is part of a measure's "
+                         "name: ?m=AP(rel=2)"),
+    ("/runs/BM25", "sort=AP", "?sort= is not a parameter of this page; it takes ?m=, ?baseline=, ?query="),
+    ("/compare", "run=BM25&run=REP_LLAMA&J=1", "?J= is not a parameter of this page; it takes ?m=, ?run=, ?system=, "
+                                               "?baseline="),
+    ("/history", "m=AP&<b>x</b>=1", "?<b>x</b>= is not a parameter of this page; it takes ?m=, ?run=, ?system="),
+])
+def test_a_parameter_a_page_does_not_take_is_a_400_not_ignored(walk, path, query, says):
+    """A reviewer's walk: /qrels/dl19?m=AP&level=2 answered 200 with level 1's numbers, as if the
+    level had been taken; a page ignored every parameter it does not read."""
+    base = walk["base"]
+    api = "/leaderboard" if path == "" else path
+    status, _, body = get(f"{base}/api/qrels/dl19{api}?{query}")
+    assert status == 400 and json.loads(body)["error"] == says, body[:400]
+    status, _, html = get(f"{base}/qrels/dl19{path}?{query}")
+    assert status == 400 and "<b>x</b>=" not in html
+    if "<b>" in query:  # the name given, escaped as the page escapes every name
+        assert "?&lt;b&gt;x&lt;/b&gt;= is not a parameter of this page" in html
+    assert get(f"{base}/qrels/dl19{path}?{query.rpartition('&')[0]}")[0] == 200
+
+
 @pytest.mark.parametrize("query", ["m=AP&m=nDCG@10", "m=AP+nDCG@10", "m=P.5,10"])
 def test_a_history_of_several_measures_is_a_400_as_the_command_s_refusal(walk, query):
     """The served history drew the first of several measures; `irw report history -m AP -m nDCG@10`

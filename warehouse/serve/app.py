@@ -43,6 +43,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from warehouse.formats import formatting
+from warehouse.formats.escaping import shown
 from warehouse import reports
 from warehouse.errors import IrwError, MeasureError, NotFoundError, ReadOnlyError, ServerUnreachable, WarehouseNotFound
 from warehouse.reports.render import environment as report_environment
@@ -136,6 +137,30 @@ class RawPathRouting:
         await self.app(scope, receive, send)
 
 
+# The query parameters each page takes (its forms and links send no others); any other is refused,
+# not ignored: ?level=2 showed level 1's numbers under a page that looked answered.
+PAGE_PARAMETERS = {
+    "leaderboard": ("m", "run", "system", "baseline", "filter", "sort", "order", "page", "per_page"),
+    "run": ("m", "baseline", "query"),
+    "compare": ("m", "run", "system", "baseline"),
+    "history": ("m", "run", "system"),
+}
+# what a page takes instead of a trec_eval setting asked for by its option's name
+_SETTING_HINTS = {name: "a relevance level is part of a measure's name: ?m=AP(rel=2)"
+                  for name in ("l", "level", "rel", "relevance", "relevance_level")}
+
+
+def refuse_unknown_parameters(params: QueryParams, page: str) -> None:
+    taken = PAGE_PARAMETERS[page]
+    unknown = [key for key in dict.fromkeys(params.keys()) if key not in taken]
+    if not unknown:
+        return
+    key = unknown[0]
+    hint = _SETTING_HINTS.get(key.lower())
+    raise paging.BadParameter(f"?{shown(key[:40])}= is not a parameter of this page; it takes "
+                              f"{', '.join(f'?{name}=' for name in taken)}" + (f"; {hint}" if hint else ""))
+
+
 def param(request: Request, name: str) -> str:
     return unquote(request.path_params[name])
 
@@ -149,8 +174,11 @@ class Choices:
     query: str | None
 
     @classmethod
-    def of(cls, request: Request) -> "Choices":
+    def of(cls, request: Request, page: str) -> "Choices":
+        """The choices of a request for a page (PAGE_PARAMETERS' key); BadParameter for a
+        parameter the page does not take, which it would otherwise ignore, showing what was not asked."""
         params = request.query_params
+        refuse_unknown_parameters(params, page)
         measures = [word for value in params.getlist("m") for word in value.split()]
         runs = [value for value in params.getlist("run") if value.strip()]
         systems = [value for value in params.getlist("system") if value.strip()]
@@ -361,9 +389,9 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     def leaderboard_handler(kind: str):
         async def handler(request: Request) -> Response:
             qrels = param(request, "qrels")
-            c = Choices.of(request)
             too_far = None
             try:
+                c = Choices.of(request, "leaderboard")
                 try:
                     measures = _parse_measures(c.measures)
                 except MeasureError:  # perhaps a measure added since (irw measures add): learnt, then parsed again
@@ -444,7 +472,10 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     def run_handler(kind: str):
         async def handler(request: Request) -> Response:
             qrels, run = param(request, "qrels"), param(request, "run")
-            c = Choices.of(request)
+            try:
+                c = Choices.of(request, "run")
+            except IrwError as exc:
+                return error_response(exc, kind)
 
             def build(wh):
                 page = reports.run_page(wh, run, qrels, c.measures, baseline=c.baseline, query=c.query)
@@ -470,7 +501,10 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     def compare_handler(kind: str):
         async def handler(request: Request) -> Response:
             qrels = param(request, "qrels")
-            c = Choices.of(request)
+            try:
+                c = Choices.of(request, "compare")
+            except IrwError as exc:
+                return error_response(exc, kind)
 
             def build(wh):
                 page = reports.compare_page(wh, c.runs, qrels, c.measures, systems=c.systems,
@@ -492,7 +526,10 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     def history_handler(kind: str):
         async def handler(request: Request) -> Response:
             qrels = param(request, "qrels")
-            c = Choices.of(request)
+            try:
+                c = Choices.of(request, "history")
+            except IrwError as exc:
+                return error_response(exc, kind)
             # several ?m= are refused as -m twice is (page_history._refuse_several), never their first
             measure = c.measures[0] if c.measures and len(c.measures) == 1 else "AP"
 
