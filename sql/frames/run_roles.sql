@@ -10,6 +10,9 @@ select
     cast(/* query */ as varchar) as query,
     cast(/* doc */ as varchar) as doc,
     cast(/* score */ as varchar) as score,
-    cast(row_number() over (partition by cast(/* query */ as varchar) order by /* score */ desc) as varchar) as rank,
-    cast(cast(/* score */ as double) as varchar) as score_text
+    cast(row_number() over (partition by cast(/* query */ as varchar) order by try_cast(/* score */ as double) desc) as varchar) as rank,
+    -- text is written as given, for the file's rules to read (a score `abc` is refused naming it);
+    -- a number as the shortest text of its double
+    case when typeof(/* score */) = 'VARCHAR' then cast(/* score */ as varchar)
+        else cast(cast(/* score */ as double) as varchar) end as score_text
 from frame

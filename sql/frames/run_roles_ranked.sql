@@ -9,5 +9,8 @@ select
     cast(/* doc */ as varchar) as doc,
     cast(/* score */ as varchar) as score,
     cast(/* rank */ as varchar) as rank,
-    cast(cast(/* score */ as double) as varchar) as score_text
+    -- text is written as given, for the file's rules to read (a score `abc` is refused naming it);
+    -- a number as the shortest text of its double
+    case when typeof(/* score */) = 'VARCHAR' then cast(/* score */ as varchar)
+        else cast(cast(/* score */ as double) as varchar) end as score_text
 from frame

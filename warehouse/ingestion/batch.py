@@ -609,6 +609,7 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
     from what is stored. With replace the differences are applied in place (the scores stay: the
     bytes are the same) and said; without, those given are said with the option that applies them.
     A date given by --date is kept unless another is given."""
+    from warehouse.ingestion.frames import DATE_FRAME
     from warehouse.store import catalog
 
     result = ingest.unchanged("run", file.name, file.path, file.sha, file.existing)
@@ -626,8 +627,9 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
         changes["parameters"] = dict(parameters)
         said.append(f"its parameters are now {said_value(dict(parameters))}, was {said_value(dict(old_parameters or {}))}")
     was = f"{old_date} (from {old_source})"
+    # a date given, or a data frame's (when it was ingested), is kept unless another is given
     if (old_date, old_source) != (file.date.value, file.date.source) and (
-            file.date.source == ingest.DATE_GIVEN or old_source != ingest.DATE_GIVEN):
+            file.date.source == ingest.DATE_GIVEN or old_source not in (ingest.DATE_GIVEN, DATE_FRAME)):
         changes["date"] = file.date
         said.append(f"its date is now {file.date.value} (from {file.date.source}), was {was}")
     if not changes:

@@ -9,15 +9,16 @@ from the frame itself.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
+import os
 import re
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from warehouse.errors import InputFileError, Problem, UsageError
+from warehouse.errors import ConflictError, InputFileError, Problem, UsageError
 from warehouse.resources import composed_sql, read_sql
 
 # role -> accepted column names, in order of preference: irw's own, PyTerrier's, ir_datasets', TREC's.
@@ -33,6 +34,14 @@ QRELS_COLUMNS = {
     "grade": ("grade", "relevance", "label", "rel", "judgment"),
 }
 FRAME_MODULES = ("pandas", "polars", "pyarrow")
+# roles whose values are integers (a file's rule): a float column there is refused as a whole
+INTEGER_ROLES = ("rank", "grade")
+# DuckDB's types of a frame column that is float, or decimal with a fraction (describe.sql's
+# column_type), and the float types as a user's library names them
+_FRACTIONAL_TYPE = re.compile(r"FLOAT|DOUBLE|REAL|DECIMAL\(\d+, *[1-9]\d*\)")
+_TYPE_NAMES = {"DOUBLE": "float64", "FLOAT": "float32", "REAL": "float32"}
+# runs.date_source of a run ingested from a frame without a date (its date: when it was ingested)
+DATE_FRAME = "data frame"
 
 
 def is_frame(value: Any) -> bool:
@@ -62,6 +71,44 @@ def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], 
     return chosen
 
 
+def _fractional_columns(con, names: dict[str, str]) -> dict[str, str]:
+    """role -> DuckDB type of the frame's columns in an integer role (INTEGER_ROLES) that hold
+    floats or decimals."""
+    types = {row[0]: row[1] for row in con.execute(read_sql("frames/describe.sql")).fetchall()}
+    return {role: types[column] for role, column in names.items()
+            if role in INTEGER_ROLES and _FRACTIONAL_TYPE.fullmatch(str(types[column]).upper())}
+
+
+def _as_integers(frame: Any, column: str) -> str:
+    """How the frame's column is made integers, in its library's words."""
+    module = type(frame).__module__.split(".")[0]
+    return (f"frame[{column!r}].astype(int)" if module == "pandas" else
+            f"frame.with_columns(pl.col({column!r}).cast(pl.Int64))" if module == "polars" else
+            f"pyarrow.compute.cast(table[{column!r}], pyarrow.int64())")
+
+
+def _fraction_problems(con, frame: Any, names: dict[str, str], label: str) -> tuple[list[Problem], int]:
+    """A float column in an integer role (a grade, a rank) is one problem, saying what to do, and
+    then its rows whose value is not a whole number, as the file's rule words them (at most 20 of
+    them; the int is how many more there are). Not one problem per row: `grade 0.0 is not an
+    integer` on every line of a qrels frame whose relevance column once held NaN buried a 2.5."""
+    problems: list[Problem] = []
+    more = 0
+    for role, column_type in _fractional_columns(con, names).items():
+        column = names[role]
+        rows = con.execute(composed_sql("frames/fraction_rows.sql", column=_quoted(column))).fetchall()
+        shown_type = _TYPE_NAMES.get(column_type.upper(), column_type.lower())
+        count = rows[0][2] if rows else 0
+        whole = ("; first correct its value that is not whole (an integer cast would cut it)" if count == 1 else
+                 f"; first correct its {count} values that are not whole (an integer cast would cut them)" if count
+                 else "")
+        problems.append(Problem(label, 0, f"its {column} column is {shown_type}, and a {role} is an integer: "
+                                          f"give the column as integers ({_as_integers(frame, column)}){whole}"))
+        problems += [FrameProblem(label, row, f"{role} {value} is not an integer") for row, value, _ in rows]
+        more += rows[0][2] - len(rows) if rows else 0
+    return problems, more
+
+
 def _quoted(identifier: str) -> str:
     # identifier is one of the names in RUN_COLUMNS / QRELS_COLUMNS, never the user's text
     return '"' + identifier.replace('"', '""') + '"'
@@ -70,8 +117,10 @@ def _quoted(identifier: str) -> str:
 @contextmanager
 def frame_as_file(db, frame: Any, kind: str, label: str, tag: str = "frame") -> Iterator[Path]:
     """The frame written as a TREC run (`kind` 'run') or qrels file in a temporary folder, one line
-    per row in the frame's order; removed after. Values a TREC line cannot carry (missing, or holding
-    whitespace) are refused here, naming their rows; everything else is left to the file's rules."""
+    per row in the frame's order, dated now (to the second); removed after. Values a TREC line
+    cannot carry (missing, or holding whitespace) are refused here, naming their rows, and so is a
+    float column in an integer role (_fraction_problems); everything else, a score `abc` of a text
+    column too, is left to the file's rules."""
     con = db.staging.frame_connection()  # a DuckDB connection of its own (warehouse/engines/duckdb.py)
     try:
         try:
@@ -87,21 +136,23 @@ def frame_as_file(db, frame: Any, kind: str, label: str, tag: str = "frame") -> 
         roles_file = ("frames/qrels_roles.sql" if kind != "run" else
                       "frames/run_roles_ranked.sql" if "rank" in names else "frames/run_roles.sql")
         con.execute(composed_sql(roles_file, **{role: _quoted(name) for role, name in names.items()}))
-        problems = []
+        problems, more = _fraction_problems(con, frame, names, label)
         for role, column in names.items():  # the frame's own columns: missing values, whitespace
             for (row, value) in con.execute(composed_sql("frames/role_problems.sql", role=role)).fetchall():
                 reason = (f"its {column} is missing (None or NaN)" if value is None else
                           f"its {column} {value!r} holds whitespace, which a TREC line cannot carry")
                 problems.append(FrameProblem(label, row, reason))
         if problems:
-            problems.sort(key=lambda p: p.line)
-            raise InputFileError(problems)
+            problems.sort(key=lambda p: (type(p) is FrameProblem, p.line))  # the frame's own first
+            raise InputFileError(problems, len(problems) + more)
         with tempfile.TemporaryDirectory(prefix="irw-frame-") as folder:
             path = Path(folder) / f"frame.{kind}"
             if "'" in str(path):  # COPY takes no parameter for its file: the path is ours, and checked
                 raise UsageError(f"the temporary folder {folder} has a quote in its path; set TMPDIR elsewhere")
             con.execute(composed_sql(f"frames/{kind}_lines.sql", path=f"'{path}'"),
                         {"tag": tag} if kind == "run" else None)
+            now = int(time.time())
+            os.utime(path, (now, now))  # a run's date by the file's rule: its modification time
             yield path
     finally:
         con.close()
@@ -124,27 +175,52 @@ def frame_label(kind: str, name: str | None) -> str:
     return f"{kind} frame {name}" if name else f"{kind} frame"
 
 
+# the options a file's messages name (`irw ingest`'s), as the Python arguments that do the same;
+# "(from --date)" is a date's stored source (runs.date_source), not an option, and stays
+_OPTIONS = {"--replace": "replace=True", "--name": "name=", "--system": "system=", "--description": "description=",
+            "--param": "parameters=", "--date": "date="}
+_OPTION = re.compile(r"(?<!from )`?(" + "|".join(_OPTIONS) + r")(?![\w-])`?")
+
+
+# a frame's run dated by the file's rule is dated when it was ingested (forget_run_source.sql)
+_FRAME_DATE = re.compile(r"(its date is now [^()]* \(from )file mtime\)")
+
+
+def in_python_terms(text: str) -> str:
+    """A message of the file path said to a Python caller, who ingested a frame: replace=True for
+    --replace (a frame has no command line), and the frame's date from the data frame."""
+    return _FRAME_DATE.sub(rf"\1{DATE_FRAME})", _OPTION.sub(lambda m: _OPTIONS[m.group(1)], text))
+
+
 def _store_frame(db, frame: Any, kind: str, name: str, store, tag: str = "frame") -> Any:
     """The frame written as a file and stored by store(path) -> IngestResult, told of the frame:
-    problems name its rows, messages its label instead of the temporary file."""
+    problems name its rows, messages its label instead of the temporary file, and the Python
+    arguments instead of the options."""
     label = frame_label(kind, name)
     with frame_as_file(db, frame, kind, label, tag=tag) as path:
         try:
             result = store(path)
         except InputFileError as exc:
             raise row_problems(exc, path, label) from None
-        return dataclasses.replace(result, path=label, messages=[_as_rows(m, path, label) for m in result.messages])
+        except ConflictError as exc:  # the name holds other rows
+            raise ConflictError(in_python_terms(_as_rows(str(exc), path, label))) from None
+        return dataclasses.replace(result, path=label,
+                                   messages=[in_python_terms(_as_rows(m, path, label)) for m in result.messages])
 
 
 def ingest_run_frame(db, frame: Any, name: str | None, *, store, date=None) -> Any:
-    """Ingests a run frame as run `name` by the file path (store(path, date) -> IngestResult); the
-    stored run says it came from a data frame."""
+    """Ingests a run frame as run `name` by the file path (store(path, date) -> IngestResult, date
+    None unless given). Without a date the run is dated by the file's rule, its written file's
+    modification time: when it was ingested; a run stored from the frame then says it came from a
+    data frame (DATE_FRAME), and keeps that date when the same rows come again (a date given
+    changes it, with replace=True), as a file's bytes ingested twice are one run."""
     if not name:
         raise UsageError("a run from a data frame needs a name: ingest_run(frame, name=...)")
-    when = date if date is not None else dt.datetime.now().replace(microsecond=0)
-    result = _store_frame(db, frame, "run", name, lambda path: store(path, when), tag=re.sub(r"\s+", "_", name))
-    with db.transaction():
-        db.run_file("frames/forget_run_source.sql", {"dated": date is not None, "name": name})
+    result = _store_frame(db, frame, "run", name, lambda path: store(path, date), tag=re.sub(r"\s+", "_", name))
+    if result.status in ("ingested", "replaced"):  # the frame's rows were stored: not a file's
+        with db.transaction():
+            db.run_file("frames/forget_run_source.sql", {"name": name, "dated": date is not None,
+                                                          "data_frame": DATE_FRAME})
     return result
 
 
