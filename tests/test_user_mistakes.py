@@ -164,6 +164,17 @@ def test_ingest_refuses_a_date_that_is_no_day_of_the_calendar_saying_so(dl19, co
                               "no time of day): give one that exists\n")
 
 
+def test_a_param_given_twice_with_two_values_is_refused_not_the_last_kept(dl19, conformance):
+    """A lifecycle walk: `--param a=1 --param a=2` stored a=2 and said nothing."""
+    run = conformance / "dl19-passage" / "runs" / "run.dl19.BM25_RM3.txt"
+    for argv in (["ingest", "run", run], ["edit", "run", "BM25"]):
+        refused = dl19(*argv, "--param", "k1=0.9", "--param", "k1=1.2")
+        assert (refused.exit_code, refused.stderr) == (
+            2, "Error: --param k1 is given twice, as '0.9' and '1.2': give it once\n")
+    assert dl19("runs", "-f", "csv").stdout.count("\n") == 3  # BM25_RM3 was not stored
+    assert dl19("edit", "run", "BM25", "--param", "k1=0.9", "--param", "k1=0.9").exit_code == 0  # the same twice
+
+
 def test_rm_run_takes_several_names_all_or_none(dl19):
     """A team's walk: `irw rm run t1A t1B` was "Got unexpected extra argument(s)"."""
     refused = dl19("rm", "run", "BM25", "REP_LLAMA", "bm25")

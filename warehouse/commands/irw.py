@@ -328,6 +328,8 @@ def _parse_params(items: Optional[List[str]]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise UsageError(f"--param takes key=value, got {item!r}")
+        if key in params and params[key] != value:  # the last one silently won
+            raise UsageError(f"--param {key} is given twice, as {params[key]!r} and {value!r}: give it once")
         params[key] = value
     return params
 
