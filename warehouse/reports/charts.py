@@ -314,7 +314,8 @@ class ScatterChart:
 def scatter(points: Sequence[tuple[str, float, float]], *, title: str, x_label: str, y_label: str,
             summary: str = "", size: int = 340) -> ScatterChart:
     """Points (label, x, y) over the square [0, max]; above the diagonal y wins (filled), below it
-    loses (hollow), on it ties (a small cross)."""
+    loses (hollow), on it ties (a small cross). A point's tooltip names each value by its axis,
+    y's first as the title names its run first ("y against x")."""
     points = [p for p in points if plotted(p[1]) and plotted(p[2])]
     top_value = max([1e-9] + [max(px, py) for _, px, py in points])
     lo, hi, values = nice_ticks(0.0, top_value, 5)
@@ -331,7 +332,7 @@ def scatter(points: Sequence[tuple[str, float, float]], *, title: str, x_label: 
         else:
             css, shape = "pt-tie", "cross"
         drawn.append(Point(marker_path(shape, x(px), y(py), 3.2), css,
-                           f"{label}: {format_number(px)} vs {format_number(py)}"))
+                           f"{label}: {y_label} {format_number(py)}, {x_label} {format_number(px)}"))
     frame = _frame(title, x_label, y_label, [Tick(c(x(v)), tick_label(v, step)) for v in values],
                    [Tick(c(y(v)), tick_label(v, step)) for v in values], width=size, height=size, left=56)
     diagonal = (c(x(lo)), c(y(lo)), c(x(hi)), c(y(hi)))
