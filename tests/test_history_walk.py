@@ -51,7 +51,7 @@ def test_a_leaderboard_removes_the_pages_of_runs_no_longer_on_it_and_keeps_one_s
     assert one_date("rm", "run", "v4").exit_code == 0
     assert one_date("rename", "run", "v3", "z3").exit_code == 0
     said = report()
-    assert f"removed 2 run pages of runs no longer on the board from {pages}: v3.html, v4.html\n" in said, said
+    assert f"removed 2 run pages the board no longer links from {pages}: v3.html, v4.html\n" in said, said
     assert sorted(p.name for p in pages.glob("*.html")) == ["v5.html", "z3.html"]
     assert "v4.html" not in board.read_text() and "z3.html" in board.read_text()
     with open(pages / "z3.html", "a") as page:  # someone's now: left as it is
@@ -59,6 +59,23 @@ def test_a_leaderboard_removes_the_pages_of_runs_no_longer_on_it_and_keeps_one_s
     assert one_date("rm", "run", "z3").exit_code == 0
     assert "removed" not in report()
     assert sorted(p.name for p in pages.glob("*.html")) == ["v5.html", "z3.html"]
+
+
+def test_a_leaderboard_without_run_pages_removes_those_an_earlier_one_wrote(one_date, tmp_path):
+    """A lifecycle walk: `--no-run-pages` left the whole folder of an earlier board's run pages
+    beside a board that links none of them (a removed run's page among them)."""
+    board = tmp_path / "index.html"
+    pages = tmp_path / "index_runs"
+    assert one_date("report", "leaderboard", "-m", "AP", "-o", board).exit_code == 0
+    (pages / "notes.txt").write_text("ours")  # not irw's: kept
+    assert one_date("rm", "run", "v4").exit_code == 0
+    result = one_date("report", "leaderboard", "-m", "AP", "-o", board, "--no-run-pages")
+    assert result.exit_code == 0, result.stderr
+    assert f"removed 3 run pages the board no longer links from {pages}: v3.html, v4.html, v5.html\n" in result.stderr
+    assert sorted(p.name for p in pages.iterdir() if not p.name.startswith(".")) == ["notes.txt"]
+    assert "index_runs" not in board.read_text()
+    again = one_date("report", "leaderboard", "-m", "AP", "-o", board, "--no-run-pages")
+    assert again.exit_code == 0 and "removed" not in again.stderr
 
 
 def test_a_difference_that_rounds_to_nothing_is_printed_without_a_sign(one_date):

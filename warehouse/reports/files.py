@@ -120,7 +120,7 @@ class PagesWritten(Sequence):
             lines.append(line + (f"; {kept:,} unchanged" if kept else ""))
         if self.removed:
             pages = "page" if len(self.removed) == 1 else "pages"
-            lines.append(f"removed {len(self.removed):,} run {pages} of runs no longer on the board from "
+            lines.append(f"removed {len(self.removed):,} run {pages} the board no longer links from "
                          f"{self.removed[0].parent}: "
                          + ", ".join(p.name for p in self.removed[:5])
                          + (f" and {len(self.removed) - 5:,} more" if len(self.removed) > 5 else ""))

@@ -332,9 +332,16 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
         out.written.sort(key=place.__getitem__)
         out.unchanged[kept:] = sorted(out.unchanged[kept:], key=place.__getitem__)
         gone = manifest.save(links.values())
+    elif (folder / PAGE_MANIFEST).is_file():
+        # the run pages an earlier board wrote here, which this one does not link: removed as a
+        # removed run's page is (a walk found the whole folder left beside a board without links)
+        check_output(folder / PAGE_MANIFEST)
+        gone = PageManifest(folder).save([])
+    else:
+        gone = []
     html = render_leaderboard(board, href(folder.name) if run_pages else None)
     (out.written if write_if_changed(path, html) else out.unchanged).insert(0, path)
-    if run_pages:  # once the leaderboard no longer links to them
+    if gone:  # once the leaderboard no longer links to them
         for name in gone:
             try:
                 (folder / name).unlink()
