@@ -268,3 +268,12 @@ def test_the_leaderboards_table_carries_the_tie_ranges_its_page_marks(dl19):
         others = [o for o in board if o is not row]
         can_pass = any(row["AP_tie_low"] < o["AP_tie_high"] and o["AP_tie_low"] <= row["AP_tie_high"] for o in others)
         assert row["rank_may_change_with_ties"] == can_pass
+
+
+def test_a_comparison_of_one_measure_says_one_measure_and_one_test(dl19, tmp_path):
+    """A fresh-install walk: the compare page of BM25 and REP_LLAMA on nDCG@10 said "on 1
+    measures: 1 paired tests corrected together"."""
+    page = tmp_path / "cmp.html"
+    assert dl19("report", "compare", *RUNS, "-m", "nDCG@10", "-o", page).exit_code == 0
+    lede = re.search(r'<p class="lede">(.*?)</p>', page.read_text(encoding="utf-8"), re.S).group(1)
+    assert "on 1 measure: 1 paired test corrected together" in " ".join(lede.split()), lede

@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 
 from warehouse.formats.escaping import shown
 from warehouse.resources import templates_dir
-from warehouse.reports.display import fmt_count, fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, sort_value
+from warehouse.reports.display import fmt_count, fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, plural, sort_value
 
 
 @lru_cache(maxsize=1)
@@ -22,7 +22,7 @@ def environment():
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize,
                       bytecode_cache=compiled_templates_cache())
     env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
-                       datetime=fmt_datetime, sortval=sort_value,
+                       datetime=fmt_datetime, sortval=sort_value, plural=plural,
                        urlquote=lambda text: quote(str(text), safe=""), breakable=breakable, whole=whole)
     return env
 
