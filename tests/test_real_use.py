@@ -277,3 +277,22 @@ def test_a_comparison_of_one_measure_says_one_measure_and_one_test(dl19, tmp_pat
     assert dl19("report", "compare", *RUNS, "-m", "nDCG@10", "-o", page).exit_code == 0
     lede = re.search(r'<p class="lede">(.*?)</p>', page.read_text(encoding="utf-8"), re.S).group(1)
     assert "on 1 measure: 1 paired test corrected together" in " ".join(lede.split()), lede
+
+
+def test_a_measure_s_own_level_equal_to_the_evaluation_s_is_one_measure_everywhere(dl19, tmp_path):
+    """A names walk: at level 1, `-m AP -m 'AP(rel=1)'` gave two columns of one stored score,
+    `irw compare` corrected over two comparisons of it (p_adjusted 0.0006 against -m AP's 0.0003),
+    the history refused "2 measures", and Python's value(run, 'AP(rel=1)') was NotEvaluated."""
+    assert dl19("eval", "BM25", "-m", "AP", "-m", "AP(rel=1)", "-f", "csv").stdout.splitlines()[0] == "run,queries,AP"
+    assert dl19("eval", "BM25", "-l", "2", "-m", "AP(rel=2)", "-m", "AP", "-f", "csv").stdout.splitlines()[0] == \
+        "run,queries,AP"
+    alone = json.loads(dl19("compare", *RUNS, "-m", "AP", "-f", "json").stdout)
+    twice = json.loads(dl19("compare", *RUNS, "-m", "AP", "-m", "AP(rel=1)", "-f", "json").stdout)
+    assert twice == alone and len(alone) == 1
+    assert dl19("report", "history", "-m", "AP", "-m", "AP(rel=1)", "-o", tmp_path / "h.html").exit_code == 0
+    with warehouse.open(dl19.db) as wh:
+        evaluation = wh.evaluate(["BM25"], "dl19", ["AP"])
+        assert evaluation.value("BM25", "AP(rel=1)") == evaluation.value("BM25", "AP")
+        assert f"{evaluation.value('BM25', 'AP'):.4f}" == "0.2993"
+        at_two = wh.evaluate(["BM25"], "dl19", ["AP(rel=2)", "AP"], level=2)
+        assert [m.name for m in at_two.measures] == ["AP"] and f"{at_two.value('BM25', 'AP(rel=2)'):.4f}" == "0.2476"

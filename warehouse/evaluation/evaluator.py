@@ -12,7 +12,7 @@ from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
 from warehouse.errors import (ConflictError, MeasureError, MeasureValueError, NotEvaluated, ReadOnlyError,
                              RowsNotStoredError, UsageError)
-from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, is_user, parse_all, stored_name, tie_variant
+from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, at_level, is_user, parse_all, stored_name, tie_variant
 from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
 from warehouse.evaluation.settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
@@ -267,7 +267,7 @@ class Evaluation(Tabular):
         NotEvaluated (a KeyError too), which says what it holds. A run of evaluate_files may be
         given as the Path it was evaluated from (it is named by the path)."""
         run = os.fspath(run) if isinstance(run, os.PathLike) else run
-        resolved = [m.name for m in _resolve([measure], self.settings.compat)]
+        resolved = [m.name for m in at_level(_resolve([measure], self.settings.compat), self.settings.level)]
         if len(resolved) != 1:
             raise MeasureError(f"{measure} names {len(resolved)} measures ({', '.join(resolved)}): name one")
         (name,) = resolved
@@ -333,7 +333,7 @@ class Evaluator:
             raise UsageError("name at least one run")
         run_ids = catalog.run_ids(self.db, runs)  # one query, not one per run (1.1 s over 1,000 runs)
         qrels_id = catalog.qrels_set_id(self.db, qrels)
-        parsed = [m for m in _resolve(measures, settings.compat) if m.family.sql is not None]
+        parsed = at_level([m for m in _resolve(measures, settings.compat) if m.family.sql is not None], settings.level)
         if not parsed:
             raise MeasureError("runid and relstring are text, not scores: only `irw trec-eval` prints them")
         check_qrels_for(self.db, qrels, qrels_id, parsed)

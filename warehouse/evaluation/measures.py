@@ -10,7 +10,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from warehouse.errors import MeasureError
 
@@ -975,6 +975,16 @@ def measure_table_markdown() -> str:
         name = name.replace("|", "\\|")  # a pipe inside a cell, even in code, splits it
         lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} | {ref} |")
     return "\n".join(lines) + "\n"
+
+
+def at_level(measures: Iterable[Measure], level: int) -> list[Measure]:
+    """The measures of an evaluation at relevance level `level`, each once and by one name: a
+    measure whose own rel= is the evaluation's level is the evaluation's measure (AP(rel=1) at
+    level 1 is AP, one score, one column, one comparison); one of another level keeps it."""
+    out: dict[str, Measure] = {}
+    for m in measures:
+        out.setdefault((m := replace(m, level=None) if m.level == level else m).name, m)
+    return list(out.values())
 
 
 def stored_name(m: Measure) -> str:

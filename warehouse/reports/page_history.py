@@ -11,7 +11,7 @@ from warehouse.store import catalog
 from warehouse.reports import charts
 from warehouse.evaluation.evaluator import Settings
 from warehouse.errors import UsageError
-from warehouse.evaluation.measures import Measure, parse_all
+from warehouse.evaluation.measures import Measure, at_level, parse_all
 from warehouse.evaluation.stats import StatsSettings
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
@@ -224,7 +224,7 @@ def _with_time(dates: Iterable[dt.datetime | None]) -> bool:
 def _refuse_several(given: list[str], settings: Settings) -> None:
     """The measures given must name one measure with a score: several (-m nDCG@10 -m AP, or one
     name of several: ndcg_cut.5,10, all_trec) are a mistake, never their first or last."""
-    named = [m.name for m in parse_all(given, settings.compat) if m.family.sql is not None]
+    named = [m.name for m in at_level(parse_all(given, settings.compat), settings.level) if m.family.sql is not None]
     if len(named) == 1 or given and not named:  # none with a score (runid): load_scope says so
         return
     shown = ", ".join(named) if len(named) <= 4 else f"{', '.join(named[:3])} and {len(named) - 3} more"

@@ -195,7 +195,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
         # every score the board reads, the primary measure's tie-order forms included, computed in
         # one pass over the runs: a second pass for the tie forms prepared every run's rows again
         # (41 of the 73 s of scoring 1,000 runs cold)
-        wanted = _parse_measures(measures)
+        wanted = _parse_measures(measures, settings.level)
         wanted += [m for m in parse_all(extra) if m.name not in {x.name for x in wanted}]
         wanted += tie_forms(wanted[0], settings)
         ensure_scores(wh, qrels, catalog.qrels_set_id(wh.db, qrels), names, wanted, settings)
@@ -566,7 +566,7 @@ def _page_scope(wh: Warehouse, qrels: str, measures: Sequence[str] | None, names
     the board's runs in report_runs (load_run_order): the scores missing are found by one query
     over report_runs (sql/reports/missing_board_scores.sql), with_ties also the primary measure's
     tie-order range, and only those are computed (ensure_scores). Also whether any was."""
-    shown = _parse_measures(measures)
+    shown = _parse_measures(measures, settings.level)
     extra = [m for m in parse_all([COVERAGE_MEASURE]) if m.name not in {x.name for x in shown}]
     qrels_id = catalog.qrels_set_id(wh.db, qrels)
     wanted = shown + extra

@@ -12,7 +12,7 @@ from warehouse.reports import charts
 from warehouse.errors import ReadOnlyError, UsageError
 from warehouse.evaluation import evaluator
 from warehouse.evaluation.evaluator import Settings, load_wanted
-from warehouse.evaluation.measures import (COVERAGE_MEASURE, DEFAULT_MEASURES, PR_RECALLS, Measure, parse_all,
+from warehouse.evaluation.measures import (COVERAGE_MEASURE, DEFAULT_MEASURES, PR_RECALLS, Measure, at_level, parse_all,
                                            pr_measures, stored_name, tie_variant)
 from warehouse.formats.table import Table
 
@@ -54,8 +54,10 @@ class Scope:
         return self.cache["qrels_summary"]
 
 
-def _parse_measures(specs: Sequence[str] | None) -> list[Measure]:
-    measures = [m for m in parse_all(list(specs or DEFAULT_MEASURES)) if m.family.sql is not None]
+def _parse_measures(specs: Sequence[str] | None, level: int) -> list[Measure]:
+    """The measures a report shows, each once at the evaluation's level (at_level: AP(rel=1) at
+    level 1 is AP)."""
+    measures = at_level([m for m in parse_all(list(specs or DEFAULT_MEASURES)) if m.family.sql is not None], level)
     if not measures:
         raise UsageError("name at least one measure with a per-query score (-m), e.g. -m AP -m nDCG@10")
     return measures
@@ -65,7 +67,7 @@ def load_scope(wh: Warehouse, qrels: str, specs: Sequence[str] | None, runs: Seq
                extra: Sequence[str] = (), summary: bool = True) -> Scope:
     """The report's measures (specs, then extra), their scores computed where missing, and with
     summary each run's summary value of each (irw eval's); without it the report reads them itself."""
-    measures = _parse_measures(specs)
+    measures = _parse_measures(specs, settings.level)
     extra_measures = [m for m in parse_all(list(extra)) if m.name not in {x.name for x in measures}]
     everything = measures + extra_measures
     values = {}

@@ -393,10 +393,10 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             try:
                 c = Choices.of(request, "leaderboard")
                 try:
-                    measures = _parse_measures(c.measures)
+                    measures = _parse_measures(c.measures, Settings().level)
                 except MeasureError:  # perhaps a measure added since (irw measures add): learnt, then parsed again
                     await run_in_threadpool(access.learn_measures)
-                    measures = _parse_measures(c.measures)
+                    measures = _parse_measures(c.measures, Settings().level)
                 columns = paging.leaderboard_columns(measures)
                 try:
                     choice, sort = paging.page_choice(request.query_params, columns)
