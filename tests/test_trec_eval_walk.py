@@ -141,6 +141,11 @@ def _both(argv: list[str], capsys) -> tuple[int, str, str]:
     ("prefs", "prefs_num_prefs_poss, prefs_num_prefs_ful, prefs_num_prefs_ful_ret, prefs_simp, prefs_pair, prefs_avgjg "
               "read preference judgments"),
     ("rbp", "rbp is a measure of trec_eval 10.0"),
+    # an ir_measures name with a wrong parameter is said as irw eval says it (a names walk: it was
+    # "unknown measure 'P@0'")
+    ("P@0", "P@0: cutoff '0' must be at least 1\n"),
+    ("nDCG@-1", "nDCG@-1: cutoff '-1' must be at least 1\n"),
+    ("nDCG(judged_only=True)@10", "nDCG(judged_only=True)@10: judged_only is a setting of the whole evaluation"),
 ])
 def test_a_bad_measure_is_a_bad_argument_exit_2(conformance, capsys, measure, says):
     folder = conformance / "trec_eval_test"

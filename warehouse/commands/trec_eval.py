@@ -442,9 +442,11 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
     except MeasureError as trec_error:
         try:
             named = parse(spec)
-        except MeasureError:
+        except MeasureError as ir_error:
             if not str(trec_error).startswith("unknown measure"):
                 raise trec_error from None
+            if not str(ir_error).startswith("unknown measure"):
+                raise ir_error from None  # an ir_measures name with a wrong parameter (P@0), said as irw eval says it
             hint = suggestion(spec)
             if hint:
                 # a hint naming a list (P.10,20 (P@10, P@20)) is trec_eval's spelling already
