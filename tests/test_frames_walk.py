@@ -123,34 +123,3 @@ def test_the_same_frame_again_is_the_same_run(dl19, tmp_path):
         assert back.status == "replaced" and len(back.messages) == 1
         assert " (from data frame), was 2019-04-01 00:00:00 (from --date) (date= gives another)" in back.messages[0]
         assert [row[2:] for row in _runs(wh)] == [("data frame", None)]
-
-
-def test_a_float_grade_column_is_one_problem(dl19, tmp_path):
-    qrels, _ = dl19
-    rows = _read_trec(qrels)
-    frame = pandas.DataFrame([(q, d, float(g)) for q, _, d, g in rows], columns=["query_id", "doc_id", "relevance"])
-    assert len(frame) == 9260 and frame["relevance"].dtype == "float64"
-    with warehouse.open(tmp_path / "irw.duckdb") as wh:
-        with pytest.raises(InputFileError) as caught:
-            wh.ingest_qrels(frame, "dl19")
-        assert str(caught.value).splitlines() == [
-            "qrels frame dl19: its relevance column is float64, and a grade is an integer: "
-            "give the column as integers (frame['relevance'].astype(int))"]
-        half = frame.copy()
-        half.loc[1234, "relevance"] = 2.5
-        with pytest.raises(InputFileError) as caught:
-            wh.ingest_qrels(half, "dl19")
-        assert str(caught.value).splitlines() == [
-            "qrels frame dl19: its relevance column is float64, and a grade is an integer: give the column as "
-            "integers (frame['relevance'].astype(int)); first correct its value that is not whole "
-            "(an integer cast would cut it)",
-            "qrels frame dl19 row 1234: grade 2.5 is not an integer"]
-        with pytest.raises(InputFileError) as caught:
-            wh.ingest_qrels(polars.from_pandas(half), "dl19")
-        assert "(frame.with_columns(pl.col('relevance').cast(pl.Int64)))" in str(caught.value)
-        assert wh.qrels_sets().rows == []
-        # as the problem says: the same judgments as the file
-        assert wh.ingest_qrels(frame.assign(relevance=frame["relevance"].astype(int)), "dl19").status == "ingested"
-        wh.ingest_qrels(qrels, "file")
-        judged = "select query_id, doc_id, grade from qrels join qrels_sets using (qrels_set_id) where name = '{}' order by all"
-        assert wh.sql(judged.format("dl19")).rows == wh.sql(judged.format("file")).rows

@@ -34,12 +34,6 @@ QRELS_COLUMNS = {
     "grade": ("grade", "relevance", "label", "rel", "judgment"),
 }
 FRAME_MODULES = ("pandas", "polars", "pyarrow")
-# roles whose values are integers (a file's rule): a float column there is refused as a whole
-INTEGER_ROLES = ("rank", "grade")
-# DuckDB's types of a frame column that is float, or decimal with a fraction (describe.sql's
-# column_type), and the float types as a user's library names them
-_FRACTIONAL_TYPE = re.compile(r"FLOAT|DOUBLE|REAL|DECIMAL\(\d+, *[1-9]\d*\)")
-_TYPE_NAMES = {"DOUBLE": "float64", "FLOAT": "float32", "REAL": "float32"}
 # runs.date_source of a run ingested from a frame without a date (its date: when it was ingested)
 DATE_FRAME = "data frame"
 
@@ -71,44 +65,6 @@ def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], 
     return chosen
 
 
-def _fractional_columns(con, names: dict[str, str]) -> dict[str, str]:
-    """role -> DuckDB type of the frame's columns in an integer role (INTEGER_ROLES) that hold
-    floats or decimals."""
-    types = {row[0]: row[1] for row in con.execute(read_sql("frames/describe.sql")).fetchall()}
-    return {role: types[column] for role, column in names.items()
-            if role in INTEGER_ROLES and _FRACTIONAL_TYPE.fullmatch(str(types[column]).upper())}
-
-
-def _as_integers(frame: Any, column: str) -> str:
-    """How the frame's column is made integers, in its library's words."""
-    module = type(frame).__module__.split(".")[0]
-    return (f"frame[{column!r}].astype(int)" if module == "pandas" else
-            f"frame.with_columns(pl.col({column!r}).cast(pl.Int64))" if module == "polars" else
-            f"pyarrow.compute.cast(table[{column!r}], pyarrow.int64())")
-
-
-def _fraction_problems(con, frame: Any, names: dict[str, str], label: str) -> tuple[list[Problem], int]:
-    """A float column in an integer role (a grade, a rank) is one problem, saying what to do, and
-    then its rows whose value is not a whole number, as the file's rule words them (at most 20 of
-    them; the int is how many more there are). Not one problem per row: `grade 0.0 is not an
-    integer` on every line of a qrels frame whose relevance column once held NaN buried a 2.5."""
-    problems: list[Problem] = []
-    more = 0
-    for role, column_type in _fractional_columns(con, names).items():
-        column = names[role]
-        rows = con.execute(composed_sql("frames/fraction_rows.sql", column=_quoted(column))).fetchall()
-        shown_type = _TYPE_NAMES.get(column_type.upper(), column_type.lower())
-        count = rows[0][2] if rows else 0
-        whole = ("; first correct its value that is not whole (an integer cast would cut it)" if count == 1 else
-                 f"; first correct its {count} values that are not whole (an integer cast would cut them)" if count
-                 else "")
-        problems.append(Problem(label, 0, f"its {column} column is {shown_type}, and a {role} is an integer: "
-                                          f"give the column as integers ({_as_integers(frame, column)}){whole}"))
-        problems += [FrameProblem(label, row, f"{role} {value} is not an integer") for row, value, _ in rows]
-        more += rows[0][2] - len(rows) if rows else 0
-    return problems, more
-
-
 def _quoted(identifier: str) -> str:
     # identifier is one of the names in RUN_COLUMNS / QRELS_COLUMNS, never the user's text
     return '"' + identifier.replace('"', '""') + '"'
@@ -118,9 +74,8 @@ def _quoted(identifier: str) -> str:
 def frame_as_file(db, frame: Any, kind: str, label: str, tag: str = "frame") -> Iterator[Path]:
     """The frame written as a TREC run (`kind` 'run') or qrels file in a temporary folder, one line
     per row in the frame's order, dated now (to the second); removed after. Values a TREC line
-    cannot carry (missing, or holding whitespace) are refused here, naming their rows, and so is a
-    float column in an integer role (_fraction_problems); everything else, a score `abc` of a text
-    column too, is left to the file's rules."""
+    cannot carry (missing, or holding whitespace) are refused here, naming their rows; everything
+    else, a score `abc` of a text column too, is left to the file's rules."""
     con = db.staging.frame_connection()  # a DuckDB connection of its own (warehouse/engines/duckdb.py)
     try:
         try:
@@ -136,15 +91,15 @@ def frame_as_file(db, frame: Any, kind: str, label: str, tag: str = "frame") -> 
         roles_file = ("frames/qrels_roles.sql" if kind != "run" else
                       "frames/run_roles_ranked.sql" if "rank" in names else "frames/run_roles.sql")
         con.execute(composed_sql(roles_file, **{role: _quoted(name) for role, name in names.items()}))
-        problems, more = _fraction_problems(con, frame, names, label)
+        problems: list[Problem] = []
         for role, column in names.items():  # the frame's own columns: missing values, whitespace
             for (row, value) in con.execute(composed_sql("frames/role_problems.sql", role=role)).fetchall():
                 reason = (f"its {column} is missing (None or NaN)" if value is None else
                           f"its {column} {value!r} holds whitespace, which a TREC line cannot carry")
                 problems.append(FrameProblem(label, row, reason))
         if problems:
-            problems.sort(key=lambda p: (type(p) is FrameProblem, p.line))  # the frame's own first
-            raise InputFileError(problems, len(problems) + more)
+            problems.sort(key=lambda p: p.line)
+            raise InputFileError(problems)
         with tempfile.TemporaryDirectory(prefix="irw-frame-") as folder:
             path = Path(folder) / f"frame.{kind}"
             if "'" in str(path):  # COPY takes no parameter for its file: the path is ours, and checked
