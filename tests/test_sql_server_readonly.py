@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 import psycopg
 import pytest
@@ -28,6 +30,22 @@ def _seeded(url, tmp_path):
     assert irw("ingest", "qrels", str(write_file(tmp_path, "q.txt", qrels_text())), "--name", "q").exit_code == 0
     assert irw("ingest", "run", str(write_file(tmp_path, "r.txt", run_text(RUN_ROWS))), "--name", "r").exit_code == 0
     return irw
+
+
+@contextmanager
+def _login_roles(url: str, *names: str) -> Iterator[psycopg.Connection]:
+    """Login roles (password pw) made afresh for a test; the admin connection, for their grants,
+    until the block ends, when everything they own and the roles themselves are dropped."""
+    with psycopg.connect(url, autocommit=True) as admin:
+        for name in names:
+            admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(name)))
+            admin.execute(psql.SQL("create role {} login password 'pw'").format(psql.Identifier(name)))
+        try:
+            yield admin
+        finally:
+            for name in names:
+                admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(name)))
+                admin.execute(psql.SQL("drop role {}").format(psql.Identifier(name)))
 
 
 def _unchecked(db, statement):
@@ -142,26 +160,21 @@ def test_a_writer_keeps_reading_the_reader_login_and_nothing_more_of_it(postgres
     the scores keeps nothing of it."""
     _seeded(postgres_url, tmp_path)
     role, reader = "irw_writer_sec", "irw_plain_reader_sec"
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        for name in (role, reader):
-            admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(name)))
-            admin.execute(psql.SQL("create role {} login password 'pw'").format(psql.Identifier(name)))
+    with _login_roles(postgres_url, role, reader) as admin:
         admin.execute(psql.SQL("grant select, insert, update, delete on all tables in schema public to {}").format(
             psql.Identifier(role)))
         admin.execute(psql.SQL("grant usage, select on all sequences in schema public to {}").format(
             psql.Identifier(role)))
         admin.execute(psql.SQL("grant select on all tables in schema public to {}").format(psql.Identifier(reader)))
-    try:
         writer = Cli(postgres_url_with(postgres_url, user=role, password="pw"))
         # the owner's next writing command takes back what more was granted on the login's table
         assert Cli(postgres_url)("migrate").exit_code == 0
         who = writer("sql", "select session_user as who", "-f", "csv")
         assert who.exit_code == 0 and who.stdout.splitlines()[1] == _login(postgres_url), who.stderr
-        with psycopg.connect(postgres_url, autocommit=True) as admin:
-            held = dict(admin.execute(
-                "select pg_get_userbyid(a.grantee), string_agg(a.privilege_type, ',' order by a.privilege_type) "
-                "from pg_class c, aclexplode(c.relacl) a where c.oid = 'irw_reader_login'::regclass "
-                "and a.grantee <> c.relowner group by 1").fetchall())
+        held = dict(admin.execute(
+            "select pg_get_userbyid(a.grantee), string_agg(a.privilege_type, ',' order by a.privilege_type) "
+            "from pg_class c, aclexplode(c.relacl) a where c.oid = 'irw_reader_login'::regclass "
+            "and a.grantee <> c.relowner group by 1").fetchall())
         assert held == {role: "SELECT"}, held  # not UPDATE, DELETE ...; and the reader nothing
         (tmp_path / "half.sql").write_text("-- measure: halfpg\n-- parameters: none\n-- aggregate: mean\n"
                                            "select run_id, query_id, 0.5 as value from ranked_judged "
@@ -169,32 +182,20 @@ def test_a_writer_keeps_reading_the_reader_login_and_nothing_more_of_it(postgres
         assert Cli(postgres_url)("measures", "add", tmp_path / "half.sql").exit_code == 0
         evaluated = writer("eval", "-m", "halfpg", "-f", "csv")
         assert evaluated.exit_code == 0 and ",0.5" in evaluated.stdout, evaluated.stderr
-    finally:
-        with psycopg.connect(postgres_url, autocommit=True) as admin:
-            for name in (role, reader):
-                admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(name)))
-                admin.execute(psql.SQL("drop role {}").format(psql.Identifier(name)))
 
 
 def test_a_writer_that_cannot_read_the_reader_login_is_refused_and_told_why(postgres_url, tmp_path):
     _seeded(postgres_url, tmp_path)
     role = "irw_writer_sec"
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute(psql.SQL("drop role if exists {}").format(psql.Identifier(role)))
-        admin.execute(psql.SQL("create role {} login password 'pw'").format(psql.Identifier(role)))
+    with _login_roles(postgres_url, role) as admin:
         admin.execute(psql.SQL("grant select, insert on all tables in schema public to {}").format(
             psql.Identifier(role)))
         admin.execute(psql.SQL("revoke all on irw_reader_login from {}").format(psql.Identifier(role)))
-    try:
         writer = Cli(postgres_url_with(postgres_url, user=role, password="pw"))
         refused = writer("sql", "select 1 as x")
         assert refused.exit_code == 1
         assert "irw_writer_sec may write the warehouse's tables" in refused.stderr, refused.stderr
         assert "irw migrate" in refused.stderr and "read-only role" in refused.stderr
-    finally:
-        with psycopg.connect(postgres_url, autocommit=True) as admin:
-            admin.execute(psql.SQL("drop owned by {}").format(psql.Identifier(role)))
-            admin.execute(psql.SQL("drop role {}").format(psql.Identifier(role)))
 
 
 def test_a_reader_that_may_become_a_writer_does_not_run_user_sql_in_its_session(postgres_url, tmp_path):
