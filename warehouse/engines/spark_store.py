@@ -120,6 +120,20 @@ def _name_of(target: Database, kind: str, sha: str) -> str | None:
     return row[0] if row else None
 
 
+def _run_content(target: Database, path: Path) -> tuple[tuple[str, str], str, str | None]:
+    """((its bytes' sha256, its text's), the content sha256 it is known by, the name target holds it
+    under or None) of a local run file, known as ingest knows it (warehouse/ingestion/batch.py): by
+    its bytes, else by its text (a compressed file's decompressed text, schema 21; Spark has read
+    it whole)."""
+    scan = ingest.scan_file(path)
+    shas = (scan.sha256, ingest.text_sha256(path, scan))
+    for sha in dict.fromkeys(shas):
+        row = target.run_file("spark_store/name_of_run.sql", {"sha256": sha}).fetchone()
+        if row:
+            return shas, row[1], row[0]
+    return shas, shas[1], None
+
+
 # -- the runs -----------------------------------------------------------------------------------
 
 def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
@@ -136,10 +150,15 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
     for row in spark_db.table("run_queries").select("run_id", "query_id").collect():
         queries.setdefault(row.run_id, set()).add(row.query_id)
     read = []
+    file_shas: dict[int, tuple[str, str]] = {}  # a local file's bytes' and text's sha256 by Spark's run_id
     for run in runs:
         path = Path(_local(run.source_path))
-        sha = digests.get(run.run_id) or ingest.scan_file(path).sha256
-        read.append((path, run.tag, frozenset(queries.get(run.run_id, ())), sha, _name_of(target, "run", sha)))
+        if run.run_id in digests:
+            sha = digests[run.run_id]
+            known_as = _name_of(target, "run", sha)
+        else:
+            file_shas[run.run_id], sha, known_as = _run_content(target, path)
+        read.append((path, run.tag, frozenset(queries.get(run.run_id, ())), sha, known_as))
     files = batch.name_read_files(read, lambda name: ingest.stored_run(target, name), replace)
     notes = []
     names = {}
@@ -156,7 +175,9 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
             date = ingest.file_mtime_date(file.path) if local else None
             staged_ids.append((run.run_id, staging.run_file("spark_store/insert_run.sql", {
                 "name": name, "system": file.system or name, "tag": run.tag, "description": description,
-                "source_path": str(file.path.resolve()) if local else run.source_path, "sha256": file.sha,
+                "source_path": str(file.path.resolve()) if local else run.source_path,
+                "sha256": file_shas[run.run_id][0] if local else file.sha,
+                "text_sha256": file_shas[run.run_id][1] if local else None,
                 "file_created_at": date.value if date else now, "date_source": date.source if date else DATE_SPARK,
                 "row_count": run.row_count, "query_count": run.query_count}).fetchone()[0]))
             names[run.name] = name

@@ -13,9 +13,10 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
   cut after a separator (. _ - or space): run.dl19.BM25.txt and run.dl19.BM25_RM3.txt give BM25 and
   BM25_RM3. One file keeps its whole name.
 - "auto" (the default), the first that applies:
-  1. a file whose bytes a stored run holds keeps that run's name (the same bytes are the same run,
-     whichever folder they are read from), and a file whose bytes an earlier file of the batch has
-     is that file's run (stored once, left out of the naming of the others);
+  1. a file whose content a stored run holds keeps that run's name (the same bytes are the same run,
+     whichever folder they are read from, and so is the same text compressed: BM25.txt.gz of a
+     stored BM25.txt), and a file whose content an earlier file of the batch has is that file's
+     run (stored once, left out of the naming of the others);
   2. the tag, unless it is a placeholder (PLACEHOLDER_TAGS, or digits, or Q and digits), another file
      of the batch has it, or a stored run of that name holds other bytes and replace is off;
   3. a folder whose files answer different queries (two files share a collection when they share
@@ -230,12 +231,13 @@ def common_prefix(stems: list[str]) -> str:
 @dataclass
 class _File:
     path: Path
-    sha: str = ""
+    sha: str = ""  # the content it is known by: its text's sha256 (a compressed file's decompressed text)
+    file_sha: str = ""  # its bytes' sha256 (stored as runs.sha256 beside runs.text_sha256)
     holds: dict | None = None
     tag: str | None = None
     ir_metadata: str | None = None
-    known_as: str | None = None  # a stored run holding these bytes (validated when it was stored)
-    same_as: "_File | None" = None  # an earlier file of the batch with these bytes: one run, stored once
+    known_as: str | None = None  # a stored run holding this content (validated when it was stored)
+    same_as: "_File | None" = None  # an earlier file of the batch with this content: one run, stored once
     known_id: int | None = None  # that run's id
     date: RunDate | None = None
     name: str | None = None
@@ -247,6 +249,19 @@ class _File:
     existing: tuple | None = None  # stored_run() of the name
     errors: list[str] = field(default_factory=list)
     error: IrwError | None = None  # the first error, raised as is when the batch is one file
+
+    @property
+    def text_sha(self) -> str | None:
+        """Its text's sha256, stored as runs.text_sha256; None for a compressed file known by the
+        bytes of a run stored before schema 21, whose text was not read."""
+        compressed = self.path.suffix.lower() in ingest.COMPRESSED_SUFFIXES
+        return None if compressed and self.sha == self.file_sha else self.sha
+
+
+def _same(file: _File, other: _File) -> str:
+    """How a file of a batch is an earlier one's content: the same bytes, or the same text (one of
+    them compressed)."""
+    return "the same bytes" if file.file_sha == other.file_sha else "the same text"
 
 
 def _fail(file: _File, error: IrwError) -> None:
@@ -305,22 +320,39 @@ def no_run_files(folder: Path, command: str = "ingest them with `irw ingest run 
 
 
 def _check(db: Database, file: _File, staged: list[Path], queries: bool) -> None:
-    """Reads what naming and dating need: sha256, tag, ir_metadata, and when queries the query ids
-    the file answers. A file no stored run holds is staged, which validates it; staged records the
-    file whose stage is left in place."""
+    """Reads what naming and dating need: the content's sha256, tag, ir_metadata, and when queries
+    the query ids the file answers. A file is known by its text: a stored run holding its bytes, or
+    the text of a compressed one (gzip BM25.txt is still run BM25), is that run. A file no stored
+    run holds is staged, which validates it, and only then is a compressed file's text read again to
+    be hashed (a bomb its head refuses is not read whole); staged records the file whose stage is
+    left in place."""
     scan = ingest.read_input(file.path)  # says what a path that is not a readable file is
-    file.sha, file.holds = scan.sha256, scan.holds
-    known = db.run_file("catalog/run_by_content.sql", {"sha256": file.sha}).fetchone()
-    if known:  # its queries are read only when the rule needs them (_known_queries)
-        file.known_as, file.tag, file.ir_metadata, file.known_id = known
+    file.sha = file.file_sha = scan.sha256
+    file.holds = scan.holds
+    if _known(db, file, file.sha):
         return
     ingest._drop_stage(db.staging)
     staged.clear()
     ir_metadata, tags = ingest.stage_run(db.staging, file.path, strict=True, holds=scan.holds)
     staged.append(file.path)
     file.tag, file.ir_metadata = ingest.staged_tag(file.path, tags, True), ir_metadata
+    text_sha = ingest.text_sha256(file.path, scan)
+    if text_sha != file.sha:
+        file.sha = text_sha
+        if _known(db, file, text_sha):
+            return
     if queries:
         file.queries = frozenset(r[0] for r in db.staging.run_file("ingest/staged_query_ids.sql").fetchall())
+
+
+def _known(db: Database, file: _File, sha: str) -> bool:
+    """Whether a stored run holds this content (sha: the file's bytes' or text's sha256); if so the
+    file takes its name, tag, ir_metadata and content sha256. Its queries are read only when the
+    rule needs them (_known_queries)."""
+    known = db.run_file("catalog/run_by_content.sql", {"sha256": sha}).fetchone()
+    if known:
+        file.known_as, file.tag, file.ir_metadata, file.known_id, file.sha = known
+    return bool(known)
 
 
 def _known_queries(db: Database, files: list[_File]) -> None:
@@ -639,14 +671,16 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
             catalog.edit_run(db, file.existing[0], **changes)
         status = "redated" if list(changes) == ["date"] else "updated"
         return IngestResult("run", file.name, str(file.path), status, result.rows, result.queries,
-                            [f"{file.path}: run {file.name} already holds these bytes; {'; '.join(said)}"])
+                            [f"{file.path}: run {file.name} already holds {ingest.held_content(file.path)}; "
+                             f"{'; '.join(said)}"])
     if "date" in changes and file.date.source == ingest.DATE_GIVEN:
         result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {file.date.value}: "
                                "pass --replace to change its date")
+    same = "the text is the same" if ingest.held_content(file.path) == "this text" else "the bytes are the same"
     for key, old in (("system", old_system), ("description", old_description), ("parameters", old_parameters)):
         if key in changes:
             result.messages.append(f"{file.path}: run {file.name} has {key} {said_value(old)}, not {said_value(changes[key])}: pass "
-                                   f"--replace to change it (the bytes are the same: its scores stay)")
+                                   f"--replace to change it ({same}: its scores stay)")
     return result
 
 
@@ -776,7 +810,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if file.same_as is not None:
                 first = result_of[id(file.same_as)]
                 results.append(IngestResult("run", first.name, str(file.path), "unchanged", first.rows, first.queries,
-                                            [f"{file.path}: the same bytes as {file.same_as.path}: one run, "
+                                            [f"{file.path}: {_same(file, file.same_as)} as {file.same_as.path}: one run, "
                                              f"{first.name}, stored once"]))
                 step()
                 continue
@@ -793,7 +827,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                         result = ingest.store_missing_rows(db, file.path, file.name, file.existing)
                     else:
                         result = ingest.insert_staged_run(
-                            db, file.path, file.name, tag=file.tag, sha=file.sha, ir_metadata=file.ir_metadata,
+                            db, file.path, file.name, tag=file.tag, sha=file.file_sha or file.sha, text_sha=file.text_sha,
+                            ir_metadata=file.ir_metadata,
                             replacing=file.existing, system=system_of(file) or None, rule_system=file.system,
                             description=description, parameters=parameters, run_date=file.date)
                 except IrwError as exc:
@@ -811,7 +846,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if file.note and result.status != "unchanged":
                 result.messages.insert(0, file.note)
             if file.known_as and file.known_as != file.name:
-                result.messages.append(f"{file.path}: the same bytes are stored as run {file.known_as} too")
+                same = "its text is" if ingest.held_content(file.path) == "this text" else "the same bytes are"
+                result.messages.append(f"{file.path}: {same} stored as run {file.known_as} too")
             if file.asked:
                 result.messages.append(f"{file.path}: kept as run {file.name}, which holds these bytes: not stored "
                                        f"again as {file.asked} (irw rename run renames a run)")

@@ -360,6 +360,26 @@ def scan_file(path: Path, *, digest: bool = True) -> FileScan:
     return FileScan(hasher.hexdigest() if hasher else "", holds)
 
 
+def text_sha256(path: Path, scan: FileScan) -> str:
+    """The sha256 of the file's text, which a run is known by (runs.text_sha256, schema 21): a plain
+    file's is its bytes' (scan's); a compressed file's is that of its decompressed text, read again
+    here. Asked only of a file already staged, so that a file its head refuses is never read whole
+    (a bomb's text is not hashed), and of none scanned without a digest ("")."""
+    if scan.text is not None or not scan.sha256:
+        return scan.sha256
+    import hashlib
+
+    hasher = hashlib.sha256()
+    try:
+        with _open_decompressed(path) as stream:
+            for chunk in iter(lambda: stream.read(_CHUNK), b""):
+                hasher.update(chunk)
+    except _decompression_errors() as exc:  # changed since it was staged
+        raise InputFileError([Problem(_shown_path(path), 0, f"corrupt or truncated {path.suffix.lower()[1:]} "
+                                      f"data ({exc})")]) from None
+    return hasher.hexdigest()
+
+
 def read_input(path: Path, *, digest: bool = True) -> FileScan:
     """The first step of every ingest: refuse what is not a readable file (check_input_file), then
     hash it and note what its text holds (scan_file)."""
@@ -1294,10 +1314,16 @@ def _require_data(db: Database, path: Path, what: str) -> int:
 
 
 def unchanged(kind: str, name: str, path: Path, sha: str, existing: tuple) -> IngestResult:
-    """The no-op result of ingesting a file whose bytes the warehouse holds under that name
-    (existing: stored_run's or stored_qrels_set's row)."""
+    """The no-op result of ingesting a file whose content the warehouse holds under that name
+    (existing: stored_run's or stored_qrels_set's row): its bytes, or a compressed file's text."""
     return IngestResult(kind, name, str(path), "unchanged", existing[2], existing[3],
-                        [f"{kind} {name} already holds these bytes (sha256 {sha[:12]}) of {path}; nothing to do"])
+                        [f"{kind} {name} already holds {held_content(path)} (sha256 {sha[:12]}) of {path}; "
+                         "nothing to do"])
+
+
+def held_content(path: Path) -> str:
+    """What a stored run holds of a file known to it: its bytes, or a compressed file's text."""
+    return "this text" if Path(path).suffix.lower() in COMPRESSED_SUFFIXES else "these bytes"
 
 
 # Where a run's date came from (runs.date_source, schema 007).
@@ -1698,23 +1724,26 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
     # a run named by the caller is looked up before its file is read (unchanged bytes cost a hash);
     # one named by its tag, once the file is staged
     existing = stored_run(db, name) if name else None
-    if existing and sha and existing[1] == sha and existing[4]:
-        return unchanged("run", name, path, sha, existing)
+    if existing and sha and sha in (existing[1], existing[5]) and existing[4]:
+        return unchanged("run", name, path, existing[1], existing)
     with _staging(db.staging):
         ir_metadata, tags = stage_run(db.staging, path, strict=strict, holds=scan.holds,
                                       read_ir_metadata=read_ir_metadata, refuse_nul=db.keeps_scores)
         tag = staged_tag(path, tags, strict)
+        text_sha = text_sha256(path, scan)  # staged: a file its head refused was not read whole
         if not name:
             name = (tag if len(tags) == 1 else None) or display_name(path)
             existing = stored_run(db, name)
-            if existing and sha and existing[1] == sha and existing[4]:
-                return unchanged("run", name, path, sha, existing)
-        if existing and sha and existing[1] == sha:
+        same = bool(existing and sha and (text_sha == existing[1] or sha == existing[5]))
+        if same and existing[4]:
+            return unchanged("run", name, path, existing[1], existing)
+        if same:
             return store_missing_rows(db, path, name, existing)
         if existing and not replace:
             raise ConflictError(f"{path}: run {name} already exists with different content; pass --replace to "
                                 "replace it and every score computed from it, or choose --name")
-        return insert_staged_run(db, path, name, tag=tag, sha=sha, ir_metadata=ir_metadata, replacing=existing,
+        return insert_staged_run(db, path, name, tag=tag, sha=sha, text_sha=text_sha, ir_metadata=ir_metadata,
+                                 replacing=existing,
                                  system=system, description=description, parameters=parameters,
                                  run_date=run_date or file_mtime_date(path), judged_rows_only=judged_rows_only)
 
@@ -1747,7 +1776,8 @@ def store_missing_rows(db: Database, path: Path, name: str, existing: tuple) -> 
 
 
 def stored_run(db: Database, name: str) -> tuple | None:
-    """(run_id, sha256, row_count, query_count, rows_stored) of the stored run of that name, or None."""
+    """(run_id, content sha256, row_count, query_count, rows_stored, file sha256) of the stored run of
+    that name, or None (sql/catalog/stored_run.sql: the content is the text's sha256, schema 21)."""
     return db.run_file("catalog/stored_run.sql", {"name": name}).fetchone()
 
 
@@ -1815,7 +1845,8 @@ def _and(items: list[str]) -> str:
 def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str, ir_metadata: str | None,
                       replacing: tuple | None, system: str | None, description: str | None,
                       parameters: Mapping[str, str] | None, run_date: RunDate,
-                      judged_rows_only: bool = False, rule_system: str | None = None) -> IngestResult:
+                      judged_rows_only: bool = False, rule_system: str | None = None,
+                      text_sha: str | None = None) -> IngestResult:
     """Stores the staged run (stage_run) as run name in one transaction, replacing the stored run
     `replacing` (stored_run's row) if given. A server warehouse (db.staging is a local DuckDB
     database) gets the run stored and ranked locally, then sent in one transaction.
@@ -1823,7 +1854,8 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
     system, description and parameters are those given (None, or no parameters: not given). A new
     run's system defaults to rule_system (the naming rule's, warehouse.ingestion.batch), else its
     name; a replaced run keeps its stored system, description and parameters where none is given
-    (_kept_settings), and the result's message says what was kept and what changed."""
+    (_kept_settings), and the result's message says what was kept and what changed. sha is the
+    file's bytes' sha256, text_sha its text's (runs.text_sha256: the content a run is known by)."""
     messages: list[str] = []
     if replacing:
         system, description, parameters, messages = _kept_settings(
@@ -1832,7 +1864,8 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
         system = system or rule_system
     if db.staging is not db:
         stage = db.staging
-        insert_staged_run(stage, path, name, tag=tag, sha=sha, ir_metadata=ir_metadata, replacing=None,
+        insert_staged_run(stage, path, name, tag=tag, sha=sha, text_sha=text_sha, ir_metadata=ir_metadata,
+                          replacing=None,
                           system=system, description=description, parameters=parameters, run_date=run_date,
                           judged_rows_only=judged_rows_only)
         try:
@@ -1850,7 +1883,8 @@ def insert_staged_run(db: Database, path: Path, name: str, *, tag: str, sha: str
         run_id = db.run_file("ingest/insert_run.sql", {
             "name": name, "system": system or name, "tag": tag, "description": description,
             "parameters": dict(parameters or {}), "ir_metadata": ir_metadata, "source_path": str(path.resolve()),
-            "sha256": sha, "run_date": run_date.value, "date_source": run_date.source}).fetchone()[0]
+            "sha256": sha, "text_sha256": text_sha or None, "run_date": run_date.value,
+            "date_source": run_date.source}).fetchone()[0]
         db.run_file("ingest/insert_run_queries.sql", {"run_id": run_id})
         _insert_run_rows(db, run_id, judged_rows_only)
         db.run_file("ingest/link_judged_rows.sql", {"run_id": run_id, "qrels_set_id": None})
