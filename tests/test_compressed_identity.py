@@ -1,10 +1,11 @@
-"""A run is known by its text, compressed or not (runs.text_sha256, schema 21).
+"""A run or a qrels set is known by its text, compressed or not (text_sha256, schema 21).
 
 Before, a run was known by its file's bytes only: `gzip BM25.txt` and the folder ingested again
 stored BM25.txt.gz as a second run beside BM25 (exit 0), a folder per system whose files were
 compressed for the archive was refused as new versions of every run, and `--replace` dropped the
-scores of runs whose text had not changed. A file the warehouse holds under another name, or holds
-compressed, is the same run, said so, and changes nothing.
+scores of runs whose text had not changed; a gzipped qrels file was "already exists with different
+content", which --replace answered by dropping every score computed with it. A file the warehouse
+holds under another name, or holds compressed, is the same run or set, said so, and changes nothing.
 """
 from __future__ import annotations
 
@@ -146,6 +147,7 @@ def test_a_warehouse_stored_before_schema_21_knows_its_plain_runs_compressed(db_
         wh.ingest_run(source, "BM25")
         # back to schema 20, as a warehouse stored before runs were known by their text
         wh.db.execute("alter table runs drop column text_sha256")
+        wh.db.execute("alter table qrels_sets drop column text_sha256")
         wh.db.execute("delete from irw_schema where version >= 21")
     packed = _compressed_copy(source, tmp_path, ".xz")
     with warehouse.open(db_path) as wh:
@@ -186,11 +188,91 @@ def test_a_bad_compressed_file_is_refused_before_its_text_is_hashed(irw, tmp_pat
 
 
 def test_a_shared_warehouse_knows_a_run_compressed_by_its_text(postgres_url, tmp_path, conformance):
-    """On PostgreSQL a run is stored locally and sent (runs.text_sha256 travels with it)."""
+    """On PostgreSQL a run or a set is stored locally and sent (text_sha256 travels with it)."""
     source = conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt"
     packed = _compressed_copy(source, tmp_path, ".gz")
+    qrels = conformance / "dl19-passage" / "qrels.dl19-passage.txt"
     with warehouse.open(postgres_url) as wh:
+        assert wh.ingest_qrels(_compressed_copy(qrels, tmp_path, ".gz"), "dl19").status == "ingested"
+        assert wh.ingest_qrels(qrels).status == "unchanged"
         assert wh.ingest_run(packed, "BM25").status == "ingested"
         assert wh.sql("select sha256 <> text_sha256 from runs").rows == [(True,)]
         assert [(r.name, r.status) for r in wh.ingest_runs([source], name="BM25")] == [("BM25", "unchanged")]
         assert wh.sql("select count(*) from runs").rows == [(1,)]
+
+
+def test_other_text_compressed_is_still_other_content(irw, tmp_path, conformance):
+    runs = conformance / "dl19-passage" / "runs"
+    plain = tmp_path / "BM25.txt"
+    shutil.copy(runs / "run.dl19.BM25.txt", plain)
+    assert irw("ingest", "run", plain).exit_code == 0
+    other = tmp_path / "gz" / "BM25.txt.gz"
+    other.parent.mkdir()
+    other.write_bytes(gzip.compress((runs / "run.dl19.BM25_RM3.txt").read_bytes()))
+
+    result = irw("ingest", "run", other, "--name", "BM25")
+
+    assert result.exit_code == 1
+    assert f"{other}: run BM25 already exists with different content; pass `--replace`" in result.stderr
+
+
+def _qrels_count(irw) -> list[str]:
+    return irw("sql", "select name, judgment_count from qrels_sets order by name", "--format", "csv").stdout.splitlines()
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".xz"])
+def test_a_stored_qrels_set_compressed_is_the_same_set_even_renamed(irw, tmp_path, conformance, suffix):
+    qrels = tmp_path / "qrels.dl19-passage.txt"
+    shutil.copy(conformance / "dl19-passage" / "qrels.dl19-passage.txt", qrels)
+    assert irw("ingest", "qrels", qrels).exit_code == 0
+    packed = _compressed_copy(qrels, tmp_path / "archive", suffix)
+
+    alone = irw("ingest", "qrels", packed)
+    assert alone.exit_code == 0, alone.stderr
+    assert f"qrels qrels.dl19-passage already holds this text (sha256 " in alone.stderr
+    assert irw("rename", "qrels", "qrels.dl19-passage", "dl19").exit_code == 0
+    folder = irw("ingest", "qrels", packed.parent)  # a folder: every file checked before any is stored
+
+    assert folder.exit_code == 0, folder.stderr
+    assert f"qrels dl19 already holds this text (sha256 " in folder.stderr and f"of {packed}; nothing to do" in folder.stderr
+    assert _qrels_count(irw) == ["name,judgment_count", "dl19,9260"]
+
+
+def test_replacing_qrels_with_their_compressed_text_keeps_the_scores(irw, tmp_path, conformance):
+    dl19 = conformance / "dl19-passage"
+    qrels = tmp_path / "dl19.qrels"
+    shutil.copy(dl19 / "qrels.dl19-passage.txt", qrels)
+    assert irw("ingest", "qrels", qrels, "--name", "dl19").exit_code == 0
+    assert irw("ingest", "run", dl19 / "runs" / "run.dl19.BM25.txt").exit_code == 0
+    assert irw("eval", "--qrels", "dl19", "-m", "AP").exit_code == 0
+    scores = irw("sql", "select count(*) from scores", "--format", "csv").stdout
+    packed = _compressed_copy(qrels, tmp_path / "gz", ".zst")
+
+    result = irw("ingest", "qrels", packed, "--name", "dl19", "--replace")
+
+    assert result.exit_code == 0, result.stderr
+    assert "already holds this text" in result.stderr and "replaced" not in result.stderr
+    assert irw("sql", "select count(*) from scores", "--format", "csv").stdout == scores != "count_star()\n0\n"
+
+
+def test_a_compressed_qrels_set_is_found_by_its_bytes_and_its_text(wh, tmp_path, conformance):
+    qrels = conformance / "dl19-passage" / "qrels.dl19-passage.txt"
+    packed = _compressed_copy(qrels, tmp_path, ".bz2")
+    wh.ingest_qrels(packed, "dl19")
+    assert wh.sql("select sha256 = text_sha256, text_sha256 from qrels_sets").rows == [
+        (False, hashlib.sha256(qrels.read_bytes()).hexdigest())]
+    assert wh.ingest_qrels(packed).status == "unchanged"
+    assert wh.ingest_qrels(qrels).status == "unchanged"
+    assert wh.sql("select name from qrels_sets").rows == [("dl19",)]
+
+
+def test_a_compressed_prefs_file_is_the_stored_prefs_set(wh, tmp_path):
+    prefs = tmp_path / "p.prefs"
+    prefs.write_text("q1 g1 a d1 2\nq1 g1 b d2 1\nq1 g1 c d3 0\n")
+    first = wh.ingest_prefs(prefs)
+    packed = _compressed_copy(prefs, tmp_path / "gz", ".gz")
+
+    again = wh.ingest_prefs(packed)
+
+    assert (first.status, again.status, again.name) == ("ingested", "unchanged", first.name)
+    assert wh.sql("select count(*) from qrels_sets").rows == [(1,)]

@@ -3,6 +3,6 @@
 -- Grain: one row inserted, its qrels_set_id returned. Inputs: a $name per column of qrels_set.sql
 -- but qrels_set_id.
 -- trec_eval: none (rows travel as they are stored; doubles as their shortest round-trip text).
-insert into qrels_sets (name, description, source_path, sha256, query_count, judgment_count, created_at)
-values ($name, $description, $source_path, $sha256, $query_count, $judgment_count, $created_at)
+insert into qrels_sets (name, description, source_path, sha256, text_sha256, query_count, judgment_count, created_at)
+values ($name, $description, $source_path, $sha256, $text_sha256, $query_count, $judgment_count, $created_at)
 returning qrels_set_id

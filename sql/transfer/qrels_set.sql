@@ -3,5 +3,5 @@
 -- (insert_qrels_set.sql).
 -- Grain: one row, or none. Inputs: qrels_sets, $name.
 -- trec_eval: none (rows travel as they are stored; doubles as their shortest round-trip text).
-select qrels_set_id, name, description, source_path, sha256, query_count, judgment_count, created_at
+select qrels_set_id, name, description, source_path, sha256, text_sha256, query_count, judgment_count, created_at
 from qrels_sets where name = $name

@@ -96,8 +96,10 @@ def _stage_qrels(spark_db, staging: Database, target: Database, source: str) -> 
     """The qrels set in staging, named as the target knows its bytes, else by its file name."""
     if _is_local_file(source):
         path = Path(_local(source))
-        sha = ingest.scan_file(path).sha256
-        name = _name_of(target, "qrels_set", sha) or ingest.display_name(path)
+        scan = ingest.scan_file(path)
+        # known by its bytes, else by its text (schema 21; Spark has read it whole)
+        name = (_name_of(target, "qrels_set", scan.sha256)
+                or _name_of(target, "qrels_set", ingest.text_sha256(path, scan)) or ingest.display_name(path))
         # the same validation and rows as `irw ingest qrels` (Spark validated them the same way)
         ingest.ingest_qrels(staging, path, name)
         return name

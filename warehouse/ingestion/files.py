@@ -1345,12 +1345,15 @@ def file_mtime_date(path: Path) -> RunDate:
     return RunDate(stamp, DATE_FILE_MTIME)
 
 
-def _stored_qrels(db: Database, name: str, sha: str, subtopics: bool, replace: bool) -> tuple[tuple | None, bool]:
-    """The stored qrels set of that name (stored_qrels_set's row, or None) and whether it holds these
-    bytes read the same way (nothing to do); a set holding other content is a ConflictError unless
+def _stored_qrels(db: Database, name: str, shas: tuple[str, ...], subtopics: bool, replace: bool,
+                  prefs: bool = False) -> tuple[tuple | None, bool]:
+    """The stored qrels (prefs: preferences) set of that name (stored_qrels_set's row, or None) and
+    whether it holds this content read the same way (nothing to do): shas are the file's bytes' and,
+    once known, its text's sha256 (schema 21). A set holding other content is a ConflictError unless
     replace."""
     existing = stored_qrels_set(db, name)
-    if existing and existing[1] == sha and existing[4] == subtopics and not existing[5]:
+    if (existing and any(sha and sha in (existing[1], existing[7]) for sha in shas)
+            and existing[4] == subtopics and existing[5] == prefs):
         return existing, True
     if existing and not replace:
         raise ConflictError(f"qrels set {name} already exists with different content; "
@@ -1372,24 +1375,32 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
         raise UsageError(f"the qrels set's --description '{shown(description)}' is not UTF-8 text")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
-    name = name or default_set_name(db, path, sha, subtopics=subtopics)
+    given = name
+    name = name or default_set_name(db, path, (sha,), subtopics=subtopics)
     if name_problem(name):
         raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
-    existing, same = _stored_qrels(db, name, sha, subtopics, replace)
+    # a compressed file may still be a stored set's text: other content is refused once that is known
+    existing, same = _stored_qrels(db, name, (sha,), subtopics, replace or scan.text is None)
     if same:
-        return _same_set(db, "qrels", name, path, sha, existing, description, replace)
-    messages: list[str] = []
-    if existing:
-        description, messages = _replacing_description(path, "qrels", name, existing, description)
+        return _same_set(db, "qrels", name, path, existing[1], existing, description, replace)
     stage = db.staging
     with _staging(stage):
         stage_qrels(stage, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
+        text_sha = text_sha256(path, scan)  # staged: a file its head refused was not read whole
+        if text_sha != sha:
+            name = given or default_set_name(db, path, (sha, text_sha), subtopics=subtopics)
+            existing, same = _stored_qrels(db, name, (sha, text_sha), subtopics, replace)
+            if same:
+                return _same_set(db, "qrels", name, path, existing[1], existing, description, replace)
+        messages: list[str] = []
+        if existing:
+            description, messages = _replacing_description(path, "qrels", name, existing, description)
         if stage is db:
             with db.transaction():
-                set_id = _store_qrels(db, path, name, description, sha, subtopics, existing)
+                set_id = _store_qrels(db, path, name, description, (sha, text_sha), subtopics, existing)
         else:  # a server warehouse: stored locally, then sent (warehouse/store/transfer.py)
             with stage.transaction():
-                local_id = _store_qrels(stage, path, name, description, sha, subtopics, None)
+                local_id = _store_qrels(stage, path, name, description, (sha, text_sha), subtopics, None)
             try:
                 with db.transaction():
                     set_id = transfer.ship_qrels(stage, db, name, replacing=existing[0] if existing else None)
@@ -1397,34 +1408,35 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
                 with stage.transaction():
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
-    messages += _same_bytes_elsewhere(db, path, name, sha)
+    messages += _same_bytes_elsewhere(db, path, name, text_sha)
     return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries, messages)
 
 
 def _same_bytes_elsewhere(db: Database, path: Path, name: str, sha: str) -> list[str]:
-    """The message for a set just stored as name whose bytes other stored sets hold: one set of
-    judgments under two names splits the evaluations between them, so it is said, as for runs."""
+    """The message for a set just stored as name whose content (sha: its text's sha256) other stored
+    sets hold: one set of judgments under two names splits the evaluations between them, so it is
+    said, as for runs."""
     others = [row[0] for row in db.run_file("catalog/qrels_sets_by_content.sql", {"sha256": sha, "name": name})
               .fetchall()] if sha else []
     if not others:
         return []
-    return [f"{path}: the same bytes are stored as qrels set{'s' if len(others) > 1 else ''} {', '.join(others)} too"]
+    same = "its text is" if held_content(path) == "this text" else "the same bytes are"
+    return [f"{path}: {same} stored as qrels set{'s' if len(others) > 1 else ''} {', '.join(others)} too"]
 
 
-def default_set_name(db: Database, path: Path, sha: str, *, subtopics: bool = False, prefs: bool = False) -> str:
+def default_set_name(db: Database, path: Path, shas: tuple[str, ...], *, subtopics: bool = False,
+                     prefs: bool = False) -> str:
     """The name of a qrels (prefs: preferences) file ingested without one: the stored set's holding
-    its bytes read the same way, else its file's (display_name). The same judgments are one set
-    whatever the file is called, as a run file's bytes keep their stored run's name
-    (warehouse.ingestion.batch, rule 1): after `irw rename qrels A B`, ingesting A's file again is
-    a no-op saying B holds it, not a second copy. A set named by the file wins, then the oldest."""
+    its content read the same way (shas: its bytes' and, once known, its text's sha256), else its
+    file's (display_name). The same judgments are one set whatever the file is called, compressed
+    or not, as a run file's content keeps its stored run's name (warehouse.ingestion.batch, rule 1):
+    after `irw rename qrels A B`, ingesting A's file again is a no-op saying B holds it, not a
+    second copy. A set named by the file wins, then the oldest."""
     name = display_name(path)
-    if not sha:  # not hashed (digest=False): nothing to match
-        return name
-    others = [row[0] for row in db.run_file("catalog/qrels_sets_by_content.sql", {"sha256": sha, "name": name})
-              .fetchall()]
-    for candidate in (name, *others):
-        row = stored_qrels_set(db, candidate)
-        if row and row[1] == sha and row[4] == subtopics and row[5] == prefs:
+    others = [row[0] for sha in dict.fromkeys(shas) if sha  # not hashed (digest=False): nothing to match
+              for row in db.run_file("catalog/qrels_sets_by_content.sql", {"sha256": sha, "name": name}).fetchall()]
+    for candidate in dict.fromkeys((name, *others)):
+        if _stored_qrels(db, candidate, shas, subtopics, True, prefs)[1]:
             return candidate
     return name
 
@@ -1440,13 +1452,14 @@ def _same_set(db: Database, kind: str, name: str, path: Path, sha: str, existing
     if description is None or description == old:
         return result
     if not replace:
+        same = "the text is the same" if held_content(path) == "this text" else "the bytes are the same"
         result.messages.append(f"{path}: {kind} {name} has description {said_value(old)}, not {said_value(description)}: pass --replace "
-                               "to change it (the bytes are the same: its scores stay)")
+                               f"to change it ({same}: its scores stay)")
         return result
     with db.transaction():
         db.run_file("catalog/edit_qrels_set_description.sql", {"qrels_set_id": existing[0], "description": description})
     return IngestResult(kind, name, str(path), "updated", result.rows, result.queries,
-                        [f"{path}: {kind} {name} already holds these bytes; its description is now {said_value(description)}, "
+                        [f"{path}: {kind} {name} already holds {held_content(path)}; its description is now {said_value(description)}, "
                          f"was {said_value(old)}"])
 
 
@@ -1493,7 +1506,16 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
     for path in files:
         try:
             scan = read_input(path)
-            name = default_set_name(db, path, scan.sha256, subtopics=subtopics)
+            shas: tuple[str, ...] = (scan.sha256,)
+            name = default_set_name(db, path, shas, subtopics=subtopics)
+            # a compressed file may still be a stored set's text (schema 21): its name is known once
+            # it is staged and its text hashed, so other content is refused then
+            stored = _stored_qrels(db, name, shas, subtopics, replace or scan.text is None)[1]
+            if not stored and scan.text is None:
+                with _staging(db.staging):
+                    stage_qrels(db.staging, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
+                shas = (scan.sha256, text_sha256(path, scan))
+                name = default_set_name(db, path, shas, subtopics=subtopics)
             if name in named:
                 problems.append(f"{path}: would be qrels set {name}, as would {named[name]}; ingest such files one at "
                                 "a time, each with --name")
@@ -1503,8 +1525,8 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
             if name_problem(name):
                 raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; ingest it alone "
                                  "with --name")
-            if _stored_qrels(db, name, scan.sha256, subtopics, replace)[1]:
-                continue  # already stored: nothing to read
+            if stored or _stored_qrels(db, name, shas, subtopics, replace)[1] or scan.text is None:
+                continue  # already stored, or staged above: nothing more to read
             with _staging(db.staging):
                 stage_qrels(db.staging, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
         except ConflictError as exc:
@@ -1538,18 +1560,14 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
         raise UsageError(f"the prefs set's --description '{shown(description)}' is not UTF-8 text")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
-    name = name or default_set_name(db, path, sha, prefs=True)
+    given = name
+    name = name or default_set_name(db, path, (sha,), prefs=True)
     if name_problem(name):
         raise UsageError(f"{path}: the prefs set's name '{shown(name)}' {name_problem(name)}; name it with --name")
-    existing = stored_qrels_set(db, name)
-    if existing and existing[1] == sha and existing[5]:
-        return _same_set(db, "prefs", name, path, sha, existing, description, replace)
-    if existing and not replace:
-        raise ConflictError(f"qrels set {name} already exists with different content; "
-                            "pass --replace to replace it and every score computed with it")
-    messages: list[str] = []
-    if existing:
-        description, messages = _replacing_description(path, "prefs", name, existing, description)
+    # a compressed file may still be a stored set's text: other content is refused once that is known
+    existing, same = _stored_qrels(db, name, (sha,), False, replace or scan.text is None, prefs=True)
+    if same:
+        return _same_set(db, "prefs", name, path, existing[1], existing, description, replace)
     stage = db.staging
     params = {"qrels_format": qrels_format}
     with _staging(stage):
@@ -1562,12 +1580,21 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
         _collect_problems(stage, path, "ingest/prefs_cycles.sql", {})
         if db.keeps_scores:
             _refuse_nul(stage, path, "stage_qrels")
+        text_sha = text_sha256(path, scan)  # staged: a file its head refused was not read whole
+        if text_sha != sha:
+            name = given or default_set_name(db, path, (sha, text_sha), prefs=True)
+            existing, same = _stored_qrels(db, name, (sha, text_sha), False, replace, prefs=True)
+            if same:
+                return _same_set(db, "prefs", name, path, existing[1], existing, description, replace)
+        messages: list[str] = []
+        if existing:
+            description, messages = _replacing_description(path, "prefs", name, existing, description)
         if stage is db:
             with db.transaction():
-                _store_prefs(db, path, name, description, sha, existing)
+                _store_prefs(db, path, name, description, (sha, text_sha), existing)
         else:  # a server warehouse: stored locally, then sent (warehouse/store/transfer.py)
             with stage.transaction():
-                local_id = _store_prefs(stage, path, name, description, sha, None)
+                local_id = _store_prefs(stage, path, name, description, (sha, text_sha), None)
             try:
                 with db.transaction():
                     transfer.ship_qrels(stage, db, name, replacing=existing[0] if existing else None)
@@ -1575,7 +1602,7 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
                 with stage.transaction():
                     delete_qrels_set(stage, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
-    messages += _same_bytes_elsewhere(db, path, name, sha)
+    messages += _same_bytes_elsewhere(db, path, name, text_sha)
     return IngestResult("prefs", name, str(path), "replaced" if existing else "ingested", rows, queries, messages)
 
 
@@ -1613,13 +1640,12 @@ def _refuse_other_prefs_format(db: Database, path: Path, qrels_format: bool) -> 
         raise PrefsFormatError(path, looks_like, hint)
 
 
-def _store_prefs(db: Database, path: Path, name: str, description: str | None, sha: str,
+def _store_prefs(db: Database, path: Path, name: str, description: str | None, shas: tuple[str, str],
                  existing: tuple | None) -> int:
     """Stores the staged preferences (stage_prefs.sql) as set name, in the caller's transaction."""
     if existing:
         delete_qrels_set(db, existing[0])
-    set_id = db.run_file("ingest/insert_qrels_set.sql", {
-        "name": name, "description": description, "source_path": str(path.resolve()), "sha256": sha}).fetchone()[0]
+    set_id = _insert_qrels_set(db, path, name, description, shas)
     db.run_file("ingest/insert_prefs.sql", {"qrels_set_id": set_id})
     db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
     return set_id
@@ -1681,23 +1707,31 @@ def _stage_qrels_columns(db: Database, params: dict) -> bool:
     return _stage_columns(db, "stage_qrels_columns", params)
 
 
-def _store_qrels(db: Database, path: Path, name: str, description: str | None, sha: str, subtopics: bool,
-                 existing: tuple | None) -> int:
+def _store_qrels(db: Database, path: Path, name: str, description: str | None, shas: tuple[str, str],
+                 subtopics: bool, existing: tuple | None) -> int:
     """Stores the staged qrels (stage_qrels; a subtopic file's stage_fields) as set name, in the
-    caller's transaction; returns its id."""
+    caller's transaction; returns its id. shas: the file's bytes' and text's sha256."""
     if existing:
         delete_qrels_set(db, existing[0])
-    set_id = db.run_file("ingest/insert_qrels_set.sql", {
-        "name": name, "description": description, "source_path": str(path.resolve()), "sha256": sha}).fetchone()[0]
+    set_id = _insert_qrels_set(db, path, name, description, shas)
     db.run_file("ingest/insert_subtopic_qrels.sql" if subtopics else "ingest/insert_qrels.sql",
                 {"qrels_set_id": set_id})
     db.run_file("ingest/link_judged_rows.sql", {"run_id": None, "qrels_set_id": set_id})
     return set_id
 
 
+def _insert_qrels_set(db: Database, path: Path, name: str, description: str | None, shas: tuple[str, str]) -> int:
+    """The row of a new qrels or prefs set, counted from its staged judgments; its id."""
+    sha, text_sha = shas
+    return db.run_file("ingest/insert_qrels_set.sql", {
+        "name": name, "description": description, "source_path": str(path.resolve()), "sha256": sha,
+        "text_sha256": text_sha or None}).fetchone()[0]
+
+
 def stored_qrels_set(db: Database, name: str) -> tuple | None:
-    """(qrels_set_id, sha256, judgment_count, query_count, holds subtopics, holds preferences,
-    description) of the stored set of that name, or None."""
+    """(qrels_set_id, content sha256, judgment_count, query_count, holds subtopics, holds preferences,
+    description, file sha256) of the stored set of that name, or None (sql/catalog/stored_qrels_set.sql:
+    the content is the text's sha256, schema 21)."""
     return db.run_file("catalog/stored_qrels_set.sql", {"name": name}).fetchone()
 
 
