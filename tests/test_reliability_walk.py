@@ -170,9 +170,10 @@ def test_a_reader_is_told_a_run_is_not_judged_not_to_compute_what_no_one_can(tmp
         with pytest.raises(MeasureValueError, match=r"^run other has no query judged in qrels q: no measure has a "
                                                     r"value; check that run and qrels are of the same collection$"):
             wh.evaluate(["other"], "q", ["AP"])
-        with pytest.raises(ReadOnlyError, match=r"never computed, and the warehouse is open read-only here: run "
-                                                r"`irw eval` with the same measures and settings first, as a user "
-                                                r"or role that may write it"):
+        with pytest.raises(ReadOnlyError, match=r"^AP of run a: never computed with these settings \(.*\)\nThe "
+                                                r"warehouse is open read-only \(read_only=True\): store them as a "
+                                                r"user or role that may write it, .*\.evaluate\(None, 'q', "
+                                                r"\['AP'\]\)$"):
             wh.evaluate(["a"], "q", ["AP"])
 
 

@@ -118,7 +118,11 @@ class ConflictError(IrwError):
 
 
 class ReadOnlyError(IrwError):
-    """A write was attempted through the read-only SQL interface."""
+    """A write was attempted on a warehouse open read-only (the read-only SQL interface, a role that
+    may only read). never_computed: for scores a read-only evaluation lacks, the lines saying which,
+    without the last one saying what stores them (irw serve's page shows its own command)."""
+
+    never_computed: list[str] | None = None
 
 
 class QueryError(IrwError):

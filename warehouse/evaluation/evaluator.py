@@ -10,8 +10,8 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
-from warehouse.errors import (ConflictError, MeasureError, MeasureValueError, NotEvaluated, ReadOnlyError,
-                             RowsNotStoredError, UsageError)
+from warehouse.errors import (ConflictError, MeasureError, MeasureValueError, NotEvaluated, NotFoundError,
+                             ReadOnlyError, RowsNotStoredError, UsageError)
 from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, at_level, is_user, parse_all, stored_name, tie_variant
 from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
@@ -329,6 +329,7 @@ class Evaluator:
                  per_query: bool = False, settings: Settings | None = None, recompute: bool = False) -> Evaluation:
         """recompute: compute the scores again even where stored ones exist, and store the new ones."""
         settings = settings or Settings()
+        measures = list(measures)  # read twice: parsed, and named again by a read-only warehouse's message
         if not runs:
             raise UsageError("name at least one run")
         run_ids = catalog.run_ids(self.db, runs)  # one query, not one per run (1.1 s over 1,000 runs)
@@ -355,7 +356,7 @@ class Evaluator:
                                                         recompute)
         evaluation = self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
         try:
-            _require_values(evaluation, list(run_ids), self.db.read_only)
+            _require_values(evaluation, list(run_ids), self.db, measures)
         except ReadOnlyError:
             # no evaluation ran here to count a run's unjudged queries: the catalog says which it has
             # none of (else a reader was told to compute scores no one can)
@@ -639,27 +640,79 @@ def _counts_as_integers(table: Table, counts: set[str]) -> Table:
                                  if row[measure] in counts and row[index] is not None else row for row in table.rows])
 
 
-def _require_values(evaluation: Evaluation, runs: list[str], read_only: bool) -> None:
+def _require_values(evaluation: Evaluation, runs: list[str], db: Database,
+                    given: Iterable[str | Measure] = ()) -> None:
     """An evaluation that yields no value for a requested run and measure is an error saying why,
-    never an empty table."""
+    never an empty table. Read-only, it says which scores were never computed and what stores them
+    (_never_computed); given: the measures as the caller named them."""
     have = {(row[0], row[1]) for row in evaluation.summary.rows}
     names = [m.name for m in evaluation.measures if m.family.sql is not None]
     problems = []
+    unstored: dict[str, list[str]] = {}
     for run in runs:
         missing = [n for n in names if (run, n) not in have]
         if not missing:
             continue
-        if len(missing) == len(names) and evaluation.ignored_queries.get(run) and read_only is False:
+        if len(missing) == len(names) and evaluation.ignored_queries.get(run) and not db.read_only:
             problems.append(_no_judged_query(run, evaluation.qrels, evaluation.ignored_queries[run]))
-        elif read_only:
-            problems.append(f"{', '.join(missing)} of run {run} with these settings ({evaluation.settings.key}) "
-                            "were never computed, and the warehouse is open read-only here: run `irw eval` with "
-                            "the same measures and settings first, as a user or role that may write it")
+        elif db.read_only:
+            unstored[run] = missing
         else:
             problems.append(f"{', '.join(missing)} of run {run}: no value with these settings "
                             f"({evaluation.settings.describe()}); no query was evaluated")
+    if unstored:
+        raise _never_computed(db, evaluation, unstored, [m.name if isinstance(m, Measure) else m for m in given])
     if problems:
-        raise (ReadOnlyError if read_only else MeasureValueError).of_lines(problems)
+        raise MeasureValueError.of_lines(problems)
+
+
+def _never_computed(db: Database, evaluation: Evaluation, unstored: dict[str, list[str]],
+                    given: list[str]) -> ReadOnlyError:
+    """The scores a read-only warehouse lacks: a line for the runs lacking the same measures, then
+    the one call that stores them all. Opened read-only by its caller (no read_only_reason: only
+    the Python API opens it so, and irw serve's pages, which show their own command), the call is
+    Python's evaluate(); else (a PostgreSQL role that may only read, from a command or from Python)
+    the `irw eval` command that stores them, run by a role that may write (eval_command)."""
+    from warehouse.evaluation.eval_command import eval_command, evaluate_call, writer_db
+
+    s = evaluation.settings
+    by_missing: dict[tuple[str, ...], list[str]] = {}
+    for run, missing in unstored.items():
+        by_missing.setdefault(tuple(missing), []).append(run)
+    lines = []
+    for missing, runs in by_missing.items():
+        one = len(runs) == 1
+        shown = (", ".join(runs[:-1]) + " and " * (not one) + runs[-1] if len(runs) <= 6
+                 else f"{', '.join(runs[:5])} and {len(runs) - 5:,} more")
+        lines.append(f"{_few(missing, 8)} of {'run' if one else 'runs'} {shown}: never computed with these settings "
+                     f"({s.key})")
+    asked = [m.name for m in evaluation.measures if m.family.sql is not None]
+    wanted = [n for n in asked if any(n in missing for missing in unstored.values())]
+    # every measure asked is missing: the measures as named (all_trec), which store exactly them
+    measures = given if len(wanted) == len(asked) and given else wanted
+    try:
+        judged: Sequence[str] = catalog.select_runs(db, None, qrels=evaluation.qrels).names
+    except NotFoundError:  # no stored run has a query judged in the qrels set
+        judged = ()
+    runs = [] if set(unstored) == set(judged) else list(unstored)  # none: every run the qrels set judges
+    if db.read_only_reason is None:
+        opened = "sandboxed=True" if db.sandboxed else "read_only=True"
+        target = repr(db.path) if db.sandbox_in_process else "url"
+        lines.append(f"The warehouse is open read-only ({opened}): store them as a user or role that may write it, "
+                     f"on the warehouse opened without read_only or sandboxed: "
+                     f"warehouse.open({target}).{evaluate_call(evaluation.qrels, measures, runs, s)}"
+                     + ("" if db.sandbox_in_process else f", url being {db.path} with a writing role's user name "
+                                                         "and password"))
+    else:
+        where, first = writer_db(db)
+        command = eval_command(where, evaluation.qrels, measures, runs, s)
+        lines.append(f"The warehouse is read-only here ({db.read_only_reason}): "
+                     + (f"{first}, and store them with `{command}`" if first else
+                        f"store them as a user or role that may write it with `{command}`"))
+    error = ReadOnlyError.of_lines(lines)
+    # the lines without the last, which stores them: irw serve's page says its own (warehouse/serve/access.py)
+    error.never_computed = lines[:-1]
+    return error
 
 
 def keeps_judged_rows_only(settings: Settings, measures: "Iterable[str | Measure] | str") -> bool:

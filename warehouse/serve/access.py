@@ -40,6 +40,7 @@ from warehouse.core import Warehouse
 from warehouse.errors import (IrwError, QueryTimeoutError, ReadOnlyError, ServerUnreachable, WarehouseLocked,
                               WarehouseOpenError)
 from warehouse import engines
+from warehouse.evaluation.eval_command import SERVER_DB, eval_command
 from warehouse.formats.table import Table
 
 T = TypeVar("T")
@@ -60,6 +61,12 @@ class ScoresMissing(IrwError):
         self._lines = lines
         self.command = command
         self.how_to_run = how_to_run
+
+
+def _never_computed(exc: ReadOnlyError) -> list[str]:
+    """The lines of a read-only evaluation's error that say which scores were never computed,
+    without its own line saying what stores them: the page shows its command (needs()) instead."""
+    return list(exc.never_computed or exc.message_lines())
 
 
 class QueryTimeout(IrwError):
@@ -177,7 +184,7 @@ class WarehouseAccess:
                 with self._open(False) as wh:
                     return build(wh)
         except ReadOnlyError as exc:
-            missing = exc.message_lines()  # not the error: its traceback would hold the sandbox's objects
+            missing = _never_computed(exc)  # not the error: its traceback would hold the sandbox's objects
         if may_store is not None:
             with self._session(False):
                 with self._open(False) as wh:
@@ -197,7 +204,7 @@ class WarehouseAccess:
                         try:
                             return build(wh)
                         except ReadOnlyError as exc:
-                            raise ScoresMissing(exc.message_lines(), needs(),
+                            raise ScoresMissing(_never_computed(exc), needs(),
                                                 self.how_to_run(writes=True)) from None
             first_time = self.may_write is not False
             self.may_write = False
@@ -207,7 +214,7 @@ class WarehouseAccess:
                     with self._open(False) as wh:
                         return build(wh)
             except ReadOnlyError as exc:
-                missing = exc.message_lines()
+                missing = _never_computed(exc)
         raise ScoresMissing(missing, needs(), self.how_to_run(writes=True))
 
     # -- the commands a page shows ----------------------------------------------------------------
@@ -222,7 +229,7 @@ class WarehouseAccess:
     def db_argument(self, writes: bool = False) -> str:
         """--db's value in a command a page shows, quoted for a shell: the warehouse as shown, or
         "$IRW_DB" where that would not run (how_to_run says what to set it to)."""
-        return shlex.quote(self.shown) if self._location_runs_as_shown(writes) else '"$IRW_DB"'
+        return shlex.quote(self.shown) if self._location_runs_as_shown(writes) else SERVER_DB
 
     def how_to_run(self, writes: bool = False) -> str:
         """What a reader of a command a page shows must do first (writes: the command stores scores);
@@ -244,12 +251,9 @@ class WarehouseAccess:
         return " ".join(["irw", "sql", "--db", self.db_argument(), shlex.quote(query)])
 
     def eval_command(self, qrels: str, measures: Sequence[str], runs: Sequence[str] = ()) -> str:
-        """The `irw eval` command that stores these scores."""
-        words = ["--qrels", qrels]
-        for m in measures:
-            words += ["-m", m]
-        return " ".join(["irw", "eval", "--db", self.db_argument(writes=True),
-                         *(shlex.quote(w) for w in [*words, *runs])])
+        """The `irw eval` command that stores these scores (a page's, of the default settings), as
+        every message that shows one spells it (warehouse/evaluation/eval_command.py)."""
+        return eval_command(self.db_argument(writes=True), qrels, measures, runs)
 
     # -- the SQL console ----------------------------------------------------------------------------
     def sql(self, query: str, timeout: float | None = None) -> tuple[Table, bool]:
