@@ -249,7 +249,9 @@ class PostgresDatabase(Statements):
         try:
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
-            raise _open_error(exc)(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}") from None
+            kind, advice = _connect_failure(exc, self._url)
+            raise kind(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}"
+                       + (f"; {self.scrub(advice)}" if advice else "")) from None
         interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
         _configure(self._con)
         if self._con.info.server_version >= 140000:
@@ -806,7 +808,7 @@ class PostgresDatabase(Statements):
         try:
             self._reader = psycopg.connect(make_conninfo(self._url, user=role, password=password), autocommit=True)
         except psycopg.Error as exc:
-            raise _open_error(exc)(self.scrub(_first_line(exc))) from None
+            raise _connect_failure(exc, self._url)[0](self.scrub(_first_line(exc))) from None
         interrupt.register(self._reader)
         _configure(self._reader)
         return self._reader
@@ -902,9 +904,15 @@ class PostgresDatabase(Statements):
             except psycopg.Error as exc:
                 lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
                 unknown = isinstance(exc, psycopg.errors.UndefinedTable)  # adhoc lists the tables there are
-                raise (UnknownTableError if unknown else QueryError).of_lines(lines or [type(exc).__name__]) from None
+                lines = lines or [type(exc).__name__]
+                if _connection_lost(exc):
+                    lines.append("the server ended the connection (it was shut down or restarted): run the "
+                                 "command again once it is up")
+                elif params is not None and _placeholders_refused(exc):
+                    lines.append(PLACEHOLDERS)
+                raise (UnknownTableError if unknown else QueryError).of_lines(lines) from None
             except (TypeError, ValueError, IndexError, KeyError) as exc:
-                raise QueryError(f"cannot bind the parameters: {exc}") from None
+                raise QueryError(f"cannot bind the parameters: {exc}; {PLACEHOLDERS}") from None
         finally:
             try:
                 con.execute("rollback")
@@ -1151,6 +1159,33 @@ def _stored_meanwhile(error) -> str:
     return f"the same {_STORED_ROWS[table]}" if table in _STORED_ROWS else "the same thing"
 
 
+# What irw sql and wh.sql(query, params) add when psycopg refuses a query's placeholders (docs/engines.md:
+# "parameters as psycopg writes them: `%s`, `%(name)s`")
+PLACEHOLDERS = ("on PostgreSQL write placeholders as psycopg does: %s (not ?), or %(name)s with a mapping (not "
+                "$name), and a literal % as %%")
+
+
+def _placeholders_refused(error: BaseException) -> bool:
+    """psycopg refused the query's placeholders before sending it (its ProgrammingError, no sqlstate:
+    "the query has 0 placeholders but 1 parameters were passed", "only '%s', '%b', '%t' are allowed
+    as placeholders"), or the server met a ? or $name psycopg left in it."""
+    import psycopg
+
+    state = getattr(error, "sqlstate", None)
+    if type(error) is psycopg.ProgrammingError and state is None:
+        return True
+    return state == "42601" and re.search(r'at or near "(?:\?|\$)', str(error)) is not None
+
+
+def _connection_lost(error: BaseException) -> bool:
+    """The server ended the session under a statement: shut down (57P01, also pg_terminate_backend),
+    crashed (57P02), or the connection cut (an OperationalError without sqlstate)."""
+    import psycopg
+
+    state = getattr(error, "sqlstate", None)
+    return state in ("57P01", "57P02", "57P03") or (isinstance(error, psycopg.OperationalError) and state is None)
+
+
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
@@ -1168,12 +1203,85 @@ def _adapted(value):
     return value
 
 
-def _open_error(exc) -> type[WarehouseOpenError]:
-    """The error of a failed connect: psycopg's OperationalError is the server not answering or
-    refusing the connection (ServerUnreachable: irw serve says 503), any other a WarehouseOpenError."""
+# What a failed connect means, by what the server (FATAL: ..., its SQLSTATE) or libpq said. psycopg
+# gives no sqlstate for a failed connect (libpq keeps only the message: 28P01's "password
+# authentication failed" comes with sqlstate None), so the server's English text is read too.
+_NO_SUCH_ROLE = re.compile(r'role ".*" does not exist')
+_NO_SUCH_DATABASE = re.compile(r'database ".*" does not exist')
+_STARTING_OR_STOPPING = re.compile(
+    r"the database system is (?:starting up|shutting down|in recovery mode|not yet accepting connections|"
+    r"not accepting connections)|terminating connection due to administrator command")
+_NO_SLOT = re.compile(r"too many clients|too many connections|remaining connection slots are reserved")
+_NOT_REACHED = re.compile(
+    r"Connection refused|could not connect|timeout expired|timed out|failed to resolve host|could not translate "
+    r"host name|Name or service not known|No such file or directory|Network is unreachable|No route to host|"
+    r"server closed the connection unexpectedly|Connection reset", re.IGNORECASE)
+
+
+def _connect_failure(exc, url: str) -> tuple[type[WarehouseOpenError], str]:
+    """The error of a failed connect to url, and what to do about it ('' when irw cannot tell).
+    Only a server not reached, starting or stopping, or without a free connection is
+    ServerUnreachable (a later try may connect: irw serve says 503, load the page again); a login or
+    database the server refuses is a WarehouseOpenError: the URL, or the server's settings, need
+    fixing, and trying again changes nothing."""
     import psycopg
 
-    return ServerUnreachable if isinstance(exc, psycopg.OperationalError) else WarehouseOpenError
+    text = str(exc)
+    state = getattr(exc, "sqlstate", None)
+    pgconn = getattr(exc, "pgconn", None)
+    user, database, where = _connect_target(url, pgconn)
+    if getattr(pgconn, "needs_password", False) or "no password supplied" in text:
+        return WarehouseOpenError, (f"the server asks a password of {user}, and the URL gives none: put it in the "
+                                    f"URL ({URL_FORM}; a password holding @ : / ? # % is percent-encoded), or in "
+                                    "~/.pgpass (mode 0600) or the PGPASSWORD environment variable")
+    if state == "28P01" or "password authentication failed" in text:
+        return WarehouseOpenError, (f"check the user name and password in the URL ({URL_FORM}; a password holding "
+                                    "@ : / ? # % is percent-encoded)")
+    if state == "3D000" or _NO_SUCH_DATABASE.search(text):
+        return WarehouseOpenError, (f"create it (`createdb {database}`, or ask its owner) or fix the database's name "
+                                    f"in the URL ({URL_FORM})")
+    if _NO_SUCH_ROLE.search(text):
+        return WarehouseOpenError, (f"fix the user name in the URL ({URL_FORM}), or have the server's administrator "
+                                    f"create the role: create role {user} login password '...';")
+    if state == "28000" or "pg_hba.conf" in text:
+        return WarehouseOpenError, (f"the server's pg_hba.conf does not let {user} connect to {database} from this "
+                                    "machine: ask whoever runs the server to allow it (a line such as `host "
+                                    f"{database} {user} samenet scram-sha-256`), or use a role it allows")
+    if state == "42501" or "permission denied for database" in text:
+        return WarehouseOpenError, (f"the role {user} lacks CONNECT on the database: its owner grants it: grant "
+                                    f"connect on database {database} to {user};")
+    if state in ("57P01", "57P02", "57P03") or _STARTING_OR_STOPPING.search(text):
+        return ServerUnreachable, "the server is starting or shutting down: run the command again in a moment"
+    if state == "53300" or _NO_SLOT.search(text):
+        return ServerUnreachable, "the server has no connection free now: run the command again in a moment"
+    if state is None and re.search(r"failed to resolve host|could not translate host name", text):
+        return ServerUnreachable, f"check the server's host name in the URL ({where}): this machine cannot resolve it"
+    if state is None and _NOT_REACHED.search(text):
+        return ServerUnreachable, f"is the server running and listening on {where}?"
+    if isinstance(exc, psycopg.OperationalError) and state is None and "FATAL:" not in text:
+        return ServerUnreachable, ""  # libpq's own failure: no server answered
+    return WarehouseOpenError, ""
+
+
+def _connect_target(url: str, pgconn) -> tuple[str, str, str]:
+    """(user, database, HOST:PORT) of a connect to url, as libpq tried it (its pgconn, kept by
+    psycopg's error) or else as the URL says."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    def tried(name: str) -> str:
+        value = getattr(pgconn, name, None) if pgconn is not None else None
+        return value.decode(errors="replace") if isinstance(value, bytes) else ""
+
+    try:
+        given = conninfo_to_dict(url)
+    except Exception:  # noqa: BLE001 - only what to print is at stake
+        given = {}
+    user = tried("user") or str(given.get("user") or "USER")
+    database = tried("db") or str(given.get("dbname") or user)
+    host = tried("host") or str(given.get("host") or "localhost")
+    port = tried("port") or str(given.get("port") or "5432")
+    where = f"{host}:{port}" if not host.startswith("/") else f"port {port} (its socket in {host})"
+    return user, database, where
 
 
 def _configure(con) -> None:

@@ -7,7 +7,9 @@ between two requests is on the next page. A file another process is writing is r
 moment (busy_wait), then the request fails with WarehouseBusy (the page says so, status 503). A
 PostgreSQL server that cannot be connected to (down, restarting) is ServerUnreachable (the engine's
 error, warehouse/errors.py), a 503 too: the fault is the server's, not the request's, and a health
-check sees it so.
+check sees it so. A server that answers and refuses the login or the database (a wrong password, a
+role or database gone: WarehouseOpenError) is a 500 saying that the URL `irw serve` was started with
+needs fixing: no later try connects.
 
 Pages read on the sandbox (warehouse/engines/duckdb.py: read-only, nothing outside the warehouse; the
 SQL console's connection too). When a page needs scores the warehouse lacks (a measure chosen in
@@ -145,6 +147,12 @@ class WarehouseAccess:
                         f"{exc}; this server could not connect to the warehouse's database server (down, "
                         "restarting, or refusing connections): load the page again in a moment, and if this "
                         "goes on, ask whoever runs the database server") from None
+                if not self.in_process:  # the server answered, and refused this server's role or database
+                    raise WarehouseOpenError(
+                        f"{exc}; this server cannot open the warehouse with the URL it was started with (`irw serve "
+                        "--db URL`), whatever the page, so loading it again will not help: ask whoever runs this "
+                        "server to fix that URL (its role, password or database) or the database server's "
+                        "settings") from None
                 # DuckDB frees a closed connection's database when nothing refers to it any more: an
                 # error's traceback in another thread can keep the other configuration alive a moment
                 if "configuration" not in str(exc) or time.monotonic() >= deadline:

@@ -45,7 +45,8 @@ from starlette.routing import Route
 from warehouse.formats import formatting
 from warehouse.formats.escaping import shown
 from warehouse import reports
-from warehouse.errors import IrwError, MeasureError, NotFoundError, ReadOnlyError, ServerUnreachable, WarehouseNotFound
+from warehouse.errors import (IrwError, MeasureError, NotFoundError, ReadOnlyError, ServerUnreachable, WarehouseNotFound,
+                              WarehouseOpenError)
 from warehouse.reports.render import environment as report_environment
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import parse_all
@@ -249,7 +250,7 @@ def _status(exc: IrwError) -> int:
         return 404
     if isinstance(exc, ReadOnlyError):
         return 403
-    if isinstance(exc, WarehouseNotFound):
+    if isinstance(exc, (WarehouseNotFound, WarehouseOpenError)):  # this server's --db, not the request
         return 500
     return 400
 
@@ -273,6 +274,7 @@ def error_response(exc: IrwError, kind: str) -> Response:
     how_to_run = getattr(exc, "how_to_run", "")
     if kind == "html":
         title = ("No connection to the database server" if isinstance(exc, ServerUnreachable) else
+                 "This server cannot open the warehouse" if isinstance(exc, WarehouseOpenError) else
                  {503: "The warehouse is busy", 409: "Scores not computed yet", 404: "Not found",
                   504: "Query cut by the timeout"}.get(status, "Error"))
         # each line of the message its own paragraph: a line break inside a text is shown as \n
