@@ -289,6 +289,38 @@ def _postgres_admin(url: str):
 
 
 @contextmanager
+def hba_first(url: str, lines: list[str]) -> Iterator[None]:
+    """The server's pg_hba.conf with lines put first (for one role: other sessions are not
+    concerned), reloaded; restored on leaving. Skips where the file is not this machine's to edit.
+    Held under a lock beside the file: two test workers editing it at once would each restore the
+    other's lines as the original."""
+    import fcntl
+
+    with _postgres_admin(url) as con:
+        path = Path(con.execute("show hba_file").fetchone()[0])
+        if not os.access(path, os.W_OK):
+            pytest.skip(f"the server's {path} is not writable here: its pg_hba.conf cannot be changed for the test")
+        lock = open(path.parent / "pg_hba.conf.irw-test-lock", "w")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        original = path.read_text()
+        try:
+            path.write_text("\n".join(lines) + "\n" + original)
+            assert con.execute("select pg_reload_conf()").fetchone()[0]
+            time.sleep(0.5)  # the postmaster reloads on SIGHUP
+            yield
+        finally:
+            path.write_text(original)
+            con.execute("select pg_reload_conf()")
+            time.sleep(0.5)
+            lock.close()  # and with it the lock
+
+
+def hba_lines(role: str, method: str) -> list[str]:
+    """pg_hba.conf lines giving role (only) the method, on the socket and on localhost."""
+    return [f"local all {role} {method}", f"host all {role} 127.0.0.1/32 {method}", f"host all {role} ::1/128 {method}"]
+
+
+@contextmanager
 def fresh_postgres_database(server_url: str) -> Iterator[str]:
     """A new, empty database irw_test_<random> on the server; yields its URL (the server's login) and
     drops it on leaving, closing whatever connections are still open to it."""

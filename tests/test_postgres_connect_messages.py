@@ -15,15 +15,13 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
 import pytest
 
 import warehouse
-from conftest import postgres_dbname, postgres_url_with
+from conftest import hba_first, hba_lines, postgres_dbname, postgres_url_with
 from test_serve import get, served
 from warehouse.errors import ServerUnreachable
 
@@ -41,34 +39,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextmanager
-def _password_asked(url: str, role: str):
-    """The server's pg_hba.conf asking role (only) a SCRAM password, reloaded; restored on leaving.
-    Skips where the file is not this machine's to edit."""
-    with psycopg.connect(url, autocommit=True) as con:
-        path = Path(con.execute("show hba_file").fetchone()[0])
-        if not os.access(path, os.W_OK):
-            pytest.skip(f"the server's {path} is not writable here: its pg_hba.conf cannot be changed for the test")
-        original = path.read_text()
-        lines = [f"local all {role} scram-sha-256", f"host all {role} 127.0.0.1/32 scram-sha-256",
-                 f"host all {role} ::1/128 scram-sha-256"]
-        try:
-            path.write_text("\n".join(lines) + "\n" + original)
-            assert con.execute("select pg_reload_conf()").fetchone()[0]
-            time.sleep(0.5)  # the postmaster reloads on SIGHUP
-            yield
-        finally:
-            path.write_text(original)
-            con.execute("select pg_reload_conf()")
-            time.sleep(0.5)
-
-
 @pytest.fixture
 def reader(postgres_url, postgres_readonly_url):
     """(its URL with the password, role, password) of a reader of a warehouse, the server asking it a password."""
     warehouse.open(postgres_url).close()  # the warehouse, made by the server's superuser
     parts = urlsplit(postgres_readonly_url)
-    with _password_asked(postgres_url, parts.username):
+    with hba_first(postgres_url, hba_lines(parts.username, "scram-sha-256")):
         yield postgres_readonly_url, parts.username, parts.password
 
 

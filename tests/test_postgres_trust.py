@@ -9,13 +9,11 @@ import os
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
-from pathlib import Path
 
 import psycopg
 import pytest
 
-from conftest import RUN_ROWS, Cli, postgres_url_with, qrels_text, run_text, write_file
+from conftest import RUN_ROWS, Cli, hba_first, hba_lines, postgres_url_with, qrels_text, run_text, write_file
 
 pytestmark = pytest.mark.postgres
 
@@ -133,34 +131,10 @@ def _login(url: str) -> str:
         return con.execute("select role_name from irw_reader_login").fetchone()[0]
 
 
-@contextmanager
-def _hba_first(url: str, lines: list[str]):
-    """The server's pg_hba.conf with lines put first (for one role: other sessions are not
-    concerned), reloaded; restored on leaving. Skips where the file is not this machine's to edit."""
-    with psycopg.connect(url, autocommit=True) as con:
-        path = Path(con.execute("show hba_file").fetchone()[0])
-        if not os.access(path, os.W_OK):
-            pytest.skip(f"the server's {path} is not writable here: its pg_hba.conf cannot be changed for the test")
-        original = path.read_text()
-        try:
-            path.write_text("\n".join(lines) + "\n" + original)
-            assert con.execute("select pg_reload_conf()").fetchone()[0]
-            time.sleep(0.5)  # the postmaster reloads on SIGHUP
-            yield
-        finally:
-            path.write_text(original)
-            con.execute("select pg_reload_conf()")
-            time.sleep(0.5)
-
-
-def _lines(role: str, method: str) -> list[str]:
-    return [f"local all {role} {method}", f"host all {role} 127.0.0.1/32 {method}", f"host all {role} ::1/128 {method}"]
-
-
 def test_the_reader_login_works_where_the_server_asks_a_scram_password(postgres_url, tmp_path):
     irw = _seeded(postgres_url, tmp_path)
     login = _login(postgres_url)
-    with _hba_first(postgres_url, _lines(login, "scram-sha-256")):
+    with hba_first(postgres_url, hba_lines(login, "scram-sha-256")):
         with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
             psycopg.connect(postgres_url_with(postgres_url, user=login, password="not-its-password")).close()
         who = irw("sql", "select session_user as who, count(*) as n from runs", "-f", "csv")
@@ -176,7 +150,7 @@ def test_a_reader_login_the_server_refuses_makes_irw_sql_refuse_and_say_what_to_
         postgres_url, postgres_readonly_url, tmp_path):
     irw = _seeded(postgres_url, tmp_path)
     login = _login(postgres_url)
-    with _hba_first(postgres_url, _lines(login, "reject")):
+    with hba_first(postgres_url, hba_lines(login, "reject")):
         refused = irw("sql", "select session_user as who", "-f", "csv")
         assert refused.exit_code == 1, refused.stdout
         assert f"irw's reader login {login}" in refused.stderr and "pg_hba.conf" in refused.stderr, refused.stderr
