@@ -48,7 +48,6 @@ from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWareho
                               WarehouseDamaged, WarehouseLocked, WarehouseNotFound, WarehouseOpenError)
 from warehouse import interrupt, leftovers
 from warehouse.formats import files as output
-from warehouse.formats.table import holds_map
 from warehouse.engines.dialect import DUCKDB_ONLY, POSTGRES_ONLY
 from warehouse.engines.base import Statements
 from warehouse.resources import keep_cached, read_cached, read_sql, sql_dir
@@ -174,26 +173,44 @@ def split_statements(sql: str) -> tuple[tuple[str, frozenset[str]], ...]:
 
 
 def arrow_types(duckdb_types: Sequence[str] | None) -> list | None:
-    """The Arrow type DuckDB itself gives each column type that holds a MAP (None for the others;
-    None when no type does): what parquet and arrow output write such a column as (formats.table),
-    a map, where pyarrow alone would guess a struct of every key seen."""
-    if not duckdb_types or not any(holds_map(t) for t in duckdb_types):
+    """The Arrow type DuckDB itself gives each column type of a result (None for one it cannot
+    give; None when there are no types): what parquet and arrow output write the column as
+    (formats.table: a MAP a map, where pyarrow alone would guess a struct of every key seen; an
+    all-NULL column or one of an empty result its SQL type, where pyarrow alone would say `null`).
+    Asked in UTC, the zone of irw sql's sandbox, so a TIMESTAMP WITH TIME ZONE is the values' zone."""
+    if not duckdb_types:
         return None
+    # a HUGEINT (sum() of integers gives one) is a Python int that pyarrow makes an int64, not
+    # DuckDB's decimal128(38, 0): an all-NULL one is typed as the values of one are
+    return list(_arrow_types(tuple(_AS_VALUES_GIVE.get(t, t) for t in duckdb_types)))
+
+
+_AS_VALUES_GIVE = {"HUGEINT": "BIGINT", "UHUGEINT": "UBIGINT"}
+
+
+@lru_cache(maxsize=256)
+def _arrow_types(duckdb_types: tuple[str, ...]) -> tuple:
     import duckdb as package  # the package, whose connections give Arrow (_duckdb's alone do not)
 
-    found = []
+    def schema(con, types: Sequence[str]):
+        # types of DuckDB's own description of a result, on a connection of nothing
+        relation = con.sql("select " + ", ".join(f"cast(null as {t}) as c{i}" for i, t in enumerate(types)))
+        read = getattr(relation, "to_arrow_table", None) or relation.arrow
+        return [field.type for field in read().schema]
+
     with package.connect() as con:
+        con.execute(UTC)
+        try:
+            return tuple(schema(con, duckdb_types))
+        except package.Error:
+            pass  # one type DuckDB cannot name again: each alone, that one None
+        found = []
         for duckdb_type in duckdb_types:
-            if not holds_map(duckdb_type):
-                found.append(None)
-                continue
-            try:  # a type of DuckDB's own description of a result, on a connection of nothing
-                relation = con.sql(f"select cast(null as {duckdb_type}) as c")
-                read = getattr(relation, "to_arrow_table", None) or relation.arrow
-                found.append(read().schema.field(0).type)
+            try:
+                found.append(schema(con, [duckdb_type])[0])
             except package.Error:
                 found.append(None)  # inferred from the values instead (formats.table)
-    return found
+        return tuple(found)
 
 
 def migrations() -> list[tuple[int, str]]:

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, Iterator, Sequence
 
 from warehouse.engines.dialect import postgres_statements
@@ -887,7 +888,12 @@ class PostgresDatabase(Statements):
                 return f"{lead}{self.scrub(str(exc).strip())}".splitlines()
 
             try:
-                return Table.from_result(con.execute(query, params), max_rows)
+                cursor = con.execute(query, params)
+                table = Table.from_result(cursor, max_rows)
+                # each column's Arrow type by its SQL type, for parquet and arrow output (formats.table)
+                table.arrow_types = partial(arrow_types, [(c.type_code, c.precision, c.scale)
+                                                          for c in cursor.description or []], con.info.timezone)
+                return table
             except psycopg.errors.QueryCanceled as exc:
                 if "statement timeout" in str(exc) and timeout:
                     raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
@@ -1163,6 +1169,48 @@ def _stored_meanwhile(error) -> str:
 # "parameters as psycopg writes them: `%s`, `%(name)s`")
 PLACEHOLDERS = ("on PostgreSQL write placeholders as psycopg does: %s (not ?), or %(name)s with a mapping (not "
                 "$name), and a literal % as %%")
+
+
+# The Arrow type of a result's column by the name of its PostgreSQL type (psycopg's types by OID),
+# pyarrow's function of no argument that makes it; numeric, timestamptz and the others: arrow_types.
+# float4 is float64: psycopg loads the server's shortest text of a real (0.0018238885) as a double,
+# which a float32 would change (0.0018238885095342994).
+_ARROW_BY_NAME = {"int2": "int16", "int4": "int32", "int8": "int64", "oid": "uint32", "float4": "float64",
+                  "float8": "float64", "text": "string", "varchar": "string", "bpchar": "string", "name": "string",
+                  "bool": "bool_", "date": "date32", "bytea": "binary"}
+
+
+def arrow_types(columns: Sequence[tuple[int, int | None, int | None]], timezone) -> list:
+    """The Arrow type of each column of a result, from its (type OID, precision, scale) in psycopg's
+    description (None for a type not mapped: an array, json, uuid ..., whose values give it, as
+    formats.table infers it): integers by size, float4 and float8 float64, text, bool, date, bytea,
+    time and timestamp (microseconds, as psycopg's values are), timestamptz in the session's zone
+    (`timezone`, the zone of psycopg's values), interval a duration (psycopg's timedelta). A numeric
+    loads as an int or a float (_configure, as DuckDB's sum() gives): numeric(p, 0) is int64, any
+    other float64, where its values are floats (whole ones, a sum of bigints, keep int64)."""
+    import datetime
+
+    import pyarrow
+    from psycopg.postgres import types
+
+    found = []
+    for oid, precision, scale in columns:
+        info = types.get(oid)
+        name = info.name if info is not None and info.oid == oid else None  # an array's OID gives its element
+        if name in _ARROW_BY_NAME:
+            found.append(getattr(pyarrow, _ARROW_BY_NAME[name])())
+        elif name == "numeric":
+            found.append(pyarrow.int64() if precision and not scale else pyarrow.float64())
+        elif name in ("timestamp", "time", "interval"):
+            found.append({"timestamp": pyarrow.timestamp("us"), "time": pyarrow.time64("us"),
+                          "interval": pyarrow.duration("us")}[name])
+        elif name == "timestamptz" and timezone is not None:
+            # the zone pyarrow gives psycopg's values, so an all-NULL column and others are alike
+            zone = pyarrow.array([datetime.datetime(2000, 1, 1, tzinfo=timezone)]).type.tz
+            found.append(pyarrow.timestamp("us", tz=zone))
+        else:
+            found.append(None)
+    return found
 
 
 def _placeholders_refused(error: BaseException) -> bool:

@@ -94,8 +94,9 @@ class Tabular:
 
     def to_arrow(self):
         """A pyarrow Table of the table (needs pyarrow: the arrow extra): repeated column names made
-        unique (unique_names), a DuckDB MAP column an Arrow map. A column pyarrow cannot hold raises
-        OutputError naming it."""
+        unique (unique_names), a DuckDB MAP column an Arrow map, and each column of a query's result
+        typed by its SQL type when the engine gave it (arrow_types; an all-NULL column too). A column
+        pyarrow cannot hold raises OutputError naming it."""
         pyarrow = optional_import("pyarrow")
         table = self.table()
         types = table.types or [None] * len(table.columns)
@@ -149,9 +150,10 @@ class Table(Tabular):
     rows: list[tuple]
     # DuckDB's type of each column ("MAP(VARCHAR, VARCHAR)"), for a result of DuckDB's; else None
     types: list[str] | None = field(default=None, compare=False, repr=False)
-    # gives the Arrow type DuckDB gives each column holding a MAP (None for the others), set by the
-    # engine that ran the statement (warehouse/store/adhoc.py: engines.duckdb.arrow_types), as only it
-    # has DuckDB; asked only when Arrow is written, as only then is pyarrow there to be asked
+    # gives the Arrow type of each column's SQL type (None for a column the engine cannot type), set
+    # by the engine that ran the statement (warehouse/store/adhoc.py: engines.duckdb.arrow_types;
+    # engines.postgres.arrow_types), as only it knows its types; asked only when Arrow is written, as
+    # only then is pyarrow there to be asked
     arrow_types: Callable[[], list | None] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
@@ -261,19 +263,83 @@ def cannot_write(name: str, reason: str, where: str = "Arrow") -> OutputError:
                        f"can be written, e.g. CAST({sql} AS VARCHAR) or to_json({sql})")
 
 
-def _arrow_array(pyarrow, name: str, values: list[Any], duckdb_type: str | None, arrow_type=None):
-    """One column as a pyarrow array; a MAP column (or one holding maps) typed as DuckDB types it
-    (arrow_type), not inferred (pyarrow would make a struct of every key seen, an empty one when no
-    row has a key); without DuckDB's type, dicts that only a map holds are made a map."""
+def _holds_arrow_map(pyarrow, arrow_type) -> bool:
+    """Whether an Arrow type is or holds a map (in a list's values or a struct's fields)."""
+    types = pyarrow.types
+    if types.is_map(arrow_type):
+        return True
+    if types.is_list(arrow_type) or types.is_large_list(arrow_type) or types.is_fixed_size_list(arrow_type):
+        return _holds_arrow_map(pyarrow, arrow_type.value_type)
+    if types.is_struct(arrow_type):
+        return any(_holds_arrow_map(pyarrow, f.type) for f in arrow_type)
+    return False
+
+
+def _exact(pyarrow, arrow_type) -> bool:
+    """Whether pyarrow makes values of the Python type an engine gives for a column of arrow_type
+    into arrow_type without changing one (refusing, not rounding, a value that does not fit): whole
+    numbers, floats, text, bytes, booleans, dates, times and timestamps. A decimal keeps the type its
+    values give (their precision and scale), an interval the duration its timedelta values give: as
+    before the engine's types were asked."""
+    types = pyarrow.types
+    return any(check(arrow_type) for check in (
+        types.is_integer, types.is_floating, types.is_string, types.is_large_string, types.is_binary,
+        types.is_large_binary, types.is_boolean, types.is_date, types.is_time, types.is_timestamp))
+
+
+def _nested(pyarrow, arrow_type) -> bool:
+    types = pyarrow.types
+    return types.is_nested(arrow_type) or types.is_union(arrow_type)
+
+
+def _typed_array(pyarrow, values: list[Any], arrow_type):
+    """The column as its SQL type (arrow_type) says, or None to infer it from the values: a column
+    with no value (all NULL, or no rows) has the SQL type, not pyarrow's `null` (an interval the
+    duration its values give); one with values has it where pyarrow keeps every value (_exact). A
+    list, a struct (a map is typed before) or a union is inferred from its values, as before."""
+    import datetime
+    import decimal
+
+    if _nested(pyarrow, arrow_type):
+        return None  # a list's or a struct's values give its types, all-NULL ones `null`, as before
+    if all(v is None for v in values):
+        if pyarrow.types.is_interval(arrow_type):
+            arrow_type = pyarrow.duration("us")  # what timedelta values give
+        elif pyarrow.types.is_dictionary(arrow_type):
+            arrow_type = arrow_type.value_type  # an ENUM's: what its text values give
+        try:
+            return pyarrow.nulls(len(values), arrow_type)
+        except (pyarrow.ArrowException, TypeError, ValueError):
+            return None
+    floating = pyarrow.types.is_floating(arrow_type)
+    if not _exact(pyarrow, arrow_type) or any(
+            isinstance(v, (decimal.Decimal, datetime.timedelta)) or floating and isinstance(v, int) for v in values):
+        return None  # a float column's whole numbers (PostgreSQL's numeric sum) stay what they give
     try:
-        if arrow_type is not None:
+        typed = pyarrow.array(values, type=arrow_type)
+    except (pyarrow.ArrowException, TypeError, ValueError, OverflowError):
+        return None  # values not of the type the engine said: inferred, as before
+    if floating and arrow_type.bit_width < 64 and not all(
+            a == b or a != a and b != b for a, b in zip(typed.cast(pyarrow.float64()).to_pylist(), values)):
+        return None  # doubles a float32 would round (NaN is NaN): kept whole
+    return typed
+
+
+def _arrow_array(pyarrow, name: str, values: list[Any], duckdb_type: str | None, arrow_type=None):
+    """One column as a pyarrow array, typed by its SQL type when the engine gave it (arrow_type;
+    _typed_array) else inferred from its values. A MAP column (or one holding maps) is typed as
+    DuckDB types it, not inferred (pyarrow would make a struct of every key seen, an empty one when
+    no row has a key); without DuckDB's type, dicts that only a map holds are made a map."""
+    try:
+        if arrow_type is not None and _holds_arrow_map(pyarrow, arrow_type):
             return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)
         if (duckdb_type is None or holds_map(duckdb_type)) and _map_like(values):
             try:
-                arrow_type = _inferred_map_type(pyarrow, values)
-                return pyarrow.array([_for_arrow(pyarrow, v, arrow_type) for v in values], type=arrow_type)
+                inferred_type = _inferred_map_type(pyarrow, values)
+                return pyarrow.array([_for_arrow(pyarrow, v, inferred_type) for v in values], type=inferred_type)
             except (pyarrow.ArrowException, TypeError, ValueError, OverflowError):
                 pass  # values of several types: only a struct (a type per key) holds them
-        return pyarrow.array(values)
+        typed = _typed_array(pyarrow, values, arrow_type) if arrow_type is not None else None
+        return typed if typed is not None else pyarrow.array(values)
     except (pyarrow.ArrowException, TypeError, ValueError, OverflowError) as exc:
         raise cannot_write(name, str(exc) or type(exc).__name__) from None
