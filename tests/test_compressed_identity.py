@@ -1,4 +1,5 @@
-"""A run or a qrels set is known by its text, compressed or not (text_sha256, schema 21).
+"""A run or a qrels set is known by its text, compressed or not (text_sha256: schema 21 for runs,
+22 for qrels sets).
 
 Before, a run was known by its file's bytes only: `gzip BM25.txt` and the folder ingested again
 stored BM25.txt.gz as a second run beside BM25 (exit 0), a folder per system whose files were
@@ -147,7 +148,7 @@ def test_a_warehouse_stored_before_schema_21_knows_its_plain_runs_compressed(db_
         wh.ingest_run(source, "BM25")
         # back to schema 20, as a warehouse stored before runs were known by their text
         wh.db.execute("alter table runs drop column text_sha256")
-        wh.db.execute("alter table qrels_sets drop column text_sha256")
+        wh.db.execute("alter table qrels_sets drop column text_sha256")  # schema 22's
         wh.db.execute("delete from irw_schema where version >= 21")
     packed = _compressed_copy(source, tmp_path, ".xz")
     with warehouse.open(db_path) as wh:

@@ -1,7 +1,7 @@
 -- stored_qrels_set: what ingest needs to know of a stored qrels set of a name, and whether it
 -- holds subtopic judgments (schema 8) or preference judgments (schema 14); its description, which
 -- a set replaced by other content keeps unless another is given. content_sha256 is what the set is
--- known by (its text's sha256, schema 21, else its file's); sha256 its file's bytes', which a file
+-- known by (its text's sha256, schema 22, else its file's); sha256 its file's bytes', which a file
 -- ingested again matches before its text is read.
 -- Grain: one row, or none. Inputs: qrels_sets, qrels_subtopics, preference_judgments, $name.
 -- trec_eval: none.

@@ -1,4 +1,4 @@
--- qrels_set_content: a stored qrels set's id and content (the sha256 of its text, schema 21, else of
+-- qrels_set_content: a stored qrels set's id and content (the sha256 of its text, schema 22, else of
 -- its file), as run_content.sql for runs.
 -- Grain: one row, or none. Inputs: qrels_sets, $name.
 -- trec_eval: none (rows travel as they are stored; doubles as their shortest round-trip text).

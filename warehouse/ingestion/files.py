@@ -1349,7 +1349,7 @@ def _stored_qrels(db: Database, name: str, shas: tuple[str, ...], subtopics: boo
                   prefs: bool = False) -> tuple[tuple | None, bool]:
     """The stored qrels (prefs: preferences) set of that name (stored_qrels_set's row, or None) and
     whether it holds this content read the same way (nothing to do): shas are the file's bytes' and,
-    once known, its text's sha256 (schema 21). A set holding other content is a ConflictError unless
+    once known, its text's sha256 (schema 22). A set holding other content is a ConflictError unless
     replace."""
     existing = stored_qrels_set(db, name)
     if (existing and any(sha and sha in (existing[1], existing[7]) for sha in shas)
@@ -1508,7 +1508,7 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
             scan = read_input(path)
             shas: tuple[str, ...] = (scan.sha256,)
             name = default_set_name(db, path, shas, subtopics=subtopics)
-            # a compressed file may still be a stored set's text (schema 21): its name is known once
+            # a compressed file may still be a stored set's text (schema 22): its name is known once
             # it is staged and its text hashed, so other content is refused then
             stored = _stored_qrels(db, name, shas, subtopics, replace or scan.text is None)[1]
             if not stored and scan.text is None:
@@ -1731,7 +1731,7 @@ def _insert_qrels_set(db: Database, path: Path, name: str, description: str | No
 def stored_qrels_set(db: Database, name: str) -> tuple | None:
     """(qrels_set_id, content sha256, judgment_count, query_count, holds subtopics, holds preferences,
     description, file sha256) of the stored set of that name, or None (sql/catalog/stored_qrels_set.sql:
-    the content is the text's sha256, schema 21)."""
+    the content is the text's sha256, schema 22)."""
     return db.run_file("catalog/stored_qrels_set.sql", {"name": name}).fetchone()
 
 

@@ -1,0 +1,13 @@
+-- Schema version 21: the sha256 of a run's text (runs.text_sha256), beside that of its file's bytes
+-- (runs.sha256). A run is known by its content: before this version by its file's bytes only, so
+-- `gzip BM25.txt` and the folder ingested again stored BM25.txt.gz as a second run beside BM25 (and a
+-- folder of per-collection archives was refused as new versions). Now a run whose text a stored run
+-- holds is that run, compressed or not (warehouse/ingestion/batch.py; catalog/run_by_content.sql).
+-- Grain: one value per run.
+-- Inputs: set by ingest from now on (for a plain file it equals sha256; for a compressed one it is
+-- the sha256 of the decompressed text). NULL for the runs stored before this version and for a run
+-- Spark read where it lives: their content is their sha256 (coalesce(text_sha256, sha256)), which for
+-- a plain file is its text's already; a compressed file stored before is known by its bytes only.
+-- trec_eval: nothing of its output depends on this column.
+-- Written to run again (a test re-applies migrations from an earlier version).
+alter table runs add column if not exists text_sha256 varchar;

@@ -1,0 +1,13 @@
+-- Schema version 22: the sha256 of a qrels or prefs set's text (qrels_sets.text_sha256), beside that
+-- of its file's bytes (sha256), as schema 21 gave runs. A gzipped qrels file was "qrels set ...
+-- already exists with different content", which --replace answered by dropping every score computed
+-- with it; a file whose text a stored set holds is now that set, compressed or not
+-- (warehouse/ingestion/files.py; catalog/qrels_sets_by_content.sql, stored_qrels_set.sql).
+-- Grain: one value per qrels set.
+-- Inputs: set by ingest from now on (for a plain file it equals sha256; for a compressed one it is
+-- the sha256 of the decompressed text). NULL for the sets stored before this version and for a file
+-- Spark read where it lives: their content is their sha256 (coalesce(text_sha256, sha256)), which for
+-- a plain file is its text's already; a compressed file stored before is known by its bytes only.
+-- trec_eval: nothing of its output depends on this column.
+-- Written to run again (a test re-applies migrations from an earlier version).
+alter table qrels_sets add column if not exists text_sha256 varchar;
