@@ -31,6 +31,7 @@ EXAMPLES = {
     ("docs/input-formats.md", "Run names and dates"): ("test_run_naming.py", '"Run names and dates"', 1),
     ("docs/python.md", "Python API"): ("test_readme_notebook.py", '("Python API", 1)', 2),
     ("docs/python.md", "In a notebook"): ("test_readme_notebook.py", '("In a notebook", 2)', 2),
+    ("docs/python.md", "Evaluating on Spark"): ("test_spark_walk.py", '"Evaluating on Spark"', 2),
     ("docs/measures.md", "Measures you write in SQL"): ("test_user_measures.py", '"Measures you write in SQL"', 2),
     ("docs/reports.md", "Serving the reports: irw serve"):
         ("test_serve.py", '"Serving the reports: irw serve"', 1),

@@ -473,10 +473,17 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
     settings = Settings.resolve(settings, options)
     measures = [measures] if isinstance(measures, str) else list(measures)
     _require_spark_measures(measures, into)
-    spark.refuse_folders_of_folders(runs)  # before the JVM starts (~15 s)
+    # before the JVM starts (~15-30 s): what the paths are, and qrels that are a run file
+    spark.refuse_folders_of_folders(runs)
+    spark.refuse_missing_paths(qrels, runs)
+    _refuse_swapped_before_spark(qrels, runs)
     with spark.command_session(master) as session:
-        result = spark.evaluate(session, qrels, runs, spark_store.with_report_measures(measures, settings) if into else measures,
-                                settings=settings, collect_per_query=per_query and not into)
+        try:
+            result = spark.evaluate(session, qrels, runs,
+                                    spark_store.with_report_measures(measures, settings) if into else measures,
+                                    settings=settings, collect_per_query=per_query and not into)
+        except ingest.SwappedFileError as exc:  # a glob, folder or URL Spark read, said in the call's terms
+            raise _swapped_on_spark(exc) from None
         try:
             if into is None:
                 return SparkEvaluated(result.evaluation, qrels)
@@ -521,23 +528,60 @@ def _require_spark_measures(measures: list[str], into) -> None:
 
 
 EVALUATE_FILES_ORDER = "evaluate_files(qrels, runs, measures)"
+EVALUATE_ON_SPARK_ORDER = "evaluate_on_spark(qrels, runs, measures)"
 
 
-def _swapped_qrels(db, error, named: dict[str, Any]):
+def _refuse_swapped_before_spark(qrels, runs) -> None:
+    """qrels given as one local text file that looks like a run file, refused before the JVM starts
+    as evaluate_files refuses it (_swapped_qrels): ingestion's own swap rule, in a one-shot database,
+    which reads no more than the file's first lines of a run file (ingestion's first window). Any
+    other problem of the file is left to Spark's reading to say, in its words."""
+    from warehouse.engines import spark
+    from warehouse.errors import IrwError
+    from warehouse.evaluation import oneshot
+
+    if not isinstance(qrels, (str, os.PathLike)) or ingest.has_scheme(qrels) or not os.path.isfile(qrels) \
+            or os.fspath(qrels).endswith(".parquet"):
+        return
+    items = spark.run_items(runs)
+    local = all(isinstance(r, (str, os.PathLike)) and not ingest.has_scheme(r) and os.path.isfile(r) for r in items)
+    named = {os.fspath(r): r for r in items} if local else {}
+    with oneshot.database() as db:
+        try:
+            ingest.ingest_qrels(db, qrels, "qrels", digest=False)
+        except ingest.SwappedFileError as exc:
+            raise _swapped_qrels(db, exc, named, EVALUATE_ON_SPARK_ORDER) from None
+        except IrwError:
+            pass
+
+
+def _swapped_on_spark(error):
+    """A SwappedFileError of Spark's reading (warehouse/engines/spark.py, _refuse_swapped), in
+    evaluate_on_spark's terms as evaluate_files says its own: qrels that look like a run file were
+    given in the place of the runs, or a qrels file in the place of a run."""
+    if error.looks_like.startswith(ingest.RUN_FILE_LOOKS):
+        return ingest.SwappedFileError(error.path, error.looks_like, "did you swap qrels and runs? the qrels come "
+                                       f"first: {EVALUATE_ON_SPARK_ORDER}")
+    return ingest.SwappedFileError(error.path, error.looks_like, "runs takes run files, and the qrels come first: "
+                                   f"{EVALUATE_ON_SPARK_ORDER}")
+
+
+def _swapped_qrels(db, error, named: dict[str, Any], order: str = EVALUATE_FILES_ORDER):
     """The SwappedFileError of evaluate_files's qrels that look like a run file: said as the
     arguments given in the wrong order, as `irw trec-eval` asks (warehouse/commands/trec_eval.py,
-    _swapped_files_named), in the call's terms. When runs is one file, it is read as a run to say
+    _swapped_files_named), in the call's terms (order: the call, evaluate_files's or
+    evaluate_on_spark's). When runs is one file, it is read as a run to say
     whether it looks like qrels too (then the two were swapped for sure)."""
     from warehouse.errors import IrwError
 
-    hint = f"did you swap qrels and runs? the qrels come first: {EVALUATE_FILES_ORDER}"
+    hint = f"did you swap qrels and runs? the qrels come first: {order}"
     files = [run for run in named.values() if not frames.is_frame(run)]
     if len(named) == 1 and len(files) == 1:
         try:
             ingest.ingest_run(db, files[0], "runs", digest=False, read_ir_metadata=False)
         except ingest.SwappedFileError as run_error:
             hint = (f"it was given as qrels, and runs ({os.fspath(files[0])}) {run_error.looks_like}: swap them, "
-                    f"{EVALUATE_FILES_ORDER}")
+                    f"{order}")
         except IrwError:  # a run of its own problems: said once the qrels are right
             pass
     return ingest.SwappedFileError(error.path, error.looks_like, hint)

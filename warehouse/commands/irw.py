@@ -662,6 +662,7 @@ Engine = _choices("Engine", *ENGINES)
 @app.command("eval")
 @shared_options
 def eval_(
+    ctx: typer.Context,
     *,
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
     qrels: Annotated[Optional[str], _qrels_option("; with --engine spark, a qrels file or path Spark reads")] = None,
@@ -697,9 +698,12 @@ def eval_(
         with reported_errors():
             if system:
                 raise UsageError("--system chooses stored runs: with --engine duckdb only")
+        # --db typed with --engine spark (not IRW_DB, which a user of both engines keeps set)
+        source = ctx.get_parameter_source("db")
+        db_typed = source is not None and source.name == "COMMANDLINE"
         _eval_on_spark(master=master, qrels=qrels, run_paths=run_paths, runs=runs, measures=measure,
                        settings=settings, per_query=per_query, micro=micro, into=into, replace=replace,
-                       recompute=recompute, fmt=fmt)
+                       recompute=recompute, fmt=fmt, db=db if db_typed else None)
         return
     with reported_errors():
         spark_only = [name for name, given in (("--master", master), ("--runs", run_paths), ("--into", into),
@@ -715,19 +719,45 @@ def eval_(
 
 
 def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_query, micro, into, replace,
-                   recompute, fmt) -> None:
+                   recompute, fmt, db) -> None:
+    """db: the --db typed on the command line, else None."""
+    from warehouse.engines import shown
+    from warehouse.ingestion.files import RUN_FILE_LOOKS, SwappedFileError
+
     with reported_errors():
         if runs:
             raise UsageError(f"with --engine spark, runs are files: --runs {runs[0]} (stored runs are evaluated by "
                              "--engine duckdb)")
         if recompute:
             raise UsageError("--recompute: an evaluation on Spark always computes")
+        if db is not None and into is None:
+            raise UsageError(f"--db {shlex.quote(shown(db))}: Spark evaluates the files and stores nothing unless "
+                             f"--into: pass --into {shlex.quote(shown(db))} to store its scores there")
+        if db is not None:
+            raise UsageError(f"--db {shlex.quote(shown(db))}: with --engine spark the scores are stored in the "
+                             "warehouse of --into: leave out --db")
+        if replace and into is None:
+            raise UsageError("--replace applies to what --into stores, and Spark stores nothing without --into: "
+                             "pass --into WAREHOUSE, or leave out --replace")
         if not qrels or not run_paths:
             raise UsageError("--engine spark evaluates files: give --qrels FILE and --runs PATH (repeatable)")
         from warehouse.core import evaluate_on_spark
 
-        result = evaluate_on_spark(qrels, run_paths, measures, into=into, master=master, replace=replace,
-                                   per_query=per_query, settings=settings)
+        try:
+            result = evaluate_on_spark(qrels, run_paths, measures, into=into, master=master, replace=replace,
+                                       per_query=per_query, settings=settings)
+        except SwappedFileError as exc:  # said with the options (the library says its call's arguments)
+            command = ["irw", "eval", "--engine", "spark", *(["--master", master] if master else []),
+                       "--qrels", "QRELS_FILE", "--runs", "RUN_PATH"]
+            if exc.looks_like.startswith(RUN_FILE_LOOKS):  # the --qrels file is a run
+                if len(run_paths) == 1 and Path(run_paths[0]).is_file():
+                    command[-3:] = [run_paths[0], "--runs", qrels]
+                    command += [word for m in measures for word in ("-m", m)]
+                    command += [*(["--into", shown(into)] if into else []), *(["--replace"] if replace else [])]
+                hint = f"did you swap --qrels and --runs? ({shlex.join(command)})"
+            else:
+                hint = f"--runs takes run files, and the qrels file is given with --qrels ({shlex.join(command)})"
+            raise SwappedFileError(exc.path, exc.looks_like, hint) from None
         for line in result.lines():
             err(line)
         _print_evaluation(result.evaluation, result.qrels, per_query, micro, fmt)

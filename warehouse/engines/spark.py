@@ -554,6 +554,22 @@ def _holds_parquet(folder: str) -> bool:
     return False
 
 
+def run_items(runs) -> list:
+    """The items of runs as load_runs takes them: a path or DataFrame, a list of them, or a mapping's values."""
+    return list(runs.values()) if isinstance(runs, Mapping) else \
+        [runs] if isinstance(runs, (str, os.PathLike)) or _is_frame(runs) else list(runs)
+
+
+def refuse_missing_paths(qrels, runs) -> None:
+    """The checks load_qrels and load_runs make of each path they read (_paths: a local file or
+    folder must exist, a pattern match, no file be xz-compressed), made before the session starts
+    (a JVM's ~15-30 s), with the same messages: DataFrames are not paths, and a URL Spark reads
+    (hdfs://, s3a:// ...) is looked at only for its suffix."""
+    for item in [qrels, *run_items(runs)]:
+        if isinstance(item, (str, os.PathLike)):
+            _paths(item)
+
+
 def refuse_folders_of_folders(runs) -> None:
     """A local folder of runs holding no file, only folders (one per system, as publishers keep
     them), said as `irw ingest run` says it (its subfolders are not read), before anything is read:
@@ -561,9 +577,7 @@ def refuse_folders_of_folders(runs) -> None:
     from warehouse.ingestion import batch
     from warehouse.ingestion.files import folder_files
 
-    items = runs.values() if isinstance(runs, Mapping) else \
-        [runs] if isinstance(runs, (str, os.PathLike)) or _is_frame(runs) else list(runs)
-    for item in items:
+    for item in run_items(runs):
         if _is_frame(item) or (isinstance(item, str) and has_scheme(item) and not item.startswith("file://")):
             continue
         folder = Path(_local(os.fspath(item)))

@@ -415,13 +415,20 @@ def _groups(files: list[_File]) -> dict[Path, list[_File]]:
     return groups
 
 
+# what to do of a run file's tag a stored run holds with other content: `irw ingest run`'s options, and
+# `irw eval --engine spark --into`'s (which names runs by this rule, and takes no --name)
+HELD_HINT = "--replace replaces it, --name names the run"
+SPARK_HELD_HINT = "--replace replaces it; rename the file to name the run otherwise"
+
+
 def _name(files: list[_File], name: str | None, name_from: str, template: str | None,
           stored: Callable[[str], tuple | None], replace: bool,
           run_queries: Callable[[int], frozenset] | None = None,
-          run_source: Callable[[int], str | None] | None = None) -> None:
+          run_source: Callable[[int], str | None] | None = None, held_hint: str = HELD_HINT) -> None:
     """Gives every checked file its run name, and the system the rule gives (the module docstring).
     run_queries(run_id) and run_source(run_id) are the queries and the file a stored run was read
-    from (rule 4 asks them of a run a name clashes with)."""
+    from (rule 4 asks them of a run a name clashes with). held_hint: what the note of a file named
+    so because a stored run holds its tag with other content says to do, in the caller's options."""
     groups = _groups(files)
     for group in groups.values():
         prefix = common_prefix([run_file_stem(f.path) for f in group])
@@ -469,7 +476,7 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                 elif is_placeholder(file.tag):
                     why = f"its tag {file.tag} is a placeholder, not a name"
                 else:
-                    why = f"run {file.tag} (its tag) holds other content (--replace replaces it, --name names the run)"
+                    why = f"run {file.tag} (its tag) holds other content ({held_hint})"
                 file.note = f"{file.path}: named {file.name} from its file name: {why}"
                 by_short.append((file, why))
     # rule 4: a {short} another file of the batch has, or a stored run holds with other bytes
@@ -534,7 +541,7 @@ def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str |
     the --name-template that names them apart, where the caller takes one)."""
     files = [_File(path, sha=sha, tag=tag, queries=queries, known_as=known_as)
              for path, tag, queries, sha, known_as in read]
-    _name(files, None, "auto", None, stored, replace)
+    _name(files, None, "auto", None, stored, replace, held_hint=SPARK_HELD_HINT)
     _collisions(files, hint, None)
     if any(f.errors for f in files):
         raise files[0].error if len(files) == 1 else BatchError(_message_lines(files))
