@@ -208,3 +208,12 @@ def test_the_python_page_s_spark_example_prints_what_the_page_shows(dl19, tmp_pa
                             env=env)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout == printed
+
+
+def test_trec_eval_on_spark_refuses_a_missing_file_before_the_jvm_starts(dl19, no_jvm):
+    """As irw eval --engine spark: the file Spark would not find, said before its ~20 s start."""
+    for argv, missing in ((["qrels.dl19-passage.txt", "nosuch.txt"], "nosuch.txt"),
+                          (["nosuch-qrels.txt", "runs/run.dl19.BM25.txt"], "nosuch-qrels.txt")):
+        result = irw("trec-eval", "--engine", "spark", "-m", "map", *argv)
+        assert result.exit_code == 1, result.stderr
+        assert result.stderr == f"Error: {dl19 / missing}: no such file or folder\n"

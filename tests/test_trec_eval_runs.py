@@ -279,7 +279,8 @@ def test_usage_errors(capsys, tmp_path):
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "bm25.txt.gz").write_bytes(b"")
     (tmp_path / "runs" / "splade.xz").write_bytes(b"\xfd7zXZ\x00")
-    assert trec_eval.main(["--engine", "spark", "qrels", str(tmp_path / "runs")]) == 1
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")  # a missing one is said first (test_spark_walk.py)
+    assert trec_eval.main(["--engine", "spark", str(tmp_path / "qrels"), str(tmp_path / "runs")]) == 1
     assert capsys.readouterr().err == (f"Error: {tmp_path / 'runs' / 'splade.xz'}: xz-compressed, which Spark cannot read: "
                                        "decompress it (xz -d) or compress it as .gz, .bz2 or .zst, or evaluate it "
                                        "with --engine duckdb\n")

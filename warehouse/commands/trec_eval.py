@@ -303,12 +303,14 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     if evaluates_files(ns.engine):
         # Spark reads URLs (hdfs://host/..., s3a://bucket/...), which a Path would fold to hdfs:/host/...;
         # local folders and patterns are its files, as on DuckDB, each a run of its own
-        from warehouse.engines.spark import refuse_unreadable
+        from warehouse.engines.spark import refuse_missing_paths
 
         qrels = ns.qrels
         runs = [r for given in ns.runs
                 for r in ([given] if ingest.has_scheme(given) else map(str, ingest.run_files([given])))]
-        refuse_unreadable([qrels, *runs])  # before Spark starts (~20 s) rather than after
+        # a missing file or an .xz one, refused before Spark starts (~20 s) rather than after, as
+        # irw eval --engine spark refuses them
+        refuse_missing_paths(qrels, runs)
     else:
         qrels, runs = Path(ns.qrels), ingest.run_files(ns.runs)
     # trec_eval's default, official, reads TREC qrels: another format's default is its own set
