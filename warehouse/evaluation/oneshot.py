@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 from warehouse.engines.duckdb import MEMORY, Database, DuckDBError, failure
 from warehouse.errors import IrwError
 from warehouse.ingestion import files as ingest
-from warehouse.ingestion.files import COMPRESSED_SUFFIXES
+from warehouse.ingestion.files import is_compressed
 
 
 # Plain input files smaller than this in all (DL19's qrels and 43,000-line run are 1.6 MB, the
@@ -33,7 +33,7 @@ def input_size(paths: "Iterable[object]") -> int | None:
     compression suffix), else None: a compressed file's size says little of its lines."""
     total = 0
     for path in paths:
-        if not isinstance(path, (str, os.PathLike)) or Path(path).suffix.lower() in COMPRESSED_SUFFIXES:
+        if not isinstance(path, (str, os.PathLike)) or is_compressed(path):
             return None
         try:
             total += os.stat(path).st_size

@@ -254,8 +254,7 @@ class _File:
     def text_sha(self) -> str | None:
         """Its text's sha256, stored as runs.text_sha256; None for a compressed file known by the
         bytes of a run stored before schema 21, whose text was not read."""
-        compressed = self.path.suffix.lower() in ingest.COMPRESSED_SUFFIXES
-        return None if compressed and self.sha == self.file_sha else self.sha
+        return None if ingest.is_compressed(self.path) and self.sha == self.file_sha else self.sha
 
 
 def _same(file: _File, other: _File) -> str:
@@ -683,7 +682,7 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
     if "date" in changes and file.date.source == ingest.DATE_GIVEN:
         result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {file.date.value}: "
                                "pass --replace to change its date")
-    same = "the text is the same" if ingest.held_content(file.path) == "this text" else "the bytes are the same"
+    same = "the text is the same" if ingest.is_compressed(file.path) else "the bytes are the same"
     for key, old in (("system", old_system), ("description", old_description), ("parameters", old_parameters)):
         if key in changes:
             result.messages.append(f"{file.path}: run {file.name} has {key} {said_value(old)}, not {said_value(changes[key])}: pass "
@@ -853,7 +852,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if file.note and result.status != "unchanged":
                 result.messages.insert(0, file.note)
             if file.known_as and file.known_as != file.name:
-                same = "its text is" if ingest.held_content(file.path) == "this text" else "the same bytes are"
+                same = "its text is" if ingest.is_compressed(file.path) else "the same bytes are"
                 result.messages.append(f"{file.path}: {same} stored as run {file.known_as} too")
             if file.asked:
                 result.messages.append(f"{file.path}: kept as run {file.name}, which holds these bytes: not stored "

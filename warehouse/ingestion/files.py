@@ -36,6 +36,12 @@ _DUCKDB_COMPRESSION = {".gz": "gzip", ".zst": "zstd"}
 # (the module whose open() reads it: imported when a file needs it, as gzip, zlib and zstandard are)
 _PYTHON_DECOMPRESSORS = {".bz2": "bz2", ".xz": "lzma"}
 COMPRESSED_SUFFIXES = (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
+
+
+def is_compressed(path: "str | os.PathLike[str]") -> bool:
+    """Whether irw reads the file as compressed: by its suffix alone (its text is not its bytes)."""
+    return Path(path).suffix.lower() in COMPRESSED_SUFFIXES
+
 # How each of those formats begins (its magic number), with the format's name. irw picks a file's
 # decompression by its suffix alone, so compressed data under another name would be read as text
 # and refused line by line for its binary bytes (U+0001, CR), which hides the cause: the first
@@ -341,7 +347,7 @@ def scan_file(path: Path, *, digest: bool = True) -> FileScan:
         import hashlib  # here: OpenSSL's libcrypto is ~3.5 MB that irw trec-eval (digest=False) never needs
 
     hasher = hashlib.sha256() if digest else None
-    compressed = path.suffix.lower() in (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS)
+    compressed = is_compressed(path)
     text = None if compressed else TextScan()
     holds = dict.fromkeys(_FIELD_BREAKING_BYTES, True) if compressed else text
     if compressed and not hasher:
@@ -390,7 +396,7 @@ def read_input(path: Path, *, digest: bool = True) -> FileScan:
 def display_name(path: Path) -> str:
     """run.dl19.BM25.txt.gz -> run.dl19.BM25"""
     name = path.name
-    for suffix in (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS):
+    for suffix in COMPRESSED_SUFFIXES:
         if name.endswith(suffix):
             name = name[: -len(suffix)]
     for suffix in (".txt", ".trec", ".run", ".qrels", ".tsv"):
@@ -609,7 +615,7 @@ class _Readable:
     @property
     def compressed(self) -> bool:
         """Whether the file is compressed: its text may be far larger than its bytes."""
-        return self.file.suffix.lower() in COMPRESSED_SUFFIXES
+        return is_compressed(self.file)
 
     def path(self) -> str:
         """The path for one read by DuckDB."""
@@ -851,7 +857,7 @@ def _text_of(path: Path, holds: Mapping[str, bool] | None) -> TextScan | None:
     """The TextScan of a plain file: holds when it is one (FileScan.holds), else scanned now."""
     if isinstance(holds, TextScan):
         return holds
-    if path.suffix.lower() in (*_DUCKDB_COMPRESSION, *_PYTHON_DECOMPRESSORS):
+    if is_compressed(path):
         return None
     return scan_file(path, digest=False).text
 
@@ -1323,7 +1329,7 @@ def unchanged(kind: str, name: str, path: Path, sha: str, existing: tuple) -> In
 
 def held_content(path: Path) -> str:
     """What a stored run holds of a file known to it: its bytes, or a compressed file's text."""
-    return "this text" if Path(path).suffix.lower() in COMPRESSED_SUFFIXES else "these bytes"
+    return "this text" if is_compressed(path) else "these bytes"
 
 
 # Where a run's date came from (runs.date_source, schema 007).
@@ -1420,7 +1426,7 @@ def _same_bytes_elsewhere(db: Database, path: Path, name: str, sha: str) -> list
               .fetchall()] if sha else []
     if not others:
         return []
-    same = "its text is" if held_content(path) == "this text" else "the same bytes are"
+    same = "its text is" if is_compressed(path) else "the same bytes are"
     return [f"{path}: {same} stored as qrels set{'s' if len(others) > 1 else ''} {', '.join(others)} too"]
 
 
@@ -1452,7 +1458,7 @@ def _same_set(db: Database, kind: str, name: str, path: Path, sha: str, existing
     if description is None or description == old:
         return result
     if not replace:
-        same = "the text is the same" if held_content(path) == "this text" else "the bytes are the same"
+        same = "the text is the same" if is_compressed(path) else "the bytes are the same"
         result.messages.append(f"{path}: {kind} {name} has description {said_value(old)}, not {said_value(description)}: pass --replace "
                                f"to change it ({same}: its scores stay)")
         return result
