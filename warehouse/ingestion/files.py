@@ -1375,47 +1375,69 @@ def ingest_qrels(db: Database, path: str | os.PathLike[str], name: str | None = 
     skips hashing the file (qrels_sets.sha256 is ""), for a database thrown away after one
     evaluation (warehouse/evaluation/oneshot.py), where nothing will ask whether it holds these bytes."""
     path = Path(path)
+
+    def stage(stage_db: Database, scan: FileScan) -> None:
+        stage_qrels(stage_db, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
+
+    def store(into: Database, name: str, description: str | None, shas: tuple[str, str], existing) -> int:
+        return _store_qrels(into, path, name, description, shas, subtopics, existing)
+
+    return _ingest_judgments(db, path, name, "qrels", description=description, replace=replace, digest=digest,
+                             subtopics=subtopics, prefs=False, stage=stage, store=store)
+
+
+def _ingest_judgments(db: Database, path: Path, name: str | None, kind: str, *, description: str | None,
+                      replace: bool, digest: bool, subtopics: bool, prefs: bool,
+                      stage: Callable[[Database, FileScan], None],
+                      store: Callable[[Database, str, str | None, tuple[str, str], tuple | None], int]) -> IngestResult:
+    """One judgment file stored as a set of its kind (qrels or prefs), the steps both kinds take:
+    the name checked (given, else the stored set holding this content, else the file's), stage(db,
+    scan) reading the file into the stage tables, a compressed file's text hashed once staged (a
+    file its head refused is never read whole) and looked for among the stored sets, then
+    store(db, name, description, shas, existing) writing the staged rows as the set, in the
+    warehouse's transaction; on a server warehouse the set is stored locally, then sent
+    (warehouse/store/transfer.py)."""
     if name is not None:
-        refuse_bad_name("qrels set", name)
+        refuse_bad_name(f"{kind} set", name)
     if isinstance(description, str) and name_problem(description) == "is not UTF-8 text":
-        raise UsageError(f"the qrels set's --description '{shown(description)}' is not UTF-8 text")
+        raise UsageError(f"the {kind} set's --description '{shown(description)}' is not UTF-8 text")
     scan = read_input(path, digest=digest)
     sha = scan.sha256
     given = name
-    name = name or default_set_name(db, path, (sha,), subtopics=subtopics)
+    name = name or default_set_name(db, path, (sha,), subtopics=subtopics, prefs=prefs)
     if name_problem(name):
-        raise UsageError(f"{path}: the qrels set's name '{shown(name)}' {name_problem(name)}; name it with --name")
+        raise UsageError(f"{path}: the {kind} set's name '{shown(name)}' {name_problem(name)}; name it with --name")
     # a compressed file may still be a stored set's text: other content is refused once that is known
-    existing, same = _stored_qrels(db, name, (sha,), subtopics, replace or scan.text is None)
+    existing, same = _stored_qrels(db, name, (sha,), subtopics, replace or scan.text is None, prefs)
     if same:
-        return _same_set(db, "qrels", name, path, existing[1], existing, description, replace)
-    stage = db.staging
-    with _staging(stage):
-        stage_qrels(stage, path, subtopics=subtopics, holds=scan.holds, refuse_nul=db.keeps_scores)
+        return _same_set(db, kind, name, path, existing[1], existing, description, replace)
+    staging = db.staging
+    with _staging(staging):
+        stage(staging, scan)
         text_sha = text_sha256(path, scan)  # staged: a file its head refused was not read whole
         if text_sha != sha:
-            name = given or default_set_name(db, path, (sha, text_sha), subtopics=subtopics)
-            existing, same = _stored_qrels(db, name, (sha, text_sha), subtopics, replace)
+            name = given or default_set_name(db, path, (sha, text_sha), subtopics=subtopics, prefs=prefs)
+            existing, same = _stored_qrels(db, name, (sha, text_sha), subtopics, replace, prefs)
             if same:
-                return _same_set(db, "qrels", name, path, existing[1], existing, description, replace)
+                return _same_set(db, kind, name, path, existing[1], existing, description, replace)
         messages: list[str] = []
         if existing:
-            description, messages = _replacing_description(path, "qrels", name, existing, description)
-        if stage is db:
+            description, messages = _replacing_description(path, kind, name, existing, description)
+        if staging is db:
             with db.transaction():
-                set_id = _store_qrels(db, path, name, description, (sha, text_sha), subtopics, existing)
-        else:  # a server warehouse: stored locally, then sent (warehouse/store/transfer.py)
-            with stage.transaction():
-                local_id = _store_qrels(stage, path, name, description, (sha, text_sha), subtopics, None)
+                store(db, name, description, (sha, text_sha), existing)
+        else:
+            with staging.transaction():
+                local_id = store(staging, name, description, (sha, text_sha), None)
             try:
                 with db.transaction():
-                    set_id = transfer.ship_qrels(stage, db, name, replacing=existing[0] if existing else None)
+                    transfer.ship_qrels(staging, db, name, replacing=existing[0] if existing else None)
             finally:
-                with stage.transaction():
-                    delete_qrels_set(stage, local_id)
+                with staging.transaction():
+                    delete_qrels_set(staging, local_id)
         rows, queries = stored_qrels_set(db, name)[2:4]
     messages += _same_bytes_elsewhere(db, path, name, text_sha)
-    return IngestResult("qrels", name, str(path), "replaced" if existing else "ingested", rows, queries, messages)
+    return IngestResult(kind, name, str(path), "replaced" if existing else "ingested", rows, queries, messages)
 
 
 def _same_bytes_elsewhere(db: Database, path: Path, name: str, sha: str) -> list[str]:
@@ -1560,56 +1582,24 @@ def ingest_prefs(db: Database, path: str | os.PathLike[str], name: str | None = 
     rated twice in one sub-group, 0 and above 0 in one group, or a group whose preferences form a
     cycle is an error naming file:line; nothing is stored."""
     path = Path(path)
-    if name is not None:
-        refuse_bad_name("prefs set", name)
-    if isinstance(description, str) and name_problem(description) == "is not UTF-8 text":
-        raise UsageError(f"the prefs set's --description '{shown(description)}' is not UTF-8 text")
-    scan = read_input(path, digest=digest)
-    sha = scan.sha256
-    given = name
-    name = name or default_set_name(db, path, (sha,), prefs=True)
-    if name_problem(name):
-        raise UsageError(f"{path}: the prefs set's name '{shown(name)}' {name_problem(name)}; name it with --name")
-    # a compressed file may still be a stored set's text: other content is refused once that is known
-    existing, same = _stored_qrels(db, name, (sha,), False, replace or scan.text is None, prefs=True)
-    if same:
-        return _same_set(db, "prefs", name, path, existing[1], existing, description, replace)
-    stage = db.staging
     params = {"qrels_format": qrels_format}
-    with _staging(stage):
-        refuse = lambda: _refuse_other_prefs_format(stage, path, qrels_format)  # noqa: E731
-        stage_file(stage, path, scan.holds, lambda: ("ingest/prefs_problems.sql", params), refuse)
-        _require_data(stage, path, "preference")
+
+    def stage(stage_db: Database, scan: FileScan) -> None:
+        refuse = lambda: _refuse_other_prefs_format(stage_db, path, qrels_format)  # noqa: E731
+        stage_file(stage_db, path, scan.holds, lambda: ("ingest/prefs_problems.sql", params), refuse)
+        _require_data(stage_db, path, "preference")
         refuse()
-        _collect_problems(stage, path, "ingest/prefs_problems.sql", params)
-        stage.run_file("ingest/stage_prefs.sql", params)
-        _collect_problems(stage, path, "ingest/prefs_cycles.sql", {})
+        _collect_problems(stage_db, path, "ingest/prefs_problems.sql", params)
+        stage_db.run_file("ingest/stage_prefs.sql", params)
+        _collect_problems(stage_db, path, "ingest/prefs_cycles.sql", {})
         if db.keeps_scores:
-            _refuse_nul(stage, path, "stage_qrels")
-        text_sha = text_sha256(path, scan)  # staged: a file its head refused was not read whole
-        if text_sha != sha:
-            name = given or default_set_name(db, path, (sha, text_sha), prefs=True)
-            existing, same = _stored_qrels(db, name, (sha, text_sha), False, replace, prefs=True)
-            if same:
-                return _same_set(db, "prefs", name, path, existing[1], existing, description, replace)
-        messages: list[str] = []
-        if existing:
-            description, messages = _replacing_description(path, "prefs", name, existing, description)
-        if stage is db:
-            with db.transaction():
-                _store_prefs(db, path, name, description, (sha, text_sha), existing)
-        else:  # a server warehouse: stored locally, then sent (warehouse/store/transfer.py)
-            with stage.transaction():
-                local_id = _store_prefs(stage, path, name, description, (sha, text_sha), None)
-            try:
-                with db.transaction():
-                    transfer.ship_qrels(stage, db, name, replacing=existing[0] if existing else None)
-            finally:
-                with stage.transaction():
-                    delete_qrels_set(stage, local_id)
-        rows, queries = stored_qrels_set(db, name)[2:4]
-    messages += _same_bytes_elsewhere(db, path, name, text_sha)
-    return IngestResult("prefs", name, str(path), "replaced" if existing else "ingested", rows, queries, messages)
+            _refuse_nul(stage_db, path, "stage_qrels")
+
+    def store(into: Database, name: str, description: str | None, shas: tuple[str, str], existing) -> int:
+        return _store_prefs(into, path, name, description, shas, existing)
+
+    return _ingest_judgments(db, path, name, "prefs", description=description, replace=replace, digest=digest,
+                             subtopics=False, prefs=True, stage=stage, store=store)
 
 
 class PrefsFormatError(InputFileError):
