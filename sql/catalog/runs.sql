@@ -2,7 +2,7 @@
 -- Grain: one row per run, oldest ingest first: every run, or (with $chosen) those named in $names
 -- (the names of a run selection: `irw runs 'BM25*' --system X --qrels Y`).
 -- date is the run's date (runs.file_created_at) and date_source where it came from: '--date',
--- 'ir_metadata' or 'file mtime' (schema 007).
+-- 'ir_metadata', 'folder name' or 'file mtime' (schema 007).
 -- judged_by: the stored qrels sets that judge at least one of the run's queries, each with how
 -- many of them ("covid 50/50": 50 of the run's 50 queries), most judged first, then by name; null
 -- when no stored set judges any. Read from run_queries (stored at ingest) and the sets' distinct

@@ -174,7 +174,7 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
             elif file.note:
                 notes.append(file.note)
             local = run.run_id not in digests
-            date = ingest.file_mtime_date(file.path) if local else None
+            date = ingest.file_date(file.path) if local else None
             staged_ids.append((run.run_id, staging.run_file("spark_store/insert_run.sql", {
                 "name": name, "system": file.system or name, "tag": run.tag, "description": description,
                 "source_path": str(file.path.resolve()) if local else run.source_path,

@@ -156,7 +156,7 @@ def _ingest_together(db: OneShotDatabase, paths: "list[Path]", names: list[str],
         return False
     rows = []
     for position, (path, name) in enumerate(zip(paths, names)):
-        date = ingest.file_mtime_date(path)
+        date = ingest.file_date(path)
         rows.append((position, name, file_ids[path], first_tags[path], str(path.resolve()), date.value, date.source))
     db.load_rows("oneshot_runs", ONESHOT_RUN_COLUMNS, rows)
     with db.transaction():

@@ -53,7 +53,8 @@ keeps its system, description and parameters unless others are given (ingest.ins
 its date is the new file's.
 
 Dates (runs.file_created_at, its source in runs.date_source): the date given (`--date`), else the
-`date:` key at the top level of the file's ir_metadata header, else the file's modification time.
+`date:` key at the top level of the file's ir_metadata header, else the date its folder is named by
+(2026-02-02/BM25.txt), else the file's modification time (ingest.file_date).
 
 Every file is validated (sql/ingest, through ingest.stage_run) before the first run is stored; a
 file whose bytes a stored run holds was validated when it was stored and is not read again.
@@ -501,10 +502,11 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         # the same file name in a folder of another name for runs of one collection (the same
         # queries): the folders are systems. Two folders of one name (bycoll/covid, bycoll2/covid)
         # cannot name two systems: a stored run read from either is an earlier version of the file.
+        night = ingest.night_of(folder) is not None  # a night's folder names no system: its file names do
         same = [other for other in rivals
-                if _folder(other.path) != folder and _one_collection(file.queries, queries_of(other))]
+                if not night and _folder(other.path) != folder and _one_collection(file.queries, queries_of(other))]
         stored_same = False
-        if held and run_source and run_queries and not any(o.known_as == file.name for o in rivals):
+        if held and run_source and run_queries and not night and not any(o.known_as == file.name for o in rivals):
             run_id = stored(file.name)[0]
             source = run_source(run_id)
             # a stored run's source is its resolved path: read from a folder of this name, through a
@@ -527,6 +529,9 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         else:
             file.name, file.system = f"{file.short}.{folder}", file.short
             file.note = f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: {why}"
+            if night:
+                file.note += (f"; {folder} is a date, so the folder holds one night's runs and the file names the "
+                              "system (history follows it)")
 
 
 def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
@@ -733,8 +738,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if not file.errors:
                 try:
                     _check(db, file, staged, auto)
-                    file.date = run_date or ir_metadata_date(file.path, file.ir_metadata) \
-                        or ingest.file_mtime_date(file.path)
+                    file.date = run_date or ir_metadata_date(file.path, file.ir_metadata) or ingest.file_date(file.path)
                 except IrwError as exc:
                     _fail(file, exc)
             step()

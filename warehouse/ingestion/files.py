@@ -1333,7 +1333,7 @@ def held_content(path: Path) -> str:
 
 
 # Where a run's date came from (runs.date_source, schema 007).
-DATE_GIVEN, DATE_IR_METADATA, DATE_FILE_MTIME = "--date", "ir_metadata", "file mtime"
+DATE_GIVEN, DATE_IR_METADATA, DATE_FOLDER, DATE_FILE_MTIME = "--date", "ir_metadata", "folder name", "file mtime"
 
 
 @dataclass(frozen=True)
@@ -1342,6 +1342,32 @@ class RunDate:
 
     value: dt.datetime
     source: str
+
+
+# A folder named by a date, as a nightly job writes its runs (2026-02-02/BM25.txt, 20260202/,
+# 2026-02-02T0300/): the date, and a time if it has one, in UTC
+_NIGHT = re.compile(r"(?P<y>\d{4})(?P<sep>[-_.]?)(?P<m>\d{2})(?P=sep)(?P<d>\d{2})"
+                    r"(?:[T_ .-]?(?P<H>\d{2})(?:[:.-]?(?P<M>\d{2})(?:[:.-]?(?P<S>\d{2}))?)?Z?)?")
+
+
+def night_of(folder: str) -> dt.datetime | None:
+    """The date (and time) a folder is named by, None when its name is not one: such a folder holds
+    one night's runs (warehouse.ingestion.batch names them by their files, not by the folder)."""
+    found = _NIGHT.fullmatch(folder)
+    if not found:
+        return None
+    try:
+        return dt.datetime(*(int(found.group(key) or 0) for key in ("y", "m", "d", "H", "M", "S")))
+    except ValueError:
+        return None
+
+
+def file_date(path: Path) -> RunDate:
+    """A run file's date when neither --date nor its ir_metadata gives one: the date its folder is
+    named by (2026-02-02/BM25.txt ran on 2026-02-02, whenever the file was copied), else its
+    modification time. Its folder as the user laid the files out: a link is in the folder it is in."""
+    night = night_of(Path(os.path.abspath(path)).parent.name)
+    return RunDate(night, DATE_FOLDER) if night is not None else file_mtime_date(path)
 
 
 def file_mtime_date(path: Path) -> RunDate:
@@ -1775,7 +1801,7 @@ def ingest_run(db: Database, path: str | os.PathLike[str], name: str | None = No
         return insert_staged_run(db, path, name, tag=tag, sha=sha, text_sha=text_sha, ir_metadata=ir_metadata,
                                  replacing=existing,
                                  system=system, description=description, parameters=parameters,
-                                 run_date=run_date or file_mtime_date(path), judged_rows_only=judged_rows_only)
+                                 run_date=run_date or file_date(path), judged_rows_only=judged_rows_only)
 
 
 def store_missing_rows(db: Database, path: Path, name: str, existing: tuple) -> IngestResult:

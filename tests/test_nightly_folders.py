@@ -1,0 +1,120 @@
+"""Runs kept a folder per night (2026-01-05/BM25.txt, 2026-02-02/BM25.txt ...), as a nightly job
+writes them (a user's walk, a year of nightly runs): the second night's files were named
+`2026-02-02.BM25` in system `2026-02-02` (the folder taken for a system, as `runs/BM25/` is), so
+history tested BM25 against BM25_RM3 of the same night as versions of one system. A folder named
+by a date is a night: its files name the systems (`BM25.2026-02-02`, system `BM25`), and the date
+is the runs' date unless --date or ir_metadata gives one."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+SYSTEMS = ("BM25", "BM25_RM3")
+EXPECTED_MAP = {"BM25": "0.0734", "BM25_RM3": "0.0820"}  # multi-collection/expected/covid.*.all_trec.q.v9.txt
+
+
+def _night(root: Path, conformance: Path, folder: str, swap: int) -> Path:
+    """A night's folder holding each system's TREC-COVID run as BM25.txt ...; swap (above 0): the
+    documents of lines swap and swap + 1 exchanged (a later version with other scores)."""
+    night = root / folder
+    night.mkdir()
+    for system in SYSTEMS:
+        lines = (conformance / "multi-collection" / "runs" / system / "trec_results_covid.txt").read_text().splitlines(True)
+        if swap:
+            upper, lower = lines[swap].split(), lines[swap + 1].split()
+            upper[2], lower[2] = lower[2], upper[2]
+            lines[swap], lines[swap + 1] = " ".join(upper) + "\n", " ".join(lower) + "\n"
+        (night / f"{system}.txt").write_text("".join(lines))
+    return night
+
+
+@pytest.fixture
+def covid(irw, conformance):
+    result = irw("ingest", "qrels", conformance / "multi-collection" / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt",
+                 "--name", "covid")
+    assert result.exit_code == 0, result.output
+    return irw
+
+
+def _runs(irw) -> dict[str, dict]:
+    result = irw("runs", "--format", "json")
+    assert result.exit_code == 0, result.output
+    return {row["name"]: row for row in json.loads(result.stdout)}
+
+
+def test_a_night_s_folder_ingested_after_another_is_named_by_its_files_and_dated_by_the_folder(covid, conformance,
+                                                                                             tmp_path):
+    first = _night(tmp_path, conformance, "2026-01-05", swap=0)
+    second = _night(tmp_path, conformance, "2026-02-02", swap=1)
+    assert covid("ingest", "run", first).exit_code == 0
+    result = covid("ingest", "run", second)
+    assert result.exit_code == 0, result.output
+    assert (f"{second / 'BM25.txt'}: named BM25.2026-02-02, system BM25, from its file name and folder" in result.stderr
+            and "2026-02-02 is a date, so the folder holds one night's runs and the file names the system" in result.stderr)
+    runs = _runs(covid)
+    assert {name: (row["system"], row["date"][:10], row["date_source"]) for name, row in runs.items()} == {
+        "BM25": ("BM25", "2026-01-05", "folder name"), "BM25_RM3": ("BM25_RM3", "2026-01-05", "folder name"),
+        "BM25.2026-02-02": ("BM25", "2026-02-02", "folder name"),
+        "BM25_RM3.2026-02-02": ("BM25_RM3", "2026-02-02", "folder name")}
+    # history follows each system night by night, never one system's run to another's
+    history = covid("report", "history", "--qrels", "covid", "-m", "AP", "--format", "json")
+    assert history.exit_code == 0, history.output
+    rows = json.loads(history.stdout)
+    assert [(row["system"], row["run"], row["previous"]) for row in rows] == [
+        ("BM25", "BM25", None), ("BM25", "BM25.2026-02-02", "BM25"),
+        ("BM25_RM3", "BM25_RM3", None), ("BM25_RM3", "BM25_RM3.2026-02-02", "BM25_RM3")]
+    # the first night's runs are the publisher's files: trec_eval's numbers
+    assert {row["run"]: f"{row['AP']:.4f}" for row in rows if row["run"] in SYSTEMS} == EXPECTED_MAP
+
+
+def test_nights_ingested_in_one_command_are_each_system_s_versions(covid, conformance, tmp_path):
+    nights = [_night(tmp_path, conformance, folder, swap=number)
+              for number, folder in enumerate(("20260105", "2026_02_02", "2026-03-02T0300"))]
+    result = covid("ingest", "run", *nights)
+    assert result.exit_code == 0, result.output
+    runs = _runs(covid)
+    assert {name: (row["system"], row["date"]) for name, row in runs.items()} == {
+        f"{system}.{folder}": (system, date) for system in SYSTEMS for folder, date in (
+            ("20260105", "2026-01-05T00:00:00"), ("2026_02_02", "2026-02-02T00:00:00"),
+            ("2026-03-02T0300", "2026-03-02T03:00:00"))}
+
+
+def test_a_date_given_or_in_the_header_comes_before_the_folder_s(covid, conformance, tmp_path):
+    night = _night(tmp_path, conformance, "2026-01-05", swap=0)
+    header = night / "BM25.txt"
+    header.write_text("# ir_metadata.start\n# date: 2025-12-31\n# ir_metadata.end\n" + header.read_text())
+    assert covid("ingest", "run", night).exit_code == 0
+    runs = _runs(covid)
+    assert (runs["BM25"]["date"][:10], runs["BM25"]["date_source"]) == ("2025-12-31", "ir_metadata")
+    assert (runs["BM25_RM3"]["date"][:10], runs["BM25_RM3"]["date_source"]) == ("2026-01-05", "folder name")
+    later = _night(tmp_path, conformance, "2026-02-02", swap=1)
+    assert covid("ingest", "run", later, "--date", "2026-02-03").exit_code == 0
+    runs = _runs(covid)
+    assert (runs["BM25.2026-02-02"]["date"][:10], runs["BM25.2026-02-02"]["date_source"]) == ("2026-02-03", "--date")
+
+
+def test_a_folder_per_system_still_names_the_system(covid, conformance, tmp_path):
+    """What the date rule must not change: runs/BM25/trec_results_covid.txt beside
+    runs/BM25_RM3/trec_results_covid.txt (the publisher's layout) are two systems' runs."""
+    files = [conformance / "multi-collection" / "runs" / system / "trec_results_covid.txt" for system in SYSTEMS]
+    result = covid("ingest", "run", *files)
+    assert result.exit_code == 0, result.output
+    runs = _runs(covid)
+    assert {name: (row["system"], row["date_source"]) for name, row in runs.items()} == {
+        f"{system}.trec_results_covid": (system, "file mtime") for system in SYSTEMS}
+
+
+@pytest.mark.parametrize("folder,night", [
+    ("2026-02-02", dt.datetime(2026, 2, 2)), ("20260202", dt.datetime(2026, 2, 2)),
+    ("2026_02_02", dt.datetime(2026, 2, 2)), ("2026.02.02", dt.datetime(2026, 2, 2)),
+    ("2026-02-02T0300", dt.datetime(2026, 2, 2, 3)), ("2026-02-02_03-15-09", dt.datetime(2026, 2, 2, 3, 15, 9)),
+    ("2026-02-02T03:15Z", dt.datetime(2026, 2, 2, 3, 15)),
+    ("2026-13-01", None), ("2026-02-30", None), ("2026-02", None), ("2026-0202", None), ("v2", None),
+    ("BM25", None), ("2026-02-02-bm25", None), ("2026-02-02T25", None), ("covid", None)])
+def test_which_folder_names_are_nights(folder, night):
+    from warehouse.ingestion.files import night_of
+
+    assert night_of(folder) == night
