@@ -118,3 +118,20 @@ def test_which_folder_names_are_nights(folder, night):
     from warehouse.ingestion.files import night_of
 
     assert night_of(folder) == night
+
+
+def test_a_name_another_collection_s_run_holds_is_refused_with_another_name_first(covid, conformance, tmp_path):
+    """(The walk) a DL19 night's BM25 given the name of TREC-COVID's run of that night was told to pass
+    --replace, which stored it in place of the COVID run, whose scores went with it: the run of that
+    name answers other queries, so another name is the way out offered, and --replace is said for what
+    it does."""
+    covid_run = conformance / "multi-collection" / "runs" / "BM25" / "trec_results_covid.txt"
+    dl19_run = conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt"
+    assert covid("ingest", "run", covid_run, "--name", "BM25.2026-06-01").exit_code == 0
+    refused = covid("ingest", "run", dl19_run, "--name", "BM25.2026-06-01")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        f"Error: {dl19_run}: run BM25.2026-06-01 already exists and answers other queries (it shares 0 of this "
+        "file's 43: another collection's run, it seems); give it another name with --name; `--replace` would "
+        "replace that run and drop every score computed from it\n")
+    assert _runs(covid)["BM25.2026-06-01"]["queries"] == 50
