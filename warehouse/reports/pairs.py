@@ -12,7 +12,7 @@ from warehouse.errors import UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure
 from warehouse.evaluation.stats import CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, paired_comparisons
-from warehouse.formats.cells import said_name
+from warehouse.formats.cells import listed_name, said_name
 from warehouse.formats.escaping import shown
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import missing, plural
@@ -353,8 +353,16 @@ def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measure
 
 
 def compared_runs(runs: Sequence[str], baseline: str | None) -> list[str]:
+    """The runs compared, the baseline first: at least two, else a UsageError saying why. When the
+    only run chosen is the baseline itself, it says so (not "one run and --baseline", which was
+    given), in words a Python caller of compare() reads too."""
     names = list(dict.fromkeys(([baseline] if baseline is not None else []) + list(runs)))
     if len(names) < 2:
+        if baseline is not None and names == [baseline]:
+            left_out = getattr(runs, "notes", lambda: [])()  # a RunSelection: the runs --qrels left out
+            why = f" ({left_out[0]})" if left_out else ""
+            raise UsageError(f"compare needs a run besides the baseline: {listed_name(baseline)} is the only run "
+                             f"chosen{why}, and it is the baseline itself; name another run to compare with it")
         chose = f": {names[0]} is the only run chosen" if names else ""
         raise UsageError(f"compare needs at least two runs (or one run and --baseline){chose}")
     return names

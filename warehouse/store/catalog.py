@@ -127,7 +127,12 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
     message = (f"name the qrels set with --qrels: this warehouse holds {len(names)} "
                f"({', '.join(map(listed_name, names))})")
     if runs or systems:
-        raise UsageError(f"{message}; {_judging_qrels(db, select_runs(db, runs, systems=systems))}")
+        chosen = select_runs(db, runs, systems=systems)
+        judging = judging_qrels(db, list(chosen))
+        unjudged = _unjudged_named_runs(db, runs, chosen, judging)
+        if unjudged:  # no --qrels can help: the hint would lead to "has no query judged in qrels"
+            raise UsageError(_judged_by_none(chosen, unjudged, judging))
+        raise UsageError(f"{message}; {_judging_qrels(chosen, judging)}")
     raise UsageError(message)
 
 
@@ -138,16 +143,22 @@ def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
     return [tuple(row) for row in db.run_file("catalog/judging_qrels.sql").fetchall()]
 
 
-def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
-    """Which stored qrels sets judge the chosen runs, said as the hint of qrels_name's error."""
-    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
-
-    judging = judging_qrels(db, list(chosen))
+def _judging_qrels(chosen: "RunSelection", judging: Sequence[tuple[str, int]]) -> str:
+    """Which stored qrels sets judge the chosen runs (judging: judging_qrels of them), said as the
+    hint of qrels_name's error."""
     count = len(chosen)
     runs = f"run {listed_name(chosen[0])}" if count == 1 else f"the {count:,} runs chosen"
     if not judging:
         return (f"no stored qrels set judges a query of {runs}: ingest {'its' if count == 1 else 'their'} "
                 "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`")
+    return _qrels_choices(judging, count, runs)
+
+
+def _qrels_choices(judging: Sequence[tuple[str, int]], count: int, runs: str) -> str:
+    """The `--qrels X` that choose the stored qrels sets judging (name, runs judged) of count runs,
+    said as runs ("run BM25", "the 3 runs chosen")."""
+    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
     if len(judging) == 1:
         (qrels, judged), = judging
         judges = runs if judged == count else f"{judged:,} of {runs}"
@@ -158,6 +169,48 @@ def _judging_qrels(db: Database, chosen: "RunSelection") -> str:
     choices = ", ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging[:-1]) + \
         f" or `--qrels {shlex.quote(judging[-1][0])}`"
     return f"of {runs}, {each}: add {choices} (`irw runs` shows which qrels sets judge each run)"
+
+
+def _unjudged_named_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None", chosen: "RunSelection",
+                         judging: Sequence[tuple[str, int]]) -> list[str]:
+    """The chosen runs named outright (select_runs keeps them whatever --qrels says) that no stored
+    qrels set judges a query of, when some set judges another chosen run: with them chosen, every
+    `--qrels X` fails ("has no query judged in qrels X"). None when no set judges any chosen run
+    (_judging_qrels says so) or when one set judges them all. A query per qrels set judging some
+    chosen run (sql/catalog/select_runs.sql, on the named runs only)."""
+    if runs is None or isinstance(runs, RunSelection) or not judging or judging[0][1] == len(chosen):
+        return []
+    selectors = set([runs] if isinstance(runs, str) else runs)
+    named = [name for name in chosen if name in selectors]
+    if not named:
+        return []
+    set_ids = [qrels_set_id(db, qrels) for qrels, _ in judging]
+    db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, name, None) for i, name in enumerate(named)])
+    judged: set[str] = set()
+    for set_id in set_ids:
+        rows = db.run_file("catalog/select_runs.sql", {"every": False, "qrels_set_id": set_id}).fetchall()
+        judged.update(name for _position, name, _system, is_judged in rows if is_judged)
+    return [name for name in named if name not in judged]
+
+
+def _judged_by_none(chosen: "RunSelection", unjudged: Sequence[str], judging: Sequence[tuple[str, int]]) -> str:
+    """qrels_name's error when runs named outright are judged by no stored qrels set while others
+    chosen are: no `--qrels` judges them all, so it says to leave those runs out (and which
+    `--qrels` then judges the rest) or to store their collection's qrels."""
+    one = len(unjudged) == 1
+    if one:
+        who = f"run {listed_name(unjudged[0])} is"
+    else:
+        items = [*map(listed_name, unjudged[:SHOWN]), *([f"{len(unjudged) - SHOWN:,} more"]
+                                                         if len(unjudged) > SHOWN else [])]
+        who = f"runs {', '.join(items[:-1])} and {items[-1]} are"
+    rest = [name for name in chosen if name not in set(unjudged)]
+    others = f"run {listed_name(rest[0])}" if len(rest) == 1 else f"the other {len(rest):,} runs"
+    it, answers, collection, that = (("it", "it answers", "its collection's", "that collection") if one
+                                     else ("them", "they answer", "their collections'", "those collections"))
+    return (f"{who} judged by no stored qrels set (none holds a query {answers}), so no `--qrels` judges every run "
+            f"chosen: leave {it} out ({_qrels_choices(judging, len(rest), others)}), or ingest {collection} "
+            f"qrels with `irw ingest qrels FILE --name NAME` and choose {it} with runs of {that}")
 
 
 def delete_run(db: Database, run_id_: int) -> None:

@@ -1,0 +1,191 @@
+"""Two hints that led to another error (a user's walk of a warehouse of several collections):
+
+1. A run named outright that no stored qrels set judges (BM25's DL 2022 run: no DL 2022 qrels are
+   stored), chosen with runs some set does judge and without --qrels, was refused with "qrels covid
+   judges 1 of the 2 runs chosen: add `--qrels covid`"; adding it gave "run BM25.dl22 has no query
+   judged in qrels covid". No --qrels can work there, so the first message now says that the run is
+   judged by no stored set, and what to do (leave it out, with the --qrels that then judges the
+   rest; or ingest its collection's qrels). eval, compare and the reports share the message
+   (catalog.qrels_name).
+2. `irw compare BM25 --baseline BM25` said "compare needs at least two runs (or one run and
+   --baseline)" though one run and --baseline were given: it now says the run chosen is the
+   baseline itself (reports/pairs.py, compared_runs), in words a Python caller reads too.
+
+The data: ../shared/conformance/multi-collection (TREC-COVID and TREC-News qrels; BM25 and
+BM25_RM3 runs of TREC-COVID and of DL 2022, whose qrels are not stored).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import warehouse
+from conftest import Cli
+from warehouse.errors import UsageError
+
+COVID_QRELS = "qrels.beir-v1.0.0-trec-covid.test.txt"
+NEWS_QRELS = "qrels.beir-v1.0.0-trec-news.test.txt"
+RUNS = {  # name -> (system folder, collection)
+    "BM25": ("BM25", "covid"), "RM3": ("BM25_RM3", "covid"),
+    "BM25.dl22": ("BM25", "dl22"), "RM3.dl22": ("BM25_RM3", "dl22"),
+}
+
+JUDGED_BY_NONE = (
+    "Error: run BM25.dl22 is judged by no stored qrels set (none holds a query it answers), so no `--qrels` judges "
+    "every run chosen: leave it out (qrels covid judges run BM25: add `--qrels covid`), or ingest its collection's "
+    "qrels with `irw ingest qrels FILE --name NAME` and choose it with runs of that collection\n")
+BASELINE_ITSELF = ("compare needs a run besides the baseline: BM25 is the only run chosen, and it is the baseline "
+                   "itself; name another run to compare with it")
+
+
+@pytest.fixture(scope="module")
+def mc(conformance, tmp_path_factory) -> Cli:
+    """A warehouse of two qrels sets (covid, news) and four runs, two of them (the .dl22 ones) judged by neither."""
+    data = conformance / "multi-collection"
+    if not data.is_dir():
+        pytest.skip(f"{data} is absent")
+    irw = Cli(tmp_path_factory.mktemp("compare_hints") / "irw.duckdb")
+    for name, file in (("covid", COVID_QRELS), ("news", NEWS_QRELS)):
+        result = irw("ingest", "qrels", data / "qrels" / file, "--name", name)
+        assert result.exit_code == 0, result.stderr
+    for name, (system, collection) in RUNS.items():
+        result = irw("ingest", "run", data / "runs" / system / f"trec_results_{collection}.txt", "--name", name)
+        assert result.exit_code == 0, result.stderr
+    return irw
+
+
+def out(tmp_path: Path, name: str) -> list[str]:
+    return ["-o", str(tmp_path / name)]
+
+
+# -- 1. a run named outright that no stored qrels set judges ----------------------------------------
+
+def test_compare_says_the_run_is_judged_by_no_qrels_set(mc):
+    result = mc("compare", "BM25", "BM25.dl22", "-m", "AP")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == JUDGED_BY_NONE
+    # the hint of before, which no longer stands alone, led to another error: no --qrels judges both runs
+    for qrels in ("covid", "news"):
+        followed = mc("compare", "BM25", "BM25.dl22", "-m", "AP", "--qrels", qrels)
+        assert followed.exit_code != 0 and "has no query judged in qrels" in followed.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["eval", "BM25", "BM25.dl22", "-m", "AP"],
+    ["compare", "BM25", "BM25.dl22", "-m", "AP"],
+    ["compare", "BM25.dl22", "BM25", "-m", "AP", "--baseline", "BM25"],
+    ["report", "leaderboard", "BM25", "BM25.dl22", "-m", "AP", "-o", "LB"],
+    ["report", "compare", "BM25", "BM25.dl22", "-m", "AP", "-o", "CMP"],
+], ids=["eval", "compare", "compare-baseline", "leaderboard", "report-compare"])
+def test_every_command_choosing_runs_says_so(mc, tmp_path, command):
+    command = [str(tmp_path / f"{c}.html") if c in ("LB", "CMP") else c for c in command]
+    result = mc(*command)
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert result.stderr == JUDGED_BY_NONE
+    assert "name the qrels set" not in result.stderr
+
+
+@pytest.mark.parametrize("command,kept", [
+    (["eval", "BM25", "BM25.dl22", "-m", "AP"], ["eval", "BM25", "-m", "AP"]),
+    (["compare", "BM25", "RM3", "BM25.dl22", "-m", "AP"], ["compare", "BM25", "RM3", "-m", "AP"]),
+    (["report", "leaderboard", "BM25", "RM3", "BM25.dl22", "-m", "AP", "-o", "LB"],
+     ["report", "leaderboard", "BM25", "RM3", "-m", "AP", "-o", "LB"]),
+], ids=["eval", "compare", "leaderboard"])
+def test_the_advice_followed_works(mc, tmp_path, command, kept):
+    """Leaving the run out and adding the --qrels the message offers for the rest works."""
+    command = [str(tmp_path / "lb.html") if c == "LB" else c for c in command]
+    kept = [str(tmp_path / "lb.html") if c == "LB" else c for c in kept]
+    result = mc(*command)
+    assert result.exit_code == 2 and "run BM25.dl22 is judged by no stored qrels set" in result.stderr
+    offered = "add `--qrels covid`)"
+    assert offered in result.stderr and "leave it out" in result.stderr
+    followed = mc(*kept, "--qrels", "covid")
+    assert followed.exit_code == 0, followed.stderr
+    assert "BM25" in (followed.stdout or (tmp_path / "lb.html").read_text(encoding="utf-8"))
+
+
+def test_two_runs_judged_by_none_are_named_together(mc):
+    result = mc("eval", "BM25", "RM3.dl22", "BM25.dl22", "-m", "AP")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        "Error: runs RM3.dl22 and BM25.dl22 are judged by no stored qrels set (none holds a query they answer), so "
+        "no `--qrels` judges every run chosen: leave them out (qrels covid judges run BM25: add `--qrels covid`), or "
+        "ingest their collections' qrels with `irw ingest qrels FILE --name NAME` and choose them with runs of those "
+        "collections\n")
+    followed = mc("eval", "BM25", "-m", "AP", "--qrels", "covid")
+    assert followed.exit_code == 0, followed.stderr
+
+
+def test_runs_chosen_by_pattern_keep_the_qrels_hint(mc):
+    """A pattern's runs that --qrels X does not judge are left out, so `--qrels covid` works there: the
+    hint is as before."""
+    result = mc("compare", "BM25*", "RM3", "-m", "AP")
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: name the qrels set with --qrels: this warehouse holds 2 (covid, news); qrels covid "
+                             "judges 2 of the 3 runs chosen: add `--qrels covid`\n")
+    followed = mc("compare", "BM25*", "RM3", "-m", "AP", "--qrels", "covid")
+    assert followed.exit_code == 0, followed.stderr
+    assert "# 1 matching run left out: no query judged in qrels covid" in followed.stderr
+
+
+def test_only_runs_judged_by_none_keep_the_ingest_hint(mc):
+    result = mc("eval", "BM25.dl22", "-m", "AP")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Error: name the qrels set with --qrels: this warehouse holds 2 (covid, news); no stored qrels set judges a "
+        "query of run BM25.dl22: ingest its collection's qrels with `irw ingest qrels FILE --name NAME`, then name it "
+        "with `--qrels NAME`\n")
+
+
+def test_the_python_api_says_so_too(mc):
+    with warehouse.open(mc.db) as wh:
+        for call in (lambda: wh.evaluate(["BM25", "BM25.dl22"], None, "AP"),
+                     lambda: wh.compare(["BM25", "BM25.dl22"], measures="AP")):
+            with pytest.raises(UsageError) as caught:
+                call()
+            assert str(caught.value) == JUDGED_BY_NONE.removeprefix("Error: ").rstrip("\n")
+        assert wh.evaluate(["BM25"], "covid", "AP").selection.names == ("BM25",)
+
+
+# -- 2. the only run chosen is the baseline ---------------------------------------------------------
+
+def test_compare_says_the_run_chosen_is_the_baseline(mc):
+    result = mc("compare", "--qrels", "covid", "BM25", "-m", "AP", "--baseline", "BM25")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"Error: {BASELINE_ITSELF}\n"
+    assert "one run and --baseline" not in result.stderr
+    # the advice followed: another run, compared with the baseline
+    followed = mc("compare", "--qrels", "covid", "BM25", "RM3", "-m", "AP", "--baseline", "BM25")
+    assert followed.exit_code == 0, followed.stderr
+    assert "RM3" in followed.stdout and "BM25" in followed.stdout
+
+
+def test_report_compare_says_so_too(mc, tmp_path):
+    result = mc("report", "compare", "--qrels", "covid", "BM25", "--baseline", "BM25", "-o", tmp_path / "c.html")
+    assert result.exit_code == 2 and result.stderr == f"Error: {BASELINE_ITSELF}\n"
+    assert not (tmp_path / "c.html").exists()
+
+
+def test_the_runs_a_pattern_left_out_are_said(mc):
+    """'BM25*' chose BM25 and BM25.dl22; --qrels covid left BM25.dl22 out, leaving the baseline alone."""
+    result = mc("compare", "--qrels", "covid", "BM25*", "-m", "AP", "--baseline", "BM25")
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: compare needs a run besides the baseline: BM25 is the only run chosen (1 matching "
+                             "run left out: no query judged in qrels covid), and it is the baseline itself; name "
+                             "another run to compare with it\n")
+
+
+def test_the_python_api_is_not_told_cli_flags(mc):
+    with warehouse.open(mc.db) as wh:
+        with pytest.raises(UsageError) as caught:
+            wh.compare("BM25", "covid", "AP", baseline="BM25")
+    assert str(caught.value) == BASELINE_ITSELF
+    assert "--" not in str(caught.value)
+
+
+def test_one_run_without_a_baseline_is_told_as_before(mc):
+    result = mc("compare", "--qrels", "covid", "BM25", "-m", "AP")
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: compare needs at least two runs (or one run and --baseline): BM25 is the only "
+                             "run chosen\n")
