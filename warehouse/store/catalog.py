@@ -40,6 +40,11 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
                  else f" ({_listed(runs, 'run')})")
         return NotFoundError(f"no run named {said_name(name)}: {listed_name(name)} is a system; name one of its "
                              f"runs{which}")
+    if db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone() is not None:
+        import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
+        return NotFoundError(f"no run named {said_name(name)}: {listed_name(name)} is a qrels set; choose it as the "
+                             f"qrels set (--qrels {shlex.quote(name)}), and runs by their names; `irw runs` lists them")
     names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
     if qrels is None and is_pattern(name):  # select_runs takes patterns; the commands calling run_ids take names
         matching = [run for run in names if fnmatch.fnmatchcase(run, name)]
@@ -105,8 +110,13 @@ def run_name(db: Database, run_id_: int) -> str:
 def qrels_set_id(db: Database, name: str) -> int:
     row = db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone()
     if row is None:
-        close = close_names(str(name), [r[0] for r in db.run_file("catalog/qrels_set_names.sql").fetchall()])
-        hint = f"did you mean {_either(close)}? " if close else ""
+        stored = [r[0] for r in db.run_file("catalog/qrels_set_names.sql").fetchall()]
+        close = close_names(str(name), stored)
+        hint = (f"did you mean {_either(close)}? " if close
+                else f"the only stored set is {listed_name(stored[0])}; " if len(stored) == 1 else "")
+        if db.run_file("catalog/run_ids.sql", {"names": [name]}).fetchone() is not None:
+            raise NotFoundError(f"no qrels set named {said_name(name)}: {listed_name(name)} is a run, not a qrels "
+                                f"set; {hint}`irw qrels` lists the stored sets")
         raise NotFoundError(f"no qrels set named {said_name(name)}; {hint}`irw qrels` lists the stored sets")
     return row[0]
 
