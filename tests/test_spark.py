@@ -604,3 +604,24 @@ def test_spark_names_runs_and_qrels_as_irw_ingest_does(spark, conformance, tmp_p
     with warehouse.open(tmp_path / "local.duckdb") as wh:
         wh.ingest_runs(files)
         assert on_spark_runs == wh.db.fetchall("select name, system from runs order by name")
+
+
+@pytest.mark.spark
+def test_a_folder_s_readme_is_left_out_on_spark_as_by_ingest(spark, conformance, tmp_path):
+    """(A newcomer's walk) a folder of runs as publishers ship it holds a README.md: `irw ingest run`
+    and the drop-in leave it out, but `irw eval --engine spark --runs FOLDER` handed the whole folder
+    to Spark, which read the README as a run ("expected 6 fields"). Spark reads the folder's files
+    as ingest takes them."""
+    from warehouse.engines import spark as on_spark
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    shutil.copyfile(conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt", folder / "BM25.txt")
+    (folder / "README.md").write_text("# DL19 runs\n\nRankLLM first-stage results, one file per system.\n")
+    with pytest.warns(UserWarning, match=r"README\.md: left out of the folder's runs \(a \.md document"):
+        result = on_spark.evaluate(spark, conformance / "dl19-passage" / "qrels.dl19-passage.txt", [folder], ["AP"])
+    try:
+        assert [(row[0], f"{row[2]:.4f}") for row in result.summary.rows] == \
+            [("BM25", dl19_expected(conformance, "BM25")[("map", "all")])]
+    finally:
+        result.close()

@@ -13,17 +13,67 @@ import sys
 from warehouse.formats.files import OUTPUT_ERRNOS, output_failed
 
 
+# The commands that change nothing: no warehouse, no file (warehouse/commands/irw.py). `irw runs`,
+# `irw qrels`, `irw measures [list]` and `irw serve` open the warehouse read-only, `irw sql` sandboxed
+# (its -o file is written after the query, whole or not at all), `irw trec-eval` evaluates in a
+# database of its own in memory. Every other command writes: ingest, rm, rename, edit, migrate and
+# measures add/rm change the warehouse; eval, compare and the reports store the scores they compute
+# (the reports write their pages too); copy writes the target warehouse, export a folder, demo both.
+READ_ONLY_COMMANDS = ("runs", "qrels", "sql", "trec-eval", "serve")
+
+
+def _writes_nothing(argv: list[str]) -> bool:
+    """Whether the command of argv (sys.argv[1:]) changes nothing: READ_ONLY_COMMANDS, and `irw
+    measures` and `irw measures list` (not add or rm). What is not surely one of them writes (`irw
+    eval`, which on Spark without --into stores nothing, included)."""
+    command = argv[0] if argv else ""
+    if command == "measures":
+        return not any(word in ("add", "rm") for word in argv[1:])
+    return command in READ_ONLY_COMMANDS
+
+
 def interrupted() -> int:
-    """Ctrl-C (warehouse/interrupt.py): said on stderr; the exit status a shell expects."""
+    """Ctrl-C (warehouse/interrupt.py): said on stderr, as what it left: a command that changes
+    nothing says so; one that writes, that what it finished is kept; the exit status a shell expects."""
     from warehouse.interrupt import EXIT_STATUS
 
+    if _writes_nothing(sys.argv[1:]):
+        message = "Error: interrupted (Ctrl-C): nothing was changed\n"
+    else:
+        message = ("Error: interrupted (Ctrl-C): the steps that finished are kept, the one under way was "
+                   "rolled back; run the command again to finish (what is stored is not stored again)\n")
     try:
-        sys.stderr.write("Error: interrupted (Ctrl-C): the steps that finished are kept, the one under way was "
-                         "rolled back; run the command again to finish (what is stored is not stored again)\n")
+        sys.stderr.write(message)
         sys.stderr.flush()
     except OSError:
         pass
     return EXIT_STATUS
+
+
+def _notes_on_stderr() -> None:
+    """The library's notes (warnings of warehouse's modules, as warehouse/ingestion/files.py's
+    LeftOutNote: a document left out of a folder's runs) said as the command's other notes are:
+    a line each on stderr, its control characters escaped, each once; whatever -W or
+    PYTHONWARNINGS says of warnings. Other warnings are shown as Python shows them."""
+    import warnings
+
+    warnings.filterwarnings("default", category=UserWarning, module=r"warehouse\.")
+    python_shows = warnings.showwarning
+    said: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        module = sys.modules.get("warehouse.ingestion.files")
+        if module is None or not issubclass(category, module.LeftOutNote):
+            python_shows(message, category, filename, lineno, file, line)
+            return
+        from warehouse.formats.escaping import shown
+
+        text = shown(str(message))
+        if text not in said:
+            said.add(text)
+            sys.stderr.write(text + "\n")
+
+    warnings.showwarning = show
 
 
 def _remove_spills() -> None:
@@ -48,6 +98,7 @@ def main() -> None:
     from warehouse.interrupt import Interrupted, install, pending
 
     install()
+    _notes_on_stderr()
     try:
         _main()
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a Ctrl-C now would only kill the teardown

@@ -482,6 +482,25 @@ def _paths(spec: str | os.PathLike[str]) -> list[str]:
     return [text]
 
 
+def _input_files(paths: Sequence[str]) -> list[str]:
+    """paths (of _paths) as the files Spark is to read: a local folder's files as irw ingest takes
+    them (ingestion.files.folder_files: not hidden, not a subfolder, not a document such as its
+    README.md, which is said), so that Spark reads no file local ingest leaves out; patterns, URLs
+    and files as they are. A folder with no such file stays, for Spark to say so."""
+    from warehouse.ingestion.files import folder_files
+
+    files: list[str] = []
+    for path in paths:
+        local = _local(path)
+        if _is_pattern(path) or has_scheme(local) or not os.path.isdir(local):
+            files.append(path)
+            continue
+        inside = folder_files(Path(local))
+        prefix = "file://" if path.startswith("file://") else ""
+        files.extend([prefix + str(file) for file in inside] or [path])
+    return files
+
+
 def refuse_unreadable(files: Sequence[str]) -> None:
     """Files Spark would read as text when they are not: Hadoop picks a decompressor by the file's
     suffix and has none for xz (gzip, bzip2 and zstd it reads), so an .xz file's bytes became a
@@ -735,7 +754,7 @@ def load_qrels(db: SparkDatabase, qrels, name: str = QRELS_SET_NAME) -> None:
         paths = _paths(qrels)
         if any(_is_parquet(db.spark, p) for p in paths):
             return load_qrels(db, _read_parquet(db.spark, paths), name)
-        _read_lines(db, paths)
+        _read_lines(db, _input_files(paths))
         _problems(db, "spark/line_problems.sql")
         _refuse_swapped(db, "qrels")
         _problems(db, "spark/qrels_problems.sql")
@@ -821,7 +840,7 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
             if any(_is_parquet(db.spark, p) for p in paths):
                 named_frames.append((name, _read_parquet(db.spark, paths)))
             else:
-                text_paths.extend(paths)
+                text_paths.extend(_input_files(paths))
                 if name is not None:
                     if os.path.isdir(_local(paths[0])) or _is_pattern(paths[0]):
                         raise UsageError(f"run {name}: a name is given to one file, not to {paths[0]}")

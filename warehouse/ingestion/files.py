@@ -226,9 +226,49 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def folder_files(folder: Path) -> list[Path]:
-    """The input files of a folder given as input: its files, not hidden ones or subfolders, in name order."""
-    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+# What publishers ship beside runs and qrels in a folder (a README, a licence, metadata, the script
+# that made them): documents, never input files. By suffix, case aside; and by name (README,
+# README.txt, readme.md ...): what comes before the name's first dot.
+DOCUMENT_SUFFIXES = frozenset((".md", ".markdown", ".rst", ".html", ".htm", ".pdf", ".doc", ".docx", ".odt",
+                               ".yaml", ".yml", ".json", ".ini", ".cfg", ".toml", ".py", ".sh", ".ipynb"))
+DOCUMENT_NAMES = frozenset(("readme", "license", "licence", "notice", "changelog", "copying", "authors"))
+
+
+class LeftOutNote(UserWarning):
+    """A file of a folder given as input that is left out of its files as a document (folder_files).
+    A library user sees it as a warning; the irw command says it as a line on stderr
+    (warehouse/__main__.py)."""
+
+
+def document_kind(path: Path) -> str | None:
+    """What makes a file a document rather than an input file ("a .md document", "a LICENSE
+    document"), None when nothing does."""
+    suffix = path.suffix.lower()
+    if suffix in DOCUMENT_SUFFIXES:
+        return f"a {suffix} document"
+    stem = path.name.split(".")[0]
+    if stem.lower() in DOCUMENT_NAMES:
+        return f"a {stem} document"
+    return None
+
+
+def folder_files(folder: Path, kind: str = "run") -> list[Path]:
+    """The input files of a folder given as input: its files, not hidden ones, subfolders or
+    documents (document_kind: README.md, LICENSE, notes.yaml ...), in name order. Each document
+    left out is said (a LeftOutNote warning), with how to read it anyway: given by its own path, a
+    file is read whatever its name. kind: what the folder's files are ("run", "qrels")."""
+    import warnings
+
+    files = []
+    for path in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
+        document = document_kind(path)
+        if document is None:
+            files.append(path)
+            continue
+        plural = "runs" if kind == "run" else f"{kind} files"
+        warnings.warn(LeftOutNote(f"{path}: left out of the folder's {plural} ({document}, not a {kind} file); "
+                                  "give it by its own path to read it as one"))
+    return files
 
 
 def has_scheme(location: "str | os.PathLike[str]") -> bool:
@@ -1548,7 +1588,7 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            inside = folder_files(path)
+            inside = folder_files(path, "qrels")
             if not inside:
                 problems.append(f"{path}: a folder without qrels files")
                 failed, empty = failed + 1, empty + 1
