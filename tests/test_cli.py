@@ -144,7 +144,10 @@ def test_rm_unknown_name_says_where_to_look(kind, listing, seeded_db, irw):
     before = fingerprint_at(seeded_db)
     result = irw("rm", kind, "nope")
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"Error: no {'run' if kind == 'run' else 'qrels set'} named 'nope'; `{listing}`")
+    assert result.stderr.startswith(f"Error: no {'run' if kind == 'run' else 'qrels set'} named 'nope'; ")
+    # the one qrels set stored is named (the docs walk), and the listing command either way
+    assert result.stderr.endswith(f"`{listing}` lists the stored {'runs' if kind == 'run' else 'sets'}\n")
+    assert ("the only stored set is base; " in result.stderr) == (kind == "qrels")
     assert fingerprint_at(seeded_db) == before
 
 

@@ -1006,7 +1006,8 @@ def report_run(
     baseline: BaselineOption = None,
     query: Annotated[Optional[str], typer.Option(
         "--query", help="Query whose relevant documents' ranks are shown (default: where the run loses most "
-                        "to the baseline).")] = None,
+                        "to the baseline); with a data format, they are what is printed, not the per-query "
+                        "values.")] = None,
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
@@ -1020,6 +1021,9 @@ def report_run(
     with reported_errors(), Warehouse(db, create=False) as wh:
         page = reports.run_page(wh, run, wh.qrels_name(qrels, [run]), measure, baseline=baseline, query=query,
                                 settings=settings, stats=stats)
+        if query is not None and fmt.value != "html":  # the query asked for, as data
+            _write_output(output, formatting.render(page.relevant_table(), OutputFormat(fmt.value)))
+            return
         _emit_report(page, fmt, output, reports.render_run_page)
 
 

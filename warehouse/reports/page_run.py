@@ -73,6 +73,15 @@ class RunPage(Tabular):
         """Per-query values as data (irw report run --format json|csv|...)."""
         return _run_page_table(self)
 
+    def relevant_table(self) -> Table:
+        """The page's query's relevant documents, their grades and where the run (and the baseline)
+        ranked them (null: not retrieved), as the page lists them: what `irw report run --query Q`
+        gives in a data format, the page's drill-down as data."""
+        columns = ["query", "doc", "grade", "rank", *([f"{self.baseline} rank"] if self.baseline else [])]
+        rows = [(self.query, r.doc, r.grade, r.rank, *([r.baseline_rank] if self.baseline else []))
+                for r in self.relevant]
+        return Table(columns, rows)
+
 
 def _run_page_table(page: "RunPage") -> Table:
     primary = page.scope.primary.name
