@@ -46,3 +46,19 @@ def test_without_a_query_the_data_formats_give_the_per_query_values(dl19):
     result = dl19("report", "run", "BM25", "--qrels", "dl19", "--format", "csv")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0].startswith("query,") and len(result.stdout.splitlines()) == 44
+
+
+def test_the_page_objects_say_what_they_are_in_a_line(dl19):
+    """(The walk) reports.history(...) at the Python prompt printed the dataclass whole: every run,
+    chart and Measure. Each page object says what it is in one line, as Leaderboard does."""
+    import warehouse
+    from warehouse import reports
+
+    with warehouse.open(dl19.db) as wh:
+        history = reports.history(wh, "dl19", "AP")
+        run = reports.run_page(wh, "BM25", "dl19", ["AP"], baseline="REP_LLAMA")
+        compared = reports.compare_page(wh, ["BM25", "REP_LLAMA"], "dl19", ["AP"])
+    assert repr(history).startswith("<History on qrels 'dl19' by AP: 6 systems, 6 runs, 0 steps tested (")
+    assert repr(run).startswith("<Run page of 'BM25' on qrels 'dl19': AP; baseline 'REP_LLAMA'; 43 queries; ")
+    assert repr(compared).startswith("<Compare page: Comparison of 2 runs")
+    assert all("\n" not in repr(page) and len(repr(page)) < 400 for page in (history, run, compared))

@@ -41,6 +41,10 @@ class ComparePage(Tabular):
         """The System column says something only when some run's system is not its own name."""
         return any(meta["system"] != run for run, meta in self.meta.items())
 
+    def __repr__(self) -> str:
+        # the page's own repr printed every scatter and chart; the comparison says what it is
+        return f"<Compare page: {repr(self.comparison)[1:-1]}>"
+
     def table(self) -> Table:
         return self.comparison.table()
 

@@ -17,7 +17,9 @@ from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
 from warehouse.reports.files import write_page
 from warehouse.reports.footer import settings_items
-from warehouse.reports.pairs import PairRow, correct_together, tested_pairs
+from warehouse.formats.cells import said_name
+from warehouse.formats.escaping import shown as shown_text
+from warehouse.reports.pairs import PairRow, correct_together, correction_said, tested_pairs
 from warehouse.reports.render import render
 from warehouse.reports.scope import Scope, load_run_order, load_scope, run_ids_in_order
 
@@ -71,6 +73,14 @@ class HistoryPage(Tabular):
     family: str
     overview: charts.HistoryChart         # every run, and the best of the whole board so far
     selection: Any = None                 # the runs chosen (catalog.RunSelection), and those left out
+
+    def __repr__(self) -> str:
+        # the dataclass's own repr printed every run, chart and Measure (the walk: pages of it); as
+        # Leaderboard's, what it is
+        runs = sum(len(system.runs) for system in self.systems)
+        return (f"<History on qrels {said_name(self.scope.qrels)} by {shown_text(self.scope.primary.name)}: "
+                f"{plural(len(self.systems), 'system')}, {plural(runs, 'run')}, {plural(self.tested, 'step')} tested "
+                f"({correction_said(self.stats.correction)}); {self.scope.settings.describe()}>")
 
     @property
     def measure(self) -> Measure:

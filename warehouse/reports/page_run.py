@@ -12,12 +12,13 @@ from warehouse.errors import NotFoundError, ReadOnlyError
 from warehouse.evaluation.evaluator import NO_DEPTH, Settings
 from warehouse.evaluation.measures import Measure, parse_all
 from warehouse.evaluation.stats import StatsSettings
+from warehouse.formats.cells import said_name
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import plural, wins_ties_losses
 from warehouse.reports.footer import settings_items
 from warehouse.reports.files import page_key
 from warehouse.reports.pairs import (PAIR_COLUMNS, PairRow, correct_together, load_wanted, load_wanted_entries,
-                                     tested_pairs)
+                                     measure_names, tested_pairs)
 from warehouse.reports.render import render
 from warehouse.reports.scope import (COVERAGE_MEASURE, Scope, ensure_scores, load_run_order, load_scope,
                                      pr_curve_chart, pr_curves, pr_measures, require_runs, run_metadata,
@@ -68,6 +69,13 @@ class RunPage(Tabular):
     leaderboard_family: bool
     tie_spread: bool = False    # some query's primary value depends on the order of tied documents
     ties_note: str = ""         # why the range over tie orders is left out, where the settings refuse it
+
+    def __repr__(self) -> str:
+        # the dataclass's own repr printed every query row, chart and Measure; as Leaderboard's
+        against = f"baseline {said_name(self.baseline)}" if self.baseline else "no baseline"
+        return (f"<Run page of {said_name(self.run)} on qrels {said_name(self.scope.qrels)}: "
+                f"{measure_names(self.scope.measures)}; {against}; "
+                f"{plural(len(self.queries), 'query', 'queries')}; {self.scope.settings.describe()}>")
 
     def table(self) -> Table:
         """Per-query values as data (irw report run --format json|csv|...)."""
