@@ -108,3 +108,25 @@ def test_no_sql_text_in_python_outside_the_engine_modules():
     assert not found, ("SQL text in Python outside the engine modules: move it to a file under sql/ (with its "
                        "header) and run it with run_file, or build it from pieces there (resources.composed_sql):\n"
                        + "\n".join(found))
+
+
+def _header(path: Path) -> str:
+    """The comment lines a file under sql/ starts with."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("--"):
+            break
+        lines.append(line[2:].strip())
+    return "\n".join(lines).lower()
+
+
+def test_every_sql_file_s_header_names_its_grain_and_its_inputs():
+    """The house rule (CONTRIBUTING.md): each file under sql/ starts with a header saying what it is,
+    its grain and its inputs (a developer's walk found four without their inputs, and no test). A
+    migration's inputs are the schema before it: sql/schema/ names its grain only."""
+    sql = PACKAGE.parent / "sql"
+    files = sorted(sql.rglob("*.sql"))
+    assert len(files) > 200
+    lacking = [f"{path.relative_to(sql)}: no {what}" for path in files for what in ("grain", "inputs")
+               if what not in _header(path) and not (what == "inputs" and path.parent.name == "schema")]
+    assert not lacking, "\n".join(lacking)

@@ -84,7 +84,7 @@ _COMPOSED = re.compile(r'(\b(?:from|join)\s+)"([a-z0-9_]+/[a-z0-9_]+\.sql)"', re
 
 @lru_cache(maxsize=None)
 def read_sql(relative_path: str) -> str:
-    """The text of one file under sql/, e.g. read_sql('ingest/stage_lines.sql'), with the files it
+    """The text of one file under sql/, e.g. read_sql('ingest/stage_qrels_columns.sql'), with the files it
     composes in place: a FROM (or JOIN) item written as a quoted file name, `from
     "eval/summary_rule.sql" as summarized`, becomes that file's SELECT (without its header
     comment) as a subquery, `from (select ...) as summarized`. This is how a rule is written once
