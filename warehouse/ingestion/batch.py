@@ -358,24 +358,17 @@ def _known(db: Database, file: _File, sha: str) -> bool:
 def _known_queries(db: Database, files: list[_File]) -> None:
     """The queries of the stored runs whose bytes files of the batch are, in the folders where a
     file is still to be named by the rule (a folder of files all stored names nothing)."""
-    pending = {_place(f.path) for f in files if f.tag is not None and not f.known_as}
+    pending = {ingest.placed_folder(f.path) for f in files if f.tag is not None and not f.known_as}
     for file in files:
-        if file.known_as and file.queries is None and _place(file.path) in pending:
+        if file.known_as and file.queries is None and ingest.placed_folder(file.path) in pending:
             file.queries = frozenset(row[0] for row in db.run_file("catalog/run_query_ids.sql",
                                                                    {"run_id": file.known_id}).fetchall())
 
 
 def _folder(path: Path) -> str:
-    """The name of the folder holding a file as the user laid the files out (_place): a run in the
-    working folder is named by it, and `../x.txt` by the folder above, never `..`."""
-    return _place(path).name
-
-
-def _place(path: Path) -> Path:
-    """The folder holding a file as the user laid the files out: absolute, with `.` and `..` taken
-    away, symbolic links not followed (a run file linked into a collection's folder belongs to that
-    folder, not to the one its link points into)."""
-    return Path(os.path.abspath(path)).parent
+    """The name of the folder holding a file as the user laid the files out (ingest.placed_folder):
+    a run in the working folder is named by it, and `../x.txt` by the folder above, never `..`."""
+    return ingest.placed_folder(path).name
 
 
 def _fields(file: _File) -> dict[str, str]:
@@ -411,7 +404,7 @@ def _groups(files: list[_File]) -> dict[Path, list[_File]]:
     groups: dict[Path, list[_File]] = {}
     for file in files:
         if file.tag is not None:
-            groups.setdefault(_place(file.path), []).append(file)
+            groups.setdefault(ingest.placed_folder(file.path), []).append(file)
     return groups
 
 

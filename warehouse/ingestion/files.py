@@ -1402,11 +1402,19 @@ def night_of(folder: str) -> dt.datetime | None:
         return None
 
 
+def placed_folder(path: "str | os.PathLike[str]") -> Path:
+    """The folder holding a file as the user laid the files out: absolute, with `.` and `..` taken
+    away, symbolic links not followed (a run file linked into a collection's folder belongs to that
+    folder, not to the one its link points into). The one folder a run is named by
+    (warehouse.ingestion.batch) and dated by (file_date)."""
+    return Path(os.path.abspath(path)).parent
+
+
 def file_date(path: Path) -> RunDate:
-    """A run file's date when neither --date nor its ir_metadata gives one: the date its folder is
-    named by (2026-02-02/BM25.txt ran on 2026-02-02, whenever the file was copied), else its
-    modification time. Its folder as the user laid the files out: a link is in the folder it is in."""
-    night = night_of(Path(os.path.abspath(path)).parent.name)
+    """A run file's date when neither --date nor its ir_metadata gives one: the date its folder
+    (placed_folder) is named by (2026-02-02/BM25.txt ran on 2026-02-02, whenever the file was
+    copied), else its modification time."""
+    night = night_of(placed_folder(path).name)
     return RunDate(night, DATE_FOLDER) if night is not None else file_mtime_date(path)
 
 
