@@ -186,20 +186,16 @@ def _unjudged_named_runs(db: Database, runs: "str | Sequence[str] | RunSelection
     """The chosen runs named outright (select_runs keeps them whatever --qrels says) that no stored
     qrels set judges a query of, when some set judges another chosen run: with them chosen, every
     `--qrels X` fails ("has no query judged in qrels X"). None when no set judges any chosen run
-    (_judging_qrels says so) or when one set judges them all. A query per qrels set judging some
-    chosen run (sql/catalog/select_runs.sql, on the named runs only)."""
+    (_judging_qrels says so) or when one set judges them all. Read as `irw runs` lists them: a run
+    no stored set judges has no judged_by (sql/catalog/runs.sql, on the named runs only)."""
     if runs is None or isinstance(runs, RunSelection) or not judging or judging[0][1] == len(chosen):
         return []
     selectors = set([runs] if isinstance(runs, str) else runs)
     named = [name for name in chosen if name in selectors]
     if not named:
         return []
-    set_ids = [qrels_set_id(db, qrels) for qrels, _ in judging]
-    db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, name, None) for i, name in enumerate(named)])
-    judged: set[str] = set()
-    for set_id in set_ids:
-        rows = db.run_file("catalog/select_runs.sql", {"every": False, "qrels_set_id": set_id}).fetchall()
-        judged.update(name for _position, name, _system, is_judged in rows if is_judged)
+    judged = {row[0] for row in db.run_file("catalog/runs.sql", {"chosen": True, "names": named}).fetchall()
+              if row[-1] is not None}  # name, ..., judged_by
     return [name for name in named if name not in judged]
 
 
