@@ -228,3 +228,43 @@ def test_a_value_that_is_not_finite_is_never_tested():
                                                  StatsSettings(test=test))
             assert math.isnan(result.p_value) and (result.wins, result.ties, result.losses) == (0, 0, 0)
             assert result.n == 20 and clean.p_value < 0.05  # the other pair of the same call is tested
+
+
+# -- queries that do not differ ---------------------------------------------------------------------
+def test_randomization_is_exact_over_the_queries_that_differ_however_many_are_tied():
+    """Two versions of a system that differ on 9 of DL19's 43 queries: a tied query's sign moves no
+    sum, so the 2^43 patterns are the 2^9 of the queries that differ, each 2^34 times, and p is
+    exact (once it was estimated from 10,000 random flips of all 43, moved by the seed)."""
+    rng = np.random.default_rng(21)
+    b = rng.random(43)
+    a = b.copy()
+    changed = rng.choice(43, 9, replace=False)
+    a[changed] = np.clip(a[changed] + rng.normal(0.04, 0.1, 9), 0, 1)
+    d = [Fraction(x) - Fraction(y) for x, y in zip(a[changed], b[changed])]
+    p, exact = stats.randomization_test(a, b, permutations=10_000, seed=0)
+    assert exact
+    assert p == pytest.approx(float(exact_sign_flip_p(d)), abs=1e-12)
+    assert stats.randomization_test(a, b, permutations=10_000, seed=7) == (p, True)  # no seed moves it
+    assert p == pytest.approx(scipy_permutation(a[changed], b[changed], 10_000).pvalue, abs=1e-12)
+    result = stats.paired_comparison(a, b, StatsSettings())
+    assert (result.p_value, result.exact, result.ties) == (p, True, 34)
+
+
+def test_randomization_estimates_when_the_queries_that_differ_have_more_patterns_than_permutations():
+    a, b = paired(43, 0.03, seed=22)
+    a[:31] = b[:31]  # 12 differ: 2^12 > 1,000
+    p, exact = stats.randomization_test(a, b, permutations=1_000, seed=0)
+    assert not exact
+    reference = scipy_permutation(a[31:], b[31:], 100_000).pvalue  # scipy enumerates the 2^12
+    assert abs(p - reference) <= monte_carlo_tolerance(reference, 1_000)
+    assert stats.randomization_test(a, b, permutations=4_096, seed=0) == (pytest.approx(reference, abs=1e-12), True)
+
+
+def test_identical_runs_over_many_queries_are_one_exactly():
+    assert stats.randomization_test([0.4] * 200, [0.4] * 200) == (1.0, True)
+
+
+def test_the_settings_say_when_every_pattern_is_enumerated():
+    assert "every pattern when the queries that differ are at most 13" in StatsSettings().describe_test()
+    assert "at most 9" in StatsSettings(permutations=1_000).describe_test()
+    assert "at most 0" in StatsSettings(permutations=1).describe_test()

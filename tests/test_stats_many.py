@@ -1,10 +1,13 @@
 """warehouse.evaluation.stats.paired_comparisons (every comparison of a report in one NumPy pass per query
 count) gives, to the bit, the numbers of the one-comparison-at-a-time code it replaced (kept here
-as `reference`, as warehouse/evaluation/stats.py had it at f89bffd): the same sign patterns and resamples
-over the same scaled differences, so p-values did not move when the tests were vectorised, and
-a stored p-value is the p-value any later report would compute."""
+as `reference`, as warehouse/evaluation/stats.py had it at f89bffd, but for the randomization test's
+exact case, which since METHOD 2 enumerates the sign patterns of the queries that differ, however
+many are tied): the same sign patterns and resamples over the same scaled differences, so p-values
+did not move when the tests were vectorised, and a stored p-value is the p-value any later report
+would compute."""
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -43,16 +46,19 @@ def _scaled(d: np.ndarray) -> np.ndarray:
 
 
 def _randomization(d: np.ndarray, permutations: int, seed: int) -> tuple[float, bool]:
-    n = d.size
     scaled = _scaled(d)
     total = int(scaled.sum())
+    differing = scaled[scaled != 0]
+    if (1 << differing.size) <= permutations:  # every sign pattern of the queries that differ
+        signs = np.array(list(itertools.product((1, -1), repeat=differing.size)), dtype=np.int64)
+        sums = signs @ differing if differing.size else np.zeros(1, dtype=np.int64)
+        return int(np.count_nonzero(np.abs(sums) >= abs(total))) / len(sums), True
     hits = count = 0
-    exact = n < 63 and (1 << n) <= permutations
-    for bits in stats._sign_bits(n, permutations, seed):
+    for bits in stats._sign_bits(d.size, permutations, seed):
         flipped = bits.astype(np.int64) @ scaled
         hits += int(np.count_nonzero(np.abs(total - 2 * flipped) >= abs(total)))
         count += bits.shape[0]
-    return (hits / count, True) if exact else ((hits + 1) / (count + 1), False)
+    return (hits + 1) / (count + 1), False
 
 
 def _bootstrap(d: np.ndarray, resamples: int, seed: int) -> tuple[np.ndarray, int]:
@@ -147,8 +153,9 @@ def test_dl19_runs_against_bm25_give_the_numbers_one_at_a_time_gives(test):
 
 @pytest.mark.parametrize("test", TESTS)
 def test_query_counts_mixed_in_one_call_exact_patterns_ties_and_empty(test):
-    """Several query counts at once (2^n <= permutations enumerates every sign pattern), tied
-    differences, identical runs, a single query and none."""
+    """Several query counts at once (2^m <= permutations enumerates every sign pattern of the m
+    queries that differ), tied differences, identical runs, runs that differ on a few queries of
+    many, a single query and none."""
     rng = np.random.default_rng(4)
     pairs = []
     for n in (0, 1, 2, 5, 13, 14, 30, 30, 43, 200):
@@ -157,6 +164,12 @@ def test_query_counts_mixed_in_one_call_exact_patterns_ties_and_empty(test):
         pairs.append((list(a), list(b)))
     pairs.append(([0.3, 0.5, 0.1, 0.7, 0.2], [0.1, 0.3, 0.1, 0.4, 0.4]))  # P@10-like: ties
     pairs.append(([0.5] * 7, [0.5] * 7))
+    pairs.append(([0.5] * 43, [0.5] * 43))
+    for n, differing in ((43, 5), (43, 12), (30, 13), (30, 2)):  # 2^12 <= 5,000 < 2^13
+        b = rng.random(n)
+        a = b.copy()
+        a[rng.choice(n, differing, replace=False)] += rng.normal(0.05, 0.1, differing)
+        pairs.append((list(a), list(b)))
     settings = StatsSettings(test=test, permutations=5_000, seed=3, alpha=0.1)
     together = stats.paired_comparisons(pairs, settings)
     for (a, b), one in zip(pairs, together):

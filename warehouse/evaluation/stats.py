@@ -6,8 +6,12 @@ were evaluated on:
 - randomization (Fisher's sign-flip permutation test): every query's difference keeps or flips
   its sign at random; p is the share of the `permutations` resamples whose |sum of differences|
   reaches the observed one, counting the observed arrangement: (1 + hits) / (1 + permutations)
-  (Phipson and Smyth 2010). When 2^n <= permutations every sign pattern is enumerated and p is
-  exact (hits / 2^n), as scipy.stats.permutation_test does.
+  (Phipson and Smyth 2010). A query whose difference is 0 moves no sum when its sign flips, so
+  the 2^n patterns of n queries are the 2^m patterns of the m queries that differ, each 2^(n-m)
+  times: when 2^m <= permutations every pattern of those m queries is enumerated and p is exact
+  (hits / 2^m), whatever n is. Two versions of a system that differ on a handful of queries get
+  the exact p, not an estimate that another seed moves. scipy.stats.permutation_test enumerates
+  when 2^n <= n_resamples, and gives the same exact p then.
 - ttest: Student's paired t-test, t = mean(d) / (sd(d) / sqrt(n)) with n - 1 degrees of freedom
   (scipy.stats.ttest_rel).
 - bootstrap: the paired bootstrap of the mean difference; p is the share of resamples of the
@@ -59,7 +63,7 @@ _CHUNK_CELLS = 4_000_000  # resample rows x queries held in memory at once
 _SIGNS, _RESAMPLES = 0, 1  # SeedSequence purposes: independent streams for the two uses
 # The way the tests are computed, stored with every result (significance_results.method): raised
 # when a change gives other numbers for the same scores and settings, so older results are not read.
-METHOD = 1
+METHOD = 2  # 2: exact over the queries that differ (1: exact only when 2^n <= permutations)
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,8 @@ class StatsSettings:
     def describe_test(self) -> str:
         if self.test == "randomization":
             return (f"{TESTS['randomization']}, two-sided, {self.permutations:,} random sign flips "
-                    f"(every pattern when 2^n <= {self.permutations:,}), seed {self.seed}")
+                    f"(every pattern when the queries that differ are at most {_at_most_enumerated(self.permutations)}), "
+                    f"seed {self.seed}")
         if self.test == "bootstrap":
             return f"{TESTS['bootstrap']}, two-sided, {self.permutations:,} resamples, seed {self.seed}"
         return f"{TESTS['ttest']}, two-sided"
@@ -119,7 +124,7 @@ class PairedResult:
     wins: int               # queries where a > b
     ties: int
     losses: int
-    exact: bool = False     # randomization: every sign pattern was enumerated
+    exact: bool = False     # randomization: every sign pattern of the queries that differ was enumerated
 
 
 # -- the random streams ------------------------------------------------------------------------
@@ -168,7 +173,7 @@ def randomization_test(a: Sequence[float], b: Sequence[float], permutations: int
         return math.nan, False
     scaled, _tops = _scaled_rows(d[None, :])
     p, exact = _randomization_many(scaled, permutations, seed)
-    return float(p[0]), exact
+    return float(p[0]), bool(exact[0])
 
 
 def bootstrap_test(a: Sequence[float], b: Sequence[float], resamples: int = 10_000, seed: int = 0) -> float:
@@ -242,27 +247,51 @@ def _column_chunks(k: int, rows: int) -> list[slice]:
     return [slice(start, min(k, start + size)) for start in range(0, k, size)]
 
 
-def _randomization_many(scaled: np.ndarray, permutations: int, seed: int) -> tuple[np.ndarray, bool]:
-    """p of the sign-flip test for each row of scaled (k x n), from the one stream of sign
-    patterns randomization_test draws for a comparison over n queries."""
+def _at_most_enumerated(permutations: int) -> int:
+    """The most queries that differ whose every sign pattern fits in `permutations`: 2^m <= it."""
+    return min(62, permutations.bit_length() - 1)
+
+
+def _randomization_many(scaled: np.ndarray, permutations: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """p of the sign-flip test for each row of scaled (k x n), and whether it is exact. A row whose
+    m differing queries have 2^m <= permutations patterns is enumerated over those m alone (rows
+    with the same m in one pass); the others are tested on the one stream of sign patterns that
+    every comparison over n queries draws, as randomization_test draws it for one."""
     k, n = scaled.shape
-    exact = n < 63 and (1 << n) <= permutations
+    differing = np.count_nonzero(scaled, axis=1)
+    enumerable = differing <= _at_most_enumerated(permutations)
+    p = np.empty(k, dtype=np.float64)
+    for m in np.unique(differing[enumerable]):
+        rows = np.flatnonzero(enumerable & (differing == m))
+        # each row's nonzero differences, in query order: dropping the zeros changes no sum
+        compact = scaled[rows][scaled[rows] != 0].reshape(rows.size, int(m))
+        hits, count = _sign_flip_hits(compact, _sign_bits(int(m), permutations, seed))
+        p[rows] = hits / count
+    sampled = np.flatnonzero(~enumerable)
+    if sampled.size:
+        hits, count = _sign_flip_hits(scaled[sampled], _sign_bits(n, permutations, seed))
+        p[sampled] = (hits + 1) / (count + 1)
+    return p, enumerable
+
+
+def _sign_flip_hits(scaled: np.ndarray, patterns: Iterator[np.ndarray]) -> tuple[np.ndarray, int]:
+    """For each row of scaled (k x n): how many of the sign patterns (blocks of 0/1 rows of n)
+    give a |sum| that reaches the observed |sum|; and how many patterns there were."""
+    k, n = scaled.shape
     kind = _exact_dtype(n)
     values = scaled.astype(kind)
     totals = values.sum(axis=1)
     observed = np.abs(totals)
     hits = np.zeros(k, dtype=np.int64)
     count = 0
-    for bits in _sign_bits(n, permutations, seed):
+    for bits in patterns:
         bits = bits.astype(kind)
         for cols in _column_chunks(k, bits.shape[0]):
             # flipping the queries with bit 1 turns the sum into total - 2 * (sum of the flipped)
             flipped = bits @ values[cols].T
             hits[cols] += np.count_nonzero(np.abs(totals[cols] - 2 * flipped) >= observed[cols], axis=0)
         count += bits.shape[0]
-    if exact:
-        return hits / count, True
-    return (hits + 1) / (count + 1), False
+    return hits, count
 
 
 def _resample_counts(n: int, resamples: int, seed: int, kind: type) -> Iterator[np.ndarray]:
@@ -359,7 +388,7 @@ def paired_comparisons(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
 
 def _test_chunk(members, a_rows, b_rows, d, scaled, tops, wins, losses, settings, results) -> None:
     n = d.shape[1]
-    exact = False
+    exact_rows = None
     if settings.test == "ttest":
         statistics, p_values, intervals = _ttest_many(d, settings.confidence)
     else:
@@ -369,13 +398,14 @@ def _test_chunk(members, a_rows, b_rows, d, scaled, tops, wins, losses, settings
         if settings.test == "bootstrap":
             p_values = list((boot_hits + 1) / (settings.permutations + 1))
         else:
-            p_many, exact = _randomization_many(scaled, settings.permutations, settings.seed)
+            p_many, exact_rows = _randomization_many(scaled, settings.permutations, settings.seed)
             p_values = list(p_many)
     for j, i in enumerate(members):
         low, high = intervals[j]
         results[i] = PairedResult(n, float(np.mean(a_rows[j])), float(np.mean(b_rows[j])), float(d[j].mean()),
                                   low, high, float(statistics[j]), float(p_values[j]), int(wins[j]),
-                                  n - int(wins[j]) - int(losses[j]), int(losses[j]), exact)
+                                  n - int(wins[j]) - int(losses[j]), int(losses[j]),
+                                  bool(exact_rows[j]) if exact_rows is not None else False)
 
 
 # -- multiple testing --------------------------------------------------------------------------
