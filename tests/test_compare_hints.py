@@ -7,12 +7,15 @@
    judged by no stored set, and what to do (leave it out, with the --qrels that then judges the
    rest; or ingest its collection's qrels). eval, compare and the reports share the message
    (catalog.qrels_name).
-2. `irw compare BM25 --baseline BM25` said "compare needs at least two runs (or one run and
+2. Runs of two stored collections named outright (`irw eval BM25 NEWS-BM25`) were told "add
+   `--qrels covid` or `--qrels news`", and each failed on the run the other set judges. The message
+   now says which set judges which run, and to name one set's runs at a time.
+3. `irw compare BM25 --baseline BM25` said "compare needs at least two runs (or one run and
    --baseline)" though one run and --baseline were given: it now says the run chosen is the
    baseline itself (reports/pairs.py, compared_runs), in words a Python caller reads too.
 
 The data: ../shared/conformance/multi-collection (TREC-COVID and TREC-News qrels; BM25 and
-BM25_RM3 runs of TREC-COVID and of DL 2022, whose qrels are not stored).
+BM25_RM3 runs of TREC-COVID and of DL 2022, whose qrels are not stored, and BM25's TREC-News run).
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ NEWS_QRELS = "qrels.beir-v1.0.0-trec-news.test.txt"
 RUNS = {  # name -> (system folder, collection)
     "BM25": ("BM25", "covid"), "RM3": ("BM25_RM3", "covid"),
     "BM25.dl22": ("BM25", "dl22"), "RM3.dl22": ("BM25_RM3", "dl22"),
+    "NEWS-BM25": ("BM25", "news"),
 }
 
 JUDGED_BY_NONE = (
@@ -41,7 +45,8 @@ BASELINE_ITSELF = ("compare needs a run besides the baseline: BM25 is the only r
 
 @pytest.fixture(scope="module")
 def mc(conformance, tmp_path_factory) -> Cli:
-    """A warehouse of two qrels sets (covid, news) and four runs, two of them (the .dl22 ones) judged by neither."""
+    """A warehouse of two qrels sets (covid, news) and five runs: two of TREC-COVID, one of TREC-News,
+    and two (the .dl22 ones) judged by neither set."""
     data = conformance / "multi-collection"
     if not data.is_dir():
         pytest.skip(f"{data} is absent")
@@ -148,7 +153,39 @@ def test_the_python_api_says_so_too(mc):
         assert wh.evaluate(["BM25"], "covid", "AP").selection.names == ("BM25",)
 
 
-# -- 2. the only run chosen is the baseline ---------------------------------------------------------
+# -- 2. runs of two collections named outright ------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    ["eval", "BM25", "NEWS-BM25", "-m", "AP"],
+    ["compare", "BM25", "NEWS-BM25", "-m", "AP"],
+    ["report", "leaderboard", "BM25", "NEWS-BM25", "-m", "AP", "-o", "LB"],
+], ids=["eval", "compare", "leaderboard"])
+def test_runs_of_two_collections_named_outright_are_told_which_set_judges_which(mc, tmp_path, command):
+    command = [str(tmp_path / "lb.html") if c == "LB" else c for c in command]
+    result = mc(*command)
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert result.stderr == (
+        "Error: no stored qrels set judges all 2 runs named (qrels covid judges BM25; news judges NEWS-BM25), and a "
+        "command evaluates against one qrels set: name the runs of one set at a time, with it (`--qrels covid` with "
+        "BM25)\n")
+    # what the message said before, "add `--qrels covid` or `--qrels news`", fails either way
+    for qrels in ("covid", "news"):
+        followed = mc(*command, "--qrels", qrels)
+        assert followed.exit_code != 0 and "has no query judged in qrels" in followed.stderr, followed.stderr
+
+
+def test_the_runs_of_one_set_named_apart_work(mc):
+    result = mc("eval", "RM3", "NEWS-BM25", "BM25", "-m", "AP")
+    assert result.exit_code == 2
+    assert "(qrels covid judges BM25 and RM3; news judges NEWS-BM25)" in result.stderr
+    assert "(`--qrels covid` with BM25 and RM3)" in result.stderr
+    for command in (["eval", "BM25", "RM3", "-m", "AP", "--qrels", "covid"], ["eval", "NEWS-BM25", "-m", "AP",
+                                                                           "--qrels", "news"]):
+        followed = mc(*command)
+        assert followed.exit_code == 0, followed.stderr
+
+
+# -- 3. the only run chosen is the baseline ---------------------------------------------------------
 
 def test_compare_says_the_run_chosen_is_the_baseline(mc):
     result = mc("compare", "--qrels", "covid", "BM25", "-m", "AP", "--baseline", "BM25")

@@ -1,8 +1,8 @@
--- judging qrels: how many of the runs a command chose each stored qrels set judges, for the hint
--- of "name the qrels set with --qrels" when the warehouse holds several (warehouse/store/catalog.py,
--- qrels_name).
--- Grain: one row per stored qrels set that judges at least one chosen run; most runs judged
--- first, then by name.
+-- judging qrels: how many of the runs a command chose each stored qrels set judges, and which, for
+-- the hint of "name the qrels set with --qrels" when the warehouse holds several
+-- (warehouse/store/catalog.py, qrels_name).
+-- Grain: one row per stored qrels set that judges at least one chosen run: its name, how many of
+-- the chosen runs it judges and their names (by name); most runs judged first, then by name.
 -- Inputs: run_selectors (temporary, loaded by qrels_name: the chosen runs' exact names in text),
 -- runs, run_queries, qrels, qrels_sets.
 -- A set judges a run when it judges at least one of the run's queries (run_queries, stored at
@@ -31,8 +31,10 @@ judged as (
 
 select
     q.name,
-    count(*) as runs
+    count(*) as runs,
+    array_agg(r.name order by r.name) as run_names
 from judged as j
 inner join qrels_sets as q on q.qrels_set_id = j.qrels_set_id
+inner join runs as r on r.run_id = j.run_id
 group by q.name
 order by runs desc, q.name

@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from warehouse.engines.duckdb import Database
 from warehouse.errors import ConflictError, NotFoundError, UsageError
@@ -142,6 +142,11 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
         unjudged = _unjudged_named_runs(db, runs, chosen, judging)
         if unjudged:  # no --qrels can help: the hint would lead to "has no query judged in qrels"
             raise UsageError(_judged_by_none(chosen, unjudged, judging))
+        named = _named_outright(runs, chosen)
+        if len(named) > 1:
+            by_set = runs_by_judging_qrels(db, named)
+            if by_set and max(map(len, by_set.values())) < len(named):  # each `--qrels X` leaves one unjudged
+                raise UsageError(_named_runs_apart(named, by_set))
         raise UsageError(f"{message}; {_judging_qrels(chosen, judging)}")
     raise UsageError(message)
 
@@ -149,8 +154,18 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
 def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
     """(name, how many of runs it judges) of each stored qrels set judging a query of one of runs
     (exact names), most runs judged first."""
+    return [(name, count) for name, count, _names in _judging_qrels_rows(db, runs)]
+
+
+def runs_by_judging_qrels(db: Database, runs: Sequence[str]) -> dict[str, list[str]]:
+    """Each stored qrels set judging a query of one of runs (exact names): the runs it judges, by
+    name; most runs judged first."""
+    return {name: list(names) for name, _count, names in _judging_qrels_rows(db, runs)}
+
+
+def _judging_qrels_rows(db: Database, runs: Sequence[str]) -> list[tuple]:
     db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(runs)])
-    return [tuple(row) for row in db.run_file("catalog/judging_qrels.sql").fetchall()]
+    return db.run_file("catalog/judging_qrels.sql").fetchall()
 
 
 def _judging_qrels(chosen: "RunSelection", judging: Sequence[tuple[str, int]]) -> str:
@@ -188,15 +203,41 @@ def _unjudged_named_runs(db: Database, runs: "str | Sequence[str] | RunSelection
     `--qrels X` fails ("has no query judged in qrels X"). None when no set judges any chosen run
     (_judging_qrels says so) or when one set judges them all. Read as `irw runs` lists them: a run
     no stored set judges has no judged_by (sql/catalog/runs.sql, on the named runs only)."""
-    if runs is None or isinstance(runs, RunSelection) or not judging or judging[0][1] == len(chosen):
+    if not judging or judging[0][1] == len(chosen):
         return []
-    selectors = set([runs] if isinstance(runs, str) else runs)
-    named = [name for name in chosen if name in selectors]
+    named = _named_outright(runs, chosen)
     if not named:
         return []
     judged = {row[0] for row in db.run_file("catalog/runs.sql", {"chosen": True, "names": named}).fetchall()
               if row[-1] is not None}  # name, ..., judged_by
     return [name for name in named if name not in judged]
+
+
+def _named_outright(runs: "str | Sequence[str] | RunSelection | None", chosen: "RunSelection") -> list[str]:
+    """The chosen runs the command named by their exact names (not by a pattern or --system):
+    select_runs keeps them whatever --qrels says."""
+    if runs is None or isinstance(runs, RunSelection):
+        return []
+    selectors = set([runs] if isinstance(runs, str) else runs)
+    return [name for name in chosen if name in selectors]
+
+
+def _named_runs_apart(named: Sequence[str], by_set: Mapping[str, Sequence[str]]) -> str:
+    """qrels_name's error when the runs named outright are each judged by a stored qrels set but
+    no one set judges them all (a collection's run beside another's): every `--qrels X` would
+    fail on a run X does not judge, so it says which set judges which run, to be named apart."""
+    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
+    def runs_of(names: Sequence[str]) -> str:
+        shown = [*map(listed_name, names[:SHOWN]), *([f"{len(names) - SHOWN:,} more"] if len(names) > SHOWN else [])]
+        return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+    each = "; ".join(f"{'qrels ' if i == 0 else ''}{listed_name(qrels)} judges {runs_of(names)}"
+                     for i, (qrels, names) in enumerate(by_set.items()))
+    first, first_runs = next(iter(by_set.items()))
+    return (f"no stored qrels set judges all {len(named):,} runs named ({each}), and a command evaluates "
+            f"against one qrels set: name the runs of one set at a time, with it (`--qrels {shlex.quote(first)}` "
+            f"with {runs_of(first_runs)})")
 
 
 def _judged_by_none(chosen: "RunSelection", unjudged: Sequence[str], judging: Sequence[tuple[str, int]]) -> str:
