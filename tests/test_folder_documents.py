@@ -85,6 +85,33 @@ def test_trec_eval_of_a_folder_prints_what_it_prints_without_its_documents(confo
     assert with_documents.stderr == "".join(_note(path, document) + "\n" for path, document in NOTES)
 
 
+def _pattern_note(path: str, document: str, pattern: str) -> str:
+    return (f"{path}: left out of the files {pattern} matches ({document}, not a run file); give it by its own "
+            "path to read it as one")
+
+
+def test_a_pattern_s_documents_are_left_out_as_a_folder_s(conformance, tmp_path):
+    """`'runs/*'`, quoted so the shell left it, matched runs/README.md: trec-eval failed on it and
+    ingest refused the batch, where `runs/` left it out."""
+    qrels = conformance / "dl19-passage" / "qrels.dl19-passage.txt"
+    _runs_folder(conformance, tmp_path / "runs")
+    _runs_folder(conformance, tmp_path / "plain", documents=False)
+    notes = "".join(_pattern_note(path, document, "runs/*") + "\n" for path, document in NOTES)
+    by_pattern = _irw("trec-eval", "-m", "map", qrels, "runs/*", cwd=tmp_path)
+    assert by_pattern.returncode == 0, by_pattern.stderr
+    assert by_pattern.stdout == _irw("trec-eval", "-m", "map", qrels, "plain/", cwd=tmp_path).stdout
+    assert by_pattern.stderr == notes
+    ingested = _irw("ingest", "run", "runs/*", "--db", "irw.duckdb", cwd=tmp_path)
+    assert ingested.returncode == 0, ingested.stderr
+    assert ingested.stderr.startswith(notes), ingested.stderr
+    with warehouse.open(tmp_path / "irw.duckdb", read_only=True) as wh:
+        assert len(wh.run_names()) == 6
+    only = _irw("trec-eval", qrels, "runs/*.md", cwd=tmp_path)
+    assert only.returncode != 0 and only.stdout == b""
+    assert only.stderr == (_pattern_note("runs/README.md", "a .md document", "runs/*.md") + "\n"
+                           "Error: runs/*.md: no run file matches this pattern (only 1 document, left out)\n")
+
+
 def test_a_folder_of_documents_only_has_no_run_files(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "README.md").write_text(README, encoding="utf-8")

@@ -257,16 +257,22 @@ def folder_files(folder: Path, kind: str = "run") -> list[Path]:
     documents (document_kind: README.md, LICENSE, notes.yaml ...), in name order. Each document
     left out is said (a LeftOutNote warning), with how to read it anyway: given by its own path, a
     file is read whatever its name. kind: what the folder's files are ("run", "qrels")."""
+    plural = "runs" if kind == "run" else f"{kind} files"
+    return _without_documents(sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
+                              f"the folder's {plural}", kind)
+
+
+def _without_documents(paths: "list[Path]", among: str, kind: str) -> list[Path]:
+    """paths but the documents (document_kind), each said as left out of `among` (a LeftOutNote)."""
     import warnings
 
     files = []
-    for path in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
+    for path in paths:
         document = document_kind(path)
         if document is None:
             files.append(path)
             continue
-        plural = "runs" if kind == "run" else f"{kind} files"
-        warnings.warn(LeftOutNote(f"{path}: left out of the folder's {plural} ({document}, not a {kind} file); "
+        warnings.warn(LeftOutNote(f"{path}: left out of {among} ({document}, not a {kind} file); "
                                   "give it by its own path to read it as one"))
     return files
 
@@ -307,11 +313,14 @@ def is_pattern(name: "str | os.PathLike[str]") -> bool:
 def pattern_files(name: "str | os.PathLike[str]") -> list[Path]:
     """The files a pattern (is_pattern) matches, in name order: the one rule of irw trec-eval
     (run_files) and irw ingest run (warehouse/ingestion/batch.py) for a pattern quoted so the shell
-    left it. None matching is an InputFileError."""
+    left it. Documents are left out as of a folder (`'runs/*'` matches runs/README.md): a file is
+    read whatever its name only when given by its own path. None matching is an InputFileError."""
     name = os.fspath(name)
-    matched = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
+    found = sorted(Path(p) for p in glob.glob(name) if Path(p).is_file())
+    matched = _without_documents(found, f"the files {name} matches", "run")
     if not matched:
-        raise InputFileError([Problem(name, 0, "no run file matches this pattern")])
+        left_out = f" (only {len(found):,} document{'s' if len(found) > 1 else ''}, left out)" if found else ""
+        raise InputFileError([Problem(name, 0, f"no run file matches this pattern{left_out}")])
     return matched
 
 
