@@ -226,3 +226,15 @@ def test_one_run_without_a_baseline_is_told_as_before(mc):
     assert result.exit_code == 2
     assert result.stderr == ("Error: compare needs at least two runs (or one run and --baseline): BM25 is the only "
                              "run chosen\n")
+
+
+def test_irw_runs_says_a_run_named_is_listed_though_the_qrels_judge_none_of_it(mc):
+    """`irw runs --qrels news BM25 NEWS-BM25` listed BM25 (a TREC-COVID run) with nothing said, though
+    --qrels says "only the runs this stored qrels set judges": a run named outright is kept, as
+    every command keeps it, and the listing now says why it is there."""
+    result = mc("runs", "--qrels", "news", "BM25", "NEWS-BM25")
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()[2:]] == ["BM25", "NEWS-BM25"]
+    assert result.stderr == ("# run BM25 is listed as it was named, but qrels news judges none of its queries (its "
+                             "judged_by says which sets do)\n")
+    assert mc("runs", "--qrels", "news", "NEWS-BM25").stderr == ""

@@ -465,7 +465,10 @@ def runs(
     """List the stored runs (every one, or those chosen by name, pattern, --system and --qrels)."""
     with reported_errors(), Warehouse(db, read_only=True) as wh:
         chosen = runs or system or qrels is not None
-        listing = wh.runs(_selected_runs(wh, runs, system, qrels) if chosen else None)
+        selection = _selected_runs(wh, runs, system, qrels) if chosen else None
+        listing = wh.runs(selection)
+        for note in selection.listed_notes() if selection is not None else ():
+            err(f"# {note}")
         if not chosen and not listing.rows:
             err("# no run is stored; ingest runs with `irw ingest run FILE...`")
         emit(listing, fmt)

@@ -329,6 +329,7 @@ class RunSelection:
     qrels: str | None = None
     left_out: tuple[str, ...] = ()  # runs chosen by pattern, system or default that qrels judges no query of
     every: bool = True              # no name, pattern or system was given: the candidates were every stored run
+    named_unjudged: tuple[str, ...] = ()  # runs named outright, kept, that qrels judges no query of
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names)
@@ -347,6 +348,13 @@ class RunSelection:
         what = "stored" if self.every else "matching"
         return [f"{count:,} {what} run{'' if count == 1 else 's'} left out: no query judged in qrels "
                 f"{listed_name(self.qrels)}"]
+
+
+    def listed_notes(self) -> list[str]:
+        """The lines (after `# `) a listing of the selection (`irw runs`) adds to notes(): the runs
+        named outright that qrels judges no query of, kept as named."""
+        return [f"run {listed_name(name)} is listed as it was named, but qrels {listed_name(self.qrels)} judges none of "
+                "its queries (its judged_by says which sets do)" for name in self.named_unjudged]
 
 
 def _either(names: Sequence[str]) -> str:
@@ -407,10 +415,12 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
                                 f"{', '.join(map(listed_name, wanted_systems))}: theirs are "
                                 f"{', '.join(map(listed_name, sorted({r[2] for r in rows})[:SHOWN]))}")
         rows = kept
-    names, left_out = [], []
+    names, left_out, named_unjudged = [], [], []
     for position, name, _system, judged in rows:
         named = position >= 0 and selectors[position] == name
         (names if judged or named or qrels is None else left_out).append(name)
+        if named and not judged and qrels is not None:
+            named_unjudged.append(name)
     names = list(dict.fromkeys(names))
     left_out = [name for name in dict.fromkeys(left_out) if name not in names]
     every = not selectors and not wanted_systems
@@ -424,7 +434,8 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
                             f"({_listed(left_out, 'run')}): check "
                             "that runs and qrels are of the same collection (`irw runs` shows which qrels sets judge "
                             "each run)")
-    return RunSelection(tuple(names), qrels, tuple(left_out), every=every)
+    return RunSelection(tuple(names), qrels, tuple(left_out), every=every,
+                        named_unjudged=tuple(dict.fromkeys(named_unjudged)))
 
 def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
     """A baseline that is no stored run's name is a NotFoundError. When it is a system's name (in a
