@@ -158,8 +158,11 @@ def test_the_python_api_says_so_too(mc):
 @pytest.mark.parametrize("command", [
     ["eval", "BM25", "NEWS-BM25", "-m", "AP"],
     ["compare", "BM25", "NEWS-BM25", "-m", "AP"],
+    ["compare", "BM25", "-m", "AP", "--baseline", "NEWS-BM25"],
     ["report", "leaderboard", "BM25", "NEWS-BM25", "-m", "AP", "-o", "LB"],
-], ids=["eval", "compare", "leaderboard"])
+    ["report", "leaderboard", "BM25", "-m", "AP", "--baseline", "NEWS-BM25", "-o", "LB"],
+    ["report", "run", "BM25", "-m", "AP", "--baseline", "NEWS-BM25", "-o", "LB"],
+], ids=["eval", "compare", "compare-baseline", "leaderboard", "leaderboard-baseline", "run-baseline"])
 def test_runs_of_two_collections_named_outright_are_told_which_set_judges_which(mc, tmp_path, command):
     command = [str(tmp_path / "lb.html") if c == "LB" else c for c in command]
     result = mc(*command)
@@ -168,10 +171,26 @@ def test_runs_of_two_collections_named_outright_are_told_which_set_judges_which(
         "Error: no stored qrels set judges all 2 runs named (qrels covid judges BM25; news judges NEWS-BM25), and a "
         "command evaluates against one qrels set: name the runs of one set at a time, with it (`--qrels covid` with "
         "BM25)\n")
-    # what the message said before, "add `--qrels covid` or `--qrels news`", fails either way
+    # what the message said before, "add `--qrels covid` or `--qrels news`" (with a baseline: "add
+    # `--qrels covid`"), fails either way
     for qrels in ("covid", "news"):
         followed = mc(*command, "--qrels", qrels)
         assert followed.exit_code != 0 and "has no query judged in qrels" in followed.stderr, followed.stderr
+
+
+def test_the_python_api_s_compare_counts_its_baseline(mc):
+    with warehouse.open(mc.db) as wh:
+        with pytest.raises(UsageError) as caught:
+            wh.compare("BM25", measures="AP", baseline="NEWS-BM25")
+    assert str(caught.value).startswith("no stored qrels set judges all 2 runs named (qrels covid judges BM25; news "
+                                        "judges NEWS-BM25)")
+
+
+def test_a_baseline_of_the_same_set_keeps_the_hint(mc):
+    result = mc("compare", "BM25", "-m", "AP", "--baseline", "RM3")
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: name the qrels set with --qrels: this warehouse holds 2 (covid, news); qrels covid "
+                             "judges the 2 runs chosen: add `--qrels covid`\n")
 
 
 def test_the_runs_of_one_set_named_apart_work(mc):

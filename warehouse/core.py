@@ -221,10 +221,10 @@ class Warehouse:
         return catalog.select_runs(self.db, runs, systems=systems, qrels=qrels)
 
     def qrels_name(self, name: str | None = None, runs: str | Sequence[str] | None = None,
-                   systems: str | Sequence[str] | None = None) -> str:
+                   systems: str | Sequence[str] | None = None, baseline: str | None = None) -> str:
         """name, or the only stored qrels set's name when name is None (an error if there are several,
-        saying which sets judge the runs and systems chosen, when given)."""
-        return catalog.qrels_name(self.db, name, runs, systems)
+        saying which sets judge the runs and systems chosen, and the baseline run, when given)."""
+        return catalog.qrels_name(self.db, name, runs, systems, baseline)
 
     def remove_run(self, name: str) -> None:
         self.remove_runs([name])
@@ -360,8 +360,8 @@ class Warehouse:
         settings = Settings.resolve(settings, options)
         measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
         stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
-        return reports.compare(self, runs, self.qrels_name(qrels, runs, systems), measures, systems=systems, baseline=baseline,
-                               settings=settings, stats=stats)
+        return reports.compare(self, runs, self.qrels_name(qrels, runs, systems, baseline), measures, systems=systems,
+                               baseline=baseline, settings=settings, stats=stats)
 
     def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> ExportResult:
         """Writes every table as Parquet under directory, for Spark or any other engine (`irw

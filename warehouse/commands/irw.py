@@ -939,7 +939,7 @@ def compare(
     from warehouse import reports
 
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels, runs, system)
+        qrels = wh.qrels_name(qrels, runs, system, baseline)
         selection = wh.select_runs(runs, systems=system, qrels=qrels)
         comparison = reports.compare(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
         notes = comparison.notes()
@@ -980,7 +980,7 @@ def report_leaderboard(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels, runs, system)
+        qrels = wh.qrels_name(qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
         if fmt is not ReportFormat.html or str(output) == "-":
             board = reports.leaderboard(wh, qrels, measure, runs=selection, baseline=baseline, settings=settings,
@@ -1022,7 +1022,7 @@ def report_run(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.run_page(wh, run, wh.qrels_name(qrels, [run]), measure, baseline=baseline, query=query,
+        page = reports.run_page(wh, run, wh.qrels_name(qrels, [run], baseline=baseline), measure, baseline=baseline, query=query,
                                 settings=settings, stats=stats)
         if query is not None and fmt.value != "html":  # the query asked for, as data
             _write_output(output, formatting.render(page.relevant_table(), OutputFormat(fmt.value)))
@@ -1054,7 +1054,7 @@ def report_compare(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels, runs, system)
+        qrels = wh.qrels_name(qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.compare_page(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_compare_page)

@@ -122,13 +122,17 @@ def qrels_set_id(db: Database, name: str) -> int:
 
 
 def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None" = None,
-               systems: "str | Sequence[str] | None" = None) -> str:
+               systems: "str | Sequence[str] | None" = None, baseline: str | None = None) -> str:
     """The qrels set a command means: the one named, or the only one stored when none is named.
     With several stored and none named it is an error; when the command chose runs (names,
     patterns, systems: select_runs), the error says which stored sets judge them, so its hint
-    (`--qrels X`) resolves it."""
+    (`--qrels X`) resolves it. A baseline that is a stored run's name counts as a run named with
+    runs (the set the hint offers must judge it too)."""
     if name is not None:
         return name
+    if (baseline is not None and runs and not systems and not isinstance(runs, RunSelection)
+            and db.run_file("catalog/run_named.sql", {"name": baseline}).fetchone() is not None):
+        runs = list(dict.fromkeys([*([runs] if isinstance(runs, str) else runs), baseline]))
     names = [row[0] for row in db.run_file("catalog/qrels_set_names.sql").fetchall()]
     if len(names) == 1:
         return names[0]
