@@ -146,7 +146,7 @@ def _qrels_option(more: str = "", *, help: str | None = None) -> typer.models.Op
 QrelsOption = Annotated[Optional[str], _qrels_option()]
 CompleteOption = Annotated[bool, typer.Option("--complete", "-c", help="Every qrels query counts; missing ones "
                                               "score 0 (trec_eval -c).")]
-LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level.")]
+LevelOption = Annotated[int, typer.Option("--level", "-l", help="Relevant means grade >= level (0 or more).")]
 DepthOption = Annotated[Optional[int], typer.Option("--depth", "-M", help="Only the top N documents count.")]
 JudgedOnlyOption = Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")]
 CompatOption = Annotated[int, typer.Option("--compat", help="trec_eval version conventions: 9 (9.0.8) or 10.")]

@@ -89,7 +89,7 @@ FLAGS: tuple[Flag, ...] = (
          {"default": "0"}),
     Flag(("-c", "--complete_rel_info_wanted"), None, "complete: average over every query of the qrels, a query the run lacks scoring 0",
          {"action": "store_true"}),
-    Flag(("-l", "--level_for_rel"), "N", "relevance level: a document is relevant when its grade >= N (default 1); gain\n"
+    Flag(("-l", "--level_for_rel"), "N", "relevance level: a document is relevant when its grade >= N (N >= 0, default 1); gain\n"
          "measures (ndcg, ndcg_cut, G ...) use the grades and ignore it", {"type": int, "default": 1}),
     Flag(("-M", "--Max_retrieved_per_topic"), "N", "depth: only the first N documents of each query count (after ranking);\n"
          "9223372036854775807, trec_eval's default (MAXLONG), or any N from 2^62 up: no limit",

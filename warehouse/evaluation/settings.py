@@ -54,9 +54,15 @@ class Settings:
                 object.__setattr__(self, name, whole)
         # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
         # BIGINT, so larger values would overflow in DuckDB instead of saying what is wrong.
-        if _integer(self.level) is None or not -2**31 <= self.level < 2**31:
-            raise SettingError("level", f"takes an integer from {-2**31} to {2**31 - 1} (grades are 32-bit "
-                                        f"integers), not {self.level!r}")
+        if _integer(self.level) is None or not 0 <= self.level < 2**31:
+            # Below 0 trec_eval compares its markers for documents the qrels do not judge (-1) or
+            # grade below 0 (-2) with the level, so they count as relevant retrieved documents but
+            # not in R (its -l-1 gives P_10 1.0 for any run, and map 0.55 where grades >= -1 give
+            # 0.23): numbers no measure here reproduces, so the level is refused, not misreported.
+            below = (" (below 0, trec_eval counts the documents the qrels do not judge as relevant, which irw "
+                     "does not reproduce; 0 counts every judged document)"
+                     if _integer(self.level) is not None and self.level < 0 else " (grades are 32-bit integers)")
+            raise SettingError("level", f"takes an integer from 0 to {2**31 - 1}{below}, not {self.level!r}")
         if self.depth is not None and (_integer(self.depth) is None or self.depth > NO_DEPTH):
             raise SettingError("depth", f"takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
                                         f"length counts every document), not {self.depth!r}")
