@@ -45,6 +45,7 @@ HEADER = [
     "Grain: as in sql/schema/ (qrels one row per set x query x doc, run_rows one row per run x query x "
     "doc, scores one row per evaluation x run x query x measure ...).",
     "Inputs: none; written by sql/ingest/ and warehouse/evaluation/evaluator.py exactly as a warehouse is.",
+    "trec_eval: none (table definitions only; no row is written here).",
     "What it leaves out: the schema history (irw_schema), views, macros, the tables the one-shot does not "
     "use, and every key but {kept} (evaluator.py's upserts need them; evaluated stays empty: "
     "OneShotDatabase.keeps_scores). A database that lives for one call has no history to keep, and the "

@@ -110,23 +110,40 @@ def test_no_sql_text_in_python_outside_the_engine_modules():
                        + "\n".join(found))
 
 
-def _header(path: Path) -> str:
-    """The comment lines a file under sql/ starts with."""
+def _header_lines(path: Path) -> list[str]:
+    """The comment lines a file under sql/ starts with, as they are written."""
     lines = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.startswith("--"):
             break
-        lines.append(line[2:].strip())
-    return "\n".join(lines).lower()
+        lines.append(line)
+    return lines
 
 
-def test_every_sql_file_s_header_names_its_grain_and_its_inputs():
+def _header(path: Path) -> str:
+    """The comment lines a file under sql/ starts with, their text only, in lower case."""
+    return "\n".join(line[2:].strip() for line in _header_lines(path)).lower()
+
+
+# the header's trec_eval line: one that starts with it, not a passing mention in prose
+_TREC_EVAL_LINE = re.compile(r"^-- trec_eval\b", re.MULTILINE)
+
+
+def test_every_sql_file_s_header_names_its_grain_inputs_and_trec_eval():
     """The house rule (CONTRIBUTING.md): each file under sql/ starts with a header saying what it is,
-    its grain and its inputs (a developer's walk found four without their inputs, and no test). A
-    migration's inputs are the schema before it: sql/schema/ names its grain only."""
+    its grain, its inputs and how it matches trec_eval (a developer's walk found four without their
+    inputs, and no test; a later one, files without the trec_eval line). A migration's inputs are the
+    schema before it: sql/schema/ names its grain only. The trec_eval line is every file's,
+    migrations included: a header line that starts with `-- trec_eval` (mostly `-- trec_eval: ...`;
+    also `-- trec_eval 9.0.8: ...`, `-- trec_eval (m_ndcg.c): ...`), `none (why)` where nothing it
+    computes reaches a measure, else which trec_eval (or ndeval, gdeval) behaviour its rows
+    reproduce. A passing mention elsewhere in the header ("the tag (trec_eval's runid)", a quotation
+    of trec_eval's text) is not that line."""
     sql = PACKAGE.parent / "sql"
     files = sorted(sql.rglob("*.sql"))
     assert len(files) > 200
     lacking = [f"{path.relative_to(sql)}: no {what}" for path in files for what in ("grain", "inputs")
                if what not in _header(path) and not (what == "inputs" and path.parent.name == "schema")]
+    lacking += [f"{path.relative_to(sql)}: no line starting `-- trec_eval`" for path in files
+                if not _TREC_EVAL_LINE.search("\n".join(_header_lines(path)))]
     assert not lacking, "\n".join(lacking)

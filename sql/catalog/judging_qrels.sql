@@ -5,6 +5,7 @@
 -- the chosen runs it judges and their names (by name); most runs judged first, then by name.
 -- Inputs: run_selectors (temporary, loaded by qrels_name: the chosen runs' exact names in text),
 -- runs, run_queries, qrels, qrels_sets.
+-- trec_eval: none (catalog: it names the qrels sets for a hint; no measure reads it).
 -- A set judges a run when it judges at least one of the run's queries (run_queries, stored at
 -- ingest: no run rows are read), as `irw runs` (judged_by) and `--qrels X` selection read it.
 with chosen as (

@@ -1,6 +1,7 @@
 -- qrels listing: the stored qrels sets for `irw qrels` and Warehouse.qrels_sets().
 -- Grain: one row per qrels set. "relevant" counts judgments with grade >= 1 (trec_eval's default level).
 -- Inputs: qrels_sets, qrels.
+-- trec_eval: none (a listing; no measure reads it).
 with relevant as (
     select
         qrels_set_id,

@@ -7,7 +7,8 @@
 -- many of them ("covid 50/50": 50 of the run's 50 queries), most judged first, then by name; null
 -- when no stored set judges any. Read from run_queries (stored at ingest) and the sets' distinct
 -- queries, so no run rows are read; a run judged by no set is what `--qrels X` selection leaves out.
--- Inputs: runs, run_queries, qrels, qrels_sets; $chosen and $names. trec_eval: none (a listing).
+-- Inputs: runs, run_queries, qrels, qrels_sets; $chosen and $names.
+-- trec_eval: none (a listing).
 with judged_queries as (
     select distinct
         qrels_set_id,

@@ -6,6 +6,7 @@
 -- Inputs: runs, run_queries, qrels; run_selectors (temporary: position, text, regex: the
 -- selector as given and, for a pattern, the anchored regular expression of its shell-style match;
 -- null for a plain name); $every, $systems (empty: every system), $qrels_set_id (-1: none).
+-- trec_eval: none (catalog: which stored runs a command chose, by name, pattern or system).
 -- A selector is a run's name when a stored run has exactly that name (also when the name holds
 -- * ? or [), else its pattern matches. system is the run's system, or its name when it has none.
 -- judged: at least one query of the run (run_queries, stored at ingest: no run rows are read) is

@@ -1,6 +1,9 @@
 -- eval_judged: the retrieved judged documents with running relevant and non-relevant counts.
 -- Grain: one row per run x query x retrieved judged doc.
 -- Inputs: eval_ranked (judged documents only, ranked).
+-- trec_eval: rel_so_far and nonrel_so_far as its measures count them down the ranking (m_bpref.c):
+-- relevant is grade >= level, judged non-relevant 0 <= grade < level (eval_qrels), each count
+-- including the document itself; unjudged and negatively graded documents add to neither.
 -- Why: most measures read the rank of each judged document and how many relevant (or judged
 -- non-relevant) documents sit at or above it; computing the running counts once here spares each
 -- measure a window of its own.

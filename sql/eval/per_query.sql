@@ -1,6 +1,7 @@
 -- eval per-query: the stored per-query values of the requested runs and measures.
 -- Grain: one row per run x query x requested measure.
 -- Inputs: scores, runs; eval_wanted, eval_wanted_runs (as summary.sql).
+-- trec_eval: the -q lines' values, as the measure files stored them (one per query x measure).
 -- Queries sort as trec_eval prints them (-q): by query id in byte order.
 with final as (
     select

@@ -3,6 +3,7 @@
 -- Grain: one row of evaluated per run x measure just computed, inserted or replaced.
 -- Inputs: runs, eval_run_queries (the query set just scored); $evaluation_id, $run_ids,
 -- $measures (stored names). A run with no evaluated query is recorded with query_count 0.
+-- trec_eval: none (bookkeeping; the values themselves are in scores).
 insert into evaluated (evaluation_id, run_id, measure, query_count)
 with query_counts as (
     select

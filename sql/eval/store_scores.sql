@@ -1,8 +1,10 @@
 -- store scores: one measure family's per-query values, stored under the evaluation.
 -- Grain: one row of scores per run x evaluated query x measure of the family.
 -- Inputs: family_scores (run_id, query_id, measure, value, numerator, denominator), which
--- warehouse/evaluate.py replaces with the family file's SELECT (sql/measures/*.sql) as a subquery
--- of its own, so the family's WITH clauses stay inside it; $evaluation_id, $qrels_set_id.
+-- warehouse/evaluation/evaluator.py (store_scores_sql) replaces with the family file's SELECT
+-- (sql/measures/*.sql) as a subquery of its own, so the family's WITH clauses stay inside it;
+-- $evaluation_id, $qrels_set_id.
+-- trec_eval: none (the family file's values are stored as it computed them).
 insert into scores (evaluation_id, qrels_set_id, run_id, query_id, measure, value, numerator, denominator)
 select
     cast($evaluation_id as integer) as evaluation_id,

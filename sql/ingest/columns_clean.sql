@@ -4,6 +4,7 @@
 -- Grain: one row. Inputs: $stage_table, the name of that table (one of those two, given by
 -- warehouse/ingestion/files.py; a value, read through query_table), with its query_id, doc_id and
 -- clean_line columns; $row_cap, the most rows the reader stages (it stops one past it).
+-- trec_eval: none (a check of the staged file, before anything is stored).
 -- clean is false when any line is not clean_line, the file has no data line or more than $row_cap,
 -- or a (query, doc) pair may repeat (equal 64-bit hashes; line mode compares the strings; trec_eval
 -- refuses a repeated document in a run and a repeated judgment in qrels). Then warehouse/ingestion/files.py reads the

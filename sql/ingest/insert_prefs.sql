@@ -5,6 +5,8 @@
 -- group of several sub-groups x (preferred doc, other doc); qrels one row per (query, doc).
 -- Inputs: stage_prefs, stage_pref_closure (stage_prefs.sql, checked by prefs_problems.sql and
 -- prefs_cycles.sql).
+-- trec_eval: the lines and stage_prefs.sql's closure are stored as staged, for the prefs
+-- measures; the qrels rows are irw's, so that the set's queries are the prefs file's.
 -- qrels: grade 1 when some judgment group rates the document above 0, else 0, so that a prefs set
 -- has its queries and judged run rows as any qrels set (the prefs measures read the two tables here).
 insert into preference_judgments (qrels_set_id, query_id, jg, jsg, doc_id, rel_level)

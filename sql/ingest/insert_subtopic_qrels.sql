@@ -2,6 +2,7 @@
 -- into qrels_subtopics, and one grade per (query, doc) into qrels, under $qrels_set_id.
 -- Grain: qrels_subtopics one row per (query, subtopic, doc); qrels one row per (query, doc).
 -- Inputs: stage_fields (checked by subtopic_qrels_problems.sql).
+-- trec_eval: none (ndeval's file); the qrels rows the ordinary measures read are as follows.
 -- Ordinary measures read qrels: a document's grade there is the highest it has for any subtopic
 -- of the query (relevant to the query when relevant to any of its subtopics, as ndeval's own MAP
 -- counts it).

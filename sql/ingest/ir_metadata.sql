@@ -6,6 +6,7 @@
 -- Inputs: $path, $compression, $head_lines, the macros of line_mode.sql. Only the head of the
 -- file is read, so a 7M-line run pays nothing for it. The block's lines are kept without their
 -- leading '#' and one space, so the stored text is the YAML document the convention writes there.
+-- trec_eval: none (metadata from the file's head, read before anything is staged).
 with head_lines as (
     select line
     from trec_lines($path, $compression)

@@ -5,6 +5,7 @@
 -- line; else the file's first $line_limit lines, and line $line_limit + 1 whatever it holds when
 -- the file has it, which tells warehouse/ingestion/files.py (_stage_lines) that the file goes on; the read
 -- stops there, so a file checked by windows is never read past the window it is refused in).
+-- trec_eval: none (staging; the split into fields is line_mode.sql's, see its trec_eval line).
 -- row_number() over () keeps file order (a single-file scan preserves insertion order) and counts
 -- blank lines, which read as NULL, so line numbers match the file.
 -- Measured on 7M lines: reading and splitting in one statement avoids materializing the raw lines

@@ -5,6 +5,7 @@
 -- Inputs: $path (read as the one file it names: literal_path of line_mode.sql), $compression, and
 -- $may_hold_tab/_cr/_soh (false when warehouse/ingestion/files.py found no such byte in the plain file). A plain file holding CR other than in CR LF line ends, or
 -- U+0001, is refused before it gets here; a compressed one is checked by Python beside this read.
+-- trec_eval: none (reading the staged file, before anything is stored).
 -- Why: as for runs (stage_run_columns.sql), reading columns is several times faster than reading
 -- lines and splitting them (stage_fields.sql, then qrels_problems.sql): on a 98k-line qrels file
 -- ~35 ms of a ~0.3 s evaluation. The reader sees single spaces only, so every field is read as

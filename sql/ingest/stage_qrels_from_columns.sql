@@ -2,6 +2,7 @@
 -- step reads them.
 -- Grain: one row per data line. Inputs: stage_qrels_columns, found clean by
 -- columns_clean.sql (so every grade cast there succeeded).
+-- trec_eval: none (a view of the staged rows as the column reader typed them).
 create or replace temp view stage_qrels as
 select
     query_id,

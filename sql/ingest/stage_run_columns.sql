@@ -8,6 +8,7 @@
 -- found no such byte in the plain file: memchr over 254 MB costs ~0.05 s, searching 7M rows' fields
 -- in SQL ~0.1-0.3 s per byte). A plain file holding CR other than in CR LF line ends, or U+0001, is
 -- refused before it gets here; a compressed one is checked by Python beside this read.
+-- trec_eval: none (reading the staged file, before anything is stored).
 -- Why: reading columns is ~3x faster than reading lines and splitting them (stage_fields.sql),
 -- but the column reader sees single spaces only and converts numbers more loosely than trec_eval
 -- reads them, so every field is read as text (run_columns_read.sql) and judged with line mode's

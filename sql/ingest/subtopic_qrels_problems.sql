@@ -2,6 +2,7 @@
 -- one row per problem, in line order.
 -- Grain: one row per (line, reason).
 -- Inputs: stage_fields (the file split into fields, sql/ingest/stage_fields.sql).
+-- trec_eval: none (ndeval's format, whose rules follow).
 -- ndeval: every line is `qid subtopic docid grade`, the grade an integer; a (query, subtopic, doc)
 -- judged twice is an error (ndeval would keep one of the two silently). The same document judged
 -- for several subtopics of a query is the point of the format.

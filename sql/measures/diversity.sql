@@ -6,6 +6,7 @@
 -- (the query set), $level (relevant means grade >= level, per subtopic), $depth (-M),
 -- $judged_only (-J), eval_params (measure, family, k, alpha, beta; families alpha_ndcg, err_ia,
 -- nrbp, nnrbp, p_ia, strec) of $measures.
+-- trec_eval: none (it has no diversity measure); what of ndeval this reproduces follows.
 -- ndeval, as pyndeval runs it:
 --   order: score as a double descending, then docid ASCENDING (pyndeval sorts (-score, docid)
 --     before handing ranks to ndeval; ndeval alone would use the rank column, or with -traditional

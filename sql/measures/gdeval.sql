@@ -4,6 +4,7 @@
 -- Inputs: eval_run_rows_graded (sql/eval/04b: every run row of the query set with its grade),
 -- eval_qrels (the ideal's grades), eval_run_queries (the query set), $depth (-M), $judged_only
 -- (-J), eval_params (measure, family, k; family gdeval_err or gdeval_ndcg) of $measures.
+-- trec_eval: none (gdeval.pl's measures, by its conventions below); -M then -J, trec_eval's order.
 -- gdeval.pl's conventions, kept here:
 --   order: score as a double descending, then docid descending (Perl's `lt`, byte order), whatever
 --     --compat says (trec_eval 9.0.8's float32 ties do not apply); the rank column is ignored.

@@ -2,6 +2,7 @@
 -- as sql/ingest/count_run.sql sets one run's.
 -- Grain: one update of each run of the chunk.
 -- Inputs: run_queries, runs, oneshot_runs (name).
+-- trec_eval: as sql/ingest/count_run.sql: a run's rows are the sum of its queries' num_ret.
 update runs
 set row_count = counts.row_count,
     query_count = counts.query_count

@@ -2,6 +2,7 @@
 -- staged by stage_runs.sql, as sql/ingest/insert_run_queries.sql stores one run's.
 -- Grain: one row per run x query.
 -- Inputs: stage_runs_columns, oneshot_runs (name, file_id), runs.
+-- trec_eval: num_ret counts a query's lines, before -M, as sql/ingest/insert_run_queries.sql.
 insert into run_queries (run_id, query_id, num_ret)
 select
     r.run_id,

@@ -3,6 +3,7 @@
 -- Grain: one row per qrels set x run x judged (query, doc) of the runs of oneshot_runs.
 -- Inputs: run_rows, qrels (through judged_rows.sql), runs, oneshot_runs (name): only this chunk's runs, as runs stored before
 -- (another chunk, or a file ingested alone) are linked already.
+-- trec_eval: ranks are run_rows.trec_rank, unchanged (judged_rows.sql's rule, as for one run).
 insert into judged_run_rows (qrels_set_id, run_id, query_id, doc_id, trec_rank)
 select
     j.qrels_set_id,

@@ -8,6 +8,7 @@
 -- doc, scores one row per evaluation x run x query x measure ...).
 -- Inputs: none; written by sql/ingest/ and warehouse/evaluation/evaluator.py exactly as a warehouse
 -- is.
+-- trec_eval: none (table definitions only; no row is written here).
 -- What it leaves out: the schema history (irw_schema), views, macros, the tables the one-shot does
 -- not use, and every key but the primary key of evaluated (evaluation_id, run_id, measure) and the
 -- primary key of measures (measure) (evaluator.py's upserts need them; evaluated stays empty:

@@ -3,6 +3,7 @@
 -- has no row.
 -- Inputs: evaluations; $qrels_set_id, $settings_keys (warehouse.evaluation.evaluator.Settings.key, one per
 -- relevance level the report's measures use: AP(rel=2) reads the evaluation at level 2).
+-- trec_eval: none (bookkeeping: which stored evaluations the report reads).
 select settings_key, evaluation_id
 from evaluations
 where qrels_set_id = $qrels_set_id

@@ -1,6 +1,7 @@
 -- run_metadata: what the warehouse knows about each run a report shows.
 -- Grain: one row per requested run, in the order of report_runs.run_position.
 -- Inputs: runs; report_runs (temporary: run_id, run_position; warehouse/reports/scope.py).
+-- trec_eval: none (the runs' metadata; no score is read).
 -- run_date is the run's date recorded at ingest and date_source where it came from ('--date',
 -- 'ir_metadata', 'folder name' or 'file mtime'; schema 007); the ingest time itself is left out so a report
 -- depends only on the data. rows_stored is false for a run evaluated on Spark and stored without

@@ -5,6 +5,7 @@
 -- Inputs: written by warehouse/ingestion/files.py; values '--date' (given by the user: `irw ingest run
 -- --date`, or date= in Python), 'ir_metadata' (the `date:` key of the run file's ir_metadata
 -- header) and 'file mtime' (the file's modification time, the fallback).
+-- trec_eval: none (a run's date; no measure reads it).
 -- Why: runs copied together share one file time, so a history ordered by it means nothing unless
 -- a reader can tell a recorded date from a file time. Runs stored before this version were dated
 -- by their file time (created or modified), so they get 'file mtime'. Written to run again

@@ -3,6 +3,7 @@
 -- number, BEIR's `query-id corpus-id score`, is refused by name). Spark SQL.
 -- Grain: one row per file.
 -- Inputs: irw_lines (text_lines.sql).
+-- trec_eval: none (local ingest's header check, restated in Spark SQL).
 select
     file,
     min(line_no) as line_no,

@@ -10,6 +10,7 @@
 -- Grain: one row per problem. Inputs: irw_qrels_input (qrels_set_id, query_id, doc_id as text,
 -- grade as given, frame_row: the row's monotonically_increasing_id, in the frame's order);
 -- :grade_floating, whether the grade column is floating-point (NaN is missing there).
+-- trec_eval: none (local ingest's checks of a data frame, restated in Spark SQL).
 with roles as (
     select frame_row, 1 as role_order, 'query' as role, query_id as value, query_id is null as missing
     from irw_qrels_input

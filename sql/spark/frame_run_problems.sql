@@ -11,6 +11,7 @@
 -- frame_no, the DataFrame's place among those given, and frame_row, the row's
 -- monotonically_increasing_id in its frame; both null for the rows of text files, which
 -- spark/run_problems.sql checks); :ranked, whether the frames have a rank column.
+-- trec_eval: none (local ingest's checks of a data frame, restated in Spark SQL).
 with frame_rows as (
     select * from irw_run_input where frame_no is not null
 ),

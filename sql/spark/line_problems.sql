@@ -3,6 +3,7 @@
 -- messages. Spark SQL, checked before the field rules (run_problems.sql, qrels_problems.sql), as
 -- local ingest refuses such a file before reading its fields.
 -- Grain: one row per (file, line, reason). Inputs: irw_lines (text_lines.sql's raw_problems).
+-- trec_eval: none (local ingest's checks of a line's bytes, restated in Spark SQL).
 -- As local ingest, which stops at the first bytes DuckDB cannot decode, only a file's first line
 -- that is not UTF-8 is reported; every CR and U+0001 is.
 with problems as (

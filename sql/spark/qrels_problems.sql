@@ -4,6 +4,7 @@
 -- of the file's first line that has 3 or 4, an integer grade (negative grades are judged, as in
 -- trec_eval), no document judged twice for a query.
 -- Grain: one row per (file, line, reason). Inputs: irw_lines.
+-- trec_eval: none (local ingest's checks of qrels lines, restated in Spark SQL).
 with file_shapes as (
     select
         file,

@@ -6,6 +6,7 @@
 -- docs/input-formats.md writes it and finite; a document twice for one query is an error naming
 -- both lines.
 -- Grain: one row per (file, line, reason). Inputs: irw_lines (text_lines.sql's rows), :strict.
+-- trec_eval: none (local ingest's checks of run lines, restated in Spark SQL).
 with field_problems as (
     select
         file,

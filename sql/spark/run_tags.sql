@@ -2,6 +2,7 @@
 -- each, as warehouse/ingestion/files.py's staged_tag reads them (trec_eval prints the last line's tag as
 -- runid; irw's rules refuse a file with two tags). Spark SQL.
 -- Grain: one row per file x tag. Inputs: irw_lines.
+-- trec_eval: the runid is a file's last data line's tag; last_line lets staged_tag pick it.
 select
     file,
     fields[5] as tag,

@@ -4,6 +4,7 @@
 -- fields ending in an integer (qrels). Spark SQL; warehouse/engines/spark.py raises local ingest's error.
 -- Grain: one row per file where the share is reached (the first line is judged in Python).
 -- Inputs: irw_lines (text_lines.sql), :kind ('run' or 'qrels': what the files were given as).
+-- trec_eval: none (local ingest's check for swapped files, restated in Spark SQL).
 with per_file as (
     select
         file,

@@ -5,6 +5,8 @@
 -- '\n', with file = _metadata.file_path, block = _metadata.file_block_start, the start of the
 -- split of the file the line was read from, and row_id = monotonically_increasing_id() from the
 -- same scan).
+-- trec_eval: as sql/ingest/line_mode.sql's, restated below: fields split on runs of spaces and
+-- tabs, and a line whose first field starts with '#' is a comment.
 -- Line numbers without a sort: Spark reads a file as splits (a compressed file as one), each line
 -- belonging to the split it starts in; a split is read in order within one task, where
 -- monotonically_increasing_id() counts up by one per row. So a line's number in its split is its
