@@ -4,7 +4,7 @@
 -- cleanly goes through line mode instead, which names lines; see warehouse/ingestion/files.py).
 -- Inputs: $path (a list of the one file), $compression, $skip (the comment and blank lines heading the file), $first_tag
 -- (the tag of the first data line; NULL when the head holds none, which fails every line), $strict, the
--- macros of run_field_rules.sql, and $may_hold_tab/_cr/_soh/_vt/_ff (false when warehouse/ingestion/files.py
+-- macros of run_field_rules.sql, $row_cap (at most $row_cap + 1 rows are staged), and $may_hold_tab/_cr/_soh/_vt/_ff (false when warehouse/ingestion/files.py
 -- found no such byte in the plain file: memchr over 254 MB costs ~0.05 s, searching 7M rows' fields
 -- in SQL ~0.1-0.3 s per byte). A plain file holding CR other than in CR LF line ends, or U+0001, is
 -- refused before it gets here; a compressed one is checked by Python beside this read.

@@ -765,8 +765,10 @@ def _few(names: Sequence[str], shown: int = 3) -> str:
 
 def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Measure]) -> None:
     """Measures that need something of the qrels set say so before anything is computed: the
-    diversity measures need subtopic judgments; gdeval's ERR refuses grades above 4, as gdeval.pl
-    does (its stopping chance (2^g - 1) / 16 would pass 1)."""
+    judgment-group measures (trec_eval -R qrels_jg) and the diversity measures need subtopic
+    judgments (the groups are stored as subtopics); the preference measures need preference
+    judgments; gdeval's ERR refuses grades above 4, as gdeval.pl does (its stopping chance
+    (2^g - 1) / 16 would pass 1)."""
     has_subtopics: list[bool] = []  # asked once, by the first measure that needs subtopics
 
     def subtopics() -> bool:
