@@ -3,7 +3,7 @@
 -- Grain: one row per data line (line numbers are not kept: a file this reader does not take
 -- cleanly goes through line mode instead, which names lines; see warehouse/ingestion/files.py).
 -- Inputs: $path (read as the one file it names: literal_path of line_mode.sql), $compression, $row_cap
--- (the rows staged at most, less one), and
+-- (at most $row_cap + 1 rows are staged), and
 -- $may_hold_tab/_cr/_soh (false when warehouse/ingestion/files.py found no such byte in the plain file). A plain file holding CR other than in CR LF line ends, or
 -- U+0001, is refused before it gets here; a compressed one is checked by Python beside this read.
 -- trec_eval: none (reading the staged file, before anything is stored).
