@@ -249,11 +249,14 @@ class Comparison(PaperTables, Tabular):
             if r is None:
                 values = [None] * 8
             else:
+                # a pair not tested (a value that is no number) is neither significant nor not
                 values = [r.mean_a, r.mean_b, r.diff, r.ci_low, r.ci_high, r.p_value, row.p_adjusted,
-                          row.significant]
+                          None if missing(r.p_value) else row.significant]
                 values = [None if missing(v) else v for v in values]
+            # a pair with a value that is no number has no order, so no wins, ties or losses
+            counted = r is not None and not missing(r.mean_a)
             out.append((row.measure.name, row.run, row.baseline, row.paired, *values,
-                        *(3 * [None] if r is None else [r.wins, r.ties, r.losses])))
+                        *([r.wins, r.ties, r.losses] if counted else 3 * [None])))
         return Table(columns, out)
 
     def __repr__(self) -> str:
@@ -276,9 +279,7 @@ class Comparison(PaperTables, Tabular):
         lines = [f"qrels {self.qrels}; {self.settings.describe()}",
                  f"test: {self.stats.describe_test()}; alpha {self.stats.alpha:g}",
                  f"confidence interval: {self.stats.describe_ci()}",
-                 f"correction: {CORRECTIONS[self.stats.correction]} over {plural(self.tested, 'comparison')} "
-                 f"({'every run against ' + self.baseline if self.baseline else 'all pairs'} x "
-                 f"{plural(len(self.measures), 'measure')})",
+                 self._correction_note(),
                  "queries: each pair is tested over the queries both runs were evaluated on; "
                  "means are over those queries"]
         seen = set()
@@ -293,6 +294,16 @@ class Comparison(PaperTables, Tabular):
             lines.append(f"not tested (not a mean over queries): {', '.join(untested)}")
         lines += self._undefined_means()
         return lines
+
+    def _correction_note(self) -> str:
+        """The family corrected together: the pairs of the measures that are tested (means over
+        queries), not of every measure chosen."""
+        tested_measures = [m for m in self.measures if testable(m)]
+        if not tested_measures:
+            return "correction: none: no measure chosen is a mean over queries, so no pair was tested"
+        return (f"correction: {CORRECTIONS[self.stats.correction]} over {plural(self.tested, 'comparison')} "
+                f"({'every run against ' + self.baseline if self.baseline else 'all pairs'} x "
+                f"{plural(len(tested_measures), 'measure')})")
 
     def _undefined_means(self) -> list[str]:
         """Why a pair of a testable measure was not tested although its runs share queries: a
@@ -370,6 +381,13 @@ def compared_runs(runs: Sequence[str], baseline: str | None) -> list[str]:
 
 def compare_scope(scope: Scope, names: Sequence[str], baseline: str | None, stats: StatsSettings, *,
                   values: bool = False) -> Comparison:
+    if scope.measures and not any(testable(m) for m in scope.measures):
+        # every row would be blank: a comparison that tests nothing is no result
+        several = len(scope.measures) > 1
+        raise UsageError(f"a comparison tests means over queries, and "
+                         f"{'no measure chosen is one' if several else 'the measure chosen is not one'} "
+                         f"({', '.join(m.name for m in scope.measures)}): evaluate {'them' if several else 'it'} "
+                         "instead, or compare on a mean such as AP or nDCG@10")
     if baseline is not None:
         pairs = [(run, baseline) for run in names if run != baseline]
     else:

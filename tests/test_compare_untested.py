@@ -1,0 +1,71 @@
+"""What `irw compare` says of pairs it does not test (a user-measure author's walk, DL19):
+
+1. With only measures that are not means over queries (GMAP, num_rel_ret, a user measure with
+   `aggregate: sum`), every row was blank, the correction line said "over 0 comparisons (every run
+   against BM25 x 2 measures)" and the command exited 0: a comparison that tests nothing is now a
+   usage error saying what to do. With some such measures among others, the correction counts the
+   measures it tested, not every measure chosen.
+2. A pair whose values are no number (a measure's NaN) is not tested, yet its row said
+   significant false and 0 wins, 0 ties, 0 losses over 43 queries: those cells are now empty, as
+   the others of an untested row are.
+"""
+from __future__ import annotations
+
+import pytest
+
+import warehouse
+from conftest import Cli
+from warehouse.errors import UsageError
+
+NAN_MEASURE = """-- measure: nanv
+-- parameters: none
+-- aggregate: mean
+select run_id, query_id, case when query_id like '1%' then cast('nan' as double) else 0.5 end as value
+from ranked_judged
+group by run_id, query_id
+"""
+
+
+@pytest.fixture(scope="module")
+def dl19(conformance, tmp_path_factory) -> Cli:
+    folder = conformance / "dl19-passage"
+    irw = Cli(tmp_path_factory.mktemp("compare_untested") / "irw.duckdb")
+    assert irw("ingest", "qrels", folder / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for run in ("BM25", "BM25_RM3"):
+        assert irw("ingest", "run", folder / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
+    measure = tmp_path_factory.mktemp("measures") / "nanv.sql"
+    measure.write_text(NAN_MEASURE, encoding="utf-8")
+    assert irw("measures", "add", measure).exit_code == 0
+    return irw
+
+
+def test_a_comparison_of_measures_that_are_not_means_is_refused(dl19, tmp_path):
+    result = dl19("compare", "BM25_RM3", "--baseline", "BM25", "-m", "GMAP", "-m", "num_rel_ret")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("Error: a comparison tests means over queries, and no measure chosen is one (GMAP, "
+                             "NumRelRet): evaluate them instead, or compare on a mean such as AP or nDCG@10\n")
+    page = dl19("report", "compare", "BM25_RM3", "--baseline", "BM25", "-m", "GMAP", "-o", tmp_path / "c.html")
+    assert page.exit_code == 2 and "the measure chosen is not one (GMAP)" in page.stderr
+    assert not (tmp_path / "c.html").exists()
+    with warehouse.open(dl19.db) as wh:
+        with pytest.raises(UsageError, match="evaluate it instead"):
+            wh.compare(["BM25", "BM25_RM3"], "dl19", "GMAP")
+
+
+def test_the_correction_counts_the_measures_it_tested(dl19):
+    result = dl19("compare", "BM25_RM3", "--baseline", "BM25", "-m", "GMAP", "-m", "AP", "-m", "P@10")
+    assert result.exit_code == 0, result.stderr
+    assert ("# correction: Holm-Bonferroni step-down over 2 comparisons (every run against BM25 x 2 measures)\n"
+            in result.stderr), result.stderr
+    assert "# not tested (not a mean over queries): GMAP\n" in result.stderr
+
+
+def test_a_pair_with_values_that_are_no_number_is_neither_significant_nor_counted(dl19):
+    with warehouse.open(dl19.db) as wh:
+        table = wh.compare(["BM25", "BM25_RM3"], "dl19", ["nanv", "AP"], baseline="BM25").table()
+    rows = {row[0]: dict(zip(table.columns, row)) for row in table.rows}
+    untested = rows["nanv"]
+    assert untested["queries"] == 43
+    assert [untested[c] for c in ("p", "significant", "wins", "ties", "losses")] == [None] * 5
+    tested = rows["AP"]
+    assert tested["significant"] is True and tested["wins"] + tested["ties"] + tested["losses"] == 43
