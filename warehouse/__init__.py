@@ -27,14 +27,14 @@ _EXPORTS = {
         "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotEvaluated", "NotFoundError", "Problem",
         "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
         "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed", "WarehouseDamaged",
-        "WarehouseLocked"), "errors"),
+        "WarehouseLocked", "Note"), "errors"),
 }
 
 __all__ = [
     "Warehouse", "open", "evaluate_files", "evaluate_on_spark", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
     "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
     "MeasureError", "NotEvaluated", "BatchError", "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed",
-    "WarehouseDamaged", "WarehouseLocked",
+    "WarehouseDamaged", "WarehouseLocked", "Note",
 ]
 
 
@@ -62,5 +62,5 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the names __getattr__ provides
                                   MissingExtraError, NotAWarehouse, NotFoundError, Problem, QueryError,
                                   QueryTimeoutError, ReadOnlyError, SchemaVersionError, UsageError,
                                   WarehouseClosed, WarehouseDamaged, WarehouseLocked, WarehouseNotFound,
-                                  WarehouseOpenError)
+                                  WarehouseOpenError, Note)
     from warehouse.formats.table import Table  # noqa: F401

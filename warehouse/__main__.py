@@ -51,7 +51,7 @@ def interrupted() -> int:
 
 
 def _notes_on_stderr() -> None:
-    """The library's notes (warnings of warehouse's modules, as warehouse/ingestion/files.py's
+    """The library's notes (warehouse.errors.Note warnings, as warehouse/ingestion/files.py's
     LeftOutNote: a document left out of a folder's runs) said as the command's other notes are:
     a line each on stderr, its control characters escaped, each once; whatever -W or
     PYTHONWARNINGS says of warnings. Other warnings are shown as Python shows them."""
@@ -62,8 +62,8 @@ def _notes_on_stderr() -> None:
     said: set[str] = set()
 
     def show(message, category, filename, lineno, file=None, line=None) -> None:
-        module = sys.modules.get("warehouse.ingestion.files")
-        if module is None or not issubclass(category, module.LeftOutNote):
+        module = sys.modules.get("warehouse.errors")
+        if module is None or not issubclass(category, module.Note):
             python_shows(message, category, filename, lineno, file, line)
             return
         from warehouse.formats.escaping import shown

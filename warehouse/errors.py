@@ -4,6 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+class Note(UserWarning):
+    """What the library says beside a result that is no error (a document left out of a folder's
+    runs, a user measure that gave no row): a warning to a Python caller, a line on stderr of the
+    irw command (warehouse/__main__.py)."""
+
+
 class IrwError(Exception):
     """Base class of every error irw reports to a user."""
 

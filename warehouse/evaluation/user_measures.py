@@ -623,7 +623,25 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
                                         "x query (group by run_id, query_id)")
             seen.add((run_id, query_id))
             rows.append((stored_name(m), run_id, query_id, value))
+        if not seen:
+            _say_no_row(m.name, definition.path, len(run_ids))
     return rows
+
+
+def _say_no_row(name: str, path: str, runs: int) -> None:
+    """A Note: the measure gave no row for any query of the runs evaluated, so each of their values
+    is 0 (a query it gives no row scores 0). Almost always a filter of its own (`where qrels =
+    'dl21'`, `level = 1`, copied from an `irw sql` over the view) that the evaluation's qrels set
+    or level does not meet: the rows it reads are already the evaluation's."""
+    import warnings
+
+    from warehouse.errors import Note
+
+    warnings.warn(Note(f"{name} ({path}) gave no row for any query of the {runs:,} run{'s' if runs != 1 else ''} "
+                       "evaluated, so every value is 0 (a query it gives no row scores 0): the ranked_judged rows "
+                       "it reads are already this evaluation's runs, qrels set and level, so a filter on qrels or "
+                       "level of its own is not needed, and one naming another set or level keeps no row"),
+                  stacklevel=2)
 
 
 def _too_slow(doing: str) -> str:

@@ -28,7 +28,7 @@ from warehouse.store import transfer
 from warehouse.store.catalog import GLOB_CHARS, delete_qrels_set, delete_run, refuse_bad_name
 from warehouse.engines.duckdb import (SPILL_LIMIT_ADVICE, Database, DuckDBError, DuckDBInvalidInput, DuckDBIOError,
                                       DuckDBOutOfMemory, memory_limit, spill_limit_met, spill_limit_said)
-from warehouse.errors import ConflictError, InputFileError, Problem, UsageError
+from warehouse.errors import ConflictError, InputFileError, Note, Problem, UsageError
 from warehouse.resources import composed_sql, read_sql
 
 # Extensions DuckDB decompresses itself, and those Python decompresses into a FIFO DuckDB reads (_Feed).
@@ -234,7 +234,7 @@ DOCUMENT_SUFFIXES = frozenset((".md", ".markdown", ".rst", ".html", ".htm", ".pd
 DOCUMENT_NAMES = frozenset(("readme", "license", "licence", "notice", "changelog", "copying", "authors"))
 
 
-class LeftOutNote(UserWarning):
+class LeftOutNote(Note):
     """A file of a folder given as input that is left out of its files as a document (folder_files).
     A library user sees it as a warning; the irw command says it as a line on stderr
     (warehouse/__main__.py)."""

@@ -1,0 +1,65 @@
+"""A user measure that gives no row for any query of the runs evaluated stored zeros with nothing said
+(a user-measure author's walk): most often a filter of the file's own, `where qrels = 'dl21' and
+level = 1` copied from an `irw sql` over ranked_judged, which an evaluation on another set or level
+never meets. Each value is still 0, as docs/measures.md says of a query given no row, and the
+command says why on stderr (a Python caller gets a warehouse.Note warning)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+import warehouse
+from conftest import Cli
+from warehouse.errors import Note
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FILTERED = """-- measure: p10dl
+-- parameters: none
+-- aggregate: mean
+select run_id, query_id, count(*) filter (where is_rel and rank <= 10) / 10 as value
+from ranked_judged
+where qrels = 'dl21' and level = 1
+group by run_id, query_id
+"""
+
+
+@pytest.fixture(scope="module")
+def dl19(conformance, tmp_path_factory) -> Cli:
+    folder = conformance / "dl19-passage"
+    irw = Cli(tmp_path_factory.mktemp("no_row") / "irw.duckdb")
+    assert irw("ingest", "qrels", folder / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for run in ("BM25", "BM25_RM3"):
+        assert irw("ingest", "run", folder / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
+    measure = tmp_path_factory.mktemp("measures") / "p10dl.sql"
+    measure.write_text(FILTERED, encoding="utf-8")
+    assert irw("measures", "add", measure).exit_code == 0
+    irw.measure_path = measure
+    return irw
+
+
+def test_irw_eval_says_the_measure_gave_no_row(dl19):
+    result = subprocess.run([sys.executable, "-m", "warehouse", "eval", "-m", "p10dl", "-m", "P@10", "BM25",
+                             "BM25_RM3", "--db", str(dl19.db)], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[2].split() == ["BM25", "43", "0.0000", "0.6186"]  # trec_eval's P_10
+    assert result.stderr.startswith(
+        f"p10dl ({dl19.measure_path}) gave no row for any query of the 2 runs evaluated, so every value is 0 (a "
+        "query it gives no row scores 0): the ranked_judged rows it reads are already this evaluation's runs, qrels "
+        "set and level, so a filter on qrels or level of its own is not needed, and one naming another set or level "
+        "keeps no row\n"), result.stderr
+
+
+def test_a_python_caller_gets_a_note(dl19):
+    with warehouse.open(dl19.db) as wh, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluation = wh.evaluate(["BM25"], "dl19", ["p10dl"], level=2)
+    assert evaluation.value("BM25", "p10dl") == 0.0
+    assert [w.category for w in caught] == [Note]
+    assert "gave no row for any query of the 1 run evaluated" in str(caught[0].message)
