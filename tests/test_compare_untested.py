@@ -69,3 +69,31 @@ def test_a_pair_with_values_that_are_no_number_is_neither_significant_nor_counte
     assert [untested[c] for c in ("p", "significant", "wins", "ties", "losses")] == [None] * 5
     tested = rows["AP"]
     assert tested["significant"] is True and tested["wins"] + tested["ties"] + tested["losses"] == 43
+
+
+# -- 3. what the reports say of measures that are not means -----------------------------------------
+
+def test_a_comparison_s_paper_table_leaves_out_what_it_did_not_compare(dl19):
+    """Its GMAP and NumRelRet columns were all "--" under a caption of "Mean AP, GMAP, NumRelRet"."""
+    result = dl19("compare", "BM25_RM3", "--baseline", "BM25", "-m", "AP", "-m", "GMAP", "-m", "num_rel_ret",
+                  "-f", "markdown")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "| | Run | AP |"
+    table = result.stdout.split("\n\n")[0]
+    assert "GMAP" not in table and " -- " not in table
+    assert result.stdout.rstrip().endswith(
+        "The best value of each measure is in bold. GMAP, NumRelRet are not means over queries, so not compared (an "
+        "evaluation gives their values).")
+
+
+def test_the_pages_say_which_values_are_not_means(dl19, tmp_path):
+    board = dl19("report", "leaderboard", "-m", "AP", "-m", "GMAP", "-m", "num_rel_ret", "-o", tmp_path / "lb.html")
+    assert board.exit_code == 0, board.stderr
+    assert ("values are means over queries (GMAP: a geometric mean over queries; NumRelRet: a sum over queries), "
+            "shown to 4 decimals") in (tmp_path / "lb.html").read_text(encoding="utf-8")
+    run = dl19("report", "run", "BM25", "-m", "AP", "-m", "GMAP", "-o", tmp_path / "run.html")
+    assert run.exit_code == 0, run.stderr
+    assert ("BM25's values are means over its 43 evaluated queries (GMAP: a geometric mean over queries)."
+            in (tmp_path / "run.html").read_text(encoding="utf-8"))
+    latex = dl19("report", "leaderboard", "-m", "AP", "-m", "num_rel_ret", "-f", "latex")
+    assert "over 43 queries of qrels dl19 (NumRelRet: a sum over queries)." in latex.stdout

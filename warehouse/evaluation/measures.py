@@ -354,6 +354,11 @@ class Measure:
         return self.family.aggregate
 
     @property
+    def is_mean(self) -> bool:
+        """Summarized as a mean over queries (sql/eval/summary_rule.sql), so paired tests compare it."""
+        return self.family.aggregate == MEAN
+
+    @property
     def is_count(self) -> bool:
         """A count (num_ret, num_q ...): summed over queries and printed as an integer."""
         return self.family.aggregate == SUM
@@ -851,6 +856,17 @@ def suggestion(spec: str) -> str | None:
 # and when a measure is added or removed.
 USER_SQL_PREFIX = "user:"
 USER_FAMILIES: dict[str, Family] = {}
+
+
+AGGREGATE_WORDS = {SUM: "a sum over queries", GEO: "a geometric mean over queries", COUNT: "a count of queries"}
+
+
+def not_means(measures: Iterable[Measure]) -> str:
+    """What the measures summarized otherwise than by a mean over queries are (sql/eval/summary_rule.sql),
+    said after "values are means over queries": " (GMAP: a geometric mean over queries; NumRelRet: a
+    sum over queries)", or "" when every one is a mean."""
+    others = [f"{m.name}: {AGGREGATE_WORDS.get(m.aggregate, m.aggregate)}" for m in measures if not m.is_mean]
+    return f" ({'; '.join(others)})" if others else ""
 
 
 def user_family(name: str, parameters: tuple, aggregate: str, description: str, definition_hash: str) -> Family:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from warehouse.formats.formatting import format_number
 from warehouse.evaluation.stats import CORRECTIONS, StatsSettings
+from warehouse.evaluation.measures import not_means
 from warehouse.reports.scope import Scope
 
 
@@ -41,7 +42,7 @@ def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None
                                      if s.compat == 9 else "10.0: double scores; interpolated precision at "
                                      "round(x R) relevant")),
         ("Measures", ", ".join(m.name for m in scope.measures) + f" (primary: {scope.primary.name}); "
-                     f"values are means over queries, shown to 4 decimals"),
+                     f"values are means over queries{not_means(scope.measures)}, shown to 4 decimals"),
     ]
     if stats is not None:
         items += [

@@ -14,6 +14,7 @@ from warehouse.evaluation.measures import Measure, parse_all
 from warehouse.evaluation.stats import StatsSettings
 from warehouse.formats.cells import said_name
 from warehouse.formats.table import Table, Tabular
+from warehouse.evaluation.measures import not_means
 from warehouse.reports.display import plural, wins_ties_losses
 from warehouse.reports.footer import settings_items
 from warehouse.reports.files import page_key
@@ -69,6 +70,11 @@ class RunPage(Tabular):
     leaderboard_family: bool
     tie_spread: bool = False    # some query's primary value depends on the order of tied documents
     ties_note: str = ""         # why the range over tie orders is left out, where the settings refuse it
+
+    @property
+    def not_means(self) -> str:
+        """What the measures that are not means over queries are (measures.not_means), for the page's note."""
+        return not_means(self.scope.measures)
 
     def __repr__(self) -> str:
         # the dataclass's own repr printed every query row, chart and Measure; as Leaderboard's

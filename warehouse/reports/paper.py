@@ -13,6 +13,7 @@ from string import ascii_lowercase
 
 from warehouse.formats.escaping import shown
 from warehouse.formats.formatting import format_number
+from warehouse.evaluation.measures import not_means
 from warehouse.evaluation.stats import CORRECTIONS, TESTS
 
 
@@ -53,8 +54,15 @@ def from_comparison(comparison, higher_is_better) -> PaperTable:
         if row.result is not None and row.result.n > 0:
             means.setdefault((row.run, row.measure.name), row.result.mean_a)
             means.setdefault((row.baseline, row.measure.name), row.result.mean_b)
-    return build(runs, comparison.measures, means, comparison.rows, comparison.baseline, comparison.qrels,
-                 comparison.stats, comparison.tested, higher_is_better)
+    # a measure that is not a mean over queries is not tested, so the comparison holds no value of it:
+    # its column would be all "--"; the caption names it instead
+    tested = [m for m in comparison.measures if m.is_mean]
+    untested = [m.name for m in comparison.measures if not m.is_mean]
+    one = len(untested) == 1
+    left_out = (f" {', '.join(untested)} {'is not a mean' if one else 'are not means'} over queries, so not "
+                f"compared (an evaluation gives {'its' if one else 'their'} values)." if untested else "")
+    return build(runs, tested, means, comparison.rows, comparison.baseline, comparison.qrels,
+                 comparison.stats, comparison.tested, higher_is_better, left_out=left_out)
 
 
 def from_leaderboard(board, higher_is_better) -> PaperTable:
@@ -91,7 +99,8 @@ def _query_text(queries: set[int], run_queries: dict[str, int] | None) -> str:
 
 
 def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_rows, baseline: str | None,
-          qrels: str, stats, tested: int, higher_is_better, run_queries: dict[str, int] | None = None) -> PaperTable:
+          qrels: str, stats, tested: int, higher_is_better, run_queries: dict[str, int] | None = None,
+          left_out: str = "") -> PaperTable:
     """Runs x measures from the means and the tested pairs (reports.PairRow: run against baseline,
     direction after correction). run_queries: each run's query count where its means are over its
     own queries (a leaderboard's), for the caption."""
@@ -124,12 +133,12 @@ def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_r
     against = f"every run against {baseline}" if baseline else "every pair of runs"
     correction = CORRECTIONS[stats.correction]
     comparisons = f"{tested} comparison{'' if tested == 1 else 's'}"
-    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}. A superscript letter "
-               f"marks a run significantly better than the run of that letter: {TESTS[stats.test]}, "
+    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}{not_means(measures)}. "
+               f"A superscript letter marks a run significantly better than the run of that letter: {TESTS[stats.test]}, "
                f"two-sided, {against}, "
                + (f"{correction} correction over {comparisons}, " if stats.correction != "none"
                   else "no correction for multiple testing, ")
-               + f"alpha {stats.alpha:g}. The best value of each measure is in bold.")
+               + f"alpha {stats.alpha:g}. The best value of each measure is in bold.{left_out}")
     return PaperTable(runs, letters, names, cells, caption)
 
 

@@ -141,7 +141,7 @@ def tie_forms_left_out(measure: Measure, settings: Settings) -> str:
 
 def testable(m: Measure) -> bool:
     """Paired tests compare means: measures summarized otherwise (sums, geometric means) are not tested."""
-    return m.aggregate == "mean"
+    return m.is_mean
 
 
 def higher_is_better(m: Measure) -> bool | None:
