@@ -544,6 +544,21 @@ def irw(db_path: Path) -> Cli:
     return Cli(db_path)
 
 
+def dl19_with_measure(conformance: Path, folder: Path, measure_name: str, measure_text: str) -> tuple[Cli, Path]:
+    """A warehouse in folder holding DL19's qrels (`dl19`), its BM25 and BM25_RM3 runs and one user
+    measure (measure_name.sql, of measure_text): the irw that runs on it, and the measure's file."""
+    data = conformance / "dl19-passage"
+    irw = Cli(folder / "irw.duckdb")
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for run in ("BM25", "BM25_RM3"):
+        assert irw("ingest", "run", data / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
+    measure = folder / f"{measure_name}.sql"
+    measure.write_text(measure_text, encoding="utf-8")
+    added = irw("measures", "add", measure)
+    assert added.exit_code == 0, added.stderr
+    return irw, measure
+
+
 # -- irw in a subprocess, run in steps ----------------------------------------------------------------
 @dataclass
 class View:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 import warehouse
-from conftest import Cli
+from conftest import Cli, dl19_with_measure
 from warehouse.errors import UsageError
 
 NAN_MEASURE = """-- measure: nanv
@@ -28,15 +28,7 @@ group by run_id, query_id
 
 @pytest.fixture(scope="module")
 def dl19(conformance, tmp_path_factory) -> Cli:
-    folder = conformance / "dl19-passage"
-    irw = Cli(tmp_path_factory.mktemp("compare_untested") / "irw.duckdb")
-    assert irw("ingest", "qrels", folder / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
-    for run in ("BM25", "BM25_RM3"):
-        assert irw("ingest", "run", folder / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
-    measure = tmp_path_factory.mktemp("measures") / "nanv.sql"
-    measure.write_text(NAN_MEASURE, encoding="utf-8")
-    assert irw("measures", "add", measure).exit_code == 0
-    return irw
+    return dl19_with_measure(conformance, tmp_path_factory.mktemp("compare_untested"), "nanv", NAN_MEASURE)[0]
 
 
 def test_a_comparison_of_measures_that_are_not_means_is_refused(dl19, tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import warehouse
-from conftest import Cli
+from conftest import Cli, dl19_with_measure
 from warehouse.errors import Note
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,14 +31,7 @@ group by run_id, query_id
 
 @pytest.fixture(scope="module")
 def dl19(conformance, tmp_path_factory) -> Cli:
-    folder = conformance / "dl19-passage"
-    irw = Cli(tmp_path_factory.mktemp("no_row") / "irw.duckdb")
-    assert irw("ingest", "qrels", folder / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
-    for run in ("BM25", "BM25_RM3"):
-        assert irw("ingest", "run", folder / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
-    measure = tmp_path_factory.mktemp("measures") / "p10dl.sql"
-    measure.write_text(FILTERED, encoding="utf-8")
-    assert irw("measures", "add", measure).exit_code == 0
+    irw, measure = dl19_with_measure(conformance, tmp_path_factory.mktemp("no_row"), "p10dl", FILTERED)
     irw.measure_path = measure
     return irw
 
