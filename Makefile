@@ -32,17 +32,13 @@ demo: $(VENV)/.installed
 # on Debian it installs Debian's postgresql when missing; elsewhere it says how) and always stops it
 # and removes it afterwards, keeping pytest's exit status. Without a server those tests skip, except
 # under CI, where they fail.
-# The suite runs on one worker more than the machine has cores, at most four (pytest-xdist): a test
-# waits on a server, a browser or a process for part of its time, and a third worker on 2 cores fills
-# it (11 files, 1,858 tests, with PostgreSQL, on a 2-core Xeon: 387 s on two workers, 348 s on
-# three, 364 s on four; `make test WORKERS=2` chooses). A test file stays on one worker, so
+# The suite runs on every core (pytest-xdist), at most four workers; a test file stays on one worker, so
 # a file's module fixtures (a Spark evaluation, a DL19 warehouse) are built once. Each worker has its
 # own Chromium; the files that use Spark go to one worker together (tests/conftest.py, ONE_WORKER), which
 # starts the one JVM. The files go out in the order collected, the slowest first
 # (tests/conftest.py, SLOWEST_FILES), not xdist's order by number of tests, so no worker is left
 # running a long file alone at the end. `make test PYTEST_PARALLEL=` runs it in one process.
-WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(4, len(os.sched_getaffinity(0)) + 1))")
-PYTEST_PARALLEL ?= --numprocesses=$(WORKERS) --dist=loadfile --no-loadscope-reorder
+PYTEST_PARALLEL ?= --numprocesses=auto --maxprocesses=4 --dist=loadfile --no-loadscope-reorder
 test: $(VENV)/.installed-test chromium texlive java
 	@pgdir=""; \
 	if [ -z "$${IRW_TEST_POSTGRES:-}" ]; then \
