@@ -118,7 +118,9 @@ def test_runs_lists_the_runs_chosen_as_eval_chooses_them(mc):
     chosen = mc("runs", "SPLADE*", "BM25.dl22", "--qrels", "news", "--format", "csv")
     assert [r["name"] for r in csv.DictReader(io.StringIO(chosen.stdout))] == \
         ["BM25.dl22", "SPLADE_P_P_ENSEMBLE_DISTIL.news"]  # the listing's order; a run named outright is kept
-    assert chosen.stderr == left_out_note(3, "matching", "news")
+    assert chosen.stderr == left_out_note(3, "matching", "news") + (
+        "# run BM25.dl22 is listed as it was named, but qrels news judges none of its queries (its judged_by says "
+        "which sets do)\n")
     for argv, says in ((["nothing*"], "no stored run matches 'nothing*'"), (["--qrels", "dl22"], "no qrels set named"),
                        (["--system", "BM25.dl21"], "no stored run is of system 'BM25.dl21'")):
         refused = mc("runs", *argv)
