@@ -1022,8 +1022,8 @@ def report_run(
     with reported_errors():
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.run_page(wh, run, wh.qrels_name(qrels, [run], baseline=baseline), measure, baseline=baseline, query=query,
-                                settings=settings, stats=stats)
+        page = reports.run_page(wh, run, wh.qrels_name(qrels, [run], baseline=baseline), measure, baseline=baseline,
+                                query=query, settings=settings, stats=stats)
         if query is not None and fmt.value != "html":  # the query asked for, as data
             _write_output(output, formatting.render(page.relevant_table(), OutputFormat(fmt.value)))
             return

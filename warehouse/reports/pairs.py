@@ -297,10 +297,8 @@ class Comparison(PaperTables, Tabular):
 
     def _correction_note(self) -> str:
         """The family corrected together: the pairs of the measures that are tested (means over
-        queries), not of every measure chosen."""
+        queries), not of every measure chosen (compare_scope refuses a comparison with none)."""
         tested_measures = [m for m in self.measures if testable(m)]
-        if not tested_measures:
-            return "correction: none: no measure chosen is a mean over queries, so no pair was tested"
         return (f"correction: {CORRECTIONS[self.stats.correction]} over {plural(self.tested, 'comparison')} "
                 f"({'every run against ' + self.baseline if self.baseline else 'all pairs'} x "
                 f"{plural(len(tested_measures), 'measure')})")

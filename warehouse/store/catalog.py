@@ -142,13 +142,16 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
                f"({', '.join(map(listed_name, names))})")
     if runs or systems:
         chosen = select_runs(db, runs, systems=systems)
-        judging = judging_qrels(db, list(chosen))
+        rows = _judging_qrels_rows(db, list(chosen))
+        judging = [(qrels, count) for qrels, count, _names in rows]
         unjudged = _unjudged_named_runs(db, runs, chosen, judging)
         if unjudged:  # no --qrels can help: the hint would lead to "has no query judged in qrels"
             raise UsageError(_judged_by_none(chosen, unjudged, judging))
         named = _named_outright(runs, chosen)
         if len(named) > 1:
-            by_set = runs_by_judging_qrels(db, named)
+            outright = set(named)
+            by_set = {qrels: judged for qrels, _count, names in rows
+                      if (judged := [name for name in names if name in outright])}
             if by_set and max(map(len, by_set.values())) < len(named):  # each `--qrels X` leaves one unjudged
                 raise UsageError(_named_runs_apart(named, by_set))
         raise UsageError(f"{message}; {_judging_qrels(chosen, judging)}")
@@ -161,13 +164,9 @@ def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
     return [(name, count) for name, count, _names in _judging_qrels_rows(db, runs)]
 
 
-def runs_by_judging_qrels(db: Database, runs: Sequence[str]) -> dict[str, list[str]]:
-    """Each stored qrels set judging a query of one of runs (exact names): the runs it judges, by
-    name; most runs judged first."""
-    return {name: list(names) for name, _count, names in _judging_qrels_rows(db, runs)}
-
-
 def _judging_qrels_rows(db: Database, runs: Sequence[str]) -> list[tuple]:
+    """(name, how many of runs it judges, their names) of each stored qrels set judging a query of
+    one of runs (exact names), most runs judged first."""
     db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(runs)])
     return db.run_file("catalog/judging_qrels.sql").fetchall()
 
@@ -232,16 +231,18 @@ def _named_runs_apart(named: Sequence[str], by_set: Mapping[str, Sequence[str]])
     fail on a run X does not judge, so it says which set judges which run, to be named apart."""
     import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
 
-    def runs_of(names: Sequence[str]) -> str:
-        shown = [*map(listed_name, names[:SHOWN]), *([f"{len(names) - SHOWN:,} more"] if len(names) > SHOWN else [])]
-        return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
-
-    each = "; ".join(f"{'qrels ' if i == 0 else ''}{listed_name(qrels)} judges {runs_of(names)}"
+    each = "; ".join(f"{'qrels ' if i == 0 else ''}{listed_name(qrels)} judges {_names_and(names)}"
                      for i, (qrels, names) in enumerate(by_set.items()))
     first, first_runs = next(iter(by_set.items()))
     return (f"no stored qrels set judges all {len(named):,} runs named ({each}), and a command evaluates "
             f"against one qrels set: name the runs of one set at a time, with it (`--qrels {shlex.quote(first)}` "
-            f"with {runs_of(first_runs)})")
+            f"with {_names_and(first_runs)})")
+
+
+def _names_and(names: Sequence[str]) -> str:
+    """Names in a sentence: "BM25", "BM25 and RM3", "a, b and c", the first SHOWN then "and N more"."""
+    shown = [*map(listed_name, names[:SHOWN]), *([f"{len(names) - SHOWN:,} more"] if len(names) > SHOWN else [])]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _judged_by_none(chosen: "RunSelection", unjudged: Sequence[str], judging: Sequence[tuple[str, int]]) -> str:
@@ -249,12 +250,7 @@ def _judged_by_none(chosen: "RunSelection", unjudged: Sequence[str], judging: Se
     chosen are: no `--qrels` judges them all, so it says to leave those runs out (and which
     `--qrels` then judges the rest) or to store their collection's qrels."""
     one = len(unjudged) == 1
-    if one:
-        who = f"run {listed_name(unjudged[0])} is"
-    else:
-        items = [*map(listed_name, unjudged[:SHOWN]), *([f"{len(unjudged) - SHOWN:,} more"]
-                                                         if len(unjudged) > SHOWN else [])]
-        who = f"runs {', '.join(items[:-1])} and {items[-1]} are"
+    who = f"run {listed_name(unjudged[0])} is" if one else f"runs {_names_and(unjudged)} are"
     rest = [name for name in chosen if name not in set(unjudged)]
     others = f"run {listed_name(rest[0])}" if len(rest) == 1 else f"the other {len(rest):,} runs"
     it, answers, collection, that = (("it", "it answers", "its collection's", "that collection") if one
