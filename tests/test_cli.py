@@ -189,17 +189,22 @@ def test_qrels_listing_in_every_format(seeded_db, irw):
     assert irw("qrels").stdout.splitlines()[2].split()[:4] == ["base", "2", "4", "2"]
 
 
-def test_empty_listings_still_have_headers(irw, db_path, _templates):
+def test_empty_listings_keep_their_headers_say_what_fills_them_and_exit_1(irw, db_path, _templates):
+    """An empty listing is not an answer: exit status 1, as grep's when nothing matches (it was 0,
+    so a nightly script took an empty warehouse for a full one)."""
     import shutil
 
     shutil.copyfile(_templates["empty"], db_path)
     runs = irw("runs", "--format", "json")
-    assert runs.exit_code == 0 and json.loads(runs.stdout) == []
+    assert runs.exit_code == 1 and json.loads(runs.stdout) == []
     # and say on stderr what fills them (a bare header said nothing)
     assert runs.stderr == "# no run is stored; ingest runs with `irw ingest run FILE...`\n"
     qrels = irw("qrels", "--format", "csv")
-    assert qrels.exit_code == 0 and qrels.stdout == "name,queries,judgments,relevant,created_at,description\n"
+    assert qrels.exit_code == 1 and qrels.stdout == "name,queries,judgments,relevant,created_at,description\n"
     assert qrels.stderr == "# no qrels set is stored; ingest one with `irw ingest qrels FILE`\n"
+    measures = irw("measures", "list", "--format", "csv")
+    assert measures.exit_code == 1 and measures.stdout == "name,parameters,aggregate,description,definition,source\n"
+    assert measures.stderr == "# no measure is added to this warehouse; add one with irw measures add FILE\n"
 
 
 def test_copy_typed_as_cp_says_how_it_names_its_warehouses(irw, db_path, tmp_path):

@@ -372,7 +372,7 @@ def test_an_older_warehouse_names_a_command_that_migrates_it(tmp_path):
     assert migrated.exit_code == 0, migrated.stderr
     assert [line.split(",")[:2] for line in migrated.stdout.splitlines()[1:]] == [
         [str(v), name] for v, name in migrations()]
-    assert Cli(path)("runs").exit_code == 0
+    assert Cli(path)("sql", "select 1").exit_code == 0
 
 
 # -- a folder or file DuckDB cannot write ------------------------------------------------------------

@@ -54,10 +54,22 @@ def test_dash_is_stdout_as_for_the_reports(seeded_db, irw, tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])
-def test_no_rows_is_said_on_stderr_the_output_unchanged(seeded_db, irw, fmt):
+def test_no_rows_is_said_on_stderr_and_exits_1_the_output_unchanged(seeded_db, irw, fmt):
     """A query that matched nothing printed a header (or []) and nothing else: a misspelt filter
-    looked like an answer. stdout stays what the format writes for no rows."""
+    looked like an answer. stdout stays what the format writes for no rows; the exit status is 1,
+    as grep's when no line matches."""
     result = irw("sql", "select name from runs where name = 'no such run'", "-f", fmt)
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     assert result.stderr == "# the query returned no rows\n"
     assert irw("sql", "select name from runs", "-f", fmt).stderr == ""
+
+
+def test_no_rows_written_to_a_file_keep_their_schema_and_exit_1(seeded_db, irw, tmp_path):
+    """`-o FILE` of an empty result wrote the file and exited 0, where the same query printed
+    exits 1: the file keeps every column, typed; the exit status says it holds no row."""
+    out = tmp_path / "none.parquet"
+    result = irw("sql", QUERY.replace("order by all", "where false"), "--format", "parquet", "-o", out)
+    assert result.exit_code == 1
+    assert result.stderr == f"wrote 0 rows to {out}\n# the query returned no rows\n"
+    table = pyarrow.parquet.read_table(out)
+    assert table.num_rows == 0 and table.column_names == ["run_id", "query_id", "doc_id", "score", "trec_rank"]

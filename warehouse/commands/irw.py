@@ -9,7 +9,7 @@ import sys
 from enum import Enum
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Iterator, List, Optional
+from typing import TYPE_CHECKING, Annotated, Iterator, List, NoReturn, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -300,6 +300,14 @@ def emit(table: Table, fmt: OutputFormat) -> None:
     sys.stdout.write(formatting.render(table, fmt))
 
 
+def found_nothing(note: str) -> NoReturn:
+    """Ends a listing or query that found no row: the note on stderr (stdout keeps what its format
+    writes for no rows) and exit status 1, as grep's when no line matches, so that a script never
+    takes an empty answer for one."""
+    err(f"# {note}")
+    raise typer.Exit(1)
+
+
 def _selected_runs(wh: Warehouse, runs: Optional[List[str]], systems: Optional[List[str]], qrels: str):
     """The runs a command takes (Warehouse.select_runs: names, patterns, --system, and the runs
     qrels judges), saying on stderr how many stored runs were left out and why."""
@@ -469,9 +477,9 @@ def runs(
         listing = wh.runs(selection)
         for note in selection.listed_notes() if selection is not None else ():
             err(f"# {note}")
-        if not chosen and not listing.rows:
-            err("# no run is stored; ingest runs with `irw ingest run FILE...`")
         emit(listing, fmt)
+        if not chosen and not listing.rows:
+            found_nothing("no run is stored; ingest runs with `irw ingest run FILE...`")
 
 
 @app.command("qrels")
@@ -479,9 +487,9 @@ def qrels(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> 
     """List the stored qrels sets."""
     with reported_errors(), Warehouse(db, read_only=True) as wh:
         listing = wh.qrels_sets()
-        if not listing.rows:
-            err("# no qrels set is stored; ingest one with `irw ingest qrels FILE`")
         emit(listing, fmt)
+        if not listing.rows:
+            found_nothing("no qrels set is stored; ingest one with `irw ingest qrels FILE`")
 
 
 @rm_app.command("run")
@@ -583,10 +591,12 @@ def sql(
         if output is None:
             sys.stdout.write(formatting.render(result, fmt.value))
             if not len(result):  # said where the rows would be read, not in the data itself
-                err("# the query returned no rows")
+                found_nothing("the query returned no rows")
         else:
             formatting.write(result, fmt.value, output)
             err(f"wrote {len(result):,} {'row' if len(result) == 1 else 'rows'} to {output}")
+            if not len(result):
+                found_nothing("the query returned no rows")
 
 
 @app.command("migrate")
@@ -807,7 +817,7 @@ def measures_list(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.ta
         table = wh.user_measures()
         emit(table, fmt)
         if not table.rows:
-            err("# no measure is added to this warehouse; add one with irw measures add FILE")
+            found_nothing("no measure is added to this warehouse; add one with irw measures add FILE")
 
 
 @measures_app.command("add")
