@@ -17,7 +17,7 @@ from warehouse.errors import MeasureError
 from warehouse.evaluation import measures
 from warehouse.evaluation.user_measures import MeasureFileError, parse_definition
 
-from conftest import write_file
+from conftest import Cli, write_file
 
 ROOT = Path(__file__).resolve().parents[1]
 PREC = ROOT / "examples" / "measures" / "precision_at_k.sql"
@@ -181,3 +181,27 @@ def test_a_measure_that_never_ends_is_stopped_and_stores_nothing(seeded_db, tmp_
         with pytest.raises(MeasureFileError, match=r"endless2\.sql: its SQL, run on no run at all, ran longer "
                                                    r"than 1 s and was stopped"):
             wh.add_measure(write_file(tmp_path, "endless2.sql", ENDLESS.replace("endless", "endless2")))
+
+
+# -- a SELECT without the columns a measure returns ---------------------------------------------
+
+@pytest.mark.parametrize("engine", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.mark.parametrize("select, missing", [("select run_id, query_id, 1.0 as score", "value"),
+                                             ("select run_id, 1.0 as value", "query_id")])
+def test_a_select_lacking_a_column_is_told_which_not_the_alias_irw_wraps_it_in(engine, select, missing,
+                                                                               request, tmp_path):
+    """It said `Binder Error: Values list "u" does not have a column named "value"` (DuckDB) or
+    `column u.value does not exist` (PostgreSQL): u is irw's name for the file's SELECT."""
+    location = request.getfixturevalue("postgres_url") if engine == "postgres" else str(tmp_path / "w.duckdb")
+    irw = Cli(location)
+    assert irw("ingest", "qrels", write_file(tmp_path, "q.txt", "q1 0 d1 1\n"), "--name", "base").exit_code == 0
+    group = "run_id, query_id" if "query_id" in select else "run_id"
+    path = write_file(tmp_path, "cols.sql", f"-- measure: cols\n-- parameters: none\n-- aggregate: mean\n"
+                                            f"{select}\nfrom ranked_judged group by {group}\n")
+    refused = irw("measures", "add", path)
+    assert refused.exit_code == 1
+    assert refused.stderr == (f"Error: {path}:4: the SELECT returns no column {missing}; a measure returns the "
+                              f"columns run_id, query_id and value, one row per run x query (name a column with "
+                              f"`as {missing}`)\n")
+    assert '"u"' not in refused.stderr and "u." not in refused.stderr
+

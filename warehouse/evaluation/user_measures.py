@@ -452,11 +452,23 @@ def _located(message: str, text: str, refused: bool) -> int:
     return _file_line(text, _first_code_position(text))
 
 
+_RETURNS = "a measure returns the columns run_id, query_id and value, one row per run x query"
+# an engine's words for a column statement.sql reads (u.run_id, u.query_id, u.value) that the
+# measure's SELECT does not return: DuckDB's, then PostgreSQL's
+_MISSING_COLUMN = re.compile(r'Values list "u" does not have a column named "(\w+)"|column u\.(\w+) does not exist')
+
+
 def _describe(exc: BaseException) -> str:
+    """The engine's first line, in the measure file's terms: a column the SELECT lacks is said as
+    such (the engine names statement.sql's alias u, which is not in the user's file)."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip() and not _LINE.match(line.strip())]
     message = lines[0] if lines else type(exc).__name__
-    if any(text in message for text in ("u.run_id", "u.query_id", "u.value", '"u"')):
-        message += " (a measure returns the columns run_id, query_id and value, one row per run x query)"
+    missing = _MISSING_COLUMN.search(message)
+    if missing:
+        column = missing.group(1) or missing.group(2)
+        return f"the SELECT returns no column {column}; {_RETURNS} (name a column with `as {column}`)"
+    if any(text in message for text in ("u.run_id", "u.query_id", "u.value")):
+        message += f" ({_RETURNS})"
     return message
 
 
