@@ -205,3 +205,28 @@ def test_a_select_lacking_a_column_is_told_which_not_the_alias_irw_wraps_it_in(e
                               f"`as {missing}`)\n")
     assert '"u"' not in refused.stderr and "u." not in refused.stderr
 
+
+SLOW = ("-- measure: slow\n-- parameters: none\n-- aggregate: mean\n"
+        "with recursive r(n) as (select 1 union all select n + 1 from r where n < 100000)\n"
+        "select run_id, query_id, cast((select count(*) from r) as double) as value\n"
+        "from ranked_judged group by run_id, query_id\n")
+
+
+def test_a_measure_that_needs_longer_is_given_it_with_eval_s_timeout(seeded_db, irw, tmp_path):
+    """A measure slower than 300 s on a large collection was stopped with no way to give it longer:
+    `irw eval --timeout` (Warehouse.evaluate's timeout) sets its limit, and the message says so."""
+    import warehouse
+
+    assert irw("measures", "add", write_file(tmp_path, "slow.sql", SLOW)).exit_code == 0
+    stopped = irw("eval", "tagA", "-m", "slow", "--timeout", "0.05")
+    assert stopped.exit_code == 1
+    assert "its SQL, run on 1 run, ran longer than 0.05 s and was stopped, and nothing was stored: if it only " \
+           "needs longer on these runs, compute it with a longer limit (`irw eval --timeout SECONDS`, " \
+           "Warehouse.evaluate(..., timeout=SECONDS); 0 for none)" in stopped.stderr, stopped.stderr
+    computed = irw("eval", "tagA", "-m", "slow", "--timeout", "0", "--format", "csv")
+    assert computed.exit_code == 0, computed.stderr
+    assert computed.stdout.splitlines()[1].split(",")[-1] == "100000.0"
+    with warehouse.open(seeded_db) as wh:
+        with pytest.raises(warehouse.UsageError, match=r"timeout=-1: give seconds, 0 or more"):
+            wh.evaluate(["tagA"], "base", ["slow"], timeout=-1)
+        assert wh.evaluate(["tagA"], "base", ["slow"], timeout=0).table().rows  # stored: read, not run

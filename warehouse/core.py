@@ -317,7 +317,8 @@ class Warehouse:
     # -- evaluation --------------------------------------------------------------------------
     def evaluate(self, runs: str | Sequence[str] | None, qrels: str | None, measures: Iterable[str] | str, *,
                  systems: str | Sequence[str] | None = None, per_query: bool = False,
-                 settings: Settings | None = None, recompute: bool = False, **options: Any) -> Evaluation:
+                 settings: Settings | None = None, recompute: bool = False, timeout: float | None = None,
+                 **options: Any) -> Evaluation:
         """Evaluates stored runs against a stored qrels set; scores are stored and reused.
 
         runs and systems choose the runs as select_runs() does: names and shell-style patterns
@@ -327,8 +328,11 @@ class Warehouse:
         options are Settings fields: level, depth, judged_only, complete, compat, norel.
         recompute=True computes the scores again and replaces the stored ones. A run and measure
         with no value raises MeasureError (ReadOnlyError on a read-only warehouse) saying why.
+        timeout: the seconds a measure of your own (add_measure) may run on the runs before it is
+        stopped and nothing is stored (None: 300, as sql(); 0: no limit); built-in measures have none.
         """
         from warehouse.evaluation.evaluator import Evaluator
+        from warehouse.evaluation.user_measures import time_limit
 
         settings = Settings.resolve(settings, options)
         if runs is not None and not isinstance(runs, (str, catalog.RunSelection)):
@@ -339,8 +343,12 @@ class Warehouse:
             qrels = self.qrels_name(None, runs, systems)
         selection = self.select_runs(runs, systems=systems, qrels=qrels)
         measures = [measures] if isinstance(measures, str) else list(measures)
-        evaluation = Evaluator(self.db).evaluate(list(selection), qrels, measures, per_query=per_query,
-                                                 settings=settings, recompute=recompute)
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not timeout >= 0):
+            raise UsageError(f"timeout={timeout!r}: give seconds, 0 or more (0: no limit; None: 300)")
+        with time_limit(timeout) if timeout is not None else contextlib.nullcontext():
+            evaluation = Evaluator(self.db).evaluate(list(selection), qrels, measures, per_query=per_query,
+                                                     settings=settings, recompute=recompute)
         evaluation.selection = selection
         return evaluation
 

@@ -687,6 +687,9 @@ def eval_(
     micro: Annotated[bool, typer.Option("--micro", help="Also print micro averages (pooled counts).")] = False,
     recompute: Annotated[bool, typer.Option(
         "--recompute", help="Compute the scores again and replace the stored ones.")] = False,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0, help="Seconds a measure of your own (irw measures add) may run before it is stopped "
+                                 "and nothing is stored (0: no limit); built-in measures have none.")] = 300.0,
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[EvalFormat, _format_option()] = EvalFormat.table,
     engine: Annotated[Optional[Engine], typer.Option(
@@ -727,7 +730,7 @@ def eval_(
         qrels = wh.qrels_name(qrels, runs, system)
         selection = wh.select_runs(runs, systems=system, qrels=qrels)
         evaluation = wh.evaluate(selection, qrels, measure, per_query=per_query, settings=settings,
-                                 recompute=recompute)
+                                 recompute=recompute, timeout=timeout)
         _print_evaluation(evaluation, qrels, per_query, micro, fmt)
 
 

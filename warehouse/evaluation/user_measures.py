@@ -618,7 +618,8 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             table = run_statement(db, definition, values, run_ids, qrels_set_id, settings)
         except QueryTimeoutError:
             runs = f"{len(run_ids):,} run{'s' if len(run_ids) != 1 else ''}"
-            raise MeasureValueError(f"{m.name} ({definition.path}): {_too_slow(f'run on {runs}')}") from None
+            raise MeasureValueError(f"{m.name} ({definition.path}): {_too_slow(f'run on {runs}', on_runs=True)}") \
+                from None
         except QueryError as exc:  # the file's error, not irw's statement around it
             if _NOT_A_DOUBLE.search(str(exc)):
                 raise MeasureValueError(f"{m.name} ({definition.path}:{_value_line(definition.text)}): "
@@ -656,9 +657,13 @@ def _say_no_row(name: str, path: str, runs: int) -> None:
                   stacklevel=2)
 
 
-def _too_slow(doing: str) -> str:
+def _too_slow(doing: str, *, on_runs: bool = False) -> str:
+    """on_runs: the measure ran on runs (it may only need longer there), not on no run at all."""
+    longer = ("if it only needs longer on these runs, compute it with a longer limit (`irw eval --timeout "
+              "SECONDS`, Warehouse.evaluate(..., timeout=SECONDS); 0 for none), and the reports read its stored "
+              "scores; " if on_runs else "")
     return (f"its SQL, {doing}, ran longer than {_seconds():g} s and was stopped, and nothing was stored: "
-            "a measure that never ends (a recursive CTE without a bound, a cross join of run_rows) holds the "
-            "warehouse; bound it, or read ranked_judged, which holds only the evaluation's rows")
+            f"{longer}a measure that never ends (a recursive CTE without a bound, a cross join of run_rows) holds "
+            "the warehouse; bound it, or read ranked_judged, which holds only the evaluation's rows")
 
 
