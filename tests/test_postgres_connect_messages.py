@@ -55,6 +55,11 @@ def _assert_clear(result: subprocess.CompletedProcess, *fragments: str) -> None:
         assert fragment in result.stderr, (fragment, result.stderr)
 
 
+def _assert_logged_in(listed: subprocess.CompletedProcess) -> None:
+    """`irw runs` read the (empty) warehouse: its note, and exit 1 for the empty listing."""
+    assert (listed.returncode, listed.stderr) == (1, "# no run is stored; ingest runs with `irw ingest run FILE...`\n")
+
+
 # -- the login --------------------------------------------------------------------------------------
 
 @pytest.mark.postgres
@@ -69,7 +74,7 @@ def test_a_wrong_password_says_to_check_the_url_not_to_wait(reader):
     with pytest.raises(warehouse.WarehouseOpenError, match="check the user name and password") as caught:
         warehouse.open(wrong)
     assert not isinstance(caught.value, ServerUnreachable)  # waiting never fixes a password
-    assert _irw(url, "runs").returncode == 0  # the right one logs in
+    _assert_logged_in(_irw(url, "runs"))  # the right one does
 
 
 @pytest.mark.postgres
@@ -83,14 +88,12 @@ def test_a_url_without_the_password_the_server_asks_says_to_give_it_in_the_url_p
     _assert_clear(result, "no password supplied", f"the server asks a password of {role}, and the URL gives none",
                   "put it in the URL", "or in ~/.pgpass (mode 0600) or the PGPASSWORD environment variable")
     # each place the message names works
-    given = _irw(bare, "runs", env={"PGPASSWORD": password, "HOME": str(home)})
-    assert given.returncode == 0, given.stderr
+    _assert_logged_in(_irw(bare, "runs", env={"PGPASSWORD": password, "HOME": str(home)}))
     parts = urlsplit(url)
     pgpass = home / ".pgpass"
     pgpass.write_text(f"{parts.hostname}:{parts.port or 5432}:{postgres_dbname(url)}:{role}:{password}\n")
     pgpass.chmod(0o600)
-    kept = _irw(bare, "runs", env={"HOME": str(home)})
-    assert kept.returncode == 0, kept.stderr
+    _assert_logged_in(_irw(bare, "runs", env={"HOME": str(home)}))
 
 
 @pytest.mark.postgres
@@ -102,6 +105,30 @@ def test_a_database_that_does_not_exist_says_to_create_it_or_fix_the_name(postgr
     with pytest.raises(warehouse.WarehouseOpenError, match="createdb") as caught:
         warehouse.open(missing)
     assert not isinstance(caught.value, ServerUnreachable)
+
+
+def test_a_url_naming_no_database_is_refused_before_the_server_s_own_database_is_written(postgres_server):
+    """`postgresql://postgres@HOST:PORT` (no /DBNAME) took libpq's default, the database named after
+    the user: a superuser's ingest made irw's tables in the `postgres` maintenance database, and
+    another user was told to `createdb` their own name."""
+    from urllib.parse import urlunsplit
+
+    parts = urlsplit(postgres_server)
+    for path in ("", "/"):
+        bare = urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+        result = _irw(bare, "ingest", "qrels", os.devnull, "--name", "x")
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr.startswith(f"Error: cannot open warehouse {bare}: the URL names no database, and the "
+                                        "server would take the one named after the user"), result.stderr
+        assert f"add the database's name: {bare.rstrip('/')}/DBNAME" in result.stderr
+        with pytest.raises(warehouse.WarehouseOpenError, match="the URL names no database"):
+            warehouse.open(bare)
+    # PGDATABASE names it as libpq reads it, and ?dbname= as well
+    named = urlunsplit((parts.scheme, parts.netloc, "", parts.query, ""))
+    assert "names no database" not in _irw(named, "qrels", env={"PGDATABASE": postgres_dbname(postgres_server)}).stderr
+    query = f"{parts.query}&" if parts.query else ""
+    with_param = urlunsplit((parts.scheme, parts.netloc, "/", f"{query}dbname={postgres_dbname(postgres_server)}", ""))
+    assert "names no database" not in _irw(with_param, "qrels").stderr
 
 
 # -- the server -------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ Every statement comes from the same files under sql/ as DuckDB's, derived by war
 """
 from __future__ import annotations
 
+import os
 import re
 from contextlib import contextmanager
 from functools import partial
@@ -160,6 +161,13 @@ def location_problem(location: Any) -> str | None:
             return (f"cannot open warehouse {masked(text)}: its password or user name holds an @ (or / ? #) "
                     f"that is not percent-encoded, so the server would take part of it for the host: "
                     f"{RESERVED_HINT}; the URL is {URL_FORM}")
+        if _names_no_database(text):
+            shown = shown_url(text)
+            base = shown.split("?", 1)[0].rstrip("/")
+            query = f"?{shown.split('?', 1)[1]}" if "?" in shown else ""
+            return (f"cannot open warehouse {shown}: the URL names no database, and the server would take the "
+                    f"one named after the user (a superuser's irw would make its tables in the server's own "
+                    f"database); add the database's name: {base}/DBNAME{query}")
         return None
     if _MEANT_AS_URL.match(text):
         return (f"cannot open warehouse {masked(text)}: not a PostgreSQL URL irw can use; write it as "
@@ -175,6 +183,17 @@ def location_problem(location: Any) -> str | None:
         return (f"cannot open warehouse {masked(text)}: a libpq key=value connection string, and irw takes a "
                 f"PostgreSQL URL, {URL_FORM}{example}; {RESERVED_HINT}")
     return None
+
+
+def _names_no_database(url: str) -> bool:
+    """A URL without a database (no path, nor ?dbname=), which libpq fills with PGDATABASE or the
+    user's name: without PGDATABASE, a database nobody named."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    if parts.path.strip("/") or parse_qs(parts.query).get("dbname", [""])[0]:
+        return False
+    return not os.environ.get("PGDATABASE")
 
 
 def check_location(location: Any) -> None:
