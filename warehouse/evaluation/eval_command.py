@@ -36,8 +36,8 @@ def writer_db(db: Any) -> tuple[str, str]:
     path names the warehouse for whoever runs the command)."""
     if db.sandbox_in_process:
         return shlex.quote(db.path), ""
-    return SERVER_DB, (f"set IRW_DB to the URL of a role that may write the warehouse ({db.path} with that role's "
-                       "user name and password)")
+    return SERVER_DB, (f"set IRW_DB to the URL of a role that may write the warehouse (this one, {db.path}, with "
+                       "the user name and password of a role that may write in place of its own)")
 
 
 def evaluate_call(qrels: str, measures: Sequence[str], runs: Sequence[str] = (),

@@ -251,8 +251,8 @@ class WarehouseAccess:
             return (f"First set IRW_DB to the warehouse's URL, this server's ({self.shown}) with the password "
                     "a page never shows.")
         role = ", as this server's role may not" if self.may_write is False else ""
-        return (f"Run it as a role that may write to the warehouse{role}: first set IRW_DB to that role's URL, "
-                f"this server's ({self.shown}) with that role's user name and password.")
+        return (f"Run it as a role that may write to the warehouse{role}: first set IRW_DB to this server's URL "
+                f"({self.shown}) with the user name and password of a role that may write in place of its own.")
 
     def sql_command(self, query: str) -> str:
         """The `irw sql` command that prints every row of a console statement."""
