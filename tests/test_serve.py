@@ -525,6 +525,7 @@ def test_the_sql_console_answers_as_a_table_csv_and_json(dl19_server):
     status, _, html = get(f"{base}/sql?q={q}")
     assert status == 200 and '<table class="sortable result" id="result">' in html
     assert "<td>BM25_RM3</td>" in html and "2 rows" in html
+    assert "as <code>irw sql</code> runs it: SELECT (or PIVOT, or EXPLAIN of one), nothing outside" in html
     status, headers, text = get(f"{base}/sql.csv?q={q}")
     assert status == 200 and headers["content-type"].startswith("text/csv")
     assert list(csv.reader(io.StringIO(text))) == [["name", "system"], ["BM25", "BM25"], ["BM25_RM3", "BM25_RM3"]]

@@ -96,6 +96,8 @@ def test_a_reader_is_told_to_have_a_writer_run_irw_eval_with_its_own_url_and_eac
         sql = unescape(re.search(r'<code class="command">(.*?)</code>', html).group(1))
         assert sql.startswith('irw sql --db "$IRW_DB" ') and "***" not in sql
         assert "First set IRW_DB to the warehouse" in html
+        # the statements it runs, as PostgreSQL has them (it said PIVOT, which is DuckDB's own)
+        assert "as <code>irw sql</code> runs it: SELECT (or EXPLAIN of one), nothing outside" in html
 
         # the command as shown, run with IRW_DB set to a writer's URL: then the reader's page has the scores
         done = subprocess.run(["bash", "-c", f'irw() {{ "{sys.executable}" -m warehouse "$@"; }}; {command}'],

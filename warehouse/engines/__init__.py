@@ -79,6 +79,8 @@ class WarehouseEngine(Engine, Protocol):
     # COPY (query) TO 'file' (format parquet) runs on the warehouse itself (DuckDB), else the rows go
     # through a CSV file and the staging database (warehouse/store/export.py)
     writes_parquet: ClassVar[bool]
+    # the statements `irw sql` runs there, as a page says them (PIVOT is DuckDB's own)
+    read_statements: ClassVar[str]
     # why the warehouse is read-only though it was not opened so (a PostgreSQL role that may only read)
     read_only_reason: str | None
     # (from, to): the schema versions of an existing warehouse this open migrated (apply_migrations),

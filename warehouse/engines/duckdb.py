@@ -373,6 +373,7 @@ class Database(Statements):
     """One open warehouse file: its DuckDB connection, and a SQLAlchemy engine over it on request."""
 
     dialect = "duckdb"  # the engine seam (warehouse/engines/__init__.py): PostgresDatabase says "postgres"
+    read_statements = "SELECT (or PIVOT, or EXPLAIN of one)"
     # A warehouse keeps what it computes: an evaluation finds what is stored, computes only what is
     # missing, and records it (sql/eval/evaluated_already.sql, record_evaluated.sql). A database
     # made to evaluate once (warehouse/evaluation/oneshot.py) holds nothing before and is read once after.

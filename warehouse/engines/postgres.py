@@ -239,6 +239,7 @@ class PostgresDatabase(Statements):
     """One PostgreSQL database holding an irw warehouse (its tables in the connection's schema)."""
 
     dialect = "postgres"
+    read_statements = "SELECT (or EXPLAIN of one)"
     keeps_scores = True  # a warehouse: see warehouse/engines/duckdb.py Database.keeps_scores
     # the capabilities warehouse/engines/__init__.py's WarehouseEngine states
     batches_runs = True

@@ -96,6 +96,11 @@ class WarehouseAccess:
         self.may_write: bool | None = None      # False once no connection here could write
 
     @property
+    def read_statements(self) -> str:
+        """The statements the SQL console runs on this warehouse's engine, as its page says them."""
+        return engines.engine_class(self.target).read_statements
+
+    @property
     def shown(self) -> str:
         """The warehouse as a page may show it (a PostgreSQL URL without its password)."""
         return engines.shown(self.target)

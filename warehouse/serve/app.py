@@ -551,21 +551,23 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
 
     # -- SQL console
     def sql_handler(kind: str):
+        def console(query: str, **values) -> str:
+            return render("serve/sql.html", title="SQL console", query=query, timeout=access.sql_timeout,
+                          read_statements=access.read_statements, **values)
+
         async def handler(request: Request) -> Response:
             text = request.query_params.get("q", "")
             if not text.strip():
                 if kind == "html":
-                    return html(render("serve/sql.html", title="SQL console", query="", table=None, error=None,
-                                       csv_url=None, json_url=None, timeout=access.sql_timeout))
+                    return html(console("", table=None, error=None, csv_url=None, json_url=None))
                 return error_response(IrwError("pass the statement as ?q=SELECT ..."), kind)
             try:
                 table, more = await run_in_threadpool(access.sql, text)
             except IrwError as exc:
                 if kind != "html":
                     return error_response(exc, kind)
-                return html(render("serve/sql.html", title="SQL console", query=text, table=None,
-                                   error=exc.message_lines(), csv_url=None, json_url=None,
-                                   timeout=access.sql_timeout), _status(exc))
+                return html(console(text, table=None, error=exc.message_lines(), csv_url=None, json_url=None),
+                            _status(exc))
             # the first SQL_MAX_ROWS rows: the headers say so (and the page), `irw sql` gives them all
             cut = {"X-Rows-Limit": str(SQL_MAX_ROWS), "X-Rows-Truncated": "true" if more else "false"}
             if kind == "csv":
@@ -574,11 +576,10 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             if kind == "json":
                 return Response(formatting.render(table, "json"), media_type="application/json",
                                 headers={**HEADERS, **cut})
-            return html(render("serve/sql.html", title="SQL console", query=text, table=table, error=None,
-                               more=more, max_rows=SQL_MAX_ROWS, command=access.sql_command(text),
-                               how_to_run=access.how_to_run(),
-                               csv_url="/sql.csv" + query_string({"q": text}),
-                               json_url="/api/sql" + query_string({"q": text}), timeout=access.sql_timeout))
+            return html(console(text, table=table, error=None, more=more, max_rows=SQL_MAX_ROWS,
+                                command=access.sql_command(text), how_to_run=access.how_to_run(),
+                                csv_url="/sql.csv" + query_string({"q": text}),
+                                json_url="/api/sql" + query_string({"q": text})))
         return handler
 
     routes = [
