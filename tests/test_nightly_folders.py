@@ -135,3 +135,60 @@ def test_a_name_another_collection_s_run_holds_is_refused_with_another_name_firs
         "file's 43: another collection's run, it seems); give it another name with --name; `--replace` would "
         "replace that run and drop every score computed from it\n")
     assert _runs(covid)["BM25.2026-06-01"]["queries"] == 50
+
+
+
+@pytest.mark.parametrize("changed", [("BM25",), ("BM25", "BM25_RM3")])
+def test_a_night_kept_a_folder_per_system_dates_its_runs_and_names_their_next_versions(covid, conformance, tmp_path,
+                                                                                       changed):
+    """nightly/2026-03-02/BM25/trec_results_covid.txt was dated by its file's modification time (its
+    folder, BM25, is no date), and the next night's new version of BM25's run alone was stored as
+    `trec_results_covid` in a system of that name (both changed: refused, offered a name of the day
+    it was read). The folder above a run's folder dates it, and names its next version."""
+    for night in ("2026-03-02", "2026-03-09"):
+        for system in SYSTEMS:
+            lines = (conformance / "multi-collection" / "runs" / system / "trec_results_covid.txt").read_text()
+            lines = lines.splitlines(True)
+            if night == "2026-03-09" and system in changed:
+                upper, lower = lines[1].split(), lines[2].split()
+                upper[2], lower[2] = lower[2], upper[2]
+                lines[1], lines[2] = " ".join(upper) + "\n", " ".join(lower) + "\n"
+            folder = tmp_path / "nightly" / night / system
+            folder.mkdir(parents=True)
+            (folder / "trec_results_covid.txt").write_text("".join(lines))
+    for night in ("2026-03-02", "2026-03-09"):
+        result = covid("ingest", "run", *sorted((tmp_path / "nightly" / night).iterdir()))
+        assert result.exit_code == 0, result.output
+    assert (f"{tmp_path}/nightly/2026-03-09/BM25/trec_results_covid.txt: named BM25.trec_results_covid.2026-03-09, "
+            "system BM25, from its folder and file name") in result.stderr
+    assert ("the folder above, 2026-03-09, is a date, so the file is that night's version of run "
+            "BM25.trec_results_covid (history follows it in system BM25)") in result.stderr
+    expected = {f"{system}.trec_results_covid": (system, "2026-03-02", "folder name") for system in SYSTEMS}
+    expected.update({f"{system}.trec_results_covid.2026-03-09": (system, "2026-03-09", "folder name")
+                     for system in changed})
+    assert {name: (row["system"], row["date"][:10], row["date_source"]) for name, row in _runs(covid).items()} == \
+        expected
+
+
+def test_a_new_version_in_a_folder_of_the_same_name_is_refused_not_stored_under_its_file_name(covid, conformance,
+                                                                                             tmp_path):
+    """runs/BM25/trec_results_covid.txt stored (beside BM25_RM3's) as BM25.trec_results_covid, then
+    later/BM25/trec_results_covid.txt of other bytes alone: it was stored as trec_results_covid, in a
+    system trec_results_covid; it is that run's new version, refused as one with the command that
+    stores it beside it."""
+    for system in SYSTEMS:
+        (tmp_path / "runs" / system).mkdir(parents=True)
+        (tmp_path / "runs" / system / "trec_results_covid.txt").write_text(
+            (conformance / "multi-collection" / "runs" / system / "trec_results_covid.txt").read_text())
+    assert covid("ingest", "run", *sorted((tmp_path / "runs").iterdir())).exit_code == 0
+    lines = (tmp_path / "runs" / "BM25" / "trec_results_covid.txt").read_text().splitlines(True)
+    upper, lower = lines[1].split(), lines[2].split()
+    upper[2], lower[2] = lower[2], upper[2]
+    lines[1], lines[2] = " ".join(upper) + "\n", " ".join(lower) + "\n"
+    (tmp_path / "later" / "BM25").mkdir(parents=True)
+    (tmp_path / "later" / "BM25" / "trec_results_covid.txt").write_text("".join(lines))
+    refused = covid("ingest", "run", tmp_path / "later" / "BM25")
+    assert refused.exit_code == 1
+    assert "run BM25.trec_results_covid already exists with different content" in refused.stderr, refused.stderr
+    assert "--name BM25.trec_results_covid." in refused.stderr and "--system BM25`" in refused.stderr
+    assert set(_runs(covid)) == {"BM25.trec_results_covid", "BM25_RM3.trec_results_covid"}

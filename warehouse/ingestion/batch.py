@@ -32,7 +32,14 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
        BM25/trec_results_covid.txt: BM25_RM3.trec_results_covid, system BM25_RM3);
      - else they are one system's runs of different collections, or an earlier version of the file
        (stored from its folder or one of the same name: bycoll/covid, bycoll2/covid name no two
-       systems): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22, system BM25).
+       systems): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22, system BM25);
+     - a file alone under its {short}, whose {folder}.{short} a stored run read from a folder of
+       that name holds for the same queries, is that run's next version: {folder}.{short}, system
+       the folder (later/BM25/trec_results_covid.txt after runs/BM25/ and runs/BM25_RM3/);
+     - a {folder}.{short} a stored run holds with other bytes, in a folder whose folder above is
+       named by a date (a night kept a folder per system), is that night's version:
+       {folder}.{short}.{night} (nightly/2026-03-09/BM25/trec_results_covid.txt:
+       BM25.trec_results_covid.2026-03-09, system BM25).
   Every name not taken from the tag is said on stderr with its reason, and runs of one folder
   stored under tags sharing a prefix are told how to share the folder's system (_tag_systems_note).
   A file's folder is the one it was given in: a link is in the folder holding the link, wherever it
@@ -53,8 +60,9 @@ keeps its system, description and parameters unless others are given (ingest.ins
 its date is the new file's.
 
 Dates (runs.file_created_at, its source in runs.date_source): the date given (`--date`), else the
-`date:` key at the top level of the file's ir_metadata header, else the date its folder is named by
-(2026-02-02/BM25.txt), else the file's modification time (ingest.file_date).
+`date:` key at the top level of the file's ir_metadata header, else the date its folder, or the
+folder above it, is named by (2026-02-02/BM25.txt, 2026-02-02/BM25/trec_results_dl21.txt), else the
+file's modification time (ingest.file_date).
 
 Every file is validated (sql/ingest, through ingest.stage_run) before the first run is stored; a
 file whose bytes a stored run holds was validated when it was stored and is not read again.
@@ -483,12 +491,39 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             other.queries = run_queries(other.known_id)
         return other.queries
 
+    def night_version(file: _File) -> None:
+        """A file named {folder}.{short} that a stored run holds with other bytes, in a folder whose
+        folder above is a night (nightly/2026-03-09/BM25/trec_results_covid.txt): that run's version
+        of the night, {folder}.{short}.{night}, in its system, as a night's own folder gives
+        {short}.{night}."""
+        above = ingest.placed_folder(file.path).parent.name
+        if taken(file.name, file) and ingest.night_of(above) is not None:
+            version = f"{file.name}.{above}"
+            file.note = file.note.replace(f"named {file.name},", f"named {version},", 1) + (
+                f"; the folder above, {above}, is a date, so the file is that night's version of run {file.name} "
+                f"(history follows it in system {file.system})")
+            file.name = version
+
     for file, not_tag in by_short:
         rivals = [other for other in sharing[file.name] if other is not file]
         held = taken(file.name, file)
+        folder = _folder(file.path)
+        by_folder = f"{folder}.{file.short}"
+        earlier = stored(by_folder) if not rivals and not held and run_source and run_queries else None
+        if earlier and not any(other.name == by_folder for other in files if other is not file):
+            # alone now, and a run stored from a folder of this name holds its folder's name: the
+            # file's earlier version, named so when its batch held another system's file of one name
+            source = run_source(earlier[0])
+            if source is not None and Path(source).parent.name == folder \
+                    and _one_collection(file.queries, run_queries(earlier[0])):
+                file.name, file.system = by_folder, folder
+                file.note = (f"{file.path}: named {file.name}, system {folder}, from its folder and file name: "
+                             f"{not_tag}, and run {by_folder}, read before from a folder {folder}, answers the same "
+                             "queries (an earlier version of this file)")
+                night_version(file)
+                continue
         if not rivals and not held:
             continue
-        folder = _folder(file.path)
         clash = (f"run {file.name} holds other content" if held
                  else f"{len(rivals)} other file(s) of this batch would have it too")
         why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
@@ -519,6 +554,7 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                          + (f"; {kept[0]}, stored before, keeps its name and system" if len(kept) == 1 else
                             f"; {', '.join(kept)}, stored before, keep their names and systems" if kept else "")
                          + (" (irw rename run and irw edit run --system change them)" if kept else ""))
+            night_version(file)
         else:
             file.name, file.system = f"{file.short}.{folder}", file.short
             file.note = f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: {why}"

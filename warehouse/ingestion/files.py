@@ -1421,10 +1421,15 @@ def placed_folder(path: "str | os.PathLike[str]") -> Path:
 
 def file_date(path: Path) -> RunDate:
     """A run file's date when neither --date nor its ir_metadata gives one: the date its folder
-    (placed_folder) is named by (2026-02-02/BM25.txt ran on 2026-02-02, whenever the file was
-    copied), else its modification time."""
-    night = night_of(placed_folder(path).name)
-    return RunDate(night, DATE_FOLDER) if night is not None else file_mtime_date(path)
+    (placed_folder), or the folder above it, is named by (2026-02-02/BM25.txt and
+    2026-02-02/BM25/trec_results_dl21.txt ran on 2026-02-02, whenever the files were copied: a night
+    of a folder per system or per collection), else its modification time."""
+    folder = placed_folder(path)
+    for named in (folder.name, folder.parent.name):
+        night = night_of(named)
+        if night is not None:
+            return RunDate(night, DATE_FOLDER)
+    return file_mtime_date(path)
 
 
 def file_mtime_date(path: Path) -> RunDate:
