@@ -167,6 +167,16 @@ def test_a_python_reader_who_asked_all_trec_is_told_all_trec_not_ninety_names(co
     assert lines[0].startswith("NumQ, NumRet, NumRel, NumRelRet, AP, GMAP, Rprec, Bpref and ")
     assert lines[0].endswith(f" more of runs BM25 and REP_LLAMA: never computed with these settings ({KEY})")
     assert lines[1].endswith(f"warehouse.open({str(db)!r}).evaluate(None, 'dl19', ['all_trec'])")
+    # with some of its measures stored, still all_trec: the call computes only the rest (it said the
+    # 89 names left, one by one)
+    with warehouse.open(db) as wh:
+        wh.evaluate(None, "dl19", ["AP", "P@10"])
+    with warehouse.open(db, read_only=True) as wh:
+        with pytest.raises(ReadOnlyError) as refused:
+            wh.evaluate(None, "dl19", "all_trec")
+    lines = refused.value.message_lines()
+    assert lines[0].startswith("NumQ, NumRet, NumRel, NumRelRet, GMAP, Rprec, Bpref, RR and 83 more of runs ")
+    assert lines[1].endswith(f"warehouse.open({str(db)!r}).evaluate(None, 'dl19', ['all_trec'])")
 
 
 @pytest.mark.postgres

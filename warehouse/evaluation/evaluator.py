@@ -688,8 +688,10 @@ def _never_computed(db: Database, evaluation: Evaluation, unstored: dict[str, li
                      f"({s.key})")
     asked = [m.name for m in evaluation.measures if m.family.sql is not None]
     wanted = [n for n in asked if any(n in missing for missing in unstored.values())]
-    # every measure asked is missing: the measures as named (all_trec), which store exactly them
-    measures = given if len(wanted) == len(asked) and given else wanted
+    # the measures as named (all_trec) when every one asked is missing, which stores exactly them, or
+    # when they are fewer words than the missing ones: a command computes only what is not stored
+    # (`-m all_trec`, not the 89 of its measures an earlier evaluation did not store)
+    measures = given if given and (len(wanted) == len(asked) or len(given) < len(wanted)) else wanted
     try:
         judged: Sequence[str] = catalog.select_runs(db, None, qrels=evaluation.qrels).names
     except NotFoundError:  # no stored run has a query judged in the qrels set
