@@ -61,8 +61,8 @@ from eval_gain_ideal;
 -- irw: postgres only (statistics for the planner, as in 01_qrels.sql)
 analyze eval_ideal_dcg;
 
--- irw: duckdb only (back to DuckDB's segment trees for every other window)
-reset debug_window_mode;
+-- irw: duckdb only (back to DuckDB's default, its segment trees, for every other window)
+set debug_window_mode = 'window';
 
 drop table if exists eval_dcg_last;
 
