@@ -83,6 +83,21 @@ def test_a_text_score_that_is_no_number_names_its_row(dl19, tmp_path):
     assert str(caught.value).splitlines() == ["run frame run 1 row 1: score abc is not a number"]
 
 
+def test_a_text_among_numbers_past_duckdb_s_sample_names_its_row(conformance, tmp_path):
+    """DL19's REP_LLAMA run as a frame whose score column holds Python floats and, at row 2,500, a
+    text: DuckDB typed the column from its first 1,000 values as DOUBLE and failed at that row with
+    its own "Could not convert string 'high' to DOUBLE", a traceback, not irw's error."""
+    rows = _read_trec(conformance / "dl19-passage" / "runs" / "run.dl19.REP_LLAMA.txt")[:3000]
+    scores = pandas.Series([float(s) for _, _, _, _, s, _ in rows], dtype=object)
+    scores[2500] = "high"
+    frame = pandas.DataFrame({"qid": [q for q, *_ in rows], "docno": [d for _, _, d, *_ in rows], "score": scores})
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        with pytest.raises(InputFileError) as caught:
+            wh.ingest_run(frame, name="r")
+        assert str(caught.value).splitlines() == ["run frame r row 2500: score high is not a number"]
+        assert _runs(wh) == []
+
+
 def test_the_same_frame_again_is_the_same_run(dl19, tmp_path):
     _, run = dl19
     other = run.copy()

@@ -624,8 +624,12 @@ class Database(Statements):
         (pandas, polars, Arrow) registered in it and writes them as files (warehouse/ingestion/frames.py, on a
         warehouse's staging database): external access on, no extension loaded or installed."""
         _load_python_scans()
+        # a pandas column of Python objects is typed from every value, not DuckDB's first 1,000: a
+        # score column of numbers with a text further down was read as DOUBLE and failed at that row
+        # with DuckDB's own cast error, where the file's rules name the row and its value
         return duckdb.connect(MEMORY, config={"enable_external_access": True, "autoload_known_extensions": False,
-                                              "autoinstall_known_extensions": False})
+                                              "autoinstall_known_extensions": False,
+                                              "pandas_analyze_sample": 2**62})
 
     @contextmanager
     def registered(self, name: str, rows: Any) -> Iterator[None]:
