@@ -148,3 +148,32 @@ def test_evaluate_files_given_qrels_among_its_runs_says_the_qrels_come_first(dl1
     assert str(caught.value) == (f"{_qrels(dl19)}: looks like a qrels file (4 fields: qid iter docid grade), not a "
                                  "run; runs takes run files, and the qrels come first: "
                                  "evaluate_files(qrels, runs, measures)")
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda wh: wh.evaluate("BM25", ["dl19"], ["AP"]), "qrels= takes one name (a str), not ['dl19'] (of type list)"),
+    (lambda wh: wh.compare(["BM25", "BM25"], ["dl19"], ["AP"]), "qrels= takes one name (a str), not ['dl19']"),
+    (lambda wh: wh.evaluate([["BM25"]], "dl19", ["AP"]),
+     "runs= takes a name (a str) or a list of names; it holds ['BM25'] (of type list)"),
+    (lambda wh: wh.evaluate(5, "dl19", ["AP"]), "runs= takes a name (a str) or a list of names, not 5 (of type int)"),
+    (lambda wh: wh.select_runs(systems=[1]), "systems= takes a name (a str) or a list of names; it holds 1"),
+    (lambda wh: wh.compare(["BM25", "x"], "dl19", ["AP"], baseline=["BM25"]), "baseline= takes one name (a str)"),
+])
+def test_a_name_argument_of_another_type_is_said_as_such_not_as_duckdb_s_error(dl19, call, said):
+    """A qrels name given as a list reached DuckDB ("Type VARCHAR with value 'dl19' can't be cast to
+    the destination type VARCHAR[]"), and a list of lists of runs raised "unhashable type: 'list'"
+    (found by a walk of the Python API)."""
+    with warehouse.open(":memory:") as wh:
+        wh.ingest_qrels(_qrels(dl19), "dl19")
+        wh.ingest_run(_bm25(dl19), name="BM25")
+        with pytest.raises(UsageError) as refused:
+            call(wh)
+        assert str(refused.value).startswith(said), str(refused.value)
+
+
+def test_ingest_run_given_a_list_points_to_ingest_runs(dl19):
+    with warehouse.open(":memory:") as wh:
+        with pytest.raises(UsageError, match=r"^ingest_run takes one run \(a path or a data frame\), not a list of "
+                                             r"them: ingest_runs\(paths\) takes several$"):
+            wh.ingest_run([_bm25(dl19)], name="x")
+        assert wh.run_names() == []

@@ -143,6 +143,9 @@ class Warehouse:
         path may be a pandas / polars / Arrow frame (columns query_id, doc_id, score and optionally
         rank, or PyTerrier's qid, docno, score, rank: warehouse/ingestion/frames.py); it then needs a name,
         and its date defaults to now. parameters: a mapping of names to values (_parameters)."""
+        if isinstance(path, (list, tuple, set)):
+            raise UsageError(f"ingest_run takes one run (a path or a data frame), not a {type(path).__name__} of "
+                             "them: ingest_runs(paths) takes several")
         parameters = _parameters(parameters)
         self._require_writable("ingest a run")
         with self._statistics("runs"):
@@ -218,12 +221,18 @@ class Warehouse:
         query of are left out (selection.left_out; selection.notes() says so). A run named outright
         is kept. A name, pattern or system that matches nothing is a NotFoundError saying what is
         stored. The result iterates as the run names and may be passed as `runs` anywhere."""
+        _names_given("runs", runs)
+        _names_given("systems", systems)
+        _one_name_given("qrels", qrels)
         return catalog.select_runs(self.db, runs, systems=systems, qrels=qrels)
 
     def qrels_name(self, name: str | None = None, runs: str | Sequence[str] | None = None,
                    systems: str | Sequence[str] | None = None, baseline: str | None = None) -> str:
         """name, or the only stored qrels set's name when name is None (an error if there are several,
         saying which sets judge the runs and systems chosen, and the baseline run, when given)."""
+        _one_name_given("qrels", name)
+        _names_given("runs", runs)
+        _one_name_given("baseline", baseline)
         return catalog.qrels_name(self.db, name, runs, systems, baseline)
 
     def remove_run(self, name: str) -> None:
@@ -335,6 +344,7 @@ class Warehouse:
         from warehouse.evaluation.user_measures import time_limit
 
         settings = Settings.resolve(settings, options)
+        _names_given("runs", runs)
         if runs is not None and not isinstance(runs, (str, catalog.RunSelection)):
             runs = list(runs)
             if not runs:
@@ -786,3 +796,24 @@ def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
     DuckDB database or a PostgreSQL schema that is not an irw warehouse (irw never adds its tables
     to one)."""
     return Warehouse(path, read_only=read_only, create=create, sandboxed=sandboxed)
+
+
+def _one_name_given(argument: str, value: Any) -> None:
+    """A name argument that takes one name (a str) or None: a list or another type said as such,
+    before it reaches SQL as a value of another type."""
+    if value is not None and not isinstance(value, str):
+        raise UsageError(f"{argument}= takes one name (a str), not {value!r} (of type {type(value).__name__})")
+
+
+def _names_given(argument: str, value: Any) -> None:
+    """runs= or systems=: a name or pattern (a str), a sequence of them, a RunSelection, or None."""
+    if value is None or isinstance(value, (str, catalog.RunSelection)):
+        return
+    if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
+        raise UsageError(f"{argument}= takes a name (a str) or a list of names, not {value!r} (of type "
+                         f"{type(value).__name__})")
+    for item in value:
+        if not isinstance(item, str):
+            raise UsageError(f"{argument}= takes a name (a str) or a list of names; it holds {item!r} (of type "
+                             f"{type(item).__name__})")
+
