@@ -116,8 +116,8 @@ def test_the_same_frame_again_is_the_same_run(dl19, tmp_path):
             assert _runs(wh) == stored
         with pytest.raises(ConflictError) as caught:
             wh.ingest_run(other, name="r")
-        assert str(caught.value) == ("run frame r: run r already exists with different content; pass replace=True to "
-                                     "replace it and every score computed from it, or give another name with name=")
+        assert str(caught.value) == ("run frame r: run r already exists with different content; pass `replace=True` "
+                                     "to replace it and every score computed from it, or give another name with name=")
         replaced = wh.ingest_run(other, name="r", replace=True)
         assert (replaced.status, replaced.messages) == ("replaced", [])
         assert [row[2:] for row in _runs(wh)] == [("data frame", None)]

@@ -173,7 +173,7 @@ def test_same_name_different_bytes_is_refused_then_replaced(wh, tmp_path):
     changed = RUN_ROWS[:2]
     path2 = write_file(tmp_path, "r2.run", run_text(changed))
     before = warehouse_fingerprint(wh)
-    with pytest.raises(ConflictError, match="--replace"):
+    with pytest.raises(ConflictError, match="replace=True"):  # the call's words (tests/test_python_terms.py)
         wh.ingest_run(path2)
     assert warehouse_fingerprint(wh) == before
     result = wh.ingest_run(path2, replace=True)
@@ -186,7 +186,7 @@ def test_qrels_name_taken_is_refused_then_replaced(wh, tmp_path):
     wh.ingest_qrels(write_file(tmp_path, "a.qrels", qrels_text()), "dl")
     before = warehouse_fingerprint(wh)
     other = write_file(tmp_path, "b.qrels", qrels_text(QRELS_ROWS[:1]))
-    with pytest.raises(ConflictError, match="--replace"):
+    with pytest.raises(ConflictError, match="replace=True"):
         wh.ingest_qrels(other, "dl")
     assert warehouse_fingerprint(wh) == before
     assert wh.ingest_qrels(other, "dl", replace=True).status == "replaced"

@@ -289,9 +289,9 @@ def test_the_python_api_says_which_qrels_judge_the_runs(walked, folder):
     from warehouse.errors import UsageError
 
     with warehouse.open(folder / "irw.duckdb") as wh:
-        with pytest.raises(UsageError, match=r"qrels covid judges the 2 runs chosen: add `--qrels covid`"):
+        with pytest.raises(UsageError, match=r"qrels covid judges the 2 runs chosen: add `qrels='covid'`"):
             wh.qrels_name(None, "BM25*.covid")
-        with pytest.raises(UsageError, match=r"qrels news judges the 2 runs chosen: add `--qrels news`"):
+        with pytest.raises(UsageError, match=r"qrels news judges the 2 runs chosen: add `qrels='news'`"):
             wh.compare(["BM25.news", "BM25_RM3.news"], measures="AP")
         assert wh.qrels_name("dl21", "BM25*.covid") == "dl21"  # a name given is taken as given
 

@@ -1,7 +1,68 @@
 """Typed errors. The library raises these; the CLI turns them into a message and an exit code."""
 from __future__ import annotations
 
+import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Iterator
+
+# Whether an error is said to the irw command's user (its options: `--replace`, `--qrels dl19`) or to
+# a Python caller (the arguments: `replace=True`, `qrels='dl19'`). The library words its messages
+# for the command; the command sets this while it runs (warehouse/commands/irw.py, trec_eval.py),
+# and everywhere else an error's text is said in Python terms (python_terms).
+_COMMAND_LINE: ContextVar[bool] = ContextVar("irw_command_line", default=False)
+
+
+@contextmanager
+def command_line_terms() -> Iterator[None]:
+    """Within the block, errors are said as the irw command says them (its options)."""
+    token = _COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        _COMMAND_LINE.reset(token)
+
+
+def said_to_the_command_line() -> bool:
+    return _COMMAND_LINE.get()
+
+
+# the irw commands a message names that a Python caller does as a call (whole backquoted commands)
+_CALLS = {"irw runs": "wh.runs()", "irw qrels": "wh.qrels_sets()", "irw measures list": "wh.user_measures()",
+          "irw ingest qrels FILE --name NAME": "wh.ingest_qrels(FILE, NAME)",
+          "irw ingest qrels FILE": "wh.ingest_qrels(FILE, NAME)", "irw ingest run FILE...": "wh.ingest_runs(FILES)"}
+# an option and its value, as the keyword argument of the Python call that takes it
+_KEYWORDS = [
+    (re.compile(r"--name-template ('[^']*')"), r"name_template=\1"),
+    (re.compile(r"--name-from (\w+)"), r"name_from='\1'"),
+    (re.compile(r"--qrels ([^\s`),;:]+)"), r"qrels='\1'"),
+    (re.compile(r"--replace(?![\w-])"), "replace=True"),
+    (re.compile(r"\(-m\), e\.g\. -m (\S+) -m (\S+)"), r"(measures=), e.g. measures=['\1', '\2']"),
+    (re.compile(r"--(name|system|description|date|qrels|baseline|param)(?![\w-])"),
+     lambda m: ("parameters" if m.group(1) == "param" else m.group(1)) + "="),
+]
+_QUOTED = re.compile(r"(`[^`\n]*`)")
+
+
+def python_terms(text: str) -> str:
+    """A message worded for the irw command, said to a Python caller: an option becomes the keyword
+    argument that does the same (`--replace`: `replace=True`, `--qrels dl19`: `qrels='dl19'`), and a
+    listing command its call (`irw runs`: `wh.runs()`). A whole command in backquotes (`irw ingest
+    run FILE --name X`) stays: it runs as printed, in a shell."""
+    if "(Python)" in text:  # it names each interface's way already
+        return text
+    parts = _QUOTED.split(text)
+    for i, part in enumerate(parts):
+        quoted = i % 2 == 1
+        inner = part[1:-1] if quoted else part
+        if quoted and inner in _CALLS:
+            parts[i] = f"`{_CALLS[inner]}`"
+        elif not (quoted and inner.startswith("irw ")):
+            for pattern, keyword in _KEYWORDS:
+                inner = pattern.sub(keyword, inner)
+            parts[i] = f"`{inner}`" if quoted else inner
+    return "".join(parts)
 
 
 class Note(UserWarning):
@@ -11,10 +72,22 @@ class Note(UserWarning):
 
 
 class IrwError(Exception):
-    """Base class of every error irw reports to a user."""
+    """Base class of every error irw reports to a user. Its text is the command's words when it was
+    raised while the irw command ran (command_line_terms), else a Python caller's (python_terms),
+    wherever it is printed."""
 
     exit_code = 1
     _lines: "list[str] | None" = None
+    _command_line = False
+
+    def __new__(cls, *args, **kwargs):
+        error = super().__new__(cls, *args, **kwargs)
+        error._command_line = said_to_the_command_line()
+        return error
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return text if self._command_line else python_terms(text)
 
     @classmethod
     def of_lines(cls, lines: "list[str]") -> "IrwError":
@@ -27,7 +100,9 @@ class IrwError(Exception):
         """The message as the lines it was made of. A line is one line whatever a name inside it
         holds: a run named "a\nError: b" stays in its line, which the CLI escapes whole
         (warehouse/formats/escaping.py), so no name can split a message or forge a line of its own."""
-        return list(self._lines) if self._lines is not None else [str(self) or type(self).__name__]
+        if self._lines is None:
+            return [str(self) or type(self).__name__]
+        return list(self._lines) if self._command_line else [python_terms(line) for line in self._lines]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from warehouse import core
 from warehouse.engines.duckdb import DEFAULT_PATH as DEFAULT_DB
 from warehouse.engines import ENGINES, evaluates_files
 from warehouse.engines import chosen as chosen_engine
-from warehouse.errors import IrwError, SettingError, UsageError
+from warehouse.errors import IrwError, SettingError, UsageError, command_line_terms
 from warehouse.formats.formatting import OutputFormat
 from warehouse.formats.table import Table
 
@@ -69,10 +69,13 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _main_options(
+    ctx: typer.Context,
     version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                           help="Print irw's version and exit.")] = False,
 ) -> None:
     """irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB)."""
+    # the library's errors name this command's options (--replace), not a Python caller's arguments
+    ctx.with_resource(command_line_terms())
     # A name the terminal's encoding cannot write (PYTHONIOENCODING=latin-1) goes out as \uXXXX
     # instead of ending the command in a UnicodeEncodeError.
     for stream in (sys.stdout, sys.stderr):

@@ -21,7 +21,8 @@ from typing import Iterator, Sequence, TextIO
 from warehouse.ingestion import files as ingest
 from warehouse.evaluation import oneshot
 from warehouse.engines import FILE_ENGINES, evaluates_files
-from warehouse.errors import InputFileError, IrwError, MeasureError, Problem, SettingError, UsageError
+from warehouse.errors import (InputFileError, IrwError, MeasureError, Problem, SettingError, UsageError,
+                             command_line_terms)
 from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only,
                                             measure_params, runs_by_rows)
 from warehouse.formats.formatting import TREC_NAN, trec_line
@@ -936,7 +937,8 @@ def main(argv: list[str], *, process_ends: bool = False) -> int:
     if "--" in argv:  # Click drops the first `--` before the command sees its arguments
         argv = argv[:argv.index("--")] + argv[argv.index("--") + 1:]
     try:
-        run(argv, sys.stdout, process_ends=process_ends)
+        with command_line_terms():  # errors name the command's flags, not a Python caller's arguments
+            run(argv, sys.stdout, process_ends=process_ends)
         sys.stdout.flush()
     except IrwError as exc:
         from typer import echo  # as warehouse/commands/irw.py's reported_errors prints it: a line each,

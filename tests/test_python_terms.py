@@ -1,0 +1,65 @@
+"""A Python caller's errors speak Python: the library words its messages for the irw command
+(`--replace`, `--qrels dl19`, `irw runs`), and a walk of the Python API found some fifteen of them
+telling a notebook user to pass options that a call does not have. An error raised while the irw
+command runs keeps the command's words; anywhere else it says the call's (warehouse.errors)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import warehouse
+from conftest import Cli
+from warehouse.errors import python_terms
+
+
+@pytest.fixture
+def two_collections(conformance: Path, tmp_path: Path) -> Path:
+    """A warehouse holding DL19 (qrels dl19, run BM25) and DL21 (qrels dl21, run BM25.dl21)."""
+    db = tmp_path / "irw.duckdb"
+    multi = conformance / "multi-collection"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(conformance / "dl19-passage" / "qrels.dl19-passage.txt", "dl19")
+        wh.ingest_run(conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt", name="BM25")
+        wh.ingest_qrels(multi / "qrels" / "qrels.dl21-passage.txt", "dl21")
+        wh.ingest_run(multi / "runs" / "BM25" / "trec_results_dl21.txt", name="BM25.dl21")
+    return db
+
+
+CASES = [  # (the call, what Python is told, what the command is told for the same mistake)
+    (lambda wh, c: wh.ingest_run(c / "dl19-passage" / "runs" / "run.dl19.BM25_RM3.txt", name="BM25"),
+     ["ingest", "run", "{c}/dl19-passage/runs/run.dl19.BM25_RM3.txt", "--name", "BM25"],
+     "pass `replace=True` to replace it", "pass `--replace` to replace it"),
+    (lambda wh, c: wh.evaluate(None, None, ["AP"]), ["eval", "-m", "AP"],
+     "name the qrels set with qrels=: this warehouse holds 2 (dl19, dl21)",
+     "name the qrels set with --qrels: this warehouse holds 2 (dl19, dl21)"),
+    (lambda wh, c: wh.evaluate(["BM25", "BM25.dl21"], None, ["AP"]), ["eval", "BM25", "BM25.dl21", "-m", "AP"],
+     "(`qrels='dl19'` with BM25)", "(`--qrels dl19` with BM25)"),
+    (lambda wh, c: wh.evaluate("BM52", "dl19", ["AP"]), ["eval", "BM52", "--qrels", "dl19", "-m", "AP"],
+     "no run named 'BM52'; did you mean BM25? `wh.runs()` lists the stored runs",
+     "no run named 'BM52'; did you mean BM25? `irw runs` lists the stored runs"),
+]
+
+
+@pytest.mark.parametrize("call, argv, in_python, on_the_command_line", CASES)
+def test_a_mistake_is_said_in_the_call_s_terms_and_in_the_command_s(two_collections, conformance, call, argv,
+                                                                    in_python, on_the_command_line):
+    with warehouse.open(two_collections) as wh:
+        with pytest.raises(warehouse.IrwError) as raised:
+            call(wh, conformance)
+    assert in_python in str(raised.value), str(raised.value)
+    assert all(on_the_command_line not in line for line in raised.value.message_lines())
+    result = Cli(two_collections)(*[str(a).format(c=conformance) for a in argv])
+    assert result.exit_code != 0 and on_the_command_line in result.stderr, result.stderr
+    assert in_python not in result.stderr
+
+
+def test_a_command_in_backquotes_stays_as_it_runs_in_a_shell():
+    said = ("store it beside that run, in system BM25: `irw ingest run x.txt --name BM25.2026-03-09 --system "
+            "BM25`; or pass `--replace`")
+    assert python_terms(said) == ("store it beside that run, in system BM25: `irw ingest run x.txt --name "
+                                  "BM25.2026-03-09 --system BM25`; or pass `replace=True`")
+    assert python_terms("pass `--name-template '{folder}.{short}'` (instead of --name-from file)") == \
+        "pass `name_template='{folder}.{short}'` (instead of name_from='file')"
+    assert python_terms("name at least one measure (-m), e.g. -m AP -m nDCG@10") == \
+        "name at least one measure (measures=), e.g. measures=['AP', 'nDCG@10']"
