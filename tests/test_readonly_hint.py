@@ -160,10 +160,14 @@ def test_a_python_reader_of_a_read_only_duckdb_file_is_told_the_evaluate_call(co
 def test_a_python_reader_who_asked_all_trec_is_told_all_trec_not_ninety_names(conformance, tmp_path):
     db = tmp_path / "w.duckdb"
     ingest_dl19(db, conformance)
-    with warehouse.open(db, read_only=True) as wh:
-        with pytest.raises(ReadOnlyError) as refused:
-            wh.evaluate(None, "dl19", "all_trec")
-    lines = refused.value.message_lines()
+
+    def refused_lines() -> list[str]:
+        with warehouse.open(db, read_only=True) as wh:
+            with pytest.raises(ReadOnlyError) as refused:
+                wh.evaluate(None, "dl19", "all_trec")
+        return refused.value.message_lines()
+
+    lines = refused_lines()
     assert lines[0].startswith("NumQ, NumRet, NumRel, NumRelRet, AP, GMAP, Rprec, Bpref and ")
     assert lines[0].endswith(f" more of runs BM25 and REP_LLAMA: never computed with these settings ({KEY})")
     assert lines[1].endswith(f"warehouse.open({str(db)!r}).evaluate(None, 'dl19', ['all_trec'])")
@@ -171,10 +175,7 @@ def test_a_python_reader_who_asked_all_trec_is_told_all_trec_not_ninety_names(co
     # 89 names left, one by one)
     with warehouse.open(db) as wh:
         wh.evaluate(None, "dl19", ["AP", "P@10"])
-    with warehouse.open(db, read_only=True) as wh:
-        with pytest.raises(ReadOnlyError) as refused:
-            wh.evaluate(None, "dl19", "all_trec")
-    lines = refused.value.message_lines()
+    lines = refused_lines()
     assert lines[0].startswith("NumQ, NumRet, NumRel, NumRelRet, GMAP, Rprec, Bpref, RR and 83 more of runs ")
     assert lines[1].endswith(f"warehouse.open({str(db)!r}).evaluate(None, 'dl19', ['all_trec'])")
 
