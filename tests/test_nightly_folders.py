@@ -160,7 +160,7 @@ def test_a_night_kept_a_folder_per_system_dates_its_runs_and_names_their_next_ve
         result = covid("ingest", "run", *sorted((tmp_path / "nightly" / night).iterdir()))
         assert result.exit_code == 0, result.output
     assert (f"{tmp_path}/nightly/2026-03-09/BM25/trec_results_covid.txt: named BM25.trec_results_covid.2026-03-09, "
-            "system BM25, from its folder and file name") in result.stderr
+            "system BM25") in result.stderr
     assert ("the folder above, 2026-03-09, is a date, so the file is that night's version of run "
             "BM25.trec_results_covid (history follows it in system BM25)") in result.stderr
     expected = {f"{system}.trec_results_covid": (system, "2026-03-02", "folder name") for system in SYSTEMS}
@@ -192,3 +192,30 @@ def test_a_new_version_in_a_folder_of_the_same_name_is_refused_not_stored_under_
     assert "run BM25.trec_results_covid already exists with different content" in refused.stderr, refused.stderr
     assert "--name BM25.trec_results_covid." in refused.stderr and "--system BM25`" in refused.stderr
     assert set(_runs(covid)) == {"BM25.trec_results_covid", "BM25_RM3.trec_results_covid"}
+
+
+def test_a_run_stored_under_a_name_of_its_own_has_its_next_night_named_after_it(covid, conformance, tmp_path):
+    """BM25's TREC-COVID run stored as BM25.covid (--name, --system) from runs/BM25/, then a night's
+    folder per system whose BM25 file changed: it was stored as trec_results_covid, in a system of
+    that name, as no stored run held a name the rule gives it; it is BM25.covid's version of the
+    night (a walk of a fresh install)."""
+    multi = conformance / "multi-collection" / "runs"
+    for system in SYSTEMS:
+        assert covid("ingest", "run", multi / system / "trec_results_covid.txt", "--name", f"{system}.covid",
+                     "--system", system).exit_code == 0
+        lines = (multi / system / "trec_results_covid.txt").read_text().splitlines(True)
+        if system == "BM25":
+            upper, lower = lines[1].split(), lines[2].split()
+            upper[2], lower[2] = lower[2], upper[2]
+            lines[1], lines[2] = " ".join(upper) + "\n", " ".join(lower) + "\n"
+        (tmp_path / "2026-03-09" / system).mkdir(parents=True)
+        (tmp_path / "2026-03-09" / system / "trec_results_covid.txt").write_text("".join(lines))
+    result = covid("ingest", "run", *sorted((tmp_path / "2026-03-09").iterdir()))
+    assert result.exit_code == 0, result.output
+    assert ("named BM25.covid.2026-03-09, system BM25: its tag rank is shared by 2 files of this batch, and run "
+            "BM25.covid, read before from a file trec_results_covid.txt in a folder BM25, answers the same queries "
+            "(an earlier version of this file)") in result.stderr, result.stderr
+    runs = _runs(covid)
+    assert set(runs) == {"BM25.covid", "BM25_RM3.covid", "BM25.covid.2026-03-09"}
+    assert (runs["BM25.covid.2026-03-09"]["system"], runs["BM25.covid.2026-03-09"]["date"][:10]) == \
+        ("BM25", "2026-03-09")

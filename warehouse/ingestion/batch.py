@@ -33,9 +33,10 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
      - else they are one system's runs of different collections, or an earlier version of the file
        (stored from its folder or one of the same name: bycoll/covid, bycoll2/covid name no two
        systems): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22, system BM25);
-     - a file alone under its {short}, whose {folder}.{short} a stored run read from a folder of
-       that name holds for the same queries, is that run's next version: {folder}.{short}, system
-       the folder (later/BM25/trec_results_covid.txt after runs/BM25/ and runs/BM25_RM3/);
+     - a file alone under its {short}, when a stored run of the folder's system was read from a file
+       of its name in a folder of its folder's name and answers the same queries, is that run's next
+       version, under that run's name, whatever it is (later/BM25/trec_results_covid.txt after
+       runs/BM25/trec_results_covid.txt was stored as BM25.covid, system BM25);
      - a {folder}.{short} a stored run holds with other bytes, in a folder whose folder above is
        named by a date (a night kept a folder per system), is that night's version:
        {folder}.{short}.{night} (nightly/2026-03-09/BM25/trec_results_covid.txt:
@@ -425,10 +426,12 @@ SPARK_HELD_HINT = "--replace replaces it; rename the file to name the run otherw
 def _name(files: list[_File], name: str | None, name_from: str, template: str | None,
           stored: Callable[[str], tuple | None], replace: bool,
           run_queries: Callable[[int], frozenset] | None = None,
-          run_source: Callable[[int], str | None] | None = None, held_hint: str = HELD_HINT) -> None:
+          run_source: Callable[[int], str | None] | None = None, held_hint: str = HELD_HINT,
+          runs_read_from: Callable[[str], list[tuple]] | None = None) -> None:
     """Gives every checked file its run name, and the system the rule gives (the module docstring).
     run_queries(run_id) and run_source(run_id) are the queries and the file a stored run was read
-    from (rule 4 asks them of a run a name clashes with). held_hint: what the note of a file named
+    from (rule 4 asks them of a run a name clashes with); runs_read_from('/FOLDER/FILE') the stored
+    runs read from such a file (rule 4: a file's earlier version). held_hint: what the note of a file named
     so because a stored run holds its tag with other content says to do, in the caller's options."""
     groups = _groups(files)
     for group in groups.values():
@@ -508,20 +511,18 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         rivals = [other for other in sharing[file.name] if other is not file]
         held = taken(file.name, file)
         folder = _folder(file.path)
-        by_folder = f"{folder}.{file.short}"
-        earlier = stored(by_folder) if not rivals and not held and run_source and run_queries else None
-        if earlier and not any(other.name == by_folder for other in files if other is not file):
-            # alone now, and a run stored from a folder of this name holds its folder's name: the
-            # file's earlier version, named so when its batch held another system's file of one name
-            source = run_source(earlier[0])
-            if source is not None and Path(source).parent.name == folder \
-                    and _one_collection(file.queries, run_queries(earlier[0])):
-                file.name, file.system = by_folder, folder
-                file.note = (f"{file.path}: named {file.name}, system {folder}, from its folder and file name: "
-                             f"{not_tag}, and run {by_folder}, read before from a folder {folder}, answers the same "
-                             "queries (an earlier version of this file)")
-                night_version(file)
-                continue
+        earlier = (_earlier_version(file, folder, runs_read_from, run_queries)
+                   if not rivals and not held and runs_read_from and run_queries else None)
+        if earlier and not any(other.name == earlier[1] for other in files if other is not file):
+            # alone now, and a run read before from a file of its name in a folder of its name
+            # answers its queries: the file's earlier version (named by its folder when its batch
+            # held another system's file of one name, or given a name of its own)
+            file.name, file.system = earlier[1], earlier[2]
+            file.note = (f"{file.path}: named {file.name}, system {file.system}: {not_tag}, and run {earlier[1]}, "
+                         f"read before from a file {file.path.name} in a folder {folder}, answers the same "
+                         "queries (an earlier version of this file)")
+            night_version(file)
+            continue
         if not rivals and not held:
             continue
         clash = (f"run {file.name} holds other content" if held
@@ -561,6 +562,21 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             if night:
                 file.note += (f"; {folder} is a date, so the folder holds one night's runs and the file names the "
                               "system (history follows it)")
+
+
+def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], list[tuple]],
+                     run_queries: Callable[[int], frozenset]) -> tuple | None:
+    """(run_id, name, system) of the first stored run read from a file of this file's name in a
+    folder of its folder's name (as placed, or as its links resolve), in a system of the folder's
+    name (the folder names the system: BM25/trec_results_covid.txt), that answers the same queries
+    (one collection), else None. A folder that names no system (a collection's, covid/BM25.txt)
+    leaves the file to the file rule, whose name is the system's (BM25)."""
+    resolved = file.path.resolve()
+    for tail in dict.fromkeys([f"/{folder}/{file.path.name}", f"/{resolved.parent.name}/{resolved.name}"]):
+        for row in runs_read_from(tail):
+            if row[2] == folder and _one_collection(file.queries, run_queries(row[0])):
+                return tuple(row)
+    return None
 
 
 def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
@@ -814,7 +830,11 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         everyone, files = files, [f for f in files if f.same_as is None]
         if auto:
             _known_queries(db, files)
-        _name(files, name, name_from, name_template, stored, replace, run_queries, run_source)
+        def runs_read_from(tail: str) -> list[tuple]:
+            return db.run_file("catalog/runs_read_from_file.sql", {"tail": tail}).fetchall()
+
+        _name(files, name, name_from, name_template, stored, replace, run_queries, run_source,
+              runs_read_from=runs_read_from)
         for file in files:
             why = name_problem(file.name) if file.name is not None else None
             if why:
