@@ -86,7 +86,7 @@ class IrwError(Exception):
         return error
 
     def __str__(self) -> str:
-        text = super().__str__()
+        text = Exception.__str__(self)  # not a KeyError's quoted key (NotEvaluated)
         return text if self._command_line else python_terms(text)
 
     @classmethod
