@@ -61,5 +61,8 @@ def test_a_command_in_backquotes_stays_as_it_runs_in_a_shell():
                                   "BM25.2026-03-09 --system BM25`; or pass `replace=True`")
     assert python_terms("pass `--name-template '{folder}.{short}'` (instead of --name-from file)") == \
         "pass `name_template='{folder}.{short}'` (instead of name_from='file')"
+    # a run date's stored source is no option (runs.date_source)
+    assert python_terms("dated 2019-04-01 00:00:00 (from --date); --date gives another") == \
+        "dated 2019-04-01 00:00:00 (from --date); date= gives another"
     assert python_terms("name at least one measure (-m), e.g. -m AP -m nDCG@10") == \
         "name at least one measure (measures=), e.g. measures=['AP', 'nDCG@10']"

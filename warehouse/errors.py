@@ -39,7 +39,9 @@ _KEYWORDS = [
     (re.compile(r"--qrels ([^\s`),;:]+)"), r"qrels='\1'"),
     (re.compile(r"--replace(?![\w-])"), "replace=True"),
     (re.compile(r"\(-m\), e\.g\. -m (\S+) -m (\S+)"), r"(measures=), e.g. measures=['\1', '\2']"),
-    (re.compile(r"--(name|system|description|date|qrels|baseline|param)(?![\w-])"),
+    # "(from --date)" is a run date's stored source (runs.date_source), not an option, and stays, as
+    # warehouse/ingestion/frames.py's in_python_terms leaves it
+    (re.compile(r"(?<!from )--(name|system|description|date|qrels|baseline|param)(?![\w-])"),
      lambda m: ("parameters" if m.group(1) == "param" else m.group(1)) + "="),
 ]
 _QUOTED = re.compile(r"(`[^`\n]*`)")
