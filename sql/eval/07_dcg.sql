@@ -19,8 +19,9 @@
 -- which are the retrieved documents with a gain and the ideal positions: on DL19 and a 250-query,
 -- 1000-deep TREC run within the noise; at worst, every one of 1,000 retrieved documents relevant in
 -- each of 50 queries x 10 runs, `irw trec-eval -m ndcg -m ndcg_cut -m Rndcg -m ndcg_rel` took 5.3 s
--- instead of 4.3 s). tests/test_postgres.py holds the two engines to the same bits. A total is the running sum at the ranking's last row, found by its rank (a hash aggregate
--- and a join: cheaper in DuckDB than numbering the rows from the end).
+-- instead of 4.3 s). tests/test_postgres.py holds the two engines to the same bits. A total is the
+-- running sum at the ranking's last row, found by its rank (a hash aggregate and a join: cheaper
+-- in DuckDB than numbering the rows from the end).
 -- irw: duckdb only (the running sums below in rank order: see the header)
 set debug_window_mode = 'separate';
 
