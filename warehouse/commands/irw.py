@@ -418,7 +418,8 @@ def ingest_run(
     param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable.")] = None,
     date: Annotated[Optional[str], typer.Option(
         help="The runs' date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] (default: the ir_metadata header's "
-             "date:, else the date its folder is named by, as 2026-02-02/, else the file's modification time).")] = None,
+             "date:, else the date its folder, or the folder above it, is named by, as 2026-02-02/, else the file's "
+             "modification time).")] = None,
     replace: Annotated[bool, _replace_option("Replace a stored run of the same name and its scores.",
                                              negatable=True)] = False,
     db: DbOption = DEFAULT_DB,

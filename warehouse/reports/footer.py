@@ -59,6 +59,6 @@ def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None
                                  "largest difference"),
         ]
     items.append(("Run date", "the date given at ingest (irw ingest run --date), else the run's ir_metadata date, "
-                              "else the date its folder is named by (2026-02-02/), else its file's modification "
-                              "time; a run's page says which"))
+                              "else the date its folder, or the folder above it, is named by (2026-02-02/), else its "
+                              "file's modification time; a run's page says which"))
     return items
