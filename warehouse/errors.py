@@ -39,8 +39,7 @@ _KEYWORDS = [
     (re.compile(r"--qrels ([^\s`),;:]+)"), r"qrels='\1'"),
     (re.compile(r"--replace(?![\w-])"), "replace=True"),
     (re.compile(r"\(-m\), e\.g\. -m (\S+) -m (\S+)"), r"(measures=), e.g. measures=['\1', '\2']"),
-    # "(from --date)" is a run date's stored source (runs.date_source), not an option, and stays, as
-    # warehouse/ingestion/frames.py's in_python_terms leaves it
+    # "(from --date)" is a run date's stored source (runs.date_source), not an option, and stays
     (re.compile(r"(?<!from )--(name|system|description|date|qrels|baseline|param)(?![\w-])"),
      lambda m: ("parameters" if m.group(1) == "param" else m.group(1)) + "="),
 ]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from warehouse.errors import ConflictError, InputFileError, Problem, UsageError
+from warehouse.errors import ConflictError, InputFileError, Problem, UsageError, python_terms
 from warehouse.resources import composed_sql, read_sql
 
 # role -> accepted column names, in order of preference: irw's own, PyTerrier's, ir_datasets', TREC's.
@@ -130,21 +130,15 @@ def frame_label(kind: str, name: str | None) -> str:
     return f"{kind} frame {name}" if name else f"{kind} frame"
 
 
-# the options a file's messages name (`irw ingest`'s), as the Python arguments that do the same;
-# "(from --date)" is a date's stored source (runs.date_source), not an option, and stays
-_OPTIONS = {"--replace": "replace=True", "--name": "name=", "--system": "system=", "--description": "description=",
-            "--param": "parameters=", "--date": "date="}
-_OPTION = re.compile(r"(?<!from )`?(" + "|".join(_OPTIONS) + r")(?![\w-])`?")
-
-
 # a frame's run dated by the file's rule is dated when it was ingested (forget_run_source.sql)
 _FRAME_DATE = re.compile(r"(its date is now [^()]* \(from )file mtime\)")
 
 
 def in_python_terms(text: str) -> str:
-    """A message of the file path said to a Python caller, who ingested a frame: replace=True for
-    --replace (a frame has no command line), and the frame's date from the data frame."""
-    return _FRAME_DATE.sub(rf"\1{DATE_FRAME})", _OPTION.sub(lambda m: _OPTIONS[m.group(1)], text))
+    """A message of the file path said to a Python caller, who ingested a frame: its options as the
+    call's arguments, as every error says them to a Python caller (errors.python_terms: `replace=True`
+    for `--replace`), and the frame's date from the data frame (a frame has no file time)."""
+    return _FRAME_DATE.sub(rf"\1{DATE_FRAME})", python_terms(text))
 
 
 def _store_frame(db, frame: Any, kind: str, name: str, store, tag: str = "frame") -> Any:
