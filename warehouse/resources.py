@@ -28,11 +28,36 @@ def resource_dir(name: str) -> Path:
 def user_cache_dir() -> Path | None:
     """irw's folder in the user's cache ($XDG_CACHE_HOME/irw, else ~/.cache/irw), which keeps what
     irw derives from its own files between commands (the migrations' objects, statements for
-    PostgreSQL, compiled templates); None without a home folder. Not made here: each cache makes
-    its part, and does without it when it cannot."""
+    PostgreSQL, compiled templates, an empty warehouse); None without a home folder. Not made here:
+    each cache makes its part, and does without it when it cannot."""
     try:
         return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "irw"
     except RuntimeError:  # no home folder
+        return None
+
+
+def only_ours(folder: Path) -> bool:
+    """folder is a folder (not a link) of this user that no one else may write: what irw keeps in
+    it (compiled templates, an empty warehouse) is used as irw's own."""
+    import stat
+
+    info = folder.lstat()
+    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
+            and not stat.S_IMODE(info.st_mode) & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def private_cache_folder(name: str) -> Path | None:
+    """The folder `name` of user_cache_dir(), made if missing, when only this user may write it
+    (only_ours); None where there is none to use (no home folder, no uid, someone else's or others
+    may write it, or it cannot be made)."""
+    root = user_cache_dir()
+    if root is None or not hasattr(os, "getuid"):
+        return None
+    folder = root / name
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder if only_ours(folder) else None
+    except OSError:
         return None
 
 

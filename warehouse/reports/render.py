@@ -42,23 +42,19 @@ def compiled_templates_cache(templates=None):
 
     from jinja2 import FileSystemBytecodeCache
 
-    from warehouse.resources import user_cache_dir
+    from warehouse.resources import only_ours, private_cache_folder
 
-    root = user_cache_dir()
-    if root is None or not hasattr(os, "getuid"):
-        return None
+    folder = private_cache_folder("templates")
+    if folder is None:
+        return None  # someone else's, or others may write it: its code is not run
     templates = str(templates or templates_dir())
-    folder = root / "templates"
     install = folder / hashlib.sha256(templates.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _only_ours(folder):
-            return None  # someone else's, or others may write it: its code is not run
         if not install.exists():
             install.mkdir(mode=0o700)
             (install / _INSTALL_MARK).write_text(templates, encoding="utf-8", errors="surrogateescape")
             _remove_sets_of_removed_installs(folder)
-        if not _only_ours(install):
+        if not only_ours(install):
             return None
     except OSError:
         return None
@@ -74,15 +70,6 @@ def compiled_templates_cache(templates=None):
 
 
 _INSTALL_MARK = "templates-folder"  # in an install's folder of compiled templates: the path it compiled
-
-
-def _only_ours(folder) -> bool:
-    """folder is a folder (not a link) of this user that no one else may write."""
-    import stat
-
-    info = folder.lstat()
-    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
-            and not stat.S_IMODE(info.st_mode) & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 def _remove_sets_of_removed_installs(folder) -> None:
