@@ -353,9 +353,10 @@ class Warehouse:
             qrels = self.qrels_name(None, runs, systems)
         selection = self.select_runs(runs, systems=systems, qrels=qrels)
         measures = [measures] if isinstance(measures, str) else list(measures)
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                    or not timeout >= 0):
-            raise UsageError(f"timeout={timeout!r}: give seconds, 0 or more (0: no limit; None: 300)")
+        if timeout is not None:
+            from warehouse.store import adhoc
+
+            timeout = adhoc.checked_timeout(timeout)
         with time_limit(timeout) if timeout is not None else contextlib.nullcontext():
             evaluation = Evaluator(self.db).evaluate(list(selection), qrels, measures, per_query=per_query,
                                                      settings=settings, recompute=recompute)

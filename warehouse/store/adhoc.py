@@ -22,7 +22,7 @@ from typing import Any, Iterator
 from warehouse.engines.duckdb import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError,
                                       StatementType, about_the_file, arrow_types, failure, tokenize)
 from warehouse.resources import read_sql
-from warehouse.errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, UnknownTableError
+from warehouse.errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, UnknownTableError, UsageError
 from warehouse.formats.table import Table
 
 _STATEMENT = StatementType
@@ -83,7 +83,7 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
     still running after timeout seconds (DEFAULT_TIMEOUT when None; 0 for no limit) is stopped and
     raises QueryError; Ctrl-C (KeyboardInterrupt) stops it too, on the server for PostgreSQL."""
     query, params = _checked_arguments(query, params)
-    timeout = _checked_timeout(timeout)
+    timeout = checked_timeout(timeout, DEFAULT_TIMEOUT)
     if not db.sandbox_in_process:
         return run_on_postgres(db, query, params, timeout, max_rows)
     with db.sandbox() as con:
@@ -115,12 +115,14 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
         raise QueryError(f"cannot bind the parameters: {failed}") from None
 
 
-def _checked_timeout(timeout: Any) -> float:
+def checked_timeout(timeout: Any, default: float = 300.0) -> float:
+    """A Python caller's timeout= in seconds (None: default; 0: no limit), refused as a usage error
+    when it is not a number of seconds, 0 or more (the command's --timeout takes no other)."""
     if timeout is None:
-        return DEFAULT_TIMEOUT
+        return default
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout >= 0 \
             or timeout == float("inf"):
-        raise QueryError(f"the timeout is a number of seconds, 0 for none, not {timeout!r}")
+        raise UsageError(f"timeout={timeout!r}: give seconds, 0 or more (0: no limit; None: {default:g})")
     return float(timeout)
 
 
