@@ -38,6 +38,13 @@ CASES = [  # (the call, what Python is told, what the command is told for the sa
     (lambda wh, c: wh.evaluate("BM52", "dl19", ["AP"]), ["eval", "BM52", "--qrels", "dl19", "-m", "AP"],
      "no run named 'BM52'; did you mean BM25? `wh.runs()` lists the stored runs",
      "no run named 'BM52'; did you mean BM25? `irw runs` lists the stored runs"),
+    (lambda wh, c: wh.sql("insert into runs (name) values ('x')"), ["sql", "insert into runs (name) values ('x')"],
+     "wh.sql is read-only: INSERT statements are refused (use wh.ingest_run, wh.ingest_qrels or wh.remove_run "
+     "to change the warehouse)",
+     "irw sql is read-only: INSERT statements are refused (use irw ingest / irw rm to change the warehouse)"),
+    (lambda wh, c: wh.sql("set threads = 1"), ["sql", "set threads = 1"],
+     "(irw fixes the sandbox's settings; timeout= sets wh.sql's time limit)",
+     "(irw fixes the sandbox's settings; --timeout sets irw sql's time limit)"),
 ]
 
 

@@ -43,6 +43,18 @@ _KEYWORDS = [
     (re.compile(r"(?<!from )--(name|system|description|date|qrels|baseline|param)(?![\w-])"),
      lambda m: ("parameters" if m.group(1) == "param" else m.group(1)) + "="),
 ]
+# what `irw sql`'s refusals advise (warehouse/store/adhoc.py), as wh.sql's caller does it
+_SQL_PHRASES = [
+    ("use irw ingest / irw rm to change the warehouse",
+     "use wh.ingest_run, wh.ingest_qrels or wh.remove_run to change the warehouse"),
+    ("irw sql -o FILE writes a query's result to a file and irw export the warehouse's tables; irw ingest adds data",
+     "wh.sql returns a Table (to_pandas, to_arrow) to write where you like and wh.export(FOLDER) writes the "
+     "warehouse's tables; wh.ingest_run adds data"),
+    ("irw sql reads the one warehouse --db names", "wh.sql reads the one warehouse wh is"),
+    ("; in Python, wh.sql(query, params) binds values", "; wh.sql(query, params) binds values"),
+    ("--timeout sets irw sql's time limit", "timeout= sets wh.sql's time limit"),
+]
+_IRW_SQL = re.compile(r"\birw sql\b")
 _QUOTED = re.compile(r"(`[^`\n]*`)")
 
 
@@ -60,6 +72,10 @@ def python_terms(text: str) -> str:
         if quoted and inner in _CALLS:
             parts[i] = f"`{_CALLS[inner]}`"
         elif not (quoted and inner.startswith("irw ")):
+            if not quoted:
+                for command, call in _SQL_PHRASES:
+                    inner = inner.replace(command, call)
+                inner = _IRW_SQL.sub("wh.sql", inner)
             for pattern, keyword in _KEYWORDS:
                 inner = pattern.sub(keyword, inner)
             parts[i] = f"`{inner}`" if quoted else inner
