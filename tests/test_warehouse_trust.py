@@ -1,6 +1,6 @@
 """A warehouse file from someone else (issue 24): every command that opens one reads only what
-irw's migrations made. An object they did not make (a view, macro, sequence, table, index, type, a
-column default), or one of irw's names defined otherwise (a view over read_text of a secret) is
+irw's migrations made. An object they did not make (a view, macro, sequence, table, index, type,
+trigger, a column default), or one of irw's names defined otherwise (a view over read_text of a secret) is
 refused at open with a message, before anything reads it: nothing reaches `irw runs`, a report,
 the target of `irw copy` or `irw sql`'s output."""
 from __future__ import annotations
@@ -51,6 +51,11 @@ ATTACKS = {
     "a sequence": ["create sequence s_seq"],
     "a type": ["create type mood as enum ('a')"],
     "an index on an expression": ["create index leak_idx on runs ((name || 'x'))"],
+    # DuckDB 2.0's triggers run in irw's writes, with irw's full access: this one copied the secret
+    # into irw_schema when qrels were ingested
+    "a trigger on one of irw's tables": [
+        "create trigger leak after insert on qrels_sets for each statement "
+        "insert into irw_schema select 900, content, now() from read_text('SECRET_PATH')"],
 }
 
 

@@ -946,7 +946,8 @@ def apply_migrations(db) -> None:
 # -- what irw's migrations make -----------------------------------------------------------------
 # One row per object and per part of one that holds an expression, as DuckDB itself writes it:
 # (kind, schema, name, what). Column defaults and generated columns, CHECK constraints, index
-# expressions, view and macro bodies are compared whole.
+# expressions, view, macro and trigger bodies are compared whole (irw makes no trigger: DuckDB 2.0's
+# run in irw's own writes, with its full access).
 _OBJECTS_SQL = """
 select 'table', schema_name, table_name, '' from duckdb_tables() where database_name = current_database()
 union all select 'column', schema_name, table_name, column_name || ' ' || data_type || ' default ' || coalesce(column_default, '')
@@ -959,6 +960,7 @@ union all select function_type, schema_name, function_name, coalesce(macro_defin
   from duckdb_functions() where database_name = current_database() and not internal
 union all select 'index', schema_name, index_name, coalesce(sql, '') from duckdb_indexes() where database_name = current_database()
 union all select 'type', schema_name, type_name, '' from duckdb_types() where database_name = current_database() and not internal
+union all select 'trigger', schema_name, trigger_name, coalesce(sql, '') from duckdb_triggers() where database_name = current_database()
 """
 
 
