@@ -58,6 +58,28 @@ def test_the_note_comes_with_stored_scores_too(col: Cli):
     assert OTHER_NOTE in _notes(again.stderr)
 
 
+def test_with_c_a_run_answering_no_query_of_the_qrels_is_refused_as_without(col: Cli, tmp_path: Path):
+    # -c scores every qrels query a run lacks as 0: a run of another collection's queries got a
+    # table of zeros and exit 0, where trec_eval -c refuses it (No queries with both results and
+    # relevance info)
+    stray = run_text([("q9", "d1", 1, "2"), ("q8", "d4", 1, "1")], tag="stray")
+    assert col("ingest", "run", write_file(tmp_path, "stray.run", stray), "--name", "stray").exit_code == 0
+    for options in ([], ["-c"]):
+        result = col("eval", "stray", "good", "--qrels", "col", "-m", "AP", *options)
+        assert result.exit_code == 1 and result.stdout == "", result.stdout
+        assert result.stderr.startswith("Error: run stray has no query judged in qrels col (2 of its queries are not "
+                                        "in the qrels): "), result.stderr
+        assert result.stderr.rstrip().endswith("check that run and qrels are of the same collection")
+    assert "evaluated on every query of the qrels it would score 0 (trec_eval refuses such a run)" in result.stderr
+    import warehouse
+    from warehouse.evaluation.settings import Settings
+
+    with warehouse.open(col.db) as wh:
+        with pytest.raises(warehouse.MeasureError, match="run stray has no query judged in qrels col"):
+            wh.evaluate("stray", "col", ["AP"], settings=Settings(complete=True))
+        assert wh.evaluate("good", "col", ["AP"], settings=Settings(complete=True)).value("good", "AP") > 0
+
+
 def test_trec_eval_prints_trec_evals_bytes_and_no_note(tmp_path: Path):
     qrels = write_file(tmp_path, "col.qrels", _qrels_text())
     run = write_file(tmp_path, "other.run", run_text(OTHER, tag="other"))

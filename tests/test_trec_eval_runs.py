@@ -101,7 +101,8 @@ def test_chunks_staged_together_and_files_read_alone_mix(options, dl21_runs, tmp
     (["-q", "-m", "qrels_jg", "-R", "qrels_jg"], "qrels.123", ["results.test", "results.trunc"]),
     (["-q", "-m", "all_prefs", "-R", "prefs"], "prefs.test", ["prefs.results.test", "prefs.results.test"]),
     (["-q", "-m", "all_prefs", "-R", "qrels_prefs"], "qrels.test", ["results.test", "results.trunc"]),
-    (["-q", "-c", "--compat", "10"], "qrels.comment.test", ["results.comment.test", "results.test"]),
+    # (results.test answers none of qrels.comment.test's queries: trec_eval refuses it, -c or not)
+    (["-q", "-c", "--compat", "10"], "qrels.comment.test", ["results.comment.test", "results.comment.test"]),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else v)
 def test_several_runs_print_each_block_as_alone_read_one_by_one(options, qrels, runs, monkeypatch):
     """trec_eval's test files (tabs, comments, extra columns, several formats): each read alone."""
@@ -223,6 +224,20 @@ def test_a_run_without_judged_queries_among_many_prints_nothing(dl21_runs, tmp_p
     # one run alone says what trec_eval says
     assert trec_eval.main([str(DL21_QRELS), str(stray)]) == 7
     assert capsys.readouterr().err == "Error: trec_eval: No queries with both results and relevance info\n"
+
+
+@pytest.mark.parametrize("options", [["-c"], ["-c", "-q"], ["-c", "-J"], ["-c", "-M", "10", "-m", "num_q"]])
+def test_with_c_a_run_answering_no_query_of_the_qrels_is_refused_as_trec_eval_refuses_it(dl21_runs, tmp_path,
+                                                                                        capsys, options):
+    # -c adds every qrels query the run lacks as an empty ranking; trec_eval still refuses a run that
+    # answers none of them (exit 7), where irw printed map 0.0000 and exited 0
+    stray = tmp_path / "stray.txt"
+    stray.write_text("nosuchquery Q0 d1 1 2.0 t\n")
+    assert trec_eval.main([*options, str(DL21_QRELS), str(stray)]) == 7
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "Error: trec_eval: No queries with both results and relevance info\n"
+    assert trec_eval.main([*options, str(DL21_QRELS), str(dl21_runs[0]), str(stray)]) == 7
+    assert capsys.readouterr().out == ""
 
 
 def test_help_lists_every_flag_the_parser_takes():

@@ -755,11 +755,14 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
                     raise _no_queries(args, name) from None
         raise
     evaluated: dict[str, list[str]] = {name: [] for name in group}
+    answered: set[str] = set()  # the runs with a query in both the run and the qrels (-c adds the others)
     if evaluation:
-        for name, qid in db.run_file("trec_eval/evaluated_queries.sql").fetchall():
+        for name, qid, in_run in db.run_file("trec_eval/evaluated_queries.sql").fetchall():
             evaluated[name].append(qid)
+            if in_run:
+                answered.add(name)
     for name in group:
-        if not evaluated[name]:
+        if name not in answered:
             raise _no_queries(args, name)
     run_ids = dict(db.run_file("catalog/all_run_ids.sql").fetchall())
     tags = dict(db.run_file("trec_eval/run_tags.sql").fetchall())

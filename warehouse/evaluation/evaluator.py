@@ -208,6 +208,9 @@ class Evaluation(Tabular):
     # run -> how many of its retrieved documents the qrels judge, read in a warehouse only (a
     # one-shot evaluation, irw trec-eval, prints trec_eval's output and no note)
     judged_retrieved: dict[str, int] = field(default_factory=dict)
+    # the runs none of whose queries the qrels judge: no values, or under -c only the zeros of queries
+    # the run lacks (trec_eval refuses such a run either way)
+    no_query_judged: frozenset[str] = frozenset()
 
     def table(self) -> Table:
         return self.wide(per_query=False)
@@ -574,8 +577,12 @@ class Evaluator:
         summary = _counts_as_integers(Table.from_result(self.db.run_file("eval/summary.sql")), counts)
         detail = _counts_as_integers(Table.from_result(self.db.run_file("eval/per_query.sql")), counts) \
             if per_query else None
-        ignored = dict(self.db.run_file("eval/ignored_queries.sql",
-                                        {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall())
+        ignored, judging_none = {}, set()
+        for run, count, judged_queries in self.db.run_file(
+                "eval/ignored_queries.sql", {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall():
+            ignored[run] = count
+            if not judged_queries:
+                judging_none.add(run)
         norel, lowest, highest = self.db.run_file("eval/norel_queries.sql",
                                                   {"qrels_set_id": qrels_id, "level": s.level}).fetchone()
         absent = frozenset(self.db.run_file("eval/queries_not_in_run.sql").fetchall()) \
@@ -586,7 +593,8 @@ class Evaluator:
             "eval/judged_retrieved.sql", {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall()} \
             if self.db.keeps_scores else {}
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel, queries_not_in_run=absent,
-                          grades=None if highest is None else (int(lowest), int(highest)), judged_retrieved=judged)
+                          grades=None if highest is None else (int(lowest), int(highest)), judged_retrieved=judged,
+                          no_query_judged=frozenset(judging_none))
 
 
 def _one_per_stored_name(measures: list[Measure]) -> list[Measure]:
@@ -624,9 +632,11 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
         raise RowsNotStoredError.of_lines(problems)
 
 
-def _no_judged_query(run: str, qrels: str, ignored: int) -> str:
+def _no_judged_query(run: str, qrels: str, ignored: int, complete: bool = False) -> str:
+    values = ("evaluated on every query of the qrels it would score 0 (trec_eval refuses such a run)" if complete
+              else "no measure has a value")
     return (f"run {run} has no query judged in qrels {qrels} ({ignored} of its queries are not in the qrels): "
-            "no measure has a value; check that run and qrels are of the same collection")
+            f"{values}; check that run and qrels are of the same collection")
 
 
 def _counts_as_integers(table: Table, counts: set[str]) -> Table:
@@ -651,6 +661,10 @@ def _require_values(evaluation: Evaluation, runs: list[str], db: Database,
     unstored: dict[str, list[str]] = {}
     for run in runs:
         missing = [n for n in names if (run, n) not in have]
+        if run in evaluation.no_query_judged and evaluation.settings.complete:
+            # -c gives such a run the zeros of every qrels query it lacks: trec_eval refuses it
+            problems.append(_no_judged_query(run, evaluation.qrels, evaluation.ignored_queries[run], complete=True))
+            continue
         if not missing:
             continue
         if len(missing) == len(names) and evaluation.ignored_queries.get(run) and not db.read_only:
