@@ -69,6 +69,27 @@ def test_zscores_with_other_options(monkeypatch):
 
 @pytest.mark.conformance
 @pytest.mark.usefixtures("conformance")
+def test_zscores_with_c_count_the_queries_a_run_lacks_as_trec_eval_does(monkeypatch):
+    """-Z with -c: trec_eval converts the queries it evaluates, and -c's average then counts the
+    qrels' other queries as 0 (log 1e-5 for gm_map) and replaces num_rel's sum by the qrels' count.
+    results.trunc answers 301 and 303 of qrels.test's three queries. irw z-scored the zeros of the
+    query -c adds: Zndcg_cut_10 -0.8703, Znum_rel 0.0000. The lines are trec_eval 9.0.8's for
+    this command (its library, as pytrec_eval builds it), which out.test.* holds none of."""
+    args = ["-c", "-Z", "zscores_file", "-m", "ndcg_cut.10", "-m", "num_rel", "-m", "gm_map", "-m", "success.5000",
+            "-m", "num_q", "qrels.test", "results.trunc"]
+    assert run(args, monkeypatch) == ("Znum_q                 \tall\t3.0000\n"
+                                      "Znum_rel               \tall\t561.0000\n"
+                                      "Zgm_map                \tall\t0.0000\n"
+                                      "Zndcg_cut_10           \tall\t0.0516\n"
+                                      "Zsuccess_5000          \tall\t-666666.6667\n")
+    assert run(["-q", *args[:5], "qrels.test", "results.trunc"], monkeypatch) == (
+        "Zndcg_cut_10           \t301\t-0.8903\n"
+        "Zndcg_cut_10           \t303\t1.0452\n"
+        "Zndcg_cut_10           \tall\t0.0516\n")  # (-0.8903 + 1.0452) / 3
+
+
+@pytest.mark.conformance
+@pytest.mark.usefixtures("conformance")
 def test_zscores_of_a_query_or_measure_the_file_lacks(tmp_path, monkeypatch):
     """trec_eval prints -1000000 for a (query, measure) the file lacks, and for every measure of a
     query it lacks; a stddev of 0 gives 0 where the value equals the mean, else -1000000."""

@@ -767,7 +767,7 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
     run_ids = dict(db.run_file("catalog/all_run_ids.sql").fetchall())
     tags = dict(db.run_file("trec_eval/run_tags.sql").fetchall())
     in_run: dict[str, set[str]] = {name: set() for name in group}
-    if args.per_query:
+    if args.per_query or args.zscores is not None:
         for name, qid in db.run_file("trec_eval/run_queries.sql").fetchall():
             if name in in_run:
                 in_run[name].add(qid)
@@ -830,7 +830,7 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
 
 ZSCORE_COLUMNS = [("query_id", "varchar"), ("measure", "varchar"), ("mean", "double"), ("stddev", "double")]
 ZSCORE_VALUE_COLUMNS = [("position", "integer"), ("measure", "varchar"), ("aggregate", "varchar"),
-                        ("query_id", "varchar"), ("value", "double")]
+                        ("query_id", "varchar"), ("value", "double"), ("in_run", "boolean")]
 
 
 def read_zscores(path: Path) -> list[tuple[str, str, float, float]]:
@@ -888,7 +888,7 @@ def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, ev
         if name in position:
             m = scored[position[name]]
             aggregate = "count" if m.family.trec_name == "num_q" else m.aggregate
-            values.append((position[name], m.trec_name, aggregate, qid, value))
+            values.append((position[name], m.trec_name, aggregate, qid, value, qid in in_run))
     db.load_rows("trec_eval_zscores", ZSCORE_COLUMNS, zscores)
     db.load_rows("trec_eval_zscore_values", ZSCORE_VALUE_COLUMNS, values)
     z_by_query: dict[str, dict[int, float]] = {}
@@ -921,6 +921,9 @@ def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, ev
                 continue
             if m.family.trec_name == "runid":
                 out.append(_format(m, "all", tag))
+            elif m.family.trec_name == "num_rel" and s.complete:
+                # -c replaces num_rel's sum, z scores and all, by the qrels' relevant judgments
+                out.append(line(m, "all", db.run_file("trec_eval/num_rel_complete.sql").fetchone()[0]))
             else:
                 out.append(line(m, "all", summary.get(position[m.name])))
     return "".join(out)
