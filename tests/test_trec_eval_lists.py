@@ -56,6 +56,18 @@ def test_a_list_giving_a_cutoff_twice_is_refused_as_trec_eval_refuses_it(conform
         dl19_trec_eval(conformance, "-m", spec)
 
 
+def test_a_negative_multiple_of_r_is_zero_not_minus_zero(conformance):
+    """Rprec_mult's cutoff is (long)(x * R + 0.9): for a negative x it is 0 or below, which no rank
+    reaches, and trec_eval leaves the value at 0. irw divided 0 by the negative cutoff and printed
+    -0.0000 on every query."""
+    assert dl19_trec_eval(conformance, "-m", "Rprec_mult.-0.5,0.2") == (
+        "Rprec_mult_-0.50      \tall\t0.0000\nRprec_mult_0.20       \tall\t0.6245\n")
+    per_query = dl19_trec_eval(conformance, "-q", "-m", "Rprec_mult.-0.5,0.2")
+    assert "-0.0000" not in per_query
+    assert hashlib.sha256(per_query.encode()).hexdigest() == \
+        "334e3174b4eae6c0040ec623b61404609b072741b5e6e7ae7d24ebaf76f27a74"
+
+
 def test_only_the_first_list_of_a_family_is_read(conformance):
     """trec_eval reads a family's first parameter list: a repeated cutoff in a later one is never read."""
     assert dl19_trec_eval(conformance, "-m", "P.5,10", "-m", "P.5,5") == "P_5                   \tall\t0.6930\n" \

@@ -5,7 +5,7 @@
 -- trec_eval: Rprec = cnt(min(n, R)) / R (0 when R = 0 or nothing was retrieved), where cnt(k) is
 -- the number of relevant documents in the top k. Rprec_mult_x takes k = (long)(x * R + 0.9) in
 -- both 9.0.8 and 10.0: r / k when k > n (n retrieved, r relevant of them), cnt(k) / k when
--- 1 <= k <= n, and 0 when k = 0.
+-- 1 <= k <= n, and 0 when k <= 0 (a 0 or negative x: +0, never the -0 of 0 / -1).
 with params as (
     -- the measures of this file being computed (eval_params holds every measure of the step)
     select measure, family, x
@@ -51,7 +51,7 @@ final as (
         c.query_id,
         c.measure,
         case
-            when c.k = 0 then 0.0
+            when c.k <= 0 then 0.0
             when c.family = 'Rprec' then cast(coalesce(h.rel_at_k, 0) as double) / c.num_rel
             when c.k > c.num_ret then cast(c.num_rel_ret as double) / c.k
             else cast(coalesce(h.rel_at_k, 0) as double) / c.k
