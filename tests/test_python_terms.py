@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import warehouse
-from conftest import Cli
+from conftest import Cli, qrels_text, write_file
 from warehouse.errors import python_terms
 
 
@@ -73,3 +73,20 @@ def test_a_command_in_backquotes_stays_as_it_runs_in_a_shell():
         "dated 2019-04-01 00:00:00 (from --date); date= gives another"
     assert python_terms("name at least one measure (-m), e.g. -m AP -m nDCG@10") == \
         "name at least one measure (measures=), e.g. measures=['AP', 'nDCG@10']"
+
+
+def test_warehouse_copy_is_irw_copy_and_says_its_arguments(tmp_path):
+    """`irw copy` had no Python call, and wh.sql's refusal of ATTACH pointed a notebook user at it."""
+    db = tmp_path / "irw.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.txt", qrels_text()), "q")
+    with pytest.raises(warehouse.UsageError) as raised:
+        warehouse.copy(db, db)
+    assert str(raised.value) == f"source and target are the same warehouse ({db}): name another target"
+    copied = warehouse.copy(db, tmp_path / "copy.duckdb")
+    assert copied.qrels == {"q": "copied"}
+    result = Cli(db)("copy", "--from", str(db), "--to", str(db), db=False)
+    assert result.exit_code == 2 and f"--from and --to are the same warehouse ({db})" in result.stderr
+    with warehouse.open(db, sandboxed=True) as wh:
+        with pytest.raises(warehouse.ReadOnlyError, match=r"warehouse\.copy\(SOURCE, TARGET\) moves runs and qrels"):
+            wh.sql("attach 'other.duckdb'")

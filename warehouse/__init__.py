@@ -21,7 +21,7 @@ from warehouse.version import __version__  # noqa: F401
 # importing all of it at start-up; `from warehouse import Warehouse` and `warehouse.open` work as
 # if these names were imported here.
 _EXPORTS = {
-    "Warehouse": "core", "open": "core", "evaluate_files": "core", "evaluate_on_spark": "core",
+    "Warehouse": "core", "open": "core", "evaluate_files": "core", "evaluate_on_spark": "core", "copy": "core",
     "Table": "formats.table",
     **dict.fromkeys((
         "BatchError", "ConflictError", "InputFileError", "IrwError", "MeasureError", "NotEvaluated", "NotFoundError", "Problem",
@@ -31,7 +31,7 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "Warehouse", "open", "evaluate_files", "evaluate_on_spark", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
+    "Warehouse", "open", "evaluate_files", "evaluate_on_spark", "copy", "Table", "IrwError", "InputFileError", "Problem", "ConflictError", "NotFoundError",
     "QueryError", "QueryTimeoutError", "ReadOnlyError", "SchemaVersionError", "UsageError", "WarehouseNotFound", "WarehouseOpenError",
     "MeasureError", "NotEvaluated", "BatchError", "MissingExtraError", "DatabaseError", "NotAWarehouse", "WarehouseClosed",
     "WarehouseDamaged", "WarehouseLocked", "Note",
@@ -57,7 +57,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the names __getattr__ provides
-    from warehouse.core import Warehouse, evaluate_files, evaluate_on_spark, open  # noqa: F401
+    from warehouse.core import Warehouse, copy, evaluate_files, evaluate_on_spark, open  # noqa: F401
     from warehouse.errors import (BatchError, ConflictError, DatabaseError, InputFileError, IrwError, MeasureError,
                                   MissingExtraError, NotAWarehouse, NotFoundError, Problem, QueryError,
                                   QueryTimeoutError, ReadOnlyError, SchemaVersionError, UsageError,

@@ -39,6 +39,8 @@ _KEYWORDS = [
     (re.compile(r"--qrels ([^\s`),;:]+)"), r"qrels='\1'"),
     (re.compile(r"--replace(?![\w-])"), "replace=True"),
     (re.compile(r"\(-m\), e\.g\. -m (\S+) -m (\S+)"), r"(measures=), e.g. measures=['\1', '\2']"),
+    (re.compile(r"--from and --to(?![\w-])"), "source and target"),  # warehouse.copy's arguments
+    (re.compile(r"--from(?![\w-])"), "source"),
     # "(from --date)" is a run date's stored source (runs.date_source), not an option, and stays
     (re.compile(r"(?<!from )--(name|system|description|date|qrels|baseline|param)(?![\w-])"),
      lambda m: ("parameters" if m.group(1) == "param" else m.group(1)) + "="),
@@ -50,7 +52,8 @@ _SQL_PHRASES = [
     ("irw sql -o FILE writes a query's result to a file and irw export the warehouse's tables; irw ingest adds data",
      "wh.sql returns a Table (to_pandas, to_arrow) to write where you like and wh.export(FOLDER) writes the "
      "warehouse's tables; wh.ingest_run adds data"),
-    ("irw sql reads the one warehouse --db names", "wh.sql reads the one warehouse wh is"),
+    ("irw sql reads the one warehouse --db names; irw copy moves runs and qrels between warehouses",
+     "wh.sql reads the one warehouse wh is; warehouse.copy(SOURCE, TARGET) moves runs and qrels between warehouses"),
     ("; in Python, wh.sql(query, params) binds values", "; wh.sql(query, params) binds values"),
     ("--timeout sets irw sql's time limit", "timeout= sets wh.sql's time limit"),
 ]
