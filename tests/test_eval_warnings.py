@@ -71,6 +71,9 @@ def test_with_c_a_run_answering_no_query_of_the_qrels_is_refused_as_without(col:
                                         "in the qrels): "), result.stderr
         assert result.stderr.rstrip().endswith("check that run and qrels are of the same collection")
     assert "evaluated on every query of the qrels it would score 0 (trec_eval refuses such a run)" in result.stderr
+    assert col("ingest", "run", write_file(tmp_path, "one.run", run_text([("q9", "d1", 1, "2")], tag="one")),
+               "--name", "one").exit_code == 0
+    assert "(1 of its queries is not in the qrels)" in col("eval", "one", "--qrels", "col", "-m", "AP").stderr
     import warehouse
     from warehouse.evaluation.settings import Settings
 

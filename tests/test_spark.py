@@ -30,7 +30,7 @@ from warehouse.errors import InputFileError
 from warehouse.resources import read_sql, sql_dir
 
 from docs_pages import section
-from conftest import dl19_expected, spark_conf_dir
+from conftest import dl19_expected, spark_conf_dir, write_file
 
 ROOT = Path(__file__).resolve().parents[1]
 DL19_RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
@@ -415,6 +415,10 @@ RULE_CASES = [
     ("qrels: negative and signed grades, a fraction, 2 and 5 fields", "qrels",
      b"q1 0 d1 1\nq1 0 d2 -1\nq1 0 d3 +2\nq1 0 d4 1.5\nq1 d5\nq1 0 d6 1 x\n", True),
     ("qrels of 3 fields, then 4", "qrels", b"q1 d1 1\nq1 0 d2 1\nq2 d1 0\n", True),
+    # a file with no data line gave Spark no row to find it by: it was left out of the runs
+    ("an empty run file", "run", b"", True),
+    ("a run file of a comment and a blank line", "run", b"# nothing yet\n\n", True),
+    ("an empty qrels file (Spark said 'no judgment lines')", "qrels", b"", True),
 ]
 
 
@@ -452,6 +456,21 @@ def test_every_rule_spark_restates_gives_the_problems_local_ingest_gives(spark, 
         if mine != theirs:
             differ.append(f"{what}: local {mine}, Spark {theirs}")
     assert not differ, "\n".join(differ)
+
+
+@pytest.mark.spark
+def test_an_empty_run_file_beside_others_is_refused_as_without_spark(spark, tmp_path):
+    """`irw trec-eval --engine spark` with an empty file among its runs ended in a traceback
+    (KeyError: 'run2'): the file had no line for Spark to find it by and was left out."""
+    from warehouse.commands import trec_eval
+
+    qrels = write_file(tmp_path, "qrels", "q1 0 d0 1\n")
+    good = write_file(tmp_path, "run.good", "q1 Q0 d0 1 1 t\n")
+    empty = write_file(tmp_path, "run.empty", "")
+    with pytest.raises(InputFileError) as raised:
+        trec_eval.run(["--engine", "spark", "-q", "-m", "map", str(qrels), str(good), str(empty)], io.StringIO())
+    assert [(p.path, p.line, p.reason) for p in raised.value.problems] == [
+        (str(empty), 0, "no run lines (the file is empty, or holds only blank lines and comments)")]
 
 
 # Each rule of sql/spark/frame_*_problems.sql, the rules local ingest of a data frame applies

@@ -717,6 +717,20 @@ def _refuse_swapped(db: SparkDatabase, kind: str) -> None:
             raise header_error(Path(_shown(row.file)), header, kind)
 
 
+def _refuse_files_without_lines(paths: Sequence[str], read: Sequence[str]) -> None:
+    """Refuses, as local ingest does, a local run file named among paths that gave Spark no data line
+    (read: the files that did, as Spark names them): it has no row to find it by, and was left out
+    of the runs, which then lacked a run the command was given (a traceback of `irw trec-eval`, or
+    `name at least one run` for the one file given). Patterns and URLs are Spark's to list."""
+    seen = {os.path.abspath(_shown(file)) for file in read}
+    for path in paths:
+        local = _local(path)
+        if _is_pattern(path) or has_scheme(local) or not os.path.isfile(local):
+            continue
+        if os.path.abspath(local) not in seen:
+            raise _no_data([local], "run")
+
+
 def _no_data(paths: Sequence[str], what: str) -> InputFileError:
     return InputFileError([Problem(", ".join(paths), 0, f"no {what} lines (the file is empty, or holds only "
                                                        "blank lines and comments)")])
@@ -763,7 +777,7 @@ def load_qrels(db: SparkDatabase, qrels, name: str = QRELS_SET_NAME) -> None:
     qrels_rows = db.replace_table("qrels", db._typed("qrels", rows, ()))
     counts = qrels_rows.agg(F.countDistinct("query_id"), F.count("*")).first()
     if not counts[1]:
-        raise _no_data([source], "judgment")
+        raise _no_data([source], "qrels")  # local ingest's words
     db.execute("insert into qrels_sets (qrels_set_id, name, source_path, sha256, query_count, judgment_count) "
                "values ($id, $name, $source, '', $queries, $judgments)",
                {"id": 1, "name": name, "source": source, "queries": counts[0], "judgments": counts[1]})
@@ -857,6 +871,7 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
         _refuse_swapped(db, "run")
         _problems(db, "spark/run_problems.sql", {"strict": strict})
         files = sorted({r.file for r in db.spark_frame("spark/run_tags.sql").select("file").distinct().collect()})
+        _refuse_files_without_lines(text_paths, files)
         tags = _file_tags(db, strict)
         for file in files:
             run_id = len(run_names) + 1

@@ -635,7 +635,8 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
 def _no_judged_query(run: str, qrels: str, ignored: int, complete: bool = False) -> str:
     values = ("evaluated on every query of the qrels it would score 0 (trec_eval refuses such a run)" if complete
               else "no measure has a value")
-    return (f"run {run} has no query judged in qrels {qrels} ({ignored} of its queries are not in the qrels): "
+    are = "is" if ignored == 1 else "are"
+    return (f"run {run} has no query judged in qrels {qrels} ({ignored} of its queries {are} not in the qrels): "
             f"{values}; check that run and qrels are of the same collection")
 
 
