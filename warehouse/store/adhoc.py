@@ -83,7 +83,7 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
     still running after timeout seconds (DEFAULT_TIMEOUT when None; 0 for no limit) is stopped and
     raises QueryError; Ctrl-C (KeyboardInterrupt) stops it too, on the server for PostgreSQL."""
     query, params = _checked_arguments(query, params)
-    timeout = checked_timeout(timeout, DEFAULT_TIMEOUT)
+    timeout = checked_timeout(timeout)
     if not db.sandbox_in_process:
         return run_on_postgres(db, query, params, timeout, max_rows)
     with db.sandbox() as con:
@@ -115,14 +115,14 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
         raise QueryError(f"cannot bind the parameters: {failed}") from None
 
 
-def checked_timeout(timeout: Any, default: float = 300.0) -> float:
-    """A Python caller's timeout= in seconds (None: default; 0: no limit), refused as a usage error
-    when it is not a number of seconds, 0 or more (the command's --timeout takes no other)."""
+def checked_timeout(timeout: Any) -> float:
+    """A Python caller's timeout= in seconds (None: DEFAULT_TIMEOUT; 0: no limit), refused as a usage
+    error when it is not a number of seconds, 0 or more (the command's --timeout takes no other)."""
     if timeout is None:
-        return default
+        return DEFAULT_TIMEOUT
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout >= 0 \
             or timeout == float("inf"):
-        raise UsageError(f"timeout={timeout!r}: give seconds, 0 or more (0: no limit; None: {default:g})")
+        raise UsageError(f"timeout={timeout!r}: give seconds, 0 or more (0: no limit; None: {DEFAULT_TIMEOUT:g})")
     return float(timeout)
 
 
