@@ -1111,13 +1111,14 @@ _LEFT_HALF_MADE_SECONDS = 3600
 def _remove_unused_empty_warehouses(folder: Path, keep: Path) -> None:
     import time
 
+    now = time.time()
     for other in folder.iterdir():
         try:
-            age = time.time() - other.stat().st_mtime
+            info = other.stat()
             if other.name.startswith("empty-") and other != keep:
-                unused = time.time() - other.stat().st_atime > _UNUSED_EMPTY_WAREHOUSE_SECONDS
+                unused = now - info.st_atime > _UNUSED_EMPTY_WAREHOUSE_SECONDS
             else:
-                unused = other.name.startswith(".empty-") and age > _LEFT_HALF_MADE_SECONDS
+                unused = other.name.startswith(".empty-") and now - info.st_mtime > _LEFT_HALF_MADE_SECONDS
             if unused:
                 other.unlink()
         except OSError:
