@@ -364,3 +364,23 @@ def test_a_subcommand_typed_alone_names_its_command(given, meant, irw):
     assert result.exit_code == 2
     assert f"No such command '{given}'; did you mean {meant}?" in result.output
     assert "Did you mean 'runs'?" in irw("run", db=False).output
+
+
+@pytest.mark.parametrize("argv", [["runs"], ["eval", "-m", "AP", "-m", "nDCG@10", "--qrels", "base"],
+                                  ["report", "leaderboard", "--qrels", "base", "-m", "AP", "--format", "tsv"]],
+                         ids=["runs", "eval", "report"])
+def test_a_command_does_not_load_pydantic(seeded_db, argv):
+    """Typer 0.29 requires pydantic and imported it to check the parameters of whatever command
+    ran: ~80 ms and 10 MB of every irw command. pyproject.toml holds Typer below 0.29; a Typer that
+    loads pydantic again fails here."""
+    probe = (f"import os, runpy, sys; sys.argv = ['irw', *{argv!r}, '--db', {str(seeded_db)!r}]\n"
+             "def _exit(code):\n    raise SystemExit(code)\n"
+             "os._exit = _exit\n"  # the entry point ends with os._exit once the output is flushed
+             "try:\n    runpy.run_module('warehouse', run_name='__main__')\n"
+             "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=seeded_db.parent, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "tagA" in done.stdout
+    assert done.stderr.splitlines()[-1] == "[]", done.stderr
