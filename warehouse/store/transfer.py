@@ -24,6 +24,7 @@ from typing import Iterator
 from warehouse.store import catalog
 from warehouse import leftovers
 from warehouse.errors import ConflictError, NotFoundError
+from warehouse.formats.cells import said_value
 from warehouse.resources import read_sql
 
 # table -> its columns, in the order rows travel (sql/transfer/<table>.sql reads them); the first is
@@ -177,13 +178,17 @@ def ship_qrels(source, target, name: str, *, replacing: int | None = None) -> in
 class CopyResult:
     """What `irw copy` did, name by name."""
 
-    qrels: dict[str, str] = field(default_factory=dict)   # name -> copied / replaced / unchanged
+    qrels: dict[str, str] = field(default_factory=dict)   # name -> copied / replaced / updated / unchanged
     runs: dict[str, str] = field(default_factory=dict)
     scores: int = 0                                        # per-query score rows copied
+    # a line per setting of an unchanged or updated run or qrels set that differs, or differed, from
+    # the source's (_settings_notes)
+    notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = [f"qrels {name}: {what}" for name, what in self.qrels.items()]
         out += [f"run {name}: {what}" for name, what in self.runs.items()]
+        out += self.notes
         out.append(f"{self.scores} stored per-query scores copied")
         return out
 
@@ -194,7 +199,10 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
     them: the others are neither copied nor compared with target's (a --replace replaced a set of
     the same name there that the runs never needed). A name that target holds with other content
     (another sha256) is a ConflictError unless replace; with the same content it is left as it is
-    (its scores are still copied where target lacks them)."""
+    (its scores are still copied where target lacks them), but for its settings (a run's system,
+    description, parameters and date, a qrels set's description: what `irw edit` changes): where
+    they differ from source's, replace makes them source's in place (the scores stay: the rows
+    are the same), and without, result.notes says which differ and how to take source's."""
     if target.read_only:
         # a server's role that may only read: said as ingest says it (Warehouse._require_writable),
         # before the server refuses the first insert
@@ -225,10 +233,12 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
     with target.transaction():
         qrels_ids = {}
         for name in qrels_names:
-            qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_set", name, ship_qrels)
+            qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_set", name, ship_qrels, replace,
+                                                            result.notes)
         run_ids = {}
         for name in run_names:
-            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run)
+            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run, replace,
+                                                         result.notes)
         result.scores = _copy_scores(source, target, qrels_ids, run_ids)
         _copy_user_measures(source, target)
     return result
@@ -246,15 +256,65 @@ def _copy_user_measures(source, target) -> None:
             target.run_file("transfer/insert_user_measure.sql", dict(zip(columns, row)))
 
 
-def _copy_one(source, target, kind: str, name: str, ship) -> tuple[int, str]:
+def _copy_one(source, target, kind: str, name: str, ship, replace: bool, notes: list[str]) -> tuple[int, str]:
     """kind: run or qrels_set (sql/transfer/<kind>_content.sql ...)."""
     mine = source.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()[1]
     theirs = target.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()
     if theirs is not None and theirs[1] == mine:
-        return theirs[0], "unchanged"
+        return theirs[0], _same_content(source, target, kind, name, theirs[0], replace, notes)
     if source.text_holds_nul and not target.text_holds_nul:
         _refuse_nul(source, kind, name)
     return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
+
+
+# What `irw edit` changes, by kind (sql/transfer/<kind>.sql's columns): a copy compares them
+# where the content is the same. A run's date is its file_created_at with the date_source it came from.
+SETTINGS = {"run": ("system", "description", "parameters", "file_created_at"), "qrels_set": ("description",)}
+SETTING_WORDS = {"system": "system", "description": "description", "parameters": "parameters",
+                 "file_created_at": "date"}
+
+
+def _same_content(source, target, kind: str, name: str, target_id: int, replace: bool, notes: list[str]) -> str:
+    """The status of a run or qrels set target holds with source's content: unchanged, or updated
+    where replace made its differing settings source's (notes say each, or, without replace, how
+    to take source's)."""
+    mine, theirs = _row(source, f"{kind}.sql", {"name": name}), _row(target, f"{kind}.sql", {"name": name})
+    differ = [key for key in SETTINGS[kind] if _setting(mine, key) != _setting(theirs, key)]
+    if not differ:
+        return "unchanged"
+    what = "run" if kind == "run" else "qrels"
+    said = [f"{SETTING_WORDS[key]} {_said_setting(mine, key)} in the source, {_said_setting(theirs, key)} here"
+            for key in differ]
+    if not replace:
+        notes.append(f"{what} {name}: the same rows, but its {'; '.join(said)}: kept; pass --replace to take the "
+                     "source's (its scores stay)")
+        return "unchanged"
+    if kind == "run":
+        target.run_file("transfer/update_run_settings.sql",
+                        {"run_id": target_id, **{key: mine[key] for key in (*SETTINGS["run"], "date_source")}})
+    else:
+        target.run_file("catalog/edit_qrels_set_description.sql",
+                        {"qrels_set_id": target_id, "description": mine["description"]})
+    notes.append(f"{what} {name}: the same rows; its " + "; ".join(
+        f"{SETTING_WORDS[key]} is now {_said_setting(mine, key)}, was {_said_setting(theirs, key)}" for key in differ)
+        + " (its scores stay)")
+    return "updated"
+
+
+def _setting(row: dict, key: str):
+    """A setting of a run.sql or qrels_set.sql row, as compared between engines: no parameters is
+    an empty map, a date comes with where it came from."""
+    if key == "parameters":
+        return dict(row[key] or {})
+    if key == "file_created_at":
+        return row[key], row["date_source"]
+    return row[key]
+
+
+def _said_setting(row: dict, key: str) -> str:
+    if key == "file_created_at":
+        return f"{row[key]} (from {row['date_source']})"
+    return said_value(_setting(row, key))
 
 
 def _refuse_nul(source, kind: str, name: str) -> None:

@@ -1,0 +1,94 @@
+"""`irw copy` of a run or qrels set the target already holds with the same rows, after `irw edit` in
+the source: the copy said "unchanged" and kept the target's system, description and date, with or
+without --replace, so the two warehouses printed different leaderboards and histories. Now the
+differences are said, and --replace takes the source's in place, keeping the scores."""
+from __future__ import annotations
+
+import pytest
+
+import warehouse
+from conftest import Cli
+
+RUNS = ("BM25", "D_BERT_KD_TASB")
+
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def target(request, tmp_path):
+    return request.getfixturevalue("postgres_url") if request.param == "postgres" else str(tmp_path / "copy.duckdb")
+
+
+def _settings(location: str, run: str) -> tuple:
+    rows = warehouse.open(location, read_only=True)
+    with rows as wh:
+        found = wh.runs([run]).to_dicts()[0]
+        return found["system"], found["description"], str(found["date"]), found["date_source"]
+
+
+def _board(location: str) -> str:
+    board = Cli(location)("report", "leaderboard", "--qrels", "dl19", "-m", "AP", "--format", "csv")
+    assert board.exit_code == 0, board.stderr
+    return board.stdout
+
+
+def _score_count(location: str, run: str, measure: str) -> int:
+    with warehouse.open(location, read_only=True) as wh:
+        return wh.sql(f"select count(*) from score_values where run = '{run}' and measure = '{measure}'").rows[0][0]
+
+
+def test_a_copy_says_which_settings_differ_and_replace_takes_the_source_s(conformance, tmp_path, target):
+    data = conformance / "dl19-passage"
+    source = str(tmp_path / "irw.duckdb")
+    irw = Cli(source)
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for run in RUNS:
+        assert irw("ingest", "run", data / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
+    assert irw("eval", "-m", "AP", "--qrels", "dl19").exit_code == 0
+    copy = Cli(source)
+    first = copy("copy", "--from", source, "--to", target, db=False)
+    assert first.exit_code == 0, first.stderr
+    before = _settings(target, "D_BERT_KD_TASB")
+    # scores of the target's own, which the source does not have to copy back
+    assert Cli(target)("eval", "-m", "P@10", "--qrels", "dl19").exit_code == 0
+    assert _score_count(target, "D_BERT_KD_TASB", "P@10") == 43
+
+    edited = irw("edit", "run", "D_BERT_KD_TASB", "--system", "dense", "--description", "TAS-B dense",
+                 "--date", "2026-01-10")
+    assert edited.exit_code == 0, edited.stderr
+    relabelled = irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19",
+                     "--description", "TREC DL 2019 passage", "--replace")
+    assert relabelled.exit_code == 0, relabelled.stderr
+    assert _board(source) != _board(target)
+
+    # without --replace: kept, and said, setting by setting
+    kept = copy("copy", "--from", source, "--to", target, db=False)
+    assert kept.exit_code == 0, kept.stderr
+    lines = kept.stderr.splitlines()
+    assert "run D_BERT_KD_TASB: unchanged" in lines and "run BM25: unchanged" in lines
+    note = next(line for line in lines if line.startswith("run D_BERT_KD_TASB: the same rows"))
+    assert note == ("run D_BERT_KD_TASB: the same rows, but its system 'dense' in the source, 'D_BERT_KD_TASB' here; "
+                    "description 'TAS-B dense' in the source, none here; "
+                    f"date 2026-01-10 00:00:00 (from --date) in the source, {before[2]} (from {before[3]}) here: "
+                    "kept; pass --replace to take the source's (its scores stay)"), note
+    assert ("qrels dl19: the same rows, but its description 'TREC DL 2019 passage' in the source, none here: kept; "
+            "pass --replace to take the source's (its scores stay)") in lines
+    assert not any(line.startswith("run BM25: the same") for line in lines)
+    assert _settings(target, "D_BERT_KD_TASB") == before
+
+    # with --replace: the source's settings, in place; the scores stay
+    taken = copy("copy", "--from", source, "--to", target, "--replace", db=False)
+    assert taken.exit_code == 0, taken.stderr
+    lines = taken.stderr.splitlines()
+    assert "run D_BERT_KD_TASB: updated" in lines and "qrels dl19: updated" in lines and "run BM25: unchanged" in lines
+    assert (f"run D_BERT_KD_TASB: the same rows; its system is now 'dense', was 'D_BERT_KD_TASB'; description is now "
+            f"'TAS-B dense', was none; date is now 2026-01-10 00:00:00 (from --date), was {before[2]} "
+            f"(from {before[3]}) (its scores stay)") in lines, lines
+    assert _settings(target, "D_BERT_KD_TASB") == ("dense", "TAS-B dense", "2026-01-10 00:00:00", "--date")
+    assert _score_count(target, "D_BERT_KD_TASB", "P@10") == 43
+    assert _board(source) == _board(target)
+    with warehouse.open(target, read_only=True) as wh:
+        assert wh.qrels_sets().to_dicts()[0]["description"] == "TREC DL 2019 passage"
+
+    # nothing left to say
+    again = copy("copy", "--from", source, "--to", target, db=False)
+    assert again.exit_code == 0, again.stderr
+    assert not any("the same rows" in line for line in again.stderr.splitlines()), again.stderr
