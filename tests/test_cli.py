@@ -165,7 +165,7 @@ def test_runs_listing_in_every_format(seeded_db, irw):
     assert table.exit_code == 0
     header, rule, row = table.stdout.splitlines()
     assert header.split() == ["name", "system", "tag", "rows", "queries", "date", "date_source", "ingested_at",
-                              "description", "judged_by"]
+                              "description", "parameters", "judged_by"]
     assert set(rule) == {"-", " "}
     assert row.split()[:5] == ["tagA", "tagA", "tagA", "4", "2"]
 

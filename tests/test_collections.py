@@ -98,7 +98,7 @@ def test_runs_lists_the_qrels_sets_that_judge_each_run(mc):
     table = mc("runs")
     assert table.exit_code == 0
     header, _rule, *lines = table.stdout.splitlines()
-    assert header.split()[-2:] == ["description", "judged_by"]
+    assert header.split()[-3:] == ["description", "parameters", "judged_by"]
     by_name = {line.split()[0]: line for line in lines}
     assert by_name["BM25.covid"].endswith("  covid 50/50")
     assert "/" not in by_name["BM25.dl22"]  # no stored set judges DL 2022: judged_by is empty

@@ -4,6 +4,8 @@ without --replace, so the two warehouses printed different leaderboards and hist
 differences are said, and --replace takes the source's in place, keeping the scores."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import warehouse
@@ -52,7 +54,7 @@ def test_a_copy_says_which_settings_differ_and_replace_takes_the_source_s(confor
     assert _score_count(target, "D_BERT_KD_TASB", "P@10") == 43
 
     edited = irw("edit", "run", "D_BERT_KD_TASB", "--system", "dense", "--description", "TAS-B dense",
-                 "--date", "2026-01-10")
+                 "--date", "2026-01-10", "--param", "k1=0.9", "--param", "b=0.4")
     assert edited.exit_code == 0, edited.stderr
     relabelled = irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19",
                      "--description", "TREC DL 2019 passage", "--replace")
@@ -66,8 +68,8 @@ def test_a_copy_says_which_settings_differ_and_replace_takes_the_source_s(confor
     assert "run D_BERT_KD_TASB: unchanged" in lines and "run BM25: unchanged" in lines
     note = next(line for line in lines if line.startswith("run D_BERT_KD_TASB: the same rows"))
     assert note == ("run D_BERT_KD_TASB: the same rows, but its system 'dense' in the source, 'D_BERT_KD_TASB' here; "
-                    "description 'TAS-B dense' in the source, none here; "
-                    f"date 2026-01-10 00:00:00 (from --date) in the source, {before[2]} (from {before[3]}) here: "
+                    "description 'TAS-B dense' in the source, none here; parameters b=0.4, k1=0.9 in the source, "
+                    f"none here; date 2026-01-10 00:00:00 (from --date) in the source, {before[2]} (from {before[3]}) here: "
                     "kept; pass --replace to take the source's (its scores stay)"), note
     assert ("qrels dl19: the same rows, but its description 'TREC DL 2019 passage' in the source, none here: kept; "
             "pass --replace to take the source's (its scores stay)") in lines
@@ -80,11 +82,17 @@ def test_a_copy_says_which_settings_differ_and_replace_takes_the_source_s(confor
     lines = taken.stderr.splitlines()
     assert "run D_BERT_KD_TASB: updated" in lines and "qrels dl19: updated" in lines and "run BM25: unchanged" in lines
     assert (f"run D_BERT_KD_TASB: the same rows; its system is now 'dense', was 'D_BERT_KD_TASB'; description is now "
-            f"'TAS-B dense', was none; date is now 2026-01-10 00:00:00 (from --date), was {before[2]} "
+            f"'TAS-B dense', was none; parameters are now b=0.4, k1=0.9, was none; date is now 2026-01-10 00:00:00 (from --date), was {before[2]} "
             f"(from {before[3]}) (its scores stay)") in lines, lines
     assert _settings(target, "D_BERT_KD_TASB") == ("dense", "TAS-B dense", "2026-01-10 00:00:00", "--date")
     assert _score_count(target, "D_BERT_KD_TASB", "P@10") == 43
     assert _board(source) == _board(target)
+    # irw runs shows the parameters, in the same order from either engine
+    listed = Cli(target)("runs", "D_BERT_KD_TASB")
+    assert listed.exit_code == 0 and "  b=0.4, k1=0.9  " in listed.stdout, listed.stdout
+    assert listed.stdout == irw("runs", "D_BERT_KD_TASB").stdout
+    assert json.loads(Cli(target)("runs", "D_BERT_KD_TASB", "-f", "json").stdout)[0]["parameters"] == \
+        {"k1": "0.9", "b": "0.4"}
     with warehouse.open(target, read_only=True) as wh:
         assert wh.qrels_sets().to_dicts()[0]["description"] == "TREC DL 2019 passage"
 

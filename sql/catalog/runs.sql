@@ -2,7 +2,8 @@
 -- Grain: one row per run, oldest ingest first: every run, or (with $chosen) those named in $names
 -- (the names of a run selection: `irw runs 'BM25*' --system X --qrels Y`).
 -- date is the run's date (runs.file_created_at) and date_source where it came from: '--date',
--- 'ir_metadata', 'folder name' or 'file mtime' (schema 007).
+-- 'ir_metadata', 'folder name' or 'file mtime' (schema 007). parameters: what `--param k=v` gave
+-- at ingest or with `irw edit run` (a map; null or empty when none was given).
 -- judged_by: the stored qrels sets that judge at least one of the run's queries, each with how
 -- many of them ("covid 50/50": 50 of the run's 50 queries), most judged first, then by name; null
 -- when no stored set judges any. Read from run_queries (stored at ingest) and the sets' distinct
@@ -49,6 +50,7 @@ select
     r.date_source,
     r.ingested_at,
     r.description,
+    r.parameters,
     b.judged_by
 from runs as r
 left join judged_by as b on b.run_id = r.run_id

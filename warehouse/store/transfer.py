@@ -296,7 +296,8 @@ def _same_content(source, target, kind: str, name: str, target_id: int, replace:
         target.run_file("catalog/edit_qrels_set_description.sql",
                         {"qrels_set_id": target_id, "description": mine["description"]})
     notes.append(f"{what} {name}: the same rows; its " + "; ".join(
-        f"{SETTING_WORDS[key]} is now {_said_setting(mine, key)}, was {_said_setting(theirs, key)}" for key in differ)
+        f"{SETTING_WORDS[key]} {'are' if key == 'parameters' else 'is'} now {_said_setting(mine, key)}, was "
+        f"{_said_setting(theirs, key)}" for key in differ)
         + " (its scores stay)")
     return "updated"
 
