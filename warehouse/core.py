@@ -198,7 +198,13 @@ class Warehouse:
         """The listing of `irw runs`: every stored run, oldest ingest first, or the runs named in
         `runs` (names, not patterns: a selection of select_runs, `wh.runs(wh.select_runs(systems="BM25"))`)."""
         names = list(runs) if runs is not None else []
-        return Table.from_result(self.db.run_file("catalog/runs.sql", {"chosen": runs is not None, "names": names}))
+        listing = Table.from_result(self.db.run_file("catalog/runs.sql", {"chosen": runs is not None, "names": names}))
+        # parameters by key: DuckDB's map keeps the order they were given in, PostgreSQL's JSONB
+        # orders keys by length; listed alike from either
+        at = listing.columns.index("parameters")
+        listing.rows = [(*row[:at], dict(sorted(row[at].items())) if row[at] else row[at], *row[at + 1:])
+                        for row in listing.rows]
+        return listing
 
     def qrels_sets(self) -> Table:
         return Table.from_result(self.db.run_file("catalog/qrels_sets.sql"))

@@ -40,9 +40,7 @@ def _cell(value: Any, human: bool) -> str:
         return _blob_text(value)
     if isinstance(value, dict):
         if human:
-            # by key: a run's parameters come back in the order given from DuckDB's map, by key
-            # length from PostgreSQL's JSONB
-            return ", ".join(f"{k}={v}" for k, v in sorted(value.items(), key=lambda item: str(item[0])))
+            return ", ".join(f"{k}={v}" for k, v in value.items())
         import json  # here: irw trec-eval never prints a dict
 
         return json.dumps(value, sort_keys=True)
