@@ -101,3 +101,25 @@ def test_a_copy_says_which_settings_differ_and_replace_takes_the_source_s(confor
     again = copy("copy", "--from", source, "--to", target, db=False)
     assert again.exit_code == 0, again.stderr
     assert not any("the same rows" in line for line in again.stderr.splitlines()), again.stderr
+
+
+def test_a_run_renamed_in_the_source_is_said_to_be_held_under_its_old_name(conformance, tmp_path, target):
+    """A run and a qrels set renamed in the source were copied as second ones beside the old names,
+    with nothing said: a pattern then took the same rows twice, and `irw eval '*covid'` was refused
+    as judged by two sets."""
+    data = conformance / "dl19-passage"
+    source = str(tmp_path / "irw.duckdb")
+    irw = Cli(source)
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert irw("ingest", "run", data / "runs" / "run.dl19.BM25.txt", "--name", "BM25").exit_code == 0
+    assert irw("copy", "--from", source, "--to", target, db=False).exit_code == 0
+    assert irw("rename", "run", "BM25", "bm25-2019").exit_code == 0
+    assert irw("rename", "qrels", "dl19", "dl19-passage").exit_code == 0
+    again = irw("copy", "--from", source, "--to", target, db=False)
+    assert again.exit_code == 0, again.stderr
+    lines = again.stderr.splitlines()
+    assert "run bm25-2019: copied" in lines and "qrels dl19-passage: copied" in lines
+    assert ("run bm25-2019: the target holds the same rows as run BM25 too (renamed in one of the two "
+            "warehouses?): `irw rm run` the name not wanted") in lines, lines
+    assert ("qrels set dl19-passage: the target holds the same rows as qrels set dl19 too (renamed in one of the two "
+            "warehouses?): `irw rm qrels` the name not wanted") in lines, lines

@@ -262,6 +262,8 @@ def _copy_one(source, target, kind: str, name: str, ship, replace: bool, notes: 
     theirs = target.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()
     if theirs is not None and theirs[1] == mine:
         return theirs[0], _same_content(source, target, kind, name, theirs[0], replace, notes)
+    if theirs is None:
+        _note_held_as(target, kind, name, mine, notes)
     if source.text_holds_nul and not target.text_holds_nul:
         _refuse_nul(source, kind, name)
     return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
@@ -300,6 +302,22 @@ def _same_content(source, target, kind: str, name: str, target_id: int, replace:
         f"{_said_setting(theirs, key)}" for key in differ)
         + " (its scores stay)")
     return "updated"
+
+
+def _note_held_as(target, kind: str, name: str, content: str, notes: list[str]) -> None:
+    """A note when target holds the content of a run or qrels set it is about to copy under another
+    name (renamed in one of the two warehouses): two names for the same rows, which a selection by
+    pattern then takes twice."""
+    if kind == "run":
+        held = target.run_file("catalog/run_by_content.sql", {"sha256": content}).fetchone()
+        others = [held[0]] if held is not None else []
+    else:
+        others = [row[0] for row in target.run_file("catalog/qrels_sets_by_content.sql",
+                                                     {"sha256": content, "name": name}).fetchall()]
+    if others:
+        what = "run" if kind == "run" else "qrels set"
+        notes.append(f"{what} {name}: the target holds the same rows as {what} {', '.join(others)} too (renamed in "
+                     f"one of the two warehouses?): `irw rm {'run' if kind == 'run' else 'qrels'}` the name not wanted")
 
 
 def _setting(row: dict, key: str):
