@@ -123,3 +123,14 @@ def test_a_run_renamed_in_the_source_is_said_to_be_held_under_its_old_name(confo
             "warehouses?): `irw rm run` the name not wanted") in lines, lines
     assert ("qrels set dl19-passage: the target holds the same rows as qrels set dl19 too (renamed in one of the two "
             "warehouses?): `irw rm qrels` the name not wanted") in lines, lines
+
+
+def test_one_clash_is_said_in_the_singular(conformance, tmp_path):
+    data = conformance / "dl19-passage"
+    source, target = str(tmp_path / "irw.duckdb"), str(tmp_path / "copy.duckdb")
+    for location, file in ((source, "run.dl19.BM25.txt"), (target, "run.dl19.BM25_RM3.txt")):
+        assert Cli(location)("ingest", "run", data / "runs" / file, "--name", "BM25").exit_code == 0
+    clash = Cli(source)("copy", "--from", source, "--to", target, db=False)
+    assert clash.exit_code == 1
+    assert clash.stderr == (f"Error: {target} already holds run BM25 with other content; pass --replace to replace it "
+                            "(and every score computed with it), or remove it there first\n")

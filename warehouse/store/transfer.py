@@ -228,8 +228,9 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
             if theirs is not None and theirs[1] != mine and not replace:
                 clashes.append(f"{kind} {name}")
     if clashes:
+        them = "them" if len(clashes) > 1 else "it"
         raise ConflictError(f"{target.path} already holds {', '.join(clashes)} with other content; pass --replace "
-                            "to replace them (and every score computed with them), or remove them there first")
+                            f"to replace {them} (and every score computed with {them}), or remove {them} there first")
     with target.transaction():
         qrels_ids = {}
         for name in qrels_names:
