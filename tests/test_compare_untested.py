@@ -89,3 +89,31 @@ def test_the_pages_say_which_values_are_not_means(dl19, tmp_path):
             in (tmp_path / "run.html").read_text(encoding="utf-8"))
     latex = dl19("report", "leaderboard", "-m", "AP", "-m", "num_rel_ret", "-f", "latex")
     assert "over 43 queries of qrels dl19 (NumRelRet: a sum over queries)." in latex.stdout
+
+
+def test_a_pair_over_one_query_is_not_called_significant_by_the_bootstrap(conformance, tmp_path):
+    """Every bootstrap resample of one query is that query: its p was 1/(permutations + 1) whatever
+    the difference, so `--test bootstrap` called REP_LLAMA significantly better than BM25 on one
+    query (p 0.0001), and a leaderboard against a one-query baseline marked every run."""
+    data = conformance / "dl19-passage"
+    irw = Cli(tmp_path / "one.duckdb")
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for run in ("BM25", "REP_LLAMA"):
+        lines = [line for line in (data / "runs" / f"run.dl19.{run}.txt").read_text().splitlines(keepends=True)
+                 if line.split()[0] == "104861"]
+        (tmp_path / f"{run}.one.txt").write_text("".join(lines))
+        assert irw("ingest", "run", tmp_path / f"{run}.one.txt", "--name", run).exit_code == 0
+    compared = irw("compare", "REP_LLAMA", "--baseline", "BM25", "-m", "AP", "--test", "bootstrap", "-f", "csv")
+    assert compared.exit_code == 0, compared.stderr
+    header, row = compared.stdout.splitlines()
+    cells = dict(zip(header.split(","), row.split(",")))
+    assert (cells["queries"], round(float(cells["diff"]), 4)) == ("1", 0.5552), cells
+    assert (cells["ci_low"], cells["ci_high"], cells["p"], cells["p_adjusted"], cells["significant"]) == \
+        ("", "", "", "", ""), cells
+    board = irw("report", "leaderboard", "--qrels", "dl19", "-m", "AP", "--test", "bootstrap", "--baseline", "BM25",
+                "-f", "json")
+    assert board.exit_code == 0, board.stderr
+    import json
+
+    llama = next(row for row in json.loads(board.stdout) if row["run"] == "REP_LLAMA")
+    assert (llama["p_adjusted_AP"], llama["significant"]) == (None, None), llama

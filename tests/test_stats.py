@@ -145,6 +145,24 @@ def test_bootstrap_p_value_is_the_share_of_centred_resamples_beyond_the_observed
     assert abs(p - reference) <= monte_carlo_tolerance(reference, 20_000)
 
 
+def test_one_query_is_not_tested_by_the_bootstrap_nor_given_an_interval():
+    """Every resample of one query is that query, so the bootstrap's p was 1/(resamples + 1) for any
+    difference: irw compare --test bootstrap called a run "significant" on one query, and the
+    leaderboard marked every run against a one-query baseline. Now the bootstrap leaves one query
+    untested, as the t-test does; the sign-flip test's exact p, 1, stands; no test gives an interval
+    of one difference (its width was 0)."""
+    assert math.isnan(stats.bootstrap_test([0.7455], [0.1902]))
+    assert all(math.isnan(v) for v in stats.bootstrap_ci([0.7455], [0.1902]))
+    for test in ("bootstrap", "randomization", "ttest"):
+        (result,) = stats.paired_comparisons([([0.7455], [0.1902])], StatsSettings(test=test))
+        assert math.isnan(result.ci_low) and math.isnan(result.ci_high), test
+        assert (result.p_value == 1.0) if test == "randomization" else math.isnan(result.p_value), (test, result.p_value)
+        assert (result.n, result.wins) == (1, 1)
+    # two queries and more are tested as before
+    (two,) = stats.paired_comparisons([([0.7455, 0.4570], [0.1902, 0.0018])], StatsSettings(test="bootstrap"))
+    assert not math.isnan(two.p_value) and two.ci_low < two.ci_high
+
+
 # -- one comparison --------------------------------------------------------------------------------
 def test_paired_comparison_reports_means_difference_interval_and_wins_ties_losses():
     a = [0.5, 0.4, 0.3, 0.9, 0.2, 0.25]

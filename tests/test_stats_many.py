@@ -119,6 +119,9 @@ def reference(a, b, settings: StatsSettings) -> PairedResult:
             p = (boot_hits + 1) / (settings.permutations + 1)
         else:
             p, exact = _randomization(d, settings.permutations, settings.seed)
+        if n == 1:  # since method 3: one query has no interval, nor a bootstrap p
+            low = high = math.nan
+            p = math.nan if settings.test == "bootstrap" else p
     return PairedResult(n, mean_a, mean_b, diff, low, high, statistic, p, wins, n - wins - losses, losses, exact)
 
 

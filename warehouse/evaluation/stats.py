@@ -63,7 +63,9 @@ _CHUNK_CELLS = 4_000_000  # resample rows x queries held in memory at once
 _SIGNS, _RESAMPLES = 0, 1  # SeedSequence purposes: independent streams for the two uses
 # The way the tests are computed, stored with every result (significance_results.method): raised
 # when a change gives other numbers for the same scores and settings, so older results are not read.
-METHOD = 2  # 2: exact over the queries that differ (1: exact only when 2^n <= permutations)
+# 3: no bootstrap p and no interval over one query; 2: exact over the queries that differ (1: exact
+# only when 2^n <= permutations)
+METHOD = 3
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ class PairedResult:
     ci_low: float
     ci_high: float
     statistic: float        # t for the t-test, the mean difference otherwise
-    p_value: float          # nan when the test cannot be made (n = 0, n = 1 for the t-test, a value not finite)
+    p_value: float          # nan when the test cannot be made (n = 0, n = 1 but for randomization, a value not finite)
     wins: int               # queries where a > b
     ties: int
     losses: int
@@ -179,7 +181,7 @@ def randomization_test(a: Sequence[float], b: Sequence[float], permutations: int
 def bootstrap_test(a: Sequence[float], b: Sequence[float], resamples: int = 10_000, seed: int = 0) -> float:
     """Two-sided paired bootstrap p-value of the mean difference (shifted to the null)."""
     d = _differences(a, b)
-    if d.size == 0:
+    if d.size < 2:  # see _test_chunk
         return math.nan
     scaled, _tops = _scaled_rows(d[None, :])
     _sums, hits = _bootstrap_many(scaled, resamples, seed)
@@ -190,7 +192,7 @@ def bootstrap_ci(a: Sequence[float], b: Sequence[float], confidence: float = 0.9
                  seed: int = 0) -> tuple[float, float]:
     """Percentile interval of the paired bootstrap mean difference."""
     d = _differences(a, b)
-    if d.size == 0:
+    if d.size < 2:  # see _test_chunk
         return math.nan, math.nan
     scaled, tops = _scaled_rows(d[None, :])
     sums, _hits = _bootstrap_many(scaled, resamples, seed)
@@ -400,6 +402,15 @@ def _test_chunk(members, a_rows, b_rows, d, scaled, tops, wins, losses, settings
         else:
             p_many, exact_rows = _randomization_many(scaled, settings.permutations, settings.seed)
             p_values = list(p_many)
+        if n < 2:
+            # every resample of one query is that query: the interval is the one difference, width
+            # 0, and no resample is as far from it as it is from 0, so the bootstrap's p was
+            # 1/(resamples + 1) for any difference, however small: "significant" on one query (the
+            # t-test, over n - 1 = 0 degrees of freedom, is not computed either). The sign-flip
+            # test's exact p over one query, 1, stands.
+            intervals = [(math.nan, math.nan)] * len(intervals)
+            if settings.test == "bootstrap":
+                p_values = [math.nan] * len(p_values)
     for j, i in enumerate(members):
         low, high = intervals[j]
         results[i] = PairedResult(n, float(np.mean(a_rows[j])), float(np.mean(b_rows[j])), float(d[j].mean()),
