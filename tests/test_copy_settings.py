@@ -121,7 +121,7 @@ def test_a_run_renamed_in_the_source_is_said_to_be_held_under_its_old_name(confo
     assert "run bm25-2019: copied" in lines and "qrels dl19-passage: copied" in lines
     assert ("run bm25-2019: the target holds the same rows as run BM25 too (renamed in one of the two "
             "warehouses?): `irw rm run` the name not wanted") in lines, lines
-    assert ("qrels set dl19-passage: the target holds the same rows as qrels set dl19 too (renamed in one of the two "
+    assert ("qrels dl19-passage: the target holds the same rows as qrels set dl19 too (renamed in one of the two "
             "warehouses?): `irw rm qrels` the name not wanted") in lines, lines
 
 

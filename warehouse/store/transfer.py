@@ -181,8 +181,9 @@ class CopyResult:
     qrels: dict[str, str] = field(default_factory=dict)   # name -> copied / replaced / updated / unchanged
     runs: dict[str, str] = field(default_factory=dict)
     scores: int = 0                                        # per-query score rows copied
-    # a line per setting of an unchanged or updated run or qrels set that differs, or differed, from
-    # the source's (_settings_notes)
+    # lines on what the counts above do not say: settings of an unchanged or updated run or qrels
+    # set that differ, or differed, from the source's (_same_content), rows held under another
+    # name (_note_held_as)
     notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -316,9 +317,9 @@ def _note_held_as(target, kind: str, name: str, content: str, notes: list[str]) 
         others = [row[0] for row in target.run_file("catalog/qrels_sets_by_content.sql",
                                                      {"sha256": content, "name": name}).fetchall()]
     if others:
-        what = "run" if kind == "run" else "qrels set"
-        notes.append(f"{what} {name}: the target holds the same rows as {what} {', '.join(others)} too (renamed in "
-                     f"one of the two warehouses?): `irw rm {'run' if kind == 'run' else 'qrels'}` the name not wanted")
+        what, other = ("run", "run") if kind == "run" else ("qrels", "qrels set")
+        notes.append(f"{what} {name}: the target holds the same rows as {other} {', '.join(others)} too (renamed in "
+                     f"one of the two warehouses?): `irw rm {what}` the name not wanted")
 
 
 def _setting(row: dict, key: str):
