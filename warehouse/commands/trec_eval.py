@@ -755,22 +755,18 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
                     raise _no_queries(args, name) from None
         raise
     evaluated: dict[str, list[str]] = {name: [] for name in group}
-    answered: set[str] = set()  # the runs with a query in both the run and the qrels (-c adds the others)
+    # of each run's evaluated queries, those it answers (-c adds the others, in_run false)
+    in_run: dict[str, set[str]] = {name: set() for name in group}
     if evaluation:
-        for name, qid, in_run in db.run_file("trec_eval/evaluated_queries.sql").fetchall():
+        for name, qid, answers in db.run_file("trec_eval/evaluated_queries.sql").fetchall():
             evaluated[name].append(qid)
-            if in_run:
-                answered.add(name)
+            if answers:
+                in_run[name].add(qid)
     for name in group:
-        if name not in answered:
+        if not in_run[name]:  # no query in both the run and the qrels
             raise _no_queries(args, name)
     run_ids = dict(db.run_file("catalog/all_run_ids.sql").fetchall())
     tags = dict(db.run_file("trec_eval/run_tags.sql").fetchall())
-    in_run: dict[str, set[str]] = {name: set() for name in group}
-    if args.per_query or args.zscores is not None:
-        for name, qid in db.run_file("trec_eval/run_queries.sql").fetchall():
-            if name in in_run:
-                in_run[name].add(qid)
     # relstring's text by measure: {trec name: {(run_id, query_id): relstring}}
     relstrings: dict[str, dict[tuple, str]] = {}
     for m in measures if args.per_query else ():
@@ -790,11 +786,14 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
         for row in evaluation.per_query.rows:
             rows_by_run[row[0]].append(row)
     block = [m.name for m in evaluation.measures if m.family.sql is not None] if evaluation else []
+    # trec_eval -c replaces num_rel's sum by the qrels lines with grade > 0 (ignoring -l)
+    num_rel = db.run_file("trec_eval/num_rel_complete.sql").fetchone()[0] \
+        if s.complete and any(m.family.trec_name == "num_rel" for m in measures) else None
     if args.zscores is not None:
         if "lines" not in zscores:
             zscores["lines"] = read_zscores(args.zscores)
         return {name: _zscore_text(db, args, measures, rows_by_run[name], evaluated[name], in_run[name],
-                                   of_run(name), tags[name], zscores["lines"]) for name in group}
+                                   of_run(name), tags[name], zscores["lines"], num_rel) for name in group}
     texts = _per_query_text(db, measures, relstrings, s) if lines_in_sql else None
     if args.per_query and texts is None:
         if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
@@ -804,8 +803,6 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
         texts = {run_ids[name]: _per_query_lines(measures, rows_by_run[name], block, evaluated[name], in_run[name],
                                                  of_run(name), s) for name in group}
     summary = {(row[0], row[1]): row[2] for row in evaluation.summary.rows} if evaluation else {}
-    num_rel = db.run_file("trec_eval/num_rel_complete.sql").fetchone()[0] \
-        if s.complete and any(m.family.trec_name == "num_rel" for m in measures) else None
     blocks = {}
     for name in group:
         out = [texts.get(run_ids[name], "")] if args.per_query else []
@@ -819,7 +816,6 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
                 elif family == "num_q":
                     value = len(evaluated[name])
                 elif family == "num_rel" and s.complete:
-                    # trec_eval -c replaces the sum by the qrels lines with grade > 0 (ignoring -l)
                     value = num_rel
                 else:
                     value = summary[(name, m.name)]
@@ -876,10 +872,12 @@ def read_zscores(path: Path) -> list[tuple[str, str, float, float]]:
 
 
 def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, evaluated: list[str],
-                 in_run: set[str], relstrings: dict[str, dict[str, str]], tag: str, zscores: list) -> str:
+                 in_run: set[str], relstrings: dict[str, dict[str, str]], tag: str, zscores: list,
+                 num_rel: int | None) -> str:
     """The lines trec_eval 10.0 prints with -Z for one run (rows: its rows of eval/per_query.sql;
     zscores: read_zscores' lines): every value converted by sql/oneshot/zscores.sql, each name with
-    a Z before it (`Z%-22s`), counts printed as values; runid and relstring as without -Z."""
+    a Z before it (`Z%-22s`), counts printed as values; runid and relstring as without -Z. num_rel:
+    -c's num_rel summary (_blocks), printed in place of the converted sum."""
     s = args.settings
     scored = [m for m in measures if m.family.sql is not None]
     position = {m.name: i for i, m in enumerate(scored)}
@@ -922,8 +920,7 @@ def _zscore_text(db, args: TrecEvalArgs, measures: list[Measure], rows: list, ev
             if m.family.trec_name == "runid":
                 out.append(_format(m, "all", tag))
             elif m.family.trec_name == "num_rel" and s.complete:
-                # -c replaces num_rel's sum, z scores and all, by the qrels' relevant judgments
-                out.append(line(m, "all", db.run_file("trec_eval/num_rel_complete.sql").fetchone()[0]))
+                out.append(line(m, "all", num_rel))  # -c's, z scores and all
             else:
                 out.append(line(m, "all", summary.get(position[m.name])))
     return "".join(out)
