@@ -10,6 +10,7 @@ import re
 import secrets
 import shutil
 import signal
+import json
 import subprocess
 import sys
 import tempfile
@@ -557,6 +558,23 @@ def dl19_with_measure(conformance: Path, folder: Path, measure_name: str, measur
     added = irw("measures", "add", measure)
     assert added.exit_code == 0, added.stderr
     return irw, measure
+
+
+# -- the modules a command loads ----------------------------------------------------------------------
+def modules_loaded_by(argv: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """`irw ARGV` run as the installed entry point runs it (warehouse/__main__.py), in a process of its
+    own; the process and the modules loaded when the command ended. The entry point ends with os._exit
+    once the output is flushed: here that raises SystemExit instead, so the modules can be listed
+    (on the process's last stderr line). The command must exit 0."""
+    probe = (f"import os, runpy, sys; sys.argv = ['irw', *{argv!r}]\n"
+             "def _exit(code):\n    raise SystemExit(code)\n"
+             "os._exit = _exit\n"
+             "try:\n    runpy.run_module('warehouse', run_name='__main__')\n"
+             "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+             "import json; print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done, json.loads(done.stderr.splitlines()[-1])
 
 
 # -- irw in a subprocess, run in steps ----------------------------------------------------------------

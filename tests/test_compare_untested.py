@@ -11,6 +11,8 @@
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import warehouse
@@ -113,7 +115,5 @@ def test_a_pair_over_one_query_is_not_called_significant_by_the_bootstrap(confor
     board = irw("report", "leaderboard", "--qrels", "dl19", "-m", "AP", "--test", "bootstrap", "--baseline", "BM25",
                 "-f", "json")
     assert board.exit_code == 0, board.stderr
-    import json
-
     llama = next(row for row in json.loads(board.stdout) if row["run"] == "REP_LLAMA")
     assert (llama["p_adjusted_AP"], llama["significant"]) == (None, None), llama

@@ -20,8 +20,7 @@ def target(request, tmp_path):
 
 
 def _settings(location: str, run: str) -> tuple:
-    rows = warehouse.open(location, read_only=True)
-    with rows as wh:
+    with warehouse.open(location, read_only=True) as wh:
         found = wh.runs([run]).to_dicts()[0]
         return found["system"], found["description"], str(found["date"]), found["date_source"]
 

@@ -16,7 +16,6 @@ without the Typer app (warehouse/__main__.py).
 from __future__ import annotations
 
 import io
-import json
 import random
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from warehouse.evaluation import oneshot
 from warehouse.commands import trec_eval
 from warehouse.commands.irw import app
 
-from conftest import RUN_ROWS, qrels_text, run_text, write_file
+from conftest import RUN_ROWS, modules_loaded_by, qrels_text, run_text, write_file
 
 
 @pytest.fixture
@@ -257,20 +256,11 @@ NOT_ON_THE_TREC_EVAL_PATH = (
 @pytest.mark.parametrize("runs", [["run.txt"], ["run.txt", "run.txt", "run.txt"]], ids=["one run", "three runs"])
 def test_entry_point_imports_neither_the_cli_libraries_nor_the_warehouse_api(files, runs):
     folder, _, _ = files
-    # the entry point ends the process with os._exit once the output is flushed: here it raises
-    # SystemExit instead, so that the modules loaded can be listed; three runs take the batch read
-    # of several run files (oneshot.ingest_runs), one the single-file ingest
-    probe = (f"import os, runpy, sys; sys.argv = ['irw', 'trec-eval', '-m', 'map', 'qrels.txt', *{runs!r}]\n"
-             "def _exit(code):\n    raise SystemExit(code)\n"
-             "os._exit = _exit\n"
-             "try:\n    runpy.run_module('warehouse', run_name='__main__')\n"
-             "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
-             "import json; print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=folder, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    # three runs take the batch read of several run files (oneshot.ingest_runs), one the single-file ingest
+    done, loaded = modules_loaded_by(["trec-eval", "-m", "map", "qrels.txt", *runs], folder)
     assert done.stdout.startswith("map")
     assert done.stdout.count("map") == len(runs)
-    modules = set(json.loads(done.stderr.splitlines()[-1]))
+    modules = set(loaded)
     imported = sorted(m for m in modules if m.split(".")[0] in NOT_ON_THE_TREC_EVAL_PATH
                       or any(m == name or m.startswith(name + ".") for name in NOT_ON_THE_TREC_EVAL_PATH))
     assert imported == []
