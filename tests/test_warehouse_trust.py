@@ -126,3 +126,46 @@ def test_a_file_found_clean_is_searched_again_once_its_bytes_change(tmp_path, mo
     assert Path(f"{path}.wal").exists()
     with pytest.raises(warehouse.NotAWarehouse, match="view extra"):
         warehouse.open(path, read_only=True)
+
+
+def test_a_later_command_does_not_search_a_file_found_clean_until_its_bytes_change(tmp_path, monkeypatch):
+    """Each irw command is a process of its own: what one found clean is kept in the user's cache, so
+    the next command on the same bytes opens without searching (~20 ms of every command). A change
+    since, a record in a folder others may write, or a record that is not one, is searched again."""
+    import os
+
+    import warehouse.engines.duckdb as duckdb_engine
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(duckdb_engine, "_SETTLED_SECONDS", 0.0)
+    path = _warehouse(tmp_path)
+    searches = []
+    real_search = duckdb_engine.foreign_objects
+    monkeypatch.setattr(duckdb_engine, "foreign_objects", lambda con: searches.append(1) or real_search(con))
+
+    def a_later_command_opens(read_only: bool = True) -> int:
+        """How many searches a new process (this one, forgetting what it found) makes to open path."""
+        monkeypatch.setattr(duckdb_engine, "_CLEAN_FILES", set())
+        searches.clear()
+        with warehouse.open(path, read_only=read_only):
+            pass
+        return len(searches)
+
+    assert a_later_command_opens() <= 1  # found clean, and kept
+    assert a_later_command_opens() == 0
+    assert a_later_command_opens(read_only=False) == 0
+    (record,) = (tmp_path / "cache" / "irw" / "clean-warehouses").glob("*.json")
+    _crafted(path, tmp_path, "create macro leak() as 1")
+    with pytest.raises(warehouse.NotAWarehouse, match="macro leak"):
+        a_later_command_opens()
+    _crafted(path, tmp_path, "drop macro leak")
+    assert a_later_command_opens() == 1
+    assert a_later_command_opens() == 0
+    os.chmod(record.parent, 0o777)  # anyone may write the record: it is not read
+    try:
+        assert a_later_command_opens() == 1
+    finally:
+        os.chmod(record.parent, 0o700)
+    record.write_text("not a record")
+    assert a_later_command_opens() == 1
+    assert a_later_command_opens() == 0

@@ -840,14 +840,17 @@ class Database(Statements):
     def _check_objects(self) -> None:
         """Refuses a warehouse file holding an object irw's migrations did not make (see
         foreign_objects): a view, macro, default or index of someone else's would run in every
-        command that reads the warehouse, and could read files or the network. A file this process
-        found clean is not searched again while its bytes are the same (_file_state)."""
+        command that reads the warehouse, and could read files or the network. A file found clean
+        is not searched again while its bytes are the same (_file_state), by this process or, as
+        the user's cache keeps it (kept_clean_files), by a later command."""
         state = _file_state(self.path)
-        if state is not None and state in _CLEAN_FILES:
+        if state is not None and (state in _CLEAN_FILES or state in kept_clean_files()):
+            _CLEAN_FILES.add(state)
             return
         strange = foreign_objects(self._con)
         if not strange and state is not None:
             _CLEAN_FILES.add(state)
+            keep_clean_file(state)
         if strange:
             refuse_a_newer_schema(self, strange, self._con.execute)
         if stale_views(strange) and not self.read_only:
@@ -969,6 +972,9 @@ union all select 'trigger', schema_name, trigger_name, coalesce(sql, '') from du
 # rows), 57% of opening DL19's warehouse and a quarter of a page `irw serve` answers (0.038 of
 # 0.157 s), which opens the file for every request.
 _CLEAN_FILES: set[tuple] = set()
+# How many clean files the user's cache remembers for later commands (kept_clean_files): the
+# newest, so a file worked on every day stays in it; each is a line of ~100 bytes.
+_KEPT_CLEAN_FILES = 200
 # A file changed this recently is searched every time: a file system's clock may be as coarse as
 # this (FAT's 2 s), and two writes within one of its ticks can leave the same size and times
 _SETTLED_SECONDS = 2.0
@@ -1013,13 +1019,77 @@ def foreign_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
     return found
 
 
+def _clean_files_record() -> Path | None:
+    """Where the user's cache keeps the warehouse files found clean: in a folder only the user may
+    write (resources.private_cache_folder), as a file named by what the search compares with
+    (known_objects), so another irw or DuckDB searches every file again."""
+    from warehouse.resources import private_cache_folder
+
+    folder = private_cache_folder("clean-warehouses")
+    return None if folder is None else folder / f"{_known_objects_digest()}.json"
+
+
+def kept_clean_files() -> frozenset[tuple]:
+    """The _file_state of every warehouse file an earlier command of this user found clean (keep_clean_file):
+    each command is a process of its own, and the search took ~20 ms of every one (a third of
+    opening a warehouse). The state holds the file's change time, which any write moves on and no
+    user can set back, and is kept only for a file unchanged for _SETTLED_SECONDS."""
+    import json
+
+    record = _clean_files_record()
+    if record is None:
+        return frozenset()
+    try:
+        return frozenset(tuple(state) for state in json.loads(record.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return frozenset()
+
+
+def keep_clean_file(state: tuple) -> None:
+    """Adds state to what kept_clean_files reads (the newest _KEPT_CLEAN_FILES), written whole
+    under a name of this process's own and renamed into place; a record that cannot be written
+    is left, and the next command searches the file again. The records of other irw or DuckDB
+    versions are removed when unchanged for as long as an unused empty warehouse is kept, and
+    what a killed process left half written after an hour."""
+    import json
+    import time
+
+    record = _clean_files_record()
+    if record is None:
+        return
+    try:
+        kept = [list(s) for s in json.loads(record.read_text(encoding="utf-8")) if tuple(s) != state]
+    except (OSError, ValueError, TypeError):
+        kept = []
+    partial = record.with_name(f".{record.name}.{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        partial.write_text(json.dumps([*kept[-(_KEPT_CLEAN_FILES - 1):], list(state)]), encoding="utf-8")
+        os.replace(partial, record)
+        now = time.time()
+        for other in record.parent.iterdir():
+            age = now - other.stat().st_mtime
+            if other.name != record.name and age > (_LEFT_HALF_MADE_SECONDS if other.name.startswith(".")
+                                                    else _UNUSED_EMPTY_WAREHOUSE_SECONDS):
+                other.unlink()
+    except OSError:
+        try:
+            partial.unlink()
+        except OSError:
+            pass
+
+
+@lru_cache(maxsize=1)
+def _known_objects_digest() -> str:
+    return _migrations_digest(_OBJECTS_SQL + "\0both ways")
+
+
 @lru_cache(maxsize=1)
 def known_objects() -> frozenset[tuple[str, str, str, str]]:
     """Every _OBJECTS_SQL row of a warehouse made by any prefix of irw's migrations, as this DuckDB
     writes them. Making them takes ~0.2 s, so the rows are kept in the user's cache folder under a
     name that holds the DuckDB version and a hash of the migration files (read again ~1 ms)."""
     steps = [(0, "schema/000_schema_version.sql"), *migrations()]
-    cache = "known-objects-" + _migrations_digest(_OBJECTS_SQL + "\0both ways") + ".json"
+    cache = "known-objects-" + _known_objects_digest() + ".json"
     kept = read_cached(cache, lambda rows: frozenset(tuple(row) for row in rows))
     if kept is not None:
         return kept
