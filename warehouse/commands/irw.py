@@ -558,9 +558,10 @@ def sql(
                                               "with - (a -- comment) goes after --, the options before it: "
                                               "irw sql -f csv -- '-- note ...'.")],
     db: DbOption = DEFAULT_DB,
-    fmt: Annotated[SqlFormat, _format_option(
-        "Output format; parquet and arrow (an Arrow IPC file) are written to -o and need pyarrow (irwarehouse's "
-        "arrow extra); jsonl is one JSON object a line.")] = SqlFormat.table,
+    fmt: Annotated[Optional[SqlFormat], _format_option(
+        "Output format (default: table, or the one -o's name says: rows.csv is csv); parquet and arrow (an Arrow "
+        "IPC file) are written to -o and need pyarrow (irwarehouse's arrow extra); jsonl is one JSON object a "
+        "line.")] = None,
     output: Annotated[Optional[Path], _output_option(
         "File to write, - for stdout (parquet and arrow need a file; the others print to stdout without).")] = None,
     timeout: Annotated[float, typer.Option(
@@ -574,6 +575,7 @@ def sql(
             text = sys.stdin.read() if query == "-" else query
         except UnicodeDecodeError:
             raise UsageError("the SQL on stdin is not UTF-8 text") from None
+        fmt = _chosen_format(fmt, output, SqlFormat, SqlFormat.table, "irw sql")
         if output is not None and str(output) == "-":  # stdout, as for the reports (a file named - is ./-)
             output = None
         if fmt.value in formatting.FILE_FORMATS and output is None:
@@ -875,9 +877,20 @@ OutputOption = Annotated[Optional[Path], _output_option(
     "File to write the report to (HTML; with --format, that format); - writes it to stdout.")]
 
 
-_REPORT_FORMAT_HELP = "html writes the report to -o; the others print its main table to stdout."
-ReportFormatOption = Annotated[ReportFormat, _format_option(_REPORT_FORMAT_HELP)]
-PageFormatOption = Annotated[PageFormat, _format_option(_REPORT_FORMAT_HELP)]
+_REPORT_FORMAT_HELP = ("html writes the report to -o; the others print its main table to stdout, or write it to "
+                       "-o (default: html, or the one -o's name says: board.csv is csv).")
+ReportFormatOption = Annotated[Optional[ReportFormat], _format_option(_REPORT_FORMAT_HELP)]
+PageFormatOption = Annotated[Optional[PageFormat], _format_option(_REPORT_FORMAT_HELP)]
+
+
+def _chosen_format(fmt: Optional[Enum], output: Optional[Path], formats: type[Enum], default: Enum,
+                   command: str) -> Enum:
+    """--format as given, else the format -o's file name says, else the command's default
+    (warehouse.formats.files.format_for_output)."""
+    from warehouse.formats.files import format_for_output
+
+    return formats(format_for_output(output, None if fmt is None else fmt.value, [f.value for f in formats],
+                                     default.value, command))
 
 
 def _check_output(fmt: Enum, output: Optional[Path]) -> None:
@@ -987,7 +1000,7 @@ def report_leaderboard(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: ReportFormatOption = ReportFormat.html,
+    fmt: ReportFormatOption = None,
 ) -> None:
     """The stored runs on one qrels set, ranked, with significance against a baseline.
 
@@ -995,6 +1008,7 @@ def report_leaderboard(
     from warehouse import reports
 
     with reported_errors():
+        fmt = _chosen_format(fmt, output, ReportFormat, ReportFormat.html, "irw report leaderboard")
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
         qrels = wh.qrels_name(qrels, runs, system, baseline)
@@ -1031,12 +1045,13 @@ def report_run(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: PageFormatOption = PageFormat.html,
+    fmt: PageFormatOption = None,
 ) -> None:
     """One run: metadata, per-query values, difference to a baseline, precision-recall, relevant ranks."""
     from warehouse import reports
 
     with reported_errors():
+        fmt = _chosen_format(fmt, output, PageFormat, PageFormat.html, "irw report run")
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
         page = reports.run_page(wh, run, wh.qrels_name(qrels, [run], baseline=baseline), measure, baseline=baseline,
@@ -1063,12 +1078,13 @@ def report_compare(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: PageFormatOption = PageFormat.html,
+    fmt: PageFormatOption = None,
 ) -> None:
     """Two or more runs: paired tests per measure, win/tie/loss, per-query scatter, precision-recall."""
     from warehouse import reports
 
     with reported_errors():
+        fmt = _chosen_format(fmt, output, PageFormat, PageFormat.html, "irw report compare")
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
         qrels = wh.qrels_name(qrels, runs, system, baseline)
@@ -1089,12 +1105,13 @@ def report_history(
     stats: StatsSettings,
     settings: Settings,
     db: DbOption = DEFAULT_DB,
-    fmt: PageFormatOption = PageFormat.html,
+    fmt: PageFormatOption = None,
 ) -> None:
     """Each system's runs over time, the best so far, and flags where a newer run is significantly worse."""
     from warehouse import reports
 
     with reported_errors():
+        fmt = _chosen_format(fmt, output, PageFormat, PageFormat.html, "irw report history")
         _check_output(fmt, output)
     with reported_errors(), Warehouse(db, create=False) as wh:
         qrels = wh.qrels_name(qrels, runs, system)

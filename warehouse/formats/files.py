@@ -15,8 +15,9 @@ import stat
 import sys
 import threading
 from pathlib import Path
+from typing import Sequence
 
-from warehouse.errors import OutputError
+from warehouse.errors import OutputError, UsageError
 
 # the warehouse files open in this process (Database registers its file while open)
 _OPEN_WAREHOUSES: dict[str, int] = {}
@@ -139,6 +140,31 @@ def check_output(path: str | os.PathLike[str], what: str = "-o path", warehouse:
                           f"{what}")
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a folder, not a file; choose another {what}")
+
+
+# What a file name's suffix says it holds (compared in lower case), and that format's name in a message
+NAMED_BY_SUFFIX = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
+                   ".parquet": "parquet", ".arrow": "arrow", ".html": "html", ".htm": "html", ".md": "markdown",
+                   ".markdown": "markdown", ".tex": "latex"}
+FORMAT_WORDS = {"csv": "a CSV", "tsv": "a TSV", "json": "a JSON", "jsonl": "a JSON lines", "parquet": "a Parquet",
+                "arrow": "an Arrow", "html": "an HTML", "markdown": "a Markdown", "latex": "a LaTeX"}
+
+
+def format_for_output(path: str | os.PathLike[str] | None, given: str | None, formats: "Sequence[str]",
+                      default: str, command: str) -> str:
+    """The format a command writes: the one given (--format), else the one the output file's name
+    says (-o board.csv: csv) when the command writes it, else its default. A name that says a format
+    the command does not write (`irw sql -o page.html`) is a UsageError, as writing the default
+    there would give a file that is not what its name says (stdout, `-`, names none)."""
+    if given is not None:
+        return given
+    if path is None or str(path) == "-":
+        return default
+    named = NAMED_BY_SUFFIX.get(Path(path).suffix.lower())
+    if named is None or named in formats:
+        return named or default
+    raise UsageError(f"{path} names {FORMAT_WORDS[named]} file, which {command} does not write (its formats: "
+                     f"{', '.join(formats)}): give --format, or name the file for the format you want")
 
 
 def write_atomically(path: Path, data: bytes) -> None:
