@@ -59,7 +59,7 @@ def test_the_format_choices_come_from_one_list():
     (["compare"], "--measure", None),  # AP, nDCG@10, P@10 (the reports' DEFAULT_MEASURES)
     (["report", "history"], "--measure", ["AP"]),  # one measure; several are refused (reports.history)
     (["eval"], "--qrels", None),
-    (["report", "leaderboard"], "--format", "html"),
+    (["report", "leaderboard"], "--format", None),  # html, or the format -o's name says (_chosen_format)
     (["eval"], "--format", "table"),
     (["eval"], "--engine", None),  # the engine of --db
 ])
