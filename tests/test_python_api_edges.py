@@ -13,6 +13,7 @@ import pytest
 import warehouse
 from warehouse import BatchError, MissingExtraError, UsageError
 from warehouse.evaluation.settings import Settings
+from warehouse.formats import formatting
 
 from conftest import RUN_ROWS, qrels_text, run_text, write_file
 
@@ -187,3 +188,27 @@ def test_a_misspelt_setting_is_named_with_the_one_meant(conformance):
     with pytest.raises(TypeError, match=r"^no setting named levle; did you mean level\? \(settings: level, depth, "):
         warehouse.evaluate_files(folder / "qrels.dl19-passage.txt", folder / "runs" / "run.dl19.BM25.txt", ["AP"],
                                  levle=2)
+
+
+def test_a_notebook_gets_the_leaderboard_the_command_prints(conformance, tmp_path):
+    """docs/python.md named Leaderboard.to_latex(), but no call of the public API returned a
+    Leaderboard (only warehouse.reports' internal leaderboard()): wh.leaderboard is `irw report
+    leaderboard`'s board, with the same runs, letters and caption."""
+    from conftest import Cli
+
+    data = conformance / "dl19-passage"
+    irw = Cli(tmp_path / "irw.duckdb")
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert irw("ingest", "run", data / "runs").exit_code == 0
+    command = ["report", "leaderboard", "-m", "nDCG@10", "-m", "AP", "--correction", "bh"]
+    printed = irw(*command, "--format", "latex")
+    assert printed.exit_code == 0, printed.stderr
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        board = wh.leaderboard("dl19", ["nDCG@10", "AP"], correction="bh")
+        assert board.to_latex() == printed.stdout
+        assert repr(board).startswith("<Leaderboard of 6 runs on qrels 'dl19', ranked by nDCG@10: nDCG@10, AP; "
+                                      "baseline 'REP_LLAMA' (the top run), 10 comparisons, bh correction;")
+        chosen = wh.leaderboard(measures="AP", runs="BM25*", baseline="REP_LLAMA", level=2)
+        assert chosen.selection.names == ("BM25", "BM25_RM3")
+        assert formatting.render(chosen.table(), "json") == irw(
+            "report", "leaderboard", "BM25*", "-m", "AP", "--baseline", "REP_LLAMA", "-l", "2", "--format", "json").stdout

@@ -388,6 +388,27 @@ class Warehouse:
         return reports.compare(self, runs, self.qrels_name(qrels, runs, systems, baseline), measures, systems=systems,
                                baseline=baseline, settings=settings, stats=stats)
 
+    def leaderboard(self, qrels: str | None = None, measures: Iterable[str] | str | None = None, *,
+                    runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
+                    baseline: str | None = None, settings: Settings | None = None, test: str = "randomization",
+                    alpha: float = 0.05, correction: str = "holm", permutations: int = 10_000, seed: int = 0,
+                    **options: Any):
+        """The stored runs on one qrels set (the only one by default), ranked by the first measure
+        (default: AP, nDCG@10, P@10) and tested against the baseline (default: the top run), as
+        `irw report leaderboard` makes its board; options are Settings fields. runs and systems choose
+        the runs as select_runs() does (the result's `selection` says which were left out). The
+        result converts like a table (to_pandas() ...) and prints as a paper table with to_latex() /
+        to_markdown()."""
+        from warehouse import reports
+        from warehouse.evaluation.stats import StatsSettings
+
+        settings = Settings.resolve(settings, options)
+        measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
+        stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
+        qrels = self.qrels_name(qrels, runs, systems, baseline)
+        return reports.leaderboard(self, qrels, measures, runs=self.select_runs(runs, systems=systems, qrels=qrels),
+                                   baseline=baseline, settings=settings, stats=stats)
+
     def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> ExportResult:
         """Writes every table as Parquet under directory, for Spark or any other engine (`irw
         export`; warehouse/store/export.py says what goes where). An existing directory is refused unless
