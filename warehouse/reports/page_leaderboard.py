@@ -222,6 +222,9 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
             else row["value"]
         entry["queries_by"][row["measure"]] = row["queries"]
     ranked = [name for name, entry in runs.items() if entry["rank"] is not None]
+    if runs and not ranked:
+        raise _unranked_board([entry["values"].get(scope.primary.name) for entry in runs.values()],
+                              scope.primary.name, qrels)
     chosen = baseline is None
     if baseline is None and ranked:
         baseline = ranked[0]
@@ -248,6 +251,16 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     return Leaderboard(scope, stats, baseline, chosen, rows, pair_rows, family.tested,
                        settings_items(scope, stats, family_text), family_text, selection,
                        ties_note=tie_forms_left_out(scope.primary, settings))
+
+
+def _unranked_board(values: Sequence[float | None], primary: str, qrels: str) -> UsageError:
+    """The error of a board that ranks no run: its primary measure (the first) has no number for any
+    of them, so there is no top run and nothing to test against (the page showed every rank as -
+    and said its runs were tested as every pair, over 0 comparisons)."""
+    why = ("is not a number (nan) for every run" if values and all(v is not None and math.isnan(v) for v in values)
+           else "has no value for any run")
+    return UsageError(f"no run is ranked: {primary}, the measure the board ranks by (the first), {why} on {qrels}; "
+                      f"put a measure with a value for the runs first (e.g. AP, then {primary})")
 
 
 def _unranked_baseline(baseline: str, value: float | None, primary: str, qrels: str) -> UsageError:
@@ -481,6 +494,9 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
     total, board_runs, top_run = first["total"], first["board_runs"], first["top_run"]
     # a NaN mean is no value (leaderboard_page.sql leaves its run unranked): not ranked, not tested
     ranked = [run for run, primary_value, _low, _high in ranges if not missing(primary_value)]
+    if ranges and not ranked:
+        raise _unranked_board([primary_value for _run, primary_value, _low, _high in ranges], scope.primary.name,
+                              qrels)
     chosen = baseline is None
     if baseline is None and ranked:
         baseline = top_run
