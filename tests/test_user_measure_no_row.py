@@ -56,3 +56,29 @@ def test_a_python_caller_gets_a_note(dl19):
     assert evaluation.value("BM25", "p10dl") == 0.0
     assert [w.category for w in caught] == [Note]
     assert "gave no row for any query of the 1 run evaluated" in str(caught[0].message)
+
+
+NULLS = """-- measure: nulls
+-- parameters: none
+-- aggregate: mean
+select run_id, query_id, sum(case when is_rel and rank <= 10 then null end) / 10 as value
+from ranked_judged
+group by run_id, query_id
+"""
+
+
+def test_a_measure_null_on_every_query_is_said_too(conformance, tmp_path):
+    """A value NULL on every query (here a CASE without an ELSE) printed 0.0000 for every run with
+    nothing said, where a measure giving no row was told (the command prints the Note on stderr, as
+    test_irw_eval_says_the_measure_gave_no_row's); one NULL on some queries only is not said."""
+    irw, measure = dl19_with_measure(conformance, tmp_path, "nulls", NULLS)
+    measure.write_text(NULLS.replace("then null end", "then null else 1 end").replace("-- measure: nulls",
+                                                                                      "-- measure: somenulls"))
+    assert irw("measures", "add", measure).exit_code == 0
+    with warehouse.open(irw.db) as wh, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluation = wh.evaluate(["BM25"], "dl19", ["nulls", "somenulls", "P@10"])
+    assert [evaluation.value("BM25", m) for m in ("nulls", "P@10")] == [0.0, pytest.approx(0.6186, abs=5e-5)]
+    assert [str(w.message) for w in caught] == [
+        f"nulls ({tmp_path / 'nulls.sql'}) gave NULL on every query of the 1 run evaluated, so every value is 0 (a "
+        "NULL value scores 0): check its value expression with `irw sql` over ranked_judged"]

@@ -638,6 +638,8 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             rows.append((stored_name(m), run_id, query_id, value))
         if not seen:
             _say_no_row(m.name, definition.path, len(run_ids))
+        elif all(value is None for _name, run_id, _query, value in rows[-len(seen):]):
+            _say_only_nulls(m.name, definition.path, len(run_ids))
     return rows
 
 
@@ -655,6 +657,19 @@ def _say_no_row(name: str, path: str, runs: int) -> None:
                        "it reads are already this evaluation's runs, qrels set and level, so a filter on qrels or "
                        "level of its own is not needed, and one naming another set or level keeps no row"),
                   stacklevel=2)
+
+
+def _say_only_nulls(name: str, path: str, runs: int) -> None:
+    """A Note: the measure's value was NULL on every query of the runs evaluated, so each of their
+    values is 0 (NULL scores 0): almost always a mistake in its SQL (an expression over a column
+    that is NULL in every row, a nullif that always holds), which printed 0.0000 silently."""
+    import warnings
+
+    from warehouse.errors import Note
+
+    warnings.warn(Note(f"{name} ({path}) gave NULL on every query of the {runs:,} run{'s' if runs != 1 else ''} "
+                       "evaluated, so every value is 0 (a NULL value scores 0): check its value expression with "
+                       "`irw sql` over ranked_judged"), stacklevel=2)
 
 
 def _too_slow(doing: str, *, on_runs: bool = False) -> str:
