@@ -47,6 +47,37 @@ def test_adding_the_stored_definition_again_changes_nothing_and_succeeds(seeded_
     assert refused.exit_code == 1 and "with another definition" in refused.stderr and "--replace" in refused.stderr
 
 
+def test_replacing_or_removing_a_measure_says_how_many_scores_it_deleted(conformance, tmp_path):
+    """`irw measures add FILE --replace` said only "added measure prec" and `irw measures rm prec`
+    "removed measure prec", though each deleted every stored score of the measure (a user-measure
+    walk: 860 of them); and --replace with the stored definition deleted its scores, where the
+    same file without it kept them."""
+    import warehouse
+    from conftest import dl19_with_measure
+
+    irw, measure = dl19_with_measure(conformance, tmp_path, "prec", PREC.read_text())
+    assert irw("eval", "-m", "prec", "-m", "prec(k=20)").exit_code == 0
+    counted = "select count(*) as n from scores where measure like 'prec%'"
+    assert irw("sql", counted, "-f", "csv").stdout == "n\n172\n"  # 2 runs x 43 queries x 2
+    same = irw("measures", "add", measure, "--replace")
+    assert same.stderr == "measure prec is already added with this same definition; nothing changed\n"
+    assert irw("sql", counted, "-f", "csv").stdout == "n\n172\n"
+    measure.write_text(PREC.read_text().replace("k=10", "k=5"))
+    replaced = irw("measures", "add", measure, "--replace")
+    assert (replaced.exit_code, replaced.stderr) == (0, (
+        f"added measure prec (parameters: k=5; aggregate: mean) from {measure}, replacing its earlier definition and "
+        "deleting that one's 172 stored per-query scores\n"))
+    assert irw("eval", "-m", "prec").exit_code == 0
+    removed = irw("measures", "rm", "prec")
+    assert (removed.exit_code, removed.stderr) == (0, "removed measure prec and its 86 stored per-query scores\n")
+    with warehouse.open(irw.db) as wh:
+        assert wh.add_measure(measure).scores_deleted is None
+        assert wh.add_measure(PREC, replace=True).scores_deleted == 0
+        assert wh.remove_measure("prec") == 0
+    assert irw("measures", "add", measure).exit_code == 0
+    assert irw("measures", "rm", "prec").stderr == "removed measure prec (no scores stored with it)\n"
+
+
 @pytest.mark.parametrize("statement, named, advice", [
     ("INSTALL httpfs", "INSTALL", "no extension is installed or loaded"),
     ("force install httpfs", "FORCE INSTALL", "no extension is installed or loaded"),

@@ -309,18 +309,20 @@ class Warehouse:
     def add_measure(self, path: str | os.PathLike[str], *, replace: bool = False):
         """Adds a measure file (a SELECT over ranked_judged with a header; docs/measures.md, "Measures you
         write in SQL"): checked in irw sql's sandbox, then usable in evaluate, compare and reports.
-        replace=True replaces a measure of that name and deletes its scores."""
+        replace=True replaces a measure of that name and deletes its scores (the result's
+        scores_deleted says how many)."""
         from warehouse.evaluation import user_measures
 
         self._require_writable("add a measure")
         return user_measures.add(self.db, os.fspath(path), replace=replace)
 
-    def remove_measure(self, name: str) -> None:
-        """Removes a user measure and every score computed with it."""
+    def remove_measure(self, name: str) -> int:
+        """Removes a user measure and every score computed with it; returns how many per-query
+        scores were deleted."""
         from warehouse.evaluation import user_measures
 
         self._require_writable("remove a measure")
-        user_measures.remove(self.db, name)
+        return user_measures.remove(self.db, name)
 
     def user_measures(self) -> Table:
         """The measures added to this warehouse: name, parameters, aggregate, description, definition

@@ -842,16 +842,23 @@ def measures_add(
             err(f"measure {definition.name} is already added with this same definition; nothing changed")
             return
         params = ", ".join(f"{k}={v:g}" for k, v in definition.parameters) or "none"
+        deleted = definition.scores_deleted
+        replacing = ("" if deleted is None else ", replacing its earlier definition " + (
+            f"and deleting that one's {_scores(deleted)}" if deleted else "(no scores stored with it)"))
         err(f"added measure {definition.name} (parameters: {params}; aggregate: {definition.aggregate}) "
-            f"from {file}")
+            f"from {file}{replacing}")
+
+
+def _scores(count: int) -> str:
+    return f"{count:,} stored per-query score{'' if count == 1 else 's'}"
 
 
 @measures_app.command("rm")
 def measures_rm(name: str, db: DbOption = DEFAULT_DB) -> None:
     """Remove a user measure and every score computed with it."""
     with reported_errors(), Warehouse(db, create=False) as wh:
-        wh.remove_measure(name)
-        err(f"removed measure {name}")
+        deleted = wh.remove_measure(name)
+        err(f"removed measure {name} " + (f"and its {_scores(deleted)}" if deleted else "(no scores stored with it)"))
 
 
 @app.command("trec-eval", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,

@@ -70,6 +70,9 @@ class Definition:
     # set by add() when the warehouse already holds this very definition under this name: adding
     # it again changed nothing (and kept its scores)
     unchanged: bool = field(default=False, compare=False)
+    # set by add(replace=True) when it replaced a stored definition: how many per-query scores of
+    # that one it deleted; None when it replaced none
+    scores_deleted: int | None = field(default=None, compare=False)
 
     @property
     def hash(self) -> str:
@@ -495,8 +498,9 @@ def register(db) -> None:
 
 def add(db, path: str, replace: bool = False) -> Definition:
     """Checks a measure file and stores it; with replace, a stored measure of that name is replaced
-    and its scores deleted (they were computed with the old definition). Without replace, a file
-    whose definition is the stored one changes nothing: the result's `unchanged` says so."""
+    and its scores deleted (they were computed with the old definition: the result's
+    scores_deleted says how many). A file whose definition is the stored one changes nothing,
+    with replace or without: the result's `unchanged` says so."""
     from warehouse.errors import ConflictError
 
     try:
@@ -520,16 +524,18 @@ def add(db, path: str, replace: bool = False) -> Definition:
         raise ConflictError(f"{path}: {definition.name} differs from this warehouse's measure {other_case[0]} only in "
                             f"letter case; give this one another name, or name it {other_case[0]} in the file to "
                             f"replace that one (`irw measures add {shlex.quote(path)} --replace`)")
+    if definition.name in existing and existing[definition.name]["definition_hash"] == definition.hash:
+        # adding what is there is done already; replace=True too keeps its scores, which this
+        # definition computed (as `irw ingest run --replace` of the same bytes)
+        return replaced(definition, unchanged=True)
     if definition.name in existing and not replace:
-        if existing[definition.name]["definition_hash"] == definition.hash:
-            return replaced(definition, unchanged=True)  # adding what is there is done already
         raise ConflictError(f"{path}: a measure {definition.name} is already added with another definition; "
                             f"replace it (and drop its scores) with `irw measures add {shlex.quote(path)} "
                             "--replace`, or give this one another name")
     trial(db, definition)
     with db.transaction():
         if definition.name in existing:
-            _forget(db, definition.name)
+            definition = replaced(definition, scores_deleted=_forget(db, definition.name))
         db.run_file("catalog/add_user_measure.sql", {
             "name": definition.name, "definition": definition.text, "definition_hash": definition.hash,
             "source_path": str(Path(path).resolve()), "aggregate": definition.aggregate,
@@ -539,7 +545,9 @@ def add(db, path: str, replace: bool = False) -> Definition:
     return definition
 
 
-def remove(db, name: str) -> None:
+def remove(db, name: str) -> int:
+    """Removes the user measure name with everything computed with it; returns how many per-query
+    scores it deleted."""
     from warehouse.errors import NotFoundError
 
     names = [row["name"] for row in stored(db)]
@@ -554,8 +562,9 @@ def remove(db, name: str) -> None:
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise NotFoundError(f"no user measure {name!r}; {hint}`irw measures list` lists them")
     with db.transaction():
-        _forget(db, name)
+        deleted = _forget(db, name)
     register(db)
+    return deleted
 
 
 def _is_builtin(name: str) -> bool:
@@ -568,9 +577,13 @@ def _is_builtin(name: str) -> bool:
     return True
 
 
-def _forget(db, name: str) -> None:
-    """The measure and every score, record and stored test of it (NAME, NAME(...)), in one transaction."""
-    db.run_file("catalog/remove_user_measure.sql", {"name": name, "prefix": name + "("})
+def _forget(db, name: str) -> int:
+    """Deletes the measure and every score, record and stored test of it (NAME, NAME(...)), in the
+    caller's transaction; returns how many per-query scores it deleted."""
+    names = {"name": name, "prefix": name + "("}
+    deleted = db.run_file("catalog/user_measure_score_count.sql", names).fetchone()[0]
+    db.run_file("catalog/remove_user_measure.sql", names)
+    return deleted
 
 
 def _number_text(value: float) -> str:
