@@ -179,3 +179,17 @@ def test_edit_run_says_settings_as_text_not_python_reprs(seeded_db, irw):
     tuned = irw("edit", "run", "tagA", "--param", "k1=0.9", "--param", "b=0.4")
     assert "run tagA: parameters b=0.4, k1=0.9, was none" in tuned.stderr
     assert "None" not in described.stderr + tuned.stderr and "{" not in tuned.stderr
+
+
+def test_compare_says_which_measures_have_a_relevance_level_of_their_own_as_eval_does(conformance, tmp_path):
+    """`irw eval -m 'prec(k=20,rel=2)'` printed "# prec(k=20,rel=2): relevant means grade >= 2" under
+    its settings line; `irw compare` of the same measures did not, though its settings line said
+    "relevant: grade >= 1"."""
+    from conftest import dl19_with_measure
+
+    irw, _ = dl19_with_measure(conformance, tmp_path, "prec", PREC.read_text())
+    measures = ["-m", "AP(rel=2)", "-m", "prec(k=20,rel=2)", "-m", "nDCG@10"]
+    evaluated, compared = irw("eval", *measures), irw("compare", *measures)
+    assert evaluated.exit_code == compared.exit_code == 0, compared.stderr
+    said = ["# AP(rel=2): relevant means grade >= 2", "# prec(k=20,rel=2): relevant means grade >= 2"]
+    assert evaluated.stderr.splitlines()[1:3] == compared.stderr.splitlines()[1:3] == said

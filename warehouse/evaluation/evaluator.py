@@ -187,6 +187,15 @@ def store_scores_sql(family_file: str) -> str:
     return read_sql("eval/store_scores.sql").replace(_FAMILY_SCORES, f"from (\n{read_sql(family_file)}\n) as f")
 
 
+def measure_notes(measures: Sequence[Measure], settings: Settings) -> list[str]:
+    """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`), and one per
+    measure whose conventions are not the printed settings' (gdeval's and ndeval's tie orders):
+    what `irw eval` and `irw compare` print beside the settings' line."""
+    return [f"{m.name}: relevant means grade >= {m.level}" for m in measures
+            if m.level is not None and m.level != settings.level] + \
+        [f"{m.name}: {m.family.conventions}" for m in measures if m.family.conventions]
+
+
 @dataclass
 class Evaluation(Tabular):
     """The result of evaluate(): per-query scores and summaries, with the settings behind them.
@@ -222,11 +231,7 @@ class Evaluation(Tabular):
                 f"{', '.join(m.name for m in self.measures)}; {self.settings.describe()}>")
 
     def measure_notes(self) -> list[str]:
-        """One line per measure evaluated at a relevance level of its own (`AP(rel=2)`), and one per
-        measure whose conventions are not the printed settings' (gdeval's and ndeval's tie orders)."""
-        return [f"{m.name}: relevant means grade >= {m.level}" for m in self.measures
-                if m.level is not None and m.level != self.settings.level] + \
-            [f"{m.name}: {m.family.conventions}" for m in self.measures if m.family.conventions]
+        return measure_notes(self.measures, self.settings)
 
     def judgment_notes(self, qrels: str | None = None) -> list[str]:
         """One line per relevance level in use above every grade of the qrels (no document is

@@ -276,7 +276,9 @@ class Comparison(PaperTables, Tabular):
 
     def notes(self) -> list[str]:
         """What a reader needs beside the numbers: settings, test, correction, query sets."""
-        lines = [f"qrels {self.qrels}; {self.settings.describe()}",
+        from warehouse.evaluation.evaluator import measure_notes
+
+        lines = [f"qrels {self.qrels}; {self.settings.describe()}", *measure_notes(self.measures, self.settings),
                  f"test: {self.stats.describe_test()}; alpha {self.stats.alpha:g}",
                  f"confidence interval: {self.stats.describe_ci()}",
                  self._correction_note(),
