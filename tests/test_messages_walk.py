@@ -193,3 +193,16 @@ def test_compare_says_which_measures_have_a_relevance_level_of_their_own_as_eval
     assert evaluated.exit_code == compared.exit_code == 0, compared.stderr
     said = ["# AP(rel=2): relevant means grade >= 2", "# prec(k=20,rel=2): relevant means grade >= 2"]
     assert evaluated.stderr.splitlines()[1:3] == compared.stderr.splitlines()[1:3] == said
+
+
+def test_trec_eval_says_where_a_users_own_measure_is_computed(conformance, tmp_path):
+    """`irw trec-eval -m p5_g2` (a measure the user added to a warehouse) said only that trec-eval
+    takes trec_eval's and ir_measures' names."""
+    from conftest import Cli
+
+    data = conformance / "dl19-passage"
+    refused = Cli(tmp_path / "irw.duckdb")("trec-eval", "-m", "p5_g2", data / "qrels.dl19-passage.txt",
+                                           data / "runs" / "run.dl19.BM25.txt", db=False)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.endswith("`irw measures` lists both (a measure added with `irw measures add` is computed in "
+                                   "its warehouse: `irw eval -m NAME`)\n"), refused.stderr

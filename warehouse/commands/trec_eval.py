@@ -458,7 +458,8 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
                 hint = f"did you mean {hint}" + (f" (trec_eval: {trec[0]})? " if len(trec) == 1 else "? ")
             raise MeasureError(f"unknown measure {spec!r}; {hint or ''}irw trec-eval takes trec_eval names "
                                "(map, P.10, ndcg_cut.10) and ir_measures names (AP, P@10, nDCG@10); "
-                               "`irw measures` lists both") from None
+                               "`irw measures` lists both (a measure added with `irw measures add` is computed in "
+                               "its warehouse: `irw eval -m NAME`)") from None
     if any(m.options for m in named):  # AP(ties=min), NRBP(alpha=0.3,beta=0.8): trec_eval's -m cannot say it
         raise MeasureError(f"{spec}: irw trec-eval takes a measure's options only at their defaults (a trec_eval "
                            "name has none); evaluate it with `irw eval` or warehouse.evaluate_files")

@@ -607,7 +607,8 @@ def definition_of(db, name: str) -> Definition:
 def check_settings(settings, names: Sequence[str]) -> None:
     if names and (settings.judged_only or settings.compat != 9):
         raise UsageError(f"{', '.join(names)}: a user measure reads ranked_judged, trec_eval 9.0.8's ranking of the "
-                         "judged documents; it takes --level, --depth, -c and --norel, not --judged-only or --compat 10")
+                         "judged documents; it takes --level, --depth, -c and --norel, not --judged-only or --compat 10: "
+                         "evaluate it in a call without those, and the built-in measures with them in another")
 
 
 def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
