@@ -109,6 +109,18 @@ def test_a_missing_parameters_line_says_to_write_none():
     assert str(refused.value).endswith("a measure without parameters says `-- parameters: none`")
 
 
+def test_a_declared_parameter_the_sql_never_reads_is_refused_at_its_line(seeded_db, irw, tmp_path):
+    """`-- parameters: k=10, j=3` with no $j was added silently: prec_j(j=3) and prec_j(j=5) gave the
+    same numbers, stored as two measures."""
+    text = PREC.read_text().replace("-- measure: prec", "-- measure: prec_j").replace("k=10", "k=10, j=3")
+    refused = irw("measures", "add", write_file(tmp_path, "prec_j.sql", text))
+    line = text.splitlines().index("-- parameters: k=10, j=3") + 1
+    assert (refused.exit_code, refused.stderr) == (1, (
+        f"Error: {tmp_path / 'prec_j.sql'}:{line}: the parameter j is declared but the SQL never reads it ($j); use "
+        "it, or remove it from the header\n"))
+    assert "prec_j" not in irw("measures", "list").stdout
+
+
 # -- the commands messages point to --------------------------------------------------------------
 
 def test_an_unknown_name_points_to_the_listing_of_the_warehouse_s_own_measures(seeded_db, irw):

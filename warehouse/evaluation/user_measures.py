@@ -328,12 +328,20 @@ def bound_names(definition: Definition) -> list[str]:
 
 
 def check_parameters(definition: Definition) -> None:
+    """Every $name the SQL binds is declared, and every declared parameter is bound: one the SQL never
+    reads would give `prec(j=3)` and `prec(j=5)` the same numbers, stored as two measures."""
     declared = dict(definition.parameters)
+    bound = set(bound_names(definition))
     for name in bound_names(definition):
         if name not in declared:
             line = _file_line(definition.text, definition.text.find("$" + name))
             raise MeasureFileError(f"{definition.path}:{line}: ${name} is not a declared parameter; declare it in "
                                    f"the header (-- parameters: {name}=...)")
+    for name in declared:
+        if name not in bound:
+            line = _file_line(definition.text, definition.text.find("-- parameters:"))
+            raise MeasureFileError(f"{definition.path}:{line}: the parameter {name} is declared but the SQL never "
+                                   f"reads it (${name}); use it, or remove it from the header")
 
 
 def own_params(run_ids: Sequence[int], qrels_set_id: int, settings) -> dict[str, Any]:
