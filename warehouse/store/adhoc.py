@@ -560,8 +560,10 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
 def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT,
                     max_rows: int | None = None) -> Table:
     """Checks the statement as the server reads it (module notes, 3), then runs it in the server's
-    read-only session (1, 2: PostgresDatabase.run_user_sql). A name of no table is answered with the
-    warehouse's tables and views, as on DuckDB (_listing)."""
+    read-only session (1, 2: PostgresDatabase.run_user_sql), with hash joins where it reads
+    ranked_judged (the view, or a user measure's statement: its steps' sizes are beyond the
+    planner's estimates). A name of no table is answered with the warehouse's tables and views, as
+    on DuckDB (_listing)."""
     mistyped = _pg_syntax_error(query)
     if mistyped:
         raise mistyped
@@ -573,7 +575,8 @@ def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT
             raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
         raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {why}")
     try:
-        return db.run_user_sql(query, params, timeout, max_rows)
+        return db.run_user_sql(query, params, timeout, max_rows,
+                               hash_joins="ranked_judged" in _words(query))
     except UnknownTableError as exc:
         first, *rest = exc.message_lines()
         raise UnknownTableError.of_lines([first, _listing(db.relations())["listing"], *rest]) from None
