@@ -279,9 +279,11 @@ def check_hints(folder: Path, db: str | None = None) -> None:
 
 def test_a_command_that_chose_runs_is_told_which_qrels_judge_them(walked, folder):
     check_hints(folder)
-    # every run, no choice made: the list of stored sets, as before
+    # every run, no choice made: the stored sets, and how many of the runs each judges
     result = bash("irw eval -m AP", folder)
-    assert result.stderr == "Error: name the qrels set with --qrels: this warehouse holds 3 (covid, dl21, news)\n"
+    assert result.stderr == ("Error: name the qrels set with --qrels: this warehouse holds 3 (covid, dl21, news); of "
+                             "the 12 stored runs, qrels covid judges 3, dl21 3 and news 3: add `--qrels covid`, "
+                             "`--qrels dl21` or `--qrels news` (`irw runs` shows which qrels sets judge each run)\n")
 
 
 def test_the_python_api_says_which_qrels_judge_the_runs(walked, folder):

@@ -155,7 +155,12 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
             if by_set and max(map(len, by_set.values())) < len(named):  # each `--qrels X` leaves one unjudged
                 raise UsageError(_named_runs_apart(named, by_set))
         raise UsageError(f"{message}; {_judging_qrels(chosen, judging)}")
-    raise UsageError(message)
+    stored = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
+    judging = [(qrels, count) for qrels, count, _names in _judging_qrels_rows(db, stored)] if stored else []
+    if not judging:  # no run yet, or none judged: the sets are all there is to say
+        raise UsageError(message)
+    # every stored run, none chosen: which set judges how many of them, as for runs chosen
+    raise UsageError(f"{message}; {_qrels_choices(judging, len(stored), f'the {len(stored):,} stored runs')}")
 
 
 def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
