@@ -900,9 +900,13 @@ def _chosen_format(fmt: Optional[Enum], output: Optional[Path], formats: type[En
                                      default.value, command))
 
 
-def _check_output(fmt: Enum, output: Optional[Path]) -> None:
+def _report_format(fmt: Optional[Enum], output: Optional[Path], formats: type[Enum], command: str) -> Enum:
+    """A report's format (_chosen_format: --format, else what -o's name says, else html), refused
+    when it is html and there is no -o to write it to."""
+    fmt = _chosen_format(fmt, output, formats, formats("html"), command)
     if fmt.value == "html" and output is None:
         raise UsageError("write the report with -o FILE (or -o - for stdout), or print its table with --format")
+    return fmt
 
 
 def _emit_report(report, fmt: Enum, output: Optional[Path], render) -> None:
@@ -1015,8 +1019,7 @@ def report_leaderboard(
     from warehouse import reports
 
     with reported_errors():
-        fmt = _chosen_format(fmt, output, ReportFormat, ReportFormat.html, "irw report leaderboard")
-        _check_output(fmt, output)
+        fmt = _report_format(fmt, output, ReportFormat, "irw report leaderboard")
     with reported_errors(), Warehouse(db, create=False) as wh:
         qrels = wh.qrels_name(qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
@@ -1058,8 +1061,7 @@ def report_run(
     from warehouse import reports
 
     with reported_errors():
-        fmt = _chosen_format(fmt, output, PageFormat, PageFormat.html, "irw report run")
-        _check_output(fmt, output)
+        fmt = _report_format(fmt, output, PageFormat, "irw report run")
     with reported_errors(), Warehouse(db, create=False) as wh:
         page = reports.run_page(wh, run, wh.qrels_name(qrels, [run], baseline=baseline), measure, baseline=baseline,
                                 query=query, settings=settings, stats=stats)
@@ -1091,8 +1093,7 @@ def report_compare(
     from warehouse import reports
 
     with reported_errors():
-        fmt = _chosen_format(fmt, output, PageFormat, PageFormat.html, "irw report compare")
-        _check_output(fmt, output)
+        fmt = _report_format(fmt, output, PageFormat, "irw report compare")
     with reported_errors(), Warehouse(db, create=False) as wh:
         qrels = wh.qrels_name(qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
@@ -1118,8 +1119,7 @@ def report_history(
     from warehouse import reports
 
     with reported_errors():
-        fmt = _chosen_format(fmt, output, PageFormat, PageFormat.html, "irw report history")
-        _check_output(fmt, output)
+        fmt = _report_format(fmt, output, PageFormat, "irw report history")
     with reported_errors(), Warehouse(db, create=False) as wh:
         qrels = wh.qrels_name(qrels, runs, system)
         selection = _selected_runs(wh, runs, system, qrels)
