@@ -331,8 +331,8 @@ def check_parameters(definition: Definition) -> None:
     """Every $name the SQL binds is declared, and every declared parameter is bound: one the SQL never
     reads would give `prec(j=3)` and `prec(j=5)` the same numbers, stored as two measures."""
     declared = dict(definition.parameters)
-    bound = set(bound_names(definition))
-    for name in bound_names(definition):
+    bound = bound_names(definition)
+    for name in bound:
         if name not in declared:
             line = _file_line(definition.text, definition.text.find("$" + name))
             raise MeasureFileError(f"{definition.path}:{line}: ${name} is not a declared parameter; declare it in "
