@@ -382,11 +382,8 @@ class Warehouse:
         left out). The result converts like a table (to_pandas() ...) and prints as a paper table
         with to_latex() / to_markdown()."""
         from warehouse import reports
-        from warehouse.evaluation.stats import StatsSettings
 
-        settings = Settings.resolve(settings, options)
-        measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
-        stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
+        measures, settings, stats = _tested(measures, settings, options, test, alpha, correction, permutations, seed)
         return reports.compare(self, runs, self.qrels_name(qrels, runs, systems, baseline), measures, systems=systems,
                                baseline=baseline, settings=settings, stats=stats)
 
@@ -402,11 +399,8 @@ class Warehouse:
         result converts like a table (to_pandas() ...) and prints as a paper table with to_latex() /
         to_markdown()."""
         from warehouse import reports
-        from warehouse.evaluation.stats import StatsSettings
 
-        settings = Settings.resolve(settings, options)
-        measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
-        stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
+        measures, settings, stats = _tested(measures, settings, options, test, alpha, correction, permutations, seed)
         qrels = self.qrels_name(qrels, runs, systems, baseline)
         return reports.leaderboard(self, qrels, measures, runs=self.select_runs(runs, systems=systems, qrels=qrels),
                                    baseline=baseline, settings=settings, stats=stats)
@@ -714,6 +708,19 @@ def _paths(paths: Any, method: str, kind: str, one: str, frame_method: str) -> l
 
 
 PARAMETERS_TAKEN = 'parameters takes a mapping of names to values, e.g. parameters={"k1": "0.9"}'
+
+
+def _tested(measures: Iterable[str] | str | None, settings: Settings | None, options: dict[str, Any], test: str,
+            alpha: float, correction: str, permutations: int, seed: int) -> tuple[list[str] | None, Settings, Any]:
+    """Warehouse.compare's and Warehouse.leaderboard's arguments as the reports take them: the
+    measures as a list (None: the reports' default), the settings with options applied, and the
+    StatsSettings of the test."""
+    from warehouse.evaluation.stats import StatsSettings
+
+    settings = Settings.resolve(settings, options)  # first, as before: a misspelt option is said first
+    measures = [measures] if isinstance(measures, str) else (list(measures) if measures is not None else None)
+    stats = StatsSettings(test=test, alpha=alpha, correction=correction, permutations=permutations, seed=seed)
+    return measures, settings, stats
 
 
 def _parameters(parameters: Any) -> dict[str, str] | None:
