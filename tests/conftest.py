@@ -18,7 +18,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import zstandard
@@ -545,14 +545,21 @@ def irw(db_path: Path) -> Cli:
     return Cli(db_path)
 
 
-def dl19_with_measure(conformance: Path, folder: Path, measure_name: str, measure_text: str) -> tuple[Cli, Path]:
-    """A warehouse in folder holding DL19's qrels (`dl19`), its BM25 and BM25_RM3 runs and one user
-    measure (measure_name.sql, of measure_text): the irw that runs on it, and the measure's file."""
+def dl19_cli(conformance: Path, folder: Path, runs: Sequence[str] = ("BM25", "BM25_RM3")) -> Cli:
+    """The irw of a warehouse in folder (irw.duckdb) holding DL19's qrels (`dl19`) and these of its
+    runs, each under its system's name."""
     data = conformance / "dl19-passage"
     irw = Cli(folder / "irw.duckdb")
     assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
-    for run in ("BM25", "BM25_RM3"):
+    for run in runs:
         assert irw("ingest", "run", data / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
+    return irw
+
+
+def dl19_with_measure(conformance: Path, folder: Path, measure_name: str, measure_text: str) -> tuple[Cli, Path]:
+    """A warehouse in folder holding DL19's qrels (`dl19`), its BM25 and BM25_RM3 runs and one user
+    measure (measure_name.sql, of measure_text): the irw that runs on it, and the measure's file."""
+    irw = dl19_cli(conformance, folder)
     measure = folder / f"{measure_name}.sql"
     measure.write_text(measure_text, encoding="utf-8")
     added = irw("measures", "add", measure)

@@ -8,19 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Cli
+from conftest import Cli, dl19_cli
 
 QUERY = "select name, tag, row_count from runs order by name"
 
 
 @pytest.fixture
 def dl19(conformance: Path, tmp_path: Path) -> Cli:
-    data = conformance / "dl19-passage"
-    irw = Cli(tmp_path / "irw.duckdb")
-    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
-    for run in ("BM25", "BM25_RM3"):
-        assert irw("ingest", "run", data / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
-    return irw
+    return dl19_cli(conformance, tmp_path)
 
 
 def test_irw_sql_writes_the_format_the_file_name_says(dl19, tmp_path):

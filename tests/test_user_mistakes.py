@@ -10,17 +10,12 @@ import warehouse
 from warehouse.commands.irw import app
 from warehouse.errors import NotFoundError, UsageError
 
-from conftest import Cli
+from conftest import Cli, dl19_cli
 
 
 @pytest.fixture
 def dl19(tmp_path, conformance) -> Cli:
-    folder = conformance / "dl19-passage"
-    irw = Cli(tmp_path / "irw.duckdb")
-    assert irw("ingest", "qrels", folder / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
-    for run in ("BM25", "REP_LLAMA"):
-        assert irw("ingest", "run", folder / "runs" / f"run.dl19.{run}.txt", "--name", run).exit_code == 0
-    return irw
+    return dl19_cli(conformance, tmp_path, ("BM25", "REP_LLAMA"))
 
 
 @pytest.mark.parametrize("argv, message", [
