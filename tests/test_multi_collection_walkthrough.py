@@ -184,6 +184,19 @@ def test_printed_numbers_are_trec_eval_s(walked, data):
             assert row[collection] == expected(data, collection, row["system"])["ndcg_cut_10"], (row, collection)
 
 
+def test_the_systems_table_is_trec_eval_s_values_and_their_mean(walked, folder, data):
+    rows = rows_of(walked, "irw report systems -m nDCG@10 --format table")
+    assert [r["system"] for r in rows] == ["SPLADE_P_P_ENSEMBLE_DISTIL", "BM25_RM3", "BM25"]  # by mean
+    for row in rows:
+        values = [expected(data, collection, row["system"])["ndcg_cut_10"] for collection in sorted(JUDGED)]
+        assert [row[collection] for collection in sorted(JUDGED)] == values, row
+        # the mean of trec_eval's 4-decimal values is within their rounding of the mean shown
+        assert abs(float(row["mean"]) - sum(map(float, values)) / len(values)) <= 0.00006, row
+    page = (folder / "systems.html").read_text(encoding="utf-8")
+    assert "SPLADE.covid" in page  # the renamed run is the one behind SPLADE's covid value
+    assert not any(f"{s}.dl22" in page for s in SYSTEMS)  # no qrels judge DL 2022: no value, no run named
+
+
 def test_the_leaderboard_shows_the_renamed_run_and_only_covid(walked, folder, data):
     page = (folder / "covid.html").read_text(encoding="utf-8")
     assert "SPLADE.covid" in page and "SPLADE_P_P_ENSEMBLE_DISTIL.covid" not in page

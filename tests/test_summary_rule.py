@@ -1,7 +1,7 @@
 """The per-query-to-run summary rule (trec_eval's "all" line) is written once, in
 sql/eval/summary_rule.sql, and every query that summarizes stored scores composes it
-(warehouse/resources.py read_sql): irw eval's summary, the leaderboard, the history, a served
-leaderboard page's stored summaries and the run_summary view (schema 018).
+(warehouse/resources.py read_sql): irw eval's summary, the leaderboard, the history, the systems
+table, a served leaderboard page's stored summaries and the run_summary view (schema 018).
 
 - no other file under sql/ (but the migrations before 018, applied history that 018's view
   replaces) and no module under warehouse/ writes the rule again;
@@ -31,7 +31,7 @@ from warehouse.evaluation.settings import Settings
 from conftest import write_file
 
 RULE = "eval/summary_rule.sql"
-CONSUMERS = ["eval/summary.sql", "reports/leaderboard.sql", "reports/history.sql",
+CONSUMERS = ["eval/summary.sql", "reports/leaderboard.sql", "reports/history.sql", "reports/systems.sql",
              "reports/leaderboard_summaries.sql", "schema/018_run_summary_from_the_summary_rule.sql"]
 # what writes the rule: the geometric mean of values floored at trec_eval's MIN_GEO_MEAN, and a
 # choice among the summary kinds by a measure's aggregate
@@ -120,6 +120,10 @@ def summaries(wh, qrels: str, settings: Settings) -> dict[str, dict[tuple[str, s
     for m in MEASURES:
         for row in reports.history(wh, qrels, m, settings=settings).table().to_dicts():
             got["history"][(row["run"], m)] = (row[m], row["queries"])
+    got["systems"] = {}  # each sample run is a system of its own: the table holds every run
+    for m in MEASURES:
+        for _row, cell in reports.systems(wh, m, qrels=qrels, settings=settings).cells():
+            got["systems"][(cell.run, m)] = (cell.value, cell.queries)
     got["run_summary"] = {(run, m): (value, queries) for run, m, value, queries in wh.db.run_sql(
         "select run, measure, value, queries from run_summary where qrels = $qrels and settings = $settings",
         {"qrels": qrels, "settings": settings.key}).fetchall() if m in MEASURES}

@@ -3,7 +3,7 @@
 -- run alone, and never written out elsewhere (tests/test_summary_rule.py). A query composes it by
 -- naming this file as a FROM item, `from "eval/summary_rule.sql" as summarized`, which
 -- warehouse/resources.py's read_sql replaces with this SELECT as a subquery: eval/summary.sql
--- (irw eval, irw trec-eval, Spark), reports/leaderboard.sql, reports/history.sql,
+-- (irw eval, irw trec-eval, Spark), reports/leaderboard.sql, reports/history.sql, reports/systems.sql,
 -- reports/leaderboard_summaries.sql (served pages) and the run_summary view (schema 018).
 -- Grain: one row per run_id x evaluation_id x measure x position of summary_scores.
 -- Inputs: summary_scores, a CTE of the composing query: one row per stored per-query score it

@@ -1127,6 +1127,33 @@ def report_history(
         _emit_report(page, fmt, output, reports.render_history)
 
 
+@report_app.command("systems")
+@shared_options
+def report_systems(
+    *,
+    runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
+    qrels: Annotated[Optional[List[str]], _qrels_option(help=(
+        "Qrels set, a column; repeatable, in the order given (default: every stored set that judges a query of "
+        "the runs chosen, by name)."))] = None,
+    output: OutputOption = None,
+    measure: Annotated[List[str], _measure_option("The measure of the table (one).")] = ["AP"],  # noqa: B006 (typer reads it)
+    system: SystemOption = None,
+    settings: Settings,
+    db: DbOption = DEFAULT_DB,
+    fmt: PageFormatOption = None,
+) -> None:
+    """Each system's latest run on each qrels set, and its mean over the sets: systems x collections."""
+    from warehouse import reports
+
+    with reported_errors():
+        fmt = _report_format(fmt, output, PageFormat, "irw report systems")
+    with reported_errors(), Warehouse(db, create=False) as wh:
+        page = reports.systems(wh, measure, qrels=qrels, runs=runs, systems=system, settings=settings)
+        for note in page.notes():
+            err(f"# {note}")
+        _emit_report(page, fmt, output, reports.render_systems)
+
+
 @app.command("serve")
 def serve_command(
     db: DbOption = DEFAULT_DB,

@@ -1,4 +1,4 @@
-"""Comparisons and HTML reports: leaderboard, run page, compare page, history.
+"""Comparisons and HTML reports: leaderboard, run page, compare page, history, systems.
 
 Every number comes from stored per-query scores: runs are evaluated through Warehouse.evaluate
 (which computes only the (run, measure) pairs not stored yet), then the report queries in
@@ -12,7 +12,7 @@ same warehouse contents and options give the same bytes: queries order explicitl
 fixed, and no generation time is printed.
 
 One module per page kind, over shared parts:
-- page_leaderboard, page_run, page_compare, page_history: what each page shows;
+- page_leaderboard, page_run, page_compare, page_history, page_systems: what each page shows;
 - scope: the scores a report reads (evaluations, run metadata, precision-recall, tie ranges);
 - pairs: paired tests corrected as one family, and compare();
 - footer: the settings behind the numbers; display: how values are shown; render: Jinja;
@@ -26,11 +26,13 @@ from warehouse.reports.page_leaderboard import (Leaderboard, LeaderboardPage, Le
                                                 PageChoice, leaderboard, leaderboard_page, render_leaderboard,
                                                 write_leaderboard)
 from warehouse.reports.page_run import RunPage, render_run_page, run_page
+from warehouse.reports.page_systems import SystemsPage, render_systems, systems, write_systems
 from warehouse.reports.pairs import Comparison, PairRow, compare
 from warehouse.reports.scope import COVERAGE_MEASURE, DEFAULT_MEASURES, Scope
 
 __all__ = ["COVERAGE_MEASURE", "DEFAULT_MEASURES", "ComparePage", "Comparison", "HistoryPage", "Leaderboard",
-           "LeaderboardPage", "LeaderboardRow", "NoRunMatches", "PageChoice", "PairRow", "RunPage", "Scope", "compare", "compare_page", "fmt_delta", "fmt_p",
+           "LeaderboardPage", "LeaderboardRow", "NoRunMatches", "PageChoice", "PairRow", "RunPage", "Scope", "SystemsPage", "compare", "compare_page", "fmt_delta", "fmt_p",
            "fmt_value", "history", "leaderboard", "leaderboard_page", "plural", "render_compare_page", "render_history",
            "render_leaderboard", "render_run_page", "run_page", "run_page_name", "run_page_names",
-           "run_pages_dir", "write_atomically", "write_history", "write_leaderboard"]
+           "run_pages_dir", "render_systems", "systems", "write_atomically", "write_history", "write_leaderboard",
+           "write_systems"]

@@ -7,17 +7,22 @@ from warehouse.evaluation.measures import not_means
 from warehouse.reports.scope import Scope
 
 
+def qrels_text(scope: Scope) -> str:
+    """The qrels set of a scope as the footer states it: its name, size and description."""
+    q = scope.qrels_summary()
+    norel = q["queries_without_relevant"]
+    text = (f"{q['name']}: {q['queries']:,} queries, {q['judgments']:,} judgments, {q['relevant']:,} "
+            f"relevant (grade >= {scope.settings.level})")
+    if norel:
+        text += f"; {norel:,} {'query has' if norel == 1 else 'queries have'} no relevant document"
+    if q["description"]:
+        text += f" ({q['description']})"
+    return text
+
+
 def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None) -> list[tuple[str, str]]:
     """Every setting behind a report's numbers, as (label, text) rows."""
     s = scope.settings
-    q = scope.qrels_summary()
-    norel = q["queries_without_relevant"]
-    qrels_text = (f"{q['name']}: {q['queries']:,} queries, {q['judgments']:,} judgments, {q['relevant']:,} "
-                  f"relevant (grade >= {s.level})")
-    if norel:
-        qrels_text += f"; {norel:,} {'query has' if norel == 1 else 'queries have'} no relevant document"
-    if q["description"]:
-        qrels_text += f" ({q['description']})"
     query_set = ("every qrels query; a query a run lacks scores 0 (trec_eval -c)" if s.complete else
                  "the queries in both the run and the qrels (trec_eval's default); queries only in a run are "
                  "ignored")
@@ -27,7 +32,7 @@ def settings_items(scope: Scope, stats: StatsSettings | None, family: str | None
         query_set += "; queries without a relevant document count (0 on measures that need one)"
     cutoffs = sorted({int(m.param) for m in scope.measures if m.family.kind == "cutoffs"})
     items = [
-        ("Qrels", qrels_text),
+        ("Qrels", qrels_text(scope)),
         ("Query set", query_set),
         ("Relevance level", f"relevant means grade >= {s.level} (trec_eval -l {s.level}); nDCG uses grades as gains"
                             + "".join(f"; {m.name}: grade >= {m.level}" for m in scope.measures

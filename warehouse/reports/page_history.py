@@ -166,7 +166,7 @@ def history(wh: Warehouse, qrels: str, measure: str | Sequence[str] = "AP", *, r
     default chose that qrels judges no query of are left out (HistoryPage.selection says which)."""
     settings = settings or Settings()
     given = [measure] if isinstance(measure, str) else list(measure)
-    _refuse_several(given, settings)
+    refuse_several(given, settings, "the history follows one measure")
     stats = stats or StatsSettings()
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
     names = sorted(selection)
@@ -231,16 +231,17 @@ def _with_time(dates: Iterable[dt.datetime | None]) -> bool:
     return any(date is not None and date.time() != dt.time() for date in dates)
 
 
-def _refuse_several(given: list[str], settings: Settings) -> None:
+def refuse_several(given: list[str], settings: Settings, what: str) -> None:
     """The measures given must name one measure with a score: several (-m nDCG@10 -m AP, or one
-    name of several: ndcg_cut.5,10, all_trec) are a mistake, never their first or last."""
+    name of several: ndcg_cut.5,10, all_trec) are a mistake, never their first or last; what says
+    why ("the history follows one measure")."""
     named = [m.name for m in at_level(parse_all(given, settings.compat), settings.level) if m.family.sql is not None]
     if len(named) == 1 or given and not named:  # none with a score (runid): load_scope says so
         return
     shown = ", ".join(named) if len(named) <= 4 else f"{', '.join(named[:3])} and {len(named) - 3} more"
     if len(named) > len(given):  # a name of several measures: say which it named
         shown += " from " + " ".join(f"-m {spec}" for spec in given)
-    raise UsageError(f"the history follows one measure, and {len(named)} were given ({shown or 'none'}): "
+    raise UsageError(f"{what}, and {len(named)} were given ({shown or 'none'}): "
                      f"name one (-m {named[0] if named else 'AP'})")
 
 

@@ -532,7 +532,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 c = Choices.of(request, "history")
             except IrwError as exc:
                 return error_response(exc, kind)
-            # several ?m= are refused as -m twice is (page_history._refuse_several), never their first
+            # several ?m= are refused as -m twice is (page_history.refuse_several), never their first
             measure = c.measures[0] if c.measures and len(c.measures) == 1 else "AP"
 
             def build(wh):

@@ -169,6 +169,12 @@ def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
     return [(name, count) for name, count, _names in _judging_qrels_rows(db, runs)]
 
 
+def judged_runs_by_set(db: Database, runs: Sequence[str]) -> dict[str, list[str]]:
+    """{qrels set: the runs (exact names) it judges a query of, by name} of each stored qrels set
+    judging one of runs, most runs judged first."""
+    return {name: list(names) for name, _count, names in _judging_qrels_rows(db, runs)} if runs else {}
+
+
 def _judging_qrels_rows(db: Database, runs: Sequence[str]) -> list[tuple]:
     """(name, how many of runs it judges, their names) of each stored qrels set judging a query of
     one of runs (exact names), most runs judged first."""
