@@ -219,3 +219,104 @@ def test_a_run_stored_under_a_name_of_its_own_has_its_next_night_named_after_it(
     assert set(runs) == {"BM25.covid", "BM25_RM3.covid", "BM25.covid.2026-03-09"}
     assert (runs["BM25.covid.2026-03-09"]["system"], runs["BM25.covid.2026-03-09"]["date"][:10]) == \
         ("BM25", "2026-03-09")
+
+
+# -- a night kept a folder per collection ---------------------------------------------------------
+MULTI_QRELS = {"dl21": "qrels.dl21-passage.txt", "news": "qrels.beir-v1.0.0-trec-news.test.txt"}
+
+
+def _swapped(text: str, at: int = 1) -> str:
+    """The run with the documents of lines at and at + 1 exchanged: a later version, other scores."""
+    lines = text.splitlines(True)
+    upper, lower = lines[at].split(), lines[at + 1].split()
+    upper[2], lower[2] = lower[2], upper[2]
+    lines[at], lines[at + 1] = " ".join(upper) + "\n", " ".join(lower) + "\n"
+    return "".join(lines)
+
+
+def _collection_nights(root: Path, conformance: Path, changes: dict[str, set[tuple[str, str]]]) -> None:
+    """nights/NIGHT/COLLECTION/SYSTEM.txt for each night of changes (in order), each file the
+    publisher's run, or, for a (collection, system) the night changes, that run with two documents
+    exchanged (one exchange per night it changed, so every changed night's bytes differ)."""
+    multi = conformance / "multi-collection" / "runs"
+    times: dict[tuple[str, str], int] = {}
+    for night, changed in changes.items():
+        for collection in ("covid", "dl21", "news"):
+            folder = root / "nights" / night / collection
+            folder.mkdir(parents=True)
+            for system in SYSTEMS:
+                text = (multi / system / f"trec_results_{collection}.txt").read_text()
+                if (collection, system) in changed:
+                    times[(collection, system)] = times.get((collection, system), 0) + 1
+                for at in range(times.get((collection, system), 0)):
+                    text = _swapped(text, 1 + 2 * at)
+                (folder / f"{system}.txt").write_text(text)
+
+
+@pytest.fixture
+def three_collections(covid, conformance):
+    for name, file in MULTI_QRELS.items():
+        assert covid("ingest", "qrels", conformance / "multi-collection" / "qrels" / file, "--name", name).exit_code == 0
+    return covid
+
+
+def test_a_night_kept_a_folder_per_collection_names_each_changed_run_after_its_first_night(three_collections,
+                                                                                          conformance, tmp_path):
+    """(A walk of a team's warehouse) nights/2026-11-01/{covid,dl21,news}/BM25.txt ... stored as
+    BM25.covid, BM25.dl21 ...; the next night, whose covid/BM25.txt alone changed, stored it as
+    `BM25`, a name of no collection and no night; the night after, whose dl21/BM25.txt changed, was
+    refused whole (`run BM25.dl21 already exists with different content`); and a night changing two
+    collections' files of one system was refused too. Each changed file is its first night's run's
+    version of the night, in its system, dated by the night."""
+    irw = three_collections
+    _collection_nights(tmp_path, conformance, {"2026-11-01": set(), "2026-11-02": {("covid", "BM25")},
+                                               "2026-11-03": {("dl21", "BM25")},
+                                               "2026-11-04": {("covid", "BM25_RM3"), ("news", "BM25_RM3")}})
+    for night in ("2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04"):
+        result = irw("ingest", "run", *sorted((tmp_path / "nights" / night).iterdir()))
+        assert result.exit_code == 0, (night, result.stderr)
+    runs = _runs(irw)
+    first = {f"{system}.{collection}": (system, "2026-11-01") for system in SYSTEMS
+             for collection in ("covid", "dl21", "news")}
+    later = {"BM25.covid.2026-11-02": ("BM25", "2026-11-02"), "BM25.dl21.2026-11-03": ("BM25", "2026-11-03"),
+             "BM25_RM3.covid.2026-11-04": ("BM25_RM3", "2026-11-04"),
+             "BM25_RM3.news.2026-11-04": ("BM25_RM3", "2026-11-04")}
+    assert {name: (row["system"], row["date"][:10]) for name, row in runs.items()} == {**first, **later}
+    # each night's version is judged by its collection's qrels alone
+    assert runs["BM25.covid.2026-11-02"]["judged_by"] == "covid 50/50"
+    assert runs["BM25_RM3.news.2026-11-04"]["judged_by"] == "news 57/57"
+
+
+def test_a_changed_run_s_night_note_says_whose_version_it_is(three_collections, conformance, tmp_path):
+    irw = three_collections
+    _collection_nights(tmp_path, conformance, {"2026-11-01": set(), "2026-11-02": {("covid", "BM25")}})
+    assert irw("ingest", "run", *sorted((tmp_path / "nights" / "2026-11-01").iterdir())).exit_code == 0
+    result = irw("ingest", "run", *sorted((tmp_path / "nights" / "2026-11-02").iterdir()))
+    assert result.exit_code == 0, result.stderr
+    note = next(line for line in result.stderr.splitlines() if line.startswith(f"{tmp_path}/nights/2026-11-02/covid/BM25.txt:"))
+    assert note.startswith(f"{tmp_path}/nights/2026-11-02/covid/BM25.txt: named BM25.covid.2026-11-02, system BM25"), note
+    assert "the folder above, 2026-11-02, is a date, so the file is that night's version of run BM25.covid" in note
+
+
+def test_a_night_kept_a_folder_per_system_of_several_collections_names_its_changed_runs(covid, conformance, tmp_path):
+    """nightly/NIGHT/BM25/trec_results_{covid,news}.txt: the folder's files answer different queries
+    (it names the system), and the next night's changed covid file was refused; it is
+    BM25.covid.NIGHT."""
+    multi = conformance / "multi-collection" / "runs"
+    assert covid("ingest", "qrels", conformance / "multi-collection" / "qrels" / MULTI_QRELS["news"],
+                 "--name", "news").exit_code == 0
+    for night in ("2026-03-02", "2026-03-09"):
+        for system in SYSTEMS:
+            folder = tmp_path / "nightly" / night / system
+            folder.mkdir(parents=True)
+            for collection in ("covid", "news"):
+                text = (multi / system / f"trec_results_{collection}.txt").read_text()
+                changed = night == "2026-03-09" and (system, collection) == ("BM25", "covid")
+                (folder / f"trec_results_{collection}.txt").write_text(_swapped(text) if changed else text)
+    for night in ("2026-03-02", "2026-03-09"):
+        result = covid("ingest", "run", *sorted((tmp_path / "nightly" / night).iterdir()))
+        assert result.exit_code == 0, (night, result.stderr)
+    runs = _runs(covid)
+    assert set(runs) == {"BM25.covid", "BM25.news", "BM25_RM3.covid", "BM25_RM3.news", "BM25.covid.2026-03-09"}
+    assert (runs["BM25.covid.2026-03-09"]["system"], runs["BM25.covid.2026-03-09"]["date"][:10]) == \
+        ("BM25", "2026-03-09")

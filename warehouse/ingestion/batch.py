@@ -33,14 +33,17 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
      - else they are one system's runs of different collections, or an earlier version of the file
        (stored from its folder or one of the same name: bycoll/covid, bycoll2/covid name no two
        systems): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22, system BM25);
-     - a file alone under its {short}, when a stored run of the folder's system was read from a file
-       of its name in a folder of its folder's name and answers the same queries, is that run's next
-       version, under that run's name, whatever it is (later/BM25/trec_results_covid.txt after
-       runs/BM25/trec_results_covid.txt was stored as BM25.covid, system BM25);
-     - a {folder}.{short} a stored run holds with other bytes, in a folder whose folder above is
-       named by a date (a night kept a folder per system), is that night's version:
-       {folder}.{short}.{night} (nightly/2026-03-09/BM25/trec_results_covid.txt:
-       BM25.trec_results_covid.2026-03-09, system BM25).
+     - a file alone under its {short}, when a stored run of the folder's system (or of the system
+       {short}: a collection's folder) was read from a file of its name in a folder of its folder's
+       name and answers the same queries, is that run's next version, under that run's name,
+       whatever it is (later/BM25/trec_results_covid.txt after runs/BM25/trec_results_covid.txt
+       was stored as BM25.covid, system BM25; nights/2026-11-02/covid/BM25.txt after
+       nights/2026-11-01/covid/BM25.txt was stored as BM25.covid beside BM25.dl21);
+     - a name a stored run holds with other bytes ({folder}.{short}, {short}.{folder}, or an
+       earlier version's), in a folder whose folder above is named by a date (a night kept a
+       folder per system or per collection), is that night's version: {name}.{night}
+       (nightly/2026-03-09/BM25/trec_results_covid.txt: BM25.trec_results_covid.2026-03-09, system
+       BM25; nights/2026-11-02/covid/BM25.txt: BM25.covid.2026-11-02, system BM25).
   Every name not taken from the tag is said on stderr with its reason, and runs of one folder
   stored under tags sharing a prefix are told how to share the folder's system (_tag_systems_note).
   A file's folder is the one it was given in: a link is in the folder holding the link, wherever it
@@ -444,6 +447,19 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         held = stored(run_name)
         return bool(held) and held[1] != file.sha and not replace
 
+    def night_version(file: _File) -> None:
+        """A file whose name a stored run holds with other bytes, in a folder whose folder above is
+        a night (nightly/2026-03-09/BM25/trec_results_covid.txt, nights/2026-11-02/covid/BM25.txt):
+        that run's version of the night, {name}.{night}, in its system, as a night's own folder
+        gives {short}.{night}."""
+        above = ingest.placed_folder(file.path).parent.name
+        if taken(file.name, file) and ingest.night_of(above) is not None:
+            version = f"{file.name}.{above}"
+            file.note = file.note.replace(f"named {file.name},", f"named {version},", 1) + (
+                f"; the folder above, {above}, is a date, so the file is that night's version of run {file.name} "
+                f"(history follows it in system {file.system})")
+            file.name = version
+
     by_short: list[tuple[_File, str]] = []  # auto: named {short} (and why), to be told apart by their folders
     for group in groups.values():
         several = name_from == "auto" and template is None and name is None and _several_collections(group)
@@ -473,6 +489,7 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                 file.note = (f"{file.path}: named {file.name}, system {folder}, from its folder and file name: the "
                              f"files of {folder} answer different queries (one collection each), so the folder "
                              "names the system")
+                night_version(file)
             else:
                 file.name = file.short
                 if tag_count[file.tag] > 1:
@@ -493,19 +510,6 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         if other.queries is None and other.known_id is not None and run_queries is not None:
             other.queries = run_queries(other.known_id)
         return other.queries
-
-    def night_version(file: _File) -> None:
-        """A file named {folder}.{short} that a stored run holds with other bytes, in a folder whose
-        folder above is a night (nightly/2026-03-09/BM25/trec_results_covid.txt): that run's version
-        of the night, {folder}.{short}.{night}, in its system, as a night's own folder gives
-        {short}.{night}."""
-        above = ingest.placed_folder(file.path).parent.name
-        if taken(file.name, file) and ingest.night_of(above) is not None:
-            version = f"{file.name}.{above}"
-            file.note = file.note.replace(f"named {file.name},", f"named {version},", 1) + (
-                f"; the folder above, {above}, is a date, so the file is that night's version of run {file.name} "
-                f"(history follows it in system {file.system})")
-            file.name = version
 
     for file, not_tag in by_short:
         rivals = [other for other in sharing[file.name] if other is not file]
@@ -562,19 +566,20 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             if night:
                 file.note += (f"; {folder} is a date, so the folder holds one night's runs and the file names the "
                               "system (history follows it)")
+            night_version(file)
 
 
 def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], list[tuple]],
                      run_queries: Callable[[int], frozenset]) -> tuple | None:
     """(run_id, name, system) of the first stored run read from a file of this file's name in a
     folder of its folder's name (as placed, or as its links resolve), in a system of the folder's
-    name (the folder names the system: BM25/trec_results_covid.txt), that answers the same queries
-    (one collection), else None. A folder that names no system (a collection's, covid/BM25.txt)
-    leaves the file to the file rule, whose name is the system's (BM25)."""
+    name (the folder names the system: BM25/trec_results_covid.txt) or of the file's short name (a
+    collection's folder, the file names the system: covid/BM25.txt, stored as BM25.covid beside
+    dl21/BM25.txt), that answers the same queries (one collection), else None."""
     resolved = file.path.resolve()
     for tail in dict.fromkeys([f"/{folder}/{file.path.name}", f"/{resolved.parent.name}/{resolved.name}"]):
         for row in runs_read_from(tail):
-            if row[2] == folder and _one_collection(file.queries, run_queries(row[0])):
+            if row[2] in (folder, file.short) and _one_collection(file.queries, run_queries(row[0])):
                 return tuple(row)
     return None
 
