@@ -285,8 +285,10 @@ def test_a_file_that_is_not_a_warehouse(tmp_path):
     assert "not a valid DuckDB database file" in result.stderr
 
 
-def test_a_warehouse_another_process_is_writing(seeded_db):
-    # DuckDB allows one writing process per file; a second gets a clear message, not a traceback.
+def test_a_warehouse_another_process_is_writing(seeded_db, monkeypatch):
+    # DuckDB allows one writing process per file; a second gets a clear message, not a traceback
+    # (at once here: test_open.py and test_concurrency.py test the wait before it)
+    monkeypatch.setenv("IRW_BUSY_WAIT", "0")
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, warehouse; wh = warehouse.open(sys.argv[1]); print('open', flush=True); "
                                "sys.stdin.read()", str(seeded_db)],

@@ -1,9 +1,11 @@
 """Concurrent use of one warehouse file by several irw processes.
 
 DuckDB lets one process write a file and no other open it meanwhile; any number of processes may
-read it together. irw does not wait or retry: a command that finds the file taken fails at once with
-an `Error:` line naming the warehouse and "another process", exit code 1, no traceback, and changes
-nothing; run again once the other has finished, it succeeds.
+read it together. A command that finds the file taken waits for it (IRW_BUSY_WAIT seconds, 10 by
+default), then fails with an `Error:` line naming the warehouse and "another process", exit code 1,
+no traceback, and changes nothing; run again once the other has finished, it succeeds. The
+refusals here are asked for at once (IRW_BUSY_WAIT=0: the holder is stopped, no wait would end);
+the last test waits for a holder that finishes.
 
 Who holds the file is arranged, not raced for: a process is stepped (conftest.SteppedIrw) until
 /proc/locks shows it holding its lock, and left stopped there while the others run. One test also
@@ -11,6 +13,7 @@ starts four writers at once and checks only what must hold whatever the order.
 """
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -35,9 +38,12 @@ def write_run(path: Path, tag: str, seed: int) -> Path:
     return path
 
 
-def irw(db: Path, *args) -> subprocess.CompletedProcess:
+AT_ONCE = {**os.environ, "IRW_BUSY_WAIT": "0"}  # a command refused at once, not after the wait
+
+
+def irw(db: Path, *args, env: dict | None = AT_ONCE) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "warehouse", *map(str, args), "--db", str(db)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
 
 
 def in_process(db: Path, *args) -> None:
@@ -46,9 +52,9 @@ def in_process(db: Path, *args) -> None:
     assert result.exit_code == 0, result.stderr
 
 
-def start(db: Path, *args) -> subprocess.Popen:
+def start(db: Path, *args, env: dict | None = AT_ONCE) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "warehouse", *map(str, args), "--db", str(db)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
 def assert_lock_error(code: int, stderr: str, db: Path) -> None:
@@ -201,3 +207,22 @@ def test_refusing_an_output_path_that_is_a_database_keeps_its_lock(setup):
         assert_lock_error(writer.returncode, writer.stderr, db)
     finally:
         con.close()
+
+
+def test_a_writer_waits_for_the_writer_holding_the_file_and_then_stores_its_run(setup):
+    """A nightly ingest meeting another writer (a page of `irw serve` storing scores, another
+    ingest) waits for it instead of failing, says so once, and stores its run when the file is free."""
+    db, runs = setup
+    holder = SteppedIrw(db, "ingest", "run", runs[0])
+    try:
+        assert holder.step_until(lambda v, views: v.lock == "WRITE" and any(w.has_open(runs[0]) for w in [*views, v]))
+        waiting = start(db, "ingest", "run", runs[1], env=None)  # the default wait
+        line = waiting.stderr.readline()
+        assert line.startswith("waiting for another process (") and "up to 10 s; IRW_BUSY_WAIT sets how long" in line
+        code, _out, err = holder.finish()
+        assert code == 0, err
+        _out, err = waiting.communicate(timeout=120)
+        assert waiting.returncode == 0, err
+    finally:
+        holder.close()
+    assert stored_runs(db) == {"w0": (QUERIES * DEPTH,) * 2, "w1": (QUERIES * DEPTH,) * 2}

@@ -313,7 +313,8 @@ def _holder(path: Path, read_only: bool) -> subprocess.Popen:
     return holder
 
 
-def test_a_writer_in_the_way_is_named_as_writing(seeded_db, inputs):
+def test_a_writer_in_the_way_is_named_as_writing(seeded_db, inputs, monkeypatch):
+    monkeypatch.setenv("IRW_BUSY_WAIT", "0")  # at once: the wait is tested below
     holder = _holder(seeded_db, read_only=False)
     try:
         for command in ("runs", "sql", "ingest qrels"):
@@ -324,7 +325,8 @@ def test_a_writer_in_the_way_is_named_as_writing(seeded_db, inputs):
         holder.communicate("")
 
 
-def test_a_reader_in_the_way_is_named_as_reading(seeded_db, inputs):
+def test_a_reader_in_the_way_is_named_as_reading(seeded_db, inputs, monkeypatch):
+    monkeypatch.setenv("IRW_BUSY_WAIT", "0")
     holder = _holder(seeded_db, read_only=True)
     try:
         result = Cli(seeded_db)(*commands(inputs)["ingest qrels"])
@@ -339,6 +341,81 @@ def test_a_reader_in_the_way_is_named_as_reading(seeded_db, inputs):
             warehouse.open(seeded_db, read_only=True)
         finally:
             holder.communicate("")
+
+
+def test_a_command_waits_for_a_process_that_closes_the_file_soon(seeded_db, inputs):
+    """(A team walk) with `irw serve` storing a page's scores, a nightly `irw ingest run` failed at once
+    ("another process has it open for writing"): a command now waits for the file, says so once, and
+    runs when the other process closes it."""
+    import threading
+
+    holder = _holder(seeded_db, read_only=False)
+    release = threading.Timer(1.0, holder.communicate, args=("",))
+    release.start()
+    try:
+        result = Cli(seeded_db)(*commands(inputs)["ingest qrels"])
+    finally:
+        release.join()
+    assert result.exit_code == 0, result.stderr
+    waits = [line for line in result.stderr.splitlines() if line.startswith("waiting for ")]
+    assert len(waits) == 1 and waits[0].startswith("waiting for another process ("), result.stderr
+    assert waits[0].endswith(f", PID {holder.pid}) to close the warehouse (up to 10 s; IRW_BUSY_WAIT sets how long)")
+
+
+def test_a_command_that_waited_in_vain_says_how_long_and_what_sets_it(seeded_db, inputs, monkeypatch):
+    monkeypatch.setenv("IRW_BUSY_WAIT", "0.5")
+    holder = _holder(seeded_db, read_only=False)
+    try:
+        result = Cli(seeded_db)("runs")
+    finally:
+        holder.communicate("")
+    assert result.exit_code == 1
+    first, error = result.stderr.splitlines()
+    assert first.startswith("waiting for another process (") and "up to 0.5 s" in first
+    assert error.startswith(f"Error: cannot open warehouse {seeded_db}: another process (")
+    assert error.endswith("(waited 0.5 s; IRW_BUSY_WAIT sets how long)")
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan"])
+def test_a_wait_that_is_no_number_of_seconds_is_a_usage_error(seeded_db, monkeypatch, value):
+    monkeypatch.setenv("IRW_BUSY_WAIT", value)
+    holder = _holder(seeded_db, read_only=False)
+    try:
+        result = Cli(seeded_db)("runs")
+    finally:
+        holder.communicate("")
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: IRW_BUSY_WAIT={value!r}: give the seconds a command waits for another process "
+                             "to close the warehouse, 0 or more (0: no wait; unset: 10)\n")
+
+
+def test_a_served_warehouse_in_the_way_is_named_as_irw_serve(seeded_db, tmp_path):
+    """The process in the way is said as the irw command it runs: `irw serve` holds the file only
+    while it builds a page, and the message says so rather than pointing at a notebook."""
+    import socket
+
+    from warehouse.engines.duckdb import _open_failure, irw_command
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "warehouse", "serve", "--db", str(seeded_db), "--port", str(port)],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr.readline().startswith("serving ")
+        assert irw_command(server.pid) == f"irw serve --db {seeded_db} --port {port}"
+        # DuckDB's words when that process writes the file
+        duckdb_says = (f'IO Error: Could not set lock on file "{seeded_db}": Conflicting lock is held in '
+                       f"{sys.executable} (PID {server.pid}) by user root. See also https://duckdb.org/docs/")
+        locked = _open_failure(str(seeded_db), Exception(duckdb_says), read_only=False)
+        assert str(locked) == (f"cannot open warehouse {seeded_db}: another process (irw serve --db {seeded_db} "
+                               f"--port {port}, PID {server.pid}) has it open for writing; DuckDB lets one process "
+                               "write a file and no other open it meanwhile: wait until it finishes (`irw serve` "
+                               "holds it only while it builds a page)")
+        assert (locked.holder_pid, irw_command(os.getpid())) == (server.pid, None)  # pytest is no irw command
+    finally:
+        server.terminate()
+        server.communicate()
 
 
 # -- a warehouse made by an older irw ------------------------------------------------------------------

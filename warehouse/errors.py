@@ -188,7 +188,11 @@ class ServerUnreachable(WarehouseOpenError):
 
 
 class WarehouseLocked(WarehouseOpenError):
-    """Another process has the warehouse file open in a way DuckDB does not let this open share."""
+    """Another process has the warehouse file open in a way DuckDB does not let this open share
+    (or this process has it open the other way)."""
+
+    holder_pid: "int | None" = None   # the other process, where DuckDB names it
+    holder: str = ""                  # it, as the message says it
 
 
 class WarehouseClosed(IrwError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import os
 import shlex
 import sys
 from enum import Enum
@@ -19,7 +20,7 @@ from warehouse import core
 from warehouse.engines.duckdb import DEFAULT_PATH as DEFAULT_DB
 from warehouse.engines import ENGINES, evaluates_files
 from warehouse.engines import chosen as chosen_engine
-from warehouse.errors import IrwError, SettingError, UsageError, command_line_terms
+from warehouse.errors import IrwError, SettingError, UsageError, WarehouseLocked, command_line_terms
 from warehouse.formats.formatting import OutputFormat
 from warehouse.formats.table import Table
 
@@ -272,12 +273,56 @@ def err(message: str) -> None:
     typer.echo(shown(str(message)), err=True)
 
 
+BUSY_WAIT_ENV = "IRW_BUSY_WAIT"
+DEFAULT_BUSY_WAIT = 10.0  # seconds: a page `irw serve` builds, or a short command, holds a DuckDB file for less
+
+
+def busy_wait() -> float:
+    """How long a command waits for another process to close the warehouse file ($IRW_BUSY_WAIT)."""
+    import math
+
+    text = os.environ.get(BUSY_WAIT_ENV)
+    if text is None or not text.strip():
+        return DEFAULT_BUSY_WAIT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not math.isfinite(seconds) or seconds < 0:
+        raise UsageError(f"{BUSY_WAIT_ENV}={text!r}: give the seconds a command waits for another process to close "
+                         f"the warehouse, 0 or more (0: no wait; unset: {DEFAULT_BUSY_WAIT:g})")
+    return seconds
+
+
 class Warehouse(core.Warehouse):
     """The library's Warehouse, which says on stderr when opening it migrated an existing
-    warehouse to this irw's schema: whoever shares it on an older irw can no longer open it."""
+    warehouse to this irw's schema: whoever shares it on an older irw can no longer open it.
+
+    A DuckDB file another process holds (`irw serve` building a page, a nightly ingest) is tried
+    again for busy_wait() seconds, said once on stderr, before its WarehouseLocked is the error: a
+    cron job's ingest beside a served warehouse waits its turn instead of failing."""
 
     def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+        import time
+
+        wait = busy_wait()
+        deadline, waiting = time.monotonic() + wait, False
+        while True:
+            try:
+                super().__init__(*args, **kwargs)
+                break
+            except WarehouseLocked as locked:
+                if locked.holder_pid is None:  # this process holds it, or DuckDB named no one: no wait helps
+                    raise
+                if time.monotonic() >= deadline:
+                    if not waiting:
+                        raise
+                    raise WarehouseLocked(f"{locked} (waited {wait:g} s; {BUSY_WAIT_ENV} sets how long)") from None
+                if not waiting:
+                    err(f"waiting for {locked.holder} to close the warehouse (up to {wait:g} s; {BUSY_WAIT_ENV} sets "
+                        "how long)")
+                    waiting = True
+                time.sleep(0.1)
         if self.db.upgraded:
             old, new = self.db.upgraded
             err(f"upgraded warehouse {self.path} from schema {old} to {new}: an irw older than this one "

@@ -1381,18 +1381,25 @@ def _open_failure(path: str, error: BaseException, *, read_only: bool) -> IrwErr
     message = _first_line(error)
     if "Could not set lock" in message:
         holder = re.search(r"held in (.+?) \(PID (\d+)\)", message)
-        who = (f"another process ({os.path.basename(holder.group(1))}, PID {holder.group(2)})" if holder
+        pid = int(holder.group(2)) if holder else None
+        who = (f"another process ({irw_command(pid) or os.path.basename(holder.group(1))}, PID {pid})" if holder
                else "another process")
+        serving = bool(holder) and (irw_command(pid) or "").startswith("irw serve")
         if "open this database in read-only mode" in message:
             # DuckDB says so when the process in the way only reads the file.
-            return WarehouseLocked(
+            locked = WarehouseLocked(
                 f"cannot open warehouse {path}: {who} has it open for reading, and DuckDB lets no process "
                 "write a file others have open: wait until it closes it (commands that only read, such as "
                 "`irw runs`, work alongside it)")
-        return WarehouseLocked(
-            f"cannot open warehouse {path}: {who} has it open for writing; DuckDB lets one process write "
-            "a file and no other open it meanwhile: wait until it finishes (a notebook or other Python "
-            "process holding it open: call its warehouse's close(), or leave its `with` block)")
+        else:
+            locked = WarehouseLocked(
+                f"cannot open warehouse {path}: {who} has it open for writing; DuckDB lets one process write "
+                "a file and no other open it meanwhile: wait until it finishes"
+                + (" (`irw serve` holds it only while it builds a page)" if serving else
+                   " (a notebook or other Python process holding it open: call its warehouse's close(), or leave "
+                   "its `with` block)"))
+        locked.holder_pid, locked.holder = pid, who
+        return locked
     if "different configuration than existing connections" in message:
         # this process holds the file already (a notebook's earlier warehouse.open), opened otherwise
         return WarehouseLocked(
@@ -1409,6 +1416,24 @@ def _open_failure(path: str, error: BaseException, *, read_only: bool) -> IrwErr
     if isinstance(damage, WarehouseDamaged):
         return damage
     return WarehouseOpenError(f"cannot open warehouse {path}: {message}")
+
+
+def irw_command(pid: int | None) -> str | None:
+    """The irw command a process runs ("irw serve --port 8000"), read from /proc where there is one;
+    None for any other process, or where the system does not say."""
+    if pid is None:
+        return None
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace").split("\0")
+    except OSError:
+        return None
+    argv = [arg for arg in argv if arg]
+    for i, arg in enumerate(argv):
+        if os.path.basename(arg) == "irw":
+            return " ".join(["irw", *argv[i + 1:]])
+        if arg == "-m" and argv[i + 1:i + 2] == ["warehouse"]:
+            return " ".join(["irw", *argv[i + 2:]])
+    return None
 
 
 def about_the_file(error: BaseException) -> bool:
