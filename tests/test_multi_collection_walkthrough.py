@@ -197,6 +197,23 @@ def test_the_systems_table_is_trec_eval_s_values_and_their_mean(walked, folder, 
     assert not any(f"{s}.dl22" in page for s in SYSTEMS)  # no qrels judge DL 2022: no value, no run named
 
 
+def test_a_collection_without_qrels_is_not_offered_another_year_s(walked, folder):
+    """(A team walk) `--qrels dl22`, for DL 2022's runs that no stored set judges, asked "did you mean
+    dl21?": DL 2021's judgments for DL 2022's runs. A set differing only in numbers is another year's
+    or version's; the message says so, names the runs named after the set, and how to ingest it."""
+    for command in ("irw eval --qrels dl22 -m AP", "irw report leaderboard --qrels dl22 -f table"):
+        result = bash(command, folder)
+        assert result.returncode == 1
+        assert result.stderr == (
+            "Error: no qrels set named 'dl22'; the stored dl21 differs from it only in numbers (another year's or "
+            "version's judgments, not a spelling of it); 3 stored runs are named after it (BM25.dl22, BM25_RM3.dl22, "
+            "SPLADE_P_P_ENSEMBLE_DISTIL.dl22): ingest its own qrels with `irw ingest qrels FILE --name dl22`; "
+            "`irw qrels` lists the stored sets\n"), command
+        assert "did you mean" not in result.stderr
+    # a misspelling is still offered its set
+    assert "did you mean covid?" in bash("irw eval --qrels Covid -m AP", folder).stderr
+
+
 def test_the_leaderboard_shows_the_renamed_run_and_only_covid(walked, folder, data):
     page = (folder / "covid.html").read_text(encoding="utf-8")
     assert "SPLADE.covid" in page and "SPLADE_P_P_ENSEMBLE_DISTIL.covid" not in page

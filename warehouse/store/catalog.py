@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import fnmatch
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
@@ -69,6 +70,16 @@ def run_id(db: Database, name: str) -> int:
     return run_ids(db, [name])[name]
 
 
+def _other_numbers(name: str, other: str) -> bool:
+    """Whether two names differ only in the value of their numbers, digit for digit (dl21, dl22;
+    run-2024, run-2025): another year or version. Digits swapped (dl91 for dl19), dropped or
+    doubled (dl2, dl211 for dl21) are a misspelling."""
+    digits = [re.findall(r"\d", text) for text in (name, other)]
+    return (name.casefold() != other.casefold()
+            and re.sub(r"\d", "0", name.casefold()) == re.sub(r"\d", "0", other.casefold())
+            and sorted(digits[0]) != sorted(digits[1]))
+
+
 def close_names(name: str, names: Sequence[str]) -> list[str]:
     """The stored names a mistyped one likely meant: the same name in another letter case (bm25 for
     BM25), else up to three close to it, letter case aside."""
@@ -112,8 +123,25 @@ def qrels_set_id(db: Database, name: str) -> int:
     if row is None:
         stored = [r[0] for r in db.run_file("catalog/qrels_set_names.sql").fetchall()]
         close = close_names(str(name), stored)
+        # dl21 for dl22, robust04 for robust05: another year's or version's judgments, never a
+        # spelling of the name; offered, they judge a collection's runs with another's qrels
+        numbered = [other for other in close if _other_numbers(str(name), other)]
+        close = [other for other in close if other not in numbered]
         hint = (f"did you mean {_either(close)}? " if close
-                else f"the only stored set is {listed_name(stored[0])}; " if len(stored) == 1 else "")
+                else f"the only stored set is {listed_name(stored[0])}; " if len(stored) == 1 and not numbered else "")
+        if numbered:
+            import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
+            named_after = [run for (run,) in db.run_file("catalog/run_names.sql").fetchall()
+                           if str(name) in run.split(".")]
+            after = ""
+            if named_after:
+                count = len(named_after)
+                after = (f"; {count:,} stored {'run is' if count == 1 else 'runs are'} named after it ("
+                         f"{', '.join(map(listed_name, named_after[:SHOWN]))}{', ...' if count > SHOWN else ''})")
+            hint += (f"the stored {_either(numbered)} differs from it only in numbers (another year's or version's "
+                     f"judgments, not a spelling of it){after}: ingest its own qrels with `irw ingest qrels FILE --name "
+                     f"{shlex.quote(str(name))}`; ")
         if db.run_file("catalog/run_ids.sql", {"names": [name]}).fetchone() is not None:
             raise NotFoundError(f"no qrels set named {said_name(name)}: {listed_name(name)} is a run, not a qrels "
                                 f"set; {hint}`irw qrels` lists the stored sets")
