@@ -175,3 +175,58 @@ def test_the_page_fits_a_desktop_and_a_phone(browser, db, tmp_path):
     by_dl21 = ["SPLADE_P_P_ENSEMBLE_DISTIL", "BM25", "BM25_RM3"]  # 0.6846, 0.4458, 0.4455: not the rank order
     assert order in (by_dl21, by_dl21[::-1])
     assert page.errors() == []
+
+
+# -- served: irw serve's /systems ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def server(db, tmp_path_factory):
+    from test_serve import served
+
+    folder = tmp_path_factory.mktemp("systems-served")
+    served_db = folder / "w.duckdb"
+    shutil.copyfile(db, served_db)
+    with served(str(served_db), log=folder / "serve.log", cwd=folder) as base:
+        yield base, served_db
+
+
+def test_the_served_table_is_the_command_s_and_the_index_links_it(server, data):
+    from test_serve import get, get_json
+
+    base, served_db = server
+    rows = get_json(f"{base}/api/systems?m=nDCG@10")  # scores the page computes and stores itself
+    command = json.loads(ok("report", "systems", "-m", "nDCG@10", "-f", "json", "--db", served_db).stdout)
+    assert rows == command
+    assert [row["system"] for row in rows] == ["SPLADE_P_P_ENSEMBLE_DISTIL", "BM25_RM3", "BM25"]
+    for row in rows:
+        assert abs(row["news"] - trec_eval(data, "news", row["system"])) <= 0.00005
+    rows = get_json(f"{base}/api/systems?m=AP&qrels=dl21&qrels=covid&system=BM25")
+    assert list(rows[0]) == ["rank", "system", "dl21", "covid", "mean"] and [r["system"] for r in rows] == ["BM25"]
+    status, _headers, html = get(f"{base}/systems?m=nDCG@10")
+    assert status == 200
+    assert '<a href="/qrels/covid?m=nDCG%4010">covid</a>' in html and 'href="/api/systems?m=nDCG%4010"' in html
+    status, _headers, index = get(f"{base}/")
+    assert status == 200 and '<a href="/systems">Systems across the qrels sets</a>' in index
+
+
+def test_served_mistakes_are_said_as_the_command_says_them(server):
+    from test_serve import get
+
+    base, _db = server
+    status, _headers, body = get(f"{base}/api/systems?m=AP&m=P@10")
+    assert status == 400 and "the systems table shows one measure, and 2 were given (AP, P@10)" in json.loads(body)["error"]
+    status, _headers, body = get(f"{base}/api/systems?qrels=dl22")
+    assert status == 404 and "no qrels set named 'dl22'" in json.loads(body)["error"]
+    status, _headers, body = get(f"{base}/api/systems?measure=AP")
+    assert status == 400 and "?measure= is not a parameter of this page" in json.loads(body)["error"]
+
+
+def test_the_served_page_fits_a_desktop_and_a_phone(browser, server, tmp_path):
+    base, _db = server
+    from test_serve import ServedPage
+
+    page = ServedPage(browser, f"{base}/systems?m=nDCG@10")
+    assert page.errors() == []
+    for width in WIDTHS:
+        page.set_width(width)
+        assert page.js(GEOMETRY) == [], width
+        assert width - 20 <= png_size(page.screenshot(tmp_path / f"served-systems-{width}.png"))[0] <= width

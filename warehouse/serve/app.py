@@ -6,6 +6,7 @@ Pages (HTML)                          Data (JSON: the page's table, as `irw repo
 /qrels/{qrels}/runs/{run}             /api/qrels/{qrels}/runs/{run}
 /qrels/{qrels}/compare?run=A&run=B    /api/qrels/{qrels}/compare?run=A&run=B
 /qrels/{qrels}/history                /api/qrels/{qrels}/history
+/systems?m=nDCG@10&qrels=A&qrels=B    /api/systems?m=...    (systems x qrels sets)
 /sql?q=SELECT...                      /api/sql?q=SELECT...  (and /sql.csv?q=SELECT... as CSV)
 
 Every page takes the reports' choices in its URL: m (measures, repeated: ?m=AP&m=nDCG@10; the
@@ -145,6 +146,7 @@ PAGE_PARAMETERS = {
     "run": ("m", "baseline", "query"),
     "compare": ("m", "run", "system", "baseline"),
     "history": ("m", "run", "system"),
+    "systems": ("m", "qrels", "run", "system"),
 }
 # what a page takes instead of a trec_eval setting asked for by its option's name
 _SETTING_HINTS = {name: "a relevance level is part of a measure's name: ?m=AP(rel=2)"
@@ -375,8 +377,11 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                          for n in listed]})
         unjudged = [{"run": n, "system": r["system"], "date": _jsonable(r["date"])}
                     for n, r in runs.items() if n not in judged]
+        judging = [s for s in sets if s["runs_total"]]
         return {"warehouse": access.shown, "qrels": sets, "runs_judged_by_no_qrels_set": unjudged[:INDEX_RUNS],
-                "runs_judged_by_no_qrels_set_total": len(unjudged)}
+                "runs_judged_by_no_qrels_set_total": len(unjudged),
+                # systems x qrels sets, where two sets or more judge runs
+                "systems_url": "/systems" if len(judging) > 1 else None}
 
     async def index(request: Request) -> Response:
         def build(wh):
@@ -549,6 +554,41 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                 may_store(qrels, [measure] if c.measures else None))
         return handler
 
+    # -- systems x qrels sets
+    def systems_handler(kind: str):
+        async def handler(request: Request) -> Response:
+            try:
+                c = Choices.of(request, "systems")
+            except IrwError as exc:
+                return error_response(exc, kind)
+            sets = [value for value in request.query_params.getlist("qrels") if value.strip()] or None
+            # several ?m= are refused as -m twice is (page_history.refuse_several), never their first
+            measure = c.measures[0] if c.measures and len(c.measures) == 1 else "AP"
+            columns: list[str] = list(sets or [])  # the sets a missing score is on, once a pass knows them
+
+            def build(wh):
+                page = reports.systems(wh, c.measures or "AP", qrels=sets, runs=c.runs, systems=c.systems)
+                if kind != "html":
+                    return page.table()
+                return render("serve/systems.html", page=page, title=f"Systems: {page.measure.name}",
+                              settings=page.settings, c=c, sets=sets or [], measure=measure,
+                              set_urls={q: qrels_url(q, m=[page.measure.name]) for q in page.qrels},
+                              json_url="/api/systems" + query_string({"m": [measure], "qrels": sets or [],
+                                                                       "run": c.runs or [],
+                                                                       "system": c.systems or []}))
+
+            def check(wh) -> str:
+                chosen = list(wh.select_runs(c.runs, systems=c.systems))
+                columns[:] = sets or sorted(catalog.judged_runs_by_set(wh.db, chosen))
+                if not c.measures:  # the page's default (AP) is always stored on request
+                    return ""
+                refused = [said for q in columns if (said := may_store(q, [measure])(wh))]
+                return refused[0] if refused else ""
+
+            return await answer(kind, build,
+                                lambda: " && ".join(access.eval_command(q, [measure]) for q in columns), check)
+        return handler
+
     # -- SQL console
     def sql_handler(kind: str):
         def console(query: str, **values) -> str:
@@ -593,6 +633,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
         Route("/api/qrels/{qrels}/compare", compare_handler("json")),
         Route("/qrels/{qrels}/history", history_handler("html")),
         Route("/api/qrels/{qrels}/history", history_handler("json")),
+        Route("/systems", systems_handler("html")),
+        Route("/api/systems", systems_handler("json")),
         Route("/sql", sql_handler("html")),
         Route("/sql.csv", sql_handler("csv")),
         Route("/api/sql", sql_handler("json")),
