@@ -230,3 +230,17 @@ def test_the_served_page_fits_a_desktop_and_a_phone(browser, server, tmp_path):
         page.set_width(width)
         assert page.js(GEOMETRY) == [], width
         assert width - 20 <= png_size(page.screenshot(tmp_path / f"served-systems-{width}.png"))[0] <= width
+
+
+def test_a_notebook_gets_the_table_the_command_prints(db, data):
+    """wh.systems is `irw report systems`' table, its options the settings (level=2: trec_eval -l 2)."""
+    command = json.loads(ok("report", "systems", "-m", "AP", "-l", "2", "-f", "json", "--db", db).stdout)
+    with warehouse.open(db) as wh:
+        page = wh.systems("AP", level=2)
+        assert page.table().to_dicts() == command
+        assert repr(page).startswith("<Systems by AP: 3 systems on 3 qrels sets (covid, dl21, news); ")
+        frame = page.table()
+    for row in frame.to_dicts():
+        level2 = (data / "expected" / f"dl21.{row['system']}.all_trec.q.l2.v9.txt").read_text().splitlines()
+        (value,) = [float(line.split()[2]) for line in level2 if line.split()[:2] == ["map", "all"]]
+        assert abs(row["dl21"] - value) <= 0.00005

@@ -405,6 +405,19 @@ class Warehouse:
         return reports.leaderboard(self, qrels, measures, runs=self.select_runs(runs, systems=systems, qrels=qrels),
                                    baseline=baseline, settings=settings, stats=stats)
 
+    def systems(self, measure: str = "AP", *, qrels: str | Sequence[str] | None = None,
+                runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
+                settings: Settings | None = None, **options: Any):
+        """Systems x qrels sets, as `irw report systems` makes the table: each system's latest run
+        on each set (every stored set judging a chosen run by default, or qrels in its order) on
+        one measure, and its mean over the sets, by which the systems are ranked; options are
+        Settings fields. The result converts like a table (to_pandas() ...); runs_table() says the
+        run behind each value."""
+        from warehouse import reports
+
+        return reports.systems(self, measure, qrels=qrels, runs=runs, systems=systems,
+                               settings=Settings.resolve(settings, options))
+
     def export(self, directory: str | os.PathLike[str], *, replace: bool = False) -> ExportResult:
         """Writes every table as Parquet under directory, for Spark or any other engine (`irw
         export`; warehouse/store/export.py says what goes where). An existing directory is refused unless
