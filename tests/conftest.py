@@ -68,6 +68,15 @@ def conformance() -> Path:
     return require_conformance()
 
 
+@pytest.fixture(scope="module")
+def multi_collection(conformance: Path) -> Path:
+    """The multi-collection folder of the conformance data (3 systems x 4 collections, qrels of 3)."""
+    path = conformance / "multi-collection"
+    if not path.is_dir():
+        pytest.skip(f"{path} is absent")
+    return path
+
+
 def dl19_expected(conformance: Path, run: str, level: int = 1, version: int = 9) -> dict[tuple[str, str], str]:
     """trec_eval's `-m all_trec -q` output for a DL19 run (level 2: the `.l2.` file), as
     (trec_eval name, query or 'all') -> the value as trec_eval printed it."""

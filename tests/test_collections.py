@@ -37,11 +37,8 @@ TREC_MEASURES = {"map": "AP", "ndcg_cut_10": "nDCG@10", "P_10": "P@10"}
 
 
 @pytest.fixture(scope="module")
-def data(conformance) -> Path:
-    path = conformance / "multi-collection"
-    if not path.is_dir():
-        pytest.skip(f"{path} is absent")
-    return path
+def data(multi_collection) -> Path:
+    return multi_collection
 
 
 def expected(data: Path, collection: str, system: str) -> dict[str, str]:

@@ -32,11 +32,8 @@ TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 
 
 @pytest.fixture(scope="module")
-def data(conformance) -> Path:
-    path = conformance / "multi-collection"
-    if not path.is_dir():
-        pytest.skip(f"{path} is absent")
-    return path
+def data(multi_collection) -> Path:
+    return multi_collection
 
 
 def expected(data: Path, collection: str, system: str, level: int = 1) -> dict[str, str]:

@@ -39,11 +39,8 @@ def ok(*args):
 
 
 @pytest.fixture(scope="module")
-def data(conformance) -> Path:
-    path = conformance / "multi-collection"
-    if not path.is_dir():
-        pytest.skip(f"{path} is absent")
-    return path
+def data(multi_collection) -> Path:
+    return multi_collection
 
 
 def trec_eval(data: Path, collection: str, system: str, name: str = "ndcg_cut_10") -> float:
