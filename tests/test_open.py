@@ -362,13 +362,18 @@ def test_a_command_waits_for_a_process_that_closes_the_file_soon(seeded_db, inpu
     assert waits[0].endswith(f", PID {holder.pid}) to close the warehouse (up to 10 s; IRW_BUSY_WAIT sets how long)")
 
 
-def test_a_command_that_waited_in_vain_says_how_long_and_what_sets_it(seeded_db, inputs, monkeypatch):
-    monkeypatch.setenv("IRW_BUSY_WAIT", "0.5")
-    holder = _holder(seeded_db, read_only=False)
+def _runs_while_held(db: Path) -> "Result":
+    """`irw runs` while another process holds db open for writing."""
+    holder = _holder(db, read_only=False)
     try:
-        result = Cli(seeded_db)("runs")
+        return Cli(db)("runs")
     finally:
         holder.communicate("")
+
+
+def test_a_command_that_waited_in_vain_says_how_long_and_what_sets_it(seeded_db, inputs, monkeypatch):
+    monkeypatch.setenv("IRW_BUSY_WAIT", "0.5")
+    result = _runs_while_held(seeded_db)
     assert result.exit_code == 1
     first, error = result.stderr.splitlines()
     assert first.startswith("waiting for another process (") and "up to 0.5 s" in first
@@ -379,11 +384,7 @@ def test_a_command_that_waited_in_vain_says_how_long_and_what_sets_it(seeded_db,
 @pytest.mark.parametrize("value", ["soon", "-1", "nan"])
 def test_a_wait_that_is_no_number_of_seconds_is_a_usage_error(seeded_db, monkeypatch, value):
     monkeypatch.setenv("IRW_BUSY_WAIT", value)
-    holder = _holder(seeded_db, read_only=False)
-    try:
-        result = Cli(seeded_db)("runs")
-    finally:
-        holder.communicate("")
+    result = _runs_while_held(seeded_db)
     assert result.exit_code == 2
     assert result.stderr == (f"Error: IRW_BUSY_WAIT={value!r}: give the seconds a command waits for another process "
                              "to close the warehouse, 0 or more (0: no wait; unset: 10)\n")
