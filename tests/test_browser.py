@@ -632,7 +632,7 @@ COMPARISON_HEADS = ["Measure", "Run", "Baseline", "Queries", "Run mean", "Baseli
 def assert_compare_page_reads_well(page: Page, longest: str) -> None:
     """The compare page at 1,280 px: every column of the paired tests on screen (none scrolled to),
     the longest real run name (SPLADE_P_P_ENSEMBLE_DISTIL) on one line wherever it is shown; at 390
-    px a score on the first screen; at both, run and system names broken only after _ - / :, never
+    px a score on the first screen; at both, run and system names broken only after _ - / : ., never
     inside a word, and every header on screen or in its own scrolling box (GEOMETRY)."""
     table = "table.comparison"
     heads = page.js(f"Array.from(document.querySelectorAll('{table} thead th')).map(h => h.textContent.trim())")
@@ -646,7 +646,7 @@ def assert_compare_page_reads_well(page: Page, longest: str) -> None:
         cells = page.js(NAME_LINES % json.dumps("main td.run"))
         assert any("".join(lines) == longest for lines in cells), width
         for lines in cells:
-            assert all(line[-1] in "_-/:" for line in lines[:-1]), (width, lines)  # never mid-word
+            assert all(line[-1] in "_-/:." for line in lines[:-1]), (width, lines)  # never mid-word
             if width == 1280 and "".join(lines) == longest:
                 assert lines == [longest], width
         if width == 1280:
@@ -671,7 +671,7 @@ def test_dl19_compare_page_reads_well_on_a_desktop_and_a_phone(browser, dl19):
 
 def test_dl19_names_break_only_after_separators_on_every_page(browser, dl19):
     """Run and system names in tables (the leaderboard's, history's, a run page's headers) go over
-    lines only after _ - / : or a space, at 1,280 and 390 px: at 390 px the leaderboard showed
+    lines only after _ - / : . or a space, at 1,280 and 390 px: at 390 px the leaderboard showed
     REP_LL / AMA and the baseline tag as baseli / ne (CSS overflow-wrap: anywhere)."""
     for name in ("leaderboard", "history", "run", "long run", "compare"):
         page = Page(browser, dl19[name])
@@ -681,7 +681,7 @@ def test_dl19_names_break_only_after_separators_on_every_page(browser, dl19):
             assert cells, (name, width)
             for lines in cells:
                 for line, after in zip(lines, lines[1:]):
-                    assert line[-1] in "_-/: " or after[0] == " ", (name, width, lines)
+                    assert line[-1] in "_-/:. " or after[0] == " ", (name, width, lines)
             tags = page.js("Array.from(document.querySelectorAll('main .tag')).map(t =>"
                            " new Set(Array.from(t.getClientRects()).map(r => Math.round(r.top))).size)")
             assert all(count == 1 for count in tags), (name, width, tags)
@@ -759,11 +759,11 @@ def name_cells(page: Page) -> list[tuple[str, list[str]]]:
 @pytest.mark.parametrize("kind", ["rule", "file first"])
 def test_covid_names_wrap_only_where_they_must_on_a_desktop_and_a_phone(browser, covid_boards, kind):
     """The leaderboard of three real systems' covid runs at 1,280 and 390 px: names break only after
-    _ - / :, the tag stays on one line, and at 1,280 px a name of up to 20 characters is never
+    _ - / : ., the tag stays on one line, and at 1,280 px a name of up to 20 characters is never
     broken (the System column broke trec_results_ / covid while the Run column beside it had room
-    to spare). Known, not fixed: at 390 px a piece between break points wider than the phone's
-    7.5em name column is broken inside (trec_results_covid.SPLADE_... gives covid.SPLA / DE_), so
-    the file-first names are checked for that at 1,280 px only; the rule's names have no such piece."""
+    to spare). At 390 px a piece between break points wider than the phone's 7.5em name column was
+    broken inside (trec_results_covid.SPLADE_... gave covid.SPLA / DE_; a team's nightly
+    BM25.dl21.2026-11-03 gave BM25.dl21.2 / 026-11-03): a dot is a break point too."""
     page = Page(browser, covid_boards[kind])
     for width in WIDTHS:
         page.set_width(width)
@@ -772,8 +772,7 @@ def test_covid_names_wrap_only_where_they_must_on_a_desktop_and_a_phone(browser,
         assert len(rows) == 3
         for run, (run_lines, system_lines) in rows:
             for lines in (run_lines, system_lines):
-                if kind == "rule" or width == 1280:
-                    assert all(line[-1] in "_-/:" for line in lines[:-1]), (width, lines)  # never mid-word
+                assert all(line[-1] in "_-/:." for line in lines[:-1]), (width, lines)  # never mid-word
             if width == 1280:
                 for lines in (run_lines, system_lines):
                     assert len("".join(lines)) > 20 or len(lines) == 1, (width, lines)
@@ -784,8 +783,7 @@ def test_covid_names_wrap_only_where_they_must_on_a_desktop_and_a_phone(browser,
         top_run = ("SPLADE_P_P_ENSEMBLE_DISTIL.trec_results_covid" if kind == "rule"
                    else "trec_results_covid.SPLADE_P_P_ENSEMBLE_DISTIL")
         assert ["".join(lines) for lines in baseline] == [top_run], (width, baseline)
-        if kind == "rule" or width == 1280:
-            assert all(line[-1] in "_-/:" for line in baseline[0][:-1]), (width, baseline)
+        assert all(line[-1] in "_-/:." for line in baseline[0][:-1]), (width, baseline)
         tags = page.js("Array.from(document.querySelectorAll('main .tag')).map(t =>"
                        " new Set(Array.from(t.getClientRects()).map(r => Math.round(r.top))).size)")
         assert tags == [1], (width, tags)

@@ -119,13 +119,15 @@ def test_a_300_character_name_hides_no_column_of_the_served_pages(browser, pages
 
 
 def test_names_that_break_after_separators_still_break_only_there():
-    """The break points of an ordinary name are those of before: only after _ - / :, none in a piece of
-    up to 20 characters (the pages of tests/golden and DL19 are unchanged); a longer piece gets one at
-    least every 20 characters."""
+    """The break points of an ordinary name: only after _ - / : . (a dot since a team's nightly
+    BM25.dl21.2026-11-03 broke as BM25.dl21.2 / 026-11-03 on a phone), none in a piece of up to 20
+    characters (the pages of tests/golden and DL19 are unchanged); a longer piece gets one at least
+    every 20 characters."""
     from warehouse.reports.render import breakable
 
     assert str(breakable("SPLADE_P_P_ENSEMBLE_DISTIL")) == "SPLADE_<wbr>P_<wbr>P_<wbr>ENSEMBLE_<wbr>DISTIL"
-    assert str(breakable("BM25.trec_results_covid")) == "BM25.trec_<wbr>results_<wbr>covid"
+    assert str(breakable("BM25.trec_results_covid")) == "BM25.<wbr>trec_<wbr>results_<wbr>covid"
+    assert str(breakable("BM25.dl21.2026-11-03")) == "BM25.<wbr>dl21.<wbr>2026-<wbr>11-<wbr>03"
     assert str(breakable("L" * 20)) == "L" * 20
     pieces = str(breakable(LONG)).split("<wbr>")
     assert "".join(pieces) == LONG and max(map(len, pieces)) <= 20

@@ -91,17 +91,18 @@ def _remove_sets_of_removed_installs(folder) -> None:
             continue  # another process removed it first, or it is not ours to read: left as it is
 
 
-_BREAK_CHARS = "_-/:"
+_BREAK_CHARS = "_-/:."
 # the longest piece of a name a table cell keeps whole: a longer one between break points (a generated
 # name of 300 characters) gets a <wbr> at least every this many characters (WHOLE_NAME_CHARS, below)
 LONGEST_PIECE = 20
-_LONG_PIECE = re.compile(r"[^_\-/: ]{%d,}" % (LONGEST_PIECE + 1))
+_LONG_PIECE = re.compile(r"[^_\-/:. ]{%d,}" % (LONGEST_PIECE + 1))
 
 
 def breakable(text: Any) -> Markup:
-    """A run or system name that a narrow table cell may break only after _ - / : (an empty
+    """A run or system name that a narrow table cell may break only after _ - / : . (an empty
     <wbr> after each), never inside a word: SPLADE_P_P_ENSEMBLE_DISTIL goes over lines as
-    SPLADE_P_P_ / ENSEMBLE_ / DISTIL at most. A piece of more than LONGEST_PIECE characters between
+    SPLADE_P_P_ / ENSEMBLE_ / DISTIL at most, and the names ingest gives runs of several
+    collections and nights (BM25.covid.2026-11-02) after their dots. A piece of more than LONGEST_PIECE characters between
     those (a generated name, "L" * 300) is cut into equal parts of at most LONGEST_PIECE, a <wbr>
     between them: `overflow-wrap: break-word` breaks a line but never narrows a table column, which
     was as wide as the whole name, and pushed every score of a 1,280 px page off screen. The text is
@@ -123,7 +124,7 @@ _SHOWN_CHARACTER = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|\w+);|.", re.S)  # an en
 
 
 def _cut_long_piece(match: re.Match) -> str:
-    """A piece of escaped text between break points (_ - / : or a space) in equal parts of at most
+    """A piece of escaped text between break points (_ - / : . or a space) in equal parts of at most
     LONGEST_PIECE characters as shown (an entity such as &amp; is one, never cut), a <wbr> between them."""
     units = _SHOWN_CHARACTER.findall(match.group())
     if len(units) <= LONGEST_PIECE:
@@ -140,7 +141,7 @@ WHOLE_NAME_CHARS = 20
 def whole(text: Any) -> bool:
     """Whether a run or system name is short enough to be kept whole on a wider screen: a table
     column then breaks the longer names beside it rather than it (BM25.trec_results_covid breaks,
-    trec_results_covid does not); on a phone it still breaks after _ - / : as every name does."""
+    trec_results_covid does not); on a phone it still breaks after _ - / : . as every name does."""
     return len(shown(str(text))) <= WHOLE_NAME_CHARS
 
 
