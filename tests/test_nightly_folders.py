@@ -285,6 +285,11 @@ def test_a_night_kept_a_folder_per_collection_names_each_changed_run_after_its_f
     # each night's version is judged by its collection's qrels alone
     assert runs["BM25.covid.2026-11-02"]["judged_by"] == "covid 50/50"
     assert runs["BM25_RM3.news.2026-11-04"]["judged_by"] == "news 57/57"
+    # its page says which of the night's BM25.txt it was read from (each collection's folder holds one)
+    page = tmp_path / "page.html"
+    result = irw("report", "run", "BM25.covid.2026-11-02", "--qrels", "covid", "-m", "AP", "-o", page)
+    assert result.exit_code == 0, result.stderr
+    assert "<dt>Source file</dt><dd>covid/BM25.txt</dd>" in page.read_text(encoding="utf-8")
 
 
 def test_a_changed_run_s_night_note_says_whose_version_it_is(three_collections, conformance, tmp_path):

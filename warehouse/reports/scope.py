@@ -176,7 +176,11 @@ def run_metadata(scope: Scope, names: Sequence[str]) -> dict[str, dict[str, Any]
     load_run_order(scope.wh, run_ids_in_order(scope.wh, names))
     rows = scope.sql("run_metadata", {}).to_dicts()
     for row in rows:
-        row["source_name"] = Path(row["source_path"]).name if row["source_path"] else None
+        # the file and its folder (covid/BM25.txt): a team keeps a BM25.txt in each collection's
+        # folder, and the folders above are the machine's, not the page reader's
+        source = Path(row["source_path"]) if row["source_path"] else None
+        row["source_name"] = (None if source is None else
+                              f"{source.parent.name}/{source.name}" if source.parent.name else source.name)
         row["parameters"] = sorted((row["parameters"] or {}).items())
     return {row["run"]: row for row in rows}
 
