@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import warehouse
+
 SYSTEMS = ("BM25", "BM25_RM3")
 EXPECTED_MAP = {"BM25": "0.0734", "BM25_RM3": "0.0820"}  # multi-collection/expected/covid.*.all_trec.q.v9.txt
 
@@ -325,3 +327,38 @@ def test_a_night_kept_a_folder_per_system_of_several_collections_names_its_chang
     assert set(runs) == {"BM25.covid", "BM25.news", "BM25_RM3.covid", "BM25_RM3.news", "BM25.covid.2026-03-09"}
     assert (runs["BM25.covid.2026-03-09"]["system"], runs["BM25.covid.2026-03-09"]["date"][:10]) == \
         ("BM25", "2026-03-09")
+
+
+def test_a_night_that_goes_back_to_an_older_run_s_bytes_says_so_and_how_to_store_it(three_collections, conformance,
+                                                                                   tmp_path):
+    """(A walk of irw report systems) night 2 changed covid/BM25.txt, night 3 went back to night 1's
+    bytes (a regression rolled back): night 3's file is run BM25.covid, stored already, so nothing
+    was stored and nothing said, and the systems table and history took night 2's run as BM25's
+    latest. The ingest now says so, with the command that stores the file as night 3's run, after
+    which the table's latest is it; run again, that night says nothing more."""
+    import shlex
+
+    from warehouse import reports
+
+    irw = three_collections
+    _collection_nights(tmp_path, conformance, {"2026-11-01": set(), "2026-11-02": {("covid", "BM25")},
+                                               "2026-11-03": set()})
+    (tmp_path / "nights" / "2026-11-03" / "covid" / "BM25.txt").write_bytes(
+        (tmp_path / "nights" / "2026-11-01" / "covid" / "BM25.txt").read_bytes())  # back to night 1's
+    for night in ("2026-11-01", "2026-11-02", "2026-11-03"):
+        result = irw("ingest", "run", *sorted((tmp_path / "nights" / night).iterdir()))
+        assert result.exit_code == 0, (night, result.stderr)
+    path = tmp_path / "nights" / "2026-11-03" / "covid" / "BM25.txt"
+    (note,) = [line for line in result.stderr.splitlines() if "goes back" in line]
+    command = f"irw ingest run {path} --name BM25.covid.2026-11-03 --system BM25"
+    assert note == (f"{path}: these bytes are run BM25.covid's, dated 2026-11-01, but run BM25.covid.2026-11-02 of "
+                    "system BM25, dated 2026-11-02, is later: this file goes back to BM25.covid's output, and the "
+                    f"reports take BM25.covid.2026-11-02 as BM25's latest run; `{command}` stores it as the run of "
+                    "2026-11-03")
+    result = irw(*shlex.split(command)[1:])
+    assert result.exit_code == 0, result.stderr
+    with warehouse.open(irw.db) as wh:
+        behind = {(r[0], r[1]): r[2] for r in reports.systems(wh, "AP").runs_table().rows}
+    assert behind[("BM25", "covid")] == "BM25.covid.2026-11-03"
+    again = irw("ingest", "run", *sorted((tmp_path / "nights" / "2026-11-03").iterdir()))
+    assert again.exit_code == 0 and "goes back" not in again.stderr

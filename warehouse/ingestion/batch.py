@@ -584,6 +584,36 @@ def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], l
     return None
 
 
+def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "dt.datetime | None") -> list[str]:
+    """The note of a file whose bytes a stored run holds, dated later than that run (a night's
+    folder), when a run of its system answering the same queries is dated between: the night goes
+    back to the older run's output (a regression rolled back), which the reports, taking each
+    system's latest run, would not show; the command that stores it as the night's run."""
+    if stored_date is None or file.date is None or file.date.value <= stored_date:
+        return []
+    own = system if system is not None else file.name
+    rows = db.run_file("catalog/later_runs_of_system.sql", {"system": own, "run_id": file.existing[0],
+                                                            "after": stored_date, "until": file.date.value}).fetchall()
+    queries = file.queries or frozenset(row[0] for row in db.run_file(
+        "catalog/run_query_ids.sql", {"run_id": file.existing[0]}).fetchall())
+    later = next((row for row in rows if _one_collection(queries, frozenset(q for (q,) in db.run_file(
+        "catalog/run_query_ids.sql", {"run_id": row[0]}).fetchall()))), None)
+    if later is None or later[3] == file.sha:  # the latest holds these bytes: stored as the night's already
+        return []
+    import shlex
+
+    day = f"{file.date.value:%Y-%m-%d}"
+    night = next((name for name in (ingest.placed_folder(file.path).name, ingest.placed_folder(file.path).parent.name)
+                  if ingest.night_of(name) is not None), day)
+    command = ["irw", "ingest", "run", str(file.path), "--name", f"{file.name}.{night}", "--system", own]
+    if file.date.source == ingest.DATE_GIVEN:
+        command += ["--date", file.date.value.isoformat()]
+    return [f"{file.path}: these bytes are run {file.name}'s, dated {stored_date:%Y-%m-%d}, but run {later[1]} of "
+            f"system {own}, dated {later[2]:%Y-%m-%d}, is later: this file goes back to {file.name}'s output, and "
+            f"the reports take {later[1]} as {own}'s latest run; `{shlex.join(command)}` stores it as the run of "
+            f"{day}"]
+
+
 def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
                     stored: Callable[[str], tuple | None] = lambda name: None, replace: bool = False,
                     hint: Callable[[], str | None] = lambda: None) -> list[_File]:
@@ -739,6 +769,8 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
             file.date.source == ingest.DATE_GIVEN or old_source not in (ingest.DATE_GIVEN, DATE_FRAME)):
         changes["date"] = file.date
         said.append(f"its date is now {file.date.value} (from {file.date.source}), was {was}")
+    if "date" in changes and not replace:
+        result.messages += _rollback_note(db, file, old_system, old_date)
     if not changes:
         return result
     if replace:
