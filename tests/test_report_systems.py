@@ -212,6 +212,8 @@ def test_the_served_table_is_the_command_s_and_the_index_links_it(server, data):
     status, _headers, html = get(f"{base}/systems?m=nDCG@10")
     assert status == 200
     assert '<a href="/qrels/covid?m=nDCG%4010">covid</a>' in html and 'href="/api/systems?m=nDCG%4010"' in html
+    # the form holds the page's columns, one box each and an empty one to add a set (a walk found one box)
+    assert [f'name="qrels" value="{q}"' in html for q in JUDGED] == [True] * 3 and 'name="qrels" value=""' in html
     status, _headers, index = get(f"{base}/")
     assert status == 200 and '<a href="/systems">Systems across the qrels sets</a>' in index
 
@@ -252,3 +254,29 @@ def test_a_notebook_gets_the_table_the_command_prints(db, data):
         level2 = (data / "expected" / f"dl21.{row['system']}.all_trec.q.l2.v9.txt").read_text().splitlines()
         (value,) = [float(line.split()[2]) for line in level2 if line.split()[:2] == ["map", "all"]]
         assert abs(row["dl21"] - value) <= 0.00005
+
+
+def test_a_qrels_set_named_as_a_fixed_column_keeps_the_table_s_columns_apart(db, data, tmp_path):
+    """(A walk) qrels sets renamed mean, system and rank: the JSON's "mean" was covid's value and the
+    real mean was "mean_1"; CSV had two columns of each name."""
+    path = copy_of(db, tmp_path)
+    for old, new in (("covid", "mean"), ("dl21", "System"), ("news", "rank")):
+        ok("rename", "qrels", old, new, "--db", path)
+    result = ok("report", "systems", "-m", "nDCG@10", "-f", "json", "--db", path)
+    rows = json.loads(result.stdout)
+    assert list(rows[0]) == ["rank", "system", "System (qrels)", "mean (qrels)", "rank (qrels)", "mean"]
+    for row in rows:
+        values = [trec_eval(data, collection, row["system"]) for collection in ("dl21", "covid", "news")]
+        assert abs(row["mean"] - sum(values) / 3) <= 0.00005 and abs(row["mean (qrels)"] - values[1]) <= 0.00005
+    assert "# qrels mean is the column 'mean (qrels)': the table's own mean column keeps its name" in \
+        result.stderr.splitlines()
+    header = ok("report", "systems", "-m", "nDCG@10", "-f", "csv", "--db", path).stdout.splitlines()[0]
+    assert header == "rank,system,System (qrels),mean (qrels),rank (qrels),mean"
+
+
+def test_a_measure_at_a_level_of_its_own_says_so_beside_the_settings(db):
+    result = ok("report", "systems", "-m", "AP(rel=2)", "--qrels", "dl21", "-f", "table", "--db", db)
+    notes = result.stderr.splitlines()
+    assert notes[0].startswith("# AP(rel=2) of each system's latest run on each qrels set; trec_eval 9.0.8 "
+                               "conventions; relevant: grade >= 1;")
+    assert notes[1] == "# AP(rel=2): relevant means grade >= 2"

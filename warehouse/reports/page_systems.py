@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from warehouse.errors import NotFoundError
-from warehouse.evaluation.evaluator import Settings
+from warehouse.evaluation.evaluator import Settings, measure_notes
 from warehouse.evaluation.measures import Measure
 from warehouse.formats.cells import listed_name, said_name
 from warehouse.formats.escaping import shown as shown_text
@@ -77,8 +77,9 @@ class SystemsPage(Tabular):
 
     def table(self) -> Table:
         """Systems x qrels sets as data (irw report systems --format json|csv|...): rank, system,
-        the value on each set, mean."""
-        columns = ["rank", "system", *self.qrels, "mean"]
+        the value on each set (column_of: a set named as a fixed column, rank, system or mean, is
+        `NAME (qrels)`), mean."""
+        columns = ["rank", "system", *map(column_of, self.qrels), "mean"]
         rows = [(row.rank, row.system, *[row.cells[q].value if q in row.cells else None for q in self.qrels],
                  row.mean) for row in self.rows]
         return Table(columns, rows)
@@ -92,8 +93,11 @@ class SystemsPage(Tabular):
 
     def notes(self) -> list[str]:
         """What a command prints on stderr (after `# `) beside the table."""
-        notes = [f"{self.measure.name} of each system's latest run on each qrels set; "
-                 f"{self.scopes[self.qrels[0]].settings.describe()}"]
+        settings = self.scopes[self.qrels[0]].settings
+        notes = [f"{self.measure.name} of each system's latest run on each qrels set; {settings.describe()}",
+                 *measure_notes([self.measure], settings)]  # AP(rel=2): relevant means grade >= 2
+        notes += [f"qrels {listed_name(name)} is the column '{column_of(name)}': the table's own "
+                  f"{name.casefold()} column keeps its name" for name in self.qrels if column_of(name) != name]
         if self.several_runs:
             notes.append(f"{plural(self.several_runs, 'value')} of a system with several runs on one set: the latest "
                          "run's (by run date; the HTML page names each value's run)")
@@ -108,6 +112,15 @@ class SystemsPage(Tabular):
                          f"query of {'it' if count == 1 else 'them'} "
                          f"({', '.join(map(listed_name, self.left_out[:5]))}{', ...' if count > 5 else ''})")
         return notes
+
+
+FIXED_COLUMNS = ("rank", "system", "mean")
+
+
+def column_of(qrels: str) -> str:
+    """A qrels set's column in the table: its name, or `NAME (qrels)` where that is a fixed column's
+    (a set named mean would put its values where a reader of the JSON takes the mean)."""
+    return f"{qrels} (qrels)" if qrels.casefold() in FIXED_COLUMNS else qrels
 
 
 def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | Sequence[str] | None = None,
