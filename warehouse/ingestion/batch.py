@@ -594,6 +594,8 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
     own = system if system is not None else file.name
     rows = db.run_file("catalog/later_runs_of_system.sql", {"system": own, "run_id": file.existing[0],
                                                             "after": stored_date, "until": file.date.value}).fetchall()
+    if not rows:  # the common case, a night unchanged since: one query said it
+        return []
     queries = file.queries or frozenset(row[0] for row in db.run_file(
         "catalog/run_query_ids.sql", {"run_id": file.existing[0]}).fetchall())
     later = next((row for row in rows if _one_collection(queries, frozenset(q for (q,) in db.run_file(

@@ -16,6 +16,7 @@ from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import plural
 from warehouse.reports.files import write_page
 from warehouse.reports.footer import qrels_text, settings_items
+from warehouse.reports.page_history import refuse_several
 from warehouse.reports.render import render
 from warehouse.reports.scope import Scope, higher_is_better, load_run_order, load_scope, run_ids_in_order
 from warehouse.store import catalog
@@ -133,8 +134,6 @@ def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | 
     chosen run, by name). runs and systems choose the runs as Warehouse.select_runs does (default:
     every stored run); a run no set judges is left out (SystemsPage.left_out). Scores not stored
     yet are computed and stored, as every report does."""
-    from warehouse.reports.page_history import refuse_several
-
     settings = settings or Settings()
     given = [measure] if isinstance(measure, str) else list(measure)
     refuse_several(given, settings, "the systems table shows one measure")
