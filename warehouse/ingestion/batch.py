@@ -33,9 +33,9 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
      - else they are one system's runs of different collections, or an earlier version of the file
        (stored from its folder or one of the same name: bycoll/covid, bycoll2/covid name no two
        systems): {short}.{folder} (dl22/BM25.txt beside dl21/BM25.txt: BM25.dl22, system BM25);
-     - a file alone under its {short}, when a stored run of the folder's system (or of the system
-       {short}: a collection's folder) was read from a file of its name in a folder of its folder's
-       name and answers the same queries, is that run's next version, under that run's name,
+     - a file alone under its {short}, when a stored run of the folder's system (or, in a night's
+       folder, of the system {short}: a collection's folder) was read from a file of its name in a
+       folder of its folder's name and answers the same queries, is that run's next version, under that run's name,
        whatever it is (later/BM25/trec_results_covid.txt after runs/BM25/trec_results_covid.txt
        was stored as BM25.covid, system BM25; nights/2026-11-02/covid/BM25.txt after
        nights/2026-11-01/covid/BM25.txt was stored as BM25.covid beside BM25.dl21);
@@ -573,13 +573,18 @@ def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], l
                      run_queries: Callable[[int], frozenset]) -> tuple | None:
     """(run_id, name, system) of the first stored run read from a file of this file's name in a
     folder of its folder's name (as placed, or as its links resolve), in a system of the folder's
-    name (the folder names the system: BM25/trec_results_covid.txt) or of the file's short name (a
-    collection's folder, the file names the system: covid/BM25.txt, stored as BM25.covid beside
-    dl21/BM25.txt), that answers the same queries (one collection), else None."""
+    name (the folder names the system: BM25/trec_results_covid.txt) or, in a night's folder, of the
+    file's short name (a collection's folder, the file names the system: nights/2026-11-02/covid/
+    BM25.txt after BM25.covid, stored beside BM25.dl21), that answers the same queries (one
+    collection), else None. Outside nights a collection's folder leaves the file to the file rule,
+    whose name is the system's (BM25)."""
     resolved = file.path.resolve()
+    # a collection's folder names no system: its earlier version is found only within nights,
+    # where the folder above says which night the file is of (elsewhere the file rule names it)
+    systems = (folder, file.short) if ingest.night_of(ingest.placed_folder(file.path).parent.name) else (folder,)
     for tail in dict.fromkeys([f"/{folder}/{file.path.name}", f"/{resolved.parent.name}/{resolved.name}"]):
         for row in runs_read_from(tail):
-            if row[2] in (folder, file.short) and _one_collection(file.queries, run_queries(row[0])):
+            if row[2] in systems and _one_collection(file.queries, run_queries(row[0])):
                 return tuple(row)
     return None
 
