@@ -166,6 +166,7 @@ def test_the_page_fits_a_desktop_and_a_phone(browser, db, data, tmp_path):
     ok("report", "systems", "-m", "nDCG@10", "-o", path, "--db", db)
     html = path.read_text(encoding="utf-8")
     assert "<h1>Systems <span class=\"sub\">nDCG@10 on 3 qrels sets</span></h1>" in html
+    assert 'href="' not in html.split("<main>", 1)[1]  # a file of its own links to no page
     page = Page(browser, path)
     assert page.errors() == [] and set(page.requests()) == {page.url}
     for width in WIDTHS:
@@ -212,6 +213,11 @@ def test_the_served_table_is_the_command_s_and_the_index_links_it(server, data):
     status, _headers, html = get(f"{base}/systems?m=nDCG@10")
     assert status == 200
     assert '<a href="/qrels/covid?m=nDCG%4010">covid</a>' in html and 'href="/api/systems?m=nDCG%4010"' in html
+    # each value opens its run's page on that set, with the table's measure (a team's drill-down)
+    link = '/qrels/covid/runs/SPLADE_P_P_ENSEMBLE_DISTIL.covid?m=nDCG%4010'
+    assert f'<a href="{link}"><strong>0.7274</strong></a>' in html
+    status, _headers, run_page = get(base + link)
+    assert status == 200 and "SPLADE_P_P_ENSEMBLE_DISTIL.covid" in run_page
     # the form holds the page's columns, one box each and an empty one to add a set (a walk found one box)
     assert [f'name="qrels" value="{q}"' in html for q in JUDGED] == [True] * 3 and 'name="qrels" value=""' in html
     status, _headers, index = get(f"{base}/")

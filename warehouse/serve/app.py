@@ -573,6 +573,9 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 return render("serve/systems.html", page=page, title=f"Systems: {page.measure.name}",
                               settings=page.settings, c=c, sets=sets or [], measure=measure,
                               set_urls={q: qrels_url(q, m=[page.measure.name]) for q in page.qrels},
+                              # each value opens its run's page on that set, with the table's measure
+                              run_urls={(cell.qrels, cell.run): run_url(cell.qrels, cell.run, m=[page.measure.name])
+                                        for _row, cell in page.cells()},
                               json_url="/api/systems" + query_string({"m": [measure], "qrels": sets or [],
                                                                        "run": c.runs or [],
                                                                        "system": c.systems or []}))
