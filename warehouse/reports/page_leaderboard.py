@@ -27,7 +27,7 @@ from warehouse.reports.pairs import (PairRow, correct_together, correction_said,
 from warehouse.reports.pairs import _test_settings as test_settings, load_wanted as load_pair_wanted
 from warehouse.reports.paper_tables import PaperTables
 from warehouse.reports.render import render
-from warehouse.reports.scope import (COVERAGE_MEASURE, WANTED_COLUMNS, Scope, _parse_measures, ensure_scores,
+from warehouse.reports.scope import (COVERAGE_MEASURE, WANTED_COLUMNS, Scope, _parse_measures, best_shown, ensure_scores,
                                      higher_is_better, load_run_order, load_scope, pr_measures, run_ids_in_order,
                                      testable, tie_forms, tie_forms_left_out, wanted_entries)
 
@@ -74,18 +74,6 @@ def _board_row(name: str, entry: dict[str, Any], shown, by_pair: dict, best: dic
         partial_pairing=bool(primary and not primary.same_queries),
         queries=entry["queries_by"].get(primary_name, 0), judged_queries=entry["judged_queries"],
         coverage=entry["values"].get(coverage_name), link=link)
-
-
-def _best(values: Sequence[float | None], m: Measure) -> set[str]:
-    """The displayed values (4 decimals) that are best in a column; none for neutral measures."""
-    direction = higher_is_better(m)
-    if direction is None:
-        return set()
-    numbers = [v for v in values if not missing(v)]
-    if not numbers:
-        return set()
-    best = max(numbers) if direction else min(numbers)
-    return {fmt_value(best)}
 
 
 @dataclass
@@ -235,7 +223,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
     pair_rows = tested_pairs(scope, pairs, shown, stats)
     family = correct_together(pair_rows, stats)
     by_pair = {(row.run, row.measure.name): row for row in pair_rows}
-    best = {m.name: _best([e["values"].get(m.name) for e in runs.values()], m) for m in shown}
+    best = {m.name: best_shown([e["values"].get(m.name) for e in runs.values()], m) for m in shown}
     rows = []
     pages = run_page_names(runs) if run_pages else {}
     for name, entry in runs.items():
@@ -527,7 +515,7 @@ def leaderboard_page(wh: Warehouse, qrels: str, measures: Sequence[str] | None =
             else row["value"]
         entry["queries_by"][row["measure"]] = row["queries"]
         if row["measure"] not in bests and row["measure"] not in tie_entries:
-            bests[row["measure"]] = _best([row["best_high"], row["best_low"]], shown_measure(shown, row["measure"]))
+            bests[row["measure"]] = best_shown([row["best_high"], row["best_low"]], shown_measure(shown, row["measure"]))
     rows = []
     for name, entry in page_runs.items():
         rows.append(_board_row(name, entry, shown, by_pair, bests, scope.primary.name, coverage.name, baseline, None))

@@ -13,12 +13,12 @@ from warehouse.evaluation.measures import Measure
 from warehouse.formats.cells import listed_name, said_name
 from warehouse.formats.escaping import shown as shown_text
 from warehouse.formats.table import Table, Tabular
-from warehouse.reports.display import plural
+from warehouse.reports.display import fmt_value, plural
 from warehouse.reports.files import write_page
 from warehouse.reports.footer import qrels_text, settings_items
 from warehouse.reports.page_history import refuse_several
 from warehouse.reports.render import render
-from warehouse.reports.scope import Scope, higher_is_better, load_run_order, load_scope, run_ids_in_order
+from warehouse.reports.scope import Scope, best_shown, load_run_order, load_scope, run_ids_in_order
 from warehouse.store import catalog
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
@@ -124,19 +124,11 @@ def column_of(qrels: str) -> str:
     return f"{qrels} (qrels)" if qrels.casefold() in FIXED_COLUMNS else qrels
 
 
-def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | Sequence[str] | None = None,
-            runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
-            settings: Settings | None = None) -> SystemsPage:
-    """Each system's latest run on each qrels set, on one measure, and the system's mean over the
-    sets, ranked by it (a system without a run judged by every set has no mean and comes last).
-
-    qrels: the sets, the columns in this order (default: every stored set that judges a query of a
-    chosen run, by name). runs and systems choose the runs as Warehouse.select_runs does (default:
-    every stored run); a run no set judges is left out (SystemsPage.left_out). Scores not stored
-    yet are computed and stored, as every report does."""
-    settings = settings or Settings()
-    given = [measure] if isinstance(measure, str) else list(measure)
-    refuse_several(given, settings, "the systems table shows one measure")
+def chosen_columns(wh: Warehouse, qrels: str | Sequence[str] | None = None, runs: str | Sequence[str] | None = None,
+                   systems: str | Sequence[str] | None = None) -> tuple[list[str], dict[str, list[str]], list[str]]:
+    """What systems() tabulates: the runs chosen (Warehouse.select_runs), the runs each stored qrels
+    set judges of them, and the table's columns: qrels in its order, each of which must judge a
+    chosen run, or by default every set judging one, by name. NotFoundError where no column is left."""
     chosen = list(catalog.select_runs(wh.db, runs, systems=systems))
     judged = catalog.judged_runs_by_set(wh.db, chosen)
     wanted_sets = [qrels] if isinstance(qrels, str) else list(dict.fromkeys(qrels or []))
@@ -150,6 +142,23 @@ def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | 
     if not columns:
         raise NotFoundError(f"no stored qrels set judges a query of the {plural(len(chosen), 'run')} chosen: ingest "
                             "their collections' qrels with `irw ingest qrels FILE --name NAME`")
+    return chosen, judged, columns
+
+
+def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | Sequence[str] | None = None,
+            runs: str | Sequence[str] | None = None, systems: str | Sequence[str] | None = None,
+            settings: Settings | None = None) -> SystemsPage:
+    """Each system's latest run on each qrels set, on one measure, and the system's mean over the
+    sets, ranked by it (a system without a run judged by every set has no mean and comes last).
+
+    qrels: the sets, the columns in this order (default: every stored set that judges a query of a
+    chosen run, by name). runs and systems choose the runs as Warehouse.select_runs does (default:
+    every stored run); a run no set judges is left out (SystemsPage.left_out). Scores not stored
+    yet are computed and stored, as every report does."""
+    settings = settings or Settings()
+    given = [measure] if isinstance(measure, str) else list(measure)
+    refuse_several(given, settings, "the systems table shows one measure")
+    chosen, judged, columns = chosen_columns(wh, qrels, runs, systems)
     scopes = {name: load_scope(wh, name, given, judged[name], settings, summary=False) for name in columns}
     m = scopes[columns[0]].primary
     wh.db.load_rows("report_sets", SET_COLUMNS, [
@@ -158,13 +167,15 @@ def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | 
     in_table = sorted({run for name in columns for run in judged[name]})
     load_run_order(wh, run_ids_in_order(wh, in_table))
     rows = Table.from_result(wh.db.run_file("reports/systems.sql")).to_dicts()
-    best = _best_per_set(rows, higher_is_better(m))
+    # each column's best, bold as a leaderboard's: by the value shown (4 decimals)
+    best = {name: best_shown([r["value"] for r in rows if r["qrels"] == name], m) for name in columns}
     by_system: dict[str, SystemRow] = {}
     for r in rows:
         row = by_system.setdefault(r["system"], SystemRow(r["rank"], r["system"], r["mean"], {}))
         row.cells[r["qrels"]] = SystemCell(r["qrels"], r["run"], r["run_date"], r["value"], r["queries"],
-                                           r["system_runs"], r["value"] is not None and r["value"] == best.get(r["qrels"]))
-    left_out = [run for run in chosen if run not in set(in_table)]
+                                           r["system_runs"], fmt_value(r["value"]) in best[r["qrels"]])
+    shown_runs = set(in_table)
+    left_out = [run for run in chosen if run not in shown_runs]
     items = settings_items(scopes[columns[0]], None, None)
     items = [(label, "; ".join(qrels_text(scopes[name]) for name in columns) if label == "Qrels" else text)
              for label, text in items]
@@ -172,20 +183,6 @@ def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | 
                                 "system's latest run the set judges (by run date, then ingest time); the mean is "
                                 "over every set, for a system with a value on each"))
     return SystemsPage(m, columns, list(by_system.values()), scopes, left_out, items)
-
-
-def _best_per_set(rows: list[dict[str, Any]], higher: bool | None) -> dict[str, float]:
-    """The best value of each set's column (none for a measure where more is not better)."""
-    if higher is None:
-        return {}
-    best: dict[str, float] = {}
-    for r in rows:
-        value = r["value"]
-        if value is None or value != value:  # NaN is no best
-            continue
-        if r["qrels"] not in best or (value > best[r["qrels"]] if higher else value < best[r["qrels"]]):
-            best[r["qrels"]] = value
-    return best
 
 
 def render_systems(page: SystemsPage) -> str:

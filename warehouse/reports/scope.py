@@ -15,6 +15,7 @@ from warehouse.evaluation.evaluator import Settings, load_wanted
 from warehouse.evaluation.measures import (COVERAGE_MEASURE, DEFAULT_MEASURES, PR_RECALLS, Measure, at_level, parse_all,
                                            pr_measures, stored_name, tie_variant)
 from warehouse.formats.table import Table
+from warehouse.reports.display import fmt_value, missing
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
     from warehouse.core import Warehouse
@@ -148,6 +149,18 @@ def higher_is_better(m: Measure) -> bool | None:
     if m.family.trec_name in NEUTRAL_FAMILIES:
         return None
     return m.family.trec_name not in LOWER_IS_BETTER
+
+
+def best_shown(values: Sequence[float | None], m: Measure) -> set[str]:
+    """The displayed values (4 decimals) that are best in a column of m's values, bold on a page;
+    none for neutral measures."""
+    direction = higher_is_better(m)
+    if direction is None:
+        return set()
+    numbers = [v for v in values if not missing(v)]
+    if not numbers:
+        return set()
+    return {fmt_value(max(numbers) if direction else min(numbers))}
 
 
 def require_runs(wh: Warehouse, names: Sequence[str], qrels: str | None = None) -> None:

@@ -52,6 +52,7 @@ from warehouse.reports.render import environment as report_environment
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import parse_all
 from warehouse.reports.display import plural
+from warehouse.reports.page_systems import chosen_columns
 from warehouse.reports.scope import (COVERAGE_MEASURE, DEFAULT_MEASURES, WANTED_COLUMNS, _parse_measures,
                                      pr_measures, wanted_entries)
 from warehouse.store import catalog
@@ -581,8 +582,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                                                        "system": c.systems or []}))
 
             def check(wh) -> str:
-                chosen = list(wh.select_runs(c.runs, systems=c.systems))
-                columns[:] = sets or sorted(catalog.judged_runs_by_set(wh.db, chosen))
+                columns[:] = chosen_columns(wh, sets, c.runs, c.systems)[2]
                 if not c.measures:  # the page's default (AP) is always stored on request
                     return ""
                 refused = [said for q in columns if (said := may_store(q, [measure])(wh))]
