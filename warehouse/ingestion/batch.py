@@ -589,7 +589,8 @@ def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], l
     return None
 
 
-def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "dt.datetime | None") -> list[str]:
+def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "dt.datetime | None",
+                   run_queries: Callable[[int], frozenset]) -> list[str]:
     """The note of a file whose bytes a stored run holds, dated later than that run (a night's
     folder), when a run of its system answering the same queries is dated between: the night goes
     back to the older run's output (a regression rolled back), which the reports, taking each
@@ -601,10 +602,8 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
                                                             "after": stored_date, "until": file.date.value}).fetchall()
     if not rows:  # the common case, a night unchanged since: one query said it
         return []
-    queries = file.queries or frozenset(row[0] for row in db.run_file(
-        "catalog/run_query_ids.sql", {"run_id": file.existing[0]}).fetchall())
-    later = next((row for row in rows if _one_collection(queries, frozenset(q for (q,) in db.run_file(
-        "catalog/run_query_ids.sql", {"run_id": row[0]}).fetchall()))), None)
+    queries = file.queries or run_queries(file.existing[0])
+    later = next((row for row in rows if _one_collection(queries, run_queries(row[0]))), None)
     if later is None or later[3] == file.sha:  # the latest holds these bytes: stored as the night's already
         return []
     import shlex
@@ -747,7 +746,7 @@ def _message_lines(files: list[_File]) -> list[str]:
 
 
 def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, description: str | None,
-                parameters: Mapping[str, str] | None) -> IngestResult:
+                parameters: Mapping[str, str] | None, run_queries: Callable[[int], frozenset]) -> IngestResult:
     """The result for a file whose bytes the run of its name holds: nothing to do, unless what was
     given with it (system, description, parameters, a --date date) or its date by the rule differs
     from what is stored. With replace the differences are applied in place (the scores stay: the
@@ -777,7 +776,7 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
         changes["date"] = file.date
         said.append(f"its date is now {file.date.value} (from {file.date.source}), was {was}")
     if "date" in changes and not replace:
-        result.messages += _rollback_note(db, file, old_system, old_date)
+        result.messages += _rollback_note(db, file, old_system, old_date, run_queries)
     if not changes:
         return result
     if replace:
@@ -937,7 +936,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 step()
                 continue
             if file.existing and file.existing[1] == file.sha and file.existing[4]:
-                result = _same_bytes(db, file, replace, system_of(file), description, parameters)
+                result = _same_bytes(db, file, replace, system_of(file), description, parameters, run_queries)
             else:
                 try:
                     if staged != [file.path]:
