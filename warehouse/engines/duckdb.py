@@ -1034,15 +1034,19 @@ def kept_clean_files() -> frozenset[tuple]:
     each command is a process of its own, and the search took ~20 ms of every one (a third of
     opening a warehouse). The state holds the file's change time, which any write moves on and no
     user can set back, and is kept only for a file unchanged for _SETTLED_SECONDS."""
+    record = _clean_files_record()
+    return frozenset() if record is None else frozenset(_recorded_states(record))
+
+
+def _recorded_states(record: Path) -> list[tuple]:
+    """The file states a clean-files record holds, oldest first; none where it is missing or is
+    not one (a record half written by a killed process, or written by hand)."""
     import json
 
-    record = _clean_files_record()
-    if record is None:
-        return frozenset()
     try:
-        return frozenset(tuple(state) for state in json.loads(record.read_text(encoding="utf-8")))
+        return [tuple(state) for state in json.loads(record.read_text(encoding="utf-8"))]
     except (OSError, ValueError, TypeError):
-        return frozenset()
+        return []
 
 
 def keep_clean_file(state: tuple) -> None:
@@ -1057,10 +1061,8 @@ def keep_clean_file(state: tuple) -> None:
     record = _clean_files_record()
     if record is None:
         return
-    try:
-        kept = [list(s) for s in json.loads(record.read_text(encoding="utf-8")) if tuple(s) != state]
-    except (OSError, ValueError, TypeError):
-        kept = []
+    # read again, not kept_clean_files' reading: another command may have added a file since
+    kept = [list(s) for s in _recorded_states(record) if s != state]
     partial = record.with_name(f".{record.name}.{os.getpid()}-{os.urandom(4).hex()}")
     try:
         partial.write_text(json.dumps([*kept[-(_KEPT_CLEAN_FILES - 1):], list(state)]), encoding="utf-8")
@@ -1382,9 +1384,10 @@ def _open_failure(path: str, error: BaseException, *, read_only: bool) -> IrwErr
     if "Could not set lock" in message:
         holder = re.search(r"held in (.+?) \(PID (\d+)\)", message)
         pid = int(holder.group(2)) if holder else None
-        who = (f"another process ({irw_command(pid) or os.path.basename(holder.group(1))}, PID {pid})" if holder
+        command = irw_command(pid)
+        who = (f"another process ({command or os.path.basename(holder.group(1))}, PID {pid})" if holder
                else "another process")
-        serving = bool(holder) and (irw_command(pid) or "").startswith("irw serve")
+        serving = (command or "").startswith("irw serve")
         if "open this database in read-only mode" in message:
             # DuckDB says so when the process in the way only reads the file.
             locked = WarehouseLocked(
