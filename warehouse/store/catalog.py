@@ -184,7 +184,7 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
                 raise UsageError(_named_runs_apart(named, by_set))
         raise UsageError(f"{message}; {_judging_qrels(chosen, judging)}")
     stored = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
-    judging = [(qrels, count) for qrels, count, _names in _judging_qrels_rows(db, stored)] if stored else []
+    judging = judging_qrels(db, stored) if stored else []
     if not judging:  # no run yet, or none judged: the sets are all there is to say
         raise UsageError(message)
     # every stored run, none chosen: which set judges how many of them, as for runs chosen
