@@ -5,6 +5,7 @@ differences are said, and --replace takes the source's in place, keeping the sco
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 
@@ -64,23 +65,26 @@ def test_a_copy_says_which_settings_differ_and_replace_takes_the_source_s(confor
     kept = copy("copy", "--from", source, "--to", target, db=False)
     assert kept.exit_code == 0, kept.stderr
     lines = kept.stderr.splitlines()
-    assert "run D_BERT_KD_TASB: unchanged" in lines and "run BM25: unchanged" in lines
-    note = next(line for line in lines if line.startswith("run D_BERT_KD_TASB: the same rows"))
-    assert note == ("run D_BERT_KD_TASB: the same rows, but its system 'dense' in the source, 'D_BERT_KD_TASB' here; "
+    assert "run BM25: unchanged" in lines
+    # one line a run: "unchanged" and then a line of what differs read as a contradiction (a walk)
+    assert not any(line == "run D_BERT_KD_TASB: unchanged" or line == "qrels dl19: unchanged" for line in lines)
+    note = next(line for line in lines if line.startswith("run D_BERT_KD_TASB: "))
+    assert note == ("run D_BERT_KD_TASB: unchanged rows, but its system 'dense' in the source, 'D_BERT_KD_TASB' here; "
                     "description 'TAS-B dense' in the source, none here; parameters b=0.4, k1=0.9 in the source, "
                     f"none here; date 2026-01-10 00:00:00 (from --date) in the source, {before[2]} (from {before[3]}) here: "
                     "kept; pass --replace to take the source's (its scores stay)"), note
-    assert ("qrels dl19: the same rows, but its description 'TREC DL 2019 passage' in the source, none here: kept; "
+    assert ("qrels dl19: unchanged rows, but its description 'TREC DL 2019 passage' in the source, none here: kept; "
             "pass --replace to take the source's (its scores stay)") in lines
-    assert not any(line.startswith("run BM25: the same") for line in lines)
+    assert sum(line.startswith("run D_BERT_KD_TASB: ") for line in lines) == 1
     assert _settings(target, "D_BERT_KD_TASB") == before
 
     # with --replace: the source's settings, in place; the scores stay
     taken = copy("copy", "--from", source, "--to", target, "--replace", db=False)
     assert taken.exit_code == 0, taken.stderr
     lines = taken.stderr.splitlines()
-    assert "run D_BERT_KD_TASB: updated" in lines and "qrels dl19: updated" in lines and "run BM25: unchanged" in lines
-    assert (f"run D_BERT_KD_TASB: the same rows; its system is now 'dense', was 'D_BERT_KD_TASB'; description is now "
+    assert "run BM25: unchanged" in lines
+    assert sum(line.startswith("run D_BERT_KD_TASB: ") for line in lines) == 1
+    assert (f"run D_BERT_KD_TASB: updated: the same rows; its system is now 'dense', was 'D_BERT_KD_TASB'; description is now "
             f"'TAS-B dense', was none; parameters are now b=0.4, k1=0.9, was none; date is now 2026-01-10 00:00:00 (from --date), was {before[2]} "
             f"(from {before[3]}) (its scores stay)") in lines, lines
     assert _settings(target, "D_BERT_KD_TASB") == ("dense", "TAS-B dense", "2026-01-10 00:00:00", "--date")
@@ -99,7 +103,8 @@ def test_a_copy_says_which_settings_differ_and_replace_takes_the_source_s(confor
     # nothing left to say
     again = copy("copy", "--from", source, "--to", target, db=False)
     assert again.exit_code == 0, again.stderr
-    assert not any("the same rows" in line for line in again.stderr.splitlines()), again.stderr
+    assert not any("the same rows" in line or "unchanged rows" in line for line in again.stderr.splitlines()), \
+        again.stderr
 
 
 def test_a_run_renamed_in_the_source_is_said_to_be_held_under_its_old_name(conformance, tmp_path, target):
@@ -133,3 +138,44 @@ def test_one_clash_is_said_in_the_singular(conformance, tmp_path):
     assert clash.exit_code == 1
     assert clash.stderr == (f"Error: {target} already holds run BM25 with other content; pass --replace to replace it "
                             "(and every score computed with it), or remove it there first\n")
+
+
+def test_a_replace_says_the_scores_that_went_with_the_old_content(conformance, tmp_path, target):
+    """`irw copy --replace` said "run X: replaced": the target's scores computed with the old rows
+    were gone (1,250 in a walk) with nothing said of them."""
+    data = conformance / "dl19-passage"
+    source = str(tmp_path / "irw.duckdb")
+    irw = Cli(source)
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert irw("ingest", "run", data / "runs" / "run.dl19.BM25.txt", "--name", "BM25").exit_code == 0
+    theirs = Cli(target)
+    assert theirs("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert theirs("ingest", "run", data / "runs" / "run.dl19.BM25_RM3.txt", "--name", "BM25").exit_code == 0
+    assert theirs("eval", "-m", "AP", "-m", "P@10", "--qrels", "dl19").exit_code == 0
+    assert _score_count(target, "BM25", "AP") == 43
+
+    replaced = irw("copy", "--from", source, "--to", target, "--replace", db=False)
+    assert replaced.exit_code == 0, replaced.stderr
+    lines = replaced.stderr.splitlines()
+    assert ("run BM25: replaced, with the 86 stored per-query scores computed with the target's content") in lines, lines
+    assert "qrels dl19: unchanged" in lines
+    assert _score_count(target, "BM25", "AP") == 0
+    # a replaced run none of whose scores were stored says nothing more
+    assert irw("ingest", "run", data / "runs" / "run.dl19.BM25_RM3.txt", "--name", "BM25", "--replace").exit_code == 0
+    again = irw("copy", "--from", source, "--to", target, "--replace", db=False)
+    assert "run BM25: replaced" in again.stderr.splitlines(), again.stderr
+
+
+def test_a_run_the_source_lacks_is_looked_up_in_the_source(conformance, tmp_path):
+    """`irw copy --run NAME` of a name the source lacks said "`irw runs` lists the stored runs",
+    which lists --db's (or ./irw.duckdb's) runs, not the --from warehouse's."""
+    data = conformance / "dl19-passage"
+    source = tmp_path / "carol's runs.duckdb"
+    irw = Cli(source)
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert irw("ingest", "run", data / "runs" / "run.dl19.BM25.txt", "--name", "BM25.dl19").exit_code == 0
+    missing = irw("copy", "--from", source, "--to", tmp_path / "team.duckdb", "--run", "BM25.dl91", db=False)
+    assert missing.exit_code == 1
+    assert missing.stderr == (f"Error: no run named 'BM25.dl91'; did you mean BM25.dl19? `irw runs --db "
+                              f"{shlex.quote(str(source))}` lists the stored runs\n"), missing.stderr
+    assert not (tmp_path / "team.duckdb").exists()

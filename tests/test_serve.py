@@ -94,6 +94,24 @@ def served(db: str | None, *options: str, log: Path, cwd: Path | None = None,
             process.wait(timeout=15)
 
 
+def test_a_port_in_use_is_said_before_serving_and_names_another(seeded_db):
+    """A port another server holds: `irw serve` said "serving DB at http://127.0.0.1:PORT/", which
+    showed the other server's pages, then uvicorn's own "ERROR: [Errno 98] ... address already in
+    use" and exit status 3 (a walk's second server)."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([*IRW, "serve", "--db", str(seeded_db), "--port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result
+    assert result.stderr == (f"Error: port {port} is in use on 127.0.0.1 (another irw serve, or another server): "
+                             f"pass another with --port, e.g. --port {port + 1}\n"), result.stderr
+    assert result.stdout == ""
+
+
 def irw(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     result = subprocess.run([*IRW, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=600)
     assert result.returncode == 0, result.stderr

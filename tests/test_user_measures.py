@@ -265,6 +265,25 @@ def test_a_copy_leaves_behind_the_scores_of_another_definition(dl19_bm25, tmp_pa
         assert wh.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand") == p5_value
         (mean,), = wh.sql("select avg(value) from score_values where measure = 'p10_hand'").rows
         assert mean == pytest.approx(p5_value, abs=1e-12)
+    # said: the copy printed only the count of scores copied, and the two warehouses then printed other
+    # numbers for `irw eval -m p10_hand` with nothing having said why (a walk of three warehouses)
+    assert ("measure p10_hand: the target defines it otherwise, and keeps its definition: the source's scores of it "
+            "(1 run) were not copied, and `irw eval` there computes the target's; to take the source's, add its file "
+            "there with `irw measures add FILE --replace` (deleting the target's scores of it), then copy again"
+            ) in copied.stderr.splitlines(), copied.stderr
+    # as it says: the source's definition added there, the copy takes its scores
+    replaced = Cli(dl19_bm25)("measures", "add", tmp_path / "p10.sql", "--replace")
+    assert replaced.exit_code == 0, replaced.stderr
+    again = Cli(dl19_bm25)("copy", "--from", str(source), "--to", str(dl19_bm25), db=False)
+    assert again.exit_code == 0 and "measure p10_hand" not in again.stderr, again.stderr
+    assert "43 stored per-query scores copied" in again.stderr.splitlines(), again.stderr
+    with warehouse.open(dl19_bm25, read_only=True) as wh, warehouse.open(source, read_only=True) as theirs:
+        assert wh.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand") == \
+            theirs.evaluate(["BM25"], "dl19", ["p10_hand"]).value("BM25", "p10_hand")
+    # into a warehouse that lacks it, the definition goes with its scores, and is said to
+    fresh = Cli(dl19_bm25)("copy", "--from", str(source), "--to", str(tmp_path / "fresh.duckdb"), db=False)
+    assert fresh.exit_code == 0, fresh.stderr
+    assert "measure p10_hand: added (the source's definition)" in fresh.stderr.splitlines(), fresh.stderr
 
 
 BAD = {

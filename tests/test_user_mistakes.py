@@ -31,6 +31,16 @@ def test_a_name_in_another_letter_case_is_pointed_to(dl19, argv, message):
     assert result.stderr.startswith(f"Error: {message} ")
 
 
+def test_eval_with_copy_s_run_option_is_told_runs_are_arguments(dl19):
+    """`irw copy` names a run with --run; on `irw eval` click answered "No such option: --run
+    (Possible options: --runs)", Spark's option for run files."""
+    result = dl19("eval", "--qrels", "dl19", "--run", "BM25", "-m", "AP")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("Error: irw eval names stored runs as arguments, without --run: `irw eval BM25 -m MEASURE` "
+                             "(--runs is Spark's: run files, with --engine spark)\n"), result.stderr
+    assert "--run " not in dl19("eval", "--help", db=False).stdout  # not an option to learn
+
+
 def test_the_python_api_takes_no_qrels_when_one_is_stored_and_says_what_settings_take(dl19):
     with warehouse.open(dl19.db) as wh:
         assert wh.evaluate(["BM25"], None, ["AP"]).value("BM25", "AP") == \

@@ -320,6 +320,11 @@ class BatchError(IrwError):
         self._lines = lines
 
 
+class ServeError(IrwError):
+    """`irw serve` cannot listen where it was asked: the port is another server's, or the address
+    is not this machine's."""
+
+
 class OutputError(IrwError):
     """An output file (a report) cannot be written: its folder, permissions or the disk. Nothing
     half-written is left behind."""

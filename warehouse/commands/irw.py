@@ -755,11 +755,17 @@ def eval_(
                        "in this warehouse (DuckDB file or PostgreSQL URL).")] = None,
     replace: Annotated[bool, _replace_option(
         "With --into: replace runs or qrels of the same name holding other content.")] = False,
+    # `irw copy --run NAME` names a run so; here click offered Spark's --runs (run files) instead
+    run_option: Annotated[Optional[List[str]], typer.Option("--run", hidden=True)] = None,
 ) -> None:
     """Evaluate stored runs; per-query scores are stored and reused by later calls.
 
     With --engine spark, evaluate run files on Spark, and store the scores with --into."""
     with reported_errors():
+        if run_option:
+            named = " ".join(shlex.quote(name) for name in (*(runs or ()), *run_option))
+            raise UsageError(f"irw eval names stored runs as arguments, without --run: `irw eval {named} -m MEASURE` "
+                             "(--runs is Spark's: run files, with --engine spark)")
         on_files = evaluates_files(chosen_engine(engine.value if engine else None, db))
     if on_files:
         with reported_errors():
@@ -1216,13 +1222,15 @@ def serve_command(
 
     with reported_errors(), Warehouse(db, read_only=True):
         pass  # a warehouse that cannot be opened is said so now, not on the first page
+    with reported_errors():
+        sock = serve.listening_socket(host, port)  # a port in use is said before "serving"
     from warehouse.engines import shown as shown_location
 
     err(f"serving {shown_location(db)} at http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
     from warehouse.interrupt import Interrupted, end_here
 
     try:
-        serve.serve(db, host=host, port=port, sql_timeout=timeout)
+        serve.serve(db, host=host, port=port, sql_timeout=timeout, sock=sock)
     except (Interrupted, KeyboardInterrupt):  # Ctrl-C is how a server is stopped: no error, exit 0
         end_here()  # else the entry point would say "interrupted" and exit 130
         err(f"stopped serving {shown_location(db)}")

@@ -9,21 +9,47 @@ engine of their own (the pages are the reports' Jinja2 templates).
 """
 from __future__ import annotations
 
+import errno
+import socket
+
+from warehouse.errors import ServeError
 from warehouse.serve.access import QueryTimeout, ScoresMissing, WarehouseAccess, WarehouseBusy
 from warehouse.serve.app import create_app
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
-__all__ = ["LOOPBACK", "QueryTimeout", "ScoresMissing", "WarehouseAccess", "WarehouseBusy", "create_app", "serve"]
+__all__ = ["LOOPBACK", "QueryTimeout", "ScoresMissing", "WarehouseAccess", "WarehouseBusy", "create_app",
+           "listening_socket", "serve"]
+
+
+def listening_socket(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
+    """A socket bound to host:port for serve(), bound before anything says it serves there: a port
+    another server holds is a ServeError naming it (uvicorn, left to bind, logged its own error
+    line after `irw serve` had said "serving ..." and exited with status 3)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn binds
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a port left in TIME_WAIT is free
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ServeError(f"port {port} is in use on {host} (another irw serve, or another server): pass another "
+                             f"with --port, e.g. --port {port + 1 if port < 65535 else port - 1}") from None
+        raise ServeError(f"cannot listen on {host} port {port}: {exc.strerror or exc}; --host takes an address of "
+                         "this machine (the default, 127.0.0.1, answers this machine only)") from None
+    return sock
 
 
 def serve(target: str, *, host: str = "127.0.0.1", port: int = 8000, sql_timeout: float = 10.0,
-          busy_wait: float = 3.0, log_level: str = "warning") -> None:
-    """Serves the warehouse at target until interrupted. On a loopback host only requests naming it
-    (127.0.0.1, localhost, [::1]) are answered, so a web page elsewhere cannot reach the server
-    through a DNS name of its own."""
+          busy_wait: float = 3.0, log_level: str = "warning", sock: socket.socket | None = None) -> None:
+    """Serves the warehouse at target until interrupted, on sock (listening_socket(host, port), bound
+    here when not given). On a loopback host only requests naming it (127.0.0.1, localhost, [::1])
+    are answered, so a web page elsewhere cannot reach the server through a DNS name of its own."""
     import uvicorn
 
     hosts = None if host not in LOOPBACK else ["127.0.0.1", "localhost", "[::1]", "::1"]
     app = create_app(target, busy_wait=busy_wait, sql_timeout=sql_timeout, allowed_hosts=hosts)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, server_header=False)
+    sock = sock if sock is not None else listening_socket(host, port)
+    with sock:
+        uvicorn.Server(uvicorn.Config(app, log_level=log_level, server_header=False)).run(sockets=[sock])

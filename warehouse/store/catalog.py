@@ -12,14 +12,15 @@ from warehouse.errors import ConflictError, NotFoundError, UsageError
 from warehouse.formats.cells import listed_name, said_name
 from warehouse.formats.escaping import name_problem
 
-def run_ids(db: Database, names, qrels: str | None = None) -> dict[str, int]:
+def run_ids(db: Database, names, qrels: str | None = None, *, runs_command: str = "irw runs") -> dict[str, int]:
     """name -> run_id for each name, in the order given; a name not stored is an error (naming, for
-    a system's name, its runs that qrels judges when the command has qrels)."""
+    a system's name, its runs that qrels judges when the command has qrels; runs_command is the
+    command that lists db's runs, as unknown_run says it)."""
     names = list(names)
     ids = dict(db.run_file("catalog/run_ids.sql", {"names": names}).fetchall())
     for name in names:
         if name not in ids:
-            raise unknown_run(db, name, qrels)
+            raise unknown_run(db, name, qrels, runs_command=runs_command)
     return {name: ids[name] for name in names}
 
 
@@ -30,10 +31,11 @@ def runs_changed(db: Database, ids: dict[str, int]) -> list[str]:
     return [name for name, run_id in ids.items() if now.get(name) != run_id]
 
 
-def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundError:
+def unknown_run(db: Database, name: str, qrels: str | None = None, *, runs_command: str = "irw runs") -> NotFoundError:
     """The error for a run name no stored run has, saying what the user likely meant: a system's
     name (in a warehouse of several collections, BM25 has the runs BM25.covid, BM25.news ...: with
-    qrels, the ones it judges), else stored names close to it."""
+    qrels, the ones it judges), else stored names close to it. runs_command lists db's runs: `irw
+    copy` names its --from warehouse there, which is not the --db a bare `irw runs` reads."""
     runs = [row[0] for row in db.run_file("catalog/system_runs.sql", {"system": name}).fetchall()]
     if runs:
         judged = _judged_runs_of_system(db, name, qrels) if qrels is not None else []
@@ -45,7 +47,7 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
         import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
 
         return NotFoundError(f"no run named {said_name(name)}: {listed_name(name)} is a qrels set; choose it as the "
-                             f"qrels set (--qrels {shlex.quote(name)}), and runs by their names; `irw runs` lists them")
+                             f"qrels set (--qrels {shlex.quote(name)}), and runs by their names; `{runs_command}` lists them")
     names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
     if qrels is None and is_pattern(name):  # select_runs takes patterns; the commands calling run_ids take names
         matching = [run for run in names if fnmatch.fnmatchcase(run, name)]
@@ -54,8 +56,8 @@ def unknown_run(db: Database, name: str, qrels: str | None = None) -> NotFoundEr
     close = close_names(name, names)
     if close:
         return NotFoundError(f"no run named {said_name(name)}; did you mean {_either(close)}? "
-                             "`irw runs` lists the stored runs")
-    return NotFoundError(f"no run named {said_name(name)}; `irw runs` lists the stored runs")
+                             f"`{runs_command}` lists the stored runs")
+    return NotFoundError(f"no run named {said_name(name)}; `{runs_command}` lists the stored runs")
 
 
 def _judged_runs_of_system(db: Database, system: str, qrels: str) -> list[str]:

@@ -17,14 +17,16 @@ appended by the engine's copy_in with the column names of the registries below (
 from __future__ import annotations
 
 import os
+import shlex
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from warehouse.store import catalog
 from warehouse import leftovers
+from warehouse.engines import shown
 from warehouse.errors import ConflictError, NotFoundError
-from warehouse.formats.cells import said_value
+from warehouse.formats.cells import listed_name, said_value
 from warehouse.resources import read_sql
 
 # table -> its columns, in the order rows travel (sql/transfer/<table>.sql reads them); the first is
@@ -181,14 +183,22 @@ class CopyResult:
     qrels: dict[str, str] = field(default_factory=dict)   # name -> copied / replaced / updated / unchanged
     runs: dict[str, str] = field(default_factory=dict)
     scores: int = 0                                        # per-query score rows copied
-    # lines on what the counts above do not say: settings of an unchanged or updated run or qrels
-    # set that differ, or differed, from the source's (_same_content), rows held under another
-    # name (_note_held_as)
+    # user measure name -> added (the source's definition, which target lacked) or "defined
+    # otherwise" (target's definition kept, the source's scores of it left behind)
+    measures: dict[str, str] = field(default_factory=dict)
+    # what the line of a run or qrels set ("run", name) says past its status: the settings of an
+    # unchanged or updated one that differ, or differed, from the source's (_same_content); the
+    # scores a --replace removed with the old content
+    said: dict[tuple[str, str], str] = field(default_factory=dict)
+    # lines on what the name lines do not say: rows held under another name (_note_held_as), the
+    # scores of a measure defined otherwise left behind (_copy_scores)
     notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [f"qrels {name}: {what}" for name, what in self.qrels.items()]
-        out += [f"run {name}: {what}" for name, what in self.runs.items()]
+        out = [f"{kind} {listed_name(name)}: {self.said.get((kind, name), status)}"
+               for kind, statuses in (("qrels", self.qrels), ("run", self.runs)) for name, status in statuses.items()]
+        out += [f"measure {listed_name(name)}: added (the source's definition)"
+                for name, status in self.measures.items() if status == "added"]
         out += self.notes
         out.append(f"{self.scores} stored per-query scores copied")
         return out
@@ -203,7 +213,7 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
     (its scores are still copied where target lacks them), but for its settings (a run's system,
     description, parameters and date, a qrels set's description: what `irw edit` changes): where
     they differ from source's, replace makes them source's in place (the scores stay: the rows
-    are the same), and without, result.notes says which differ and how to take source's."""
+    are the same), and without, the result's line of it says which differ and how to take source's."""
     if target.read_only:
         # a server's role that may only read: said as ingest says it (Warehouse._require_writable),
         # before the server refuses the first insert
@@ -217,8 +227,8 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
         runs = list(dict.fromkeys(runs))  # a run named twice is copied once, and said once as copied
     run_names = runs if runs is not None else [r[0] for r in source.run_file("transfer/run_names.sql").fetchall()]
     qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
-    if runs is not None:
-        catalog.run_ids(source, runs)  # every named run exists
+    if runs is not None:  # every named run exists
+        catalog.run_ids(source, runs, runs_command=f"irw runs --db {shlex.quote(shown(source.path))}")
         judging = {name for name, _ in catalog.judging_qrels(source, runs)}
         qrels_names = [name for name in qrels_names if name in judging]
     clashes = []
@@ -236,17 +246,16 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
         qrels_ids = {}
         for name in qrels_names:
             qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_set", name, ship_qrels, replace,
-                                                            result.notes)
+                                                            result)
         run_ids = {}
         for name in run_names:
-            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run, replace,
-                                                         result.notes)
-        result.scores = _copy_scores(source, target, qrels_ids, run_ids)
-        _copy_user_measures(source, target)
+            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run, replace, result)
+        result.scores = _copy_scores(source, target, qrels_ids, run_ids, result)
+        _copy_user_measures(source, target, result)
     return result
 
 
-def _copy_user_measures(source, target) -> None:
+def _copy_user_measures(source, target, result: CopyResult) -> None:
     """The measures added with `irw measures add` that target lacks, so that their copied scores
     are read there (a name target defines otherwise keeps target's definition, and _copy_scores
     leaves the other definition's scores behind)."""
@@ -256,19 +265,29 @@ def _copy_user_measures(source, target) -> None:
     for row in found.fetchall():
         if row[0] not in have:
             target.run_file("transfer/insert_user_measure.sql", dict(zip(columns, row)))
+            result.measures[row[0]] = "added"
 
 
-def _copy_one(source, target, kind: str, name: str, ship, replace: bool, notes: list[str]) -> tuple[int, str]:
+def _copy_one(source, target, kind: str, name: str, ship, replace: bool, result: CopyResult) -> tuple[int, str]:
     """kind: run or qrels_set (sql/transfer/<kind>_content.sql ...)."""
     mine = source.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()[1]
     theirs = target.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()
     if theirs is not None and theirs[1] == mine:
-        return theirs[0], _same_content(source, target, kind, name, theirs[0], replace, notes)
+        return theirs[0], _same_content(source, target, kind, name, theirs[0], replace, result)
     if theirs is None:
-        _note_held_as(target, kind, name, mine, notes)
+        _note_held_as(target, kind, name, mine, result.notes)
     if source.text_holds_nul and not target.text_holds_nul:
         _refuse_nul(source, kind, name)
-    return ship(source, target, name, replacing=theirs[0] if theirs else None), ("replaced" if theirs else "copied")
+    if theirs is None:
+        return ship(source, target, name), "copied"
+    # what goes with the old content, said: a --replace asked for it, but not how much it was
+    removed = target.run_file("transfer/stored_score_count.sql", {"run_id": theirs[0] if kind == "run" else None,
+                              "qrels_set_id": theirs[0] if kind != "run" else None}).fetchone()[0]
+    if removed:
+        result.said[("run" if kind == "run" else "qrels", name)] = (
+            f"replaced, with the {removed:,} stored per-query score{'' if removed == 1 else 's'} computed with the "
+            "target's content")
+    return ship(source, target, name, replacing=theirs[0]), "replaced"
 
 
 # What `irw edit` changes, by kind (sql/transfer/<kind>.sql's columns): a copy compares them
@@ -278,10 +297,10 @@ SETTING_WORDS = {"system": "system", "description": "description", "parameters":
                  "file_created_at": "date"}
 
 
-def _same_content(source, target, kind: str, name: str, target_id: int, replace: bool, notes: list[str]) -> str:
+def _same_content(source, target, kind: str, name: str, target_id: int, replace: bool, result: CopyResult) -> str:
     """The status of a run or qrels set target holds with source's content: unchanged, or updated
-    where replace made its differing settings source's (notes say each, or, without replace, how
-    to take source's)."""
+    where replace made its differing settings source's (its line says each, or, without replace,
+    how to take source's)."""
     mine, theirs = _row(source, f"{kind}.sql", {"name": name}), _row(target, f"{kind}.sql", {"name": name})
     differ = [key for key in SETTINGS[kind] if _setting(mine, key) != _setting(theirs, key)]
     if not differ:
@@ -290,8 +309,8 @@ def _same_content(source, target, kind: str, name: str, target_id: int, replace:
     said = [f"{SETTING_WORDS[key]} {_said_setting(mine, key)} in the source, {_said_setting(theirs, key)} here"
             for key in differ]
     if not replace:
-        notes.append(f"{what} {name}: the same rows, but its {'; '.join(said)}: kept; pass --replace to take the "
-                     "source's (its scores stay)")
+        result.said[(what, name)] = (f"unchanged rows, but its {'; '.join(said)}: kept; pass --replace to take the "
+                                     "source's (its scores stay)")
         return "unchanged"
     if kind == "run":
         target.run_file("transfer/update_run_settings.sql",
@@ -299,10 +318,9 @@ def _same_content(source, target, kind: str, name: str, target_id: int, replace:
     else:
         target.run_file("catalog/edit_qrels_set_description.sql",
                         {"qrels_set_id": target_id, "description": mine["description"]})
-    notes.append(f"{what} {name}: the same rows; its " + "; ".join(
+    result.said[(what, name)] = "updated: the same rows; its " + "; ".join(
         f"{SETTING_WORDS[key]} {'are' if key == 'parameters' else 'is'} now {_said_setting(mine, key)}, was "
-        f"{_said_setting(theirs, key)}" for key in differ)
-        + " (its scores stay)")
+        f"{_said_setting(theirs, key)}" for key in differ) + " (its scores stay)"
     return "updated"
 
 
@@ -318,7 +336,8 @@ def _note_held_as(target, kind: str, name: str, content: str, notes: list[str]) 
                                                      {"sha256": content, "name": name}).fetchall()]
     if others:
         what, other = ("run", "run") if kind == "run" else ("qrels", "qrels set")
-        notes.append(f"{what} {name}: the target holds the same rows as {other} {', '.join(others)} too (renamed in "
+        notes.append(f"{what} {listed_name(name)}: the target holds the same rows as {other} "
+                     f"{', '.join(map(listed_name, others))} too (renamed in "
                      f"one of the two warehouses?): `irw rm {what}` the name not wanted")
 
 
@@ -366,9 +385,13 @@ def _defined_otherwise(measure: str, definition_hash: str | None, defined: dict[
     return family in defined and defined[family] != definition_hash
 
 
-def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int]) -> int:
-    """Copies the stored scores of the copied runs with the copied qrels sets that target lacks."""
+def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, int], result: CopyResult) -> int:
+    """Copies the stored scores of the copied runs with the copied qrels sets that target lacks.
+    A user measure target defines otherwise keeps target's definition; the source's scores of it
+    are left behind, and result.notes says so: the same command then prints other numbers for
+    that measure in the two warehouses."""
     copied = 0
+    left_behind: dict[str, set[str]] = {}  # user measure -> the runs whose scores of it stay behind
     defined = dict(target.run_file("transfer/user_measure_hashes.sql").fetchall())
     evaluations = source.run_file("transfer/evaluations.sql").fetchall()
     source_run_ids = dict(source.run_file("catalog/all_run_ids.sql").fetchall())
@@ -386,6 +409,9 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
             have = {r[0] for r in target.run_file("transfer/evaluated_measures.sql",
                                                   {"evaluation_id": target_eval, "run_id": target_run}).fetchall()}
             missing = [r for r in rows if r[0] not in have and not _defined_otherwise(r[0], r[3], defined)]
+            for measure, *_rest, definition_hash in rows:
+                if measure not in have and _defined_otherwise(measure, definition_hash, defined):
+                    left_behind.setdefault(measure.split("(", 1)[0], set()).add(name)
             if not missing:
                 continue
             for measure, _, _, definition_hash in missing:
@@ -409,4 +435,11 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
                 copied += target.run_file("transfer/copied_score_count.sql", {
                     "evaluation_id": target_eval, "run_id": target_run,
                     "measures": [m for m, *_ in missing]}).fetchone()[0]
+    for measure, runs in left_behind.items():
+        result.measures[measure] = "defined otherwise"
+        result.notes.append(
+            f"measure {listed_name(measure)}: the target defines it otherwise, and keeps its definition: the source's "
+            f"scores of it ({len(runs):,} run{'' if len(runs) == 1 else 's'}) were not copied, and `irw eval` there "
+            "computes the target's; to take the source's, add its file there with `irw measures add FILE --replace` "
+            "(deleting the target's scores of it), then copy again")
     return copied
