@@ -34,8 +34,8 @@ def test_irw_sql_writes_the_format_the_file_name_says(dl19, tmp_path):
 def test_a_format_given_is_written_whatever_the_file_is_named(dl19, tmp_path):
     assert dl19("sql", QUERY, "-f", "json", "-o", tmp_path / "runs.csv").exit_code == 0
     assert (tmp_path / "runs.csv").read_text() == dl19("sql", QUERY, "-f", "json").stdout
-    assert dl19("sql", QUERY, "-o", tmp_path / "runs.txt").exit_code == 0  # a name that says no format: the default
-    assert (tmp_path / "runs.txt").read_text() == dl19("sql", QUERY).stdout
+    assert dl19("sql", QUERY, "-o", tmp_path / "runs.out").exit_code == 0  # a name that says no format: the default
+    assert (tmp_path / "runs.out").read_text() == dl19("sql", QUERY).stdout
 
 
 def test_a_name_for_a_format_the_command_does_not_write_is_refused_before_anything_is_written(dl19, tmp_path):
@@ -57,7 +57,10 @@ def test_each_report_writes_the_format_the_file_name_says(dl19, tmp_path):
                                (["report", "leaderboard", "-m", "AP"], "board.tex", "latex"),
                                (["report", "history", "-m", "AP"], "history.json", "json"),
                                (["report", "compare", "BM25", "BM25_RM3", "-m", "AP"], "compare.tsv", "tsv"),
-                               (["report", "run", "BM25", "-m", "AP"], "BM25.csv", "csv")):
+                               (["report", "run", "BM25", "-m", "AP"], "BM25.csv", "csv"),
+                               # .txt wrote the default, an HTML page, into board.txt (a walk)
+                               (["report", "leaderboard", "-m", "AP"], "board.txt", "table"),
+                               (["report", "history", "-m", "AP"], "HISTORY.TXT", "table")):
         written = dl19(*command, "-o", tmp_path / name)
         assert (written.exit_code, written.stdout, written.stderr) == (0, "", f"wrote {tmp_path / name}\n"), name
         assert (tmp_path / name).read_text() == dl19(*command, "--format", fmt).stdout, name

@@ -145,9 +145,10 @@ def check_output(path: str | os.PathLike[str], what: str = "-o path", warehouse:
 # What a file name's suffix says it holds (compared in lower case), and that format's name in a message
 NAMED_BY_SUFFIX = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
                    ".parquet": "parquet", ".arrow": "arrow", ".html": "html", ".htm": "html", ".md": "markdown",
-                   ".markdown": "markdown", ".tex": "latex"}
+                   ".markdown": "markdown", ".tex": "latex", ".txt": "table"}
 FORMAT_WORDS = {"csv": "a CSV", "tsv": "a TSV", "json": "a JSON", "jsonl": "a JSON lines", "parquet": "a Parquet",
-                "arrow": "an Arrow", "html": "an HTML", "markdown": "a Markdown", "latex": "a LaTeX"}
+                "arrow": "an Arrow", "html": "an HTML", "markdown": "a Markdown", "latex": "a LaTeX",
+                "table": "a text table's"}
 
 
 def format_for_output(path: str | os.PathLike[str] | None, given: str | None, formats: "Sequence[str]",
