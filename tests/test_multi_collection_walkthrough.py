@@ -285,9 +285,12 @@ HINTED = [  # (command without --qrels, what the error says after the list of st
      "`--qrels news` (`irw runs` shows which qrels sets judge each run)", ["covid", "dl21", "news"]),
     ("irw report run SPLADE.covid -m AP -o splade.html", "qrels covid judges run SPLADE.covid: add `--qrels covid`",
      ["covid"]),
-    ("irw eval BM25.dl22 -m AP", "no stored qrels set judges a query of run BM25.dl22: ingest its collection's "
-     "qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`", []),
 ]
+# a run no stored set judges: no --qrels helps, and the error says that first (it said "name the
+# qrels set with --qrels", which a walk tried in vain, before saying that none judges the run)
+UNJUDGED = ("irw eval BM25.dl22 -m AP", "no stored qrels set judges a query of run BM25.dl22 (this warehouse holds 3: "
+            "covid, dl21, news): ingest its collection's qrels with `irw ingest qrels FILE --name NAME`, then name it "
+            "with `--qrels NAME`")
 
 
 def check_hints(folder: Path, db: str | None = None) -> None:
@@ -302,6 +305,10 @@ def check_hints(folder: Path, db: str | None = None) -> None:
         for qrels in offered:
             fixed = bash(f"{command} --qrels {qrels}{suffix}", folder)
             assert fixed.returncode == 0, (command, qrels, fixed.stderr)
+    command, says = UNJUDGED
+    for report in (command, command.replace("irw eval", "irw report run") + " -o dl22.html"):
+        result = bash(report + suffix, folder)
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", f"Error: {says}\n"), report
 
 
 def test_a_command_that_chose_runs_is_told_which_qrels_judge_them(walked, folder):
