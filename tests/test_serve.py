@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from html import escape as html_escape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Iterator
@@ -92,6 +93,25 @@ def served(db: str | None, *options: str, log: Path, cwd: Path | None = None,
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+@pytest.mark.parametrize("path, query, back", [
+    ("/qrels/dl19", "?m=NOPE&baseline=BM25&page=1", "/qrels/dl19?baseline=BM25"),
+    ("/qrels/dl19/runs/BM25", "?m=AP&m=P@x", "/qrels/dl19/runs/BM25"),
+    ("/qrels/dl19/history", "?m=nDGC@10&system=BM25", "/qrels/dl19/history?system=BM25"),
+    ("/qrels/dl19/compare", "?run=BM25&run=BM25_RM3&m=Ap(rel=x)", "/qrels/dl19/compare?run=BM25&run=BM25_RM3"),
+])
+def test_a_measure_mistyped_in_the_address_links_the_page_with_its_default_measures(dl19_server, path, query, back):
+    """A 400 for ?m= named `irw measures`, a command, and offered no way on but the index."""
+    base = dl19_server["base"]
+    status, _, page = get(base + path + query)
+    assert status == 400 and 'class="error-message"' in page, page[-800:]
+    assert f'<p><a id="back" href="{html_escape(back)}">Show this page with its default measures</a></p>' in page
+    status, _, page = get(base + back)
+    assert status == 200, page[-800:]
+    api = "/api" + path + ("/leaderboard" if path == "/qrels/dl19" else "")
+    status, _, data = get(base + api + query)  # JSON says the error, with no link to follow
+    assert status == 400 and "back" not in json.loads(data)
 
 
 def test_a_port_in_use_is_said_before_serving_and_names_another(seeded_db):

@@ -271,7 +271,18 @@ def table_json(table: Table) -> Response:
     return Response(formatting.render(table, "json"), media_type="application/json", headers=HEADERS)
 
 
-def error_response(exc: IrwError, kind: str) -> Response:
+def _way_back(exc: IrwError, request: Request | None) -> tuple[str, str] | None:
+    """The link an HTML error page offers when the mistake is the request's own ?m=: a measure
+    irw does not know, or one that takes no such parameter, is the same page with its default
+    measures (a typo in the address bar left the user a message naming `irw measures`, a command)."""
+    if request is None or not isinstance(exc, MeasureError) or "m" not in request.query_params:
+        return None
+    kept = [(key, value) for key, value in request.query_params.multi_items() if key not in ("m", "page")]
+    path = request.scope.get("raw_path", b"").decode("latin-1") or quote(request.url.path)  # as the user sent it
+    return path + ("?" + urlencode(kept) if kept else ""), "this page with its default measures"
+
+
+def error_response(exc: IrwError, kind: str, request: Request | None = None) -> Response:
     status = _status(exc)
     command = getattr(exc, "command", None)
     how_to_run = getattr(exc, "how_to_run", "")
@@ -283,7 +294,8 @@ def error_response(exc: IrwError, kind: str) -> Response:
         # each line of the message its own paragraph: a line break inside a text is shown as \n
         # (the templates' escaping rule), so that no name can start a line of its own
         return html(render("serve/error.html", title=title, lines=exc.message_lines(), command=command,
-                           how_to_run=how_to_run, back=getattr(exc, "back", None)), status)
+                           how_to_run=how_to_run, back=getattr(exc, "back", None) or _way_back(exc, request)),
+                    status)
     data = {"error": str(exc), "status": status}
     if command:
         data["command"] = command
@@ -338,12 +350,12 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
     this server through a name of its own); None answers any."""
     access = WarehouseAccess(target, busy_wait=busy_wait, sql_timeout=sql_timeout)
 
-    async def answer(kind: str, build: Callable[[Any], Any], needs: Callable[[], str],
+    async def answer(request: Request, kind: str, build: Callable[[Any], Any], needs: Callable[[], str],
                      stores: Callable[[Any], str] | None = None) -> Response:
         try:
             result = await run_in_threadpool(access.page, build, needs, stores)
         except IrwError as exc:
-            return error_response(exc, kind)
+            return error_response(exc, kind, request)
         if kind == "html":
             return html(result)
         if isinstance(result, PagedTable):
@@ -388,10 +400,10 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
         def build(wh):
             data = index_data(wh)
             return render("serve/index.html", title="irw: qrels sets and runs", data=data)
-        return await answer("html", build, lambda: "")
+        return await answer(request, "html", build, lambda: "")
 
     async def index_api(request: Request) -> Response:
-        return await answer("json", index_data, lambda: "")
+        return await answer(request, "json", index_data, lambda: "")
 
     # -- leaderboard: one page of it, sorted and filtered in SQL (paging.py's parameters)
     def leaderboard_handler(kind: str):
@@ -413,7 +425,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                     choice, sort = paging.page_choice(QueryParams(
                         [(k, v) for k, v in request.query_params.multi_items() if k != "page"]), columns)
             except IrwError as exc:
-                return error_response(exc, kind)
+                return error_response(exc, kind, request)
 
             def build(wh):
                 keep = paging.paging_params(choice, sort, columns)
@@ -472,7 +484,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                                     system=c.systems or []),
                               notes=board.selection.notes() if board.selection is not None else [])
 
-            return await answer(kind, build, lambda: access.eval_command(qrels, [*c.shown_measures, COVERAGE_MEASURE]),
+            return await answer(request, kind, build, lambda: access.eval_command(qrels, [*c.shown_measures, COVERAGE_MEASURE]),
                                 may_store(qrels, c.measures))
         return handler
 
@@ -483,7 +495,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             try:
                 c = Choices.of(request, "run")
             except IrwError as exc:
-                return error_response(exc, kind)
+                return error_response(exc, kind, request)
 
             def build(wh):
                 page = reports.run_page(wh, run, qrels, c.measures, baseline=c.baseline, query=c.query)
@@ -500,7 +512,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                               history_url=qrels_url(qrels, "history", m=c.shown_measures[:1],
                                                     system=page.meta["system"]))
 
-            return await answer(kind, build, lambda: access.eval_command(
+            return await answer(request, kind, build, lambda: access.eval_command(
                 qrels, [*c.shown_measures, COVERAGE_MEASURE, *pr_measures()], [run] + ([c.baseline] if c.baseline else [])
             ), may_store(qrels, c.measures))
         return handler
@@ -512,7 +524,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             try:
                 c = Choices.of(request, "compare")
             except IrwError as exc:
-                return error_response(exc, kind)
+                return error_response(exc, kind, request)
 
             def build(wh):
                 page = reports.compare_page(wh, c.runs, qrels, c.measures, systems=c.systems,
@@ -526,7 +538,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                          for n in page.runs],
                               json_url=qrels_url(qrels, "compare", True, **c.params()))
 
-            return await answer(kind, build, lambda: access.eval_command(
+            return await answer(request, kind, build, lambda: access.eval_command(
                 qrels, [*c.shown_measures, *pr_measures()], c.runs or []), may_store(qrels, c.measures))
         return handler
 
@@ -537,7 +549,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             try:
                 c = Choices.of(request, "history")
             except IrwError as exc:
-                return error_response(exc, kind)
+                return error_response(exc, kind, request)
             # several ?m= are refused as -m twice is (page_history.refuse_several), never their first
             measure = c.measures[0] if c.measures and len(c.measures) == 1 else "AP"
 
@@ -551,7 +563,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                               json_url=qrels_url(qrels, "history", True, m=[measure], run=c.runs or [],
                                                  system=c.systems or []))
 
-            return await answer(kind, build, lambda: access.eval_command(qrels, [measure]),
+            return await answer(request, kind, build, lambda: access.eval_command(qrels, [measure]),
                                 may_store(qrels, [measure] if c.measures else None))
         return handler
 
@@ -561,7 +573,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             try:
                 c = Choices.of(request, "systems")
             except IrwError as exc:
-                return error_response(exc, kind)
+                return error_response(exc, kind, request)
             sets = [value for value in request.query_params.getlist("qrels") if value.strip()] or None
             # several ?m= are refused as -m twice is (page_history.refuse_several), never their first
             measure = c.measures[0] if c.measures and len(c.measures) == 1 else "AP"
@@ -588,7 +600,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 refused = [said for q in columns if (said := may_store(q, [measure])(wh))]
                 return refused[0] if refused else ""
 
-            return await answer(kind, build,
+            return await answer(request, kind, build,
                                 lambda: " && ".join(access.eval_command(q, [measure]) for q in columns), check)
         return handler
 
