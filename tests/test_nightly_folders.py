@@ -362,3 +362,39 @@ def test_a_night_that_goes_back_to_an_older_run_s_bytes_says_so_and_how_to_store
     assert behind[("BM25", "covid")] == "BM25.covid.2026-11-03"
     again = irw("ingest", "run", *sorted((tmp_path / "nights" / "2026-11-03").iterdir()))
     assert again.exit_code == 0 and "goes back" not in again.stderr
+
+
+def test_a_night_holding_only_the_changed_file_of_a_prefixed_name_follows_its_system(covid, conformance, tmp_path):
+    """Nights of run files named as published (run.covid.BM25.txt ...): a night of several files
+    strips their shared prefix (BM25, BM25_RM3), but a later night holding only the file that
+    changed had none to share, and its run was `run.covid.BM25`, a system of its own that history
+    did not follow (a walk of four months)."""
+    runs = conformance / "multi-collection" / "runs"
+    first, changed, again = (tmp_path / night for night in ("2026-01-05", "2025-12-01", "2026-02-02"))
+    first.mkdir()
+    for system in SYSTEMS:
+        (first / f"run.covid.{system}.txt").write_bytes((runs / system / "trec_results_covid.txt").read_bytes())
+    lines = (runs / "BM25" / "trec_results_covid.txt").read_text().splitlines(True)
+    for folder, kept in ((changed, 20), (again, 30)):  # each an earlier or later version: fewer lines
+        folder.mkdir()
+        (folder / "run.covid.BM25.txt").write_text("".join(line for line in lines if int(line.split()[3]) <= kept))
+    assert covid("ingest", "run", first).exit_code == 0
+    backfill = covid("ingest", "run", changed)  # a folder of one file
+    assert backfill.exit_code == 0, backfill.output
+    assert (f"{changed / 'run.covid.BM25.txt'}: named BM25.2025-12-01, system BM25: its tag rank is a placeholder, "
+            "not a name, and run BM25 of system BM25, read before from a file run.covid.BM25.txt in the folder of "
+            "night 2026-01-05, answers the same queries; 2025-12-01 is a date, so the file is that system's run of "
+            "the night (history follows it)") in backfill.stderr.splitlines(), backfill.stderr
+    assert covid("ingest", "run", again / "run.covid.BM25.txt").exit_code == 0  # the file alone, named by path
+    stored = {name: (row["system"], row["date"][:10]) for name, row in _runs(covid).items()}
+    assert stored == {"BM25": ("BM25", "2026-01-05"), "BM25_RM3": ("BM25_RM3", "2026-01-05"),
+                      "BM25.2025-12-01": ("BM25", "2025-12-01"), "BM25.2026-02-02": ("BM25", "2026-02-02")}
+    history = covid("report", "history", "--system", "BM25", "-m", "AP", "--format", "json")
+    assert history.exit_code == 0, history.stderr
+    assert [row["run"] for row in json.loads(history.stdout)] == ["BM25.2025-12-01", "BM25", "BM25.2026-02-02"]
+    # a new file alone in a night, of no earlier night, keeps the file rule's name
+    new = tmp_path / "2026-03-01"
+    new.mkdir()
+    (new / "run.covid.SPLADE.txt").write_bytes((runs / "SPLADE_P_P_ENSEMBLE_DISTIL" / "trec_results_covid.txt").read_bytes())
+    assert covid("ingest", "run", new).exit_code == 0
+    assert _runs(covid)["run.covid.SPLADE"]["system"] == "run.covid.SPLADE"
