@@ -398,3 +398,26 @@ def test_a_night_holding_only_the_changed_file_of_a_prefixed_name_follows_its_sy
     (new / "run.covid.SPLADE.txt").write_bytes((runs / "SPLADE_P_P_ENSEMBLE_DISTIL" / "trec_results_covid.txt").read_bytes())
     assert covid("ingest", "run", new).exit_code == 0
     assert _runs(covid)["run.covid.SPLADE"]["system"] == "run.covid.SPLADE"
+
+
+def test_the_rollback_command_carries_the_batch_s_description_and_parameters(three_collections, conformance,
+                                                                             tmp_path):
+    """The command the rollback note gives stored the night's run without the description and
+    parameters its batch gave, which the night's other runs have (a walk of four months)."""
+    import shlex
+
+    irw = three_collections
+    _collection_nights(tmp_path, conformance, {"2026-11-01": set(), "2026-11-02": {("covid", "BM25")},
+                                               "2026-11-03": set()})
+    (tmp_path / "nights" / "2026-11-03" / "covid" / "BM25.txt").write_bytes(
+        (tmp_path / "nights" / "2026-11-01" / "covid" / "BM25.txt").read_bytes())
+    for night in ("2026-11-01", "2026-11-02", "2026-11-03"):
+        result = irw("ingest", "run", *sorted((tmp_path / "nights" / night).iterdir()), "--description",
+                     "nightly sweep", "--param", "index=v1", "--param", "k1=0.9")
+        assert result.exit_code == 0, (night, result.stderr)
+    (note,) = [line for line in result.stderr.splitlines() if "goes back" in line]
+    command = note.split("`")[1]
+    assert command.endswith(" --system BM25 --description 'nightly sweep' --param index=v1 --param k1=0.9"), command
+    assert irw(*shlex.split(command)[1:]).exit_code == 0
+    stored = _runs(irw)["BM25.covid.2026-11-03"]
+    assert (stored["description"], stored["parameters"]) == ("nightly sweep", {"index": "v1", "k1": "0.9"}), stored

@@ -618,11 +618,13 @@ def _other_night_version(file: _File, folder: str, runs_read_from: Callable[[str
 
 
 def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "dt.datetime | None",
-                   run_queries: Callable[[int], frozenset]) -> list[str]:
+                   run_queries: Callable[[int], frozenset], description: str | None = None,
+                   parameters: Mapping[str, str] | None = None) -> list[str]:
     """The note of a file whose bytes a stored run holds, dated later than that run (a night's
     folder), when a run of its system answering the same queries is dated between: the night goes
     back to the older run's output (a regression rolled back), which the reports, taking each
-    system's latest run, would not show; the command that stores it as the night's run."""
+    system's latest run, would not show; the command that stores it as the night's run, with the
+    description and parameters the batch gave (else the stored run's), as the night's other runs have."""
     if stored_date is None or file.date is None or file.date.value <= stored_date:
         return []
     own = system if system is not None else file.name
@@ -642,6 +644,10 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
     command = ["irw", "ingest", "run", str(file.path), "--name", f"{file.name}.{night}", "--system", own]
     if file.date.source == ingest.DATE_GIVEN:
         command += ["--date", file.date.value.isoformat()]
+    if description is not None:
+        command += ["--description", description]
+    for key, value in (parameters or {}).items():
+        command += ["--param", f"{key}={value}"]
     return [f"{file.path}: these bytes are run {file.name}'s, dated {stored_date:%Y-%m-%d}, but run {later[1]} of "
             f"system {own}, dated {later[2]:%Y-%m-%d}, is later: this file goes back to {file.name}'s output, and "
             f"the reports take {later[1]} as {own}'s latest run; `{shlex.join(command)}` stores it as the run of "
@@ -804,7 +810,9 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
         changes["date"] = file.date
         said.append(f"its date is now {file.date.value} (from {file.date.source}), was {was}")
     if "date" in changes and not replace:
-        result.messages += _rollback_note(db, file, old_system, old_date, run_queries)
+        result.messages += _rollback_note(db, file, old_system, old_date, run_queries,
+                                          description if description is not None else old_description,
+                                          parameters or old_parameters)
     if not changes:
         return result
     if replace:
