@@ -147,6 +147,24 @@ def test_walkthrough_sql_answers_match_trec_eval_s_per_query_values(walked, conf
         assert math.isclose(float(row[3]), t, abs_tol=0.01), (row[0], row[3], t)  # trec_eval prints 4 decimals
 
 
+def test_the_t_statistic_sql_puts_a_run_equal_to_the_baseline_last_without_nan(walked, user_folder, tmp_path):
+    """A run whose nDCG@10 equals BM25's on every query has t = 0/0: DuckDB sorted its NaN above
+    every number, first in the list (a walk)."""
+    import shutil
+
+    shutil.copyfile(user_folder / "irw.duckdb", tmp_path / "irw.duckdb")
+    lines = (user_folder / "runs" / "run.dl19.BM25.txt").read_text().splitlines(True)
+    (tmp_path / "twin.txt").write_text("".join(line for line in lines if int(line.split()[3]) <= 99))  # rank 100 gone
+    for command in ("irw ingest run twin.txt --name BM25_TWIN", "irw eval BM25_TWIN -m nDCG@10"):
+        assert bash(command, tmp_path).returncode == 0, command
+    (command,) = [c for c, _, _ in walked if c.startswith("irw sql") and ") as t\n" in c]
+    result = bash(command, tmp_path)
+    assert result.returncode == 0, result.stderr
+    header, *rows = table_rows(result.stdout.splitlines())
+    assert header[-1] == "t" and rows[-1][0] == "BM25_TWIN" and len(rows) == len(RUNS), rows
+    assert rows[-1][2] == "0.0000" and "nan" not in result.stdout.lower(), result.stdout
+
+
 def test_the_walkthrough_leaderboard_is_written(walked, user_folder):
     (result,) = [r for c, _, r in walked if c.startswith("irw report leaderboard")]
     page = (user_folder / "dl19.html").read_text(encoding="utf-8")
