@@ -138,9 +138,8 @@ def test_only_runs_judged_by_none_keep_the_ingest_hint(mc):
     result = mc("eval", "BM25.dl22", "-m", "AP")
     assert result.exit_code == 2
     assert result.stderr == (
-        "Error: name the qrels set with --qrels: this warehouse holds 2 (covid, news); no stored qrels set judges a "
-        "query of run BM25.dl22: ingest its collection's qrels with `irw ingest qrels FILE --name NAME`, then name it "
-        "with `--qrels NAME`\n")
+        "Error: no stored qrels set judges a query of run BM25.dl22 (this warehouse holds 2: covid, news): ingest its "
+        "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`\n")
 
 
 def test_the_python_api_says_so_too(mc):

@@ -214,7 +214,7 @@ def test_a_run_stored_under_a_name_of_its_own_has_its_next_night_named_after_it(
         (tmp_path / "2026-03-09" / system / "trec_results_covid.txt").write_text("".join(lines))
     result = covid("ingest", "run", *sorted((tmp_path / "2026-03-09").iterdir()))
     assert result.exit_code == 0, result.output
-    assert ("named BM25.covid.2026-03-09, system BM25: its tag rank is shared by 2 files of this batch, and run "
+    assert ("named BM25.covid.2026-03-09, system BM25: its tag rank is a placeholder, not a name, and run "
             "BM25.covid, read before from a file trec_results_covid.txt in a folder BM25, answers the same queries "
             "(an earlier version of this file)") in result.stderr, result.stderr
     runs = _runs(covid)

@@ -103,7 +103,7 @@ def test_both_layouts_one_command_per_folder_store_twelve_runs_with_their_system
         dl21 = results[1].stderr.splitlines()
         path = tmp_path / "runs" / "dl21" / names.format(system="BM25")
         assert dl21[0] == (f"{path}: named BM25.dl21, system BM25, from its file name and folder: its tag rank is "
-                           "shared by 2 files of this batch, and BM25 would clash (run BM25 holds other content)")
+                           "a placeholder, not a name, and BM25 would clash (run BM25 holds other content)")
 
 
 def test_several_folders_in_one_command_stay_apart(multi, tmp_path):
@@ -172,7 +172,7 @@ def test_one_collection_from_every_system_folder_is_named_by_the_folders(multi, 
         (f"{s}.trec_results_covid", s) for s in SYSTEMS}
     assert result.stderr.splitlines()[0] == (
         f"{paths[0]}: named BM25.trec_results_covid, system BM25, from its folder and file name: its tag rank is "
-        "shared by 2 files of this batch, and trec_results_covid would clash (2 other file(s) of this batch would "
+        "a placeholder, not a name, and trec_results_covid would clash (2 other file(s) of this batch would "
         "have it too); they answer the same queries (one collection), so the folder names the system")
     board = irw("report", "leaderboard", "--qrels", "covid", "-m", "nDCG@10", "--format", "csv")
     assert board.exit_code == 0, board.stderr

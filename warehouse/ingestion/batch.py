@@ -492,10 +492,12 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                 night_version(file)
             else:
                 file.name = file.short
-                if tag_count[file.tag] > 1:
-                    why = f"its tag {file.tag} is shared by {tag_count[file.tag]} files of this batch"
-                elif is_placeholder(file.tag):
+                # a placeholder is the reason whether or not other files share it (said either way, a
+                # file named so alone and in a batch read as two rules)
+                if is_placeholder(file.tag):
                     why = f"its tag {file.tag} is a placeholder, not a name"
+                elif tag_count[file.tag] > 1:
+                    why = f"its tag {file.tag} is shared by {tag_count[file.tag]} files of this batch"
                 else:
                     why = f"run {file.tag} (its tag) holds other content ({held_hint})"
                 file.note = f"{file.path}: named {file.name} from its file name: {why}"
