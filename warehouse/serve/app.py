@@ -484,7 +484,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                                                     system=c.systems or []),
                               notes=board.selection.notes() if board.selection is not None else [])
 
-            return await answer(request, kind, build, lambda: access.eval_command(qrels, [*c.shown_measures, COVERAGE_MEASURE]),
+            return await answer(request, kind, build,
+                                lambda: access.eval_command(qrels, [*c.shown_measures, COVERAGE_MEASURE]),
                                 may_store(qrels, c.measures))
         return handler
 

@@ -47,7 +47,8 @@ def unknown_run(db: Database, name: str, qrels: str | None = None, *, runs_comma
         import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
 
         return NotFoundError(f"no run named {said_name(name)}: {listed_name(name)} is a qrels set; choose it as the "
-                             f"qrels set (--qrels {shlex.quote(name)}), and runs by their names; `{runs_command}` lists them")
+                             f"qrels set (--qrels {shlex.quote(name)}), and runs by their names; `{runs_command}` lists "
+                             "them")
     names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
     if qrels is None and is_pattern(name):  # select_runs takes patterns; the commands calling run_ids take names
         matching = [run for run in names if fnmatch.fnmatchcase(run, name)]
