@@ -409,8 +409,8 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
             have = {r[0] for r in target.run_file("transfer/evaluated_measures.sql",
                                                   {"evaluation_id": target_eval, "run_id": target_run}).fetchall()}
             missing = [r for r in rows if r[0] not in have and not _defined_otherwise(r[0], r[3], defined)]
-            for measure, *_rest, definition_hash in rows:
-                if measure not in have and _defined_otherwise(measure, definition_hash, defined):
+            for measure, *_rest, definition_hash in rows:  # scores target holds of its own or not
+                if _defined_otherwise(measure, definition_hash, defined):
                     left_behind.setdefault(measure.split("(", 1)[0], set()).add(name)
             if not missing:
                 continue
