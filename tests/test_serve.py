@@ -98,7 +98,7 @@ def served(db: str | None, *options: str, log: Path, cwd: Path | None = None,
 @pytest.mark.parametrize("path, query, back", [
     ("/qrels/dl19", "?m=NOPE&baseline=BM25&page=1", "/qrels/dl19?baseline=BM25"),
     ("/qrels/dl19/runs/BM25", "?m=AP&m=P@x", "/qrels/dl19/runs/BM25"),
-    ("/qrels/dl19/history", "?m=nDGC@10&system=BM25", "/qrels/dl19/history?system=BM25"),
+    ("/qrels/dl19/history", "?m=nope@10&system=BM25", "/qrels/dl19/history?system=BM25"),
     ("/qrels/dl19/compare", "?run=BM25&run=BM25_RM3&m=Ap(rel=x)", "/qrels/dl19/compare?run=BM25&run=BM25_RM3"),
 ])
 def test_a_measure_mistyped_in_the_address_links_the_page_with_its_default_measures(dl19_server, path, query, back):
@@ -109,9 +109,18 @@ def test_a_measure_mistyped_in_the_address_links_the_page_with_its_default_measu
     assert f'<p><a id="back" href="{html_escape(back)}">Show this page with its default measures</a></p>' in page
     status, _, page = get(base + back)
     assert status == 200, page[-800:]
-    api = "/api" + path + ("/leaderboard" if path == "/qrels/dl19" else "")
-    status, _, data = get(base + api + query)  # JSON says the error, with no link to follow
-    assert status == 400 and "back" not in json.loads(data)
+    status, _, data = get(base + "/api" + path + ("/leaderboard" if path == "/qrels/dl19" else "") + query)
+    assert status == 400 and "back" not in json.loads(data)  # JSON says the error, with no link to follow
+
+
+def test_a_measure_s_typo_links_the_page_with_the_measure_meant(dl19_server):
+    base = dl19_server["base"]
+    status, _, page = get(base + "/qrels/dl19?m=AP&m=nDGC@10&baseline=BM25")
+    assert status == 400 and "did you mean nDCG@10?" in page
+    back = "/qrels/dl19?m=AP&m=nDCG%4010&baseline=BM25"
+    assert f'<p><a id="back" href="{html_escape(back)}">Show this page with nDCG@10</a></p>' in page, page[-600:]
+    status, _, page = get(base + back)
+    assert status == 200 and "nDCG@10" in page
 
 
 def test_a_port_in_use_is_said_before_serving_and_names_another(seeded_db):

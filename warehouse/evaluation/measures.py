@@ -693,8 +693,18 @@ def parse(spec: str, builtin_only: bool = False, compat: int = 9) -> list[Measur
         if not str(exc).startswith("unknown measure"):
             raise
         hint = suggestion(spec)
-        raise MeasureError(f"unknown measure {spec!r}; " + (f"did you mean {hint}? " if hint else "")
-                           + listing_pointer()) from None
+        error = MeasureError(f"unknown measure {spec!r}; " + (f"did you mean {hint}? " if hint else "")
+                             + listing_pointer())
+        if hint and [m.name for m in _parse_quietly(hint, compat)] == [hint]:
+            error.meant = (spec, hint)  # one measure: irw serve's error page links the page with it
+        raise error from None
+
+
+def _parse_quietly(spec: str, compat: int) -> list:
+    try:
+        return _parse_exact(spec, compat)
+    except MeasureError:
+        return []
 
 
 def listing_pointer() -> str:

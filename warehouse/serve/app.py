@@ -277,8 +277,13 @@ def _way_back(exc: IrwError, request: Request | None) -> tuple[str, str] | None:
     measures (a typo in the address bar left the user a message naming `irw measures`, a command)."""
     if request is None or not isinstance(exc, MeasureError) or "m" not in request.query_params:
         return None
-    kept = [(key, value) for key, value in request.query_params.multi_items() if key not in ("m", "page")]
     path = request.scope.get("raw_path", b"").decode("latin-1") or quote(request.url.path)  # as the user sent it
+    items = [(key, value) for key, value in request.query_params.multi_items() if key != "page"]
+    typed, meant = getattr(exc, "meant", (None, None))  # a typo of one measure's name: that measure instead
+    if typed is not None and any(key == "m" and value.strip() == typed for key, value in items):
+        fixed = [(key, meant if key == "m" and value.strip() == typed else value) for key, value in items]
+        return f"{path}?{urlencode(fixed)}", f"this page with {meant}"
+    kept = [(key, value) for key, value in items if key != "m"]
     return path + ("?" + urlencode(kept) if kept else ""), "this page with its default measures"
 
 
