@@ -165,3 +165,15 @@ def test_the_history_page_fits_the_screen(browser, pages, width):
     verdicts = page.js("Array.from(document.querySelectorAll('table.system-history tbody tr'))"
                        ".map(r => r.cells[7].textContent.trim())")
     assert verdicts == ["first run", "\u25b2 significantly better", "\u25bc significantly worse"], json.dumps(verdicts)
+
+
+def test_a_flagged_run_keeps_its_system_s_marker_shape():
+    """The overview of every system drew a flagged run as a circle, whatever its system's marker
+    (a walk: a flagged square read as another system's dot); the flag is its colour."""
+    day = dt.datetime(2026, 1, 1)
+    points = [(day + dt.timedelta(days=i), value, f"run {i}", flagged)
+              for i, (value, flagged) in enumerate([(0.3, False), (0.4, False), (0.2, True), (0.1, False)])]
+    chart = charts.history_chart(points, title="t", y_label="AP", systems=["A", "B", "B", "A"])
+    shape_of = [re.sub(r"[-0-9.,\s]", "", p.d) for p in chart.points]  # the path's commands, not its numbers
+    assert [p.css.split()[0] for p in chart.points] == ["marker", "marker", "flagged", "marker"]
+    assert shape_of[2] == shape_of[1] != shape_of[0] == shape_of[3], shape_of

@@ -585,9 +585,9 @@ def history_chart(points: Sequence[tuple[dt.datetime, float, str, bool]], *, tit
     system_index = {name: i for i, name in enumerate(sorted(set(systems or ())))}
     styles = []
     for index, (_, _, _, flagged) in enumerate(points):
-        if systems is not None and not flagged:
+        if systems is not None:  # a flagged run keeps its system's shape: its colour says it is flagged
             series = system_index[systems[index]]
-            styles.append((f"marker {series_class(series)}", series_shape(series)))
+            styles.append(("flagged" if flagged else f"marker {series_class(series)}", series_shape(series)))
         else:
             styles.append(("flagged" if flagged else "run", "circle"))
     x_ticks, drawn, best_path = _history_drawing(points, times, styles, t0, t1, y, WIDTH, with_time)
