@@ -275,7 +275,7 @@ def test_trec_eval_s_long_names_version_and_end_of_options(capsys, tmp_path, mon
     assert trec_eval.main(["-m", "map", "qrels", "./-run"]) == 0
     assert capsys.readouterr().out == "map                   \tall\t0.5000\n"
     assert trec_eval.main(["-v"]) == 0
-    assert capsys.readouterr().err.startswith("trec_eval version 9.0.8")
+    assert capsys.readouterr().err.startswith("trec_eval version 9.0.7")
     assert trec_eval.main(["--nope", "qrels", "./-run"]) == 2
     assert capsys.readouterr().err == f"Error: unrecognized arguments: --nope\nError: {trec_eval.USAGE}\n"
     assert trec_eval.main(["-M0", "qrels", "./-run"]) == 2

@@ -157,7 +157,7 @@ def test_a_bad_measure_is_a_bad_argument_exit_2(conformance, capsys, measure, sa
 
 def test_version_says_the_trec_eval_version_compat_follows(capsys):
     """trec_eval's line alone (a script reads its third field); `irw --version` says irw's."""
-    assert _both(["-v"], capsys) == (0, "", "trec_eval version 9.0.8\n")
-    assert _both(["-v", "--compat", "10"], capsys) == (0, "", "trec_eval version 10.0-rc2\n")
-    assert _both(["--compat=10", "--version"], capsys)[2] == "trec_eval version 10.0-rc2\n"
+    assert _both(["-v"], capsys) == (0, "", "trec_eval version 9.0.7\n")
+    assert _both(["-v", "--compat", "10"], capsys) == (0, "", "trec_eval version 10.0-rc3\n")
+    assert _both(["--compat=10", "--version"], capsys)[2] == "trec_eval version 10.0-rc3\n"
     assert _both(["-v", "--compat", "11"], capsys)[0] == 2

@@ -78,7 +78,7 @@ class Flag:
 FLAGS: tuple[Flag, ...] = (
     Flag(("-h", "--help"), None, "print this help and exit", {"action": "store_true"}),
     Flag(("-v", "--version"), None, "print trec_eval's line to stderr, as trec_eval does, for the version followed\n"
-         "(`trec_eval version 9.0.8`; 10.0-rc2, 10.0's VERSIONID, with --compat 10), and\n"
+         "(`trec_eval version 9.0.7`, as tag v9.0.8's binary prints it; 10.0-rc3 with --compat 10), and\n"
          "exit; `irw --version` prints irw's",
          {"action": "store_true"}),
     Flag(("-q", "--query_eval_wanted"), None, 'print the value of every measure for every query, then the summary ("all")',
@@ -700,9 +700,10 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
         out.write("".join(blocks[name] for name in names))
 
 
-# what `trec_eval -v` prints after "trec_eval version ", by --compat: its Makefile's VERSIONID, 9.0.8 at
-# tag v9.0.8 and 10.0-rc2 in 10.0's (the one with rbp, unj and gain_init.c)
-TREC_EVAL_VERSIONS = {9: "9.0.8", 10: "10.0-rc2"}
+# what `trec_eval -v` prints after "trec_eval version ", by --compat: what the binaries behind the
+# conformance outputs print (../shared/conformance/dl19-passage/SOURCE.txt): tag v9.0.8's Makefile still
+# says VERSIONID 9.0.7, and 10.0 (HEAD f4253652, with rbp, unj and gain_init.c) 10.0-rc3
+TREC_EVAL_VERSIONS = {9: "9.0.7", 10: "10.0-rc3"}
 
 
 def _compat_of(argv: list[str]) -> int:
