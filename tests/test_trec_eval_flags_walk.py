@@ -130,3 +130,16 @@ def test_the_other_prefs_format_hints_at_the_r_value(conformance, capsys):
     assert (status, out) == (1, "")
     assert "looks like a preference file" in err and "give -R prefs to read preference judgments" in err, err
     assert "--qrels-format" not in err and "irw ingest" not in err
+
+
+@pytest.mark.conformance
+def test_a_file_taken_as_the_measure_is_said_so(conformance, capsys):
+    """`irw trec-eval -m qrels run` (the measure forgotten): -m took the qrels file, and the error
+    said only that a run file is required (a walk)."""
+    qrels, run = _files(conformance)
+    status, out, err = _both(["-m", qrels, run], capsys)
+    assert (status, out) == (2, "")
+    assert err.splitlines()[0] == (f"Error: at least one run file is required (-m took {qrels}, a file, as its "
+                                   "measure: give -m a measure, -m map)"), err
+    status, _, err = _both(["-m", "map", qrels], capsys)  # a measure given: said as before
+    assert status == 2 and err.splitlines()[0] == "Error: at least one run file is required", err

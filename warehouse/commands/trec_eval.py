@@ -282,8 +282,11 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
     ns = _parser().parse_intermixed_args(argv)
     files = [*([ns.qrels] if ns.qrels is not None else []), *ns.runs, *after]
     if len(files) < 2:
+        # `-m qrels run`: -m took the qrels file for its measure, leaving one file (a walk's slip)
+        taken = [value for value in ns.m or () if os.path.isfile(value)]
+        said = (f" (-m took {taken[0]}, a file, as its measure: give -m a measure, -m map)" if taken else "")
         raise UsageError.of_lines([f"{'a qrels file and ' if not files else ''}at least one run file "
-                                   f"{'are' if not files else 'is'} required", USAGE])
+                                   f"{'are' if not files else 'is'} required{said}", USAGE])
     ns.qrels, ns.runs = files[0], files[1:]
     if ns.M is not None and ns.M < 1:
         raise UsageError(f"-M takes the number of documents to keep per query, at least 1, not {ns.M}")
