@@ -118,7 +118,8 @@ FLAGS: tuple[Flag, ...] = (
          "ndcg.1=3,2=9; of a family's lists, the first is read, as trec_eval reads them), its\n"
          "sets official, all_trec and set (all_prefs, prefs, qrels_jg with -R), or ir_measures\n"
          "names (AP, P@10, nDCG@10, R@1000, RR, SetF(beta=0.5)), printed with trec_eval's names,\n"
-         "each of them (-m P@5 -m P@10 as -m P.5,10). `irw measures` lists every measure.",
+         "each of them (-m P@5 -m P@10 as -m P.5,10); irw's own, which trec_eval lacks (Judged@10),\n"
+         "in its form (judged_10). `irw measures` lists every measure.",
          {"action": "append", "default": []}, repeatable=True),
     Flag(("--compat",), "9|10", "follow trec_eval 9.0.8 (default: float32 score ties, floor(x*R + 0.9) for\n"
          "interpolated precision) or 10.0 (double scores, round(x*R), rbp, unj)",
