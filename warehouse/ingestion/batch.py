@@ -530,12 +530,12 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             night_version(file)
             continue
         if not rivals and not held:
-            other_night = (_other_night_version(file, folder, runs_read_from, run_source, run_queries)
-                           if runs_read_from and run_source and run_queries else None)
+            other_night = (_other_night_version(file, folder, runs_read_from, run_queries)
+                           if runs_read_from and run_queries else None)
             if other_night:
                 # a night's folder holding only what changed: no other file to share a prefix with
                 # (run.dl19.BM25.txt alone is not BM25), so the name its file had on another night says
-                (_run_id, earlier_name, earlier_system), earlier_night = other_night
+                earlier_name, earlier_system, earlier_night = other_night
                 file.name, file.system = f"{earlier_system}.{folder}", earlier_system
                 file.note = (f"{file.path}: named {file.name}, system {earlier_system}: {not_tag}, and run "
                              f"{earlier_name} of system {earlier_system}, read before from a file {file.path.name} "
@@ -603,19 +603,17 @@ def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], l
 
 
 def _other_night_version(file: _File, folder: str, runs_read_from: Callable[[str], list[tuple]],
-                         run_source: Callable[[int], str | None],
-                         run_queries: Callable[[int], frozenset]) -> tuple[tuple, str] | None:
-    """((run_id, name, system), night) of the latest stored run read from a file of this file's name
-    in the folder of another night (a folder named by a date), answering the same queries (one
+                         run_queries: Callable[[int], frozenset]) -> tuple[str, str, str] | None:
+    """(name, system, night) of the latest stored run read from a file of this file's name in the
+    folder of another night (a folder named by a date), answering the same queries (one
     collection), when this file's folder is a night's too; else None."""
     if ingest.night_of(folder) is None:
         return None
-    for row in reversed(runs_read_from(f"/{file.path.name}")):
-        source = run_source(row[0])
-        night = Path(source).parent.name if source is not None else None
-        if (night is not None and night != folder and ingest.night_of(night) is not None
-                and _one_collection(file.queries, run_queries(row[0]))):
-            return tuple(row), night
+    for run_id, name, system, source in reversed(runs_read_from(f"/{file.path.name}")):
+        night = Path(source).parent.name
+        if (night != folder and ingest.night_of(night) is not None
+                and _one_collection(file.queries, run_queries(run_id))):
+            return name, system, night
     return None
 
 

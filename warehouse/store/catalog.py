@@ -185,9 +185,9 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
                       if (judged := [name for name in names if name in outright])}
             if by_set and max(map(len, by_set.values())) < len(named):  # each `--qrels X` leaves one unjudged
                 raise UsageError(_named_runs_apart(named, by_set))
-        if not judging:  # no --qrels helps: said first, with the sets there are (a walk read "name the qrels set")
-            raise UsageError(_judging_qrels(chosen, judging, stored=names))
-        raise UsageError(f"{message}; {_judging_qrels(chosen, judging)}")
+        hint = _judging_qrels(chosen, judging, names)
+        # no set judges them: no --qrels helps, so that is said first (a walk read "name the qrels set")
+        raise UsageError(hint if not judging else f"{message}; {hint}")
     stored = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
     judging = judging_qrels(db, stored) if stored else []
     if not judging:  # no run yet, or none judged: the sets are all there is to say
@@ -215,13 +215,13 @@ def _judging_qrels_rows(db: Database, runs: Sequence[str]) -> list[tuple]:
     return db.run_file("catalog/judging_qrels.sql").fetchall()
 
 
-def _judging_qrels(chosen: "RunSelection", judging: Sequence[tuple[str, int]], stored: Sequence[str] = ()) -> str:
+def _judging_qrels(chosen: "RunSelection", judging: Sequence[tuple[str, int]], stored: Sequence[str]) -> str:
     """Which stored qrels sets judge the chosen runs (judging: judging_qrels of them), said as the
     hint of qrels_name's error; when none does, stored (the sets there are) is said with it."""
     count = len(chosen)
     runs = f"run {listed_name(chosen[0])}" if count == 1 else f"the {count:,} runs chosen"
     if not judging:
-        held = f" (this warehouse holds {len(stored)}: {', '.join(map(listed_name, stored))})" if stored else ""
+        held = f" (this warehouse holds {len(stored)}: {', '.join(map(listed_name, stored))})"
         return (f"no stored qrels set judges a query of {runs}{held}: ingest {'its' if count == 1 else 'their'} "
                 "collection's qrels with `irw ingest qrels FILE --name NAME`, then name it with `--qrels NAME`")
     return _qrels_choices(judging, count, runs)

@@ -408,10 +408,12 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
                                    {"evaluation_id": source_eval, "run_id": source_run_ids[name]}).fetchall()
             have = {r[0] for r in target.run_file("transfer/evaluated_measures.sql",
                                                   {"evaluation_id": target_eval, "run_id": target_run}).fetchall()}
-            missing = [r for r in rows if r[0] not in have and not _defined_otherwise(r[0], r[3], defined)]
-            for measure, *_rest, definition_hash in rows:  # scores target holds of its own or not
-                if _defined_otherwise(measure, definition_hash, defined):
-                    left_behind.setdefault(measure.split("(", 1)[0], set()).add(name)
+            missing = []
+            for row in rows:
+                if _defined_otherwise(row[0], row[3], defined):  # said whether target holds scores of it or not
+                    left_behind.setdefault(row[0].split("(", 1)[0], set()).add(name)
+                elif row[0] not in have:
+                    missing.append(row)
             if not missing:
                 continue
             for measure, _, _, definition_hash in missing:
