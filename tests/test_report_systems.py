@@ -83,7 +83,7 @@ def test_each_value_is_trec_eval_s_and_the_mean_is_over_every_set(db, data):
     assert means == sorted(means, reverse=True) and [row["rank"] for row in rows] == ["1", "2", "3"]
     assert rows[0]["system"] == "SPLADE_P_P_ENSEMBLE_DISTIL"
     # DL 2022's runs have no qrels: left out, and said so
-    assert ("# 3 runs left out: no qrels set of the table judges a query of them (BM25.dl22, BM25_RM3.dl22, "
+    assert ("# 3 runs left out: no qrels set of the table judges them (BM25.dl22, BM25_RM3.dl22, "
             "SPLADE_P_P_ENSEMBLE_DISTIL.dl22)") in result.stderr.splitlines()
 
 
@@ -140,7 +140,7 @@ def test_mistakes_say_what_to_do(db, tmp_path):
     assert "the systems table shows one measure, and 2 were given (nDCG@10, AP): name one (-m nDCG@10)" in result.stderr
     result = irw("report", "systems", "*.dl22", "--qrels", "covid", "-f", "table", "--db", db)
     assert result.exit_code == 1
-    assert "qrels 'covid' judges no query of the 3 runs chosen" in result.stderr
+    assert "qrels 'covid' judges none of the 3 runs chosen" in result.stderr
     result = irw("report", "systems", "--db", db)
     assert result.exit_code == 2 and "write the report with -o FILE" in result.stderr
     # runs and no qrels: nothing to put in a column

@@ -340,7 +340,7 @@ class Warehouse:
 
         runs and systems choose the runs as select_runs() does: names and shell-style patterns
         (None: every stored run), of these systems; the runs a pattern, a system or the default
-        chose that qrels judges no query of are left out (the result's `selection` says which).
+        chose that qrels does not judge are left out (the result's `selection` says which).
         qrels None: the only stored qrels set (as qrels_name(); several are an error naming them).
         options are Settings fields: level, depth, judged_only, complete, compat, norel.
         recompute=True computes the scores again and replaces the stored ones. A run and measure
@@ -378,7 +378,7 @@ class Warehouse:
                 **options: Any):
         """Paired significance tests as `irw compare` makes them (the only qrels set by default;
         options are Settings fields). runs and systems choose the runs as select_runs() does (every
-        stored run that qrels judges a query of by default; the result's `selection` says which were
+        stored run that qrels judges by default; the result's `selection` says which were
         left out). The result converts like a table (to_pandas() ...) and prints as a paper table
         with to_latex() / to_markdown()."""
         from warehouse import reports

@@ -4,10 +4,12 @@
 -- Grain: one row per stored qrels set that judges at least one chosen run: its name, how many of
 -- the chosen runs it judges and their names (by name); most runs judged first, then by name.
 -- Inputs: run_selectors (temporary, loaded by qrels_name: the chosen runs' exact names in text),
--- runs, run_queries, qrels, qrels_sets.
+-- runs, run_queries, qrels, qrels_sets, judged_run_rows (through the rule).
 -- trec_eval: none (catalog: it names the qrels sets for a hint; no measure reads it).
--- A set judges a run when it judges at least one of the run's queries (run_queries, stored at
--- ingest: no run rows are read), as `irw runs` (judged_by) and `--qrels X` selection read it.
+-- Which set judges a run is catalog/judging_rule.sql, composed here, as `irw runs` (judged_by) and
+-- `--qrels X` selection read it: the candidates are the sets judging one of the run's queries
+-- (run_queries, stored at ingest: no run rows are read), and the rule keeps those judging a
+-- document it retrieved (where any does).
 with chosen as (
     select r.run_id
     from run_selectors as s
@@ -21,13 +23,28 @@ judged_queries as (
     from qrels
 ),
 
-judged as (
+judging_pairs as (
     select distinct
         j.qrels_set_id,
         rq.run_id
     from run_queries as rq
     inner join judged_queries as j on j.query_id = rq.query_id
     where rq.run_id in (select run_id from chosen)
+),
+
+judging_candidates as (
+    select
+        run_id,
+        qrels_set_id,
+        count(*) over (partition by run_id) > 1 as shared
+    from judging_pairs
+),
+
+judged as (
+    select
+        kept.run_id,
+        kept.qrels_set_id
+    from "catalog/judging_rule.sql" as kept
 )
 
 select

@@ -160,8 +160,8 @@ NumDocsOption = Annotated[int, typer.Option(
 SystemOption = Annotated[Optional[List[str]], typer.Option(
     "--system", help="Only the runs of this system; repeatable.")]
 RUNS_HELP = ("Stored run names and shell-style patterns ('BM25*'; case-sensitive) (default: every stored run); "
-             "with --qrels, the runs a pattern, --system or the default chose that it judges no query of are "
-             "left out.")
+             "with --qrels, the runs a pattern, --system or the default chose that it does not judge are left "
+             "out (irw runs shows which sets judge each run).")
 
 
 class TestName(str, Enum):
@@ -513,8 +513,8 @@ def _report_ingest(result) -> None:
 @app.command("runs")
 def runs(
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
-    qrels: Annotated[Optional[str], _qrels_option(help="Only the runs this stored qrels set judges a query "
-                                                       "of.")] = None,
+    qrels: Annotated[Optional[str], _qrels_option(help="Only the runs this stored qrels set judges (a query "
+                                                       "and, where any set does, a document of each).")] = None,
     system: SystemOption = None,
     db: DbOption = DEFAULT_DB,
     fmt: FormatOption = OutputFormat.table,
@@ -1066,7 +1066,7 @@ def report_leaderboard(
 ) -> None:
     """The stored runs on one qrels set, ranked, with significance against a baseline.
 
-    Every run the qrels set judges a query of, by default."""
+    Every run the qrels set judges, by default."""
     from warehouse import reports
 
     with reported_errors():
@@ -1129,7 +1129,7 @@ def report_compare(
     runs: Annotated[Optional[List[str]], typer.Argument(
         help="Stored run names and shell-style patterns ('BM25*'), two runs or more, or one with --baseline "
              "(default: every stored run, as irw compare); with --qrels, the runs a pattern, --system or the "
-             "default chose that it judges no query of are left out.")] = None,
+             "default chose that it does not judge are left out.")] = None,
     qrels: QrelsOption = None,
     system: SystemOption = None,
     output: OutputOption = None,
@@ -1184,7 +1184,7 @@ def report_systems(
     *,
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
     qrels: Annotated[Optional[List[str]], _qrels_option(help=(
-        "Qrels set, a column; repeatable, in the order given (default: every stored set that judges a query of "
+        "Qrels set, a column; repeatable, in the order given (default: every stored set that judges one of "
         "the runs chosen, by name)."))] = None,
     output: OutputOption = None,
     measure: Annotated[List[str], _measure_option("The measure of the table (one).")] = ["AP"],  # noqa: B006 (typer reads it)

@@ -368,7 +368,10 @@ class Evaluator:
         except ReadOnlyError:
             # no evaluation ran here to count a run's unjudged queries: the catalog says which it has
             # none of (else a reader was told to compute scores no one can)
-            unjudged = [run for run in run_ids if qrels not in dict(catalog.judging_qrels(self.db, [run]))]
+            # (by query ids: a run whose ids qrels judges, but whose documents another set does, is
+            # evaluated as trec_eval would, its values 0, so its scores are missing as any run's are)
+            chosen = catalog.select_runs(self.db, list(run_ids), qrels=qrels)
+            unjudged = [run for run in run_ids if run in chosen.named_unjudged and run not in chosen.other_collection]
             if unjudged:
                 raise MeasureValueError.of_lines([
                     f"run {catalog.listed_name(run)} has no query judged in qrels {catalog.listed_name(qrels)}: no "

@@ -20,7 +20,8 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
   2. the tag, unless it is a placeholder (PLACEHOLDER_TAGS, or digits, or Q and digits), another file
      of the batch has it, or a stored run of that name holds other bytes and replace is off;
   3. a folder whose files answer different queries (two files share a collection when they share
-     at least half the queries of the smaller) holds one system's runs of several collections: the
+     at least half the queries of the smaller and, where their documents can tell, one of the
+     documents they rank first for a query: _one_collection) holds one system's runs of several collections: the
      run is {folder}.{short} and its system the folder (BM25/trec_results_dl21.txt: BM25.dl21,
      system BM25);
   4. otherwise the file is one system's run: {short}, its system {short}; when that name is another
@@ -354,7 +355,8 @@ def _check(db: Database, file: _File, staged: list[Path]) -> None:
         file.sha = text_sha
         if _known(db, file, text_sha):
             return
-    file.queries = frozenset(r[0] for r in db.staging.run_file("ingest/staged_query_ids.sql").fetchall())
+    rows = db.staging.run_file("ingest/staged_queries.sql").fetchall()
+    file.queries = Answered([query for query, _top in rows], [(query, doc) for query, top in rows for doc in top])
 
 
 def _known(db: Database, file: _File, sha: str) -> bool:
@@ -373,8 +375,7 @@ def _known_queries(db: Database, files: list[_File]) -> None:
     pending = {ingest.placed_folder(f.path) for f in files if f.tag is not None and not f.known_as}
     for file in files:
         if file.known_as and file.queries is None and ingest.placed_folder(file.path) in pending:
-            file.queries = frozenset(row[0] for row in db.run_file("catalog/run_query_ids.sql",
-                                                                   {"run_id": file.known_id}).fetchall())
+            file.queries = stored_answers(db, file.known_id)
 
 
 def _folder(path: Path) -> str:
@@ -390,12 +391,62 @@ def _fields(file: _File) -> dict[str, str]:
             "folder": _folder(file.path)}
 
 
+class Answered(frozenset):
+    """The query ids a run answers (a frozenset, as the naming rule compares them), carrying `top`,
+    the (query, document) pairs of the ten documents it ranks first for each: two runs of one
+    collection rank some of the same documents first, two collections whose query ids coincide
+    (BEIR's trec-covid and webis-touche2020 both number theirs 1..49) none. A plain frozenset (the
+    files Spark read) carries no documents, and its query ids alone decide."""
+
+    top: frozenset
+
+    def __new__(cls, queries: Iterable[str], top: Iterable[tuple[str, str]]) -> "Answered":
+        answered = super().__new__(cls, queries)
+        answered.top = frozenset(top)
+        return answered
+
+
+def stored_answers(db: Database, run_id: int) -> Answered:
+    """What a stored run answers, as _check reads it of a staged file."""
+    queries = [row[0] for row in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall()]
+    return Answered(queries, db.run_file("catalog/run_top_documents.sql", {"run_id": run_id}).fetchall())
+
+
 def _one_collection(queries: frozenset | None, other: frozenset | None) -> bool:
     """Whether two runs answer one collection's queries: they share at least half the queries of
-    the smaller. Unknown or no queries tell nothing."""
+    the smaller and, where both carry their top documents (Answered), one of those for a query they
+    share. Unknown or no queries tell nothing."""
     if not queries or not other:
         return False
-    return len(queries & other) * 2 >= min(len(queries), len(other))
+    return len(queries & other) * 2 >= min(len(queries), len(other)) and not _ids_alike(queries, other)
+
+
+def _ids_alike(queries: frozenset | None, other: frozenset | None) -> bool:
+    """Whether two runs share half the query ids of the smaller but none of the documents they
+    rank first: two collections numbering their queries alike."""
+    return (bool(queries) and bool(other) and len(queries & other) * 2 >= min(len(queries), len(other))
+            and _same_documents(queries, other) is False)
+
+
+# The (query, document) pairs each of two runs must rank first over the queries they share before
+# their documents may say "two collections": ten queries' top ten. Two runs of one collection share
+# some of so many (BEIR's trec-covid and webis-touche2020 runs: 490 each, none shared), while two
+# runs of a few documents may share none by chance (q1 -> d1 and q1 -> d2 are one collection).
+DOCUMENTS_TO_TELL = 100
+
+
+def _same_documents(queries: frozenset, other: frozenset) -> bool | None:
+    """Whether two runs rank one of the same documents first for a query they share (None: one of
+    them carries no documents, or too few to tell: DOCUMENTS_TO_TELL)."""
+    top, other_top = getattr(queries, "top", None), getattr(other, "top", None)
+    if top is None or other_top is None:
+        return None
+    shared = queries & other
+    own = {pair for pair in top if pair[0] in shared}
+    theirs = {pair for pair in other_top if pair[0] in shared}
+    if min(len(own), len(theirs)) < DOCUMENTS_TO_TELL:
+        return None
+    return not own.isdisjoint(theirs)
 
 
 def _several_collections(group: list[_File]) -> bool:
@@ -551,15 +602,20 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         night = ingest.night_of(folder) is not None  # a night's folder names no system: its file names do
         same = [other for other in rivals
                 if not night and _folder(other.path) != folder and _one_collection(file.queries, queries_of(other))]
+        # the same query ids, but none of the same documents ranked first: another collection's
+        # (said in the note, where a reader would expect the folder to name the system)
+        alike = [other for other in rivals
+                 if not night and _folder(other.path) != folder and _ids_alike(file.queries, queries_of(other))]
         stored_same = False
         if held and run_source and run_queries and not night and not any(o.known_as == file.name for o in rivals):
             run_id = stored(file.name)[0]
             source = run_source(run_id)
             # a stored run's source is its resolved path: read from a folder of this name, through a
             # link or not
-            stored_same = (source is not None
-                           and Path(source).parent.name not in (folder, file.path.resolve().parent.name)
-                           and _one_collection(file.queries, run_queries(run_id)))
+            elsewhere = source is not None and Path(source).parent.name not in (folder, file.path.resolve().parent.name)
+            stored_same = elsewhere and _one_collection(file.queries, run_queries(run_id))
+            if elsewhere and _ids_alike(file.queries, run_queries(run_id)):
+                alike.append(None)  # the stored run
         if same or stored_same:
             total = len(rivals) + (held and not any(o.known_as == file.name for o in rivals))
             count = len(same) + stored_same
@@ -576,6 +632,11 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         else:
             file.name, file.system = f"{file.short}.{folder}", file.short
             file.note = f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: {why}"
+            if alike:
+                who, ranks = (("that run answers", "ranks") if alike == [None] else ("that file answers", "ranks")
+                              if len(alike) == 1 else (f"{len(alike)} of them answer", "rank"))
+                file.note += (f"; {who} the same query ids but {ranks} none of the same documents first (another "
+                              "collection, numbering its queries alike), so the file names the system")
             if night:
                 file.note += (f"; {folder} is a date, so the folder holds one night's runs and the file names the "
                               "system (history follows it)")
@@ -693,8 +754,13 @@ def _other_collection_clash(file: _File, held_queries: frozenset, named: bool, t
     shared = len(file.queries & held_queries)
     rename = ("give it another name with --name" if named or not template
               else _template_hint(template, instead))
-    return (f"{file.path}: run {file.name} already exists and answers other queries (it shares {shared} of this "
-            f"file's {len(file.queries)}: another collection's run, it seems); {rename}; `--replace` would replace "
+    if shared * 2 >= min(len(file.queries), len(held_queries)):  # the ids agree: the documents told them apart
+        other = (f"answers {shared} of this file's {len(file.queries)} query ids but ranks none of the same documents "
+                 "first (another collection's run, numbering its queries alike, it seems)")
+    else:
+        other = (f"answers other queries (it shares {shared} of this file's {len(file.queries)}: another "
+                 "collection's run, it seems)")
+    return (f"{file.path}: run {file.name} already exists and {other}; {rename}; `--replace` would replace "
             "that run and drop every score computed from it")
 
 
@@ -891,8 +957,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
 
         def run_queries(run_id: int) -> frozenset:
             if run_id not in queries_cache:
-                queries_cache[run_id] = frozenset(
-                    row[0] for row in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall())
+                queries_cache[run_id] = stored_answers(db, run_id)
             return queries_cache[run_id]
 
         def run_source(run_id: int) -> str | None:

@@ -54,7 +54,7 @@ def compare_page(wh: Warehouse, runs: str | Sequence[str], qrels: str, measures:
                  settings: Settings | None = None, stats: StatsSettings | None = None) -> ComparePage:
     """A few runs side by side. runs and systems choose them as Warehouse.select_runs does (names
     and shell-style patterns, of these systems; the runs a pattern or system chose that qrels
-    judges no query of are left out: the comparison's `selection` says which)."""
+    does not judge are left out: the comparison's `selection` says which)."""
     settings = settings or Settings()
     stats = stats or StatsSettings()
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)

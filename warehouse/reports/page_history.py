@@ -163,7 +163,7 @@ def history(wh: Warehouse, qrels: str, measure: str | Sequence[str] = "AP", *, r
 
     runs and systems choose the runs as Warehouse.select_runs does: names and shell-style
     patterns (default: every stored run), of these systems; the runs a pattern, a system or the
-    default chose that qrels judges no query of are left out (HistoryPage.selection says which)."""
+    default chose that qrels does not judge are left out (HistoryPage.selection says which)."""
     settings = settings or Settings()
     given = [measure] if isinstance(measure, str) else list(measure)
     refuse_several(given, settings, "the history follows one measure")

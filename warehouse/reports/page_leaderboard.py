@@ -166,7 +166,7 @@ def leaderboard(wh: Warehouse, qrels: str, measures: Sequence[str] | None = None
 
     runs and systems choose the runs as Warehouse.select_runs does: names and shell-style
     patterns (default: every stored run), of these systems; the runs a pattern, a system or the
-    default chose that qrels judges no query of are left out (Leaderboard.selection says which).
+    default chose that qrels does not judge are left out (Leaderboard.selection says which).
     A baseline not chosen is added."""
     settings = settings or Settings()
     stats = stats or StatsSettings()

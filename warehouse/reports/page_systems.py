@@ -109,8 +109,8 @@ class SystemsPage(Tabular):
                          f"{', ...' if count > 5 else ''})")
         if self.left_out:
             count = len(self.left_out)
-            notes.append(f"{count:,} {'run' if count == 1 else 'runs'} left out: no qrels set of the table judges a "
-                         f"query of {'it' if count == 1 else 'them'} "
+            notes.append(f"{count:,} {'run' if count == 1 else 'runs'} left out: no qrels set of the table judges "
+                         f"{'it' if count == 1 else 'them'} "
                          f"({', '.join(map(listed_name, self.left_out[:5]))}{', ...' if count > 5 else ''})")
         return notes
 
@@ -135,7 +135,7 @@ def chosen_columns(wh: Warehouse, qrels: str | Sequence[str] | None = None, runs
     for name in wanted_sets:
         catalog.qrels_set_id(wh.db, name)  # a set not stored: NotFoundError naming the stored ones
         if name not in judged:
-            raise NotFoundError(f"qrels {said_name(name)} judges no query of the {plural(len(chosen), 'run')} chosen: "
+            raise NotFoundError(f"qrels {said_name(name)} judges none of the {plural(len(chosen), 'run')} chosen: "
                                 "check that runs and qrels are of the same collection (`irw runs` shows which "
                                 "qrels sets judge each run)")
     columns = wanted_sets or sorted(judged)
@@ -151,7 +151,7 @@ def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | 
     """Each system's latest run on each qrels set, on one measure, and the system's mean over the
     sets, ranked by it (a system without a run judged by every set has no mean and comes last).
 
-    qrels: the sets, the columns in this order (default: every stored set that judges a query of a
+    qrels: the sets, the columns in this order (default: every stored set that judges a
     chosen run, by name). runs and systems choose the runs as Warehouse.select_runs does (default:
     every stored run); a run no set judges is left out (SystemsPage.left_out). Scores not stored
     yet are computed and stored, as every report does."""

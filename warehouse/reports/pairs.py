@@ -351,7 +351,7 @@ def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measure
 
     runs and systems choose the runs as Warehouse.select_runs does: names and shell-style patterns
     (None: every stored run), of these systems; runs a pattern, system or the default chose that
-    qrels judges no query of are left out (Comparison.selection says which)."""
+    qrels does not judge are left out (Comparison.selection says which)."""
     selection = catalog.select_runs(wh.db, runs, systems=systems, qrels=qrels)
     catalog.require_baseline(wh.db, baseline, qrels)
     names = compared_runs(selection, baseline)

@@ -62,7 +62,7 @@ def unknown_run(db: Database, name: str, qrels: str | None = None, *, runs_comma
 
 
 def _judged_runs_of_system(db: Database, system: str, qrels: str) -> list[str]:
-    """The stored runs of a system that qrels judges a query of (none: [])."""
+    """The stored runs of a system that qrels judges (none: [])."""
     try:
         return list(select_runs(db, None, systems=[system], qrels=qrels))
     except NotFoundError:  # qrels judges none of them
@@ -197,20 +197,20 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
 
 
 def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
-    """(name, how many of runs it judges) of each stored qrels set judging a query of one of runs
-    (exact names), most runs judged first."""
+    """(name, how many of runs it judges) of each stored qrels set judging one of runs (exact
+    names: sql/catalog/judging_rule.sql), most runs judged first."""
     return [(name, count) for name, count, _names in _judging_qrels_rows(db, runs)]
 
 
 def judged_runs_by_set(db: Database, runs: Sequence[str]) -> dict[str, list[str]]:
-    """{qrels set: the runs (exact names) it judges a query of, by name} of each stored qrels set
+    """{qrels set: the runs (exact names) it judges, by name} of each stored qrels set
     judging one of runs, most runs judged first."""
     return {name: list(names) for name, _count, names in _judging_qrels_rows(db, runs)} if runs else {}
 
 
 def _judging_qrels_rows(db: Database, runs: Sequence[str]) -> list[tuple]:
-    """(name, how many of runs it judges, their names) of each stored qrels set judging a query of
-    one of runs (exact names), most runs judged first."""
+    """(name, how many of runs it judges, their names) of each stored qrels set judging one of runs
+    (exact names), most runs judged first."""
     db.load_rows("run_selectors", SELECTOR_COLUMNS, [(i, run, None) for i, run in enumerate(runs)])
     return db.run_file("catalog/judging_qrels.sql").fetchall()
 
@@ -372,9 +372,13 @@ class RunSelection:
 
     names: tuple[str, ...]
     qrels: str | None = None
-    left_out: tuple[str, ...] = ()  # runs chosen by pattern, system or default that qrels judges no query of
+    left_out: tuple[str, ...] = ()  # runs chosen by pattern, system or default that qrels does not judge
     every: bool = True              # no name, pattern or system was given: the candidates were every stored run
-    named_unjudged: tuple[str, ...] = ()  # runs named outright, kept, that qrels judges no query of
+    named_unjudged: tuple[str, ...] = ()  # runs named outright, kept, that qrels does not judge
+    # of left_out and named_unjudged, the runs whose query ids qrels judges but not a document they
+    # retrieved, which another stored set judges (sql/catalog/judging_rule.sql: two collections
+    # numbering their queries alike, as BEIR's trec-covid and webis-touche2020 do)
+    other_collection: tuple[str, ...] = ()
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names)
@@ -387,19 +391,35 @@ class RunSelection:
 
     def notes(self) -> list[str]:
         """The line a command prints on stderr (after `# `) when runs were left out."""
-        if not self.left_out:
-            return []
-        count = len(self.left_out)
         what = "stored" if self.every else "matching"
-        return [f"{count:,} {what} run{'' if count == 1 else 's'} left out: no query judged in qrels "
-                f"{listed_name(self.qrels)}"]
+        by_queries = [name for name in self.left_out if name not in self.other_collection]
+        by_documents = [name for name in self.left_out if name in self.other_collection]
+        notes = []
+        if by_queries:
+            count = len(by_queries)
+            notes.append(f"{count:,} {what} run{'' if count == 1 else 's'} left out: no query judged in qrels "
+                         f"{listed_name(self.qrels)}")
+        if by_documents:
+            notes.append(f"{len(by_documents):,} {what} run{'' if len(by_documents) == 1 else 's'} left out: "
+                         + _judged_elsewhere(self.qrels, len(by_documents))
+                         + "; `irw runs` shows which set judges each run")
+        return notes
 
 
     def listed_notes(self) -> list[str]:
         """The lines (after `# `) a listing of the selection (`irw runs`) adds to notes(): the runs
-        named outright that qrels judges no query of, kept as named."""
+        named outright that qrels does not judge, kept as named."""
         return [f"run {listed_name(name)} is listed as it was named, but qrels {listed_name(self.qrels)} judges none of "
-                "its queries (its judged_by says which sets do)" for name in self.named_unjudged]
+                + ("the documents it retrieved, which another stored set judges" if name in self.other_collection
+                   else "its queries") + " (its judged_by says which sets do)" for name in self.named_unjudged]
+
+
+def _judged_elsewhere(qrels: str | None, count: int) -> str:
+    """Why runs whose query ids qrels judges are not its runs, said after "left out: " (count: how
+    many runs)."""
+    they, them = ("it", "its") if count == 1 else ("they", "their")
+    return (f"qrels {listed_name(qrels)} judges {them} query ids but none of the documents {they} retrieved, which "
+            "another stored set judges (two collections numbering their queries alike)")
 
 
 def _either(names: Sequence[str]) -> str:
@@ -420,9 +440,10 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
     selector that is a stored run's exact name is that run), their matches united in the order
     given (each pattern's in `irw runs` order); None or empty: every stored run. systems: keep only
     the runs of these systems (a run without one is its own system). qrels: a stored qrels set;
-    the runs a pattern, a system or the default chose that it judges no query of are left out
+    the runs a pattern, a system or the default chose that it does not judge are left out
     (RunSelection.left_out, notes()), while a run named outright is kept (evaluating it then says
-    it has no query judged). A name, pattern or system that matches no stored run is an error
+    it has no query judged, or that none of its retrieved documents is judged). Which set judges a
+    run is sql/catalog/judging_rule.sql. A name, pattern or system that matches no stored run is an error
     saying what is stored, and so is a selection left empty. A RunSelection is returned as it is."""
     if isinstance(runs, RunSelection):
         if systems:
@@ -460,27 +481,37 @@ def select_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None" 
                                 f"{', '.join(map(listed_name, wanted_systems))}: theirs are "
                                 f"{', '.join(map(listed_name, sorted({r[2] for r in rows})[:SHOWN]))}")
         rows = kept
-    names, left_out, named_unjudged = [], [], []
-    for position, name, _system, judged in rows:
+    names, left_out, named_unjudged, other_collection = [], [], [], set()
+    for position, name, _system, judged, query_judged in rows:
         named = position >= 0 and selectors[position] == name
         (names if judged or named or qrels is None else left_out).append(name)
         if named and not judged and qrels is not None:
             named_unjudged.append(name)
+        if query_judged and not judged and qrels is not None:
+            other_collection.add(name)
     names = list(dict.fromkeys(names))
     left_out = [name for name in dict.fromkeys(left_out) if name not in names]
     every = not selectors and not wanted_systems
     if not names:
         what = "stored" if every else "matching"
         if len(left_out) == 1:
-            raise NotFoundError(f"run {listed_name(left_out[0])} has no query judged in qrels {listed_name(qrels)}: "
-                                "check that run and qrels are "
+            why = (f"is not judged by qrels {listed_name(qrels)}: {_judged_elsewhere(qrels, 1)}"
+                   if left_out[0] in other_collection else f"has no query judged in qrels {listed_name(qrels)}")
+            raise NotFoundError(f"run {listed_name(left_out[0])} {why}: check that run and qrels are "
                                 "of the same collection (`irw runs` shows which qrels sets judge each run)")
-        raise NotFoundError(f"no {what} run has a query judged in qrels {listed_name(qrels)} "
-                            f"({_listed(left_out, 'run')}): check "
+        elsewhere = [name for name in left_out if name in other_collection]
+        judged_how = "is judged by" if elsewhere else "has a query judged in"
+        why = ("" if not elsewhere else f"; {_judged_elsewhere(qrels, len(elsewhere))}" if len(elsewhere) == len(left_out)
+               else f"; {len(elsewhere):,} of them retrieved none of the documents it judges, which another stored set "
+                    f"judges (two collections numbering their queries alike), and the others have no query judged in it")
+        raise NotFoundError(f"no {what} run {judged_how} qrels {listed_name(qrels)} "
+                            f"({_listed(left_out, 'run')}){why}: check "
                             "that runs and qrels are of the same collection (`irw runs` shows which qrels sets judge "
                             "each run)")
     return RunSelection(tuple(names), qrels, tuple(left_out), every=every,
-                        named_unjudged=tuple(dict.fromkeys(named_unjudged)))
+                        named_unjudged=tuple(dict.fromkeys(named_unjudged)),
+                        other_collection=tuple(name for name in dict.fromkeys([*left_out, *named_unjudged])
+                                               if name in other_collection))
 
 def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
     """A baseline that is no stored run's name is a NotFoundError. When it is a system's name (in a
