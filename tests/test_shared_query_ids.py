@@ -38,8 +38,12 @@ def renumbered(source: Path, target: Path, numbers: dict[str, str]) -> Path:
 
 @pytest.fixture(scope="module")
 def shared_ids(multi_collection: Path, tmp_path_factory) -> Path:
-    """covid/ and touche/, one file per system under the same names, and their qrels files."""
-    root = tmp_path_factory.mktemp("shared-ids")
+    return shared_ids_folder(multi_collection, tmp_path_factory.mktemp("shared-ids"))
+
+
+def shared_ids_folder(multi_collection: Path, root: Path) -> Path:
+    """covid/ and touche/ in root, one file per system under the same names, and touche.qrels
+    (test_spark.py reads them too)."""
     news_qrels = multi_collection / "qrels" / "qrels.beir-v1.0.0-trec-news.test.txt"
     ids = sorted({line.split()[0] for line in news_qrels.read_text().splitlines()})
     numbers = {query: str(number) for number, query in enumerate(ids, start=1)}
@@ -198,3 +202,4 @@ def test_on_postgresql_too(shared_ids, multi_collection, postgres_url):
     result = irw("eval", "--qrels", "touche", "-m", "nDCG@10", "-f", "csv")
     assert {row["run"] for row in csv.DictReader(io.StringIO(result.stdout))} == {
         "BM25.touche", "SPLADE_P_P_ENSEMBLE_DISTIL.touche"}
+

@@ -626,6 +626,25 @@ def test_spark_names_runs_and_qrels_as_irw_ingest_does(spark, conformance, tmp_p
 
 
 @pytest.mark.spark
+def test_spark_tells_collections_numbering_queries_alike_apart_as_ingest_does(spark, conformance, tmp_path):
+    """Two collections whose query ids coincide (test_shared_query_ids.py: covid and news renumbered
+    as touche): Spark names the files as `irw ingest run` does, the documents each file ranks
+    first included, so a run evaluated there and the same file ingested are one run."""
+    from warehouse.engines import spark as on_spark
+    from test_shared_query_ids import EXPECTED_RUNS, SYSTEMS, shared_ids_folder
+
+    multi = conformance / "multi-collection"
+    folder = shared_ids_folder(multi, tmp_path)
+    files = [folder / collection / f"{system}.txt" for collection in ("covid", "touche") for system in SYSTEMS]
+    qrels = multi / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt"
+    result = on_spark.evaluate(spark, str(qrels), [str(f) for f in files], ["AP"])
+    try:
+        assert sorted(row[0] for row in result.summary.rows) == sorted(EXPECTED_RUNS)
+    finally:
+        result.close()
+
+
+@pytest.mark.spark
 def test_a_folder_s_readme_is_left_out_on_spark_as_by_ingest(spark, conformance, tmp_path):
     """(A newcomer's walk) a folder of runs as publishers ship it holds a README.md: `irw ingest run`
     and the drop-in leave it out, but `irw eval --engine spark --runs FOLDER` handed the whole folder

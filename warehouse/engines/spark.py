@@ -969,11 +969,17 @@ def _name_files(db: SparkDatabase, files: list[tuple[int, Path, str]]) -> dict[i
         return {}
     tag_count = Counter(tag for _, _, tag in files)
     queries: dict[int, set] = {run_id: set() for run_id, _, _ in files}
+    top: dict[int, set] = {run_id: set() for run_id, _, _ in files}  # the documents each ranks first (batch.Answered)
     if len(files) > 1 and any(batch.is_placeholder(tag) or tag_count[tag] > 1 for _, _, tag in files):
         table = db.table("run_queries")
         for row in table.where(table["run_id"].isin(list(queries))).select("run_id", "query_id").collect():
             queries[row.run_id].add(row.query_id)
-    named = batch.name_read_files([(path, tag, frozenset(queries[run_id]), "", None) for run_id, path, tag in files])
+        rows = db.table("run_rows")
+        for row in (rows.where(rows["run_id"].isin(list(queries)) & (rows["trec_rank"] <= batch.TOP_DOCUMENTS))
+                    .select("run_id", "query_id", "doc_id").collect()):
+            top[row.run_id].add((row.query_id, row.doc_id))
+    named = batch.name_read_files([(path, tag, batch.Answered(queries[run_id], top[run_id]), "", None)
+                                   for run_id, path, tag in files])
     return {run_id: file.name for (run_id, _, _), file in zip(files, named)}
 
 

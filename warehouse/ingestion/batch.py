@@ -355,7 +355,7 @@ def _check(db: Database, file: _File, staged: list[Path]) -> None:
         file.sha = text_sha
         if _known(db, file, text_sha):
             return
-    rows = db.staging.run_file("ingest/staged_queries.sql").fetchall()
+    rows = db.staging.run_file("ingest/staged_queries.sql", {"top": TOP_DOCUMENTS}).fetchall()
     file.queries = Answered([query for query, _top in rows], [(query, doc) for query, top in rows for doc in top])
 
 
@@ -409,7 +409,8 @@ class Answered(frozenset):
 def stored_answers(db: Database, run_id: int) -> Answered:
     """What a stored run answers, as _check reads it of a staged file."""
     queries = [row[0] for row in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall()]
-    return Answered(queries, db.run_file("catalog/run_top_documents.sql", {"run_id": run_id}).fetchall())
+    return Answered(queries, db.run_file("catalog/run_top_documents.sql",
+                                         {"run_id": run_id, "top": TOP_DOCUMENTS}).fetchall())
 
 
 def _one_collection(queries: frozenset | None, other: frozenset | None) -> bool:
@@ -427,6 +428,10 @@ def _ids_alike(queries: frozenset | None, other: frozenset | None) -> bool:
     return (bool(queries) and bool(other) and len(queries & other) * 2 >= min(len(queries), len(other))
             and _same_documents(queries, other) is False)
 
+
+# How many documents of each query a run's Answered carries: the ten it ranks first, in trec_eval's
+# order (ingest/staged_queries.sql, catalog/run_top_documents.sql, Spark's run_rows.trec_rank)
+TOP_DOCUMENTS = 10
 
 # The (query, document) pairs each of two runs must rank first over the queries they share before
 # their documents may say "two collections": ten queries' top ten. Two runs of one collection share
