@@ -229,9 +229,12 @@ def test_the_readonly_role_needs_no_switch(postgres_url, postgres_readonly_url, 
 
 
 def _active(url: str, marker: str) -> int:
+    """The statements running in url's database that hold marker, or that fetch the rows of irw
+    sql's cursor (a SELECT is declared as a server-side cursor, whose FETCHes run it)."""
     with psycopg.connect(url, autocommit=True) as con:
-        return con.execute("select count(*) from pg_stat_activity where query like %s and state = 'active' "
-                           "and pid <> pg_backend_pid()", [f"%{marker}%"]).fetchone()[0]
+        return con.execute("select count(*) from pg_stat_activity where (query like %s or query like %s) "
+                           "and state = 'active' and datname = current_database() and pid <> pg_backend_pid()",
+                           [f"%{marker}%", '%FETCH%"irw_user_sql"%']).fetchone()[0]
 
 
 def _wait(condition, seconds: float) -> bool:

@@ -449,6 +449,20 @@ class Warehouse:
 
         return adhoc.run(self.db, query, params, timeout, max_rows)
 
+    def sql_rows(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None, *,
+                 timeout: float | None = None):
+        """As sql(), the rows read a chunk at a time while the context is open, so that a result
+        larger than memory is never held whole (`irw sql` writes them so):
+
+            with wh.sql_rows("select * from run_rows") as rows:
+                for chunk in rows.chunks:   # lists of row tuples; rows.columns names them
+                    ...
+
+        The timeout counts the statement's own time, not the time spent between chunks."""
+        from warehouse.store import adhoc
+
+        return adhoc.stream(self.db, query, params, timeout)
+
 def evaluate_files(qrels: str | os.PathLike[str] | DataFrame,
                    runs: str | os.PathLike[str] | DataFrame | Sequence[str | os.PathLike[str] | DataFrame] |
                          Mapping[str, str | os.PathLike[str] | DataFrame],

@@ -634,20 +634,36 @@ def sql(
             check_output(output, warehouse=db)
     try:
         with reported_errors(), Warehouse(db, sandboxed=True) as wh:
-            result = wh.sql(text, timeout=timeout)
+            if fmt.value in formatting.FILE_FORMATS:  # parquet and arrow: pyarrow writes the table whole
+                result = wh.sql(text, timeout=timeout)
+                formatting.write(result, fmt.value, output)
+                count = len(result)
+            else:  # the rows written as they come, never all held (Warehouse.sql_rows)
+                with wh.sql_rows(text, timeout=timeout) as rows:
+                    count = 0
+
+                    def counted():
+                        nonlocal count
+                        for chunk in rows.chunks:
+                            count += len(chunk)
+                            yield chunk
+
+                    pieces = formatting.render_chunks(rows.columns, counted(), fmt.value)
+                    if output is None:
+                        for piece in pieces:
+                            sys.stdout.write(piece)
+                    else:
+                        from warehouse.formats.files import write_atomically
+
+                        write_atomically(output, (piece.encode("utf-8") for piece in pieces))
     except KeyboardInterrupt:
         err("Error: interrupted; the query was stopped")
         raise typer.Exit(130) from None
     with reported_errors():
-        if output is None:
-            sys.stdout.write(formatting.render(result, fmt.value))
-            if not len(result):  # said where the rows would be read, not in the data itself
-                found_nothing("the query returned no rows")
-        else:
-            formatting.write(result, fmt.value, output)
-            err(f"wrote {len(result):,} {'row' if len(result) == 1 else 'rows'} to {output}")
-            if not len(result):
-                found_nothing("the query returned no rows")
+        if output is not None:
+            err(f"wrote {count:,} {'row' if count == 1 else 'rows'} to {output}")
+        if not count:  # said where the rows would be read, not in the data itself
+            found_nothing("the query returned no rows")
 
 
 @app.command("migrate")

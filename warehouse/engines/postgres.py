@@ -883,11 +883,16 @@ class PostgresDatabase(Statements):
                                 f"{role} {' and '.join(left)}; revoke that from it")
         return session
 
-    def run_user_sql(self, query: str, params: Any, timeout: float | None, max_rows: int | None = None, *,
-                     hash_joins: bool = False) -> Table:
-        """A user's statement, already checked (adhoc.run_on_postgres), in user_sql_session(), inside a
-        READ ONLY transaction always rolled back, with statement_timeout, lock_timeout and search_path
-        (pg_catalog first) set for it alone; the server's refusals as irw's errors.
+    @contextmanager
+    def user_sql_rows(self, query: str, params: Any, timeout: float | None, chunk_rows: int | None = None, *,
+                      hash_joins: bool = False, server_cursor: bool = False) -> Iterator[Any]:
+        """A user's statement, already checked (adhoc.stream_on_postgres), in user_sql_session(),
+        inside a READ ONLY transaction always rolled back, with statement_timeout, lock_timeout and
+        search_path (pg_catalog first) set for it alone; the server's refusals as irw's errors. It
+        yields the result's columns, its chunks of rows (chunk_rows at a time through a server-side
+        cursor where server_cursor says the statement may be declared as one, so that a result
+        larger than memory is never held whole; None: all at once) and arrow_types, read while the
+        context is open.
 
         hash_joins: the statement reads ranked_judged, whose steps (sql/eval's, as CTEs) the planner
         sizes at a few dozen rows where there are tens of thousands: it then joined run_rows by
@@ -896,6 +901,7 @@ class PostgresDatabase(Statements):
         which the built-in evaluation's analysed temporary tables get without being told)."""
         import psycopg
         from psycopg import sql as psql
+        from types import SimpleNamespace
 
         con = self.user_sql_session()
         con.execute("begin transaction read only")
@@ -917,38 +923,55 @@ class PostgresDatabase(Statements):
                 its caret): each a line of irw's message (IrwError.of_lines)."""
                 return f"{lead}{self.scrub(str(exc).strip())}".splitlines()
 
+            def translated(exc: Exception) -> Exception:
+                """irw's error for what the server (or psycopg) said of the statement or its rows."""
+                if isinstance(exc, psycopg.errors.QueryCanceled):
+                    if "statement timeout" in str(exc) and timeout:
+                        return QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and "
+                                                 "was cancelled on the server; give it more with --timeout SECONDS")
+                    return QueryError.of_lines(server_lines(exc) or ["the query was cancelled"])
+                if isinstance(exc, psycopg.errors.LockNotAvailable):
+                    return QueryError.of_lines(server_lines(exc, "the query waited for a lock longer than irw sql's "
+                                                                 "timeout: "))
+                if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
+                    return ReadOnlyError.of_lines(server_lines(exc, "irw sql reads the warehouse and nothing else: "))
+                if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+                    return ReadOnlyError.of_lines(server_lines(exc, "irw sql: the server refused it: "))
+                if isinstance(exc, psycopg.Error):
+                    lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
+                    unknown = isinstance(exc, psycopg.errors.UndefinedTable)  # adhoc lists the tables there are
+                    lines = lines or [type(exc).__name__]
+                    if _connection_lost(exc):
+                        lines.append("the server ended the connection (it was shut down or restarted): run the "
+                                     "command again once it is up")
+                    elif params is not None and _placeholders_refused(exc):
+                        lines.append(PLACEHOLDERS)
+                    return (UnknownTableError if unknown else QueryError).of_lines(lines)
+                return QueryError(f"cannot bind the parameters: {exc}; {PLACEHOLDERS}")
+
+            caught = (psycopg.Error, TypeError, ValueError, IndexError, KeyError)
+            declared = chunk_rows is not None and server_cursor
             try:
-                cursor = con.execute(query, params)
-                table = Table.from_result(cursor, max_rows)
-                # each column's Arrow type by its SQL type, for parquet and arrow output (formats.table)
-                table.arrow_types = partial(arrow_types, [(c.type_code, c.precision, c.scale)
-                                                          for c in cursor.description or []], con.info.timezone)
-                return table
-            except psycopg.errors.QueryCanceled as exc:
-                if "statement timeout" in str(exc) and timeout:
-                    raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
-                                            "cancelled on the server; give it more with --timeout SECONDS") from None
-                raise QueryError.of_lines(server_lines(exc) or ["the query was cancelled"]) from None
-            except psycopg.errors.LockNotAvailable as exc:
-                raise QueryError.of_lines(server_lines(
-                    exc, "the query waited for a lock longer than irw sql's timeout: ")) from None
-            except psycopg.errors.ReadOnlySqlTransaction as exc:
-                raise ReadOnlyError.of_lines(server_lines(exc, "irw sql reads the warehouse and nothing else: ")) \
-                    from None
-            except psycopg.errors.InsufficientPrivilege as exc:
-                raise ReadOnlyError.of_lines(server_lines(exc, "irw sql: the server refused it: ")) from None
-            except psycopg.Error as exc:
-                lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
-                unknown = isinstance(exc, psycopg.errors.UndefinedTable)  # adhoc lists the tables there are
-                lines = lines or [type(exc).__name__]
-                if _connection_lost(exc):
-                    lines.append("the server ended the connection (it was shut down or restarted): run the "
-                                 "command again once it is up")
-                elif params is not None and _placeholders_refused(exc):
-                    lines.append(PLACEHOLDERS)
-                raise (UnknownTableError if unknown else QueryError).of_lines(lines) from None
-            except (TypeError, ValueError, IndexError, KeyError) as exc:
-                raise QueryError(f"cannot bind the parameters: {exc}; {PLACEHOLDERS}") from None
+                cursor = con.cursor(name="irw_user_sql") if declared else con.cursor()
+                cursor.execute(query, params)
+            except caught as exc:
+                raise translated(exc) from None
+            description = cursor.description or []
+
+            def chunks() -> Iterator[list[tuple]]:
+                while True:
+                    try:
+                        rows = cursor.fetchall() if chunk_rows is None else cursor.fetchmany(chunk_rows)
+                    except caught as exc:
+                        raise translated(exc) from None
+                    if rows:
+                        yield rows
+                    if not rows or chunk_rows is None or len(rows) < chunk_rows:
+                        return
+
+            # each column's Arrow type by its SQL type, for parquet and arrow output (formats.table)
+            yield SimpleNamespace(columns=[d[0] for d in description], chunks=chunks(), arrow_types=partial(
+                arrow_types, [(c.type_code, c.precision, c.scale) for c in description], con.info.timezone))
         finally:
             try:
                 con.execute("rollback")

@@ -15,7 +15,7 @@ import stat
 import sys
 import threading
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from warehouse.errors import OutputError, UsageError
 
@@ -168,8 +168,10 @@ def format_for_output(path: str | os.PathLike[str] | None, given: str | None, fo
                      f"{', '.join(formats)}): give --format, or name the file for the format you want")
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """data into path whole or not at all (temporary file in the same folder, fsync, rename);
+def write_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """data (bytes, or pieces of them as they are made: irw sql's rows) into path whole or not at
+    all (temporary file in the same folder, fsync, rename; an error while the pieces are made
+    leaves the file as it was);
     never over a warehouse or database file (check_output). A symbolic link stays: the file it
     names is written. What is no regular file (a FIFO, a terminal, /dev/null) or names an open
     descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written into, as a shell's `>` does,
@@ -227,7 +229,7 @@ def _descriptor_of(path: Path) -> str | None:
     return None
 
 
-def _write_in_place(path: Path, data: bytes, descriptor: str | None, regular: bool) -> None:
+def _write_in_place(path: Path, data: bytes | Iterable[bytes], descriptor: str | None, regular: bool) -> None:
     """data written into what path names (descriptor: the path of an open descriptor on its way,
     _descriptor_of; regular: whether it is a regular file): through this process's own descriptor
     when path names it (`-o /dev/stdout > out.csv` then `>>` further output: the shell's offset
@@ -250,10 +252,11 @@ def _write_in_place(path: Path, data: bytes, descriptor: str | None, regular: bo
         raise OutputError(f"cannot write {path}: {_os_reason(exc)}; choose another -o path") from None
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
+def _write_all(fd: int, data: bytes | Iterable[bytes]) -> None:
+    for piece in [data] if isinstance(data, (bytes, bytearray)) else data:
+        view = memoryview(piece)
+        while view:
+            view = view[os.write(fd, view):]
 
 
 def _make_folder(folder: Path) -> None:

@@ -9,11 +9,11 @@ import io
 import sys
 import math
 from enum import Enum
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from warehouse.formats.cells import DECIMALS, _blob_text, _cell, cell_text, format_number  # noqa: F401 (formatting's names before)
 from warehouse.formats.escaping import reversible, shown, spreadsheet_cell
-from warehouse.formats.table import Table, cannot_write, escaped_cell, text_table, unique_names
+from warehouse.formats.table import Table, cannot_write, escaped_cell, text_table, text_table_lines, unique_names
 
 
 class OutputFormat(str, Enum):
@@ -54,33 +54,61 @@ FILE_FORMATS = ("parquet", "arrow")  # binary: written to a file, never to a ter
 
 
 def render(table: Table, fmt: OutputFormat | str = OutputFormat.table) -> str:
+    return "".join(render_chunks(table.columns, [table.rows], fmt))
+
+
+def render_chunks(columns: list[str], chunks: Iterable[list[tuple]], fmt: OutputFormat | str) -> Iterator[str]:
+    """render()'s text, rows given in chunks (irw sql's, read as they come), in pieces as they are
+    made: no format holds every row (the text table's widths are its first chunk's:
+    text_table_lines)."""
     import json  # here, as csv below: irw trec-eval renders no table
 
-    if fmt == "jsonl":
-        keys = unique_names(table.columns)  # an object's keys are unique: a repeated name would drop a value
-        return "".join(json.dumps({c: _json_value(v) for c, v in zip(keys, row)}, ensure_ascii=False,
-                                  default=str) + "\n" for row in table.rows)
     if fmt in FILE_FORMATS:
         raise ValueError(f"{fmt} is written to a file (write()), not rendered as text")
+    if fmt == "jsonl" or fmt == OutputFormat.json:
+        keys = unique_names(columns)  # an object's keys are unique: a repeated name would drop a value
+
+        def objects():
+            for rows in chunks:
+                for row in rows:
+                    yield {c: _json_value(v) for c, v in zip(keys, row)}
+
+        if fmt == "jsonl":
+            for value in objects():
+                yield json.dumps(value, ensure_ascii=False, default=str) + "\n"
+            return
+        # json.dumps(list, indent=2)'s bytes, an object at a time
+        first = True
+        for value in objects():
+            text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+            yield ("[\n" if first else ",\n") + "\n".join("  " + line for line in text.split("\n"))
+            first = False
+        yield "[]\n" if first else "\n]\n"
+        return
     fmt = OutputFormat(fmt)
-    if fmt is OutputFormat.json:
-        keys = unique_names(table.columns)
-        return json.dumps([{c: _json_value(v) for c, v in zip(keys, row)} for row in table.rows],
-                          indent=2, ensure_ascii=False, default=str) + "\n"
     if fmt in (OutputFormat.csv, OutputFormat.tsv):
-        lines = [[spreadsheet_cell(reversible(c)) for c in table.columns],
-                 *([_spreadsheet(v) for v in row] for row in table.rows)]
+        header = [spreadsheet_cell(reversible(c)) for c in columns]
         if fmt is OutputFormat.tsv:
             # fields joined by tabs, never quoted: every cell is written by reversible(), which escapes
             # tabs and line breaks, so no field holds one, and a quote is the text's own (csv's quoting
             # wrote a"b as "a""b", which cut and awk then show)
-            return "".join("\t".join(cells) + "\n" for cells in lines)
+            yield "\t".join(header) + "\n"
+            for rows in chunks:
+                yield "".join("\t".join(_spreadsheet(v) for v in row) + "\n" for row in rows)
+            return
         import csv
 
         buffer = io.StringIO()
-        csv.writer(buffer, delimiter=",", lineterminator="\n").writerows(lines)
-        return buffer.getvalue()
-    return text_table(table.columns, table.rows)
+        writer = csv.writer(buffer, delimiter=",", lineterminator="\n")
+        writer.writerow(header)
+        for rows in chunks:
+            writer.writerows([_spreadsheet(v) for v in row] for row in rows)
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+        yield buffer.getvalue()
+        return
+    yield from text_table_lines(columns, chunks)
 
 
 # trec_eval's NaN (0/0, as under -J a query whose ranking -J emptied gets for iprec_at_recall_0.00)

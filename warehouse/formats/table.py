@@ -3,7 +3,7 @@ into the data-frame libraries notebooks use (pandas, polars, Arrow), each import
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from warehouse.formats.cells import _blob_text, _cell, cell_text
 from warehouse.errors import MissingExtraError, OutputError, install_command
@@ -48,8 +48,17 @@ def text_table(columns: list[str], rows: list[tuple]) -> str:
     """The aligned text table `irw sql` prints (formatting.render's "table", and a Table's repr):
     names, a rule, one line a row, numbers right-aligned. Here, below formatting, as a Table's repr
     needs it and formatting imports this module."""
+    return "".join(text_table_lines(columns, [rows]))
+
+
+def text_table_lines(columns: list[str], chunks: Iterable[list[tuple]]) -> Iterator[str]:
+    """text_table's lines, rows given in chunks, each line as it is made: the widths and the
+    alignment are the first chunk's (`irw sql` writes its rows as they come, 10,000 at a time: a
+    longer cell further down widens its own line, not the columns above it)."""
     from rich.cells import cell_len  # 14 ms to import: only for a table shown in a terminal
 
+    chunks = iter(chunks)
+    rows = next(chunks, [])
     cells = [[escaped_cell(v, human=True) for v in row] for row in rows]
     names = [reversible(c) for c in columns]
     numeric = [
@@ -62,10 +71,16 @@ def text_table(columns: list[str], rows: list[tuple]) -> str:
     widths = [max([cell_len(c)] + [cell_len(r[i]) for r in cells]) for i, c in enumerate(names)]
 
     def line(values: list[str]) -> str:
-        padding = [" " * (w - cell_len(v)) for v, w in zip(values, widths)]
-        return "  ".join(pad + v if num else v + pad for v, pad, num in zip(values, padding, numeric)).rstrip()
+        padding = [" " * max(0, w - cell_len(v)) for v, w in zip(values, widths)]
+        return "  ".join(pad + v if num else v + pad for v, pad, num in zip(values, padding, numeric)).rstrip() + "\n"
 
-    return "\n".join([line(names), "  ".join("-" * w for w in widths), *(line(r) for r in cells)]) + "\n"
+    yield line(names)
+    yield "  ".join("-" * w for w in widths) + "\n"
+    for values in cells:
+        yield line(values)
+    for rows in chunks:
+        for row in rows:
+            yield line([escaped_cell(v, human=True) for v in row])
 
 
 def _count(count: int, noun: str) -> str:

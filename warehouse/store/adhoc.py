@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import partial
 from collections.abc import Mapping, Sequence
-from typing import Any, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Callable, Iterator
 
 from warehouse.engines.duckdb import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError,
                                       StatementType, about_the_file, arrow_types, failure, tokenize)
@@ -75,6 +77,34 @@ _DID_YOU_MEAN = re.compile(r'\s*Did you mean "([^"]+)"\?')
 _MISSING_TABLE = re.compile(r"^Catalog Error: Table with name \S+ does not exist")
 
 
+# How many rows `irw sql` reads at a time (RowStream): the rows it writes are never all held.
+CHUNK_ROWS = 10_000
+
+
+@dataclass
+class RowStream:
+    """A statement's result, read a chunk of rows at a time while its transaction is open
+    (stream()): its columns, DuckDB's type of each (None on PostgreSQL), the chunks (lists of row
+    tuples, none empty) and, for parquet and arrow, each column's Arrow type (Table.arrow_types)."""
+
+    columns: list[str]
+    types: list[str] | None
+    chunks: Iterator[list[tuple]]
+    arrow_types: Callable[[], Any] | None = None
+
+    def table(self, max_rows: int | None = None) -> Table:
+        """Every row (or the first max_rows) as one Table: what Warehouse.sql returns."""
+        rows: list[tuple] = []
+        for chunk in self.chunks:
+            rows.extend(chunk)
+            if max_rows is not None and len(rows) >= max_rows:
+                del rows[max_rows:]
+                break
+        table = Table(self.columns, rows, self.types)
+        table.arrow_types = self.arrow_types
+        return table
+
+
 def run(db: Database, query: Any, params: Any = None, timeout: float | None = None,
         max_rows: int | None = None) -> Table:
     """Runs one read-only statement on the sandbox and returns its rows (the first max_rows of them
@@ -82,10 +112,23 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
     ReadOnlyError, SQL DuckDB rejects raises QueryError, misuse raises QueryError too. A statement
     still running after timeout seconds (DEFAULT_TIMEOUT when None; 0 for no limit) is stopped and
     raises QueryError; Ctrl-C (KeyboardInterrupt) stops it too, on the server for PostgreSQL."""
+    with stream(db, query, params, timeout, chunk_rows=max_rows) as rows:
+        return rows.table(max_rows)
+
+
+@contextmanager
+def stream(db: Database, query: Any, params: Any = None, timeout: float | None = None,
+           chunk_rows: int | None = CHUNK_ROWS) -> Iterator[RowStream]:
+    """As run(), the rows read chunk_rows at a time (None: all at once) while the context is open,
+    so that `irw sql` writes them as they come: a result larger than memory is never held whole,
+    and a reader that stops (`| head`) stops the statement. The timeout counts the time the
+    statement and its fetches take, not the time the caller spends writing."""
     query, params = _checked_arguments(query, params)
     timeout = checked_timeout(timeout)
     if not db.sandbox_in_process:
-        return run_on_postgres(db, query, params, timeout, max_rows)
+        with stream_on_postgres(db, query, params, timeout, chunk_rows) as rows:
+            yield rows
+        return
     with db.sandbox() as con:
         try:
             statements = con.extract_statements(query)
@@ -97,22 +140,64 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
         if refused:
             raise ReadOnlyError(f"irw sql is read-only: {refused[0]} ({_ADVICE[refused[1]]})")
         con.begin()
-        failed: BaseException | None = None
-        try:
-            table = _interruptible(con, lambda: Table.from_result(
-                con.execute(query, params) if params is not None else con.execute(query), max_rows), timeout)
-            table.arrow_types = partial(arrow_types, table.types)
-            return table
-        except (DuckDBError, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
-            failed = exc  # TypeError ...: values DuckDB cannot bind
-        finally:
+
+        def rolled_back() -> None:
             try:
                 con.execute("rollback")
             except DuckDBError:
                 pass  # a fatal error leaves nothing to roll back
-        if isinstance(failed, DuckDBError):
-            raise _query_failure(db, con, failed) from None
-        raise QueryError(f"cannot bind the parameters: {failed}") from None
+
+        def failed(exc: DuckDBError) -> IrwError:
+            rolled_back()  # first: the failure's catalogue hints read the warehouse (_query_failure)
+            return _query_failure(db, con, exc)
+
+        try:
+            budget = _Budget(timeout)
+            try:
+                result = budget.spend(con, lambda: con.execute(query, params) if params is not None
+                                      else con.execute(query))
+            except (DuckDBError, TypeError, ValueError, OverflowError, NotImplementedError) as exc:
+                # TypeError ...: values DuckDB cannot bind
+                if isinstance(exc, DuckDBError):
+                    raise failed(exc) from None
+                raise QueryError(f"cannot bind the parameters: {exc}") from None
+            description = result.description or []
+            types = [str(d[1]) for d in description]
+
+            def chunks() -> Iterator[list[tuple]]:
+                while True:
+                    try:
+                        rows = budget.spend(con, lambda: result.fetchall() if chunk_rows is None
+                                            else result.fetchmany(chunk_rows))
+                    except DuckDBError as exc:
+                        raise failed(exc) from None
+                    if rows:
+                        yield rows
+                    if not rows or chunk_rows is None or len(rows) < chunk_rows:
+                        return
+
+            yield RowStream([d[0] for d in description], types, chunks(), partial(arrow_types, types))
+        finally:
+            rolled_back()
+
+
+class _Budget:
+    """A statement's time limit (seconds; 0: none), spent only while DuckDB works on it: running the
+    statement and fetching its rows, each in _interruptible."""
+
+    def __init__(self, timeout: float):
+        self.timeout, self.left = timeout, timeout
+
+    def spend(self, con: DuckDBConnection, call):
+        import time
+
+        if not self.timeout:
+            return _interruptible(con, call, 0, self.timeout)
+        started = time.monotonic()
+        try:
+            return _interruptible(con, call, max(self.left, 1e-3), self.timeout)
+        finally:
+            self.left -= time.monotonic() - started
 
 
 def checked_timeout(timeout: Any) -> float:
@@ -126,11 +211,12 @@ def checked_timeout(timeout: Any) -> float:
     return float(timeout)
 
 
-def _interruptible(con: DuckDBConnection, call, timeout: float):
-    """call() (a statement on con and the reading of its rows) on a thread of its own, while this
+def _interruptible(con: DuckDBConnection, call, timeout: float, limit: float | None = None):
+    """call() (a statement on con, or the reading of its rows) on a thread of its own, while this
     thread waits: Ctrl-C reaches Python only here (DuckDB's execute holds the main thread in C until
     done), and interrupts DuckDB (con.interrupt()) before KeyboardInterrupt goes on; so does the
-    timeout, which raises QueryError."""
+    timeout (what is left of the statement's limit, the limit as the user gave it), which raises
+    QueryError."""
     import threading
     import time
 
@@ -160,8 +246,8 @@ def _interruptible(con: DuckDBConnection, call, timeout: float):
         while not done.wait(0.05):
             if deadline is not None and time.monotonic() >= deadline:
                 stop()
-                raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was stopped; "
-                                 "give it more with --timeout SECONDS")
+                raise QueryTimeoutError(f"the query ran longer than irw sql's timeout of {limit or timeout:g} s and was "
+                                        "stopped; give it more with --timeout SECONDS")
     except KeyboardInterrupt:
         stop()
         raise
@@ -557,13 +643,14 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
     return None, ""
 
 
-def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT,
-                    max_rows: int | None = None) -> Table:
+@contextmanager
+def stream_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT,
+                       chunk_rows: int | None = CHUNK_ROWS) -> Iterator[RowStream]:
     """Checks the statement as the server reads it (module notes, 3), then runs it in the server's
-    read-only session (1, 2: PostgresDatabase.run_user_sql), with hash joins where it reads
+    read-only session (1, 2: PostgresDatabase.user_sql_rows), with hash joins where it reads
     ranked_judged (the view, or a user measure's statement: its steps' sizes are beyond the
-    planner's estimates). A name of no table is answered with the warehouse's tables and views, as
-    on DuckDB (_listing)."""
+    planner's estimates), its rows read chunk_rows at a time through a server-side cursor. A name
+    of no table is answered with the warehouse's tables and views, as on DuckDB (_listing)."""
     mistyped = _pg_syntax_error(query)
     if mistyped:
         raise mistyped
@@ -575,11 +662,21 @@ def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT
             raise ReadOnlyError(f"irw sql is read-only: {why} (use irw ingest / irw rm to change the warehouse)")
         raise ReadOnlyError(f"irw sql reads the warehouse and nothing else: {why}")
     try:
-        return db.run_user_sql(query, params, timeout, max_rows,
-                               hash_joins="ranked_judged" in _words(query))
+        # a server-side cursor holds a SELECT's rows on the server until fetched; EXPLAIN and SHOW
+        # cannot be declared as one, and their results are small
+        with db.user_sql_rows(query, params, timeout, chunk_rows, hash_joins="ranked_judged" in _words(query),
+                              server_cursor=_first_word(query) in ("SELECT", "WITH", "VALUES", "TABLE")) as rows:
+            yield RowStream(rows.columns, None, rows.chunks, rows.arrow_types)
     except UnknownTableError as exc:
         first, *rest = exc.message_lines()
         raise UnknownTableError.of_lines([first, _listing(db.relations())["listing"], *rest]) from None
+
+
+def run_on_postgres(db, query: str, params: Any, timeout: float | None = DEFAULT_TIMEOUT,
+                    max_rows: int | None = None) -> Table:
+    """stream_on_postgres's rows as one Table (every row, or the first max_rows)."""
+    with stream_on_postgres(db, query, params, timeout, max_rows) as rows:
+        return rows.table(max_rows)
 
 
 # The words a PostgreSQL statement can open with (its grammar's statements, gram.y), and what comes
