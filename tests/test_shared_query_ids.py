@@ -110,8 +110,18 @@ def test_folders_of_two_collections_numbering_queries_alike_name_the_systems(sha
         expected = EXPECTED_RUNS
     assert runs == expected
     notes = [line for line in irw.last_ingest.stderr.splitlines() if "named" in line]
-    assert notes and all(f"the same query ids but ranks none of the same documents first" in line
-                         and "so the file names the system" in line for line in notes), notes
+    assert notes and all("the same query ids but its documents are another collection's (numbering its queries "
+                         "alike), so the file names the system" in line for line in notes), notes
+
+
+def test_a_file_given_the_name_of_the_other_collection_s_run_is_refused_saying_why(shared_ids, multi_collection,
+                                                                                  tmp_path):
+    irw = warehouse_of(tmp_path / "irw.duckdb", shared_ids, multi_collection, [["touche"]])
+    refused = irw("ingest", "run", shared_ids / "covid" / "BM25.txt", "--name", "BM25")
+    assert refused.exit_code != 0
+    assert ("run BM25 already exists and answers 50 of this file's 50 query ids, but its documents are another "
+            "collection's (one numbering its queries alike, it seems); give it another name with --name"
+            in refused.stderr), refused.stderr
 
 
 def test_a_set_judging_only_the_query_ids_is_not_the_runs_set(shared_ids, multi_collection, tmp_path):
@@ -174,6 +184,47 @@ def test_the_systems_table_has_each_system_once_with_trec_eval_s_values(shared_i
     for system in SYSTEMS:
         assert irw("rename", "run", system, f"{system}.touche").exit_code == 0
     assert_systems(systems_table(irw), multi_collection)
+
+
+def test_a_set_s_values_are_those_of_the_runs_it_judges(shared_ids, multi_collection, tmp_path):
+    """(A walk) BM25.covid evaluated outright with touche's qrels stored its 0.0000 under touche's
+    evaluation, and, being BM25's latest run, became BM25's touche value in the systems table."""
+    irw = Cli(tmp_path / "irw.duckdb")
+    assert irw("ingest", "qrels", multi_collection / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt",
+               "--name", "covid").exit_code == 0
+    assert irw("ingest", "qrels", shared_ids / "touche.qrels", "--name", "touche").exit_code == 0
+    assert irw("ingest", "run", shared_ids / "touche", "--date", "2026-01-01").exit_code == 0
+    assert irw("ingest", "run", shared_ids / "covid", "--date", "2026-02-01").exit_code == 0
+    before = systems_table(irw)
+    for system in SYSTEMS:
+        assert irw("eval", "--qrels", "touche", "-m", "nDCG@10", f"{system}.covid").exit_code == 0
+    after = systems_table(irw)
+    assert after == before
+    for system in SYSTEMS:
+        assert irw("rename", "run", system, f"{system}.touche").exit_code == 0
+    assert_systems(after, multi_collection)
+
+
+def test_small_runs_are_told_apart_by_the_sets_judging_their_documents(shared_ids, multi_collection, tmp_path):
+    """(A walk) nine queries' top twenty: too few documents ranked first to compare (DOCUMENTS_TO_TELL),
+    so query ids alone made the two collections one, and the folders covid and touche systems; the
+    stored qrels sets judging their documents tell them apart, as they tell which set judges each."""
+    small = tmp_path / "small"
+    for collection in ("covid", "touche"):
+        (small / collection).mkdir(parents=True)
+        for system in SYSTEMS:
+            lines = [line for line in (shared_ids / collection / f"{system}.txt").read_text().splitlines()
+                     if int(line.split()[0]) <= 9 and int(line.split()[3]) <= 20]
+            (small / collection / f"{system}.txt").write_text("\n".join(lines) + "\n")
+    db = tmp_path / "irw.duckdb"
+    irw = Cli(db)
+    assert irw("ingest", "qrels", multi_collection / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt",
+               "--name", "covid").exit_code == 0
+    assert irw("ingest", "qrels", shared_ids / "touche.qrels", "--name", "touche").exit_code == 0
+    result = irw("ingest", "run", small / "covid", small / "touche")
+    assert result.exit_code == 0, result.stderr
+    assert stored(db) == {f"{system}.{collection}": (system, f"{collection} 9/9")
+                          for system in SYSTEMS for collection in ("covid", "touche")}
 
 
 def test_a_run_no_set_judges_a_document_of_is_judged_by_its_queries(shared_ids, multi_collection, tmp_path):

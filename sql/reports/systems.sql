@@ -1,12 +1,13 @@
 -- systems: each system's latest run on each qrels set, on one measure, and the system's mean over
 -- the sets (irw report systems: the table of systems x collections papers print, BEIR's).
--- Grain: one row per system x qrels set of report_sets that judges a run of the system in
--- report_runs (a run is judged by a set where it has stored scores of the set's evaluation), the
--- system's mean and rank repeated on each of its rows; ordered by rank, then system, then the set's
--- position.
+-- Grain: one row per system x qrels set of report_sets that judges a run of the system
+-- (report_set_runs) with stored scores of the set's evaluation, the system's mean and rank
+-- repeated on each of its rows; ordered by rank, then system, then the set's position.
 -- Inputs: runs, scores, measures (aggregate kind); report_sets (temporary: evaluation_id, stored
 -- (the measure's stored name), qrels, position: one row per qrels set, the order of the columns),
--- report_runs (temporary: run_id, run_position: the runs chosen, judged by at least one set).
+-- report_set_runs (temporary: qrels, run_id: the chosen runs each set judges, by
+-- catalog/judging_rule.sql; a run evaluated outright with a set that does not judge it has scores
+-- of that set's evaluation, which are no value of its system there).
 -- trec_eval: value is the run's summary eval/summary.sql prints for the measure on that set (the
 -- "all" line), by the one summary rule eval/summary_rule.sql, composed here.
 -- A system is its runs' system, or a run's name where it has none (as irw runs and the history).
@@ -31,8 +32,9 @@ with summary_scores as (
     inner join report_sets as w
         on w.evaluation_id = s.evaluation_id
        and w.stored = s.measure
-    inner join report_runs as o
-        on o.run_id = s.run_id
+    inner join report_set_runs as o
+        on o.qrels = w.qrels
+       and o.run_id = s.run_id
     inner join measures as m
         on m.measure = s.measure
 ),

@@ -356,7 +356,12 @@ def _check(db: Database, file: _File, staged: list[Path]) -> None:
         if _known(db, file, text_sha):
             return
     rows = db.staging.run_file("ingest/staged_queries.sql", {"top": TOP_DOCUMENTS}).fetchall()
-    file.queries = Answered([query for query, _top in rows], [(query, doc) for query, top in rows for doc in top])
+    # which stored sets judge its documents: read where the warehouse stages its files itself (a
+    # server's qrels are not in the local staging database)
+    judging = ({row[0] for row in db.run_file("ingest/staged_judging_sets.sql").fetchall()}
+               if db.staging is db else None)
+    file.queries = Answered([query for query, _top in rows], [(query, doc) for query, top in rows for doc in top],
+                            judging)
 
 
 def _known(db: Database, file: _File, sha: str) -> bool:
@@ -392,17 +397,22 @@ def _fields(file: _File) -> dict[str, str]:
 
 
 class Answered(frozenset):
-    """The query ids a run answers (a frozenset, as the naming rule compares them), carrying `top`,
-    the (query, document) pairs of the ten documents it ranks first for each: two runs of one
-    collection rank some of the same documents first, two collections whose query ids coincide
-    (BEIR's trec-covid and webis-touche2020 both number theirs 1..49) none. A plain frozenset (the
-    files Spark read) carries no documents, and its query ids alone decide."""
+    """The query ids a run answers (a frozenset, as the naming rule compares them), carrying what
+    its documents say of its collection: `top`, the (query, document) pairs of the ten documents it
+    ranks first for each (two runs of one collection rank some of the same documents first, two
+    collections whose query ids coincide, as BEIR's trec-covid and webis-touche2020 both number
+    theirs 1..49, none), and `judged_by`, the ids of the stored qrels sets that judge one of its
+    documents (None: not known, as for a file staged for a server warehouse). A plain frozenset
+    carries neither, and its query ids alone decide."""
 
     top: frozenset
+    judged_by: frozenset | None
 
-    def __new__(cls, queries: Iterable[str], top: Iterable[tuple[str, str]]) -> "Answered":
+    def __new__(cls, queries: Iterable[str], top: Iterable[tuple[str, str]],
+                judged_by: Iterable[int] | None = None) -> "Answered":
         answered = super().__new__(cls, queries)
         answered.top = frozenset(top)
+        answered.judged_by = None if judged_by is None else frozenset(judged_by)
         return answered
 
 
@@ -410,7 +420,8 @@ def stored_answers(db: Database, run_id: int) -> Answered:
     """What a stored run answers, as _check reads it of a staged file."""
     queries = [row[0] for row in db.run_file("catalog/run_query_ids.sql", {"run_id": run_id}).fetchall()]
     return Answered(queries, db.run_file("catalog/run_top_documents.sql",
-                                         {"run_id": run_id, "top": TOP_DOCUMENTS}).fetchall())
+                                         {"run_id": run_id, "top": TOP_DOCUMENTS}).fetchall(),
+                    [row[0] for row in db.run_file("catalog/run_judging_sets.sql", {"run_id": run_id}).fetchall()])
 
 
 def _one_collection(queries: frozenset | None, other: frozenset | None) -> bool:
@@ -423,8 +434,8 @@ def _one_collection(queries: frozenset | None, other: frozenset | None) -> bool:
 
 
 def _ids_alike(queries: frozenset | None, other: frozenset | None) -> bool:
-    """Whether two runs share half the query ids of the smaller but none of the documents they
-    rank first: two collections numbering their queries alike."""
+    """Whether two runs share half the query ids of the smaller but their documents say they are
+    of different collections (_same_documents): two collections numbering their queries alike."""
     return (bool(queries) and bool(other) and len(queries & other) * 2 >= min(len(queries), len(other))
             and _same_documents(queries, other) is False)
 
@@ -441,8 +452,14 @@ DOCUMENTS_TO_TELL = 100
 
 
 def _same_documents(queries: frozenset, other: frozenset) -> bool | None:
-    """Whether two runs rank one of the same documents first for a query they share (None: one of
-    them carries no documents, or too few to tell: DOCUMENTS_TO_TELL)."""
+    """Whether the documents of two runs say they are of one collection (None: they cannot tell):
+    where stored qrels sets judge documents of both, whether one set judges documents of each (as
+    the judging rule, sql/catalog/judging_rule.sql, reads it once they are stored); else whether
+    they rank one of the same documents first for a query they share, where each ranks enough
+    first (DOCUMENTS_TO_TELL)."""
+    judged, other_judged = getattr(queries, "judged_by", None), getattr(other, "judged_by", None)
+    if judged and other_judged:
+        return not judged.isdisjoint(other_judged)
     top, other_top = getattr(queries, "top", None), getattr(other, "top", None)
     if top is None or other_top is None:
         return None
@@ -542,9 +559,11 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             elif several:
                 folder = _folder(file.path)
                 file.name, file.system = f"{folder}.{file.short}", folder
+                alike = any(_ids_alike(file.queries, other.queries) for other in group if other is not file)
+                answer = ("are of different collections (one each: those sharing query ids have documents of "
+                          "different collections)" if alike else "answer different queries (one collection each)")
                 file.note = (f"{file.path}: named {file.name}, system {folder}, from its folder and file name: the "
-                             f"files of {folder} answer different queries (one collection each), so the folder "
-                             "names the system")
+                             f"files of {folder} {answer}, so the folder names the system")
                 night_version(file)
             else:
                 file.name = file.short
@@ -638,10 +657,11 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             file.name, file.system = f"{file.short}.{folder}", file.short
             file.note = f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: {why}"
             if alike:
-                who, ranks = (("that run answers", "ranks") if alike == [None] else ("that file answers", "ranks")
-                              if len(alike) == 1 else (f"{len(alike)} of them answer", "rank"))
-                file.note += (f"; {who} the same query ids but {ranks} none of the same documents first (another "
-                              "collection, numbering its queries alike), so the file names the system")
+                who, its = (("that run answers", "its documents are") if alike == [None]
+                            else ("that file answers", "its documents are") if len(alike) == 1
+                            else (f"{len(alike)} of them answer", "their documents are"))
+                file.note += (f"; {who} the same query ids but {its} another collection's (numbering its queries "
+                              "alike), so the file names the system")
             if night:
                 file.note += (f"; {folder} is a date, so the folder holds one night's runs and the file names the "
                               "system (history follows it)")
@@ -760,8 +780,8 @@ def _other_collection_clash(file: _File, held_queries: frozenset, named: bool, t
     rename = ("give it another name with --name" if named or not template
               else _template_hint(template, instead))
     if shared * 2 >= min(len(file.queries), len(held_queries)):  # the ids agree: the documents told them apart
-        other = (f"answers {shared} of this file's {len(file.queries)} query ids but ranks none of the same documents "
-                 "first (another collection's run, numbering its queries alike, it seems)")
+        other = (f"answers {shared} of this file's {len(file.queries)} query ids, but its documents are another "
+                 "collection's (one numbering its queries alike, it seems)")
     else:
         other = (f"answers other queries (it shares {shared} of this file's {len(file.queries)}: another "
                  "collection's run, it seems)")

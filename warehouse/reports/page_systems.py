@@ -18,7 +18,7 @@ from warehouse.reports.files import write_page
 from warehouse.reports.footer import qrels_text, settings_items
 from warehouse.reports.page_history import refuse_several
 from warehouse.reports.render import render
-from warehouse.reports.scope import Scope, best_shown, load_run_order, load_scope, run_ids_in_order
+from warehouse.reports.scope import Scope, best_shown, load_scope
 from warehouse.store import catalog
 
 if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse/core.py) that calls them
@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # annotations only: the reports take the Warehouse (warehouse
 
 # report_sets: the qrels sets of the table, each with where the measure's scores on it are stored
 SET_COLUMNS = [("evaluation_id", "integer"), ("stored", "varchar"), ("qrels", "varchar"), ("position", "integer")]
+# report_set_runs: the runs each qrels set of the table judges (sql/catalog/judging_rule.sql)
+SET_RUN_COLUMNS = [("qrels", "varchar"), ("run_id", "integer")]
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,12 @@ def systems(wh: Warehouse, measure: str | Sequence[str] = "AP", *, qrels: str | 
         (scopes[name].wanted[m.name]["evaluation_id"], scopes[name].wanted[m.name]["stored"], name, position)
         for position, name in enumerate(columns)])
     in_table = sorted({run for name in columns for run in judged[name]})
-    load_run_order(wh, run_ids_in_order(wh, in_table))
+    # each set's values are those of the runs it judges: a run evaluated outright with another
+    # collection's qrels (its scores stored there, 0) is no value of that set (a walk: BM25.covid
+    # evaluated with touche's qrels became BM25's touche value, 0.0000)
+    ids = catalog.run_ids(wh.db, in_table)
+    wh.db.load_rows("report_set_runs", SET_RUN_COLUMNS,
+                    [(name, ids[run]) for name in columns for run in judged[name]])
     rows = Table.from_result(wh.db.run_file("reports/systems.sql")).to_dicts()
     # each column's best, bold as a leaderboard's: by the value shown (4 decimals)
     best = {name: best_shown([r["value"] for r in rows if r["qrels"] == name], m) for name in columns}
