@@ -146,6 +146,13 @@ def test_a_set_judging_only_the_query_ids_is_not_the_runs_set(shared_ids, multi_
     assert result.exit_code == 0, result.stderr
     assert float(list(csv.DictReader(io.StringIO(result.stdout)))[0]["nDCG@10"]) == 0
     assert "none of BM25.covid's retrieved documents is judged in touche" in result.stderr
+    # (a walk) compare, the leaderboard and history said nothing of it: a "significant" 0.3741
+    note = ("# run BM25.covid is taken as it was named, though qrels touche judges its query ids but none of the "
+            "documents it retrieved, which another stored set judges (two collections numbering their queries "
+            "alike): its values on touche are those of unjudged documents (0 for most measures)")
+    for command in (["compare"], ["report", "leaderboard"], ["report", "history"]):
+        said = irw(*command, "--qrels", "touche", "-m", "nDCG@10", "BM25.covid", "BM25.touche", "-f", "csv")
+        assert said.exit_code == 0 and note in said.stderr.splitlines(), (command, said.stderr)
     # a reader, the scores never computed: said so, not "has no query judged" (its query ids are)
     with warehouse.open(db, read_only=True) as wh:
         with pytest.raises(warehouse.ReadOnlyError, match="never computed") as raised:

@@ -403,6 +403,11 @@ class RunSelection:
             notes.append(f"{len(by_documents):,} {what} run{'' if len(by_documents) == 1 else 's'} left out: "
                          + _judged_elsewhere(self.qrels, len(by_documents))
                          + "; `irw runs` shows which set judges each run")
+        # named outright, kept: its values on qrels are those of a run whose documents are all unjudged
+        notes += [f"run {listed_name(name)} is taken as it was named, though "
+                  + _judged_elsewhere(self.qrels, 1)
+                  + f": its values on {listed_name(self.qrels)} are those of unjudged documents (0 for most measures)"
+                  for name in self.named_unjudged if name in self.other_collection]
         return notes
 
 
@@ -410,8 +415,8 @@ class RunSelection:
         """The lines (after `# `) a listing of the selection (`irw runs`) adds to notes(): the runs
         named outright that qrels does not judge, kept as named."""
         return [f"run {listed_name(name)} is listed as it was named, but qrels {listed_name(self.qrels)} judges none of "
-                + ("the documents it retrieved, which another stored set judges" if name in self.other_collection
-                   else "its queries") + " (its judged_by says which sets do)" for name in self.named_unjudged]
+                "its queries (its judged_by says which sets do)"
+                for name in self.named_unjudged if name not in self.other_collection]  # notes() says the others
 
 
 def _judged_elsewhere(qrels: str | None, count: int) -> str:
