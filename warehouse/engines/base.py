@@ -6,7 +6,7 @@ rows and running a file under sql/ are the same on all three, so they are writte
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from warehouse.resources import read_sql
 
@@ -29,3 +29,15 @@ class Statements:
     def run_file(self, relative_path: str, params: dict[str, Any] | None = None) -> Any:
         """Runs the statements of one file under sql/, each bound to the $names it uses."""
         return self.run_sql(read_sql(relative_path), params)
+
+
+def chunks_of(fetch: Callable[[int | None], list[tuple]], chunk_rows: int | None) -> Iterator[list[tuple]]:
+    """A result's rows, chunk_rows at a time (None: all at once), none empty: fetch(n) is the
+    result's fetchmany(n), or its fetchall() for None, with the engine's own error handling. A
+    chunk shorter than chunk_rows is the last: no further fetch is made."""
+    while True:
+        rows = fetch(chunk_rows)
+        if rows:
+            yield rows
+        if not rows or chunk_rows is None or len(rows) < chunk_rows:
+            return

@@ -53,7 +53,7 @@ from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
                               ReadOnlyError, ServerUnreachable, UnknownTableError, WarehouseClosed,
                               WarehouseNotFound, WarehouseOpenError)
-from warehouse.engines.base import Statements
+from warehouse.engines.base import Statements, chunks_of
 from warehouse.resources import keep_cached, read_cached, read_sql
 from warehouse.formats.table import Table
 
@@ -958,19 +958,15 @@ class PostgresDatabase(Statements):
                 raise translated(exc) from None
             description = cursor.description or []
 
-            def chunks() -> Iterator[list[tuple]]:
-                while True:
-                    try:
-                        rows = cursor.fetchall() if chunk_rows is None else cursor.fetchmany(chunk_rows)
-                    except caught as exc:
-                        raise translated(exc) from None
-                    if rows:
-                        yield rows
-                    if not rows or chunk_rows is None or len(rows) < chunk_rows:
-                        return
+            def fetch(count: int | None) -> list[tuple]:
+                try:
+                    return cursor.fetchall() if count is None else cursor.fetchmany(count)
+                except caught as exc:
+                    raise translated(exc) from None
 
             # each column's Arrow type by its SQL type, for parquet and arrow output (formats.table)
-            yield SimpleNamespace(columns=[d[0] for d in description], chunks=chunks(), arrow_types=partial(
+            yield SimpleNamespace(columns=[d[0] for d in description], chunks=chunks_of(fetch, chunk_rows),
+                                  arrow_types=partial(
                 arrow_types, [(c.type_code, c.precision, c.scale) for c in description], con.info.timezone))
         finally:
             try:

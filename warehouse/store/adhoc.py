@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from warehouse.engines.duckdb import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError,
                                       StatementType, about_the_file, arrow_types, failure, tokenize)
+from warehouse.engines.base import chunks_of
 from warehouse.resources import read_sql
 from warehouse.errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, UnknownTableError, UsageError
 from warehouse.formats.table import Table
@@ -164,19 +165,14 @@ def stream(db: Database, query: Any, params: Any = None, timeout: float | None =
             description = result.description or []
             types = [str(d[1]) for d in description]
 
-            def chunks() -> Iterator[list[tuple]]:
-                while True:
-                    try:
-                        rows = budget.spend(con, lambda: result.fetchall() if chunk_rows is None
-                                            else result.fetchmany(chunk_rows))
-                    except DuckDBError as exc:
-                        raise failed(exc) from None
-                    if rows:
-                        yield rows
-                    if not rows or chunk_rows is None or len(rows) < chunk_rows:
-                        return
+            def fetch(count: int | None) -> list[tuple]:
+                try:
+                    return budget.spend(con, lambda: result.fetchall() if count is None else result.fetchmany(count))
+                except DuckDBError as exc:
+                    raise failed(exc) from None
 
-            yield RowStream([d[0] for d in description], types, chunks(), partial(arrow_types, types))
+            yield RowStream([d[0] for d in description], types, chunks_of(fetch, chunk_rows),
+                            partial(arrow_types, types))
         finally:
             rolled_back()
 
