@@ -136,3 +136,62 @@ def test_on_postgresql_the_rows_come_through_a_server_side_cursor(postgres_url, 
     # an EXPLAIN cannot be declared as a cursor: read as before
     result = Cli(postgres_url)("sql", "explain select 1")
     assert result.exit_code == 0 and "Result" in result.stdout
+
+
+def test_rows_printed_before_an_error_are_said_to_be_incomplete(empty_warehouse, tmp_path):
+    """(A walk) a query failing after millions of rows left them on stdout, and only the error said
+    anything: they read as the result. The rows come in chunks, so some are printed first (DuckDB
+    runs ahead of the fetches, by as much as the machine allows: the error comes late)."""
+    query = "select case when range < 2500000 then range else error('boom late') end as n from range(3000000)"
+    with (tmp_path / "stdout.csv").open("w") as sink:
+        done = subprocess.run(irw_argv("sql", query, "--db", empty_warehouse, "-f", "csv"), stdout=sink,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    printed = (tmp_path / "stdout.csv").read_text().count("\n") - 1
+    assert done.returncode == 1 and printed > 0
+    assert done.stderr.splitlines() == [
+        f"# the {printed:,} rows printed are not the whole result: the query failed after them (-o FILE writes a "
+        "result whole or not at all)", "Error: Invalid Input Error: boom late"]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_python_s_sql_rows_are_read_inside_their_with_block_one_query_at_a_time(engine, request, tmp_path):
+    """(A walk) wh.sql() inside a sql_rows loop raised DuckDB's own TransactionException and broke
+    the loop (PostgreSQL: 'cursor irw_user_sql does not exist'); chunks read after the block were
+    silently none on DuckDB. Both are a UsageError saying what to do, and the stream goes on."""
+    from warehouse.errors import UsageError
+
+    target = str(tmp_path / "irw.duckdb") if engine == "duckdb" else request.getfixturevalue("postgres_url")
+    many = "select * from range(30000)" if engine == "duckdb" else "select n from generate_series(1, 30000) as n"
+    with warehouse.open(target, create=True) as wh:
+        with wh.sql_rows(many) as rows:
+            chunks = iter(rows.chunks)
+            first = next(chunks)
+            with pytest.raises(UsageError, match="the rows of another query .* are still being read"):
+                wh.sql("select 1")
+            with pytest.raises(UsageError, match="still being read"):
+                with wh.sql_rows("select 2"):
+                    pass
+            assert len(first) + sum(len(chunk) for chunk in chunks) == 30000
+        with wh.sql_rows(many) as unread:
+            pass
+        with pytest.raises(UsageError, match="read inside its with block"):
+            list(unread.chunks)
+        assert wh.sql("select 42 as x").rows == [(42,)]
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_timeout_bounds_the_whole_statement_and_errors_quote_the_query(postgres_url):
+    """(A walk) each FETCH of the server-side cursor had the whole timeout, so a query returning rows
+    steadily ran on (13 s under --timeout 2); and the server's messages quoted irw's DECLARE."""
+    with warehouse.open(postgres_url, create=True):
+        pass
+    irw = Cli(postgres_url)
+    slow = ("select n, (select count(*) from generate_series(1, 3000 + n % 7) as g) as c "
+            "from generate_series(1, 100000) as n")
+    result = irw("sql", slow, "--timeout", "1", "-f", "csv")
+    assert result.exit_code == 1 and "timeout of 1 s" in result.stderr, result.stderr[-300:]
+    mistyped = irw("sql", "select nme\nfrom irw_schema")
+    assert mistyped.exit_code == 1 and "DECLARE" not in mistyped.stderr
+    assert mistyped.stderr.splitlines()[:2] == ['Error: column "nme" does not exist', "Error: LINE 1: select nme"]
+    # a query in parentheses is a query (it was refused: "SELECT statements are refused")
+    assert irw("sql", "(select 1 as a) order by 1", "-f", "csv").stdout == "a\n1\n"

@@ -614,7 +614,7 @@ def sql(
 ) -> None:
     """Run read-only SQL over the warehouse (tables: runs, run_rows, qrels_sets, qrels, scores ...).
 
-    Only the sandboxed connection is opened: read-only, nothing outside the warehouse. The result file is written by irw after the query, never by the SQL."""
+    Only the sandboxed connection is opened: read-only, nothing outside the warehouse. The rows are written by irw as they come (a file whole or not at all), never by the SQL."""
     with reported_errors():
         try:
             text = sys.stdin.read() if query == "-" else query
@@ -650,8 +650,14 @@ def sql(
 
                     pieces = formatting.render_chunks(rows.columns, counted(), fmt.value)
                     if output is None:
-                        for piece in pieces:
-                            sys.stdout.write(piece)
+                        try:
+                            for piece in pieces:
+                                sys.stdout.write(piece)
+                        except IrwError:  # the statement failed midway: what was printed is not all of it
+                            if count:
+                                err(f"# the {count:,} {'row' if count == 1 else 'rows'} printed are not the whole "
+                                    "result: the query failed after them (-o FILE writes a result whole or not at all)")
+                            raise
                     else:
                         from warehouse.formats.files import write_atomically
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from contextlib import contextmanager
 from functools import partial
 from typing import Any, Iterator, Sequence
@@ -923,12 +924,15 @@ class PostgresDatabase(Statements):
                 its caret): each a line of irw's message (IrwError.of_lines)."""
                 return f"{lead}{self.scrub(str(exc).strip())}".splitlines()
 
+            def timed_out() -> QueryTimeoutError:
+                return QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
+                                         "cancelled on the server; give it more with --timeout SECONDS")
+
             def translated(exc: Exception) -> Exception:
                 """irw's error for what the server (or psycopg) said of the statement or its rows."""
                 if isinstance(exc, psycopg.errors.QueryCanceled):
                     if "statement timeout" in str(exc) and timeout:
-                        return QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and "
-                                                 "was cancelled on the server; give it more with --timeout SECONDS")
+                        return timed_out()
                     return QueryError.of_lines(server_lines(exc) or ["the query was cancelled"])
                 if isinstance(exc, psycopg.errors.LockNotAvailable):
                     return QueryError.of_lines(server_lines(exc, "the query waited for a lock longer than irw sql's "
@@ -952,17 +956,40 @@ class PostgresDatabase(Statements):
             caught = (psycopg.Error, TypeError, ValueError, IndexError, KeyError)
             declared = chunk_rows is not None and server_cursor
             try:
+                if declared:
+                    con.execute("savepoint irw_user_sql")
                 cursor = con.cursor(name="irw_user_sql") if declared else con.cursor()
                 cursor.execute(query, params)
             except caught as exc:
+                if declared and isinstance(exc, psycopg.Error) and not isinstance(exc, psycopg.errors.QueryCanceled) \
+                        and not _connection_lost(exc):
+                    # the server quotes the statement it read (LINE 1: DECLARE "irw_user_sql" CURSOR FOR ...):
+                    # the query alone fails where the DECLARE did, as it is parsed and planned, and is
+                    # said as the user wrote it
+                    try:
+                        con.execute("rollback to savepoint irw_user_sql")
+                        con.cursor().execute(query, params)
+                    except caught as plain:
+                        raise translated(plain) from None
                 raise translated(exc) from None
             description = cursor.description or []
+            spent = 0.0  # the fetches' time: a server-side cursor runs the query a FETCH at a time
 
             def fetch(count: int | None) -> list[tuple]:
+                nonlocal spent
+                if declared and timeout:
+                    # one limit for the whole statement, as on DuckDB: what is left of it for this FETCH
+                    left = timeout - spent
+                    if left <= 0:
+                        raise timed_out()
+                    con.execute(f"set local statement_timeout = {max(1, int(left * 1000))}")  # an int of ours
+                started = time.monotonic()
                 try:
                     return cursor.fetchall() if count is None else cursor.fetchmany(count)
                 except caught as exc:
                     raise translated(exc) from None
+                finally:
+                    spent += time.monotonic() - started
 
             # each column's Arrow type by its SQL type, for parquet and arrow output (formats.table)
             yield SimpleNamespace(columns=[d[0] for d in description], chunks=chunks_of(fetch, chunk_rows),

@@ -117,13 +117,45 @@ def run(db: Database, query: Any, params: Any = None, timeout: float | None = No
         return rows.table(max_rows)
 
 
+# the databases whose rows a stream is reading: one statement at a time runs in a sandbox (DuckDB's
+# connection holds one result; PostgreSQL's transaction one cursor)
+_READING: set[int] = set()
+
+
 @contextmanager
 def stream(db: Database, query: Any, params: Any = None, timeout: float | None = None,
            chunk_rows: int | None = CHUNK_ROWS) -> Iterator[RowStream]:
     """As run(), the rows read chunk_rows at a time (None: all at once) while the context is open,
     so that `irw sql` writes them as they come: a result larger than memory is never held whole,
     and a reader that stops (`| head`) stops the statement. The timeout counts the time the
-    statement and its fetches take, not the time the caller spends writing."""
+    statement and its fetches take, not the time the caller spends writing. Another query while
+    the rows are read, or rows read after the context, is a UsageError saying so."""
+    if id(db) in _READING:
+        raise UsageError("the rows of another query (wh.sql_rows) are still being read: read them, or leave its "
+                         "with block, before running another query on this warehouse")
+    _READING.add(id(db))
+    open_ = True
+
+    def guarded(chunks: Iterator[list[tuple]]) -> Iterator[list[tuple]]:
+        while True:
+            if not open_:
+                raise UsageError("the rows of wh.sql_rows are read inside its with block; it has ended")
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            yield chunk
+
+    try:
+        with _stream(db, query, params, timeout, chunk_rows) as rows:
+            yield RowStream(rows.columns, rows.types, guarded(rows.chunks), rows.arrow_types)
+    finally:
+        open_ = False
+        _READING.discard(id(db))
+
+
+@contextmanager
+def _stream(db: Database, query: Any, params: Any, timeout: float | None,
+            chunk_rows: int | None) -> Iterator[RowStream]:
     query, params = _checked_arguments(query, params)
     timeout = checked_timeout(timeout)
     if not db.sandbox_in_process:
@@ -610,7 +642,10 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
         if inner.lstrip().startswith("("):
             return "EXPLAIN with options is not checked here: EXPLAIN the query alone", "shape"
         return _postgres_refusal(inner, volatile) if inner.strip() else ("EXPLAIN of nothing", "shape")
-    if type(tree).__name__ not in _PG_QUERY_TYPES:
+    query_node = tree
+    while isinstance(query_node, exp.Subquery):  # (select 1), ((select 1)) order by 1: the query in parentheses
+        query_node = query_node.this
+    if type(query_node).__name__ not in _PG_QUERY_TYPES:
         word = _first_word(query)
         if type(tree).__name__ in _PG_WRITE_NODES and type(tree).__name__ not in ("Command", "Into"):
             word = type(tree).__name__.upper()  # WITH ... DELETE is a DELETE
