@@ -168,7 +168,8 @@ def _stream(db: Database, query: Any, params: Any, timeout: float | None,
         except DuckDBError as exc:
             raise _query_failure(db, con, exc) from None
         if len(statements) != 1:
-            raise QueryError(f"expected one SQL statement, found {len(statements)}")
+            raise QueryError(f"expected one SQL statement, found {len(statements)}"
+                             + ("" if not statements else ": irw sql runs one at a time"))
         refused = _refused(con, statements[0])
         if refused:
             raise ReadOnlyError(f"irw sql is read-only: {refused[0]} ({_ADVICE[refused[1]]})")
@@ -633,7 +634,8 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
                 "server"
         return "the statement cannot be parsed to be checked", "server"
     if len(trees) != 1:
-        return f"expected one SQL statement, found {len(trees)}", "shape"
+        return f"expected one SQL statement, found {len(trees)}" + ("" if not trees else ": irw sql runs one at a time"), \
+            "shape"
     tree = trees[0]
     if isinstance(tree, exp.Command) and str(tree.this).lower() == "explain":
         inner = str(tree.expression.this if isinstance(tree.expression, exp.Literal) else tree.expression or "")
