@@ -193,5 +193,12 @@ def test_on_postgresql_the_timeout_bounds_the_whole_statement_and_errors_quote_t
     mistyped = irw("sql", "select nme\nfrom irw_schema")
     assert mistyped.exit_code == 1 and "DECLARE" not in mistyped.stderr
     assert mistyped.stderr.splitlines()[:2] == ['Error: column "nme" does not exist', "Error: LINE 1: select nme"]
+    # a typo the checker cannot parse was "irw sql reads the warehouse and nothing else: the statement
+    # cannot be parsed to be checked": the server's own syntax error, asked to parse it alone
+    typo = irw("sql", "select * frm irw_schema")
+    assert typo.exit_code == 1 and typo.stderr.splitlines() == [
+        'Error: syntax error at or near "frm"', "Error: LINE 1: select * frm irw_schema", "Error:                  ^"]
+    refused = irw("sql", "delete from irw_schema")
+    assert refused.exit_code == 1 and "read-only" in refused.stderr
     # a query in parentheses is a query (it was refused: "SELECT statements are refused")
     assert irw("sql", "(select 1 as a) order by 1", "-f", "csv").stdout == "a\n1\n"

@@ -884,6 +884,24 @@ class PostgresDatabase(Statements):
                                 f"{role} {' and '.join(left)}; revoke that from it")
         return session
 
+    def parse_error(self, query: str) -> list[str] | None:
+        """The server's error for a statement irw's checker could not parse (`select * frm runs`), as
+        its message lines (LINE n and its caret included), or None where the server parses it: asked
+        with libpq's Parse message alone (an unnamed prepared statement, never executed), in the
+        session user SQL runs in, so nothing runs and the caret points into the user's own text."""
+        from psycopg import pq
+
+        con = self.user_sql_session()
+        if con.info.transaction_status != pq.TransactionStatus.IDLE:
+            return None  # a failed Parse would abort the transaction under way
+        result = con.pgconn.prepare(b"", query.encode("utf-8"))
+        if result.status != pq.ExecStatus.FATAL_ERROR:
+            return None
+        text = (result.error_message or b"").decode("utf-8", "replace").strip()
+        for lead in ("ERROR:  ", "FATAL:  "):
+            text = text.removeprefix(lead)
+        return [line.rstrip() for line in self.scrub(text).splitlines() if line.strip()] or None
+
     @contextmanager
     def user_sql_rows(self, query: str, params: Any, timeout: float | None, chunk_rows: int | None = None, *,
                       hash_joins: bool = False, server_cursor: bool = False) -> Iterator[Any]:

@@ -617,6 +617,11 @@ def postgres_refusal(query: str, volatile=None) -> str | None:
     return _postgres_refusal(query, volatile)[0]
 
 
+# what the checker says of a statement it cannot parse: the server is then asked to parse it alone
+# (PostgresDatabase.parse_error), and its syntax error is said instead
+UNPARSED = "the statement cannot be parsed to be checked"
+
+
 def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
     """(why, kind): kind is "write" for what would change the warehouse, "shape" for not one
     query, "server" for what acts outside the query."""
@@ -632,7 +637,7 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
         if word not in ("SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "THIS"):
             return f"{word} statements are refused: irw sql runs one query (SELECT, VALUES, or EXPLAIN of one)", \
                 "server"
-        return "the statement cannot be parsed to be checked", "server"
+        return UNPARSED, "server"
     if len(trees) != 1:
         return f"expected one SQL statement, found {len(trees)}" + ("" if not trees else ": irw sql runs one at a time"), \
             "shape"
@@ -688,6 +693,10 @@ def stream_on_postgres(db, query: str, params: Any, timeout: float | None = DEFA
     if mistyped:
         raise mistyped
     why, kind = _postgres_refusal(query, db.volatile_functions)
+    if why == UNPARSED:  # a typo (`select * frm runs`) is the server's syntax error, not a refusal
+        said = db.parse_error(query)
+        if said:
+            raise QueryError.of_lines(said)
     if why:
         if kind == "shape":
             raise QueryError(why)
