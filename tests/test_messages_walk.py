@@ -158,7 +158,8 @@ def test_sql_help_has_no_line_break_inside_a_sentence():
     result = subprocess.run([sys.executable, "-m", "warehouse", "sql", "--help"], capture_output=True, text=True,
                             env={**os.environ, "COLUMNS": "200"}, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert "The result file is written by irw after the query, never by the SQL." in result.stdout, result.stdout
+    assert "The rows are written by irw as they come (a file whole or not at all), never by the SQL." \
+        in result.stdout, result.stdout
 
 
 @pytest.mark.parametrize("spec", ["prec(k=10,k=20)", "prec(k=5)(k=20)", "P(rel=1,rel=2)@10"])
