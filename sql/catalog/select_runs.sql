@@ -60,7 +60,14 @@ others_judged_queries as (
 ),
 
 query_judged as (
-    select m.run_id
+    select
+        m.run_id,
+        exists (
+            select 1
+            from run_queries as rq
+            inner join others_judged_queries as o on o.query_id = rq.query_id
+            where rq.run_id = m.run_id
+        ) as shared
     from (select distinct run_id from matched) as m
     where exists (
         select 1
@@ -70,23 +77,12 @@ query_judged as (
     )
 ),
 
-shared as (
-    select q.run_id
-    from query_judged as q
-    where exists (
-        select 1
-        from run_queries as rq
-        inner join others_judged_queries as o on o.query_id = rq.query_id
-        where rq.run_id = q.run_id
-    )
-),
-
 judging_candidates as (
     select
-        q.run_id,
+        run_id,
         $qrels_set_id as qrels_set_id,
-        q.run_id in (select run_id from shared) as shared
-    from query_judged as q
+        shared
+    from query_judged
 
     union all
 
@@ -94,9 +90,10 @@ judging_candidates as (
         rq.run_id,
         o.qrels_set_id,
         true as shared
-    from shared as s
-    inner join run_queries as rq on rq.run_id = s.run_id
+    from query_judged as q
+    inner join run_queries as rq on rq.run_id = q.run_id
     inner join others_judged_queries as o on o.query_id = rq.query_id
+    where q.shared
 ),
 
 judged as (

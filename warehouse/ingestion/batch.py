@@ -20,10 +20,9 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
   2. the tag, unless it is a placeholder (PLACEHOLDER_TAGS, or digits, or Q and digits), another file
      of the batch has it, or a stored run of that name holds other bytes and replace is off;
   3. a folder whose files answer different queries (two files share a collection when they share
-     at least half the queries of the smaller and, where their documents can tell, one of the
-     documents they rank first for a query: _one_collection) holds one system's runs of several collections: the
-     run is {folder}.{short} and its system the folder (BM25/trec_results_dl21.txt: BM25.dl21,
-     system BM25);
+     at least half the queries of the smaller and their documents, where they can tell, do not say
+     otherwise: _collections) holds one system's runs of several collections: the run is
+     {folder}.{short} and its system the folder (BM25/trec_results_dl21.txt: BM25.dl21, system BM25);
   4. otherwise the file is one system's run: {short}, its system {short}; when that name is another
      file's of the batch, or a stored run's holding other bytes (and replace is off), then
      - if one of those, read from a folder of another name, answers the same queries (one
@@ -424,20 +423,23 @@ def stored_answers(db: Database, run_id: int) -> Answered:
                     [row[0] for row in db.run_file("catalog/run_judging_sets.sql", {"run_id": run_id}).fetchall()])
 
 
+ONE_COLLECTION, IDS_ALIKE = "one collection", "query ids alike"
+
+
+def _collections(queries: frozenset | None, other: frozenset | None) -> str | None:
+    """How the collections of two runs compare: ONE_COLLECTION where they share at least half the
+    query ids of the smaller and their documents do not say otherwise (_same_documents); IDS_ALIKE
+    where they share those ids but their documents are of different collections (two collections
+    numbering their queries alike); None for other queries, or unknown or no queries, which tell
+    nothing."""
+    if not queries or not other or len(queries & other) * 2 < min(len(queries), len(other)):
+        return None
+    return IDS_ALIKE if _same_documents(queries, other) is False else ONE_COLLECTION
+
+
 def _one_collection(queries: frozenset | None, other: frozenset | None) -> bool:
-    """Whether two runs answer one collection's queries: they share at least half the queries of
-    the smaller and, where both carry their top documents (Answered), one of those for a query they
-    share. Unknown or no queries tell nothing."""
-    if not queries or not other:
-        return False
-    return len(queries & other) * 2 >= min(len(queries), len(other)) and not _ids_alike(queries, other)
-
-
-def _ids_alike(queries: frozenset | None, other: frozenset | None) -> bool:
-    """Whether two runs share half the query ids of the smaller but their documents say they are
-    of different collections (_same_documents): two collections numbering their queries alike."""
-    return (bool(queries) and bool(other) and len(queries & other) * 2 >= min(len(queries), len(other))
-            and _same_documents(queries, other) is False)
+    """Whether two runs answer one collection's queries (_collections)."""
+    return _collections(queries, other) == ONE_COLLECTION
 
 
 # How many documents of each query a run's Answered carries: the ten it ranks first, in trec_eval's
@@ -559,7 +561,8 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             elif several:
                 folder = _folder(file.path)
                 file.name, file.system = f"{folder}.{file.short}", folder
-                alike = any(_ids_alike(file.queries, other.queries) for other in group if other is not file)
+                alike = any(_collections(file.queries, other.queries) == IDS_ALIKE for other in group
+                            if other is not file)
                 answer = ("are of different collections (one each: those sharing query ids have documents of "
                           "different collections)" if alike else "answer different queries (one collection each)")
                 file.note = (f"{file.path}: named {file.name}, system {folder}, from its folder and file name: the "
@@ -624,22 +627,21 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         # queries): the folders are systems. Two folders of one name (bycoll/covid, bycoll2/covid)
         # cannot name two systems: a stored run read from either is an earlier version of the file.
         night = ingest.night_of(folder) is not None  # a night's folder names no system: its file names do
-        same = [other for other in rivals
-                if not night and _folder(other.path) != folder and _one_collection(file.queries, queries_of(other))]
-        # the same query ids, but none of the same documents ranked first: another collection's
-        # (said in the note, where a reader would expect the folder to name the system)
-        alike = [other for other in rivals
-                 if not night and _folder(other.path) != folder and _ids_alike(file.queries, queries_of(other))]
-        stored_same = False
+        compared = [(other, _collections(file.queries, queries_of(other))) for other in rivals
+                    if not night and _folder(other.path) != folder]
+        same = [other for other, relation in compared if relation == ONE_COLLECTION]
+        # the same query ids, but documents of another collection: said in the note, where a
+        # reader would expect the folder to name the system
+        alike = [other for other, relation in compared if relation == IDS_ALIKE]
+        stored_relation = None
         if held and run_source and run_queries and not night and not any(o.known_as == file.name for o in rivals):
             run_id = stored(file.name)[0]
             source = run_source(run_id)
             # a stored run's source is its resolved path: read from a folder of this name, through a
             # link or not
-            elsewhere = source is not None and Path(source).parent.name not in (folder, file.path.resolve().parent.name)
-            stored_same = elsewhere and _one_collection(file.queries, run_queries(run_id))
-            if elsewhere and _ids_alike(file.queries, run_queries(run_id)):
-                alike.append(None)  # the stored run
+            if source is not None and Path(source).parent.name not in (folder, file.path.resolve().parent.name):
+                stored_relation = _collections(file.queries, run_queries(run_id))
+        stored_same, stored_alike = stored_relation == ONE_COLLECTION, stored_relation == IDS_ALIKE
         if same or stored_same:
             total = len(rivals) + (held and not any(o.known_as == file.name for o in rivals))
             count = len(same) + stored_same
@@ -656,10 +658,10 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         else:
             file.name, file.system = f"{file.short}.{folder}", file.short
             file.note = f"{file.path}: named {file.name}, system {file.short}, from its file name and folder: {why}"
-            if alike:
-                who, its = (("that run answers", "its documents are") if alike == [None]
-                            else ("that file answers", "its documents are") if len(alike) == 1
-                            else (f"{len(alike)} of them answer", "their documents are"))
+            if alike or stored_alike:
+                count = len(alike) + stored_alike
+                who, its = ((f"that {'run' if stored_alike else 'file'} answers", "its documents are") if count == 1
+                            else (f"{count} of them answer", "their documents are"))
                 file.note += (f"; {who} the same query ids but {its} another collection's (numbering its queries "
                               "alike), so the file names the system")
             if night:
@@ -779,7 +781,7 @@ def _other_collection_clash(file: _File, held_queries: frozenset, named: bool, t
     shared = len(file.queries & held_queries)
     rename = ("give it another name with --name" if named or not template
               else _template_hint(template, instead))
-    if shared * 2 >= min(len(file.queries), len(held_queries)):  # the ids agree: the documents told them apart
+    if _collections(file.queries, held_queries) == IDS_ALIKE:  # the ids agree: the documents told them apart
         other = (f"answers {shared} of this file's {len(file.queries)} query ids, but its documents are another "
                  "collection's (one numbering its queries alike, it seems)")
     else:
@@ -1034,13 +1036,14 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             file.existing = stored(file.name)
             if file.existing and file.existing[1] != file.sha and not replace:
                 held_queries = run_queries(file.existing[0])
-                if file.queries and held_queries and not _one_collection(file.queries, held_queries):
+                relation = _collections(file.queries, held_queries)
+                if file.queries and held_queries and relation != ONE_COLLECTION:
                     _fail(file, ConflictError(_other_collection_clash(file, held_queries, name is not None, hint(),
                                                                       instead)))
                     continue
                 version = (_version_hint(db, file, files, stored, suggested, system_of(file), description,
                                          parameters, run_date)
-                           if auto and _one_collection(file.queries, held_queries) else None)
+                           if auto and relation == ONE_COLLECTION else None)
                 other = (", or give another name with --name" if name is not None else f", or, {version}" if version
                          else f", or {_template_hint(hint(), instead)}" if hint() else "")
                 _fail(file, ConflictError(
