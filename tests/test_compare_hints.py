@@ -122,16 +122,16 @@ def test_two_runs_judged_by_none_are_named_together(mc):
     assert followed.exit_code == 0, followed.stderr
 
 
-def test_runs_chosen_by_pattern_keep_the_qrels_hint(mc):
-    """A pattern's runs that --qrels X does not judge are left out, so `--qrels covid` works there: the
-    hint is as before."""
+def test_runs_chosen_by_pattern_take_the_one_set_judging_them(mc):
+    """covid alone judges the runs 'BM25*' and RM3 chose (BM25.dl22, matched, is judged by none): it is
+    taken, as `--qrels covid` would be (once refused with "add `--qrels covid`"), and BM25.dl22 is
+    left out as with it."""
     result = mc("compare", "BM25*", "RM3", "-m", "AP")
-    assert result.exit_code == 2
-    assert result.stderr == ("Error: name the qrels set with --qrels: this warehouse holds 2 (covid, news); qrels covid "
-                             "judges 2 of the 3 runs chosen: add `--qrels covid`\n")
     followed = mc("compare", "BM25*", "RM3", "-m", "AP", "--qrels", "covid")
-    assert followed.exit_code == 0, followed.stderr
-    assert "# 1 matching run left out: no query judged in qrels covid" in followed.stderr
+    assert result.exit_code == followed.exit_code == 0, result.stderr
+    assert (result.stdout, result.stderr) == (followed.stdout, followed.stderr)
+    assert result.stderr.startswith("# qrels covid; ")
+    assert "# 1 matching run left out: no query judged in qrels covid" in result.stderr
 
 
 def test_only_runs_judged_by_none_keep_the_ingest_hint(mc):
@@ -187,11 +187,12 @@ def test_the_python_api_s_compare_counts_its_baseline(mc):
                                         "judges NEWS-BM25)")
 
 
-def test_a_baseline_of_the_same_set_keeps_the_hint(mc):
+def test_a_baseline_of_the_same_set_takes_that_set(mc):
     result = mc("compare", "BM25", "-m", "AP", "--baseline", "RM3")
-    assert result.exit_code == 2
-    assert result.stderr == ("Error: name the qrels set with --qrels: this warehouse holds 2 (covid, news); qrels covid "
-                             "judges the 2 runs chosen: add `--qrels covid`\n")
+    followed = mc("compare", "BM25", "-m", "AP", "--baseline", "RM3", "--qrels", "covid")
+    assert result.exit_code == followed.exit_code == 0, result.stderr
+    assert (result.stdout, result.stderr) == (followed.stdout, followed.stderr)
+    assert "RM3" in result.stdout and "BM25" in result.stdout
 
 
 def test_the_runs_of_one_set_named_apart_work(mc):
@@ -258,3 +259,24 @@ def test_irw_runs_says_a_run_named_is_listed_though_the_qrels_judge_none_of_it(m
     assert result.stderr == ("# run BM25 is listed as it was named, but qrels news judges none of its queries (its "
                              "judged_by says which sets do)\n")
     assert mc("runs", "--qrels", "news", "NEWS-BM25").stderr == ""
+
+
+def test_every_stored_run_judged_by_one_of_two_sets_takes_it(seeded_db, tmp_path):
+    """No run chosen: the stored runs are every run, and the one set judging them is taken; a second
+    set judging them too makes it the error naming both again."""
+    from conftest import qrels_text, write_file
+
+    irw = Cli(seeded_db)
+    other = write_file(tmp_path, "other.qrels", qrels_text([("q7", "d1", 1), ("q8", "d2", 1)]))
+    assert irw("ingest", "qrels", other, "--name", "other").exit_code == 0
+    taken, named = irw("eval", "-m", "AP"), irw("eval", "-m", "AP", "--qrels", "base")
+    assert taken.exit_code == named.exit_code == 0, taken.stderr
+    assert (taken.stdout, taken.stderr) == (named.stdout, named.stderr)
+    assert taken.stderr.startswith("# qrels base; ") and "tagA" in taken.stdout
+    copy = write_file(tmp_path, "copy.qrels", qrels_text())
+    assert irw("ingest", "qrels", copy, "--name", "base-copy").exit_code == 0
+    refused = irw("eval", "-m", "AP")
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("Error: name the qrels set with --qrels: this warehouse holds 3 (base, "
+                                     "base-copy, other); of run tagA, the one stored, qrels base judges 1 and base-copy 1: add "
+                                     "`--qrels base` or `--qrels base-copy`"), refused.stderr

@@ -275,16 +275,18 @@ def test_the_publisher_s_folder_of_system_folders_gets_a_hint_that_works(tmp_pat
 
 # -- a command that chose runs but named no qrels set -----------------------------------------------
 
+# (command without --qrels, the one stored set judging the runs it chose): it is taken, as that
+# --qrels is (these were refused with "name the qrels set with --qrels: ... add `--qrels covid`")
+TAKEN = [
+    ("irw eval BM25.covid -m AP", "covid"),
+    ("irw eval 'BM25*.dl2?' -m AP", "dl21"),  # and BM25.dl22 and BM25_RM3.dl22, judged by none, left out
+    ("irw compare '*.news' -m nDCG@10 --baseline BM25.news", "news"),
+    ("irw report run SPLADE.covid -m AP -o splade.html", "covid"),
+]
 HINTED = [  # (command without --qrels, what the error says after the list of stored sets, the --qrels it offers)
-    ("irw eval BM25.covid -m AP", "qrels covid judges run BM25.covid: add `--qrels covid`", ["covid"]),
-    ("irw eval 'BM25*.dl2?' -m AP", "qrels dl21 judges 2 of the 4 runs chosen: add `--qrels dl21`", ["dl21"]),
-    ("irw compare '*.news' -m nDCG@10 --baseline BM25.news",
-     "qrels news judges the 3 runs chosen: add `--qrels news`", ["news"]),
     ("irw report leaderboard --system BM25_RM3 -m AP -o rm3.html",
      "of the 4 runs chosen, qrels covid judges 1, dl21 1 and news 1: add `--qrels covid`, `--qrels dl21` or "
      "`--qrels news` (`irw runs` shows which qrels sets judge each run)", ["covid", "dl21", "news"]),
-    ("irw report run SPLADE.covid -m AP -o splade.html", "qrels covid judges run SPLADE.covid: add `--qrels covid`",
-     ["covid"]),
 ]
 # a run no stored set judges: no --qrels helps, and the error says that first (it said "name the
 # qrels set with --qrels", which a walk tried in vain, before saying that none judges the run)
@@ -294,9 +296,15 @@ UNJUDGED = ("irw eval BM25.dl22 -m AP", "no stored qrels set judges a query of r
 
 
 def check_hints(folder: Path, db: str | None = None) -> None:
-    """Each command that chose runs without --qrels is refused with one line saying which stored
-    sets judge the runs it chose; running it with each `--qrels` offered works."""
+    """Each command that chose runs without --qrels takes the one stored set judging them, as
+    `--qrels` naming it does; where several judge them it is refused with one line saying which,
+    and running it with each `--qrels` offered works."""
     suffix = "" if db is None else f" --db '{db}'"
+    for command, qrels in TAKEN:
+        taken, named = bash(command + suffix, folder), bash(f"{command} --qrels {qrels}{suffix}", folder)
+        assert taken.returncode == named.returncode == 0, (command, taken.stderr)
+        assert (taken.stdout, taken.stderr) == (named.stdout, named.stderr), command
+        assert taken.stdout.strip() or taken.stderr.startswith("wrote "), command
     for command, says, offered in HINTED:
         result = bash(command + suffix, folder)
         assert result.returncode == 2 and result.stdout == "", (command, result.stderr)
@@ -311,7 +319,7 @@ def check_hints(folder: Path, db: str | None = None) -> None:
         assert (result.returncode, result.stdout, result.stderr) == (2, "", f"Error: {says}\n"), report
 
 
-def test_a_command_that_chose_runs_is_told_which_qrels_judge_them(walked, folder):
+def test_a_command_that_chose_runs_takes_the_set_judging_them_or_is_told_which(walked, folder):
     check_hints(folder)
     # every run, no choice made: the stored sets, and how many of the runs each judges
     result = bash("irw eval -m AP", folder)
@@ -320,15 +328,17 @@ def test_a_command_that_chose_runs_is_told_which_qrels_judge_them(walked, folder
                              "`--qrels dl21` or `--qrels news` (`irw runs` shows which qrels sets judge each run)\n")
 
 
-def test_the_python_api_says_which_qrels_judge_the_runs(walked, folder):
+def test_the_python_api_takes_or_says_which_qrels_judge_the_runs(walked, folder):
     import warehouse
     from warehouse.errors import UsageError
 
     with warehouse.open(folder / "irw.duckdb") as wh:
-        with pytest.raises(UsageError, match=r"qrels covid judges the 2 runs chosen: add `qrels='covid'`"):
-            wh.qrels_name(None, "BM25*.covid")
-        with pytest.raises(UsageError, match=r"qrels news judges the 2 runs chosen: add `qrels='news'`"):
-            wh.compare(["BM25.news", "BM25_RM3.news"], measures="AP")
+        assert wh.qrels_name(None, "BM25*.covid") == "covid"  # the one set judging them
+        assert wh.compare(["BM25.news", "BM25_RM3.news"], measures="AP").rows == \
+            wh.compare(["BM25.news", "BM25_RM3.news"], "news", measures="AP").rows
+        with pytest.raises(UsageError, match=r"of the 4 runs chosen, qrels covid judges 1, dl21 1 and news 1: add "
+                                             r"`qrels='covid'`, `qrels='dl21'` or `qrels='news'`"):
+            wh.qrels_name(None, systems="BM25")
         assert wh.qrels_name("dl21", "BM25*.covid") == "dl21"  # a name given is taken as given
 
 

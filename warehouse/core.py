@@ -234,8 +234,9 @@ class Warehouse:
 
     def qrels_name(self, name: str | None = None, runs: str | Sequence[str] | None = None,
                    systems: str | Sequence[str] | None = None, baseline: str | None = None) -> str:
-        """name, or the only stored qrels set's name when name is None (an error if there are several,
-        saying which sets judge the runs and systems chosen, and the baseline run, when given)."""
+        """name; when name is None, the only stored qrels set, or the only one judging the runs and
+        systems chosen (every stored run when none is) and the baseline run, when given (an error
+        where several judge them, saying which)."""
         _one_name_given("qrels", name)
         _names_given("runs", runs)
         _one_name_given("baseline", baseline)
@@ -341,7 +342,8 @@ class Warehouse:
         runs and systems choose the runs as select_runs() does: names and shell-style patterns
         (None: every stored run), of these systems; the runs a pattern, a system or the default
         chose that qrels does not judge are left out (the result's `selection` says which).
-        qrels None: the only stored qrels set (as qrels_name(); several are an error naming them).
+        qrels None: the one stored qrels set judging the runs chosen (qrels_name(); several are an
+        error naming them).
         options are Settings fields: level, depth, judged_only, complete, compat, norel.
         recompute=True computes the scores again and replaces the stored ones. A run and measure
         with no value raises MeasureError (ReadOnlyError on a read-only warehouse) saying why.
@@ -376,10 +378,10 @@ class Warehouse:
                 baseline: str | None = None, settings: Settings | None = None, test: str = "randomization",
                 alpha: float = 0.05, correction: str = "holm", permutations: int = 10_000, seed: int = 0,
                 **options: Any):
-        """Paired significance tests as `irw compare` makes them (the only qrels set by default;
-        options are Settings fields). runs and systems choose the runs as select_runs() does (every
-        stored run that qrels judges by default; the result's `selection` says which were
-        left out). The result converts like a table (to_pandas() ...) and prints as a paper table
+        """Paired significance tests as `irw compare` makes them (by default on the one qrels set
+        judging the runs; options are Settings fields). runs and systems choose the runs as
+        select_runs() does (every stored run that qrels judges by default; the result's `selection`
+        says which were left out). The result converts like a table (to_pandas() ...) and prints as a paper table
         with to_latex() / to_markdown()."""
         from warehouse import reports
 
@@ -392,8 +394,8 @@ class Warehouse:
                     baseline: str | None = None, settings: Settings | None = None, test: str = "randomization",
                     alpha: float = 0.05, correction: str = "holm", permutations: int = 10_000, seed: int = 0,
                     **options: Any):
-        """The stored runs on one qrels set (the only one by default), ranked by the first measure
-        (default: AP, nDCG@10, P@10) and tested against the baseline (default: the top run), as
+        """The stored runs on one qrels set (by default the one judging them), ranked by the first
+        measure (default: AP, nDCG@10, P@10) and tested against the baseline (default: the top run), as
         `irw report leaderboard` makes its board; options are Settings fields. runs and systems choose
         the runs as select_runs() does (the result's `selection` says which were left out). The
         result converts like a table (to_pandas() ...) and prints as a paper table with to_latex() /

@@ -142,8 +142,8 @@ def _replace_option(help: str, *, negatable: bool = False) -> typer.models.Optio
 
 
 def _qrels_option(more: str = "", *, help: str | None = None) -> typer.models.OptionInfo:
-    return typer.Option("--qrels", help=help or f"Stored qrels set to evaluate against (may be left out when only one "
-                                                f"is stored){more}.")
+    return typer.Option("--qrels", help=help or f"Stored qrels set to evaluate against (may be left out when one stored "
+                                                f"set alone judges the runs chosen){more}.")
 
 
 # The evaluation settings, shared by eval, compare and the reports.

@@ -154,11 +154,13 @@ def qrels_set_id(db: Database, name: str) -> int:
 
 def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None" = None,
                systems: "str | Sequence[str] | None" = None, baseline: str | None = None) -> str:
-    """The qrels set a command means: the one named, or the only one stored when none is named.
-    With several stored and none named it is an error; when the command chose runs (names,
-    patterns, systems: select_runs), the error says which stored sets judge them, so its hint
-    (`--qrels X`) resolves it. A baseline that is a stored run's name counts as a run named with
-    runs (the set the hint offers must judge it too)."""
+    """The qrels set a command means: the one named; else the only one stored; else, of several,
+    the only one judging the runs the command chose (names, patterns, systems: select_runs; none
+    chosen: every stored run), as `irw runs` shows it in judged_by: a warehouse of several
+    collections evaluates `BM25.covid` without `--qrels covid`. Where several sets judge them (two
+    versions of a collection's qrels) it is an error saying which, so its hint (`--qrels X`)
+    resolves it. A baseline that is a stored run's name counts as a run named with runs (the set
+    must judge it too)."""
     if name is not None:
         return name
     if (baseline is not None and runs and not systems and not isinstance(runs, RunSelection)
@@ -185,15 +187,20 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
                       if (judged := [name for name in names if name in outright])}
             if by_set and max(map(len, by_set.values())) < len(named):  # each `--qrels X` leaves one unjudged
                 raise UsageError(_named_runs_apart(named, by_set))
+        if len(judging) == 1:  # what the hint would say to add; the runs it does not judge are left out, as with it
+            return judging[0][0]
         hint = _judging_qrels(chosen, judging, names)
         # no set judges them: no --qrels helps, so that is said first (a walk read "name the qrels set")
         raise UsageError(hint if not judging else f"{message}; {hint}")
     stored = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
     judging = judging_qrels(db, stored) if stored else []
+    if len(judging) == 1:
+        return judging[0][0]
     if not judging:  # no run yet, or none judged: the sets are all there is to say
         raise UsageError(message)
     # every stored run, none chosen: which set judges how many of them, as for runs chosen
-    raise UsageError(f"{message}; {_qrels_choices(judging, len(stored), f'the {len(stored):,} stored runs')}")
+    said = f"the {len(stored):,} stored runs" if len(stored) > 1 else f"run {listed_name(stored[0])}, the one stored"
+    raise UsageError(f"{message}; {_qrels_choices(judging, len(stored), said)}")
 
 
 def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
