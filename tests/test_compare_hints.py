@@ -157,13 +157,12 @@ def test_the_python_api_says_so_too(mc):
 # -- 2. runs of two collections named outright ------------------------------------------------------
 
 @pytest.mark.parametrize("command", [
-    ["eval", "BM25", "NEWS-BM25", "-m", "AP"],
     ["compare", "BM25", "NEWS-BM25", "-m", "AP"],
     ["compare", "BM25", "-m", "AP", "--baseline", "NEWS-BM25"],
     ["report", "leaderboard", "BM25", "NEWS-BM25", "-m", "AP", "-o", "LB"],
     ["report", "leaderboard", "BM25", "-m", "AP", "--baseline", "NEWS-BM25", "-o", "LB"],
     ["report", "run", "BM25", "-m", "AP", "--baseline", "NEWS-BM25", "-o", "LB"],
-], ids=["eval", "compare", "compare-baseline", "leaderboard", "leaderboard-baseline", "run-baseline"])
+], ids=["compare", "compare-baseline", "leaderboard", "leaderboard-baseline", "run-baseline"])
 def test_runs_of_two_collections_named_outright_are_told_which_set_judges_which(mc, tmp_path, command):
     command = [str(tmp_path / "lb.html") if c == "LB" else c for c in command]
     result = mc(*command)
@@ -196,14 +195,40 @@ def test_a_baseline_of_the_same_set_takes_that_set(mc):
 
 
 def test_the_runs_of_one_set_named_apart_work(mc):
-    result = mc("eval", "RM3", "NEWS-BM25", "BM25", "-m", "AP")
+    result = mc("compare", "RM3", "NEWS-BM25", "BM25", "-m", "AP")
     assert result.exit_code == 2
     assert "(qrels covid judges BM25 and RM3; news judges NEWS-BM25)" in result.stderr
     assert "(`--qrels covid` with BM25 and RM3)" in result.stderr
-    for command in (["eval", "BM25", "RM3", "-m", "AP", "--qrels", "covid"], ["eval", "NEWS-BM25", "-m", "AP",
-                                                                           "--qrels", "news"]):
+    for command in (["compare", "BM25", "RM3", "-m", "AP", "--qrels", "covid"],
+                    ["eval", "NEWS-BM25", "-m", "AP", "--qrels", "news"]):
         followed = mc(*command)
         assert followed.exit_code == 0, followed.stderr
+
+
+def test_eval_takes_runs_of_two_collections_each_against_its_own_set(mc):
+    """irw eval, unlike compare, needs no one set: runs of two collections named outright (refused
+    as compare is, "name the runs of one set at a time") are each evaluated against the set judging
+    them, with a qrels column; the values are those of `--qrels` naming it. The Python call is
+    wh.evaluate_each."""
+    result = mc("eval", "RM3", "NEWS-BM25", "BM25", "-m", "AP", "-f", "csv")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("# qrels: each run's own (covid for 2 runs, news for 1 run); ")
+    header, *rows = result.stdout.splitlines()
+    assert header == "run,qrels,queries,AP"
+    alone = {line.split(",")[0]: line.split(",", 1)[1]
+             for qrels, names in (("covid", ["RM3", "BM25"]), ("news", ["NEWS-BM25"]))
+             for line in mc("eval", *names, "-m", "AP", "-f", "csv", "--qrels", qrels).stdout.splitlines()[1:]}
+    assert rows == [f"RM3,covid,{alone['RM3']}", f"BM25,covid,{alone['BM25']}", f"NEWS-BM25,news,{alone['NEWS-BM25']}"]
+    with warehouse.open(mc.db) as wh:
+        each = wh.evaluate_each(["RM3", "NEWS-BM25", "BM25"], ["AP"])
+        assert list(each.by_qrels) == ["covid", "news"] and each.left_out == ()
+        assert each.value("NEWS-BM25", "map") == wh.evaluate(["NEWS-BM25"], "news", ["AP"]).value("NEWS-BM25", "AP")
+        assert [row[:2] for row in each.table().rows] == [("RM3", "covid"), ("BM25", "covid"), ("NEWS-BM25", "news")]
+        # every stored run: BM25.dl22 and RM3.dl22, judged by none, left out
+        every = wh.evaluate_each(None, "AP")
+        assert every.left_out == ("BM25.dl22", "RM3.dl22")
+        assert every.notes_left_out == ["2 stored runs left out: no stored qrels set judges a query of theirs "
+                                        "(BM25.dl22 and RM3.dl22)"]
 
 
 # -- 3. the only run chosen is the baseline ---------------------------------------------------------

@@ -321,11 +321,37 @@ def check_hints(folder: Path, db: str | None = None) -> None:
 
 def test_a_command_that_chose_runs_takes_the_set_judging_them_or_is_told_which(walked, folder):
     check_hints(folder)
-    # every run, no choice made: the stored sets, and how many of the runs each judges
-    result = bash("irw eval -m AP", folder)
-    assert result.stderr == ("Error: name the qrels set with --qrels: this warehouse holds 3 (covid, dl21, news); of "
-                             "the 12 stored runs, qrels covid judges 3, dl21 3 and news 3: add `--qrels covid`, "
-                             "`--qrels dl21` or `--qrels news` (`irw runs` shows which qrels sets judge each run)\n")
+
+
+def test_eval_without_qrels_evaluates_each_run_against_its_own_set(walked, folder, data):
+    """`irw eval` of every run without --qrels (it said "name the qrels set with --qrels: ... add
+    `--qrels covid`, `--qrels dl21` or `--qrels news`"): each judged run against the one set judging
+    it, a qrels column saying which, trec_eval's values; the DL 2022 runs, judged by none, said
+    left out. --format trec prints each set's lines as `--qrels` does."""
+    result = bash("irw eval -m AP -m nDCG@10 -m P@10 -m RR --format json", folder)
+    assert result.returncode == 0, result.stderr
+    system_of = {r["name"]: r["system"] for r in json.loads(bash("irw runs --format json", folder).stdout)}
+    rows = json.loads(result.stdout)
+    assert [row["qrels"] for row in rows] == ["covid"] * 3 + ["dl21"] * 3 + ["news"] * 3
+    got = {(system_of[row["run"]], row["qrels"]): {TREC[m]: f"{row[m]:.4f}" for m in TREC} for row in rows}
+    assert got == {(s, c): expected(data, c, s) for s in SYSTEMS for c in JUDGED}
+    header, left_out = result.stderr.splitlines()[:2]
+    assert header.startswith("# qrels: each run's own (covid for 3 runs, dl21 for 3 runs, news for 3 runs); "
+                             "trec_eval 9.0.8 conventions; ")
+    assert left_out == ("# 3 stored runs left out: no stored qrels set judges a query of theirs (BM25.dl22, "
+                        "BM25_RM3.dl22 and SPLADE_P_P_ENSEMBLE_DISTIL.dl22)")
+    table = bash("irw eval -m AP", folder).stdout.splitlines()
+    assert table[0].split() == ["run", "qrels", "queries", "AP"] and len(table) == 2 + 9
+    trec = bash("irw eval -m AP -m nDCG@10 --format trec", folder)
+    assert trec.returncode == 0, trec.stderr
+    assert trec.stdout == "".join(bash(f"irw eval --qrels {c} -m AP -m nDCG@10 --format trec", folder).stdout
+                                  for c in ("covid", "dl21", "news"))
+    # runs of two collections named outright (refused: "no stored qrels set judges all 2 runs named")
+    two = bash("irw eval BM25.news SPLADE.covid -m AP --format csv", folder)
+    assert two.returncode == 0, two.stderr
+    assert two.stdout.splitlines()[0] == "run,qrels,queries,AP"
+    assert [line.split(",")[:2] for line in two.stdout.splitlines()[1:]] == [["BM25.news", "news"],
+                                                                              ["SPLADE.covid", "covid"]]
 
 
 def test_the_python_api_takes_or_says_which_qrels_judge_the_runs(walked, folder):

@@ -373,6 +373,29 @@ class Warehouse:
         evaluation.selection = selection
         return evaluation
 
+    def evaluate_each(self, runs: str | Sequence[str] | None = None, measures: Iterable[str] | str = (), *,
+                      systems: str | Sequence[str] | None = None, per_query: bool = False,
+                      settings: Settings | None = None, recompute: bool = False, timeout: float | None = None,
+                      **options: Any):
+        """Each run runs and systems choose (as select_runs() does; None: every stored run)
+        evaluated against the one stored qrels set judging it (judged_by in `irw runs`), as `irw
+        eval` without --qrels does: a warehouse of several collections in one call. Returns an
+        EvaluationsBySet, a table with a qrels column beside the run (an Evaluation per set in
+        by_qrels); the runs no stored set judges are left out (left_out). Where one set judges the
+        runs it is evaluate(runs, that set); where a run is judged by several sets (versions of one
+        collection's qrels) or a run named outright by none, it is the error qrels_name() raises,
+        saying what to do. Other arguments as evaluate()'s."""
+        from warehouse.evaluation.evaluator import EvaluationsBySet
+
+        _names_given("runs", runs)
+        split = catalog.judging_split(self.db, runs, systems)
+        call = dict(per_query=per_query, settings=settings, recompute=recompute, timeout=timeout, **options)
+        if split is None:
+            qrels = self.qrels_name(None, runs, systems)
+            return EvaluationsBySet({qrels: self.evaluate(runs, qrels, measures, systems=systems, **call)})
+        by_qrels = {qrels: self.evaluate(list(names), qrels, measures, **call) for qrels, names in split.by_set.items()}
+        return EvaluationsBySet(by_qrels, split.left_out, split.notes())
+
     def compare(self, runs: str | Sequence[str] | None = None, qrels: str | None = None,
                 measures: Iterable[str] | str | None = None, *, systems: str | Sequence[str] | None = None,
                 baseline: str | None = None, settings: Settings | None = None, test: str = "randomization",

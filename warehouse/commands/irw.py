@@ -23,6 +23,7 @@ from warehouse.engines import chosen as chosen_engine
 from warehouse.errors import IrwError, SettingError, UsageError, WarehouseLocked, command_line_terms
 from warehouse.formats.formatting import OutputFormat
 from warehouse.formats.table import Table
+from warehouse.formats.cells import listed_name
 
 if TYPE_CHECKING:
     from warehouse.evaluation.evaluator import Settings
@@ -751,7 +752,10 @@ def eval_(
     ctx: typer.Context,
     *,
     runs: Annotated[Optional[List[str]], typer.Argument(help=RUNS_HELP)] = None,
-    qrels: Annotated[Optional[str], _qrels_option("; with --engine spark, a qrels file or path Spark reads")] = None,
+    qrels: Annotated[Optional[str], _qrels_option(help=(
+        "Stored qrels set to evaluate against (left out: each run against the one stored set judging it, "
+        "judged_by in irw runs; a qrels column then says which when there are several); with --engine spark, "
+        "a qrels file or path Spark reads."))] = None,
     system: SystemOption = None,
     measure: Annotated[List[str], _measure_option("Measure, e.g. AP, P@10, nDCG@10, SetF(beta=0.5), map, P.5,10, "
                                                   "all_trec; repeatable.")] = ...,
@@ -806,10 +810,17 @@ def eval_(
         if spark_only:
             raise UsageError(f"{', '.join(spark_only)}: with --engine spark only (stored runs are named as arguments)")
     with reported_errors(), Warehouse(db, create=False) as wh:  # nothing to evaluate in a new file
-        qrels = wh.qrels_name(qrels, runs, system)
-        selection = wh.select_runs(runs, systems=system, qrels=qrels)
-        evaluation = wh.evaluate(selection, qrels, measure, per_query=per_query, settings=settings,
-                                 recompute=recompute, timeout=timeout)
+        if qrels is None:  # the set judging the runs chosen; of several collections, each run's own
+            each = wh.evaluate_each(runs, measure, systems=system, per_query=per_query, settings=settings,
+                                    recompute=recompute, timeout=timeout)
+            if len(each.by_qrels) > 1:
+                _print_evaluations(each, per_query, micro, fmt)
+                return
+            (qrels, evaluation), = each.by_qrels.items()
+        else:
+            selection = wh.select_runs(runs, systems=system, qrels=qrels)
+            evaluation = wh.evaluate(selection, qrels, measure, per_query=per_query, settings=settings,
+                                     recompute=recompute, timeout=timeout)
         _print_evaluation(evaluation, qrels, per_query, micro, fmt)
 
 
@@ -859,23 +870,48 @@ def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_qu
 
 
 def _print_evaluation(evaluation, qrels: str, per_query: bool, micro: bool, fmt: EvalFormat) -> None:
-    settings = evaluation.settings
-    err(f"# qrels {qrels}; {settings.describe()}")
+    err(f"# qrels {qrels}; {evaluation.settings.describe()}")
     selection = getattr(evaluation, "selection", None)  # None: runs given as files (Spark), nothing chosen
     for note in selection.notes() if selection is not None else []:
         err(f"# {note}")
-    for note in [*evaluation.measure_notes(), *evaluation.judgment_notes(qrels)]:
+    for note in evaluation.measure_notes():
         err(f"# {note}")
-    for run, count in sorted(evaluation.ignored_queries.items()):
-        err(f"# {run}: {count} {'query' if count == 1 else 'queries'} not in the qrels {'was' if count == 1 else 'were'} ignored")
-    if evaluation.norel_queries:
-        action = "excluded" if settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
-        count = evaluation.norel_queries
-        err(f"# {count} qrels {'query has' if count == 1 else 'queries have'} no relevant document ({action})")
+    _print_set_notes(evaluation, qrels)
     if fmt is EvalFormat.trec:
         sys.stdout.write(formatting.render_trec(evaluation, per_query))
     else:
         emit(evaluation.wide(per_query=per_query, micro=micro), OutputFormat(fmt.value))
+
+
+def _print_set_notes(evaluation, qrels: str, of_set: str = "") -> None:
+    """The notes of one qrels set's evaluation on stderr; of_set, `qrels X: `, says whose they are
+    where several sets were evaluated."""
+    for note in evaluation.judgment_notes(qrels):
+        err(f"# {note}")
+    for run, count in sorted(evaluation.ignored_queries.items()):
+        err(f"# {run}: {count} {'query' if count == 1 else 'queries'} not in the qrels {'was' if count == 1 else 'were'} ignored")
+    if evaluation.norel_queries:
+        action = "excluded" if evaluation.settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
+        count = evaluation.norel_queries
+        err(f"# {of_set}{count} qrels {'query has' if count == 1 else 'queries have'} no relevant document ({action})")
+
+
+def _print_evaluations(each, per_query: bool, micro: bool, fmt: EvalFormat) -> None:
+    """irw eval of runs of several collections, each run against the one stored set judging it:
+    the settings once, each set's notes, then one table with a qrels column (trec: each set's lines)."""
+    evaluations = each.by_qrels
+    first = next(iter(evaluations.values()))
+    sets = ", ".join(f"{listed_name(qrels)} for {len(e.selection):,} run{'' if len(e.selection) == 1 else 's'}"
+                     for qrels, e in evaluations.items())
+    err(f"# qrels: each run's own ({sets}); {first.settings.describe()}")
+    for note in [*each.notes_left_out, *first.measure_notes()]:
+        err(f"# {note}")
+    for qrels, evaluation in evaluations.items():
+        _print_set_notes(evaluation, qrels, f"qrels {listed_name(qrels)}: ")
+    if fmt is EvalFormat.trec:
+        sys.stdout.write("".join(formatting.render_trec(e, per_query) for e in evaluations.values()))
+    else:
+        emit(each.wide(per_query=per_query, micro=micro), OutputFormat(fmt.value))
 
 
 measures_app = typer.Typer(help="List the measures irw computes; add measures you write in SQL.")

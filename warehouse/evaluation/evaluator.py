@@ -326,6 +326,44 @@ class Evaluation(Tabular):
         return Table(columns, rows)
 
 
+@dataclass
+class EvaluationsBySet(Tabular):
+    """The result of Warehouse.evaluate_each(): an Evaluation per qrels set, of the runs it judges
+    (`irw eval` without --qrels in a warehouse of several collections). As a table it is wide():
+    one row per run (or run x query), with the qrels set beside the run once there are several."""
+
+    by_qrels: dict[str, Evaluation]
+    left_out: tuple[str, ...] = ()  # the runs chosen that no stored set judges
+    notes_left_out: list[str] = field(default_factory=list)  # what a command says of them on stderr
+
+    def table(self) -> Table:
+        return self.wide(per_query=False)
+
+    def __repr__(self) -> str:
+        sets = ", ".join(f"{qrels!r} ({len(evaluation.selection or ())} runs)"
+                         for qrels, evaluation in self.by_qrels.items())
+        return f"<EvaluationsBySet: {sets}>"
+
+    def wide(self, per_query: bool = False, micro: bool = False) -> Table:
+        """Evaluation.wide() of each set, one after the other; with a `qrels` column after `run`
+        when there are several sets (one set's table is its Evaluation's, as `--qrels` gives it)."""
+        tables = {qrels: evaluation.wide(per_query=per_query, micro=micro)
+                  for qrels, evaluation in self.by_qrels.items()}
+        if len(tables) == 1:
+            return next(iter(tables.values()))
+        first = next(iter(tables.values()))
+        return Table([first.columns[0], "qrels", *first.columns[1:]],
+                     [(row[0], qrels, *row[1:]) for qrels, table in tables.items() for row in table.rows])
+
+    def value(self, run: str, measure: str | Measure) -> float:
+        """run's summary value of measure, from the set that judges it."""
+        for evaluation in self.by_qrels.values():
+            if evaluation.selection is not None and run in evaluation.selection.names:
+                return evaluation.value(run, measure)
+        raise NotEvaluated(f"run {run!r} is not in this evaluation; its runs: "
+                           + ", ".join(name for e in self.by_qrels.values() for name in (e.selection or ())))
+
+
 class Evaluator:
     def __init__(self, db: Database):
         self.db = db

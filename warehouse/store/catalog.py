@@ -203,6 +203,54 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
     raise UsageError(f"{message}; {_qrels_choices(judging, len(stored), said)}")
 
 
+@dataclass(frozen=True)
+class JudgingSplit:
+    """The runs a command chose, each with the one stored qrels set judging it, where several sets
+    judge them (runs of several collections): `irw eval` without --qrels evaluates each set's runs
+    against it (Warehouse.evaluate_each)."""
+
+    by_set: Mapping[str, tuple[str, ...]]  # qrels set -> the runs it judges, in the order chosen
+    left_out: tuple[str, ...] = ()  # chosen by pattern, system or default, and judged by no stored set
+    every: bool = True              # no name, pattern or system was given: every stored run was chosen
+
+    def notes(self) -> list[str]:
+        """The lines a command prints on stderr (after `# `) for the runs left out."""
+        if not self.left_out:
+            return []
+        count = len(self.left_out)
+        return [f"{count:,} {'stored' if self.every else 'matching'} run{'' if count == 1 else 's'} left out: no "
+                f"stored qrels set judges a query of {'it' if count == 1 else 'theirs'} ({_names_and(self.left_out)})"]
+
+
+def judging_split(db: Database, runs: "str | Sequence[str] | None" = None,
+                  systems: "str | Sequence[str] | None" = None) -> JudgingSplit | None:
+    """The runs runs and systems choose (select_runs; none: every stored run) split by the one
+    stored qrels set judging each (the judging rule of `irw runs`' judged_by), where two or more
+    sets judge them. None where one set is the answer or the question has none, as qrels_name
+    says: fewer than two sets judge them, a run is judged by several (versions of one collection's
+    qrels: name one), or a run named outright is judged by none."""
+    if len(db.run_file("catalog/qrels_set_names.sql").fetchall()) < 2:
+        return None
+    chosen = select_runs(db, runs, systems=systems)
+    rows = _judging_qrels_rows(db, list(chosen))
+    if len(rows) < 2:
+        return None
+    judged_by: dict[str, list[str]] = {}
+    for qrels, _count, names in rows:
+        for name in names:
+            judged_by.setdefault(name, []).append(qrels)
+    if any(len(sets) > 1 for sets in judged_by.values()):
+        return None
+    if any(name not in judged_by for name in _named_outright(runs, chosen)):
+        return None
+    by_set: dict[str, list[str]] = {}
+    for name in chosen:
+        if name in judged_by:
+            by_set.setdefault(judged_by[name][0], []).append(name)
+    return JudgingSplit({qrels: tuple(names) for qrels, names in by_set.items()},
+                        tuple(name for name in chosen if name not in judged_by), chosen.every)
+
+
 def judging_qrels(db: Database, runs: Sequence[str]) -> list[tuple[str, int]]:
     """(name, how many of runs it judges) of each stored qrels set judging one of runs (exact
     names: sql/catalog/judging_rule.sql), most runs judged first."""
