@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_file
+import warehouse
+from conftest import Cli, write_file
 
 ROOT = Path(__file__).resolve().parents[1]
 PREC = ROOT / "examples" / "measures" / "precision_at_k.sql"
@@ -45,6 +46,33 @@ def test_adding_the_stored_definition_again_changes_nothing_and_succeeds(seeded_
     other = write_file(seeded_db.parent, "other.sql", PREC.read_text().replace("k=10", "k=5"))
     refused = irw("measures", "add", other)
     assert refused.exit_code == 1 and "with another definition" in refused.stderr and "--replace" in refused.stderr
+
+
+def test_the_replace_command_offered_names_the_warehouse(seeded_db, irw, tmp_path, monkeypatch):
+    """`irw measures add F --db W` offered `irw measures add F --replace`, which, pasted in a folder
+    holding another irw.duckdb, replaced the measure there and deleted its scores (a user-measure
+    walk). The command offered names W, and run as offered from that folder it changes W only."""
+    import re
+    import shlex
+
+    assert irw("measures", "add", PREC).exit_code == 0
+    other = write_file(seeded_db.parent, "other.sql", PREC.read_text().replace("k=10", "k=5"))
+    refused = irw("measures", "add", other)
+    assert refused.exit_code == 1
+    (offered,) = re.findall(r"`(irw measures add [^`]+)`", refused.stderr)
+    assert offered == f"irw measures add {shlex.quote(str(other))} --replace --db {shlex.quote(str(seeded_db))}"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    warehouse.open(elsewhere / "irw.duckdb").close()
+    bystander = Cli(elsewhere / "irw.duckdb")
+    assert bystander("measures", "add", PREC).exit_code == 0
+    monkeypatch.chdir(elsewhere)
+    ran = Cli(elsewhere / "unused.duckdb")(*shlex.split(offered)[1:], db=False)
+    assert ran.exit_code == 0, ran.stderr
+    with warehouse.open(seeded_db, read_only=True) as wh:
+        assert "k=5" in wh.sql("select definition from user_measures where name = 'prec'").rows[0][0]
+    with warehouse.open(elsewhere / "irw.duckdb", read_only=True) as wh:
+        assert "k=10" in wh.sql("select definition from user_measures where name = 'prec'").rows[0][0]
 
 
 def test_replacing_or_removing_a_measure_says_how_many_scores_it_deleted(conformance, tmp_path):

@@ -269,8 +269,8 @@ def test_a_copy_leaves_behind_the_scores_of_another_definition(dl19_bm25, tmp_pa
     # numbers for `irw eval -m p10_hand` with nothing having said why (a walk of three warehouses)
     assert ("measure p10_hand: the target defines it otherwise, and keeps its definition: the source's scores of it "
             "(1 run) were not copied, and `irw eval` there computes the target's; to take the source's, add its file "
-            "there with `irw measures add FILE --replace` (deleting the target's scores of it), then copy again"
-            ) in copied.stderr.splitlines(), copied.stderr
+            f"there with `irw measures add FILE --replace --db {shlex.quote(str(dl19_bm25))}` (deleting the target's "
+            "scores of it), then copy again") in copied.stderr.splitlines(), copied.stderr
     # said too where the target holds scores of its own definition for the run (it did above: evaluate)
     # (a walk: Bob's copy of a run Alice's copy had brought said "run BM25: unchanged" and nothing more)
     twice = Cli(dl19_bm25)("copy", "--from", str(source), "--to", str(dl19_bm25), db=False)

@@ -165,6 +165,16 @@ def shown(location: Any) -> str:
     return masked(location) if isinstance(location, str) else location
 
 
+def db_option(db: Any) -> str:
+    """`--db WAREHOUSE` for a command a message offers to run on the warehouse db (an engine): its
+    file's path, or its server's URL as irw shows it (password masked: whoever runs it types the
+    password again, rather than a command without --db writing the warehouse of the current folder
+    or of IRW_DB)."""
+    import shlex
+
+    return "--db " + shlex.quote(db.path if db.sandbox_in_process else shown(db.path))
+
+
 def open_database(path: Any, *, read_only: bool = False, create: bool = True,
                   sandboxed: bool = False) -> WarehouseEngine:
     """The warehouse at path, on its engine (engine_class)."""

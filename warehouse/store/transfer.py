@@ -24,7 +24,7 @@ from typing import Iterator
 
 from warehouse.store import catalog
 from warehouse import leftovers
-from warehouse.engines import shown
+from warehouse.engines import db_option, shown
 from warehouse.errors import ConflictError, NotFoundError
 from warehouse.formats.cells import listed_name, said_value
 from warehouse.resources import read_sql
@@ -442,6 +442,6 @@ def _copy_scores(source, target, qrels_ids: dict[str, int], run_ids: dict[str, i
         result.notes.append(
             f"measure {listed_name(measure)}: the target defines it otherwise, and keeps its definition: the source's "
             f"scores of it ({len(runs):,} run{'' if len(runs) == 1 else 's'}) were not copied, and `irw eval` there "
-            "computes the target's; to take the source's, add its file there with `irw measures add FILE --replace` "
-            "(deleting the target's scores of it), then copy again")
+            f"computes the target's; to take the source's, add its file there with `irw measures add FILE --replace "
+            f"{db_option(target)}` (deleting the target's scores of it), then copy again")
     return copied
