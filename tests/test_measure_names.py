@@ -139,3 +139,27 @@ def test_a_list_of_cutoffs_after_at_points_to_trec_eval_s_list(typed, meant, nam
     printed = io.StringIO()
     trec_eval.run(["-m", meant, *files], printed)
     assert len(printed.getvalue().splitlines()) == len(names)
+
+
+@pytest.mark.parametrize("typed, meant", [("iprec_at_recall_0_10", "IPrec@0.1"), ("iprec_at_recall_0_50", "IPrec@0.5"),
+                                          ("iprec_at_recall_1_00", "IPrec@1")])
+def test_a_printed_iprec_name_with_its_point_typed_as_underscore_means_that_level(typed, meant):
+    """`-m iprec_at_recall_0_10` offered IPrec@10, which evaluates at recall 10 and gives 0 for every
+    run (a user-measure walk followed it): the hint is trec_eval's iprec_at_recall_0.10."""
+    from warehouse.evaluation.measures import parse
+
+    with pytest.raises(MeasureError, match=re.escape(f"unknown measure '{typed}'; did you mean {meant}?")):
+        parse(typed)
+
+
+def test_a_recall_level_above_one_is_said_to_give_zeros(seeded_db):
+    """IPrec@10 (trec_eval's iprec_at_recall.10, which it takes) is 0 for every run: said beside the
+    settings, with the level meant most likely; irw trec-eval prints trec_eval's bytes and no note."""
+    from conftest import Cli
+
+    result = Cli(seeded_db)("eval", "-m", "IPrec@10", "-m", "IPrec@0.1", "-f", "csv")
+    assert result.exit_code == 0, result.stderr
+    assert ("# IPrec@10: recall level 10 is above 1, which no ranking reaches, so every value is 0 (as trec_eval's "
+            "iprec_at_recall.10); IPrec@0.1 is the precision at 10% recall") in result.stderr.splitlines()
+    assert "IPrec@0.1:" not in result.stderr
+    assert [line.split(",")[2] for line in result.stdout.splitlines()[1:]] == ["0.0"]

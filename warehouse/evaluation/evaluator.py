@@ -193,7 +193,10 @@ def measure_notes(measures: Sequence[Measure], settings: Settings) -> list[str]:
     what `irw eval` and `irw compare` print beside the settings' line."""
     return [f"{m.name}: relevant means grade >= {m.level}" for m in measures
             if m.level is not None and m.level != settings.level] + \
-        [f"{m.name}: {m.family.conventions}" for m in measures if m.family.conventions]
+        [f"{m.name}: {m.family.conventions}" for m in measures if m.family.conventions] + \
+        [f"{m.name}: recall level {m.param:g} is above 1, which no ranking reaches, so every value is 0 (as "
+         f"trec_eval's iprec_at_recall.{m.param:g}); IPrec@0.1 is the precision at 10% recall" for m in measures
+         if m.family.trec_name == "iprec_at_recall" and m.param is not None and m.param > 1]
 
 
 @dataclass

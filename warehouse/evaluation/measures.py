@@ -834,7 +834,9 @@ def suggestion(spec: str) -> str | None:
             return f"{candidate} ({', '.join(m.name for m in _parse_exact(candidate))})"
         except MeasureError:
             pass
-    candidates = []
+    # a printed trec_eval name with its level's point typed as _: iprec_at_recall_0_10 means
+    # iprec_at_recall_0.10 (IPrec@0.1), not IPrec@10, which the rest below would offer
+    candidates = [re.sub(r"_([0-9]+)_([0-9]+)$", r"_\1.\2", spec)]
     head = re.match(r"[A-Za-z][A-Za-z0-9_]*?(?=(_[0-9.]+)?([@(.]|$))", spec)
     if head:
         rest = spec[head.end():]
