@@ -242,3 +242,33 @@ def test_a_measure_that_needs_longer_is_given_it_with_eval_s_timeout(seeded_db, 
         with pytest.raises(warehouse.UsageError, match=r"timeout=-1: give seconds, 0 or more"):
             wh.evaluate(["tagA"], "base", ["slow"], timeout=-1)
         assert wh.evaluate(["tagA"], "base", ["slow"], timeout=0).table().rows  # stored: read, not run
+
+
+HEAVY = ("-- measure: heavy\n-- parameters: none\n-- aggregate: mean\n"
+         "select run_id, query_id, (select cast(sum(a.range + b.range) % 7 as double) from range(40000) a, "
+         "range(40000) b) as value\nfrom ranked_judged group by run_id, query_id\n")
+
+
+def test_measures_add_takes_a_timeout_for_its_check(seeded_db, irw, tmp_path):
+    """`irw measures add` of a file whose SQL is slow on no run at all (an uncorrelated subquery) ran
+    for 300 s twice, silent, with no option to stop it sooner (a user-measure walk killed it after
+    400 s): --timeout (Warehouse.add_measure's timeout=) bounds its check, and nothing is added."""
+    import time
+
+    import warehouse
+
+    path = write_file(tmp_path, "heavy.sql", HEAVY)
+    started = time.monotonic()
+    stopped = irw("measures", "add", path, "--timeout", "0.2")
+    assert time.monotonic() - started < 10
+    assert stopped.exit_code == 1
+    assert stopped.stderr.startswith(f"Error: {path}: its SQL, run on no run at all, ran longer than 0.2 s and was "
+                                     "stopped, and nothing was stored: if it only needs longer, add it with a "
+                                     "longer limit (`irw measures add FILE --timeout SECONDS`"), stopped.stderr
+    assert irw("measures", "list").exit_code == 1  # none added
+    with warehouse.open(seeded_db) as wh:
+        with pytest.raises(warehouse.IrwError, match=r"ran longer than 0.2 s"):
+            wh.add_measure(path, timeout=0.2)
+        with pytest.raises(warehouse.UsageError, match=r"timeout=-1: give seconds, 0 or more"):
+            wh.add_measure(path, timeout=-1)
+        assert not wh.user_measures().rows

@@ -307,15 +307,19 @@ class Warehouse:
             catalog.delete_qrels_set(self.db, set_id)
 
     # -- user measures (warehouse/evaluation/user_measures.py) --------------------------------------------
-    def add_measure(self, path: str | os.PathLike[str], *, replace: bool = False):
+    def add_measure(self, path: str | os.PathLike[str], *, replace: bool = False, timeout: float | None = None):
         """Adds a measure file (a SELECT over ranked_judged with a header; docs/measures.md, "Measures you
         write in SQL"): checked in irw sql's sandbox, then usable in evaluate, compare and reports.
         replace=True replaces a measure of that name and deletes its scores (the result's
-        scores_deleted says how many)."""
+        scores_deleted says how many). timeout: the seconds its check (its SQL run on no run) may
+        take before it is stopped and nothing is added (None: 300, as sql(); 0: no limit)."""
         from warehouse.evaluation import user_measures
+        from warehouse.store import adhoc
 
         self._require_writable("add a measure")
-        return user_measures.add(self.db, os.fspath(path), replace=replace)
+        limit = user_measures.time_limit(adhoc.checked_timeout(timeout)) if timeout is not None else contextlib.nullcontext()
+        with limit:
+            return user_measures.add(self.db, os.fspath(path), replace=replace)
 
     def remove_measure(self, name: str) -> int:
         """Removes a user measure and every score computed with it; returns how many per-query

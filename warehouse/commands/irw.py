@@ -942,11 +942,14 @@ def measures_list(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.ta
 def measures_add(
     file: Annotated[Path, typer.Argument(help="A measure file: a SELECT over ranked_judged with a header.")],
     replace: Annotated[bool, _replace_option("Replace a measure of that name and delete its scores.")] = False,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0, help="Seconds its check (its SQL run on no run) may take before it is stopped and "
+                                 "nothing is added (0: no limit).")] = 300.0,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Add a measure written in SQL; from then on irw eval -m NAME, compare and reports compute it."""
     with reported_errors(), Warehouse(db, create=False) as wh:
-        definition = wh.add_measure(file, replace=replace)
+        definition = wh.add_measure(file, replace=replace, timeout=timeout)
         if definition.unchanged:
             err(f"measure {definition.name} is already added with this same definition; nothing changed")
             return

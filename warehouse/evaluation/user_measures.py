@@ -379,37 +379,50 @@ def _seconds() -> float:
 
 
 def run_statement(db, definition: Definition, values: dict[str, float], run_ids: Sequence[int], qrels_set_id: int,
-                  settings, file: str = STATEMENT) -> Table:
+                  settings, file: str = STATEMENT, timeout: float | None = None) -> Table:
     """The measure's rows (run_id, query_id, value) through irw sql's sandbox (adhoc.run), for the
     evaluation of run_ids on the qrels set with these settings (evaluate.Settings); with file
-    VALUE_CHECK, its values added to a decimal (trial)."""
+    VALUE_CHECK, its values added to a decimal (trial). timeout: seconds (0: no limit), else the
+    time_limit in force."""
     from warehouse.store import adhoc
 
     params: dict[str, Any] = own_params(run_ids, qrels_set_id, settings)
     params.update({name: float(values[name]) for name in bound_names(definition)})
     sql = statement(definition, file)
     (text, names), = db.statements(sql)  # as the engine runs it (PostgreSQL's: warehouse/engines/dialect.py)
-    return adhoc.run(db, text, {name: params[name] for name in names}, timeout=_seconds())
+    return adhoc.run(db, text, {name: params[name] for name in names},
+                     timeout=_seconds() if timeout is None else timeout)
 
 
 def trial(db, definition: Definition) -> None:
     """Runs the measure on nothing (no run) in the sandbox: names, types and columns are checked by
-    the engine itself, and what the sandbox refuses is refused here, before anything is stored."""
+    the engine itself, and what the sandbox refuses is refused here, before anything is stored. Its
+    two statements share one time limit (each had the whole of it: `irw measures add` of a slow file
+    waited ten minutes under the 300 s default)."""
+    import time
+
     from warehouse.errors import QueryError, QueryTimeoutError, ReadOnlyError
 
     from warehouse.evaluation.settings import Settings
 
+    limit, started = _seconds(), time.monotonic()
+    too_slow = MeasureFileError(f"{definition.path}: {_too_slow('run on no run at all', adding=True)}")
     try:
-        run_statement(db, definition, dict(definition.parameters), [], -1, Settings())
+        run_statement(db, definition, dict(definition.parameters), [], -1, Settings(), timeout=limit)
     except QueryTimeoutError:
-        raise MeasureFileError(f"{definition.path}: {_too_slow('run on no run at all')}") from None
+        raise too_slow from None
     except (QueryError, ReadOnlyError) as exc:
         line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
         raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
+    left = 0.0 if limit == 0 else limit - (time.monotonic() - started)
+    if limit and left <= 0:
+        raise too_slow
     # statement.sql casts value to double, which text passes until its first row that is not a
     # number, at `irw eval`: a value of any type but a number's is refused here
     try:
-        run_statement(db, definition, dict(definition.parameters), [], -1, Settings(), VALUE_CHECK)
+        run_statement(db, definition, dict(definition.parameters), [], -1, Settings(), VALUE_CHECK, timeout=left)
+    except QueryTimeoutError:
+        raise too_slow from None
     except (QueryError, ReadOnlyError) as exc:
         found = _VALUE_TYPE.search(str(exc))
         raise MeasureFileError(f"{definition.path}:{_value_line(definition.text)}: {_NOT_A_NUMBER}"
@@ -695,11 +708,14 @@ def _say_only_nulls(name: str, path: str, runs: int) -> None:
                        "`irw sql` over ranked_judged"), stacklevel=2)
 
 
-def _too_slow(doing: str, *, on_runs: bool = False) -> str:
-    """on_runs: the measure ran on runs (it may only need longer there), not on no run at all."""
+def _too_slow(doing: str, *, on_runs: bool = False, adding: bool = False) -> str:
+    """on_runs: the measure ran on runs (it may only need longer there), not on no run at all;
+    adding: it ran to be checked before it is added (irw measures add)."""
     longer = ("if it only needs longer on these runs, compute it with a longer limit (`irw eval --timeout "
               "SECONDS`, Warehouse.evaluate(..., timeout=SECONDS); 0 for none), and the reports read its stored "
-              "scores; " if on_runs else "")
+              "scores; " if on_runs else
+              "if it only needs longer, add it with a longer limit (`irw measures add FILE --timeout SECONDS`, "
+              "Warehouse.add_measure(..., timeout=SECONDS); 0 for none); " if adding else "")
     return (f"its SQL, {doing}, ran longer than {_seconds():g} s and was stopped, and nothing was stored: "
             f"{longer}a measure that never ends (a recursive CTE without a bound, a cross join of run_rows) holds "
             "the warehouse; bound it, or read ranked_judged, which holds only the evaluation's rows")
