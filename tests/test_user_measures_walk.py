@@ -272,3 +272,23 @@ def test_measures_add_takes_a_timeout_for_its_check(seeded_db, irw, tmp_path):
         with pytest.raises(warehouse.UsageError, match=r"timeout=-1: give seconds, 0 or more"):
             wh.add_measure(path, timeout=-1)
         assert not wh.user_measures().rows
+
+
+@pytest.mark.parametrize("engine", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_a_column_ranked_judged_lacks_is_said_with_the_columns_it_has(engine, request, tmp_path):
+    """`avg(relevant)` said only DuckDB's `Referenced column "relevant" not found in FROM clause!`
+    (its candidates' line dropped) or PostgreSQL's `column "relevant" does not exist` (a user-measure
+    walk): ranked_judged's columns follow, as the measure reads the view."""
+    location = request.getfixturevalue("postgres_url") if engine == "postgres" else str(tmp_path / "w.duckdb")
+    irw = Cli(location)
+    assert irw("ingest", "qrels", write_file(tmp_path, "q.txt", "q1 0 d1 1\n"), "--name", "base").exit_code == 0
+    path = write_file(tmp_path, "col.sql", "-- measure: col\n-- parameters: none\n-- aggregate: mean\n"
+                                           "select run_id, query_id, avg(relevant) as value\n"
+                                           "from ranked_judged group by run_id, query_id\n")
+    refused = irw("measures", "add", path)
+    assert refused.exit_code == 1
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith(f"Error: {path}:4: ") and '"relevant"' in line, line
+    assert line.endswith("(ranked_judged's columns: run, run_id, qrels, qrels_set_id, level, query_id, doc_id, rank, "
+                         "score, grade, is_rel, judged, retrieved, rel_so_far, ideal_rank, num_ret, num_rel, "
+                         "num_nonrel, num_judged)"), line

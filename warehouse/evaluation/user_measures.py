@@ -291,6 +291,7 @@ def ranked_judged_ctes() -> str:
 
 STATEMENT = "user_measures/statement.sql"
 VALUE_CHECK = "user_measures/value_is_a_number.sql"
+COLUMNS = "user_measures/ranked_judged_columns.sql"
 
 
 @functools.lru_cache(maxsize=2)
@@ -413,7 +414,10 @@ def trial(db, definition: Definition) -> None:
         raise too_slow from None
     except (QueryError, ReadOnlyError) as exc:
         line = _located(str(exc), definition.text, isinstance(exc, ReadOnlyError))
-        raise MeasureFileError(f"{definition.path}:{line}: {_describe(exc)}") from None
+        said = _describe(exc)
+        if _UNKNOWN_COLUMN.search(said):  # DuckDB's candidates were on a line of their own, PostgreSQL names none
+            said += f" (ranked_judged's columns: {', '.join(_ranked_judged_columns(db))})"
+        raise MeasureFileError(f"{definition.path}:{line}: {said}") from None
     left = 0.0 if limit == 0 else limit - (time.monotonic() - started)
     if limit and left <= 0:
         raise too_slow
@@ -481,6 +485,21 @@ _RETURNS = "a measure returns the columns run_id, query_id and value, one row pe
 # an engine's words for a column statement.sql reads (u.run_id, u.query_id, u.value) that the
 # measure's SELECT does not return: DuckDB's, then PostgreSQL's
 _MISSING_COLUMN = re.compile(r'Values list "u" does not have a column named "(\w+)"|column u\.(\w+) does not exist')
+
+
+# the engines' words for a name the SELECT reads that no table of it has: DuckDB's binder, PostgreSQL's
+_UNKNOWN_COLUMN = re.compile(r'Referenced column "[^"]*" not found|column "[^"]*" does not exist')
+
+
+def _ranked_judged_columns(db) -> list[str]:
+    """ranked_judged's column names, as a measure's SELECT reads the view (sql/user_measures/ranked_judged_columns.sql)."""
+    from warehouse.evaluation.settings import Settings
+    from warehouse.store import adhoc
+
+    before, _after = _around(COLUMNS)
+    (text, names), = db.statements(before)
+    params = own_params([], -1, Settings())
+    return list(adhoc.run(db, text, {name: params[name] for name in names}, timeout=_seconds()).columns)
 
 
 def _describe(exc: BaseException) -> str:
