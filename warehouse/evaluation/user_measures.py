@@ -487,6 +487,7 @@ _RETURNS = "a measure returns the columns run_id, query_id and value, one row pe
 _MISSING_COLUMN = re.compile(r'Values list "u" does not have a column named "(\w+)"|column u\.(\w+) does not exist')
 
 
+_DIVISION_BY_ZERO = re.compile(r"^division by zero", re.I)
 # the engines' words for a name the SELECT reads that no table of it has: DuckDB's binder, PostgreSQL's
 _UNKNOWN_COLUMN = re.compile(r'Referenced column "[^"]*" not found|column "[^"]*" does not exist')
 
@@ -504,9 +505,11 @@ def _ranked_judged_columns(db) -> list[str]:
 
 def _describe(exc: BaseException) -> str:
     """The engine's first line, in the measure file's terms: a column the SELECT lacks is said as
-    such (the engine names statement.sql's alias u, which is not in the user's file)."""
+    such (the engine names statement.sql's alias u, which is not in the user's file), and what the
+    sandbox refuses is said of the measure, not of `irw sql`, which runs it but was not typed."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip() and not _LINE.match(line.strip())]
     message = lines[0] if lines else type(exc).__name__
+    message = re.sub(r"^irw sql (reads the warehouse and nothing else|is read-only)", r"a measure \1", message)
     missing = _MISSING_COLUMN.search(message)
     if missing:
         column = missing.group(1) or missing.group(2)
@@ -657,7 +660,7 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
     """(stored name, run_id, query_id, value) of each user measure, run by run's queries. Rows of
     other runs (a measure that reads other tables than ranked_judged: runs, scores ...) are left
     out, as rows of queries the evaluation does not score are (eval/store_user_scores.sql)."""
-    from warehouse.errors import QueryError, QueryTimeoutError
+    from warehouse.errors import QueryError, QueryTimeoutError, ReadOnlyError
     from warehouse.evaluation.measures import stored_name
     from warehouse.store import catalog
 
@@ -679,7 +682,14 @@ def compute(db, measures_: Sequence, run_ids: Sequence[int], qrels_set_id: int,
             if _NOT_A_DOUBLE.search(str(exc)):
                 raise MeasureValueError(f"{m.name} ({definition.path}:{_value_line(definition.text)}): "
                                         f"{_NOT_A_NUMBER}; {_describe(exc)}") from None
+            said = _describe(exc)
+            if _DIVISION_BY_ZERO.search(said):  # PostgreSQL stops where DuckDB's double is infinite (evaluator.py)
+                said += ("; a user measure's value is a number: nullif(divisor, 0) gives null, which scores 0; "
+                         "cast('nan' as double) marks a value undefined for the query, as trec_eval's -nan")
             raise MeasureValueError(f"{m.name} ({definition.path}:{_located(str(exc), definition.text, False)}): "
+                                    f"{said}") from None
+        except ReadOnlyError as exc:  # what the sandbox refuses here that it let pass where the file was added
+            raise MeasureValueError(f"{m.name} ({definition.path}:{_located(str(exc), definition.text, True)}): "
                                     f"{_describe(exc)}") from None
         seen: set[tuple[int, str]] = set()
         for run_id, query_id, value in table.rows:
