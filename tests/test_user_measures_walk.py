@@ -330,3 +330,14 @@ def test_a_division_by_zero_on_postgresql_is_said_with_duckdb_s_advice(postgres_
     assert refused.stderr == (f"Error: dz ({path}:4): division by zero; a user measure's value is a number: "
                               "nullif(divisor, 0) gives null, which scores 0; cast('nan' as double) marks a value "
                               "undefined for the query, as trec_eval's -nan\n"), refused.stderr
+
+
+def test_a_measure_of_one_s_own_ending_in_a_digit_is_suggested_by_its_name(seeded_db, irw, tmp_path):
+    """`-m P_G2` for a measure p_g2 (k=10 by default) offered p_g2(k=2), its last digit read as a
+    cutoff (a user-measure walk): the name in its own letter case is offered."""
+    prec = (ROOT / "examples" / "measures" / "precision_at_k.sql").read_text()
+    path = write_file(tmp_path, "pg2.sql", prec.replace("-- measure: prec", "-- measure: p_g2"))
+    assert irw("measures", "add", path).exit_code == 0
+    for typed, meant in (("P_G2", "p_g2"), ("P_G2(k=5)", "p_g2(k=5)")):
+        result = irw("eval", "-m", typed, "--qrels", "base")
+        assert result.exit_code == 2 and f"unknown measure '{typed}'; did you mean {meant}?" in result.stderr, typed

@@ -818,6 +818,11 @@ def suggestion(spec: str) -> str | None:
     `ndgc@10` -> nDCG@10), or None."""
     import difflib
 
+    # a measure of the warehouse's own in other letter case (P_G2 -> p_g2), before P10 -> P@10 below
+    # reads its last digits as a cutoff (it offered p_g2(k=2))
+    own = {name.lower(): name for name in USER_FAMILIES}.get(spec.lower())
+    if own is not None:
+        return own
     glued = re.fullmatch(r"([A-Za-z][A-Za-z_]*?)_?([0-9]+)", spec)  # P10, ndcg10, R1000: P@10 (trec_eval's P_10)
     if glued and not spec.endswith(f"_{glued.group(2)}"):
         split = f"{glued.group(1)}@{glued.group(2)}"
