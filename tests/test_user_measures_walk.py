@@ -341,3 +341,15 @@ def test_a_measure_of_one_s_own_ending_in_a_digit_is_suggested_by_its_name(seede
     for typed, meant in (("P_G2", "p_g2"), ("P_G2(k=5)", "p_g2(k=5)")):
         result = irw("eval", "-m", typed, "--qrels", "base")
         assert result.exit_code == 2 and f"unknown measure '{typed}'; did you mean {meant}?" in result.stderr, typed
+
+
+def test_a_leaderboard_by_a_measure_of_one_s_own_leaves_its_tie_columns_empty(seeded_db, irw, tmp_path):
+    """Its tie range is empty (no tie order of a measure of one's own is computed), and
+    rank_may_change_with_ties read `false` beside it, as if computed (a user-measure walk)."""
+    assert irw("measures", "add", ROOT / "examples" / "measures" / "precision_at_k.sql").exit_code == 0
+    for measure, tie_cells in (("prec", ["", "", ""]), ("P@10", ["0.1", "0.1", "false"])):
+        board = irw("report", "leaderboard", "-m", measure, "--qrels", "base", "-f", "csv")
+        assert board.exit_code == 0, board.stderr
+        header, row = board.stdout.splitlines()
+        assert header.split(",")[-1] == "rank_may_change_with_ties"
+        assert row.split(",")[-3:] == tie_cells, (measure, row)

@@ -153,7 +153,9 @@ class Leaderboard(PaperTables, Tabular):
             marks = {m.name: cell.mark for m, cell in zip(self.measures, row.cells) if cell.mark}
             rows.append((row.rank, row.run, row.system, row.date, *[c.value for c in row.cells], row.delta,
                          row.p_adjusted, ", ".join(f"{k} {v}" for k, v in marks.items()) or None, row.queries,
-                         row.judged_queries, row.coverage, *(row.tie_range or (None, None)), row.rank_may_change))
+                         row.judged_queries, row.coverage, *(row.tie_range or (None, None)),
+                         # empty, not false, where no tie order was computed (a measure of one's own)
+                         row.rank_may_change if row.tie_range is not None else None))
         return Table(columns, rows)
 
 
