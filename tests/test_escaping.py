@@ -273,3 +273,15 @@ def test_a_command_irw_suggests_runs_as_printed_when_a_name_has_spaces(tmp_path,
     spaced.write_text(measure.read_text().replace("k=10", "k=5"))  # another definition: the same is a no-op
     words = suggested(irw("measures", "add", spaced), "irw measures add")
     assert words == ["irw", "measures", "add", str(spaced), "--replace"] and irw(*words[1:]).exit_code == 0
+
+
+def test_a_served_error_s_backquoted_spans_are_code_and_escaped_as_any_text():
+    """A served error page showed a message's backticks (`irw eval -m all_trec`) as written: each
+    pair is a <code> span now, its text with the page's one escaping rule, as the rest's."""
+    from warehouse.reports.render import code_spans
+
+    assert str(code_spans("for measures an `irw eval` stored already")) == \
+        "for measures an <code>irw eval</code> stored already"
+    assert str(code_spans("run `<b>\u202e`: `x` & y")) == \
+        "run <code>&lt;b&gt;\\u202e</code>: <code>x</code> &amp; y"
+    assert str(code_spans("one ` alone <i>")) == "one ` alone &lt;i&gt;"

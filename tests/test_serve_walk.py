@@ -96,6 +96,10 @@ def test_a_measure_stored_for_no_run_is_a_409_that_names_the_irw_eval_and_stores
     assert status == 409 and "<title>Scores not computed yet</title>" in html
     assert re.search(r'<pre id="command"><code>irw eval --db \S+ --qrels dl19 -m nDCG@7 -m AP -m Judged@10</code>',
                      html)
+    # the message's commands as code, not backticks (a user-measure walk read them on the page), and the
+    # settings it was looked for with said: an evaluation with -M 10 stores it for no run under these
+    assert "(those of <code>irw eval -m all_trec</code>)" in html and "`" not in html.split('id="message"')[1]
+    assert "stored for no run on dl19 with this page&#39;s settings (trec_eval&#39;s defaults)" in html
     assert stored_measures(folder) == before
 
 

@@ -353,3 +353,13 @@ def test_a_leaderboard_by_a_measure_of_one_s_own_leaves_its_tie_columns_empty(se
         header, row = board.stdout.splitlines()
         assert header.split(",")[-1] == "rank_may_change_with_ties"
         assert row.split(",")[-3:] == tie_cells, (measure, row)
+
+
+def test_the_aggregate_is_read_in_any_letter_case_as_the_field_names_are(seeded_db, irw, tmp_path):
+    """`-- Aggregate:` was taken and `-- aggregate: Mean` refused, "say mean ..." (a user-measure walk)."""
+    prec = (ROOT / "examples" / "measures" / "precision_at_k.sql").read_text()
+    assert "-- aggregate: mean" in prec
+    path = write_file(tmp_path, "prec.sql", prec.replace("-- aggregate: mean", "-- Aggregate: Mean"))
+    added = irw("measures", "add", path)
+    assert added.exit_code == 0, added.stderr
+    assert "aggregate: mean)" in added.stderr

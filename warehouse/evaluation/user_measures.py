@@ -127,6 +127,7 @@ def parse_definition(text: str, path: str) -> Definition:
                                "(a letter first)")
     _refuse_builtin_name(name, f"{path}:{line}")
     aggregate, line = fields["aggregate"]
+    aggregate = aggregate.lower()  # as the header's field names are read (`-- Aggregate: Mean`)
     if aggregate not in AGGREGATES:
         raise MeasureFileError(f"{path}:{line}: aggregate {aggregate!r}: say mean (over the evaluated queries, as "
                                "trec_eval), sum or geo (geometric mean, values floored at 1e-5)")

@@ -23,7 +23,8 @@ def environment():
                       bytecode_cache=compiled_templates_cache())
     env.filters.update(num=fmt_value, delta=fmt_delta, pvalue=fmt_p, count=fmt_count, date=fmt_date,
                        datetime=fmt_datetime, sortval=sort_value, plural=plural,
-                       urlquote=lambda text: quote(str(text), safe=""), breakable=breakable, whole=whole)
+                       urlquote=lambda text: quote(str(text), safe=""), breakable=breakable, whole=whole,
+                       code_spans=code_spans)
     return env
 
 
@@ -96,6 +97,17 @@ _BREAK_CHARS = "_-/:."
 # name of 300 characters) gets a <wbr> at least every this many characters (WHOLE_NAME_CHARS, below)
 LONGEST_PIECE = 20
 _LONG_PIECE = re.compile(r"[^_\-/:. ]{%d,}" % (LONGEST_PIECE + 1))
+
+
+def code_spans(text: Any) -> Markup:
+    """A message's `...` spans (the commands and names it quotes, as a terminal shows them) as
+    <code>, the rest as text; each piece with the page's escaping rule (escaping.py, then HTML's).
+    Backticks that do not pair are text as written. A served error page showed the backticks."""
+    pieces = str(text).split("`")
+    if len(pieces) % 2 == 0:
+        return Markup(escape(shown(str(text))))
+    return Markup("".join(f"<code>{escape(shown(piece))}</code>" if i % 2 else str(escape(shown(piece)))
+                          for i, piece in enumerate(pieces)))
 
 
 def breakable(text: Any) -> Markup:

@@ -234,7 +234,8 @@ def may_store(qrels: str, specs: Sequence[str] | None) -> Callable[[Any], str] |
         new = [m.name for m in asked if lacking[m.name] >= len(ids)]
         if not new:
             return ""
-        return (f"{', '.join(new)} {'is' if len(new) == 1 else 'are'} stored for no run on {qrels}, and this "
+        return (f"{', '.join(new)} {'is' if len(new) == 1 else 'are'} stored for no run on {qrels} with this "
+                "page's settings (trec_eval's defaults), and this "
                 "server computes and stores scores on a request only for trec_eval's usual measures (those of "
                 "`irw eval -m all_trec`) and for measures an `irw eval` stored already")
     return check
