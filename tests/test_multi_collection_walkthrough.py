@@ -281,6 +281,7 @@ TAKEN = [
     ("irw eval BM25.covid -m AP", "covid"),
     ("irw eval 'BM25*.dl2?' -m AP", "dl21"),  # and BM25.dl22 and BM25_RM3.dl22, judged by none, left out
     ("irw compare '*.news' -m nDCG@10 --baseline BM25.news", "news"),
+    ("irw compare -m nDCG@10 --baseline BM25.news", "news"),  # every run, against the baseline's set's
     ("irw report run SPLADE.covid -m AP -o splade.html", "covid"),
 ]
 HINTED = [  # (command without --qrels, what the error says after the list of stored sets, the --qrels it offers)

@@ -171,6 +171,13 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
         return names[0]
     if not names:
         raise NotFoundError("no qrels set is stored; ingest one with `irw ingest qrels FILE --name NAME`")
+    if (baseline is not None and not runs and not systems
+            and db.run_file("catalog/run_named.sql", {"name": baseline}).fetchone() is not None):
+        # every stored run against a baseline (`irw compare --baseline BM25.news`): the set judging it,
+        # which leaves out the runs it does not judge
+        judging = judging_qrels(db, [baseline])
+        if len(judging) == 1:
+            return judging[0][0]
     message = (f"name the qrels set with --qrels: this warehouse holds {len(names)} "
                f"({', '.join(map(listed_name, names))})")
     if runs or systems:
