@@ -317,8 +317,8 @@ class Warehouse:
         from warehouse.store import adhoc
 
         self._require_writable("add a measure")
-        limit = user_measures.time_limit(adhoc.checked_timeout(timeout)) if timeout is not None else contextlib.nullcontext()
-        with limit:
+        with (user_measures.time_limit(adhoc.checked_timeout(timeout)) if timeout is not None
+              else contextlib.nullcontext()):
             return user_measures.add(self.db, os.fspath(path), replace=replace)
 
     def remove_measure(self, name: str) -> int:

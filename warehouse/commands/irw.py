@@ -891,7 +891,8 @@ def _print_set_notes(evaluation, qrels: str, of_set: str = "") -> None:
     for run, count in sorted(evaluation.ignored_queries.items()):
         err(f"# {run}: {count} {'query' if count == 1 else 'queries'} not in the qrels {'was' if count == 1 else 'were'} ignored")
     if evaluation.norel_queries:
-        action = "excluded" if evaluation.settings.norel == "exclude" else "included, scoring 0 on recall-based measures"
+        action = ("excluded" if evaluation.settings.norel == "exclude"
+                  else "included, scoring 0 on recall-based measures")
         count = evaluation.norel_queries
         err(f"# {of_set}{count} qrels {'query has' if count == 1 else 'queries have'} no relevant document ({action})")
 

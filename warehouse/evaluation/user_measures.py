@@ -494,7 +494,8 @@ _UNKNOWN_COLUMN = re.compile(r'Referenced column "[^"]*" not found|column "[^"]*
 
 
 def _ranked_judged_columns(db) -> list[str]:
-    """ranked_judged's column names, as a measure's SELECT reads the view (sql/user_measures/ranked_judged_columns.sql)."""
+    """ranked_judged's column names, as a measure's SELECT reads the view
+    (sql/user_measures/ranked_judged_columns.sql)."""
     from warehouse.evaluation.settings import Settings
     from warehouse.store import adhoc
 
