@@ -575,3 +575,26 @@ def test_the_python_api_renames_and_edits(seeded_db, tmp_path):
             wh.rename_run("bm25", "x")
         assert wh.sql("select name, system, date_source from runs order by run_id").rows == [
             ("bm25", "BM25", "--date"), ("other", "other", "file mtime")]
+
+
+@pytest.mark.parametrize("link_name", ["link.txt", "zlink.txt"])
+def test_a_link_in_a_folder_to_one_of_its_files_is_said_and_names_no_run(tmp_path, link_name):
+    """A folder's link to one of its files: the file was left out silently and its run named by the
+    link where the link came first in name order (`link`, `run.dl19.BM25_RM3`), the link silently
+    where it came last (a walk). The file is the run, named as without the link, and the link is
+    said as a copy is."""
+    from conftest import Cli, qrels_text, run_text, write_file
+
+    folder = tmp_path / "F"
+    folder.mkdir()
+    write_file(folder, "run.dl19.BM25.txt", run_text([("q1", "d1", 1, "2.0"), ("q1", "d3", 2, "1.0")], tag="rank"))
+    write_file(folder, "run.dl19.BM25_RM3.txt", run_text([("q1", "d3", 1, "2.0"), ("q1", "d1", 2, "1.0")], tag="rank"))
+    (folder / link_name).symlink_to(folder / "run.dl19.BM25.txt")
+    irw = Cli(tmp_path / "irw.duckdb")
+    assert irw("ingest", "qrels", write_file(tmp_path, "q.txt", qrels_text()), "--name", "q").exit_code == 0
+    result = irw("ingest", "run", str(folder) + "/")
+    assert result.exit_code == 0, result.stderr
+    listed = irw("runs", "--format", "csv").stdout.splitlines()[1:]
+    assert [line.split(",")[0] for line in listed] == ["BM25", "BM25_RM3"]
+    assert (f"{folder / link_name}: the same bytes as {folder / 'run.dl19.BM25.txt'}: one run, BM25, stored once"
+            in result.stderr.splitlines()), result.stderr

@@ -285,13 +285,15 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
     """The batch's files in the order given; when folders, a folder's files (not hidden, not in
     subfolders) and the files a glob pattern no file is named by matches (quoted, so the shell left
     it: ingest.pattern_files, as irw trec-eval takes it), each in name order; a file given twice is
-    one file."""
-    files, seen = [], set()
+    one file. Another name of a file already in the batch (a link to it) is kept: it is the same
+    bytes, which the batch says, and the run is named by the file linked to (it was left out
+    silently, and named by the link when the link came first)."""
+    files, seen = [], {}
 
     def add(path: Path) -> None:
         key = path.resolve() if path.exists() else path
-        if key not in seen:
-            seen.add(key)
+        if key not in seen or (seen[key] != path and (path.is_symlink() or seen[key].is_symlink())):
+            seen.setdefault(key, path)
             files.append(_File(path))
 
     for raw in paths:
@@ -997,7 +999,14 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         first_of: dict[str, _File] = {}
         for file in files:
             if file.sha and not file.errors and (first := first_of.setdefault(file.sha, file)) is not file:
-                file.same_as = first
+                if first.path.is_symlink() and not file.path.is_symlink():  # the file, not a link to it, is the run
+                    first_of[file.sha] = file
+                    first.same_as = file
+                else:
+                    file.same_as = first
+        for file in files:
+            while file.same_as is not None and file.same_as.same_as is not None:
+                file.same_as = file.same_as.same_as
         everyone, files = files, [f for f in files if f.same_as is None]
         if auto:
             _known_queries(db, files)
@@ -1054,14 +1063,15 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 raise everyone[0].error
             raise BatchError(_message_lines(everyone))
 
-        results = []
         result_of: dict[int, IngestResult] = {}
-        for file in everyone:
+        # a copy after the file it is a copy of, which may come later in the batch (a link first)
+        for file in [f for f in everyone if f.same_as is None] + [f for f in everyone if f.same_as is not None]:
             if file.same_as is not None:
                 first = result_of[id(file.same_as)]
-                results.append(IngestResult("run", first.name, str(file.path), "unchanged", first.rows, first.queries,
-                                            [f"{file.path}: {_same(file, file.same_as)} as {file.same_as.path}: one run, "
-                                             f"{first.name}, stored once"]))
+                result_of[id(file)] = IngestResult(
+                    "run", first.name, str(file.path), "unchanged", first.rows, first.queries,
+                    [f"{file.path}: {_same(file, file.same_as)} as {file.same_as.path}: one run, {first.name}, "
+                     "stored once"])
                 step()
                 continue
             if file.existing and file.existing[1] == file.sha and file.existing[4]:
@@ -1082,7 +1092,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                             replacing=file.existing, system=system_of(file) or None, rule_system=file.system,
                             description=description, parameters=parameters, run_date=file.date)
                 except IrwError as exc:
-                    stored_before = [r.name for r in results if r.status != "unchanged"]
+                    stored_before = [r.name for r in result_of.values() if r.status != "unchanged"]
                     # a file refused now passed the check: it changed since; anything else (a full
                     # disk, a lock) is said as it is
                     cause = (f"{file.path} changed or became unreadable after the batch was checked; "
@@ -1101,11 +1111,10 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if file.asked:
                 result.messages.append(f"{file.path}: kept as run {file.name}, which holds these bytes: not stored "
                                        f"again as {file.asked} (irw rename run renames a run)")
-            results.append(result)
             result_of[id(file)] = result
             step()
         if auto and system is None:
             _tag_systems_note(files, result_of)
-        return results
+        return [result_of[id(file)] for file in everyone]
     finally:
         ingest._drop_stage(db.staging)
