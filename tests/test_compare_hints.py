@@ -305,3 +305,32 @@ def test_every_stored_run_judged_by_one_of_two_sets_takes_it(seeded_db, tmp_path
     assert refused.stderr.startswith("Error: name the qrels set with --qrels: this warehouse holds 3 (base, "
                                      "base-copy, other); of run tagA, the one stored, qrels base judges 1 and base-copy 1: add "
                                      "`--qrels base` or `--qrels base-copy`"), refused.stderr
+
+
+def test_runs_judged_by_two_versions_of_a_set_are_named_beside_runs_of_another(seeded_db, tmp_path):
+    """Two versions of one collection's qrels (base, base-copy) and another collection's set: `irw
+    eval` without --qrels said "name the qrels set ... of the 2 stored runs, qrels base judges 1,
+    base-copy 1 and other 1", as if eval took one set; and `compare --baseline tagA` spoke of every
+    stored run (a walk). Each says which runs, or the baseline, the versions judge."""
+    from conftest import qrels_text, run_text, write_file
+
+    irw = Cli(seeded_db)
+    for name, rows in (("base-copy", None), ("other", [("q7", "d1", 1), ("q8", "d2", 1)])):
+        path = write_file(tmp_path, f"{name}.qrels", qrels_text(rows) if rows else qrels_text())
+        assert irw("ingest", "qrels", path, "--name", name).exit_code == 0
+    other_run = write_file(tmp_path, "o.run", run_text([("q7", "d1", 1, "1.0"), ("q8", "d9", 1, "1.0")], tag="tagB"))
+    assert irw("ingest", "run", other_run).exit_code == 0
+    refused = irw("eval", "-m", "AP")
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        "Error: run tagA is judged by 2 stored qrels sets (base and base-copy: versions of one collection's qrels?), "
+        "and a run is evaluated against one: evaluate it with `--qrels base` or `--qrels base-copy`, and the other "
+        "runs apart (each against the set judging it)\n")
+    followed = irw("eval", "tagA", "-m", "AP", "--qrels", "base-copy")
+    assert followed.exit_code == 0, followed.stderr
+    apart = irw("eval", "tagB", "-m", "AP")
+    assert apart.exit_code == 0 and apart.stderr.startswith("# qrels other; "), apart.stderr
+    baseline = irw("compare", "-m", "AP", "--baseline", "tagA")
+    assert baseline.exit_code == 2
+    assert baseline.stderr == ("Error: the baseline tagA is judged by 2 stored qrels sets (base and base-copy): add "
+                               "`--qrels base` or `--qrels base-copy`\n")

@@ -178,6 +178,12 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
         judging = judging_qrels(db, [baseline])
         if len(judging) == 1:
             return judging[0][0]
+        if len(judging) > 1:
+            import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
+            raise UsageError(f"the baseline {listed_name(baseline)} is judged by {len(judging)} stored qrels sets "
+                             f"({_names_and([qrels for qrels, _ in judging])}): add "
+                             + " or ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging))
     message = (f"name the qrels set with --qrels: this warehouse holds {len(names)} "
                f"({', '.join(map(listed_name, names))})")
     if runs or systems:
@@ -246,7 +252,12 @@ def judging_split(db: Database, runs: "str | Sequence[str] | None" = None,
     for qrels, _count, names in rows:
         for name in names:
             judged_by.setdefault(name, []).append(qrels)
-    if any(len(sets) > 1 for sets in judged_by.values()):
+    several = {name: sets for name, sets in judged_by.items() if len(sets) > 1}
+    if several and len({tuple(sets) for sets in judged_by.values()}) > 1:
+        # some runs judged by one set, these by several (versions of one collection's qrels): said of
+        # these, where qrels_name's error spoke of every run and every set
+        raise UsageError(_judged_by_several(several))
+    if several:
         return None
     if any(name not in judged_by for name in _named_outright(runs, chosen)):
         return None
@@ -344,6 +355,20 @@ def _named_runs_apart(named: Sequence[str], by_set: Mapping[str, Sequence[str]])
     return (f"no stored qrels set judges all {len(named):,} runs named ({each}), and a command evaluates "
             f"against one qrels set: name the runs of one set at a time, with it (`--qrels {shlex.quote(first)}` "
             f"with {_names_and(first_runs)})")
+
+
+def _judged_by_several(several: Mapping[str, Sequence[str]]) -> str:
+    """judging_split's error: runs chosen that several stored qrels sets judge (versions of one
+    collection's qrels), beside runs each judged by one."""
+    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
+    names = list(several)
+    sets = list(dict.fromkeys(qrels for judging in several.values() for qrels in judging))
+    who = f"run {listed_name(names[0])} is" if len(names) == 1 else f"runs {_names_and(names)} are"
+    offered = " or ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels in sets)
+    return (f"{who} judged by {len(sets)} stored qrels sets ({_names_and(sets)}: versions of one collection's "
+            f"qrels?), and a run is evaluated against one: evaluate {'it' if len(names) == 1 else 'them'} with "
+            f"{offered}, and the other runs apart (each against the set judging it)")
 
 
 def _names_and(names: Sequence[str]) -> str:
