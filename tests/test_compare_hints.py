@@ -170,7 +170,8 @@ def test_runs_of_two_collections_named_outright_are_told_which_set_judges_which(
     assert result.stderr == (
         "Error: no stored qrels set judges all 2 runs named (qrels covid judges BM25; news judges NEWS-BM25), and a "
         "command evaluates against one qrels set: name the runs of one set at a time, with it (`--qrels covid` with "
-        "BM25)\n")
+        "BM25); runs of different collections are not compared with one another (their queries differ), and `irw "
+        "eval` without --qrels evaluates each against its own set\n")
     # what the message said before, "add `--qrels covid` or `--qrels news`" (with a baseline: "add
     # `--qrels covid`"), fails either way
     for qrels in ("covid", "news"):

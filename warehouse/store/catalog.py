@@ -352,9 +352,12 @@ def _named_runs_apart(named: Sequence[str], by_set: Mapping[str, Sequence[str]])
     each = "; ".join(f"{'qrels ' if i == 0 else ''}{listed_name(qrels)} judges {_names_and(names)}"
                      for i, (qrels, names) in enumerate(by_set.items()))
     first, first_runs = next(iter(by_set.items()))
+    alone = ("; runs of different collections are not compared with one another (their queries differ), and "
+             "`irw eval` without --qrels evaluates each against its own set"
+             if all(len(names) == 1 for names in by_set.values()) else "")
     return (f"no stored qrels set judges all {len(named):,} runs named ({each}), and a command evaluates "
             f"against one qrels set: name the runs of one set at a time, with it (`--qrels {shlex.quote(first)}` "
-            f"with {_names_and(first_runs)})")
+            f"with {_names_and(first_runs)}){alone}")
 
 
 def _judged_by_several(several: Mapping[str, Sequence[str]]) -> str:
