@@ -357,6 +357,16 @@ def found_nothing(note: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+def _report_qrels(wh: Warehouse, qrels: Optional[str], runs, systems=None, baseline: Optional[str] = None) -> str:
+    """The qrels set a report is of (Warehouse.qrels_name): the one given, else the one judging the
+    runs chosen, which stderr names where the warehouse holds several (a report's page names it,
+    its `wrote FILE` line did not; eval and compare print `# qrels X; ...`)."""
+    taken = wh.qrels_name(qrels, runs, systems, baseline)
+    if qrels is None and len(wh.qrels_sets().rows) > 1:
+        err(f"# qrels {listed_name(taken)}: the one stored set judging the runs chosen")
+    return taken
+
+
 def _selected_runs(wh: Warehouse, runs: Optional[List[str]], systems: Optional[List[str]], qrels: str):
     """The runs a command takes (Warehouse.select_runs: names, patterns, --system, and the runs
     qrels judges), saying on stderr how many stored runs were left out and why."""
@@ -1134,7 +1144,7 @@ def report_leaderboard(
     with reported_errors():
         fmt = _report_format(fmt, output, ReportFormat, "irw report leaderboard")
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels, runs, system, baseline)
+        qrels = _report_qrels(wh, qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
         if fmt is not ReportFormat.html or str(output) == "-":
             board = reports.leaderboard(wh, qrels, measure, runs=selection, baseline=baseline, settings=settings,
@@ -1176,7 +1186,7 @@ def report_run(
     with reported_errors():
         fmt = _report_format(fmt, output, PageFormat, "irw report run")
     with reported_errors(), Warehouse(db, create=False) as wh:
-        page = reports.run_page(wh, run, wh.qrels_name(qrels, [run], baseline=baseline), measure, baseline=baseline,
+        page = reports.run_page(wh, run, _report_qrels(wh, qrels, [run], baseline=baseline), measure, baseline=baseline,
                                 query=query, settings=settings, stats=stats)
         if query is not None and fmt.value != "html":  # the query asked for, as data
             _write_output(output, formatting.render(page.relevant_table(), OutputFormat(fmt.value)))
@@ -1208,7 +1218,7 @@ def report_compare(
     with reported_errors():
         fmt = _report_format(fmt, output, PageFormat, "irw report compare")
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels, runs, system, baseline)
+        qrels = _report_qrels(wh, qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.compare_page(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_compare_page)
@@ -1234,7 +1244,7 @@ def report_history(
     with reported_errors():
         fmt = _report_format(fmt, output, PageFormat, "irw report history")
     with reported_errors(), Warehouse(db, create=False) as wh:
-        qrels = wh.qrels_name(qrels, runs, system)
+        qrels = _report_qrels(wh, qrels, runs, system)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.history(wh, qrels, measure, runs=selection, settings=settings, stats=stats)
         _emit_report(page, fmt, output, reports.render_history)
