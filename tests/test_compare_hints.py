@@ -226,6 +226,9 @@ def test_eval_takes_runs_of_two_collections_each_against_its_own_set(mc):
         assert each.value("NEWS-BM25", "map") == wh.evaluate(["NEWS-BM25"], "news", ["AP"]).value("NEWS-BM25", "AP")
         assert [row[:2] for row in each.table().rows] == [("RM3", "covid"), ("BM25", "covid"), ("NEWS-BM25", "news")]
         # every stored run: BM25.dl22 and RM3.dl22, judged by none, left out
+        with pytest.raises(UsageError, match=r"^the runs chosen are of several collections \(runs judged by covid: 2, "
+                                             r"news: 1\): `wh.evaluate_each\(runs, measures\)` evaluates each"):
+            wh.evaluate(["RM3", "NEWS-BM25", "BM25"], measures=["AP"])  # one Evaluation is of one set
         every = wh.evaluate_each(None, "AP")
         assert every.left_out == ("BM25.dl22", "RM3.dl22")
         assert every.notes_left_out == ["2 stored runs left out: no stored qrels set judges a query of theirs "

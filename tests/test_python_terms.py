@@ -34,7 +34,7 @@ CASES = [  # (the call, what Python is told, what the command is told for the sa
     (lambda wh, c: wh.compare(None, None, ["AP"]), ["compare", "-m", "AP"],
      "name the qrels set with qrels=: this warehouse holds 2 (dl19, dl21)",
      "name the qrels set with --qrels: this warehouse holds 2 (dl19, dl21)"),
-    (lambda wh, c: wh.evaluate(["BM25", "BM25.dl21"], None, ["AP"]), ["compare", "BM25", "BM25.dl21", "-m", "AP"],
+    (lambda wh, c: wh.compare(["BM25", "BM25.dl21"], None, ["AP"]), ["compare", "BM25", "BM25.dl21", "-m", "AP"],
      "(`qrels='dl19'` with BM25)", "(`--qrels dl19` with BM25)"),
     (lambda wh, c: wh.evaluate("BM52", "dl19", ["AP"]), ["eval", "BM52", "--qrels", "dl19", "-m", "AP"],
      "no run named 'BM52'; did you mean BM25? `wh.runs()` lists the stored runs",

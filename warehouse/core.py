@@ -15,7 +15,7 @@ from warehouse.store import catalog, transfer
 from warehouse.engines.duckdb import default_path
 from warehouse.engines import open_database, same_warehouse
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError, WarehouseNotFound
-from warehouse.formats.cells import said_name, said_value
+from warehouse.formats.cells import listed_name, said_name, said_value
 from warehouse.formats.table import Table
 # imported for the annotations, so that typing.get_type_hints resolves them (the API's callers
 # need the evaluator anyway); Spark's module stays unimported until evaluate_on_spark runs
@@ -337,7 +337,8 @@ class Warehouse:
         return user_measures.listing(self.db)
 
     # -- evaluation --------------------------------------------------------------------------
-    def evaluate(self, runs: str | Sequence[str] | None, qrels: str | None, measures: Iterable[str] | str, *,
+    def evaluate(self, runs: str | Sequence[str] | None = None, qrels: str | None = None,
+                 measures: Iterable[str] | str = (), *,
                  systems: str | Sequence[str] | None = None, per_query: bool = False,
                  settings: Settings | None = None, recompute: bool = False, timeout: float | None = None,
                  **options: Any) -> Evaluation:
@@ -364,6 +365,12 @@ class Warehouse:
             if not runs:
                 raise UsageError("name at least one run (runs=None evaluates every stored run)")
         if qrels is None:
+            split = catalog.judging_split(self.db, runs, systems)
+            if split is not None:  # what `irw eval` without --qrels does; one Evaluation is of one set
+                sets = ", ".join(f"{listed_name(q)}: {len(names):,}" for q, names in split.by_set.items())
+                raise UsageError(f"the runs chosen are of several collections (runs judged by {sets}): "
+                                 "`wh.evaluate_each(runs, measures)` evaluates each against the stored set judging "
+                                 "it, or name one set with `qrels=`")
             qrels = self.qrels_name(None, runs, systems)
         selection = self.select_runs(runs, systems=systems, qrels=qrels)
         measures = [measures] if isinstance(measures, str) else list(measures)
@@ -386,9 +393,9 @@ class Warehouse:
         eval` without --qrels does: a warehouse of several collections in one call. Returns an
         EvaluationsBySet, a table with a qrels column beside the run (an Evaluation per set in
         by_qrels); the runs no stored set judges are left out (left_out). Where one set judges the
-        runs it is evaluate(runs, that set); where a run is judged by several sets (versions of one
-        collection's qrels) or a run named outright by none, it is the error qrels_name() raises,
-        saying what to do. Other arguments as evaluate()'s."""
+        runs, by_qrels holds the one Evaluation evaluate(runs, that set) gives; where a run is judged
+        by several sets (versions of one collection's qrels) or a run named outright by none, it is
+        an error saying what to do. Other arguments as evaluate()'s."""
         from warehouse.evaluation.evaluator import EvaluationsBySet
 
         _names_given("runs", runs)
