@@ -307,8 +307,8 @@ def test_every_stored_run_judged_by_one_of_two_sets_takes_it(seeded_db, tmp_path
     refused = irw("eval", "-m", "AP")
     assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr.startswith("Error: name the qrels set with --qrels: this warehouse holds 3 (base, "
-                                     "base-copy, other); of run tagA, the one stored, qrels base judges 1 and base-copy 1: add "
-                                     "`--qrels base` or `--qrels base-copy`"), refused.stderr
+                                     "base-copy, other); run tagA (the one stored) is judged by 2 stored qrels sets (base "
+                                     "and base-copy): add `--qrels base` or `--qrels base-copy`"), refused.stderr
 
 
 def test_runs_judged_by_two_versions_of_a_set_are_named_beside_runs_of_another(seeded_db, tmp_path):

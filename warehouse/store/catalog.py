@@ -212,7 +212,7 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
     if not judging:  # no run yet, or none judged: the sets are all there is to say
         raise UsageError(message)
     # every stored run, none chosen: which set judges how many of them, as for runs chosen
-    said = f"the {len(stored):,} stored runs" if len(stored) > 1 else f"run {listed_name(stored[0])}, the one stored"
+    said = f"the {len(stored):,} stored runs" if len(stored) > 1 else f"run {listed_name(stored[0])} (the one stored)"
     raise UsageError(f"{message}; {_qrels_choices(judging, len(stored), said)}")
 
 
@@ -309,6 +309,10 @@ def _qrels_choices(judging: Sequence[tuple[str, int]], count: int, runs: str) ->
         (qrels, judged), = judging
         judges = runs if judged == count else f"{judged:,} of {runs}"
         return f"qrels {listed_name(qrels)} judges {judges}: add `--qrels {shlex.quote(qrels)}`"
+    if count == 1:  # "of run X, qrels a judges 1 and b 1" said of one run
+        choices = " or ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging)
+        return (f"{runs} is judged by {len(judging)} stored qrels sets ({_names_and([q for q, _ in judging])}): "
+                f"add {choices}")
     (first, judged), *others = judging
     each = f"qrels {listed_name(first)} judges {judged:,}" + "".join(
         f"{' and' if i == len(others) - 1 else ','} {listed_name(qrels)} {n:,}" for i, (qrels, n) in enumerate(others))
