@@ -259,7 +259,8 @@ def test_a_command_irw_suggests_runs_as_printed_when_a_name_has_spaces(tmp_path,
     words = suggested(irw("rename", "run", "acme nightly 1", "acme nightly 2"), "irw rm")
     assert words == ["irw", "rm", "run", "acme nightly 2"]
     assert irw(*words[1:]).exit_code == 0
-    # several qrels sets: the --qrels it suggests evaluates
+    # several qrels sets judging the runs (a second version of DL19's): the --qrels it suggests evaluates
+    assert irw("ingest", "qrels", dl19 / "qrels.dl19-passage.txt", "--name", "my dl19 v2").exit_code == 0
     words = suggested(irw("eval", "-m", "AP", "acme*"), "--qrels")
     assert words == ["--qrels", "my dl19"] and irw("eval", "-m", "AP", "acme*", *words).exit_code == 0
     # a system given as the baseline: the --baseline it suggests compares
@@ -272,7 +273,8 @@ def test_a_command_irw_suggests_runs_as_printed_when_a_name_has_spaces(tmp_path,
     assert irw("measures", "add", spaced).exit_code == 0
     spaced.write_text(measure.read_text().replace("k=10", "k=5"))  # another definition: the same is a no-op
     words = suggested(irw("measures", "add", spaced), "irw measures add")
-    assert words == ["irw", "measures", "add", str(spaced), "--replace"] and irw(*words[1:]).exit_code == 0
+    assert words == ["irw", "measures", "add", str(spaced), "--replace", "--db", str(folder / "irw.duckdb")]
+    assert irw(*words[1:], db=False).exit_code == 0
 
 
 def test_a_served_error_s_backquoted_spans_are_code_and_escaped_as_any_text():
