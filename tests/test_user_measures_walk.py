@@ -294,18 +294,24 @@ def test_a_column_ranked_judged_lacks_is_said_with_the_columns_it_has(engine, re
                          "num_nonrel, num_judged)"), line
 
 
+def added_on_one_run(irw: Cli, tmp_path: Path, name: str, sql: str) -> Path:
+    """The measure file tmp_path/NAME.sql (sql under its header) added to irw's warehouse, which
+    holds qrels base (q1 judges d1) and run tagA (q1 retrieves d1)."""
+    assert irw("ingest", "qrels", write_file(tmp_path, "q.txt", "q1 0 d1 1\n"), "--name", "base").exit_code == 0
+    assert irw("ingest", "run", write_file(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 tagA\n")).exit_code == 0
+    path = write_file(tmp_path, f"{name}.sql", f"-- measure: {name}\n-- parameters: none\n-- aggregate: mean\n{sql}")
+    assert irw("measures", "add", path).exit_code == 0
+    return path
+
+
 @pytest.mark.postgres
 def test_a_measure_postgresql_refuses_after_a_copy_is_named_in_its_terms(postgres_url, tmp_path):
     """A measure DuckDB runs (pg_sleep is a no-op there) copied into PostgreSQL, whose sandbox
     refuses it, said `irw sql reads the warehouse and nothing else: PG_SLEEP() acts outside the
     query` at `irw eval`, naming neither the measure nor its file (a user-measure walk)."""
     duck = Cli(tmp_path / "w.duckdb")
-    assert duck("ingest", "qrels", write_file(tmp_path, "q.txt", "q1 0 d1 1\n"), "--name", "base").exit_code == 0
-    assert duck("ingest", "run", write_file(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 tagA\n")).exit_code == 0
-    path = write_file(tmp_path, "hsleep.sql", "-- measure: hsleep\n-- parameters: none\n-- aggregate: mean\n"
-                                              "select run_id, query_id, 1.0 as value\n"
-                                              "from ranked_judged, (select pg_sleep(0)) s group by run_id, query_id\n")
-    assert duck("measures", "add", path).exit_code == 0
+    path = added_on_one_run(duck, tmp_path, "hsleep", "select run_id, query_id, 1.0 as value\n"
+                            "from ranked_judged, (select pg_sleep(0)) s group by run_id, query_id\n")
     copied = duck("copy", "--from", str(tmp_path / "w.duckdb"), "--to", postgres_url, db=False)
     assert copied.exit_code == 0, copied.stderr
     refused = Cli(postgres_url)("eval", "-m", "hsleep")
@@ -319,12 +325,8 @@ def test_a_division_by_zero_on_postgresql_is_said_with_duckdb_s_advice(postgres_
     """DuckDB's infinite value is refused with `nullif(divisor, 0)`; PostgreSQL stops at the division
     and said only `division by zero` (a user-measure walk): the advice follows it there too."""
     irw = Cli(postgres_url)
-    assert irw("ingest", "qrels", write_file(tmp_path, "q.txt", "q1 0 d1 1\n"), "--name", "base").exit_code == 0
-    assert irw("ingest", "run", write_file(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 tagA\n")).exit_code == 0
-    path = write_file(tmp_path, "dz.sql", "-- measure: dz\n-- parameters: none\n-- aggregate: mean\n"
-                                          "select run_id, query_id, count(*) / sum(case when false then 1 else 0 end) "
-                                          "as value\nfrom ranked_judged group by run_id, query_id\n")
-    assert irw("measures", "add", path).exit_code == 0
+    path = added_on_one_run(irw, tmp_path, "dz", "select run_id, query_id, count(*) / sum(case when false then 1 "
+                            "else 0 end) as value\nfrom ranked_judged group by run_id, query_id\n")
     refused = irw("eval", "-m", "dz")
     assert refused.exit_code != 0
     assert refused.stderr == (f"Error: dz ({path}:4): division by zero; a user measure's value is a number: "
