@@ -314,6 +314,11 @@ def test_a_measure_postgresql_refuses_after_a_copy_is_named_in_its_terms(postgre
                             "from ranked_judged, (select pg_sleep(0)) s group by run_id, query_id\n")
     copied = duck("copy", "--from", str(tmp_path / "w.duckdb"), "--to", postgres_url, db=False)
     assert copied.exit_code == 0, copied.stderr
+    # said by the copy, which checks a measure it adds as `irw measures add` does (it said "added")
+    (note,) = [line for line in copied.stderr.splitlines() if "refuses its SQL" in line]
+    assert note.startswith(f"measure hsleep: this warehouse refuses its SQL ({path}:5: a measure reads the warehouse "
+                           "and nothing else: PG_SLEEP() acts outside the query), so `irw eval -m hsleep` here fails: "
+                           "replace it with a file it runs (`irw measures add FILE --replace --db "), note
     refused = Cli(postgres_url)("eval", "-m", "hsleep")
     assert refused.exit_code != 0
     assert refused.stderr == (f"Error: hsleep ({path}:5): a measure reads the warehouse and nothing else: PG_SLEEP() "

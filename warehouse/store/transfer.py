@@ -252,7 +252,27 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
             run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run, replace, result)
         result.scores = _copy_scores(source, target, qrels_ids, run_ids, result)
         _copy_user_measures(source, target, result)
+    _check_added_measures(target, result)
     return result
+
+
+def _check_added_measures(target, result: CopyResult) -> None:
+    """Each measure the copy added, checked on target's engine as `irw measures add` checks a file:
+    SQL one engine runs, another's sandbox may refuse (pg_sleep is a no-op on DuckDB), which was
+    said only at the first `irw eval` there. The copy stands; its note says what to do."""
+    from warehouse.errors import IrwError
+    from warehouse.evaluation import user_measures
+
+    for name, status in result.measures.items():
+        if status != "added":
+            continue
+        try:
+            user_measures.trial(target, user_measures.definition_of(target, name))
+        except IrwError as exc:
+            result.notes.append(
+                f"measure {listed_name(name)}: this warehouse refuses its SQL ({exc}), so `irw eval -m {name}` here "
+                f"fails: replace it with a file it runs (`irw measures add FILE --replace {db_option(target)}`) or "
+                f"remove it (`irw measures rm {name} {db_option(target)}`)")
 
 
 def _copy_user_measures(source, target, result: CopyResult) -> None:
