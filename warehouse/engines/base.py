@@ -6,8 +6,10 @@ rows and running a file under sql/ are the same on all three, so they are writte
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from warehouse.formats.table import Table
 from warehouse.resources import read_sql
 
 
@@ -41,3 +43,28 @@ def chunks_of(fetch: Callable[[int | None], list[tuple]], chunk_rows: int | None
             yield rows
         if not rows or chunk_rows is None or len(rows) < chunk_rows:
             return
+
+
+@dataclass
+class RowStream:
+    """A statement's result, read a chunk of rows at a time while its transaction is open
+    (warehouse/store/adhoc.py's stream(), on either engine): its columns, DuckDB's type of each
+    (None on PostgreSQL), the chunks (lists of row tuples, none empty) and, for parquet and arrow,
+    each column's Arrow type (Table.arrow_types)."""
+
+    columns: list[str]
+    types: list[str] | None
+    chunks: Iterator[list[tuple]]
+    arrow_types: Callable[[], Any] | None = None
+
+    def table(self, max_rows: int | None = None) -> Table:
+        """Every row (or the first max_rows) as one Table: what Warehouse.sql returns."""
+        rows: list[tuple] = []
+        for chunk in self.chunks:
+            rows.extend(chunk)
+            if max_rows is not None and len(rows) >= max_rows:
+                del rows[max_rows:]
+                break
+        table = Table(self.columns, rows, self.types)
+        table.arrow_types = self.arrow_types
+        return table

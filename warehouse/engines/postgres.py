@@ -54,7 +54,7 @@ from warehouse import interrupt
 from warehouse.errors import (ConflictError, DatabaseError, IrwError, NotAWarehouse, QueryError, QueryTimeoutError,
                               ReadOnlyError, ServerUnreachable, UnknownTableError, WarehouseClosed,
                               WarehouseNotFound, WarehouseOpenError)
-from warehouse.engines.base import Statements, chunks_of
+from warehouse.engines.base import RowStream, Statements, chunks_of
 from warehouse.resources import keep_cached, read_cached, read_sql
 from warehouse.formats.table import Table
 
@@ -904,14 +904,14 @@ class PostgresDatabase(Statements):
 
     @contextmanager
     def user_sql_rows(self, query: str, params: Any, timeout: float | None, chunk_rows: int | None = None, *,
-                      hash_joins: bool = False, server_cursor: bool = False) -> Iterator[Any]:
+                      hash_joins: bool = False, server_cursor: bool = False) -> Iterator[RowStream]:
         """A user's statement, already checked (adhoc.stream_on_postgres), in user_sql_session(),
         inside a READ ONLY transaction always rolled back, with statement_timeout, lock_timeout and
         search_path (pg_catalog first) set for it alone; the server's refusals as irw's errors. It
-        yields the result's columns, its chunks of rows (chunk_rows at a time through a server-side
-        cursor where server_cursor says the statement may be declared as one, so that a result
-        larger than memory is never held whole; None: all at once) and arrow_types, read while the
-        context is open.
+        yields a RowStream: the result's columns, its chunks of rows (chunk_rows at a time through a
+        server-side cursor where server_cursor says the statement may be declared as one, so that a
+        result larger than memory is never held whole; None: all at once) and arrow_types, read
+        while the context is open.
 
         hash_joins: the statement reads ranked_judged, whose steps (sql/eval's, as CTEs) the planner
         sizes at a few dozen rows where there are tens of thousands: it then joined run_rows by
@@ -920,7 +920,6 @@ class PostgresDatabase(Statements):
         which the built-in evaluation's analysed temporary tables get without being told)."""
         import psycopg
         from psycopg import sql as psql
-        from types import SimpleNamespace
 
         con = self.user_sql_session()
         con.execute("begin transaction read only")
@@ -1010,8 +1009,7 @@ class PostgresDatabase(Statements):
                     spent += time.monotonic() - started
 
             # each column's Arrow type by its SQL type, for parquet and arrow output (formats.table)
-            yield SimpleNamespace(columns=[d[0] for d in description], chunks=chunks_of(fetch, chunk_rows),
-                                  arrow_types=partial(
+            yield RowStream([d[0] for d in description], None, chunks_of(fetch, chunk_rows), partial(
                 arrow_types, [(c.type_code, c.precision, c.scale) for c in description], con.info.timezone))
         finally:
             try:

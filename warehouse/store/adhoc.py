@@ -17,13 +17,12 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Iterator
 
 from warehouse.engines.duckdb import (Database, DuckDBConnection, DuckDBError, DuckDBPermissionError,
                                       StatementType, about_the_file, arrow_types, failure, tokenize)
-from warehouse.engines.base import chunks_of
+from warehouse.engines.base import RowStream, chunks_of
 from warehouse.resources import read_sql
 from warehouse.errors import IrwError, QueryError, QueryTimeoutError, ReadOnlyError, UnknownTableError, UsageError
 from warehouse.formats.table import Table
@@ -80,30 +79,6 @@ _MISSING_TABLE = re.compile(r"^Catalog Error: Table with name \S+ does not exist
 
 # How many rows `irw sql` reads at a time (RowStream): the rows it writes are never all held.
 CHUNK_ROWS = 10_000
-
-
-@dataclass
-class RowStream:
-    """A statement's result, read a chunk of rows at a time while its transaction is open
-    (stream()): its columns, DuckDB's type of each (None on PostgreSQL), the chunks (lists of row
-    tuples, none empty) and, for parquet and arrow, each column's Arrow type (Table.arrow_types)."""
-
-    columns: list[str]
-    types: list[str] | None
-    chunks: Iterator[list[tuple]]
-    arrow_types: Callable[[], Any] | None = None
-
-    def table(self, max_rows: int | None = None) -> Table:
-        """Every row (or the first max_rows) as one Table: what Warehouse.sql returns."""
-        rows: list[tuple] = []
-        for chunk in self.chunks:
-            rows.extend(chunk)
-            if max_rows is not None and len(rows) >= max_rows:
-                del rows[max_rows:]
-                break
-        table = Table(self.columns, rows, self.types)
-        table.arrow_types = self.arrow_types
-        return table
 
 
 def run(db: Database, query: Any, params: Any = None, timeout: float | None = None,
@@ -708,7 +683,7 @@ def stream_on_postgres(db, query: str, params: Any, timeout: float | None = DEFA
         # cannot be declared as one, and their results are small
         with db.user_sql_rows(query, params, timeout, chunk_rows, hash_joins="ranked_judged" in _words(query),
                               server_cursor=_first_word(query) in ("SELECT", "WITH", "VALUES", "TABLE")) as rows:
-            yield RowStream(rows.columns, None, rows.chunks, rows.arrow_types)
+            yield rows
     except UnknownTableError as exc:
         first, *rest = exc.message_lines()
         raise UnknownTableError.of_lines([first, _listing(db.relations())["listing"], *rest]) from None
