@@ -995,18 +995,17 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
 
         # the same bytes twice in a batch (a run copied into a second collection's folder) are one
         # run: the later file takes no name, is not stored again, and leaves the naming of the
-        # others alone (its queries would make its folder look like several collections)
-        first_of: dict[str, _File] = {}
+        # others alone (its queries would make its folder look like several collections); of a
+        # file and a link to it, the file is the run
+        alike: dict[str, list[_File]] = {}
         for file in files:
-            if file.sha and not file.errors and (first := first_of.setdefault(file.sha, file)) is not file:
-                if first.path.is_symlink() and not file.path.is_symlink():  # the file, not a link to it, is the run
-                    first_of[file.sha] = file
-                    first.same_as = file
-                else:
+            if file.sha and not file.errors:
+                alike.setdefault(file.sha, []).append(file)
+        for group in alike.values():
+            first = next((f for f in group if not f.path.is_symlink()), group[0])
+            for file in group:
+                if file is not first:
                     file.same_as = first
-        for file in files:
-            while file.same_as is not None and file.same_as.same_as is not None:
-                file.same_as = file.same_as.same_as
         everyone, files = files, [f for f in files if f.same_as is None]
         if auto:
             _known_queries(db, files)
