@@ -366,12 +366,12 @@ class Warehouse:
                 raise UsageError("name at least one run (runs=None evaluates every stored run)")
         if qrels is None:
             split = catalog.judging_split(self.db, runs, systems)
-            if split is not None:  # what `irw eval` without --qrels does; one Evaluation is of one set
+            if split is not None and len(split.by_set) > 1:  # what `irw eval` without --qrels does
                 sets = ", ".join(f"{listed_name(q)}: {len(names):,}" for q, names in split.by_set.items())
                 raise UsageError(f"the runs chosen are of several collections (runs judged by {sets}): "
                                  "`wh.evaluate_each(runs, measures)` evaluates each against the stored set judging "
                                  "it, or name one set with `qrels=`")
-            qrels = self.qrels_name(None, runs, systems)
+            qrels = next(iter(split.by_set)) if split is not None else self.qrels_name(None, runs, systems)
         selection = self.select_runs(runs, systems=systems, qrels=qrels)
         measures = [measures] if isinstance(measures, str) else list(measures)
         if timeout is not None:
@@ -401,8 +401,8 @@ class Warehouse:
         _names_given("runs", runs)
         split = catalog.judging_split(self.db, runs, systems)
         call = dict(per_query=per_query, settings=settings, recompute=recompute, timeout=timeout, **options)
-        if split is None:
-            qrels = self.qrels_name(None, runs, systems)
+        if split is None or len(split.by_set) == 1:  # one set: its runs chosen as evaluate() chooses them
+            qrels = next(iter(split.by_set)) if split is not None else self.qrels_name(None, runs, systems)
             return EvaluationsBySet({qrels: self.evaluate(runs, qrels, measures, systems=systems, **call)})
         by_qrels = {qrels: self.evaluate(list(names), qrels, measures, **call) for qrels, names in split.by_set.items()}
         return EvaluationsBySet(by_qrels, split.left_out, split.notes())

@@ -179,11 +179,7 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
         if len(judging) == 1:
             return judging[0][0]
         if len(judging) > 1:
-            import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
-
-            raise UsageError(f"the baseline {listed_name(baseline)} is judged by {len(judging)} stored qrels sets "
-                             f"({_names_and([qrels for qrels, _ in judging])}): add "
-                             + " or ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging))
+            raise UsageError(_qrels_choices(judging, 1, f"the baseline {listed_name(baseline)}"))
     message = (f"name the qrels set with --qrels: this warehouse holds {len(names)} "
                f"({', '.join(map(listed_name, names))})")
     if runs or systems:
@@ -218,9 +214,9 @@ def qrels_name(db: Database, name: str | None, runs: "str | Sequence[str] | None
 
 @dataclass(frozen=True)
 class JudgingSplit:
-    """The runs a command chose, each with the one stored qrels set judging it, where several sets
-    judge them (runs of several collections): `irw eval` without --qrels evaluates each set's runs
-    against it (Warehouse.evaluate_each)."""
+    """The runs a command chose, each with the one stored qrels set judging it: `irw eval` without
+    --qrels evaluates each set's runs against it (Warehouse.evaluate_each), one table where there
+    are several sets (runs of several collections)."""
 
     by_set: Mapping[str, tuple[str, ...]]  # qrels set -> the runs it judges, in the order chosen
     left_out: tuple[str, ...] = ()  # chosen by pattern, system or default, and judged by no stored set
@@ -238,15 +234,15 @@ class JudgingSplit:
 def judging_split(db: Database, runs: "str | Sequence[str] | None" = None,
                   systems: "str | Sequence[str] | None" = None) -> JudgingSplit | None:
     """The runs runs and systems choose (select_runs; none: every stored run) split by the one
-    stored qrels set judging each (the judging rule of `irw runs`' judged_by), where two or more
-    sets judge them. None where one set is the answer or the question has none, as qrels_name
-    says: fewer than two sets judge them, a run is judged by several (versions of one collection's
-    qrels: name one), or a run named outright is judged by none."""
+    stored qrels set judging each (the judging rule of `irw runs`' judged_by): one set, the one
+    qrels_name takes, or several. None where qrels_name is to decide or say what to do: fewer than
+    two sets are stored, none judges the runs, a run is judged by several (versions of one
+    collection's qrels: name one), or a run named outright is judged by none."""
     if len(db.run_file("catalog/qrels_set_names.sql").fetchall()) < 2:
         return None
     chosen = select_runs(db, runs, systems=systems)
     rows = _judging_qrels_rows(db, list(chosen))
-    if len(rows) < 2:
+    if not rows:
         return None
     judged_by: dict[str, list[str]] = {}
     for qrels, _count, names in rows:
@@ -303,22 +299,26 @@ def _judging_qrels(chosen: "RunSelection", judging: Sequence[tuple[str, int]], s
 def _qrels_choices(judging: Sequence[tuple[str, int]], count: int, runs: str) -> str:
     """The `--qrels X` that choose the stored qrels sets judging (name, runs judged) of count runs,
     said as runs ("run BM25", "the 3 runs chosen")."""
-    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
-
+    choices = _qrels_options([qrels for qrels, _ in judging])
     if len(judging) == 1:
         (qrels, judged), = judging
         judges = runs if judged == count else f"{judged:,} of {runs}"
-        return f"qrels {listed_name(qrels)} judges {judges}: add `--qrels {shlex.quote(qrels)}`"
+        return f"qrels {listed_name(qrels)} judges {judges}: add {choices}"
     if count == 1:  # "of run X, qrels a judges 1 and b 1" said of one run
-        choices = " or ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging)
         return (f"{runs} is judged by {len(judging)} stored qrels sets ({_names_and([q for q, _ in judging])}): "
                 f"add {choices}")
     (first, judged), *others = judging
     each = f"qrels {listed_name(first)} judges {judged:,}" + "".join(
         f"{' and' if i == len(others) - 1 else ','} {listed_name(qrels)} {n:,}" for i, (qrels, n) in enumerate(others))
-    choices = ", ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels, _ in judging[:-1]) + \
-        f" or `--qrels {shlex.quote(judging[-1][0])}`"
     return f"of {runs}, {each}: add {choices} (`irw runs` shows which qrels sets judge each run)"
+
+
+def _qrels_options(names: Sequence[str]) -> str:
+    """`--qrels a`, `--qrels b` or `--qrels c`: the options a message offers, each as a shell reads it."""
+    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+
+    options = [f"`--qrels {shlex.quote(name)}`" for name in names]
+    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
 
 
 def _unjudged_named_runs(db: Database, runs: "str | Sequence[str] | RunSelection | None", chosen: "RunSelection",
@@ -367,12 +367,10 @@ def _named_runs_apart(named: Sequence[str], by_set: Mapping[str, Sequence[str]])
 def _judged_by_several(several: Mapping[str, Sequence[str]]) -> str:
     """judging_split's error: runs chosen that several stored qrels sets judge (versions of one
     collection's qrels), beside runs each judged by one."""
-    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
-
     names = list(several)
     sets = list(dict.fromkeys(qrels for judging in several.values() for qrels in judging))
     who = f"run {listed_name(names[0])} is" if len(names) == 1 else f"runs {_names_and(names)} are"
-    offered = " or ".join(f"`--qrels {shlex.quote(qrels)}`" for qrels in sets)
+    offered = _qrels_options(sets)
     return (f"{who} judged by {len(sets)} stored qrels sets ({_names_and(sets)}: versions of one collection's "
             f"qrels?), and a run is evaluated against one: evaluate {'it' if len(names) == 1 else 'them'} with "
             f"{offered}, and the other runs apart (each against the set judging it)")
