@@ -129,6 +129,22 @@ def test_a_run_renamed_in_the_source_is_said_to_be_held_under_its_old_name(confo
             "warehouses?): `irw rm qrels` the name not wanted") in lines, lines
 
 
+def test_rows_the_source_holds_under_two_names_are_copied_without_a_rename_note(conformance, tmp_path, target):
+    """A source holding one file under two names on purpose (--name), copied into an empty target:
+    the second name's copy said the target held its rows under the first "(renamed in one of the two
+    warehouses?)" and offered `irw rm run`, though nothing was renamed and the source holds both."""
+    data = conformance / "dl19-passage"
+    source = str(tmp_path / "irw.duckdb")
+    irw = Cli(source)
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    for name in ("bm25-jan", "dense-jan"):
+        assert irw("ingest", "run", data / "runs" / "run.dl19.BM25.txt", "--name", name).exit_code == 0
+    copied = irw("copy", "--from", source, "--to", target, db=False)
+    assert copied.exit_code == 0, copied.stderr
+    assert copied.stderr.splitlines() == ["qrels dl19: copied", "run bm25-jan: copied", "run dense-jan: copied",
+                                          "0 stored per-query scores copied"]
+
+
 def test_one_clash_is_said_in_the_singular(conformance, tmp_path):
     data = conformance / "dl19-passage"
     source, target = str(tmp_path / "irw.duckdb"), str(tmp_path / "copy.duckdb")

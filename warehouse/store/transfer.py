@@ -193,9 +193,13 @@ class CopyResult:
     # lines on what the name lines do not say: rows held under another name (_note_held_as), the
     # scores of a measure defined otherwise left behind (_copy_scores)
     notes: list[str] = field(default_factory=list)
+    # the target migrated to this irw's schema when the copy opened it (engines.upgrade_said), said
+    # first, as every other command that writes says it
+    upgraded: str | None = None
 
     def lines(self) -> list[str]:
-        out = [f"{kind} {listed_name(name)}: {self.said.get((kind, name), status)}"
+        out = [self.upgraded] if self.upgraded else []
+        out += [f"{kind} {listed_name(name)}: {self.said.get((kind, name), status)}"
                for kind, statuses in (("qrels", self.qrels), ("run", self.runs)) for name, status in statuses.items()]
         out += [f"measure {listed_name(name)}: added (the source's definition)"
                 for name, status in self.measures.items() if status == "added"]
@@ -295,7 +299,7 @@ def _copy_one(source, target, kind: str, name: str, ship, replace: bool, result:
     if theirs is not None and theirs[1] == mine:
         return theirs[0], _same_content(source, target, kind, name, theirs[0], replace, result)
     if theirs is None:
-        _note_held_as(target, kind, name, mine, result.notes)
+        _note_held_as(source, target, kind, name, mine, result.notes)
     if source.text_holds_nul and not target.text_holds_nul:
         _refuse_nul(source, kind, name)
     if theirs is None:
@@ -344,16 +348,17 @@ def _same_content(source, target, kind: str, name: str, target_id: int, replace:
     return "updated"
 
 
-def _note_held_as(target, kind: str, name: str, content: str, notes: list[str]) -> None:
+def _note_held_as(source, target, kind: str, name: str, content: str, notes: list[str]) -> None:
     """A note when target holds the content of a run or qrels set it is about to copy under another
-    name (renamed in one of the two warehouses): two names for the same rows, which a selection by
-    pattern then takes twice."""
-    if kind == "run":
-        held = target.run_file("catalog/run_by_content.sql", {"sha256": content}).fetchone()
-        others = [held[0]] if held is not None else []
-    else:
-        others = [row[0] for row in target.run_file("catalog/qrels_sets_by_content.sql",
-                                                     {"sha256": content, "name": name}).fetchall()]
+    name that source does not hold it under (renamed in one of the two warehouses): two names for
+    the same rows, which a selection by pattern then takes twice. Names source holds with the same
+    rows too (stored twice there on purpose, or copied a moment ago) are source's own and not said."""
+    table = "run" if kind == "run" else "qrels_set"
+    query = "transfer/runs_by_content.sql" if kind == "run" else "catalog/qrels_sets_by_content.sql"
+    others = [row[0] for row in target.run_file(query, {"sha256": content, "name": name}).fetchall()]
+    others = [other for other in others
+              if (source.run_file(f"transfer/{table}_content.sql", {"name": other}).fetchone() or (None, None))[1]
+              != content]
     if others:
         what, other = ("run", "run") if kind == "run" else ("qrels", "qrels set")
         notes.append(f"{what} {listed_name(name)}: the target holds the same rows as {other} "
