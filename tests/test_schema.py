@@ -248,3 +248,22 @@ def test_a_command_that_upgrades_a_warehouse_says_so_once(db_path, tmp_path):
         "longer open it", "renamed run a to b"]
     again = Cli(db_path)("rename", "run", "b", "c")
     assert again.stderr.splitlines() == ["renamed run b to c"]
+
+
+def test_a_copy_into_an_older_warehouse_says_it_upgraded_it(db_path, tmp_path):
+    """irw copy opens its target through the library, so the upgrade was made and not said: a
+    colleague's older irw then could not open the warehouse copied into, with no word why."""
+    newest = migrations()[-1][0]
+    source = str(tmp_path / "source.duckdb")
+    with warehouse.open(source) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+    with warehouse.open(db_path) as wh:
+        wh.db.execute("delete from irw_schema where version = ?", [newest])
+    copied = Cli(db_path)("copy", "--from", source, "--to", db_path, db=False)
+    assert copied.exit_code == 0, copied.stderr
+    assert copied.stderr.splitlines() == [
+        f"upgraded warehouse {db_path} from schema {newest - 1} to {newest}: an irw older than this one can no "
+        "longer open it", "qrels q: copied", "run a: copied", "0 stored per-query scores copied"]
+    again = Cli(db_path)("copy", "--from", source, "--to", db_path, db=False)
+    assert again.stderr.splitlines()[0] == "qrels q: unchanged", again.stderr

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 from warehouse.ingestion import batch, frames, files as ingest
 from warehouse.store import catalog, transfer
 from warehouse.engines.duckdb import default_path
-from warehouse.engines import open_database, same_warehouse
+from warehouse.engines import open_database, same_warehouse, upgrade_said
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError, WarehouseNotFound
 from warehouse.formats.cells import listed_name, said_name, said_value
 from warehouse.formats.table import Table
@@ -879,8 +879,10 @@ def copy(source: str | os.PathLike[str], target: str | os.PathLike[str], *, repl
             if same_warehouse(src.db, dst.db):
                 raise UsageError(f"--from and --to are the same warehouse ({src.path}): name another target")
             with dst._statistics("qrels"), dst._statistics("runs"):
-                return transfer.copy_warehouse(src.db, dst.db, replace=replace,
-                                               runs=list(runs) if runs is not None else None)
+                result = transfer.copy_warehouse(src.db, dst.db, replace=replace,
+                                                 runs=list(runs) if runs is not None else None)
+            result.upgraded = upgrade_said(dst.db)
+            return result
 
 
 def open(path: str | os.PathLike[str] | None = None, *, read_only: bool = False,  # noqa: A001

@@ -324,10 +324,10 @@ class Warehouse(core.Warehouse):
                         "how long)")
                     waiting = True
                 time.sleep(0.1)
-        if self.db.upgraded:
-            old, new = self.db.upgraded
-            err(f"upgraded warehouse {self.path} from schema {old} to {new}: an irw older than this one "
-                "can no longer open it")
+        from warehouse.engines import upgrade_said
+
+        if said := upgrade_said(self.db):
+            err(said)
 
 
 @contextmanager

@@ -175,6 +175,15 @@ def db_option(db: Any) -> str:
     return "--db " + shlex.quote(db.path if db.sandbox_in_process else shown(db.path))
 
 
+def upgrade_said(db: WarehouseEngine) -> str | None:
+    """The line a command says when opening db migrated an existing warehouse (its upgraded): whoever
+    shares it on an older irw can no longer open it. None when nothing was migrated."""
+    if not db.upgraded:
+        return None
+    old, new = db.upgraded
+    return f"upgraded warehouse {db.path} from schema {old} to {new}: an irw older than this one can no longer open it"
+
+
 def open_database(path: Any, *, read_only: bool = False, create: bool = True,
                   sandboxed: bool = False) -> WarehouseEngine:
     """The warehouse at path, on its engine (engine_class)."""
@@ -186,4 +195,5 @@ def same_warehouse(a: WarehouseEngine, b: WarehouseEngine) -> bool:
 
 
 __all__ = ["ENGINES", "Engine", "FILE_ENGINES", "WAREHOUSE_ENGINES", "WarehouseEngine", "chosen", "engine_class",
-           "engine_of", "evaluates_files", "on_server", "open_database", "same_warehouse", "shown"]
+           "engine_of", "evaluates_files", "on_server", "open_database", "same_warehouse", "shown",
+           "upgrade_said"]
