@@ -563,6 +563,10 @@ def test_the_python_api_renames_and_edits(seeded_db, tmp_path):
         assert wh.rename_run("tagA", "bm25") == ["renamed run tagA to bm25"]
         assert wh.rename_qrels("base", "trec") == ["renamed qrels set base to trec"]
         assert wh.edit_run("bm25", system="BM25", date="2021-06-01")[0] == "run bm25: system 'BM25', was 'tagA'"
+        # given again as they are: said unchanged, not as a change from a value to itself
+        assert wh.edit_run("bm25", system="BM25", date="2021-06-01", parameters={"k1": "0.9"}) == [
+            "run bm25: system 'BM25', unchanged", "run bm25: parameters k1=0.9, was none",
+            "run bm25: date 2021-06-01 00:00:00 (from --date), unchanged"]
         assert wh.sql("select run_id, query_id, value from scores").rows == before
         assert wh.evaluate("bm25", "trec", "AP").value("bm25", "AP") > 0
         wh.ingest_run(write_file(tmp_path, "b.run", run_text(RUN_ROWS[:1], tag="other")))

@@ -293,9 +293,13 @@ class Warehouse:
                                   ("parameters", parameters,
                                    dict(old[2] or {}))):
             if given is not None:
-                said.append(f"run {name}: {label} {said_value(given)}, was {said_value(was)}")
+                # a value given as it was is said so, not as a change from itself to itself
+                change = "unchanged" if given == was else f"was {said_value(was)}"
+                said.append(f"run {name}: {label} {said_value(given)}, {change}")
         if run_date is not None:
-            said.append(f"run {name}: date {run_date.value} (from --date), was {old[3]} (from {old[4]})")
+            same = str(run_date.value) == str(old[3]) and old[4] == run_date.source
+            said.append(f"run {name}: date {run_date.value} (from --date), "
+                        + ("unchanged" if same else f"was {old[3]} (from {old[4]})"))
         if system is not None:
             said += catalog.systems_in_other_case(self.db, [run_id]).values()
         return said
