@@ -553,7 +553,7 @@ def qrels(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> 
 
 
 @rm_app.command("run")
-def rm_run(names: Annotated[List[str], typer.Argument(metavar="NAME", help="The runs to remove.")],
+def rm_run(names: Annotated[List[str], typer.Argument(metavar="NAME...", help="The runs to remove.")],
            db: DbOption = DEFAULT_DB) -> None:
     """Remove runs and their scores, all or none (a name no run has removes nothing)."""
     with reported_errors(), Warehouse(db, create=False) as wh:
