@@ -134,6 +134,28 @@ def test_a_system_without_a_run_on_every_set_has_no_mean_and_comes_last(db, data
             in result.stderr.splitlines())
 
 
+def test_a_value_over_part_of_a_set_s_queries_is_said_beside_the_table(db, data, tmp_path):
+    """A system's latest run answering 20 of news's queries sat in the table beside values over all
+    of them with nothing said (the page names each value's run and its queries; the table did not)."""
+    path = copy_of(db, tmp_path)
+    lines = (data / "runs" / "BM25" / "trec_results_news.txt").read_text().splitlines(keepends=True)
+    queries = list(dict.fromkeys(line.split()[0] for line in lines))
+    part = tmp_path / "part.txt"
+    part.write_text("".join(line for line in lines if line.split()[0] in set(queries[:20])))
+    ok("ingest", "run", part, "--name", "BM25.news.part", "--system", "BM25", "--date", "2100-01-01", "--db", path)
+    result = ok("report", "systems", "-m", "nDCG@10", "-f", "table", "--db", path)
+    said = [line for line in result.stderr.splitlines() if "fewer queries" in line]
+    assert said == [f"# 1 value over fewer queries than the most in its column (BM25 on news: run BM25.news.part, "
+                    f"20 of {len(queries)}): a mean over other queries, as trec_eval averages a run over the queries "
+                    "it answers; -c counts each query a run misses as 0"], result.stderr
+    with warehouse.open(path) as wh:
+        assert ("1 value is a mean over fewer queries than the most in its column (the queries column below)"
+                in reports.render_systems(reports.systems(wh, "nDCG@10")))
+    complete = ok("report", "systems", "-m", "nDCG@10", "-c", "-f", "table", "--db", path)
+    assert "fewer queries" not in complete.stderr
+    assert "fewer queries" not in ok("report", "systems", "-m", "nDCG@10", "-f", "table", "--db", db).stderr
+
+
 def test_mistakes_say_what_to_do(db, tmp_path):
     result = irw("report", "systems", "-m", "nDCG@10", "-m", "AP", "-f", "table", "--db", db)
     assert result.exit_code == 2

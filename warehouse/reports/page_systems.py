@@ -94,6 +94,13 @@ class SystemsPage(Tabular):
                      [(row.system, cell.qrels, cell.run, cell.run_date, cell.value, cell.queries, cell.system_runs)
                       for row, cell in self.cells()])
 
+    def over_fewer_queries(self) -> list[tuple[SystemRow, SystemCell, int]]:
+        """The cells whose value is a mean over fewer queries than another of their column's (a
+        system's latest run answering part of a set's queries), with that column's most: the table
+        itself shows no query counts, so the same numbers sat side by side over 20 and 43 queries."""
+        most = {q: max((cell.queries for _, cell in self.cells() if cell.qrels == q), default=0) for q in self.qrels}
+        return [(row, cell, most[cell.qrels]) for row, cell in self.cells() if cell.queries < most[cell.qrels]]
+
     def notes(self) -> list[str]:
         """What a command prints on stderr (after `# `) beside the table."""
         settings = self.scopes[self.qrels[0]].settings
@@ -104,6 +111,12 @@ class SystemsPage(Tabular):
         if self.several_runs:
             notes.append(f"{plural(self.several_runs, 'value')} of a system with several runs on one set: the latest "
                          "run's (by run date; the HTML page names each value's run)")
+        if fewer := self.over_fewer_queries():
+            said = [f"{listed_name(row.system)} on {listed_name(cell.qrels)}: run {listed_name(cell.run)}, "
+                    f"{cell.queries:,} of {most:,}" for row, cell, most in fewer[:3]]
+            notes.append(f"{plural(len(fewer), 'value')} over fewer queries than the most in its column "
+                         f"({'; '.join(said)}{'; ...' if len(fewer) > 3 else ''}): a mean over other queries, as "
+                         "trec_eval averages a run over the queries it answers; -c counts each query a run misses as 0")
         if self.without_mean:
             count = len(self.without_mean)
             notes.append(f"{plural(count, 'system')} without a run judged by each of the {len(self.qrels)} qrels sets: "
