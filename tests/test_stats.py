@@ -191,6 +191,19 @@ def test_settings_refuse_what_cannot_be_tested():
             StatsSettings(**bad)
 
 
+def test_too_few_permutations_for_alpha_are_refused_saying_how_many():
+    """--permutations 10 was taken: p counts the observed arrangement, so none is below 1/11, and
+    at alpha 0.05 no pair could be significant, with nothing said."""
+    for test in ("randomization", "bootstrap"):
+        with pytest.raises(UsageError) as refused:
+            StatsSettings(test=test, permutations=10)
+        assert str(refused.value) == ("permutations 10 gives no p below 1/11 = 0.09091, above alpha 0.05, so no pair "
+                                      "could be significant: give at least 19 (the default is 10,000)")
+        assert StatsSettings(test=test, permutations=19).permutations == 19  # 1/20 = alpha: can be significant
+    assert StatsSettings(test="ttest", permutations=10).permutations == 10  # no resampling in the t-test's p
+    assert StatsSettings(permutations=10, alpha=0.1).alpha == 0.1
+
+
 # -- multiple testing ------------------------------------------------------------------------------
 def test_holm_and_bonferroni_by_hand():
     p = [0.01, 0.04, 0.03, 0.005]
@@ -285,4 +298,4 @@ def test_identical_runs_over_many_queries_are_one_exactly():
 def test_the_settings_say_when_every_pattern_is_enumerated():
     assert "every pattern when the queries that differ are at most 13" in StatsSettings().describe_test()
     assert "at most 9" in StatsSettings(permutations=1_000).describe_test()
-    assert "at most 0" in StatsSettings(permutations=1).describe_test()
+    assert "at most 0" in StatsSettings(permutations=1, alpha=0.5).describe_test()
