@@ -136,6 +136,33 @@ class PairedResult:
     exact: bool = False     # randomization: every sign pattern of the queries that differ was enumerated
 
 
+def no_exact_test_reaches(n: int, alpha: float) -> bool:
+    """Whether no exact paired test over n queries can give a p at or below alpha: the sign-flip
+    test's smallest p is 2 / 2^n (every difference of one sign), 0.25 over 3 queries, 0.0625 over 5.
+    A bootstrap or t-test p below alpha there rests on the test's approximation, not on the data
+    (the shifted bootstrap gave 0.0001 over 3 queries)."""
+    return n > 0 and 2.0 ** (1 - n) > alpha
+
+
+def optimistic_marks(rows, settings: StatsSettings) -> list:
+    """The significant rows (reports.PairRow: result, significant) of a test that is not exact (the
+    bootstrap, the t-test) over too few queries for any exact test to reach alpha."""
+    if settings.test == "randomization":  # exact over so few queries: never below 2 / 2^n
+        return []
+    return [row for row in rows if row.significant and row.result is not None
+            and no_exact_test_reaches(row.result.n, settings.alpha)]
+
+
+def optimistic_said(rows, settings: StatsSettings) -> str:
+    """What a report says of optimistic_marks(rows) (non-empty): how many, over how few queries."""
+    fewest = min(row.result.n for row in rows)
+    count = len(rows)
+    return (f"{count} significant {'pair rests' if count == 1 else 'pairs rest'} on too few queries for any exact test "
+            f"to reach alpha {settings.alpha:g} (the fewest: {fewest} {'query' if fewest == 1 else 'queries'}, where a "
+            f"sign-flip test's smallest p is {2.0 ** (1 - fewest):.4g}): the {'bootstrap' if settings.test == 'bootstrap' else 't-test'} is optimistic there; "
+            "--test randomization is exact over so few")
+
+
 # -- the random streams ------------------------------------------------------------------------
 def _stream(seed: int, purpose: int) -> np.random.PCG64:
     return np.random.PCG64(np.random.SeedSequence([seed, purpose]))

@@ -12,7 +12,7 @@ from warehouse.store import catalog
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure, parse_all
-from warehouse.evaluation.stats import StatsSettings, correct
+from warehouse.evaluation.stats import StatsSettings, correct, optimistic_marks, optimistic_said
 from warehouse.formats.cells import said_name
 from warehouse.formats.escaping import shown as shown_text
 from warehouse.formats.table import Table, Tabular
@@ -122,6 +122,13 @@ class Leaderboard(PaperTables, Tabular):
         if self.system_shown is not None:
             return self.system_shown
         return any(row.system != row.run for row in self.rows)
+
+    @property
+    def optimistic(self) -> str:
+        """What the page says of the marks a test that is not exact made over too few queries for any
+        exact test to reach alpha (stats.optimistic_marks), else ''."""
+        rows = optimistic_marks(self.pair_rows, self.stats)
+        return optimistic_said(rows, self.stats) if rows else ""
 
     def __repr__(self) -> str:
         # the dataclass's own repr printed the Scope, every Measure and every row: 17,159 characters

@@ -11,7 +11,8 @@ from warehouse.store import catalog
 from warehouse.errors import UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure
-from warehouse.evaluation.stats import CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, paired_comparisons
+from warehouse.evaluation.stats import (CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, optimistic_marks,
+                                        optimistic_said, paired_comparisons)
 from warehouse.formats.cells import listed_name, said_name
 from warehouse.formats.escaping import shown
 from warehouse.formats.table import Table, Tabular
@@ -294,6 +295,8 @@ class Comparison(PaperTables, Tabular):
         untested = sorted({row.measure.name for row in self.rows if row.result is None})
         if untested:
             lines.append(f"not tested (not a mean over queries): {', '.join(untested)}")
+        if optimistic := optimistic_marks(self.rows, self.stats):
+            lines.append(optimistic_said(optimistic, self.stats))
         lines += self._undefined_means()
         return lines
 

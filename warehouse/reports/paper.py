@@ -14,7 +14,7 @@ from string import ascii_lowercase
 from warehouse.formats.escaping import shown
 from warehouse.formats.formatting import format_number
 from warehouse.evaluation.measures import not_means
-from warehouse.evaluation.stats import CORRECTIONS, TESTS
+from warehouse.evaluation.stats import CORRECTIONS, TESTS, optimistic_marks
 
 
 @dataclass(frozen=True)
@@ -81,21 +81,25 @@ def _span(counts: set[int]) -> str:
     return f"{min(counts)}" if min(counts) == max(counts) else f"{min(counts)}-{max(counts)}"
 
 
+def _queries_of(counts: set[int]) -> str:
+    """`43 queries`, `21-43 queries`, `1 query`."""
+    return f"{_span(counts)} {'query' if counts == {1} else 'queries'}"
+
+
 def _query_text(queries: set[int], run_queries: dict[str, int] | None) -> str:
     """What the caption says the means are over. queries: the tests' query counts (each pair's
     shared queries); run_queries: each run's own count, where its mean is over its own queries
     (a leaderboard's), else the means are the tests' (a comparison's)."""
     own = set((run_queries or {}).values())
     if own and (len(own) > 1 or not queries <= own):
-        tests = f"each test over the {_span(queries)} queries both runs have" if queries else ""
+        tests = f"each test over the {_queries_of(queries)} both runs have" if queries else ""
         if len(own) == 1:
-            return f"each run's own {_span(own)} queries" + (f" ({tests})" if tests else "")
-        return f"each run's own queries ({_span(own)} queries" + (f"; {tests})" if tests else ")")
+            return f"each run's own {_queries_of(own)}" + (f" ({tests})" if tests else "")
+        return f"each run's own queries ({_queries_of(own)}" + (f"; {tests})" if tests else ")")
     if not queries and own:
-        return f"{_span(own)} queries"
-    return (f"{queries.pop()} queries" if len(queries) == 1 else
-            f"{min(queries)}-{max(queries)} queries (each pair over the queries both runs have)"
-            if queries else "no queries")
+        return _queries_of(own)
+    return (_queries_of(queries) if len(queries) == 1 else
+            f"{_queries_of(queries)} (each pair over the queries both runs have)" if queries else "no queries")
 
 
 def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_rows, baseline: str | None,
@@ -133,12 +137,24 @@ def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_r
     against = f"every run against {baseline}" if baseline else "every pair of runs"
     correction = CORRECTIONS[stats.correction]
     comparisons = f"{tested} comparison{'' if tested == 1 else 's'}"
-    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}{not_means(measures)}. "
-               f"A superscript letter marks a run significantly better than the run of that letter: {TESTS[stats.test]}, "
-               f"two-sided, {against}, "
-               + (f"{correction} correction over {comparisons}, " if stats.correction != "none"
-                  else "no correction for multiple testing, ")
-               + f"alpha {stats.alpha:g}. The best value of each measure is in bold.{left_out}")
+    if tested:
+        tests = (f"A superscript letter marks a run significantly better than the run of that letter: "
+                 f"{TESTS[stats.test]}, two-sided, {against}, "
+                 + (f"{correction} correction over {comparisons}, " if stats.correction != "none"
+                    else "no correction for multiple testing, ")
+                 + f"alpha {stats.alpha:g}.")
+    else:  # a caption describing a correction over 0 comparisons described a test never made
+        tests = ("No pair was tested for significance" + (": one run." if len(runs) < 2 else
+                 "." if not any(m.is_mean for m in measures) else  # left_out says why
+                 ": no pair of runs shares two queries or more to test over."))
+    optimistic = optimistic_marks(pair_rows, stats)
+    if optimistic:
+        counts = {row.result.n for row in optimistic}
+        tests += (f" {len(optimistic)} of the marks {'rests' if len(optimistic) == 1 else 'rest'} on {_queries_of(counts)}, too few for any exact test to "
+                  f"reach alpha {stats.alpha:g}: the {'bootstrap' if stats.test == 'bootstrap' else 't-test'} is "
+                  "optimistic there.")
+    caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}{not_means(measures)}. {tests} "
+               f"The best value of each measure is in bold.{left_out}")
     return PaperTable(runs, letters, names, cells, caption)
 
 
