@@ -52,6 +52,7 @@ TESTS = {
     "ttest": "paired Student's t-test",
     "bootstrap": "paired bootstrap test (differences shifted to mean 0)",
 }
+TESTS_SHORT = {"randomization": "randomization test", "ttest": "t-test", "bootstrap": "bootstrap"}
 CORRECTIONS = {
     "holm": "Holm-Bonferroni step-down",
     "bonferroni": "Bonferroni",
@@ -159,8 +160,8 @@ def optimistic_said(rows, settings: StatsSettings) -> str:
     count = len(rows)
     return (f"{count} significant {'pair rests' if count == 1 else 'pairs rest'} on too few queries for any exact test "
             f"to reach alpha {settings.alpha:g} (the fewest: {fewest} {'query' if fewest == 1 else 'queries'}, where a "
-            f"sign-flip test's smallest p is {2.0 ** (1 - fewest):.4g}): the {'bootstrap' if settings.test == 'bootstrap' else 't-test'} is optimistic there; "
-            "--test randomization is exact over so few")
+            f"sign-flip test's smallest p is {2.0 ** (1 - fewest):.4g}): the {TESTS_SHORT[settings.test]} is "
+            "optimistic there; --test randomization is exact over so few")
 
 
 # -- the random streams ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from string import ascii_lowercase
 from warehouse.formats.escaping import shown
 from warehouse.formats.formatting import format_number
 from warehouse.evaluation.measures import not_means
-from warehouse.evaluation.stats import CORRECTIONS, TESTS, optimistic_marks
+from warehouse.evaluation.stats import CORRECTIONS, TESTS, TESTS_SHORT, optimistic_marks
 
 
 @dataclass(frozen=True)
@@ -150,9 +150,9 @@ def build(runs: list[str], measures, means: dict[tuple[str, str], float], pair_r
     optimistic = optimistic_marks(pair_rows, stats)
     if optimistic:
         counts = {row.result.n for row in optimistic}
-        tests += (f" {len(optimistic)} of the marks {'rests' if len(optimistic) == 1 else 'rest'} on {_queries_of(counts)}, too few for any exact test to "
-                  f"reach alpha {stats.alpha:g}: the {'bootstrap' if stats.test == 'bootstrap' else 't-test'} is "
-                  "optimistic there.")
+        tests += (f" {len(optimistic)} of the marks {'rests' if len(optimistic) == 1 else 'rest'} on "
+                  f"{_queries_of(counts)}, too few for any exact test to reach alpha {stats.alpha:g}: the "
+                  f"{TESTS_SHORT[stats.test]} is optimistic there.")
     caption = (f"Mean {', '.join(names)} over {query_text} of qrels {qrels}{not_means(measures)}. {tests} "
                f"The best value of each measure is in bold.{left_out}")
     return PaperTable(runs, letters, names, cells, caption)

@@ -353,11 +353,10 @@ def _note_held_as(source, target, kind: str, name: str, content: str, notes: lis
     name that source does not hold it under (renamed in one of the two warehouses): two names for
     the same rows, which a selection by pattern then takes twice. Names source holds with the same
     rows too (stored twice there on purpose, or copied a moment ago) are source's own and not said."""
-    table = "run" if kind == "run" else "qrels_set"
     query = "transfer/runs_by_content.sql" if kind == "run" else "catalog/qrels_sets_by_content.sql"
     others = [row[0] for row in target.run_file(query, {"sha256": content, "name": name}).fetchall()]
     others = [other for other in others
-              if (source.run_file(f"transfer/{table}_content.sql", {"name": other}).fetchone() or (None, None))[1]
+              if (source.run_file(f"transfer/{kind}_content.sql", {"name": other}).fetchone() or (None, None))[1]
               != content]
     if others:
         what, other = ("run", "run") if kind == "run" else ("qrels", "qrels set")
