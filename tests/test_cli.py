@@ -350,6 +350,9 @@ def test_help_commands_reads_rows_not_words():
     (["eval", "-m", "AP", "--engine", "spark", "--runs", "runs/"], "give --qrels FILE and --runs PATH"),
     (["eval", "-m", "AP", "--engine", "spark", "--qrels", "q.txt"], "give --qrels FILE and --runs PATH"),
     (["eval", "-m", "AP", "--engine", "spark", "--qrels", "q.txt", "BM25"], "with --engine spark, runs are files"),
+    # a walk typed the synopsis's `--runs PATH...` as `--runs A B C`: B and C came as stored run names
+    (["eval", "-m", "AP", "--engine", "spark", "--qrels", "q.txt", "--runs", "r/", ".", "/"],
+     "--runs takes one path; repeat it for each: `--runs r/ --runs . --runs /` (. came as a stored run's name"),
     (["eval", "-m", "AP", "--engine", "spark", "--qrels", "q.txt", "--runs", "r/", "--recompute"],
      "an evaluation on Spark always computes"),
 ])

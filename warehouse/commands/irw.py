@@ -841,9 +841,14 @@ def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_qu
     from warehouse.ingestion.files import RUN_FILE_LOOKS, SwappedFileError
 
     with reported_errors():
+        if runs and run_paths and any(os.path.exists(path) for path in runs):
+            # `--runs A B C`, as a synopsis's PATH... reads: B and C came as stored run names
+            repeated = " ".join(f"--runs {shlex.quote(path)}" for path in [*run_paths, *runs])
+            raise UsageError(f"--runs takes one path; repeat it for each: `{repeated}` ({shlex.quote(runs[0])} came "
+                             "as a stored run's name, which --engine spark does not take)")
         if runs:
-            raise UsageError(f"with --engine spark, runs are files: --runs {runs[0]} (stored runs are evaluated by "
-                             "--engine duckdb)")
+            raise UsageError(f"with --engine spark, runs are files given with --runs, not stored runs' names: "
+                             f"{shlex.quote(runs[0])} (stored runs are evaluated by --engine duckdb)")
         if recompute:
             raise UsageError("--recompute: an evaluation on Spark always computes")
         if db is not None and into is None:
