@@ -264,3 +264,45 @@ def test_stored_into_postgresql_the_tables_are_the_same(stored, spark, conforman
         result.close()
     local = {k: v for k, v in _scores(work / "dl19.duckdb", tuple(measures)).items() if k[0] in ("BM25", "REP_LLAMA")}
     assert {(run, query, measure): value for run, query, measure, value in server if measure in measures} == local
+
+
+def test_a_changed_file_in_another_folder_is_named_as_ingest_names_it(stored, spark, conformance, tmp_path):
+    """A walk: a folder mod/ of a changed run.dl19.BM25.txt (its first 100 lines cut) and an
+    unchanged run.dl19.BM25_RM3.txt, stored with --into where Spark had stored BM25 from runs/: Spark
+    named the changed file BM25.mod of system BM25, where `irw ingest run mod/` names it mod.BM25 of
+    system mod (the stored BM25 answers the same queries, so the folder names the system), and a
+    --replace then said its system was now BM25.mod."""
+    import shutil
+
+    work, _, _ = stored
+    source = conformance / "dl19-passage" / "runs"
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    lines = (source / "run.dl19.BM25.txt").read_text().splitlines(keepends=True)
+    (mod / "run.dl19.BM25.txt").write_text("".join(lines[100:]))
+    shutil.copyfile(source / "run.dl19.BM25_RM3.txt", mod / "run.dl19.BM25_RM3.txt")
+    on_spark, ingested = tmp_path / "spark.duckdb", tmp_path / "ingested.duckdb"
+    shutil.copyfile(work / "dl19.duckdb", on_spark)
+    shutil.copyfile(work / "dl19.duckdb", ingested)
+    qrels = str(work / "qrels.dl19-passage.txt")
+    kept = warehouse.evaluate_on_spark(qrels, [str(mod)], ["AP"], into=on_spark, master="local[2]")
+    said = [line for line in kept.lines() if line.startswith(str(mod))]
+    with warehouse.open(ingested) as wh:
+        by_ingest = wh.ingest_runs([mod])
+    assert said == [line for result in by_ingest for line in result.messages if line.startswith(str(mod))], said
+    assert said and "named mod.BM25, system mod, from its folder and file name" in said[0]
+
+    def runs(path: Path) -> list[tuple]:
+        with warehouse.open(path, read_only=True) as wh:
+            return wh.sql("select name, system from runs order by name").rows
+
+    assert runs(on_spark) == runs(ingested) and ("mod.BM25", "mod") in runs(on_spark)
+    with warehouse.open(on_spark) as wh:  # what was said of a run stays through a --replace, as ingest keeps it
+        wh.edit_run("BM25_RM3", description="RM3 expansion", parameters={"k1": "0.9"})
+    again = warehouse.evaluate_on_spark(qrels, [str(mod)], ["AP"], into=on_spark, replace=True, master="local[2]")
+    assert not any("system is now" in line or "description is now" in line or "parameters are now" in line
+                   for line in again.lines()), again.lines()
+    assert runs(on_spark) == runs(ingested)
+    with warehouse.open(on_spark, read_only=True) as wh:
+        described = wh.runs(["BM25_RM3"]).to_dicts()[0]
+    assert (described["description"], described["parameters"]) == ("RM3 expansion", {"k1": "0.9"})

@@ -161,7 +161,7 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
         else:
             file_shas[run.run_id], sha, known_as = _run_content(target, path)
         read.append((path, run.tag, frozenset(queries.get(run.run_id, ())), sha, known_as))
-    files = batch.name_read_files(read, lambda name: ingest.stored_run(target, name), replace)
+    files = batch.name_read_files(read, target, replace)
     notes = []
     names = {}
     staged_ids = []  # (Spark's run_id, staging's)
@@ -175,8 +175,13 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
                 notes.append(file.note)
             local = run.run_id not in digests
             date = ingest.file_date(file.path) if local else None
+            # a run the target holds these bytes as keeps what was said of it, as `irw ingest` keeps it
+            # (a --replace gave it the name as its system and dropped its description and parameters)
+            held = _said_of(target, file.known_as) if file.known_as else {}
             staged_ids.append((run.run_id, staging.run_file("spark_store/insert_run.sql", {
-                "name": name, "system": file.system or name, "tag": run.tag, "description": description,
+                "name": name, "system": held.get("system") or file.system or name, "tag": run.tag,
+                "description": description if description is not None else held.get("description"),
+                "parameters": held.get("parameters"),
                 "source_path": str(file.path.resolve()) if local else run.source_path,
                 "sha256": file_shas[run.run_id][0] if local else file.sha,
                 "text_sha256": file_shas[run.run_id][1] if local else None,
@@ -187,6 +192,13 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
         for rows in _by_runs(spark_db.table("run_queries"), {r.run_id: r.query_count for r in runs}):
             _insert_arrow(staging, rows, "spark_store/insert_run_queries.sql", {})
     return names, notes
+
+
+def _said_of(target: Database, name: str) -> dict[str, Any]:
+    """The system, description and parameters of the run target holds under name."""
+    found = target.run_file("transfer/run.sql", {"name": name})
+    row = dict(zip((column[0] for column in found.description), found.fetchone()))
+    return {key: row[key] for key in ("system", "description", "parameters")}
 
 
 # -- the scores ---------------------------------------------------------------------------------

@@ -744,18 +744,54 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
             f"{day}"]
 
 
+def stored_lookups(db: Database) -> tuple[Callable[[str], tuple | None], Callable[[int], Answered],
+                                           Callable[[int], str | None], Callable[[str], list[tuple]]]:
+    """What the naming rule asks of the runs a warehouse holds (_name): stored(name), the stored run
+    of that name; run_queries(run_id), what it answers; run_source(run_id), the file it was read
+    from; runs_read_from('/FOLDER/FILE'), the runs read from such a file. Each name and run is read
+    once."""
+    stored_cache: dict[str, tuple | None] = {}
+
+    def stored(run_name: str) -> tuple | None:
+        if run_name not in stored_cache:
+            stored_cache[run_name] = ingest.stored_run(db, run_name)
+        return stored_cache[run_name]
+
+    queries_cache: dict[int, Answered] = {}
+
+    def run_queries(run_id: int) -> Answered:
+        if run_id not in queries_cache:
+            queries_cache[run_id] = stored_answers(db, run_id)
+        return queries_cache[run_id]
+
+    def run_source(run_id: int) -> str | None:
+        row = db.run_file("catalog/run_source_path.sql", {"run_id": run_id}).fetchone()
+        return row[0] if row else None
+
+    def runs_read_from(tail: str) -> list[tuple]:
+        return db.run_file("catalog/runs_read_from_file.sql", {"tail": tail}).fetchall()
+
+    return stored, run_queries, run_source, runs_read_from
+
+
 def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
-                    stored: Callable[[str], tuple | None] = lambda name: None, replace: bool = False,
+                    target: Database | None = None, replace: bool = False,
                     hint: Callable[[], str | None] = lambda: None) -> list[_File]:
     """The files of a batch another engine read and checked (Spark, warehouse/engines/spark.py and
     spark_store.py), named by the auto rule as ingest_runs names them: one rule, so that a run
     evaluated there and the same file ingested here are one run. read: (path, tag, the query ids it
-    answers, its sha256 or "", the stored run holding its bytes or None) of each file; stored and
-    replace as for ingest_runs. Two files resolving to one name raise as ingest_runs raises (hint:
-    the --name-template that names them apart, where the caller takes one)."""
+    answers, its sha256 or "", the stored run holding its bytes or None) of each file; target: the
+    warehouse the runs go to (its stored runs asked as ingest_runs asks them: stored_lookups), or
+    None; replace as for ingest_runs. Two files resolving to one name raise as ingest_runs raises
+    (hint: the --name-template that names them apart, where the caller takes one)."""
     files = [_File(path, sha=sha, tag=tag, queries=queries, known_as=known_as)
              for path, tag, queries, sha, known_as in read]
-    _name(files, None, "auto", None, stored, replace, held_hint=SPARK_HELD_HINT)
+    if target is None:
+        _name(files, None, "auto", None, lambda name: None, replace, held_hint=SPARK_HELD_HINT)
+    else:
+        stored, run_queries, run_source, runs_read_from = stored_lookups(target)
+        _name(files, None, "auto", None, stored, replace, run_queries, run_source, held_hint=SPARK_HELD_HINT,
+              runs_read_from=runs_read_from)
     _collisions(files, hint, None)
     if any(f.errors for f in files):
         raise files[0].error if len(files) == 1 else BatchError(_message_lines(files))
@@ -975,23 +1011,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 except IrwError as exc:
                     _fail(file, exc)
             step()
-        stored_cache: dict[str, tuple | None] = {}
-
-        def stored(run_name: str) -> tuple | None:
-            if run_name not in stored_cache:
-                stored_cache[run_name] = ingest.stored_run(db, run_name)
-            return stored_cache[run_name]
-
-        queries_cache: dict[int, frozenset] = {}
-
-        def run_queries(run_id: int) -> frozenset:
-            if run_id not in queries_cache:
-                queries_cache[run_id] = stored_answers(db, run_id)
-            return queries_cache[run_id]
-
-        def run_source(run_id: int) -> str | None:
-            row = db.run_file("catalog/run_source_path.sql", {"run_id": run_id}).fetchone()
-            return row[0] if row else None
+        stored, run_queries, run_source, runs_read_from = stored_lookups(db)
 
         # the same bytes twice in a batch (a run copied into a second collection's folder) are one
         # run: the later file takes no name, is not stored again, and leaves the naming of the
@@ -1009,9 +1029,6 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         everyone, files = files, [f for f in files if f.same_as is None]
         if auto:
             _known_queries(db, files)
-        def runs_read_from(tail: str) -> list[tuple]:
-            return db.run_file("catalog/runs_read_from_file.sql", {"tail": tail}).fetchall()
-
         _name(files, name, name_from, name_template, stored, replace, run_queries, run_source,
               runs_read_from=runs_read_from)
         for file in files:
