@@ -188,20 +188,3 @@ def test_rm_run_takes_several_names_all_or_none(dl19):
     removed = dl19("rm", "run", "BM25", "REP_LLAMA")
     assert removed.exit_code == 0 and removed.stderr == "removed run BM25\nremoved run REP_LLAMA\n", removed.stderr
     assert dl19("runs", "-f", "csv").stdout.count("\n") == 1
-
-
-def test_irw_measures_with_db_says_where_db_goes(tmp_path):
-    """`irw measures --db X` (the built-ins take no warehouse) was click's "No such option: --db"."""
-    from typer.testing import CliRunner
-
-    from warehouse.commands.irw import app
-
-    alone = CliRunner().invoke(app, ["measures", "--db", "w.duckdb"])
-    assert alone.exit_code == 2
-    assert alone.stderr == ("Error: --db goes after the subcommand: `irw measures list --db w.duckdb` lists the measures "
-                            "added to that warehouse; `irw measures` alone lists the built-ins, which are every "
-                            "warehouse's\n")
-    before = CliRunner().invoke(app, ["measures", "--db", "postgresql://me:secret@host/db", "rm", "hits"])
-    assert before.exit_code == 2
-    assert before.stderr == "Error: --db goes after the subcommand: `irw measures rm ... --db 'postgresql://me:***@host/db'`\n"
-    assert CliRunner().invoke(app, ["measures", "-f", "csv"], env={"IRW_DB": str(tmp_path / "w.duckdb")}).exit_code == 0

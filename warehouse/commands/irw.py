@@ -935,19 +935,8 @@ app.add_typer(measures_app, name="measures")
 
 
 @measures_app.callback(invoke_without_command=True)
-def measures_(ctx: typer.Context, fmt: FormatOption = OutputFormat.table,
-              # taken only to say where it goes (click said "No such option: --db"); no IRW_DB here,
-              # as the built-ins are no warehouse's
-              db: Annotated[Optional[str], typer.Option("--db", hidden=True)] = None) -> None:
+def measures_(ctx: typer.Context, fmt: FormatOption = OutputFormat.table) -> None:
     """List the measures irw computes, with their trec_eval names (add your own: irw measures add FILE)."""
-    if db is not None:
-        from warehouse.engines import shown
-
-        command = f"{ctx.invoked_subcommand} ..." if ctx.invoked_subcommand else "list"
-        with reported_errors():
-            raise UsageError(f"--db goes after the subcommand: `irw measures {command} --db {shlex.quote(shown(db))}`"
-                             + ("" if ctx.invoked_subcommand else " lists the measures added to that warehouse; "
-                                "`irw measures` alone lists the built-ins, which are every warehouse's"))
     if ctx.invoked_subcommand is not None:
         return
     from warehouse.evaluation.measures import measure_table
