@@ -161,7 +161,7 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
         else:
             file_shas[run.run_id], sha, known_as = _run_content(target, path)
         read.append((path, run.tag, frozenset(queries.get(run.run_id, ())), sha, known_as))
-    files = batch.name_read_files(read, target, replace)
+    files = batch.name_read_files(read, replace=replace, target=target)
     notes = []
     names = {}
     staged_ids = []  # (Spark's run_id, staging's)

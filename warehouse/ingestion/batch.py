@@ -775,19 +775,20 @@ def stored_lookups(db: Database) -> tuple[Callable[[str], tuple | None], Callabl
 
 
 def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
-                    target: Database | None = None, replace: bool = False,
-                    hint: Callable[[], str | None] = lambda: None) -> list[_File]:
+                    stored: Callable[[str], tuple | None] = lambda name: None, replace: bool = False,
+                    hint: Callable[[], str | None] = lambda: None, *, target: Database | None = None) -> list[_File]:
     """The files of a batch another engine read and checked (Spark, warehouse/engines/spark.py and
     spark_store.py), named by the auto rule as ingest_runs names them: one rule, so that a run
     evaluated there and the same file ingested here are one run. read: (path, tag, the query ids it
-    answers, its sha256 or "", the stored run holding its bytes or None) of each file; target: the
-    warehouse the runs go to (its stored runs asked as ingest_runs asks them: stored_lookups), or
-    None; replace as for ingest_runs. Two files resolving to one name raise as ingest_runs raises
-    (hint: the --name-template that names them apart, where the caller takes one)."""
+    answers, its sha256 or "", the stored run holding its bytes or None) of each file; stored and
+    replace as for ingest_runs; target: the warehouse the runs go to, whose stored runs are then
+    asked all ingest_runs asks them (stored_lookups: stored included). Two files resolving to one
+    name raise as ingest_runs raises (hint: the --name-template that names them apart, where the
+    caller takes one)."""
     files = [_File(path, sha=sha, tag=tag, queries=queries, known_as=known_as)
              for path, tag, queries, sha, known_as in read]
     if target is None:
-        _name(files, None, "auto", None, lambda name: None, replace, held_hint=SPARK_HELD_HINT)
+        _name(files, None, "auto", None, stored, replace, held_hint=SPARK_HELD_HINT)
     else:
         stored, run_queries, run_source, runs_read_from = stored_lookups(target)
         _name(files, None, "auto", None, stored, replace, run_queries, run_source, held_hint=SPARK_HELD_HINT,
