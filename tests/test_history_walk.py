@@ -100,3 +100,26 @@ def test_a_system_that_differs_from_a_stored_one_only_in_letter_case_is_said(one
     assert ingested.exit_code == 0 and "run v6: its system s differs from the stored system S" in ingested.stderr
     assert one_date("edit", "run", "v5", "--system", "S").stderr.count("differs") == 1  # v6 is still s
     assert one_date("edit", "run", "v6", "--system", "S").stderr.count("differs") == 0
+
+
+def test_a_run_dated_after_today_is_said_at_ingest_and_edit(one_date, conformance):
+    """A walk typed a date years ahead and nothing was said: the run became its system's latest in
+    history and in the systems table until that day. Said now, with how to correct it; a date up
+    to a day ahead (another time zone) is not."""
+    import datetime as dt
+
+    dl19 = conformance / "dl19-passage"
+    run = dl19 / "runs" / "run.dl19.OPEN_AI_ADA2.txt"
+    ahead = one_date("ingest", "run", run, "--name", "v6", "--system", "S", "--date", "2052-01-01")
+    assert ahead.exit_code == 0, ahead.stderr
+    today = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
+    said = (f"run v6 is dated 2052-01-01 00:00:00 (from --date), after today ({today} UTC): history and the systems "
+            "table take it as its system's latest run until then; `irw edit run v6 --date DATE` corrects it")
+    assert f"{run}: {said}" in ahead.stderr.splitlines()
+    corrected = one_date("edit", "run", "v6", "--date", "2025-02-01")
+    assert "after today" not in corrected.stderr
+    again = one_date("edit", "run", "v6", "--date", "2052-01-01")
+    assert again.stderr.splitlines()[-1] == said
+    tomorrow = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=20)).strftime("%Y-%m-%dT%H:%M")
+    near = one_date("edit", "run", "v6", "--date", tomorrow)
+    assert near.exit_code == 0 and "after today" not in near.stderr, near.stderr

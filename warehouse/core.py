@@ -300,6 +300,8 @@ class Warehouse:
             same = str(run_date.value) == str(old[3]) and old[4] == run_date.source
             said.append(f"run {name}: date {run_date.value} (from --date), "
                         + ("unchanged" if same else f"was {old[3]} (from {old[4]})"))
+            if later := batch.future_date_said(name, run_date):
+                said.append(later)
         if system is not None:
             said += catalog.systems_in_other_case(self.db, [run_id]).values()
         return said

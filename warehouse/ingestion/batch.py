@@ -774,6 +774,18 @@ def stored_lookups(db: Database) -> tuple[Callable[[str], tuple | None], Callabl
     return stored, run_queries, run_source, runs_read_from
 
 
+def future_date_said(name: str, date: RunDate | None) -> str | None:
+    """What is said of a run dated after today (a typo, 2052 for 2025, or a clock ahead): it is
+    every later night's run before it, in history and in which run of its system is the latest,
+    until that date comes. None for a date up to a day ahead (time zones)."""
+    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    if date is None or date.value <= now + dt.timedelta(days=1):
+        return None
+    return (f"run {name} is dated {date.value} (from {date.source}), after today ({now:%Y-%m-%d} UTC): history and "
+            f"the systems table take it as its system's latest run until then; `irw edit run {shlex.quote(name)} "
+            "--date DATE` corrects it")
+
+
 def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
                     stored: Callable[[str], tuple | None] = lambda name: None, replace: bool = False,
                     hint: Callable[[], str | None] = lambda: None, *, target: Database | None = None) -> list[_File]:
@@ -1128,6 +1140,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if file.asked:
                 result.messages.append(f"{file.path}: kept as run {file.name}, which holds these bytes: not stored "
                                        f"again as {file.asked} (irw rename run renames a run)")
+            if result.status != "unchanged" and (later := future_date_said(file.name, file.date)):
+                result.messages.append(f"{file.path}: {later}")
             result_of[id(file)] = result
             step()
         if auto and system is None:
