@@ -196,8 +196,7 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
 
 def _said_of(target: Database, name: str) -> dict[str, Any]:
     """The system, description and parameters of the run target holds under name."""
-    found = target.run_file("transfer/run.sql", {"name": name})
-    row = dict(zip((column[0] for column in found.description), found.fetchone()))
+    row = transfer._row(target, "run.sql", {"name": name})
     return {key: row[key] for key in ("system", "description", "parameters")}
 
 

@@ -137,12 +137,17 @@ class PairedResult:
     exact: bool = False     # randomization: every sign pattern of the queries that differ was enumerated
 
 
+def smallest_exact_p(n: int) -> float:
+    """The smallest p an exact two-sided sign-flip test over n queries gives: 2 / 2^n (every
+    difference of one sign), 0.25 over 3 queries, 0.0625 over 5."""
+    return 2.0 ** (1 - n)
+
+
 def no_exact_test_reaches(n: int, alpha: float) -> bool:
-    """Whether no exact paired test over n queries can give a p at or below alpha: the sign-flip
-    test's smallest p is 2 / 2^n (every difference of one sign), 0.25 over 3 queries, 0.0625 over 5.
-    A bootstrap or t-test p below alpha there rests on the test's approximation, not on the data
-    (the shifted bootstrap gave 0.0001 over 3 queries)."""
-    return n > 0 and 2.0 ** (1 - n) > alpha
+    """Whether no exact paired test over n queries can give a p at or below alpha
+    (smallest_exact_p). A bootstrap or t-test p below alpha there rests on the test's approximation,
+    not on the data (the shifted bootstrap gave 0.0001 over 3 queries)."""
+    return n > 0 and smallest_exact_p(n) > alpha
 
 
 def optimistic_marks(rows, settings: StatsSettings) -> list:
@@ -160,7 +165,7 @@ def optimistic_said(rows, settings: StatsSettings) -> str:
     count = len(rows)
     return (f"{count} significant {'pair rests' if count == 1 else 'pairs rest'} on too few queries for any exact test "
             f"to reach alpha {settings.alpha:g} (the fewest: {fewest} {'query' if fewest == 1 else 'queries'}, where a "
-            f"sign-flip test's smallest p is {2.0 ** (1 - fewest):.4g}): the {TESTS_SHORT[settings.test]} is "
+            f"sign-flip test's smallest p is {smallest_exact_p(fewest):.4g}): the {TESTS_SHORT[settings.test]} is "
             "optimistic there; --test randomization is exact over so few")
 
 

@@ -5,6 +5,7 @@ import bisect
 import datetime as dt
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -123,7 +124,7 @@ class Leaderboard(PaperTables, Tabular):
             return self.system_shown
         return any(row.system != row.run for row in self.rows)
 
-    @property
+    @cached_property  # the page reads it twice
     def optimistic(self) -> str:
         """What the page says of the marks a test that is not exact made over too few queries for any
         exact test to reach alpha (stats.optimistic_marks), else ''."""

@@ -98,8 +98,11 @@ class SystemsPage(Tabular):
         """The cells whose value is a mean over fewer queries than another of their column's (a
         system's latest run answering part of a set's queries), with that column's most: the table
         itself shows no query counts, so the same numbers sat side by side over 20 and 43 queries."""
-        most = {q: max((cell.queries for _, cell in self.cells() if cell.qrels == q), default=0) for q in self.qrels}
-        return [(row, cell, most[cell.qrels]) for row, cell in self.cells() if cell.queries < most[cell.qrels]]
+        cells = self.cells()
+        most: dict[str, int] = {}
+        for _, cell in cells:
+            most[cell.qrels] = max(most.get(cell.qrels, 0), cell.queries)
+        return [(row, cell, most[cell.qrels]) for row, cell in cells if cell.queries < most[cell.qrels]]
 
     def notes(self) -> list[str]:
         """What a command prints on stderr (after `# `) beside the table."""
