@@ -46,6 +46,11 @@ CASES = [  # (the call, what Python is told, what the command is told for the sa
     (lambda wh, c: wh.sql("set threads = 1"), ["sql", "set threads = 1"],
      "(irw fixes the sandbox's settings; timeout= sets wh.sql's time limit)",
      "(irw fixes the sandbox's settings; --timeout sets irw sql's time limit)"),
+    # a walk's notebook was told to pass --timeout, which wh.sql does not take
+    (lambda wh, c: wh.sql("select count(*) from range(100000000000)", timeout=1),
+     ["sql", "--timeout", "1", "select count(*) from range(100000000000)"],
+     "the query ran longer than wh.sql's timeout of 1 s and was stopped; give it more with timeout=SECONDS",
+     "the query ran longer than irw sql's timeout of 1 s and was stopped; give it more with --timeout SECONDS"),
 ]
 
 

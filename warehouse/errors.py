@@ -38,6 +38,7 @@ _KEYWORDS = [
     (re.compile(r"--name-from (\w+)"), r"name_from='\1'"),
     (re.compile(r"--qrels ([^\s`),;:]+)"), r"qrels='\1'"),
     (re.compile(r"--replace(?![\w-])"), "replace=True"),
+    (re.compile(r"--timeout SECONDS"), "timeout=SECONDS"),
     (re.compile(r"\(-m\), e\.g\. -m (\S+) -m (\S+)"), r"(measures=), e.g. measures=['\1', '\2']"),
     (re.compile(r"--from and --to(?![\w-])"), "source and target"),  # warehouse.copy's arguments
     (re.compile(r"--from(?![\w-])"), "source"),
