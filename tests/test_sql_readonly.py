@@ -500,6 +500,24 @@ def test_other_hints_from_duckdb_stay(seeded_db, irw):
                                               'Error: Did you mean "range"?']
 
 
+@pytest.mark.parametrize("query, kept", [
+    ("select 100000 // (50000 - range) as x from range(100000)",
+     "Error: Invalid Input Error: Division by zero in expression (100000 // (50000 - range)). Use TRY(...) to "
+     "return NULL for this expression."),
+    ("select " + " + ".join(["1"] * 2000), "Error: Parser Error: Max expression depth limit of 1000 exceeded."),
+])
+def test_duckdb_s_advice_to_run_a_set_is_not_passed_on(query, kept, seeded_db, irw):
+    """A walk was told `or SET error_on_division_by_zero=false` and `Use "SET max_expression_depth TO x"`,
+    which irw sql then refused: DuckDB's other advice stays, and the message says SET is refused."""
+    said = irw("sql", query)
+    assert said.exit_code == 1
+    assert said.stderr.splitlines() == [kept, "Error: (irw sql refuses SET, so the setting stays as it is: "
+                                              "change the query instead)"], said.stderr
+    with warehouse.open(seeded_db, read_only=True) as wh, pytest.raises(QueryError) as raised:
+        wh.sql(query)
+    assert "SET" not in str(raised.value).replace("wh.sql refuses SET", ""), str(raised.value)
+
+
 def test_the_sandbox_keeps_irw_s_memory_and_spill_limits(tmp_path, monkeypatch):
     """A user's query ran at DuckDB's own memory limit (80% of the machine), not IRW_MEMORY_LIMIT:
     two served requests of repeat() took irw serve to 7.7 GB."""

@@ -75,6 +75,12 @@ _KIND_ADVICE = {"LOAD": "extension", "SET": "setting", "PRAGMA": "pragma", "CALL
                 "VACUUM": "maintenance", "PREPARE": "prepare", "EXECUTE": "prepare"}
 _DID_YOU_MEAN = re.compile(r'\s*Did you mean "([^"]+)"\?')
 _MISSING_TABLE = re.compile(r"^Catalog Error: Table with name \S+ does not exist")
+# DuckDB's advice to change a setting (`Use "SET max_expression_depth TO x" to ...`, `..., or SET
+# error_on_division_by_zero=false to ...`), which the sandbox refuses: a walk was told to run a SET
+# that irw sql then refused. The clause or sentence goes, and what can be done is said instead.
+_SET_CLAUSE = re.compile(r""",? or SET \w+\s*(?:=|TO)\s*\S+ [^.]*(?=\.)""")
+_SET_SENTENCE = re.compile(r"""\s*Use ["']?SET \w+\s*(?:=|TO)\s*[^"'\s]+["']? [^.]*\.""", re.IGNORECASE)
+_NO_SET = "irw sql refuses SET, so the setting stays as it is: change the query instead"
 
 
 # How many rows `irw sql` reads at a time (RowStream): the rows it writes are never all held.
@@ -414,6 +420,9 @@ def _query_failure(db: Database, con: DuckDBConnection, error: DuckDBError) -> I
             lines.append(line.rstrip())
     if not lines:
         return QueryError(type(error).__name__)
+    without_set = [_SET_SENTENCE.sub("", _SET_CLAUSE.sub("", line)) for line in lines]
+    if without_set != lines:
+        lines = [line.rstrip() for line in without_set] + [f"({_NO_SET})"]
     first = lines[0]
     if (isinstance(error, DuckDBPermissionError) or "configuration has been locked" in first
             or "attached in read-only mode" in first or "read-only mode" in first):
