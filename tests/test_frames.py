@@ -155,6 +155,30 @@ def test_frame_rows_break_the_same_rules_as_file_lines(tmp_path):
         assert wh.sql("select count(*) from runs").rows == before
 
 
+def test_float_ids_are_refused_saying_how_to_cast_them(tmp_path):
+    """A walk's pandas column of query ids went float (1.0) and the run was stored with ids no qrels
+    file has, then said to be of another collection: a float id column is refused before any row."""
+    qrels = pandas.DataFrame({"query_id": ["1", "2"], "doc_id": ["d1", "d2"], "relevance": [1, 1]})
+    floats = pandas.DataFrame({"qid": [1.0, 2.0], "docno": ["d1", "d2"], "score": [1.0, 1.0]})
+    said = ("the run frame's qid column holds floats (double), and a float is no id: its 1.0 would never match "
+            "the 1 of a qrels file. Give the ids as integers or text (pandas: frame.astype({'qid': 'int64'}); "
+            "pandas makes a column of integers float where it holds NaN: drop those rows first)")
+    with pytest.raises(warehouse.UsageError) as raised:
+        warehouse.evaluate_files(qrels, {"r": floats}, ["AP"])
+    assert str(raised.value) == said
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        with pytest.raises(warehouse.UsageError, match=r"^the run frame's docno column holds floats \(float\)"):
+            wh.ingest_run(polars.DataFrame({"qid": ["1"], "docno": [7.0], "score": [1.0]},
+                                           schema_overrides={"docno": polars.Float32}), name="r")
+        with pytest.raises(warehouse.UsageError, match=r"^the qrels frame's query_id column holds floats"):
+            wh.ingest_qrels(qrels.astype({"query_id": "float64"}), "q")
+        assert wh.runs().rows == [] and wh.qrels_sets().rows == []
+        # as integers, the ids are the qrels' and the run is evaluated
+        wh.ingest_qrels(qrels, "q")
+        wh.ingest_run(floats.astype({"qid": "int64"}), name="r")
+        assert wh.evaluate(["r"], "q", ["AP"]).summary.column("value") == [1.0]
+
+
 def test_a_frame_is_not_read_as_subtopic_qrels(tmp_path):
     qrels = pandas.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
     with warehouse.open(tmp_path / "irw.duckdb") as wh:

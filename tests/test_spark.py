@@ -541,6 +541,26 @@ def test_every_frame_rule_spark_restates_gives_the_problems_local_ingest_gives(s
 
 
 @pytest.mark.spark
+def test_float_ids_are_refused_on_spark_as_by_local_ingest(spark):
+    from warehouse.engines import spark as on_spark
+
+    db = on_spark.SparkDatabase(spark)
+    try:
+        run = spark.createDataFrame([(1.0, "d1", 1.0)], "qid double, docno string, score double")
+        with pytest.raises(warehouse.UsageError) as raised:
+            on_spark.load_runs(db, {"r": run})
+        assert str(raised.value) == (
+            "the run frame's qid column holds floats (double), and a float is no id: its 1.0 would never match the "
+            "1 of a qrels file. Give the ids as integers or text (frame.withColumn('qid', F.col('qid').cast('long')); "
+            "pandas makes a column of integers float where it holds NaN: drop those rows first)")
+        qrels = spark.createDataFrame([("1", 2.0, 1)], "query_id string, doc_id float, relevance int")
+        with pytest.raises(warehouse.UsageError, match=r"^the qrels frame's doc_id column holds floats \(float\)"):
+            on_spark.load_qrels(db, qrels)
+    finally:
+        db.close()
+
+
+@pytest.mark.spark
 def test_trec_eval_engine_spark_reads_the_named_files_only(spark, conformance, tmp_path):
     """Hadoop expands `* ? [ ] { }` (and takes `\\` as an escape) in the paths Spark reads: each file
     is read as named there too, the run and the qrels, with the numbers of the plain copies."""

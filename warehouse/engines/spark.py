@@ -44,7 +44,7 @@ from warehouse.engines.dialect import SparkStatement, spark_statements
 from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
 from warehouse.ingestion.files import has_scheme
 from warehouse.store.catalog import GLOB_CHARS
-from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, frame_label
+from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, frame_label, refuse_float_ids
 from warehouse.engines.base import Statements
 from warehouse.resources import read_sql
 from warehouse.formats.table import Table
@@ -458,6 +458,13 @@ def _pick(columns: Sequence[str], roles: Mapping[str, tuple[str, ...]], required
     return chosen
 
 
+def _picked(frame, roles: Mapping[str, tuple[str, ...]], required: Sequence[str], what: str) -> dict:
+    """_pick of a DataFrame's columns, refusing float ids as local ingest of a frame does."""
+    chosen = _pick(frame.columns, roles, required, what)
+    refuse_float_ids(what, chosen, dict(frame.dtypes), "frame.withColumn('{column}', F.col('{column}').cast('long'))")
+    return chosen
+
+
 def _paths(spec: str | os.PathLike[str]) -> list[str]:
     """A path, glob or folder as Spark reads it: local paths must exist (a glob must match);
     URLs (hdfs://, s3a:// ...) are left to Spark."""
@@ -753,7 +760,7 @@ def load_qrels(db: SparkDatabase, qrels, name: str = QRELS_SET_NAME) -> None:
 
     if _is_frame(qrels):
         qrels = db.adopt(qrels)
-        chosen = _pick(qrels.columns, QRELS_COLUMNS, ("query", "doc", "grade"), "qrels")
+        chosen = _picked(qrels, QRELS_COLUMNS, ("query", "doc", "grade"), "qrels")
         rows = qrels.select(F.lit(1).alias("qrels_set_id"), F.col(f"`{chosen['query']}`").cast("string").alias("query_id"),
                             F.col(f"`{chosen['doc']}`").cast("string").alias("doc_id"),
                             F.col(f"`{chosen['grade']}`").alias("grade"),
@@ -881,7 +888,7 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
                                        ("tag", "varchar"), ("source", "varchar")], file_ids)
         parts.append(db.spark_frame("spark/run_input_from_lines.sql"))
     for position, (name, frame) in enumerate(named_frames, 1):
-        chosen = _pick(frame.columns, {**RUN_COLUMNS, "run": RUN_NAME_COLUMNS}, ("query", "doc", "score"), "run")
+        chosen = _picked(frame, {**RUN_COLUMNS, "run": RUN_NAME_COLUMNS}, ("query", "doc", "score"), "run")
         if "run" in chosen and name is None:
             in_frame = sorted(r[0] for r in frame.select(F.col(f"`{chosen['run']}`").cast("string")).distinct()
                               .collect())

@@ -53,7 +53,8 @@ class FrameProblem(Problem):
 
 
 def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], what: str) -> dict[str, str]:
-    present = [row[0] for row in con.execute(read_sql("frames/describe.sql")).fetchall()]
+    types = {row[0]: row[1] for row in con.execute(read_sql("frames/describe.sql")).fetchall()}
+    present = list(types)
     chosen = {}
     for role, names in roles.items():
         found = next((n for n in names if n in present), None)
@@ -62,7 +63,26 @@ def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], 
                              f"(it has {', '.join(present) or 'no columns'})")
         if found is not None:
             chosen[role] = found
+    refuse_float_ids(what, chosen, types, "pandas: frame.astype({{'{column}': 'int64'}})")
     return chosen
+
+
+# the types a data frame's float column has, as DuckDB (DOUBLE, FLOAT) and Spark (double, float) name them
+FLOAT_TYPES = {"double", "float", "real", "float4", "float8"}
+
+
+def refuse_float_ids(what: str, chosen: dict[str, str], types: dict[str, str], cast_example: str) -> None:
+    """Refuses a frame whose query or document ids are floats (on every engine): a float's text is
+    1.0, which no qrels file's 1 matches, so every query would go unjudged without a word (a walk's
+    pandas column of ids turned float by a NaN). cast_example: how to cast, {column} its column."""
+    for role in ("query", "doc"):
+        column = chosen.get(role)
+        if column is not None and str(types.get(column, "")).lower() in FLOAT_TYPES:
+            raise UsageError(
+                f"the {what} frame's {column} column holds floats ({str(types[column]).lower()}), and a float is "
+                f"no id: its 1.0 would never match the 1 of a qrels file. Give the ids as integers or text "
+                f"({cast_example.format(column=column)}; pandas makes a column of integers float where it "
+                "holds NaN: drop those rows first)")
 
 
 def _quoted(identifier: str) -> str:
