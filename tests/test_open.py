@@ -219,6 +219,17 @@ def test_a_postgresql_server_that_cannot_be_reached_is_a_clear_error_without_the
     assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]
 
 
+@pytest.mark.parametrize("password", ["on", "e", "127"])
+def test_a_password_that_is_a_common_word_is_masked_in_the_url_not_in_the_server_s_prose(password, tmp_path):
+    """A walk's password `on` was masked wherever its letters stood: "c***necti*** refused; ... listening
+    *** 127.0.0.1", which garbled the message and showed which word the password was."""
+    said = Cli(tmp_path / "unused.duckdb")("runs", "--db", f"postgresql://irw:{password}@127.0.0.1:1/irw", db=False)
+    assert said.exit_code == 1
+    assert said.stderr == ('Error: cannot open warehouse postgresql://irw:***@127.0.0.1:1/irw: connection failed: '
+                           'connection to server at "127.0.0.1", port 1 failed: Connection refused; is the server '
+                           'running and listening on 127.0.0.1:1?\n'), said.stderr
+
+
 def test_the_api_refuses_a_url_it_cannot_open(tmp_path):
     with pytest.raises(warehouse.WarehouseOpenError, match="irw opens DuckDB files and PostgreSQL servers"):
         warehouse.open("mysql://localhost/irw")

@@ -94,6 +94,8 @@ _CONNINFO_KEYS = frozenset((
     "target_session_attrs", "channel_binding", "gssencmode", "require_auth", "krbsrvname", "requirepeer"))
 # a password given as a key=value word, in a connection string or a URL's query
 _PASSWORD_WORD = re.compile(r"(?i)(?<![\w])(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&']*)")
+# where a server's or libpq's message can hold a password (PostgresDatabase.scrub): a quoted value or a URL
+_QUOTED_OR_URL = re.compile(r"""\"[^\"\n]*\"|'[^'\n]*'|\b[a-z][a-z0-9+.-]*://\S+""", re.IGNORECASE)
 RESERVED_HINT = "in the user name and password, percent-encode @ as %40, and : / ? # % as %3A %2F %3F %23 %25"
 
 
@@ -236,6 +238,20 @@ def _secrets(url: str) -> list[str]:
     return [s for s in found if s]
 
 
+def _public_parts(url: str) -> list[str]:
+    """The parts of the URL a server's message names that are no secret (host, port, user, database),
+    longest first: a password that is part of one (127 of host 127.0.0.1) is not masked there."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(url)
+    try:
+        port = str(parts.port or "")
+    except ValueError:
+        port = ""
+    found = {parts.hostname or "", port, unquote(parts.username or ""), unquote(parts.path.lstrip("/"))}
+    return sorted((p for p in found if p), key=len, reverse=True)
+
+
 class PostgresDatabase(Statements):
     """One PostgreSQL database holding an irw warehouse (its tables in the connection's schema)."""
 
@@ -254,6 +270,7 @@ class PostgresDatabase(Statements):
         check_location(url)
         self._url = URL.sub("postgresql://", url, count=1)  # the scheme as libpq takes it (URL)
         self._secrets = _secrets(url)
+        self._public = _public_parts(url)
         self.path = shown_url(url)
         self.sandboxed = sandboxed
         self.read_only = read_only or sandboxed
@@ -340,9 +357,28 @@ class PostgresDatabase(Statements):
 
     # -- errors ------------------------------------------------------------------------------
     def scrub(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        """text (a server's or libpq's message) with the password masked where such a message can
+        hold it: in a value it quotes (host "pw@h", a connection string) or a URL, except where it is part
+        of the URL's host, port, user or database. Not in its prose: a walk's password `on` made
+        "c***necti*** refused ... listening *** 127.0.0.1", which garbled the message and showed which
+        word the password was."""
+        if not self._secrets:
+            return text
+
+        public = re.compile("(" + "|".join(map(re.escape, self._public)) + ")") if self._public else None
+
+        def masked(piece: str) -> str:
+            for secret in self._secrets:
+                piece = piece.replace(secret, "***")
+            return piece
+
+        def masked_within(match: re.Match) -> str:
+            if public is None:
+                return masked(match.group(0))
+            pieces = public.split(match.group(0))  # odd pieces are the URL's public parts, kept
+            return "".join(piece if i % 2 else masked(piece) for i, piece in enumerate(pieces))
+
+        return _QUOTED_OR_URL.sub(masked_within, text)
 
     def failure(self, error: BaseException) -> IrwError:
         import psycopg
