@@ -141,6 +141,39 @@ def test_a_port_in_use_is_said_before_serving_and_names_another(seeded_db):
     assert result.stdout == ""
 
 
+def test_the_port_a_port_in_use_names_instead_is_free(seeded_db):
+    """A walk running three servers on 8617-8619 was told, at 8617, `e.g. --port 8618`: the second's."""
+    import socket
+
+    from warehouse.errors import ServeError
+    from warehouse.serve import listening_socket
+
+    held = []
+    try:
+        while len(held) < 2:  # two ports side by side, both held
+            first = socket.socket()
+            first.bind(("127.0.0.1", 0))
+            first.listen()
+            second = socket.socket()
+            try:
+                second.bind(("127.0.0.1", first.getsockname()[1] + 1))
+                second.listen()
+            except OSError:
+                first.close()
+                second.close()
+                continue
+            held = [first, second]
+        port = held[0].getsockname()[1]
+        with pytest.raises(ServeError) as raised:
+            listening_socket("127.0.0.1", port)
+        named = int(re.search(r"e\.g\. --port (\d+)$", str(raised.value)).group(1))
+        assert named not in (port, port + 1)
+        listening_socket("127.0.0.1", named).close()  # free, as said
+    finally:
+        for sock in held:
+            sock.close()
+
+
 def irw(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     result = subprocess.run([*IRW, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=600)
     assert result.returncode == 0, result.stderr

@@ -35,10 +35,26 @@ def listening_socket(host: str = "127.0.0.1", port: int = 8000) -> socket.socket
         sock.close()
         if exc.errno == errno.EADDRINUSE:
             raise ServeError(f"port {port} is in use on {host} (another irw serve, or another server): pass another "
-                             f"with --port, e.g. --port {port + 1 if port < 65535 else port - 1}") from None
+                             f"with --port, e.g. --port {_free_port_near(host, port)}") from None
         raise ServeError(f"cannot listen on {host} port {port}: {exc.strerror or exc}; --host takes an address of "
                          "this machine (the default, 127.0.0.1, answers this machine only)") from None
     return sock
+
+
+def _free_port_near(host: str, port: int) -> int:
+    """The first port after `port` (then before it) free on host now, else one the system picks: a
+    walk running three servers was told `--port 8618` where 8618 was the second's."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    near = [p for p in range(port + 1, port + 21) if p <= 65535] + [p for p in range(port - 1, port - 21, -1) if p >= 1024]
+    for candidate in [*near, 0]:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, candidate))
+            except OSError:
+                continue
+            return probe.getsockname()[1]
+    return port + 1 if port < 65535 else port - 1  # nothing free was found: the plain next one
 
 
 def serve(target: str, *, host: str = "127.0.0.1", port: int = 8000, sql_timeout: float = 10.0,
