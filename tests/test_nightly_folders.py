@@ -421,3 +421,44 @@ def test_the_rollback_command_carries_the_batch_s_description_and_parameters(thr
     assert irw(*shlex.split(command)[1:]).exit_code == 0
     stored = _runs(irw)["BM25.covid.2026-11-03"]
     assert (stored["description"], stored["parameters"]) == ("nightly sweep", {"index": "v1", "k1": "0.9"}), stored
+
+
+def test_a_night_holding_only_the_changed_file_after_a_folder_of_no_date_follows_its_system(covid, conformance,
+                                                                                             tmp_path):
+    """A walk ingested a collection's runs from `runs/` as the README does (run.dl19.BM25.txt ...: BM25
+    ...), then a night's folder holding only the file that changed: its run was `run.dl19.BM25`, a
+    system of its own that history did not follow."""
+    published = conformance / "multi-collection" / "runs"
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for system in SYSTEMS:
+        (folder / f"run.covid.{system}.txt").write_bytes((published / system / "trec_results_covid.txt").read_bytes())
+    assert covid("ingest", "run", folder).exit_code == 0
+    night = tmp_path / "nightly" / "2026-01-15"
+    night.mkdir(parents=True)
+    lines = (published / "BM25" / "trec_results_covid.txt").read_text().splitlines(True)
+    (night / "run.covid.BM25.txt").write_text("".join(line for line in lines if int(line.split()[3]) <= 50))
+    result = covid("ingest", "run", night)
+    assert result.exit_code == 0, result.output
+    assert (f"{night / 'run.covid.BM25.txt'}: named BM25.2026-01-15, system BM25: its tag rank is a placeholder, not "
+            "a name, and run BM25 of system BM25, read before from a file run.covid.BM25.txt in runs/, answers the "
+            "same queries; 2026-01-15 is a date, so the file is that system's run of the night (history follows it)"
+            ) in result.stderr.splitlines(), result.stderr
+    runs = _runs(covid)
+    assert (runs["BM25.2026-01-15"]["system"], runs["BM25.2026-01-15"]["date"][:10]) == ("BM25", "2026-01-15")
+    history = covid("report", "history", "--system", "BM25", "-m", "AP", "--format", "json")
+    assert [row["run"] for row in json.loads(history.stdout)] == ["BM25.2026-01-15", "BM25"]
+
+
+def test_a_night_s_lone_file_whose_name_several_systems_were_read_from_names_no_system(covid, conformance, tmp_path):
+    """runs/BM25/trec_results_covid.txt and runs/BM25_RM3/trec_results_covid.txt: a night's folder
+    holding a trec_results_covid.txt alone is either system's, so the file rule names it."""
+    published = conformance / "multi-collection" / "runs"
+    assert covid("ingest", "run", *(published / system for system in SYSTEMS)).exit_code == 0
+    night = tmp_path / "2026-01-15"
+    night.mkdir()
+    lines = (published / "BM25" / "trec_results_covid.txt").read_text().splitlines(True)
+    (night / "trec_results_covid.txt").write_text("".join(line for line in lines if int(line.split()[3]) <= 50))
+    result = covid("ingest", "run", night)
+    assert result.exit_code == 0, result.output
+    assert _runs(covid)["trec_results_covid"]["system"] == "trec_results_covid"

@@ -43,7 +43,11 @@ rule (`name_from`; docs/input-formats.md, "Run names and dates"):
        earlier version's), in a folder whose folder above is named by a date (a night kept a
        folder per system or per collection), is that night's version: {name}.{night}
        (nightly/2026-03-09/BM25/trec_results_covid.txt: BM25.trec_results_covid.2026-03-09, system
-       BM25; nights/2026-11-02/covid/BM25.txt: BM25.covid.2026-11-02, system BM25).
+       BM25; nights/2026-11-02/covid/BM25.txt: BM25.covid.2026-11-02, system BM25);
+     - a file alone in a night's folder, whose name one system's stored runs were read from in
+       another folder, answering the same queries, is that system's run of the night: {system}.{night}
+       after a night's folder (2026-02-02/run.dl19.BM25.txt after 2026-01-05/, where it was BM25),
+       {name}.{night} after a folder of no date (after runs/: BM25.2026-02-02), system that run's.
   Every name not taken from the tag is said on stderr with its reason, and runs of one folder
   stored under tags sharing a prefix are told how to share the folder's system (_tag_systems_note).
   A file's folder is the one it was given in: a link is in the folder holding the link, wherever it
@@ -614,13 +618,11 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                            if runs_read_from and run_queries else None)
             if other_night:
                 # a night's folder holding only what changed: no other file to share a prefix with
-                # (run.dl19.BM25.txt alone is not BM25), so the name its file had on another night says
-                earlier_name, earlier_system, earlier_night = other_night
-                file.name, file.system = f"{earlier_system}.{folder}", earlier_system
-                file.note = (f"{file.path}: named {file.name}, system {earlier_system}: {not_tag}, and run "
-                             f"{earlier_name} of system {earlier_system}, read before from a file {file.path.name} "
-                             f"in the folder of night {earlier_night}, answers the same queries; {folder} is a "
-                             "date, so the file is that system's run of the night (history follows it)")
+                # (run.dl19.BM25.txt alone is not BM25), so the name its file had before says
+                file.name, file.system, earlier = other_night
+                file.note = (f"{file.path}: named {file.name}, system {file.system}: {not_tag}, and {earlier}; "
+                             f"{folder} is a date, so the file is that system's run of the night (history follows "
+                             "it)")
             continue
         clash = (f"run {file.name} holds other content" if held
                  else f"{len(rivals)} other file(s) of this batch would have it too")
@@ -694,17 +696,28 @@ def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], l
 
 def _other_night_version(file: _File, folder: str, runs_read_from: Callable[[str], list[tuple]],
                          run_queries: Callable[[int], frozenset]) -> tuple[str, str, str] | None:
-    """(name, system, night) of the latest stored run read from a file of this file's name in the
-    folder of another night (a folder named by a date), answering the same queries (one
-    collection), when this file's folder is a night's too; else None."""
+    """(name this night's run takes, its system, why) from the latest stored run read from a file of
+    this file's name in another folder, answering the same queries (one collection), when this
+    file's folder is a night (a folder named by a date); else None. That run read from another
+    night's folder gives {system}.{night} (its name holds its own night, or is the system's); one
+    read from a folder of no date (runs/, as the README ingests a collection's runs) gives
+    {name}.{night}: a walk's nightly/2026-01-15/run.dl19.BM25.txt alone after runs/ was
+    run.dl19.BM25, a system of its own that history did not follow."""
     if ingest.night_of(folder) is None:
         return None
-    for run_id, name, system, source in reversed(runs_read_from(f"/{file.path.name}")):
-        night = Path(source).parent.name
-        if (night != folder and ingest.night_of(night) is not None
-                and _one_collection(file.queries, run_queries(run_id))):
-            return name, system, night
-    return None
+    earlier = [(name, system or name, Path(source).parent.name)
+               for run_id, name, system, source in reversed(runs_read_from(f"/{file.path.name}"))
+               if Path(source).parent.name != folder and _one_collection(file.queries, run_queries(run_id))]
+    if not earlier or len({system for _, system, _ in earlier}) > 1:
+        return None  # none, or runs of several systems (runs/BM25/x.txt, runs/BM25_RM3/x.txt): the file names none
+    name, system, source_folder = earlier[0]
+    if ingest.night_of(source_folder) is not None:
+        return (f"{system}.{folder}", system,
+                f"run {name} of system {system}, read before from a file {file.path.name} in the folder of night "
+                f"{source_folder}, answers the same queries")
+    return (f"{name}.{folder}", system,
+            f"run {name} of system {system}, read before from a file {file.path.name} in {source_folder}/, answers "
+            "the same queries")
 
 
 def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "dt.datetime | None",
