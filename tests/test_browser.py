@@ -283,6 +283,19 @@ def test_leaderboard_in_chromium_sorts_on_click_and_logs_no_error(browser):
     assert page.errors() == []
 
 
+def test_names_sort_with_ascii_letters_case_folded_as_the_server_sorts_them(browser):
+    """A walk's bm25_march sorted after every capital (BM25 ... SPLADE, then bm25_march) on irw serve's
+    pages: names sort case folded there and on the report's pages alike."""
+    page = Page(browser, GOLDEN / "leaderboard.html")
+    table = "table.leaderboard"
+    page.js(f"Array.from(document.querySelectorAll('{table} tbody tr')).forEach(r => {{ const c = r.cells[1]; "
+            "c.setAttribute('data-value', {bm25: 'BM25', dense: 'Dense', random: 'RANDOM'}[c.getAttribute('data-value')]"
+            " || c.getAttribute('data-value')); })")
+    page.click(f"{table} thead th:nth-child(2) button")
+    assert column(page, table, 1) == ["BM25", "bm25-rm3", "bm25-trunc", "Dense", "RANDOM", "rerank"]
+    assert page.errors() == []
+
+
 def test_a_header_sorts_from_the_keyboard(browser):
     page = Page(browser, GOLDEN / "leaderboard.html")
     table = "table.leaderboard"

@@ -17,8 +17,8 @@
 -- per-query score. rank is leaderboard.sql's competition rank (values equal to 12 decimals share
 -- one) over every run of the board, filtered or not: it never depends on the page or the filter;
 -- a run whose primary value is null or NaN is unranked, as leaderboard.sql leaves it.
--- Order: the sort key (a measure's at 12 decimals; nulls last either way), then run name (byte
--- order): a total order, so pages never overlap or skip a run. total: the runs the filter keeps; board_runs: every run of the
+-- Order: the sort key (a measure's at 12 decimals; a name's with ASCII letters case folded; nulls
+-- last either way), then run name (byte order): a total order, so pages never overlap or skip a run. total: the runs the filter keeps; board_runs: every run of the
 -- board; top_run: the rank-1 run (first by name among equals), the default baseline;
 -- systems_shown: 1 when a run of the board has a system other than its name (the page shows the
 -- System column); best_high / best_low: each measure's highest and lowest value over the board.
@@ -67,9 +67,12 @@ kept as (
             when 'measure' then sort_value
             when 'queries' then cast(primary_queries as double precision)
         end as sort_number,
+        -- names sort with ASCII letters case folded (bm25_march beside BM25, not after every capital),
+        -- by translate, which folds alike on both engines (lower() on PostgreSQL's "C" columns folds
+        -- ASCII only, DuckDB's every script); run name breaks ties, byte order
         case cast($sort_kind as varchar)
-            when 'run' then run
-            when 'system' then system
+            when 'run' then translate(run, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+            when 'system' then translate(system, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
         end as sort_text,
         case cast($sort_kind as varchar)
             when 'date' then run_date

@@ -1,6 +1,7 @@
 // Sortable tables: a click anywhere in a column's header cell sorts by it (numbers high first,
-// text A-Z first), a second click reverses. The header's text moves into a button, so the
-// keyboard sorts too (Tab to it, Enter or Space); its click reaches the cell like any other.
+// text A-Z first, its ASCII letters case folded), a second click reverses. The header's text
+// moves into a button, so the keyboard sorts too (Tab to it, Enter or Space); its click reaches
+// the cell like any other.
 // Cells sort by their data-value when they have one, else their text; empty values stay last.
 // Each cell's key is read once per sort (numbers parsed once, not in every comparison) and the
 // rows go back in one move, so a thousand rows sort in a few milliseconds.
@@ -22,7 +23,9 @@
     var body = table.tBodies[0];
     var rows = Array.prototype.map.call(body.rows, function (row, index) {
       var value = valueOf(row.cells[column]);
-      return { row: row, index: index, empty: value === "", key: numeric ? parseFloat(value) : value };
+      // text with its ASCII letters case folded, as irw serve sorts names (bm25_march beside BM25)
+      var key = numeric ? parseFloat(value) : value.replace(/[A-Z]/g, function (c) { return c.toLowerCase(); });
+      return { row: row, index: index, empty: value === "", key: key };
     });
     rows.sort(function (a, b) {
       if (a.empty || b.empty) {
