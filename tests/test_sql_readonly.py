@@ -500,6 +500,20 @@ def test_other_hints_from_duckdb_stay(seeded_db, irw):
                                               'Error: Did you mean "range"?']
 
 
+@pytest.mark.parametrize("argv", [
+    ["sql", "-- the runs\nselect count(*) as n from runs", "-f", "csv"],
+    ["sql", "-f", "csv", "--the runs\nselect count(*) as n from runs"],
+    ["sql", "-f", "csv", "--", "-- the runs\nselect count(*) as n from runs"],
+])
+def test_a_query_opening_with_a_comment_is_the_query_not_an_option(argv, seeded_db, irw):
+    """A walk's `irw sql '-- note\nselect 1'` was Click's "No such option: -- note ...": an option's
+    name holds no whitespace, so what does is SQL, wherever the options stand."""
+    # the options before a --, as a user types them (the fixture puts --db last)
+    said = irw(*argv[:-2], "--db", irw.db, *argv[-2:], db=False) if "--" in argv else irw(*argv)
+    assert (said.exit_code, said.stdout, said.stderr) == (0, "n\n1\n", ""), said.stderr
+    assert "No such option: --nope" in irw("sql", "--nope").stderr  # an option's name is still one
+
+
 @pytest.mark.parametrize("query, kept", [
     ("select 100000 // (50000 - range) as x from range(100000)",
      "Error: Invalid Input Error: Division by zero in expression (100000 // (50000 - range)). Use TRY(...) to "

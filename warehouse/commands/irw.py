@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import functools
 import inspect
 import os
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Iterator, List, NoReturn, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from warehouse.formats import formatting
 from warehouse import core
@@ -43,6 +44,18 @@ class _Commands(TyperGroup):
             if found:
                 ctx.fail(f"No such command '{name}'; did you mean {' or '.join(found)}?")
         return super().resolve_command(ctx, args)
+
+
+class _SqlCommand(TyperCommand):
+    """irw sql: a query that starts with a -- comment is the query, not an option (Click said "No such
+    option: -- note ..." to a walk's `irw sql '-- note\nselect 1'`); an option's name holds no
+    whitespace, so an argument starting with -- and holding whitespace is SQL, and goes last, after --."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        commented = [a for a in args if re.match(r"--\S*\s", a)]
+        if len(commented) == 1 and "--" not in args:
+            args = [a for a in args if a is not commented[0]] + ["--", commented[0]]
+        return super().parse_args(ctx, args)
 
 
 app = typer.Typer(
@@ -608,11 +621,10 @@ def edit_run(
             err(line)
 
 
-@app.command("sql")
+@app.command("sql", cls=_SqlCommand)
 def sql(
-    query: Annotated[str, typer.Argument(help="One SELECT statement, or - to read it from stdin; one that starts "
-                                              "with - (a -- comment) goes after --, the options before it: "
-                                              "irw sql -f csv -- '-- note ...'.")],
+    query: Annotated[str, typer.Argument(help="One SELECT statement (a -- comment may open it), or - to read it "
+                                              "from stdin.")],
     db: DbOption = DEFAULT_DB,
     fmt: Annotated[Optional[SqlFormat], _format_option(
         "Output format (default: table, or the one -o's name says: rows.csv is csv); parquet and arrow (an Arrow "
