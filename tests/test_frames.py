@@ -179,6 +179,29 @@ def test_float_ids_are_refused_saying_how_to_cast_them(tmp_path):
         assert wh.evaluate(["r"], "q", ["AP"]).summary.column("value") == [1.0]
 
 
+def test_an_empty_frame_a_missing_score_column_and_a_nan_score_are_said_as_of_a_frame(tmp_path):
+    """A walk was told "no run lines (the file is empty, ...)" of an empty frame, "name one of score",
+    and of polars' NaN "score nan is not finite" where pandas' NaN is "missing (None or NaN)"."""
+    with warehouse.open(tmp_path / "irw.duckdb") as wh:
+        empty = pandas.DataFrame({"qid": [], "docno": [], "score": []}).astype({"qid": str, "docno": str, "score": float})
+        with pytest.raises(warehouse.InputFileError) as raised:
+            wh.ingest_run(empty, name="r")
+        assert str(raised.value) == "run frame r: the frame has no rows"
+        no_judgments = pandas.DataFrame({"query_id": [], "doc_id": [], "relevance": []}).astype(
+            {"query_id": str, "doc_id": str, "relevance": int})
+        with pytest.raises(warehouse.InputFileError, match=r"^qrels frame q: the frame has no rows$"):
+            wh.ingest_qrels(no_judgments, "q")
+        with pytest.raises(warehouse.UsageError, match=r"^the run frame has no score column: name it score \(it has "
+                                                       r"qid, docno\)$"):
+            wh.ingest_run(pandas.DataFrame({"qid": ["1"], "docno": ["d"]}), name="r")
+        for frame in (pandas.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, float("nan")]}),
+                      polars.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, float("nan")]})):
+            with pytest.raises(warehouse.InputFileError) as raised:
+                wh.ingest_run(frame, name="r")
+            assert str(raised.value) == "run frame r row 1: its score is missing (None or NaN)", type(frame)
+        assert wh.runs().rows == [] and wh.qrels_sets().rows == []
+
+
 def test_a_frame_is_not_read_as_subtopic_qrels(tmp_path):
     qrels = pandas.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
     with warehouse.open(tmp_path / "irw.duckdb") as wh:

@@ -541,7 +541,7 @@ def test_every_frame_rule_spark_restates_gives_the_problems_local_ingest_gives(s
 
 
 @pytest.mark.spark
-def test_float_ids_are_refused_on_spark_as_by_local_ingest(spark):
+def test_float_ids_and_empty_frames_are_refused_on_spark_as_by_local_ingest(spark):
     from warehouse.engines import spark as on_spark
 
     db = on_spark.SparkDatabase(spark)
@@ -556,6 +556,13 @@ def test_float_ids_are_refused_on_spark_as_by_local_ingest(spark):
         qrels = spark.createDataFrame([("1", 2.0, 1)], "query_id string, doc_id float, relevance int")
         with pytest.raises(warehouse.UsageError, match=r"^the qrels frame's doc_id column holds floats \(float\)"):
             on_spark.load_qrels(db, qrels)
+        # an empty frame is said as one, as by local ingest (tests/test_frames.py), not as an empty file
+        with pytest.raises(InputFileError, match=r"^qrels frame: the frame has no rows$"):
+            on_spark.load_qrels(db, spark.createDataFrame([], "query_id string, doc_id string, relevance int"))
+        with pytest.raises(InputFileError, match=r"^run frame r: the frame has no rows$"):
+            on_spark.load_runs(db, {"r": spark.createDataFrame([], "qid string, docno string, score double")})
+        with pytest.raises(warehouse.UsageError, match=r"no score column: name it score \(it has qid, docno\)$"):
+            on_spark.load_runs(db, {"r": spark.createDataFrame([("1", "d")], "qid string, docno string")})
     finally:
         db.close()
 

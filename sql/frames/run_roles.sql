@@ -9,7 +9,9 @@ select
     irw_row,
     cast(/* query */ as varchar) as query,
     cast(/* doc */ as varchar) as doc,
-    cast(/* score */ as varchar) as score,
+    -- NaN is a missing score, as None is (pandas reads NaN as null, polars and Arrow keep it; so
+    -- does Spark's restatement, spark/frame_run_problems.sql)
+    case when isnan(try_cast(/* score */ as double)) then null else cast(/* score */ as varchar) end as score,
     cast(row_number() over (partition by cast(/* query */ as varchar) order by try_cast(/* score */ as double) desc) as varchar) as rank,
     -- text is written as given, for the file's rules to read (a score `abc` is refused naming it);
     -- a number as the shortest text of its double

@@ -44,7 +44,8 @@ from warehouse.engines.dialect import SparkStatement, spark_statements
 from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
 from warehouse.ingestion.files import has_scheme
 from warehouse.store.catalog import GLOB_CHARS
-from warehouse.ingestion.frames import QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, frame_label, refuse_float_ids
+from warehouse.ingestion.frames import (QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, empty_frame, frame_label, name_one_of,
+                                        refuse_float_ids)
 from warehouse.engines.base import Statements
 from warehouse.resources import read_sql
 from warehouse.formats.table import Table
@@ -453,7 +454,7 @@ def _pick(columns: Sequence[str], roles: Mapping[str, tuple[str, ...]], required
         if found is not None:
             chosen[role] = found
         elif role in required:
-            raise UsageError(f"the {what} DataFrame has no {role} column: name one {' or '.join(names)} "
+            raise UsageError(f"the {what} DataFrame has no {role} column: {name_one_of(names)} "
                              f"(it has {', '.join(columns)})")
     return chosen
 
@@ -783,8 +784,8 @@ def load_qrels(db: SparkDatabase, qrels, name: str = QRELS_SET_NAME) -> None:
         source = ", ".join(paths)
     qrels_rows = db.replace_table("qrels", db._typed("qrels", rows, ()))
     counts = qrels_rows.agg(F.countDistinct("query_id"), F.count("*")).first()
-    if not counts[1]:
-        raise _no_data([source], "qrels")  # local ingest's words
+    if not counts[1]:  # local ingest's words
+        raise empty_frame(frame_label("qrels", None)) if _is_frame(qrels) else _no_data([source], "qrels")
     db.execute("insert into qrels_sets (qrels_set_id, name, source_path, sha256, query_count, judgment_count) "
                "values ($id, $name, $source, '', $queries, $judgments)",
                {"id": 1, "name": name, "source": source, "queries": counts[0], "judgments": counts[1]})
@@ -934,7 +935,7 @@ def load_runs(db: SparkDatabase, runs, *, strict: bool = True) -> list[str]:
     sources = {r[1]: r[4] for r in file_ids}
     for run_id, run_name in run_names.items():
         if run_id not in counts:
-            raise _no_data([sources.get(run_id, run_name)], "run")
+            raise (_no_data([sources[run_id]], "run") if run_id in sources else empty_frame(frame_label("run", run_name)))
     run_names.update(_name_files(db, [(run_id, Path(source), tag) for _, run_id, given, tag, source in file_ids
                                       if given is None]))
     names: dict[str, int] = {}

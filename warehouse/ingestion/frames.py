@@ -59,12 +59,22 @@ def _columns(con, roles: dict[str, tuple[str, ...]], required: tuple[str, ...], 
     for role, names in roles.items():
         found = next((n for n in names if n in present), None)
         if found is None and role in required:
-            raise UsageError(f"the {what} frame has no {role} column: name one of {', '.join(names)} "
+            raise UsageError(f"the {what} frame has no {role} column: {name_one_of(names)} "
                              f"(it has {', '.join(present) or 'no columns'})")
         if found is not None:
             chosen[role] = found
     refuse_float_ids(what, chosen, types, "pandas: frame.astype({{'{column}': 'int64'}})")
     return chosen
+
+
+def name_one_of(names: tuple[str, ...]) -> str:
+    """How a frame missing a role's column is told to name it (`name one of score` said of one name)."""
+    return f"name it {names[0]}" if len(names) == 1 else f"name one of {', '.join(names)}"
+
+
+def empty_frame(label: str) -> InputFileError:
+    """A frame of no rows, said as a frame (on every engine), not as the empty file it is written as."""
+    return InputFileError([Problem(label, 0, "the frame has no rows")])
 
 
 # the types a data frame's float column has, as DuckDB (DOUBLE, FLOAT) and Spark (double, float) name them
@@ -126,6 +136,8 @@ def frame_as_file(db, frame: Any, kind: str, label: str, tag: str = "frame") -> 
                 raise UsageError(f"the temporary folder {folder} has a quote in its path; set TMPDIR elsewhere")
             con.execute(composed_sql(f"frames/{kind}_lines.sql", path=f"'{path}'"),
                         {"tag": tag} if kind == "run" else None)
+            if not path.stat().st_size:
+                raise empty_frame(label)
             now = int(time.time())
             os.utime(path, (now, now))  # a run's date by the file's rule: its modification time
             yield path
