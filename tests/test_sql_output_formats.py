@@ -172,3 +172,17 @@ def test_tsv_fields_are_never_quoted_and_split_on_tabs_as_written():
     assert text == 'name\tnote\tvalue\na"b\tx\\ty\t1.5\n"quoted"\t\'=1+2\t\n'
     assert [line.split("\t") for line in text.splitlines()][1] == ['a"b', "x\\ty", "1.5"]
     assert formatting.render(table, "csv").splitlines()[1] == '"a""b",x\\ty,1.5'  # csv quotes as csv does
+
+
+def test_null_empty_text_nan_and_infinity_are_written_as_docs_sql_says(seeded_db, irw, tmp_path):
+    """docs/sql.md: a NULL is an empty cell in csv, as an empty text is; json tells them apart and
+    writes NaN and infinities as null (a walk found json's null where the page promised the exact
+    text, undocumented)."""
+    query = "select cast('nan' as double) as a, cast('inf' as double) as b, null as c, '' as d"
+    csv_said = irw("sql", query, "-f", "csv")
+    assert (csv_said.exit_code, csv_said.stdout) == (0, "a,b,c,d\nnan,inf,,\n"), csv_said.stderr
+    json_said = irw("sql", query, "-f", "json")
+    assert json.loads(json_said.stdout) == [{"a": None, "b": None, "c": None, "d": ""}]
+    irw("sql", query, "-o", tmp_path / "rows.parquet")
+    row = pyarrow.parquet.read_table(tmp_path / "rows.parquet").to_pylist()[0]
+    assert str(row["a"]) == "nan" and row["b"] == float("inf") and (row["c"], row["d"]) == (None, "")
