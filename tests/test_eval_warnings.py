@@ -69,7 +69,9 @@ def test_with_c_a_run_answering_no_query_of_the_qrels_is_refused_as_without(col:
         assert result.exit_code == 1 and result.stdout == "", result.stdout
         assert result.stderr.startswith("Error: run stray has no query judged in qrels col (2 of its queries are not "
                                         "in the qrels): "), result.stderr
-        assert result.stderr.rstrip().endswith("check that run and qrels are of the same collection")
+        # the first ids of each side, where ids written two ways (1 and 001) would show
+        assert result.stderr.rstrip().endswith("check that run and qrels are of the same collection (its first query "
+                                               "ids: q8, q9; the qrels': q1, q2)")
     assert "evaluated on every query of the qrels it would score 0 (trec_eval refuses such a run)" in result.stderr
     assert col("ingest", "run", write_file(tmp_path, "one.run", run_text([("q9", "d1", 1, "2")], tag="one")),
                "--name", "one").exit_code == 0

@@ -178,7 +178,8 @@ def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, conf
     code, out, err = irw(["eval", "--db", str(db), "--qrels", "covid", "-m", "AP", "BM25"], work, monkeypatch)
     assert (code, out) == (1, "")
     assert err == ("Error: run BM25 has no query judged in qrels covid (43 of its queries are not in the qrels): no "
-                   "measure has a value; check that run and qrels are of the same collection\n")
+                   "measure has a value; check that run and qrels are of the same collection (its first query ids: "
+                   "1037798, 104861, 1063750; the qrels': 1, 10, 11)\n")
 
 
 def test_reports_read_what_spark_computed(stored, conformance, monkeypatch, tmp_path):

@@ -661,7 +661,7 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
     for run_id, name, qrels, queries, judged in db.run_file("eval/runs_without_rows.sql",
                                                       {"run_ids": run_ids, "qrels_set_id": qrels_id}).fetchall():
         if queries and not judged:
-            problems.append(_no_judged_query(name, qrels, queries))
+            problems.append(_no_judged_query(db, name, qrels, queries))
             continue
         by_held.setdefault(tuple(sorted(m for r, m in done if r == run_id)), []).append(name)
     for held, names in by_held.items():
@@ -681,12 +681,19 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
         raise RowsNotStoredError.of_lines(problems)
 
 
-def _no_judged_query(run: str, qrels: str, ignored: int, complete: bool = False) -> str:
+def _no_judged_query(db: Database, run: str, qrels: str, ignored: int, complete: bool = False) -> str:
+    """Why run has no value: the qrels judge none of its queries; with the first ids of each, where
+    ids written two ways (1 and 001, q1 and 1) show what no count says (a walk's frame ids)."""
     values = ("evaluated on every query of the qrels it would score 0 (trec_eval refuses such a run)" if complete
               else "no measure has a value")
     are = "is" if ignored == 1 else "are"
+    ids: dict[str, list[str]] = {"run": [], "qrels": []}
+    for side, query_id in db.run_file("eval/query_id_samples.sql", {"run": run, "qrels": qrels}).fetchall():
+        ids[side].append(query_id)
+    samples = (f" (its first query ids: {', '.join(ids['run'])}; the qrels': {', '.join(ids['qrels'])})"
+               if ids["run"] and ids["qrels"] else "")
     return (f"run {run} has no query judged in qrels {qrels} ({ignored} of its queries {are} not in the qrels): "
-            f"{values}; check that run and qrels are of the same collection")
+            f"{values}; check that run and qrels are of the same collection{samples}")
 
 
 def _counts_as_integers(table: Table, counts: set[str]) -> Table:
@@ -713,12 +720,12 @@ def _require_values(evaluation: Evaluation, runs: list[str], db: Database,
         missing = [n for n in names if (run, n) not in have]
         if run in evaluation.no_query_judged and evaluation.settings.complete:
             # -c gives such a run the zeros of every qrels query it lacks: trec_eval refuses it
-            problems.append(_no_judged_query(run, evaluation.qrels, evaluation.ignored_queries[run], complete=True))
+            problems.append(_no_judged_query(db, run, evaluation.qrels, evaluation.ignored_queries[run], complete=True))
             continue
         if not missing:
             continue
         if len(missing) == len(names) and evaluation.ignored_queries.get(run) and not db.read_only:
-            problems.append(_no_judged_query(run, evaluation.qrels, evaluation.ignored_queries[run]))
+            problems.append(_no_judged_query(db, run, evaluation.qrels, evaluation.ignored_queries[run]))
         elif db.read_only:
             unstored[run] = missing
         else:
