@@ -999,14 +999,17 @@ def measure_table():
 def measure_table_markdown() -> str:
     """The measure table of docs/measures.md, generated from this registry (scripts/docs.py writes
     it, tests/test_readme.py checks it)."""
-    lines = ["| irw name | trec_eval name | parameter (trec_eval default) | summary | what it is | reference |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    # the file computing each (a newcomer asked which SQL computes AP); relstring, text and no score,
+    # is printed by the trec_eval drop-in from its own file
+    sql_of = {family.trec_name: f"`sql/{family.sql or 'measures/relstring.sql'}`" for family in ALL_FAMILIES.values()}
+    lines = ["| irw name | trec_eval name | parameter (trec_eval default) | summary | what it is | reference | computed by |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, trec, param, defaults, aggregate, note, description, ref in measure_table().rows:
         parameter = f"{param} ({defaults})" if param and defaults else param
         if note:
             description = f"{description} ({note})"
         name = name.replace("|", "\\|")  # a pipe inside a cell, even in code, splits it
-        lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} | {ref} |")
+        lines.append(f"| `{name}` | `{trec}` | {parameter} | {aggregate} | {description} | {ref} | {sql_of[trec]} |")
     return "\n".join(lines) + "\n"
 
 
