@@ -122,6 +122,21 @@ def _per_query(conformance, run: str, name: str = "ndcg_cut_10") -> dict[str, fl
     return {q: float(v) for (n, q), v in expected(conformance, run).items() if n == name and q != "all"}
 
 
+def test_the_side_by_side_report_is_trec_eval_s_per_query_values(walked, conformance, user_folder):
+    """`irw report run REP_LLAMA --baseline BM25 -m nDCG@10`: each query's two values and their
+    difference, trec_eval's per-query ndcg_cut_10 (the page shows the first lines; all 43 here)."""
+    (command,) = [c for c, _, _ in walked if c.startswith("irw report run")]
+    whole = bash(command.split(" | ")[0], user_folder)
+    assert whole.returncode == 0, whole.stderr
+    header, *rows = table_rows(whole.stdout.splitlines())
+    assert header == ["query", "nDCG@10", "BM25 nDCG@10", "delta_nDCG@10"]
+    base, rep = _per_query(conformance, "BM25"), _per_query(conformance, "REP_LLAMA")
+    assert sorted(row[0] for row in rows) == sorted(rep) and len(rows) == 43
+    for query, value, baseline, delta in rows:
+        assert (float(value), float(baseline)) == (rep[query], base[query]), query
+        assert abs(float(delta) - (rep[query] - base[query])) <= 1.5e-4, query  # three roundings to 4 places
+
+
 def test_walkthrough_sql_answers_match_trec_eval_s_per_query_values(walked, conformance):
     sql = [(c, r) for c, _, r in walked if c.startswith("irw sql")]
     assert len(sql) == 3
