@@ -404,3 +404,15 @@ def test_the_run_page_shows_where_the_date_came_from(seeded_db, irw, tmp_path):
     assert result.exit_code == 0, result.stderr
     html = out.read_text(encoding="utf-8")
     assert "<dt>Run date</dt><dd>2022-06-01 00:00:00 (from --date)</dd>" in html
+
+
+def test_a_run_s_date_is_said_to_the_second_and_with_four_digit_years(seeded_db, irw, tmp_path):
+    """`irw edit run --date` said a file's time with its microseconds (was 2026-12-07 06:11:55.276389),
+    and a date in the year 1 was `1-01-01` in irw runs."""
+    path = write_file(tmp_path, "run.txt", run_text(RUN_ROWS))
+    os.utime(path, (1_700_000_000.276389, 1_700_000_000.276389))
+    assert irw("ingest", "run", path, "--name", "timed").exit_code == 0
+    edited = irw("edit", "run", "timed", "--date", "0001-01-01")
+    assert edited.stderr == "run timed: date 0001-01-01 00:00:00 (from --date), was 2023-11-14 22:13:20 (from file mtime)\n"
+    listed = irw("runs", "--format", "csv")
+    assert "0001-01-01 00:00:00" in listed.stdout and ",1-01-01" not in listed.stdout, listed.stdout

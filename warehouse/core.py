@@ -15,7 +15,7 @@ from warehouse.store import catalog, transfer
 from warehouse.engines.duckdb import default_path
 from warehouse.engines import open_database, same_warehouse, upgrade_said
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError, WarehouseNotFound
-from warehouse.formats.cells import listed_name, said_name, said_value
+from warehouse.formats.cells import listed_name, said_date, said_name, said_value
 from warehouse.formats.table import Table
 # imported for the annotations, so that typing.get_type_hints resolves them (the API's callers
 # need the evaluator anyway); Spark's module stays unimported until evaluate_on_spark runs
@@ -298,8 +298,8 @@ class Warehouse:
                 said.append(f"run {name}: {label} {said_value(given)}, {change}")
         if run_date is not None:
             same = str(run_date.value) == str(old[3]) and old[4] == run_date.source
-            said.append(f"run {name}: date {run_date.value} (from --date), "
-                        + ("unchanged" if same else f"was {old[3]} (from {old[4]})"))
+            said.append(f"run {name}: date {said_date(run_date.value)} (from --date), "
+                        + ("unchanged" if same else f"was {said_date(old[3])} (from {old[4]})"))
             if later := batch.future_date_said(name, run_date):
                 said.append(later)
         if system is not None:

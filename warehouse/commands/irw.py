@@ -1012,7 +1012,7 @@ def trec_eval(ctx: typer.Context) -> None:
 
 
 # -- comparisons and HTML reports (library: warehouse/evaluation/stats.py, warehouse/reports/) -----------
-report_app = typer.Typer(help="Write self-contained HTML reports: leaderboard, run, compare, history.",
+report_app = typer.Typer(help="Write self-contained HTML reports: leaderboard, run, compare, history, systems.",
                          no_args_is_help=True)
 app.add_typer(report_app, name="report")
 

@@ -35,7 +35,7 @@ def _cell(value: Any, human: bool) -> str:
     if isinstance(value, float):
         return format_number(value) if human else repr(value)
     if isinstance(value, dt.datetime):
-        return value.strftime("%Y-%m-%d %H:%M:%S")
+        return said_date(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return _blob_text(value)
     if isinstance(value, dict):
@@ -44,6 +44,14 @@ def _cell(value: Any, human: bool) -> str:
         import json  # here: irw trec-eval never prints a dict
 
         return json.dumps(value, sort_keys=True)
+    return str(value)
+
+
+def said_date(value: Any) -> str:
+    """A date and time as tables and messages show it: to the second, the year in four digits (a
+    file's time was said with its microseconds, and strftime wrote the year 1 as `1-01-01`)."""
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None).isoformat(sep=" ", timespec="seconds")
     return str(value)
 
 

@@ -91,7 +91,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from warehouse.formats.cells import said_value
+from warehouse.formats.cells import said_date, said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse.ingestion import files as ingest
 from warehouse.store.catalog import refuse_bad_name
@@ -794,7 +794,7 @@ def future_date_said(name: str, date: RunDate | None) -> str | None:
     now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
     if date is None or date.value <= now + dt.timedelta(days=1):
         return None
-    return (f"run {name} is dated {date.value} (from {date.source}), after today ({now:%Y-%m-%d} UTC): history and "
+    return (f"run {name} is dated {said_date(date.value)} (from {date.source}), after today ({now:%Y-%m-%d} UTC): history and "
             f"the systems table take it as its system's latest run until then; `irw edit run {shlex.quote(name)} "
             "--date DATE` corrects it")
 
@@ -960,12 +960,12 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
     if parameters and dict(parameters) != dict(old_parameters or {}):
         changes["parameters"] = dict(parameters)
         said.append(f"its parameters are now {said_value(dict(parameters))}, was {said_value(dict(old_parameters or {}))}")
-    was = f"{old_date} (from {old_source})"
+    was = f"{said_date(old_date)} (from {old_source})"
     # a date given, or a data frame's (when it was ingested), is kept unless another is given
     if (old_date, old_source) != (file.date.value, file.date.source) and (
             file.date.source == ingest.DATE_GIVEN or old_source not in (ingest.DATE_GIVEN, DATE_FRAME)):
         changes["date"] = file.date
-        said.append(f"its date is now {file.date.value} (from {file.date.source}), was {was}")
+        said.append(f"its date is now {said_date(file.date.value)} (from {file.date.source}), was {was}")
     if "date" in changes and not replace:
         result.messages += _rollback_note(db, file, old_system, old_date, run_queries,
                                           description if description is not None else old_description,
@@ -980,7 +980,7 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
                             [f"{file.path}: run {file.name} already holds {ingest.held_content(file.path)}; "
                              f"{'; '.join(said)}"])
     if "date" in changes and file.date.source == ingest.DATE_GIVEN:
-        result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {file.date.value}: "
+        result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {said_date(file.date.value)}: "
                                "pass --replace to change its date")
     same = "the text is the same" if ingest.is_compressed(file.path) else "the bytes are the same"
     for key, old in (("system", old_system), ("description", old_description), ("parameters", old_parameters)):

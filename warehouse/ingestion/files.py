@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import BinaryIO, Callable, Iterator, TypeVar
 
 
-from warehouse.formats.cells import said_value
+from warehouse.formats.cells import said_date, said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse import interrupt, leftovers
 from warehouse.store import transfer
@@ -1950,7 +1950,8 @@ def _kept_settings(db: Database, path: Path, name: str, replacing: tuple, system
                     f"{'another' if len(options) == 1 else 'others'})")
     said += changed
     if DATE_GIVEN in (old_source, run_date.source) and (old_date, old_source) != (run_date.value, run_date.source):
-        said.append(f"its date is now {run_date.value} (from {run_date.source}), was {old_date} (from {old_source})"
+        said.append(f"its date is now {said_date(run_date.value)} (from {run_date.source}), was {said_date(old_date)} "
+                    f"(from {old_source})"
                     + (" (--date gives another)" if run_date.source != DATE_GIVEN else ""))
     messages = [f"{path}: run {name} replaced: {'; '.join(said)}"] if said else []
     return system, description, dict(parameters), messages

@@ -5,6 +5,7 @@ import datetime as dt
 import math
 from typing import Any
 
+from warehouse.formats.cells import said_date
 from warehouse.formats.formatting import format_number
 from warehouse.evaluation.stats import PairedResult
 
@@ -51,11 +52,12 @@ def fmt_count(value: int | None) -> str:
 
 
 def fmt_date(value: dt.datetime | None) -> str:
-    return DASH if value is None else value.strftime("%Y-%m-%d")
+    # isoformat, not strftime: the year 1 is 0001, as irw runs says it (formats/cells.said_date)
+    return DASH if value is None else value.date().isoformat()
 
 
 def fmt_datetime(value: dt.datetime | None) -> str:
-    return DASH if value is None else value.strftime("%Y-%m-%d %H:%M:%S")
+    return DASH if value is None else said_date(value)
 
 
 def sort_value(value: Any) -> str:
@@ -63,7 +65,7 @@ def sort_value(value: Any) -> str:
     if missing(value):
         return ""
     if isinstance(value, dt.datetime):
-        return value.strftime("%Y-%m-%dT%H:%M:%S")
+        return value.replace(tzinfo=None).isoformat(timespec="seconds")
     if isinstance(value, bool):
         return "1" if value else "0"
     # 12 significant digits: enough to order any two values a page shows, and short in the HTML
