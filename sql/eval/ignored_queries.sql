@@ -1,11 +1,14 @@
--- ignored queries: per run, the queries it answers that the qrels do not judge, and how many of its
--- queries they do judge.
--- Grain: one row per run with at least one such query.
--- Inputs: run_queries (stored at ingest, so no run rows are read), eval/judged_queries.sql; $run_ids,
--- $qrels_set_id.
--- trec_eval: ignores these queries silently; irw counts them so a report can say so. A run none of
--- whose queries the qrels judge is refused by trec_eval, -c or not ("No queries with both results
--- and relevance info"): judged = 0 says so.
+-- ignored queries: per run, the queries it answers that the qrels do not judge, how many of its
+-- queries they do judge, and how many of the qrels' queries it does not answer.
+-- Grain: one row per run with at least one query the qrels do not judge, or judged by the qrels
+-- and lacking some of theirs.
+-- Inputs: runs, run_queries (stored at ingest, so no run rows are read), eval/judged_queries.sql;
+-- $run_ids, $qrels_set_id.
+-- trec_eval: ignores the run's queries the qrels do not judge silently, and leaves the qrels'
+-- queries the run lacks out of the means (-c scores them 0); irw counts both so a report can say
+-- so (an average over fewer queries is no average over the set). A run none of whose queries the
+-- qrels judge is refused by trec_eval, -c or not ("No queries with both results and relevance
+-- info"): judged = 0 says so.
 with answered as (
     -- a join, not EXISTS in the select list, which Spark does not take
     select
@@ -17,14 +20,39 @@ with answered as (
     where rq.run_id in (select unnest($run_ids))
 ),
 
-final as (
+per_run as (
     select
         run,
         count(*) filter (where not is_judged) as ignored,
         count(*) filter (where is_judged) as judged
     from answered
     group by run
-    having count(*) filter (where not is_judged) > 0
+),
+
+unanswered as (
+    select
+        r.name as run,
+        count(*) as missing
+    from runs as r
+    cross join "eval/judged_queries.sql" as j
+    left join run_queries as rq
+        on rq.run_id = r.run_id
+        and rq.query_id = j.query_id
+    where r.run_id in (select unnest($run_ids))
+      and rq.query_id is null
+    group by r.name
+),
+
+final as (
+    select
+        p.run,
+        p.ignored,
+        p.judged,
+        coalesce(u.missing, 0) as missing
+    from per_run as p
+    left join unanswered as u on u.run = p.run
+    where p.ignored > 0
+       or (p.judged > 0 and u.missing > 0)
 )
 
 select * from final

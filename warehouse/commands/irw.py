@@ -917,6 +917,19 @@ def _print_set_notes(evaluation, qrels: str, of_set: str = "") -> None:
         err(f"# {note}")
     for run, count in sorted(evaluation.ignored_queries.items()):
         err(f"# {run}: {count} {'query' if count == 1 else 'queries'} not in the qrels {'was' if count == 1 else 'were'} ignored")
+    unanswered = sorted(evaluation.unanswered_queries.items())
+    if len(unanswered) > 3:  # one line for many runs (a warehouse of partial runs), naming three
+        named = ", ".join(f"{listed_name(run)}: {count:,}" for run, count in unanswered[:3])
+        err(f"# {of_set}{len(unanswered):,} runs do not answer every qrels query ({named} and {len(unanswered) - 3:,} "
+            "more): " + ("those queries scored 0 (-c)" if evaluation.settings.complete else
+                         "those queries were left out of their means, as trec_eval leaves them; -c scores them 0, "
+                         "as ir_measures does"))
+    for run, count in unanswered if len(unanswered) <= 3 else ():
+        one = count == 1
+        err(f"# {run}: {count} qrels {'query' if one else 'queries'} not in the run "
+            + ("scored 0 (-c)" if evaluation.settings.complete else
+               f"{'was' if one else 'were'} left out of its means, as trec_eval leaves them; -c scores "
+               f"{'it' if one else 'each'} 0, as ir_measures does"))
     if evaluation.norel_queries:
         action = ("excluded" if evaluation.settings.norel == "exclude"
                   else "included, scoring 0 on recall-based measures")

@@ -223,6 +223,9 @@ class Evaluation(Tabular):
     # the runs none of whose queries the qrels judge: no values, or under -c only the zeros of queries
     # the run lacks (trec_eval refuses such a run either way)
     no_query_judged: frozenset[str] = frozenset()
+    # run -> the qrels' queries it does not answer (a run judged on some of them): left out of its
+    # means as trec_eval leaves them, or scored 0 under -c
+    unanswered_queries: dict[str, int] = field(default_factory=dict)
 
     def table(self) -> Table:
         return self.wide(per_query=False)
@@ -626,12 +629,15 @@ class Evaluator:
         summary = _counts_as_integers(Table.from_result(self.db.run_file("eval/summary.sql")), counts)
         detail = _counts_as_integers(Table.from_result(self.db.run_file("eval/per_query.sql")), counts) \
             if per_query else None
-        ignored, judging_none = {}, set()
-        for run, count, judged_queries in self.db.run_file(
+        ignored, judging_none, unanswered = {}, set(), {}
+        for run, count, judged_queries, missing in self.db.run_file(
                 "eval/ignored_queries.sql", {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall():
-            ignored[run] = count
+            if count:
+                ignored[run] = count
             if not judged_queries:
                 judging_none.add(run)
+            elif missing:
+                unanswered[run] = missing
         norel, lowest, highest = self.db.run_file("eval/norel_queries.sql",
                                                   {"qrels_set_id": qrels_id, "level": s.level}).fetchone()
         absent = frozenset(self.db.run_file("eval/queries_not_in_run.sql").fetchall()) \
@@ -643,7 +649,7 @@ class Evaluator:
             if self.db.keeps_scores else {}
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel, queries_not_in_run=absent,
                           grades=None if highest is None else (int(lowest), int(highest)), judged_retrieved=judged,
-                          no_query_judged=frozenset(judging_none))
+                          no_query_judged=frozenset(judging_none), unanswered_queries=unanswered)
 
 
 def _one_per_stored_name(measures: list[Measure]) -> list[Measure]:
