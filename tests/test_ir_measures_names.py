@@ -7,6 +7,8 @@ stored score.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import warehouse
@@ -43,7 +45,7 @@ REFUSED = {
     "Bpref(judged_only=False)": "Bpref takes no judged_only=",
     "P(judged_only=True)@10": "write P@10 with --judged-only",
     "nDCG(judged_only=True)@10": "write nDCG@10 with --judged-only",
-    "nDCG(gains={0:0,1:1})@10": "ndcg.1=3,2=9",
+    "nDCG(gains={0:0,1:1})@10": "ndcg.0=0,1=1 (over the whole ranking; trec_eval cuts no nDCG with a gain map",
     "RBP": "trec_eval 10.0's rbp",
     "Compat": "irw does not compute",
     "MAP_IA": "irw does not compute",
@@ -92,6 +94,20 @@ def test_a_name_irw_refuses_names_what_to_use(name, says, dl19):
     if name in IR_MEASURES_REFUSES:
         with pytest.raises(Exception):
             ir_measures.calc_aggregate([ir_measures.parse_measure(name)], dl19[2], dl19[3])
+
+
+def test_the_gain_map_a_refused_gains_is_told_to_give_is_ir_measures_number(dl19):
+    """An ir_measures user's nDCG(gains={0:0,1:1,2:3,3:7}) was told only "trec_eval's ndcg.1=3,2=9":
+    the refusal spells the map typed as trec_eval's parameter, which gives ir_measures' number."""
+    qrels, run, _, _ = dl19
+    typed = "nDCG(gains={0:0,1:1,2:3,3:7})"
+    with pytest.raises(MeasureError) as refused:
+        warehouse.evaluate_files(qrels, {RUN: run}, [typed])
+    spelled = re.search(r"ndcg\.\S+", str(refused.value)).group(0)
+    assert spelled == "ndcg.0=0,1=1,2=3,3=7"
+    per_query, mean = _ir_measures(dl19, typed)
+    evaluation = warehouse.evaluate_files(qrels, {RUN: run}, [spelled], per_query=True)
+    assert evaluation.summary.rows[0][2] == pytest.approx(mean, abs=1e-9)
 
 
 @pytest.mark.parametrize("name,plain", [("P(judged_only=True)@10", "P@10"), ("nDCG(judged_only=True)@10", "nDCG@10"),

@@ -416,7 +416,9 @@ _IR_PARAMS = {
 # ir_measures' measures irw does not compute, and what to ask for instead where irw has a relative
 _IR_NOT_COMPUTED = {
     "RBP": "irw computes trec_eval 10.0's rbp (p = 0.9, grades as gains normalised per query; --compat 10), "
-           "another number than ir_measures' RBP (p = 0.8)",
+           "another number than ir_measures' RBP (p = 0.8), and examples/measures/rbp.sql of irw's repository "
+           "adds rank-biased precision with binary relevance (rbp_binary, p = 0.8) as a measure of your own "
+           "(`irw measures add`; docs/measures.md)",
     "Compat": "", "INST": "", "INSQ": "", "SDCG": "", "NERR8": "", "NERR9": "", "NERR10": "", "NERR11": "",
     "BPM": "", "Accuracy": "", "alpha_DCG": "irw computes alpha_nDCG@k", "nERR_IA": "irw computes ERR_IA@k",
     "AP_IA": "", "MAP_IA": "",
@@ -572,8 +574,15 @@ def parse_ir(spec: str) -> list[Measure]:
         raise MeasureError(f"{spec}: {typed_name} is an ir_measures measure irw does not compute"
                            + (f"; {instead}" if instead else "") + "; `irw measures` lists the measures irw computes")
     if match and "gains=" in spec and typed_name in ("nDCG", "NDCG"):
-        raise MeasureError(f"{spec}: irw takes no gains= for nDCG; it maps grades to gains with trec_eval's "
-                           "ndcg.1=3,2=9 (over the whole ranking)")
+        # the map typed, as trec_eval's parameter (an ir_measures user's gains={0:0,1:1,2:3,3:7} is
+        # ndcg.0=0,1=1,2=3,3=7, equal to ir_measures on DL19); trec_eval cuts no ndcg with a map
+        typed = re.search(r"gains\s*=\s*\{([^}]*)\}", spec)
+        pairs = [p.split(":", 1) for p in typed.group(1).split(",") if ":" in p] if typed else []
+        given = ",".join(f"{grade.strip()}={gain.strip()}" for grade, gain in pairs) or "1=3,2=9"
+        raise MeasureError(f"{spec}: irw takes no gains= for nDCG; give the map as trec_eval's ndcg takes it: "
+                           f"ndcg.{given} (over the whole ranking"
+                           + ("; trec_eval cuts no nDCG with a gain map, so it has no @k" if match.group("at") else "")
+                           + ")")
     if not match or (typed_name not in _IR_NAMES and typed_name not in _IR_ALIASES):
         raise MeasureError(f"unknown measure {spec!r}; `irw measures` lists them")
     name, at = _IR_ALIASES.get(typed_name, typed_name), match.group("at")
