@@ -469,7 +469,8 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
                            "name has none); evaluate it with `irw eval` or warehouse.evaluate_files")
     if any(m.level is not None for m in named):
         raise MeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
-                           f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec}")
+                           f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec} (irw eval and "
+                           "warehouse.evaluate_files take a level per measure)")
     families = {m.family.trec_name for m in named}
     if len(named) > 1 or len(families) > 1 or named == default_measures(named[0].family):
         # P without @k: the family's defaults; SetF: set_F at its default, printed `set_F` as -m set_F is
