@@ -156,6 +156,8 @@ def test_judged_at_k_is_one_minus_trec_eval_10s_unjudged_share(dl19, conformance
     ("ndcg@10", "nDCG@10"), ("map@100", "AP@100"), ("recall@1000", "R@1000"), ("mrr", "RR"),
     ("NDCG_cut_10", "nDCG@10"), ("p@10", "P@10"), ("P10", "P@10"), ("rprec(rel=2)", "Rprec(rel=2)"),
     ("ndgc@10", "nDCG@10"), ("xyzzy", None),
+    # as `irw eval --format trec` prints a measure at a level of its own (an ir_measures user's walk)
+    ("P_rel_2_10", "P(rel=2)@10"), ("map_rel_2", "AP(rel=2)"), ("ndcg_cut_rel_2_10", None),
 ])
 def test_a_mistyped_measure_gets_the_name_it_means(dl19, typed, meant):
     for command in (["eval", "--qrels", "dl19"], ["compare", "--qrels", "dl19"],

@@ -832,6 +832,17 @@ def suggestion(spec: str) -> str | None:
     own = {name.lower(): name for name in USER_FAMILIES}.get(spec.lower())
     if own is not None:
         return own
+    # a name as `irw eval --format trec` prints a measure at a level of its own: P_rel_2_10 is
+    # P(rel=2)@10 (the name trec_eval would print, P_10, with the level put back)
+    leveled = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]*?)_rel_([0-9]+)((?:_[0-9.]+)*)", spec)
+    if leveled:
+        try:
+            names = [replace(m, level=int(leveled.group(2))).name for m in parse_trec(leveled.group(1) + leveled.group(3))]
+            for name in names:
+                parse(name)  # a family the level does not change (nDCG) takes no rel=
+            return ", ".join(names)
+        except MeasureError:
+            pass
     glued = re.fullmatch(r"([A-Za-z][A-Za-z_]*?)_?([0-9]+)", spec)  # P10, ndcg10, R1000: P@10 (trec_eval's P_10)
     if glued and not spec.endswith(f"_{glued.group(2)}"):
         split = f"{glued.group(1)}@{glued.group(2)}"
