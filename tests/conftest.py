@@ -43,8 +43,11 @@ if hasattr(typer.testing, "_get_command"):
 # collection go through `conformance_params`). Where the folder is absent the test is skipped with
 # CONFORMANCE_ABSENT, and the run's summary says how many were; under CI (env CI set) it is an error,
 # so CI can never pass without them.
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
-CONFORMANCE_ABSENT = f"../shared/conformance (trec_eval's own outputs) is absent beside this checkout ({CONFORMANCE})"
+# beside the checkout, or where IRW_CONFORMANCE says (a clone elsewhere skipped every test reading it,
+# with no way to point at the folder)
+CONFORMANCE = Path(os.environ.get("IRW_CONFORMANCE") or Path(__file__).resolve().parents[2] / "shared" / "conformance")
+CONFORMANCE_ABSENT = (f"../shared/conformance (trec_eval's own outputs) is absent beside this checkout ({CONFORMANCE}); "
+                      "IRW_CONFORMANCE=FOLDER names it elsewhere")
 
 
 def under_ci() -> bool:

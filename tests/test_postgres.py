@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 
 import warehouse
-from conftest import Cli, dl19_expected
+from conftest import CONFORMANCE, Cli, dl19_expected
 from warehouse.engines.duckdb import migrations
 from warehouse.store import transfer
 
 pytestmark = pytest.mark.postgres
 
-DL19 = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "dl19-passage"
+DL19 = CONFORMANCE / "dl19-passage"
 RUNS = ("BM25", "BM25_RM3", "D_BERT_KD_TASB", "OPEN_AI_ADA2", "REP_LLAMA", "SPLADE_P_P_ENSEMBLE_DISTIL")
 PASSWORD = "s3cret-Pass"
 
