@@ -30,9 +30,19 @@ if TYPE_CHECKING:
     from warehouse.evaluation.evaluator import Settings
     from warehouse.evaluation.stats import StatsSettings
 
+# `irw --help` lists the commands as a user meets them: data in, numbers, pages, then housekeeping
+# (Typer listed them as registered, groups last: ingest came fifteenth)
+COMMAND_ORDER = ("ingest", "eval", "trec-eval", "compare", "report", "serve", "sql", "runs", "qrels", "measures",
+                 "edit", "rename", "rm", "copy", "export", "migrate", "demo")
+
+
 class _Commands(TyperGroup):
     """irw's commands: an unknown one that is a subcommand's name (`irw history`, of `irw report
     history`) says which command it is, where Click would say only that there is no such command."""
+
+    def list_commands(self, ctx) -> list[str]:
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda name: COMMAND_ORDER.index(name) if name in COMMAND_ORDER else len(COMMAND_ORDER))
 
     def resolve_command(self, ctx, args: list[str]):
         name = args[0] if args else ""
