@@ -29,18 +29,10 @@ per_run as (
     group by run
 ),
 
-unanswered as (
-    select
-        r.name as run,
-        count(*) as missing
-    from runs as r
-    cross join "eval/judged_queries.sql" as j
-    left join run_queries as rq
-        on rq.run_id = r.run_id
-        and rq.query_id = j.query_id
-    where r.run_id in (select unnest($run_ids))
-      and rq.query_id is null
-    group by r.name
+set_size as (
+    -- the qrels' queries a run lacks are those it does not answer of the set's: the set's count
+    -- less the judged queries it answers (no cross join of runs and queries)
+    select count(*) as queries from "eval/judged_queries.sql" as j
 ),
 
 final as (
@@ -48,11 +40,11 @@ final as (
         p.run,
         p.ignored,
         p.judged,
-        coalesce(u.missing, 0) as missing
+        s.queries - p.judged as missing
     from per_run as p
-    left join unanswered as u on u.run = p.run
+    cross join set_size as s
     where p.ignored > 0
-       or (p.judged > 0 and u.missing > 0)
+       or (p.judged > 0 and s.queries > p.judged)
 )
 
 select * from final
