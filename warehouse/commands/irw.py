@@ -1189,6 +1189,8 @@ def report_leaderboard(
         if fmt is not ReportFormat.html or str(output) == "-":
             board = reports.leaderboard(wh, qrels, measure, runs=selection, baseline=baseline, settings=settings,
                                         stats=stats)
+            if board.unreachable:
+                err(f"# {board.unreachable}")
             _emit_report(board, fmt, output, reports.render_leaderboard)
             return
         bar = _pages_progress()
@@ -1287,6 +1289,8 @@ def report_history(
         qrels = _report_qrels(wh, qrels, runs, system)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.history(wh, qrels, measure, runs=selection, settings=settings, stats=stats)
+        if page.unreachable:
+            err(f"# {page.unreachable}")
         _emit_report(page, fmt, output, reports.render_history)
 
 

@@ -169,6 +169,27 @@ def optimistic_said(rows, settings: StatsSettings) -> str:
             "optimistic there; --test randomization is exact over so few")
 
 
+def unreachable_said(tested: int, settings: StatsSettings) -> str:
+    """What a report says when no comparison of its family can be significant, '' when one can: the
+    test's smallest p, 1 / (permutations + 1), corrected over the tested comparisons (Holm and
+    Bonferroni multiply it by their count) is not below alpha. A walk's board of 10,000 runs x 3
+    measures, 30,000 comparisons, needed p below 1.7e-06 where 10,000 permutations give none below
+    1e-04: every row was unmarked, a run 0.66 below the top one too, and the page said unmarked
+    meant not significantly different. The t-test has no such floor."""
+    if settings.test == "ttest" or tested == 0 or settings.correction not in ("holm", "bonferroni"):
+        return ""  # bh and none keep the floor itself, below alpha (StatsSettings refuses fewer permutations)
+    floor = 1 / (settings.permutations + 1)
+    if floor * tested < settings.alpha:
+        return ""
+    needed = math.floor(tested / settings.alpha)  # permutations + 1 > tested / alpha
+    draws = "permutations" if settings.test == "randomization" else "resamples"
+    return (f"no comparison can be significant: {tested:,} comparisons corrected together "
+            f"({CORRECTIONS[settings.correction]}) need a p below alpha / {tested:,} = {settings.alpha / tested:.2g}, "
+            f"and the {TESTS_SHORT[settings.test]} with {settings.permutations:,} {draws} gives none below "
+            f"1/{settings.permutations + 1:,} = {floor:.2g}: give --permutations {needed:,} or more, --correction bh "
+            "(a false discovery rate), --test ttest, or compare fewer runs or measures")
+
+
 # -- the random streams ------------------------------------------------------------------------
 def _stream(seed: int, purpose: int) -> np.random.PCG64:
     return np.random.PCG64(np.random.SeedSequence([seed, purpose]))

@@ -101,6 +101,7 @@ class PagesWritten(Sequence):
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)  # pages of runs no longer in the report
+    notes: list[str] = field(default_factory=list)     # what the report says of its numbers (said first, as # lines)
 
     def __getitem__(self, index):
         return self.paths[index]
@@ -111,7 +112,8 @@ class PagesWritten(Sequence):
     def messages(self) -> list[str]:
         """What was written, for a person: the main page, then the run pages in one line."""
         main, pages = self.paths[0], self.paths[1:]
-        lines = [f"wrote {main}" if main in self.written else f"{main} unchanged"]
+        lines = [f"# {note}" for note in self.notes]
+        lines.append(f"wrote {main}" if main in self.written else f"{main} unchanged")
         if pages:
             written = set(self.written)
             fresh = sum(1 for p in pages if p in written)

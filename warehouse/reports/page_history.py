@@ -12,7 +12,7 @@ from warehouse.reports import charts
 from warehouse.evaluation.evaluator import Settings
 from warehouse.errors import UsageError
 from warehouse.evaluation.measures import Measure, at_level, parse_all
-from warehouse.evaluation.stats import StatsSettings
+from warehouse.evaluation.stats import StatsSettings, unreachable_said
 from warehouse.formats.table import Table, Tabular
 from warehouse.reports.display import fmt_date, fmt_datetime, fmt_delta, fmt_p, fmt_value, plural
 from warehouse.reports.files import write_page
@@ -81,6 +81,11 @@ class HistoryPage(Tabular):
         return (f"<History on qrels {said_name(self.scope.qrels)} by {shown_text(self.scope.primary.name)}: "
                 f"{plural(len(self.systems), 'system')}, {plural(runs, 'run')}, {plural(self.tested, 'step')} tested "
                 f"({correction_said(self.stats.correction)}); {self.scope.settings.describe()}>")
+
+    @property
+    def unreachable(self) -> str:
+        """What the page (and the command) says when no step can be flagged (stats.unreachable_said)."""
+        return unreachable_said(self.tested, self.stats)
 
     @property
     def measure(self) -> Measure:

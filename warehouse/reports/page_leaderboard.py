@@ -13,7 +13,7 @@ from warehouse.store import catalog
 from warehouse.errors import NotFoundError, ReadOnlyError, UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure, parse_all
-from warehouse.evaluation.stats import StatsSettings, correct, optimistic_marks, optimistic_said
+from warehouse.evaluation.stats import StatsSettings, correct, optimistic_marks, optimistic_said, unreachable_said
 from warehouse.formats.cells import said_name
 from warehouse.formats.escaping import shown as shown_text
 from warehouse.formats.table import Table, Tabular
@@ -123,6 +123,12 @@ class Leaderboard(PaperTables, Tabular):
         if self.system_shown is not None:
             return self.system_shown
         return any(row.system != row.run for row in self.rows)
+
+    @property
+    def unreachable(self) -> str:
+        """What the page (and the command, on stderr) says when no run can be marked: the test's
+        smallest p corrected over the board's comparisons is not below alpha (stats.unreachable_said)."""
+        return unreachable_said(self.tested, self.stats)
 
     @cached_property  # the page reads it twice
     def optimistic(self) -> str:
@@ -315,7 +321,7 @@ def write_leaderboard(wh: Warehouse, qrels: str, path: Path, measures: Sequence[
     board = leaderboard(wh, qrels, measures, runs=runs, systems=systems, baseline=baseline, settings=settings,
                         stats=stats, run_pages=run_pages)
     folder = run_pages_dir(path)
-    out = PagesWritten([path])
+    out = PagesWritten([path], notes=[board.unreachable] if board.unreachable else [])
     if run_pages:
         back = href("..", path.name)
         manifest = PageManifest(folder)

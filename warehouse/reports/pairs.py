@@ -12,7 +12,7 @@ from warehouse.errors import UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure
 from warehouse.evaluation.stats import (CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, optimistic_marks,
-                                        optimistic_said, paired_comparisons)
+                                        optimistic_said, paired_comparisons, unreachable_said)
 from warehouse.formats.cells import listed_name, said_name
 from warehouse.formats.escaping import shown
 from warehouse.formats.table import Table, Tabular
@@ -297,6 +297,8 @@ class Comparison(PaperTables, Tabular):
             lines.append(f"not tested (not a mean over queries): {', '.join(untested)}")
         if optimistic := optimistic_marks(self.rows, self.stats):
             lines.append(optimistic_said(optimistic, self.stats))
+        if unreachable := unreachable_said(self.tested, self.stats):
+            lines.append(unreachable)
         lines += self._undefined_means()
         return lines
 
