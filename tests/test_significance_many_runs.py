@@ -79,3 +79,21 @@ def test_each_report_says_no_comparison_can_be_significant_where_none_can(dl19, 
         history = reports.history(wh, "dl19", ["AP"], stats=StatsSettings(permutations=50))
         assert "No run is flagged: no comparison can be significant: 5 comparisons" in reports.render_history(history)
         assert not reports.history(wh, "dl19", ["AP"]).unreachable
+
+
+def test_every_pair_of_too_many_runs_is_refused_before_any_is_tested(dl19, monkeypatch):
+    """The walk's `irw compare -m AP` over 10,000 runs set out to test 49,995,000 pairs and held 16 GB
+    after two minutes (irw serve's compare page without run= too): above MAX_ALL_PAIRS it is
+    refused, saying what to name. Here the limit is lowered to 10, below DL19's 15 pairs."""
+    from warehouse.reports import pairs
+
+    monkeypatch.setattr(pairs, "MAX_ALL_PAIRS", 10)
+    refused = dl19("compare", "-m", "AP")
+    assert refused.exit_code == 2 and refused.stderr == (
+        "Error: compare without --baseline tests every pair of the 6 runs chosen: 15 pairs, more than the 10 irw "
+        "tests in one comparison; name a --baseline (each run against it: 5 pairs), or fewer runs (names, a pattern, "
+        "--system)\n")
+    assert dl19("compare", "-m", "AP", "--baseline", "BM25").exit_code == 0
+    assert dl19("compare", "BM25*", "REP_LLAMA", "-m", "AP").exit_code == 0  # 3 runs, 3 pairs
+    with warehouse.open(dl19.db) as wh, pytest.raises(warehouse.UsageError, match="name a baseline="):
+        wh.compare(None, "dl19", ["AP"])
