@@ -936,7 +936,7 @@ def _print_set_notes(evaluation, qrels: str, of_set: str = "") -> None:
                          "as ir_measures does"))
     for run, count in unanswered if len(unanswered) <= 3 else ():
         one = count == 1
-        err(f"# {run}: {count} qrels {'query' if one else 'queries'} not in the run "
+        err(f"# {listed_name(run)}: {count} qrels {'query' if one else 'queries'} not in the run "
             + ("scored 0 (-c)" if evaluation.settings.complete else
                f"{'was' if one else 'were'} left out of its means, as trec_eval leaves them; -c scores "
                f"{'it' if one else 'each'} 0, as ir_measures does"))
