@@ -614,3 +614,24 @@ def test_a_truncated_warehouse_is_named_damaged(keep, command, evaluated_copy):
         handle.truncate(int(path.stat().st_size * keep))
     result = irw_process(*command, "--db", path, cwd=path.parent)
     assert_clear_error(result, f"the warehouse {path} is damaged: ", "Could not read enough bytes")
+
+
+def test_an_open_that_reads_the_file_mid_write_is_tried_again_before_it_is_called_damaged(seeded_db, monkeypatch):
+    """A walk's second ingest opened the file just as the first let go of it, read "Could not read
+    enough bytes", and was told to restore a healthy warehouse from a backup: the open is tried again
+    (a file that stays unreadable is said to be damaged, tests/test_warehouse_trust.py)."""
+    from warehouse.engines import duckdb as engine
+
+    real, calls = engine.duckdb.connect, []
+
+    def connect(target, **options):
+        calls.append(target)
+        if len(calls) == 1:
+            raise engine.duckdb.IOException(f'IO Error: Could not read enough bytes from file "{target}": attempted '
+                                            "to read 262144 bytes from location 137637888")
+        return real(target, **options)
+
+    monkeypatch.setattr(engine.duckdb, "connect", connect)
+    with warehouse.open(seeded_db) as wh:
+        assert [row[0] for row in wh.runs().rows] == ["tagA"]
+    assert len(calls) >= 2

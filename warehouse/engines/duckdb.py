@@ -512,7 +512,7 @@ class Database(Statements):
                     con = _connect_sandbox(target)
             else:
                 with output.FILE_OPENING:
-                    con = duckdb.connect(target, read_only=self.read_only)
+                    con = _connect_settled(target, read_only=self.read_only)
                 # DuckDB draws its own progress bar on stdout, which carries data here; irw shows
                 # progress on stderr.
                 try:
@@ -1335,8 +1335,36 @@ def parser_connection() -> duckdb.DuckDBPyConnection:
     return duckdb.connect()
 
 
+# How often, and how far apart, an open that read the file as damaged is tried again before it is
+# said to be: a walk's second ingest, opening the file just as the first one let go of it, read
+# "Could not read enough bytes" and was told to restore a healthy warehouse from a backup (once in
+# some fifty tries); a file that is damaged stays so, and is said to be a second later.
+SETTLE_TRIES, SETTLE_PAUSE = 5, 0.2
+
+
+def _read_mid_write(error: BaseException) -> bool:
+    """Whether an open's error is what reading a file another process is writing gives: a block
+    past its end, or a block whose checksum does not match yet."""
+    text = str(error)
+    return "Could not read enough bytes" in text or ("checksum" in text and "does not match" in text)
+
+
+def _connect_settled(target: str, **options: Any) -> duckdb.DuckDBPyConnection:
+    """duckdb.connect(target, **options), tried again SETTLE_TRIES times when it read the file as damaged."""
+    import time
+
+    for attempt in range(SETTLE_TRIES):
+        try:
+            return duckdb.connect(target, **options)
+        except duckdb.Error as exc:
+            if attempt == SETTLE_TRIES - 1 or not _read_mid_write(exc):
+                raise
+            time.sleep(SETTLE_PAUSE)
+    raise AssertionError("unreachable")
+
+
 def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(target, read_only=True, config=SANDBOX_CONFIG)
+    con = _connect_settled(target, read_only=True, config=SANDBOX_CONFIG)
     try:
         # A second sandbox on the same file in this process (irw serve's requests) shares the
         # first's database instance, whose configuration that one locked already: DuckDB refuses
