@@ -174,6 +174,18 @@ def test_the_port_a_port_in_use_names_instead_is_free(seeded_db):
             sock.close()
 
 
+def test_a_damaged_warehouse_is_the_server_s_error_not_the_request_s(seeded_db, tmp_path):
+    """A walk served a truncated warehouse file: every page said it was damaged, as a 400 (a bad
+    request) where the fault is the server's --db (500, as a missing file is)."""
+    with warehouse.open(seeded_db) as wh:
+        wh.evaluate("tagA", "base", ["AP"])
+    with open(seeded_db, "r+b") as handle:
+        handle.truncate(int(seeded_db.stat().st_size * 0.2))
+    with served(str(seeded_db), log=tmp_path / "serve.log") as base:
+        status, _, body = get(f"{base}/")
+    assert status == 500 and "is damaged" in body, (status, body[:500])
+
+
 def irw(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     result = subprocess.run([*IRW, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=600)
     assert result.returncode == 0, result.stderr

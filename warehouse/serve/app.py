@@ -46,8 +46,8 @@ from starlette.routing import Route
 from warehouse.formats import formatting
 from warehouse.formats.escaping import shown
 from warehouse import reports
-from warehouse.errors import (IrwError, MeasureError, NotFoundError, ReadOnlyError, ServerUnreachable, WarehouseNotFound,
-                              WarehouseOpenError)
+from warehouse.errors import (DatabaseError, IrwError, MeasureError, NotFoundError, ReadOnlyError, SchemaVersionError,
+                              ServerUnreachable, WarehouseNotFound, WarehouseOpenError)
 from warehouse.reports.render import environment as report_environment
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import parse_all
@@ -254,7 +254,9 @@ def _status(exc: IrwError) -> int:
         return 404
     if isinstance(exc, ReadOnlyError):
         return 403
-    if isinstance(exc, (WarehouseNotFound, WarehouseOpenError)):  # this server's --db, not the request
+    # this server's --db, not the request: not found, not openable, damaged (a walk's truncated file
+    # was a 400), a full disk, a schema to migrate
+    if isinstance(exc, (WarehouseNotFound, WarehouseOpenError, DatabaseError, SchemaVersionError)):
         return 500
     return 400
 
