@@ -1169,3 +1169,26 @@ def test_fifty_five_runs_make_two_pages_of_fifty_and_the_index_lists_fifty(tmp_p
         assert listed["runs_total"] == 55 and [r["run"] for r in listed["runs"]] == [f"run_{s:02d}" for s in range(50)]
         status, _, html = get(f"{base}/")
         assert status == 200 and "The first 50 of 55 runs by name" in html and html.count('type="checkbox"') == 50
+
+
+def test_a_run_page_of_many_runs_takes_its_baseline_typed_not_from_a_list_of_every_run(tmp_path):
+    """A walk's run page over 10,000 runs weighed 1.4 MB, most of it a baseline list of 10,001
+    options: above BASELINE_CHOICES runs the baseline is a name typed, as the compare page's is."""
+    from warehouse.serve.app import BASELINE_CHOICES
+
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("".join(f"{q} 0 d{q}-{i} {i % 3}\n" for q in range(1, 3) for i in range(4)))
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for s in range(BASELINE_CHOICES + 2):
+        (folder / f"r{s:03d}.txt").write_text("".join(f"{q} Q0 d{q}-{(i + s) % 4} {i + 1} {10 - i} r{s:03d}\n"
+                                                      for q in range(1, 3) for i in range(4)))
+    db = tmp_path / "many.duckdb"
+    with warehouse.open(db) as wh:
+        wh.ingest_qrels(qrels, "q")
+        wh.ingest_runs(sorted(folder.iterdir()))
+    with served(str(db), log=tmp_path / "serve.log") as base:
+        status, _, page = get(f"{base}/qrels/q/runs/r000?baseline=r001")
+    assert status == 200, page[:500]
+    assert '<select name="baseline"' not in page and 'name="baseline" id="baseline" value="r001"' in page
+    assert len(page.encode()) < 100_000

@@ -347,6 +347,10 @@ def _jsonable(value: Any) -> Any:
 # The index lists this many runs per qrels set (the first by name); the set's leaderboard lists every
 # run, a page at a time, with a filter, so the index stays one screenful over 10,000 runs.
 INDEX_RUNS = 50
+# The most runs a run page offers as its baseline in a list; above it the baseline is a name typed
+# (a walk's run page of 10,000 runs weighed 1.4 MB, most of it the list, against 45 KB written by
+# irw report run)
+BASELINE_CHOICES = 200
 
 
 # -- the application --------------------------------------------------------------------------------
@@ -511,6 +515,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 if kind != "html":
                     return page.table()
                 others = [n for n in wh.select_runs(qrels=qrels) if n != run]
+                if len(others) > BASELINE_CHOICES:  # a name typed instead (the walk's 10,001 options: 1.4 MB)
+                    others = None
                 # the leaderboard links its baseline's row with the baseline itself (link_params)
                 return render("serve/run.html", page=page, title=f"Run {run}", settings=page.settings, c=c,
                               is_board_baseline=c.baseline == run,
