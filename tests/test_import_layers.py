@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "warehouse"
 LAYERS: dict[str, tuple[str, ...]] = {
     # values, files and rules every stage uses: errors, output formats, the measures' registry and
     # settings, statistics, the SQL dialects, data frames' columns, charts and paper tables
-    "base": ("version", "errors", "resources", "interrupt", "leftovers", "formats", "evaluation.stats",
+    "base": ("version", "errors", "resources", "interrupt", "leftovers", "progress", "formats", "evaluation.stats",
              "engines.dialect", "ingestion.frames", "commands.sample", "reports.charts", "reports.paper",
              "evaluation.measures", "evaluation.settings"),
     # the warehouse engines (DuckDB, PostgreSQL; warehouse/engines/__init__.py chooses one) and what reads

@@ -11,7 +11,7 @@ import sys
 from enum import Enum
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Iterator, List, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, List, NoReturn, Optional
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -101,6 +101,8 @@ def _main_options(
     """irw: an evaluation warehouse for information retrieval (TREC qrels and runs in DuckDB)."""
     # the library's errors name this command's options (--replace), not a Python caller's arguments
     ctx.with_resource(command_line_terms())
+    if ctx.invoked_subcommand != "serve":  # a server's requests run on threads of their own, and its log is its own
+        ctx.with_resource(_steps_on_terminal())
     # A name the terminal's encoding cannot write (PYTHONIOENCODING=latin-1) goes out as \uXXXX
     # instead of ending the command in a UnicodeEncodeError.
     for stream in (sys.stdout, sys.stderr):
@@ -1110,6 +1112,36 @@ class _PagesProgress:
 
 def _pages_progress():
     return _PagesProgress() if sys.stderr.isatty() else None
+
+
+@contextmanager
+def _steps_on_terminal() -> Iterator[None]:
+    """Long work's steps (warehouse/progress.py: runs evaluated, comparisons tested) as bars on
+    stderr, only when a person is watching; gone when the command ends."""
+    from warehouse import progress
+
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    bars = Progress(console=Console(stderr=True), transient=True)
+    tasks: dict[str, Any] = {}
+
+    def step(label: str, done: int, total: int) -> None:
+        if label not in tasks:
+            if not tasks:
+                bars.start()
+            tasks[label] = bars.add_task(label, total=total)
+        bars.update(tasks[label], completed=done, total=total)
+
+    try:
+        with progress.reported_to(step):
+            yield
+    finally:
+        if tasks:
+            bars.stop()
 
 
 def _write_output(output: Optional[Path], text: str) -> None:

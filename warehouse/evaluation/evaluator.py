@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Sequence
 
+from warehouse import progress
 from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
 from warehouse.errors import (ConflictError, MeasureError, MeasureValueError, NotEvaluated, NotFoundError,
@@ -495,10 +496,15 @@ class Evaluator:
         # temp tables held only when it commits, so one transaction would hold every batch's rows.
         # A batch's scores are recorded with them (record_evaluated.sql), so a call cut short
         # leaves whole batches that a later call does not compute again.
+        done_runs = len(first)
+        if batches:  # work of several batches (a measure new to thousands of runs): said as it goes
+            progress.step("runs evaluated", done_runs, len(todo_runs))
         for batch in batches:
             with self.db.transaction():
                 self.db.lock_scores(qrels_id)
                 self._compute_batch(evaluation_id, qrels_id, s, todo_measures, batch)
+            done_runs += len(batch)
+            progress.step("runs evaluated", done_runs, len(todo_runs))
         return evaluation_id
 
     def _done(self, evaluation_id: int, run_ids: list[int], user: list[Measure]) -> set[tuple[int, str]]:

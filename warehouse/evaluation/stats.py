@@ -45,6 +45,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from warehouse import progress
 from warehouse.errors import SettingError, UsageError
 
 TESTS = {
@@ -61,6 +62,7 @@ CORRECTIONS = {
 }
 _SCALE_DIGITS = 1e12      # differences are compared as integers at this resolution
 _CHUNK_CELLS = 4_000_000  # resample rows x queries held in memory at once
+PROGRESS_FROM = 1_000     # comparisons from which their testing reports its progress (warehouse/progress.py)
 _SIGNS, _RESAMPLES = 0, 1  # SeedSequence purposes: independent streams for the two uses
 # The way the tests are computed, stored with every result (significance_results.method): raised
 # when a change gives other numbers for the same scores and settings, so older results are not read.
@@ -422,6 +424,7 @@ def paired_comparisons(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
     pass (matrix products over all its comparisons) instead of one loop per comparison."""
     results: list[PairedResult | None] = [None] * len(pairs)
     groups: dict[int, list[int]] = {}
+    tested = 0
     nan = math.nan
     for i, (a, b) in enumerate(pairs):
         d = _differences(a, b)
@@ -443,9 +446,13 @@ def paired_comparisons(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
         scaled, tops = _scaled_rows(d)
         wins = np.count_nonzero(scaled > 0, axis=1)
         losses = np.count_nonzero(scaled < 0, axis=1)
-        for chunk in _column_chunks(len(members), settings.permutations if settings.test != "ttest" else 1):
+        chunks = _column_chunks(len(members), settings.permutations if settings.test != "ttest" else 1)
+        for chunk in chunks:
             _test_chunk(members[chunk], a_rows[chunk], b_rows[chunk], d[chunk], scaled[chunk], tops[chunk],
                         wins[chunk], losses[chunk], settings, results)
+            tested += chunk.stop - chunk.start
+            if len(pairs) >= PROGRESS_FROM:  # thousands of comparisons: a wait worth saying as it goes
+                progress.step("comparisons tested", tested, len(pairs))
     return results  # type: ignore[return-value]
 
 
