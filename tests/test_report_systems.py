@@ -145,11 +145,11 @@ def test_a_value_over_part_of_a_set_s_queries_is_said_beside_the_table(db, data,
     ok("ingest", "run", part, "--name", "BM25.news.part", "--system", "BM25", "--date", "2100-01-01", "--db", path)
     result = ok("report", "systems", "-m", "nDCG@10", "-f", "table", "--db", path)
     said = [line for line in result.stderr.splitlines() if "fewer queries" in line]
-    assert said == [f"# 1 value over fewer queries than the most in its column (BM25 on news: run BM25.news.part, "
+    assert said == [f"# 1 value over fewer queries than its qrels set has (BM25 on news: run BM25.news.part, "
                     f"20 of {len(queries)}): a mean over other queries, as trec_eval averages a run over the queries "
                     "it answers; -c counts each query a run misses as 0"], result.stderr
     with warehouse.open(path) as wh:
-        assert ("1 value is a mean over fewer queries than the most in its column (the queries column below)"
+        assert ("1 value is a mean over fewer queries than its qrels set has (the queries column below)"
                 in reports.render_systems(reports.systems(wh, "nDCG@10")))
     complete = ok("report", "systems", "-m", "nDCG@10", "-c", "-f", "table", "--db", path)
     assert "fewer queries" not in complete.stderr
@@ -308,3 +308,20 @@ def test_a_measure_at_a_level_of_its_own_says_so_beside_the_settings(db):
     assert notes[0].startswith("# AP(rel=2) of each system's latest run on each qrels set; trec_eval 9.0.8 "
                                "conventions; relevant: grade >= 1;")
     assert notes[1] == "# AP(rel=2): relevant means grade >= 2"
+
+
+def test_a_column_of_partial_runs_alone_is_said_against_the_set_s_queries(data, tmp_path):
+    """A walk's covid column held only runs of a 16-query part of covid (each system's latest): the
+    note compared them with the column's most, 16 of 17, or said nothing, where covid has 50."""
+    path = tmp_path / "irw.duckdb"
+    ok("ingest", "qrels", data / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt", "--name", "covid", "--db", path)
+    lines = (data / "runs" / "BM25" / "trec_results_covid.txt").read_text().splitlines(keepends=True)
+    queries = list(dict.fromkeys(line.split()[0] for line in lines))
+    part = tmp_path / "part.txt"
+    part.write_text("".join(line for line in lines if line.split()[0] in set(queries[:16])))
+    ok("ingest", "run", data / "runs" / "BM25" / "trec_results_covid.txt", "--name", "BM25.covid", "--system", "BM25",
+       "--date", "2026-01-01", "--db", path)
+    ok("ingest", "run", part, "--name", "BM25.covid.part", "--system", "BM25", "--date", "2026-01-02", "--db", path)
+    result = ok("report", "systems", "-m", "nDCG@10", "-f", "table", "--db", path)
+    assert (f"# 1 value over fewer queries than its qrels set has (BM25 on covid: run BM25.covid.part, 16 of "
+            f"{len(queries)})") in result.stderr, result.stderr
