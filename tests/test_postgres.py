@@ -320,6 +320,24 @@ def test_a_read_only_role_reads_the_warehouse_and_nothing_more(postgres_url, pos
         assert wh.run_names() == ["BM25"]
 
 
+def test_a_query_s_own_text_is_never_masked_so_no_guess_of_the_password_is_told(postgres_url, dl19):
+    """A walk's `irw sql "select * from json_runs"` through a URL whose password was `on` said
+    `relation "js***_runs" does not exist`: masking the password in a statement's error told whoever
+    typed a guess (in irw serve's console too) that it held the password. A statement's error is
+    the server's words over the statement as typed, unmasked; a failed connection's stays masked."""
+    url = with_password(postgres_url)
+    ingest_dl19(url, dl19, runs=("BM25",))
+    guess = f"x_{PASSWORD}_x"
+    said = irw_process("sql", f'select * from "{guess}"', "--db", url)
+    assert said.returncode == 1 and f'relation "{guess}" does not exist' in said.stderr, said.stderr
+    assert "***" not in said.stderr.replace(":***@", "")
+    # irw's own advice is never masked: with the password `e` it read postgr***sql://USER:PASSWORD@...
+    scheme, rest = postgres_url.rsplit("/", 1)[0].split("://", 1)
+    login, host = rest.split("@", 1)
+    refused = irw_process("runs", "--db", f"{scheme}://{login.split(':')[0]}:e@{host}/no_such_database")
+    assert refused.returncode == 1 and "(postgresql://USER:PASSWORD@HOST:PORT/DBNAME)" in refused.stderr, refused.stderr
+
+
 def test_the_password_is_never_printed(postgres_url, dl19):
     url = with_password(postgres_url)
     ingest_dl19(url, dl19, runs=("BM25",))

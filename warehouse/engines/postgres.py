@@ -289,8 +289,10 @@ class PostgresDatabase(Statements):
             self._con = psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
             kind, advice = _connect_failure(exc, self._url)
+            # the advice is irw's own words, over the URL's public parts: never masked (a walk's
+            # `postgresql://USER:PASSWORD@...` there read postgr***sql, showing the password `e`)
             raise kind(f"cannot open warehouse {self.path}: {self.scrub(_first_line(exc))}"
-                       + (f"; {self.scrub(advice)}" if advice else "")) from None
+                       + (f"; {advice}" if advice else "")) from None
         interrupt.register(self._con)  # Ctrl-C in the irw command cancels its statement on the server
         _configure(self._con)
         if self._con.info.server_version >= 140000:
@@ -357,11 +359,13 @@ class PostgresDatabase(Statements):
 
     # -- errors ------------------------------------------------------------------------------
     def scrub(self, text: str) -> str:
-        """text (a server's or libpq's message) with the password masked where such a message can
-        hold it: in a value it quotes (host "pw@h", a connection string) or a URL, except where it is part
-        of the URL's host, port, user or database. Not in its prose: a walk's password `on` made
-        "c***necti*** refused ... listening *** 127.0.0.1", which garbled the message and showed which
-        word the password was."""
+        """text (libpq's message of a connection that failed) with the password masked where such a
+        message can hold it: in a value it quotes (host "pw@h", a connection string) or a URL, except
+        where it is part of the URL's host, port, user or database. Not in its prose: a walk's password
+        `on` made "c***necti*** refused ... listening *** 127.0.0.1", which garbled the message and
+        showed which word the password was. A statement's error is never masked: it quotes the
+        statement (irw sql's, typed by a user), and masking there told whoever typed a guess that it
+        held the password (`relation "js***_runs"`), from irw serve's console too."""
         if not self._secrets:
             return text
 
@@ -384,7 +388,7 @@ class PostgresDatabase(Statements):
         import psycopg
         import psycopg.errors as pe
 
-        message = self.scrub(_first_line(error))
+        message = _first_line(error)  # a statement's error: no password in it to mask (scrub)
         if isinstance(error, pe.UniqueViolation):
             # the server's text names a constraint; the user knows the run or qrels set by its name
             return ConflictError(f"another writer stored {_stored_meanwhile(error)} meanwhile in {self.path}; "
@@ -761,7 +765,7 @@ class PostgresDatabase(Statements):
         except psycopg.Error as exc:
             raise WarehouseOpenError(
                 f"cannot open warehouse {self.path}: irw checks it against what its migrations make, which it works "
-                f"out once in temporary tables, and that failed: {self.scrub(_first_line(exc))}; let the role "
+                f"out once in temporary tables, and that failed: {_first_line(exc)}; let the role "
                 "create temporary tables in the database (GRANT TEMP), or open the warehouse once from this "
                 "account where a role may (not on a read-only standby): the result is kept in ~/.cache/irw") from None
         finally:
@@ -936,7 +940,7 @@ class PostgresDatabase(Statements):
         text = (result.error_message or b"").decode("utf-8", "replace").strip()
         for lead in ("ERROR:  ", "FATAL:  "):
             text = text.removeprefix(lead)
-        return [line.rstrip() for line in self.scrub(text).splitlines() if line.strip()] or None
+        return [line.rstrip() for line in text.splitlines() if line.strip()] or None
 
     @contextmanager
     def user_sql_rows(self, query: str, params: Any, timeout: float | None, chunk_rows: int | None = None, *,
@@ -975,7 +979,7 @@ class PostgresDatabase(Statements):
             def server_lines(exc: Exception, lead: str = "") -> list[str]:
                 """The server's message, scrubbed, after lead, as its lines (DETAIL, HINT, LINE n and
                 its caret): each a line of irw's message (IrwError.of_lines)."""
-                return f"{lead}{self.scrub(str(exc).strip())}".splitlines()
+                return f"{lead}{str(exc).strip()}".splitlines()
 
             def timed_out() -> QueryTimeoutError:
                 return QueryTimeoutError(f"the query ran longer than irw sql's timeout of {timeout:g} s and was "
@@ -995,7 +999,7 @@ class PostgresDatabase(Statements):
                 if isinstance(exc, psycopg.errors.InsufficientPrivilege):
                     return ReadOnlyError.of_lines(server_lines(exc, "irw sql: the server refused it: "))
                 if isinstance(exc, psycopg.Error):
-                    lines = [line.rstrip() for line in self.scrub(str(exc)).splitlines() if line.strip()]
+                    lines = [line.rstrip() for line in str(exc).splitlines() if line.strip()]
                     unknown = isinstance(exc, psycopg.errors.UndefinedTable)  # adhoc lists the tables there are
                     lines = lines or [type(exc).__name__]
                     if _connection_lost(exc):
