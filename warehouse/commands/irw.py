@@ -1089,31 +1089,6 @@ def _emit_report(report, fmt: Enum, output: Optional[Path], render) -> None:
     _write_output(output, text)
 
 
-class _PagesProgress:
-    """A progress bar on stderr for the run pages, only when a person is watching."""
-
-    def __init__(self):
-        from rich.console import Console
-        from rich.progress import Progress
-
-        self.progress = Progress(console=Console(stderr=True), transient=True)
-        self.task = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.task is None:
-            self.progress.start()
-            self.task = self.progress.add_task("run pages", total=total)
-        self.progress.update(self.task, completed=done)
-
-    def stop(self) -> None:
-        if self.task is not None:
-            self.progress.stop()
-
-
-def _pages_progress():
-    return _PagesProgress() if sys.stderr.isatty() else None
-
-
 @contextmanager
 def _steps_on_terminal() -> Iterator[None]:
     """Long work's steps (warehouse/progress.py: runs evaluated, comparisons tested) as bars on
@@ -1225,13 +1200,13 @@ def report_leaderboard(
                 err(f"# {board.unreachable}")
             _emit_report(board, fmt, output, reports.render_leaderboard)
             return
-        bar = _pages_progress()
-        try:
-            written = reports.write_leaderboard(wh, qrels, output, measure, runs=selection, baseline=baseline,
-                                                settings=settings, stats=stats, run_pages=run_pages, progress=bar)
-        finally:
-            if bar is not None:
-                bar.stop()
+        from warehouse import progress
+
+        # the run pages' bar is one of _steps_on_terminal's, beside the tests' (a display of its own
+        # drew a second live bar over the first on stderr)
+        written = reports.write_leaderboard(wh, qrels, output, measure, runs=selection, baseline=baseline,
+                                            settings=settings, stats=stats, run_pages=run_pages,
+                                            progress=lambda done, total: progress.step("run pages", done, total))
         for line in written.messages():  # which pages were written, which were unchanged
             err(line)
 
