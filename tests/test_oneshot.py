@@ -238,8 +238,8 @@ def test_entry_point_prints_what_the_typer_command_prints(name, files, monkeypat
     fast = _entry_point(args, folder)
     typer = _typer_command(args, folder, monkeypatch)
     assert fast == typer
-    expected_status = {"help": 0, "bad arguments": 2, "unknown measure": 2, "missing file": 1, "swapped files": 1,
-                       "a bad line": 1, "no judged query": 7}.get(name, 0)
+    expected_status = {"help": 0, "bad arguments": 1, "unknown measure": 1, "missing file": 2, "swapped files": 2,
+                       "a bad line": 2, "no judged query": 7}.get(name, 0)
     assert fast[0] == expected_status, fast
     assert (fast[1] != "") == (expected_status == 0)
 

@@ -39,7 +39,7 @@ def test_debug_level_0_is_trec_eval_s_default_output(conformance, capsys, flags)
 ])
 def test_a_debug_level_irw_cannot_print_is_a_usage_error(conformance, capsys, value, says):
     status, out, err = _both(["-D", value, *_files(conformance)], capsys)
-    assert (status, out) == (2, "") and err.startswith(f"Error: {says}"), err
+    assert (status, out) == (1, "") and err.startswith(f"Error: {says}"), err
 
 
 # -- -M: MAXLONG, trec_eval's default, is no limit ------------------------------------------------------
@@ -73,14 +73,14 @@ def test_unique_prefixes_of_trec_eval_s_long_options(conformance, capsys, long, 
 @pytest.mark.conformance
 def test_an_ambiguous_prefix_and_irw_s_own_options_abbreviated(conformance, capsys):
     status, out, err = _both(["--Re", "qrels", *_files(conformance)], capsys)
-    assert (status, out) == (2, "") and err.startswith(
+    assert (status, out) == (1, "") and err.startswith(
         "Error: --Re is ambiguous (trec_eval's --Rel_info_format or --Results_format): give more of the name"), err
     # irw's own options are taken whole, as before: --eng is not --engine
     status, out, err = _both(["--eng", "duckdb", *_files(conformance)], capsys)
-    assert (status, out) == (2, "") and err.startswith("Error: unrecognized arguments: --eng"), err
+    assert (status, out) == (1, "") and err.startswith("Error: unrecognized arguments: --eng"), err
     # a value is never read as an option's prefix (-m's argument is the measure --q, refused as one)
     status, _, err = _both(["-m", "--q", *_files(conformance)], capsys)
-    assert status == 2 and "--query_eval_wanted" not in err
+    assert status == 1 and "--query_eval_wanted" not in err
 
 
 # -- -v: trec_eval's line, alone ----------------------------------------------------------------------
@@ -111,7 +111,7 @@ def test_version_prints_trec_eval_s_line_alone(capsys):
 def test_duplicate_judgments_hint_at_r_qrels_jg(conformance, capsys):
     folder = conformance / "trec_eval_test"
     status, out, err = _both([str(folder / "qrels.123"), str(folder / "results.test")], capsys)
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     assert "if they name judgment groups (trec_eval's qrels_jg), give -R qrels_jg" in err, err
     assert "--subtopics" not in err
     # read as judgment groups it evaluates
@@ -122,12 +122,12 @@ def test_duplicate_judgments_hint_at_r_qrels_jg(conformance, capsys):
 def test_the_other_prefs_format_hints_at_the_r_value(conformance, capsys):
     folder = conformance / "trec_eval_test"
     status, out, err = _both(["-R", "prefs", str(folder / "qrels.test"), str(folder / "results.test")], capsys)
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     assert "looks like a qrels file" in err and "give -R qrels_prefs to read a qrels file as preferences" in err, err
     assert "--qrels-format" not in err and "irw ingest" not in err
     status, out, err = _both(["-R", "qrels_prefs", str(folder / "prefs.test"), str(folder / "prefs.results.test")],
                              capsys)
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     assert "looks like a preference file" in err and "give -R prefs to read preference judgments" in err, err
     assert "--qrels-format" not in err and "irw ingest" not in err
 
@@ -138,8 +138,8 @@ def test_a_file_taken_as_the_measure_is_said_so(conformance, capsys):
     said only that a run file is required (a walk)."""
     qrels, run = _files(conformance)
     status, out, err = _both(["-m", qrels, run], capsys)
-    assert (status, out) == (2, "")
+    assert (status, out) == (1, "")
     assert err.splitlines()[0] == (f"Error: at least one run file is required (-m took {qrels}, a file, as its "
                                    "measure: give -m a measure, -m map)"), err
     status, _, err = _both(["-m", "map", qrels], capsys)  # a measure given: said as before
-    assert status == 2 and err.splitlines()[0] == "Error: at least one run file is required", err
+    assert status == 1 and err.splitlines()[0] == "Error: at least one run file is required", err

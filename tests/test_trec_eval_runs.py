@@ -209,7 +209,7 @@ def test_a_bad_file_among_many_names_its_line_and_prints_nothing(bad_position, d
     runs.insert(bad_position, str(bad))
     status = trec_eval.main(["-q", str(DL21_QRELS), *runs])
     captured = capsys.readouterr()
-    assert status == 1 and captured.out == ""
+    assert status == 2 and captured.out == ""
     assert f"{bad}:3" in captured.err and "not-a-score" in captured.err
 
 
@@ -276,26 +276,26 @@ def test_trec_eval_s_long_names_version_and_end_of_options(capsys, tmp_path, mon
     assert capsys.readouterr().out == "map                   \tall\t0.5000\n"
     assert trec_eval.main(["-v"]) == 0
     assert capsys.readouterr().err.startswith("trec_eval version 9.0.7")
-    assert trec_eval.main(["--nope", "qrels", "./-run"]) == 2
+    assert trec_eval.main(["--nope", "qrels", "./-run"]) == 1
     assert capsys.readouterr().err == f"Error: unrecognized arguments: --nope\nError: {trec_eval.USAGE}\n"
-    assert trec_eval.main(["-M0", "qrels", "./-run"]) == 2
+    assert trec_eval.main(["-M0", "qrels", "./-run"]) == 1
     assert capsys.readouterr().err == "Error: -M takes the number of documents to keep per query, at least 1, not 0\n"
 
 
 def test_usage_errors(capsys, tmp_path):
-    assert trec_eval.main(["-q", "--nope", "qrels", "run"]) == 2
+    assert trec_eval.main(["-q", "--nope", "qrels", "run"]) == 1
     assert f"Error: {trec_eval.USAGE}\n" in capsys.readouterr().err
     # refused before Spark starts: a missing folder or pattern among the runs, a mode Spark lacks
-    assert trec_eval.main(["--engine", "spark", "qrels", "run1", "runs/*.txt"]) == 1
+    assert trec_eval.main(["--engine", "spark", "qrels", "run1", "runs/*.txt"]) == 2
     assert "runs/*.txt: no run file matches this pattern" in capsys.readouterr().err
-    assert trec_eval.main(["--engine", "spark", "-R", "prefs", "qrels", "run"]) == 2
+    assert trec_eval.main(["--engine", "spark", "-R", "prefs", "qrels", "run"]) == 1
     assert "-Z and -R run with --engine duckdb (the default) only" in capsys.readouterr().err
     # an xz file, which Spark would read as text (it has no xz decompressor), in a folder of runs
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "bm25.txt.gz").write_bytes(b"")
     (tmp_path / "runs" / "splade.xz").write_bytes(b"\xfd7zXZ\x00")
     (tmp_path / "qrels").write_text("1 0 d1 1\n")  # a missing one is said first (test_spark_walk.py)
-    assert trec_eval.main(["--engine", "spark", str(tmp_path / "qrels"), str(tmp_path / "runs")]) == 1
+    assert trec_eval.main(["--engine", "spark", str(tmp_path / "qrels"), str(tmp_path / "runs")]) == 2
     assert capsys.readouterr().err == (f"Error: {tmp_path / 'runs' / 'splade.xz'}: xz-compressed, which Spark cannot read: "
                                        "decompress it (xz -d) or compress it as .gz, .bz2 or .zst, or evaluate it "
                                        "with --engine duckdb\n")

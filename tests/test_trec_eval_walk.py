@@ -1,6 +1,6 @@
 """`irw trec-eval` as a user walked it: ir_measures names of one family all print (`-m P@5 -m P@10`
-printed P_5 alone), trec_eval's nicknames `set` and `prefs` (refused as unknown), exit status 2 for a
-bad -m (it was 1, where the help promises 2 for bad arguments), and -v saying the trec_eval version
+printed P_5 alone), trec_eval's nicknames `set` and `prefs` (refused as unknown), trec_eval's exit
+statuses for a bad -m, flag or file, and -v saying the trec_eval version
 --compat follows (it printed the same line for both).
 
 The nicknames' members are measures.c's (te_trec_measure_nicknames), written here as trec_eval
@@ -133,26 +133,48 @@ def _both(argv: list[str], capsys) -> tuple[int, str, str]:
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("measure, says", [
-    ("bogus", "unknown measure 'bogus'"),
-    ("P.abc", "P.abc: 'abc' is not a number"),
-    ("P.5,5", "P.5,5: the list gives a cutoff twice"),
-    ("map.5", "map takes no parameters"),
-    ("prefs", "prefs_num_prefs_poss, prefs_num_prefs_ful, prefs_num_prefs_ful_ret, prefs_simp, prefs_pair, prefs_avgjg "
-              "read preference judgments"),
-    ("rbp", "rbp is a measure of trec_eval 10.0"),
+@pytest.mark.parametrize("measure, status, says", [
+    # trec_eval's statuses (trec_eval.c): 1 for "illegal measure", 2 for "Cannot initialize measure"
+    ("bogus", 1, "unknown measure 'bogus'"),
+    ("rbp", 1, "rbp is a measure of trec_eval 10.0"),
+    ("P.abc", 2, "P.abc: 'abc' is not a number"),
+    ("P.5,5", 2, "P.5,5: the list gives a cutoff twice"),
+    ("ndcg.p", 2, "ndcg.p: expected grade=gain pairs"),  # get_param_pairs: "malformed pair parameters"
+    ("prefs", 2, "prefs_num_prefs_poss, prefs_num_prefs_ful, prefs_num_prefs_ful_ret, prefs_simp, prefs_pair, "
+                 "prefs_avgjg read preference judgments"),
     # an ir_measures name with a wrong parameter is said as irw eval says it (a names walk: it was
     # "unknown measure 'P@0'")
-    ("P@0", "P@0: cutoff '0' must be at least 1\n"),
-    ("nDCG@-1", "nDCG@-1: cutoff '-1' must be at least 1\n"),
-    ("nDCG(judged_only=True)@10", "nDCG(judged_only=True)@10: judged_only is a setting of the whole evaluation"),
+    ("P@0", 2, "P@0: cutoff '0' must be at least 1\n"),
+    ("nDCG@-1", 2, "nDCG@-1: cutoff '-1' must be at least 1\n"),
+    ("nDCG(judged_only=True)@10", 2, "nDCG(judged_only=True)@10: judged_only is a setting of the whole evaluation"),
 ])
-def test_a_bad_measure_is_a_bad_argument_exit_2(conformance, capsys, measure, says):
+def test_a_bad_measure_exits_as_trec_eval_does(conformance, capsys, measure, status, says):
     folder = conformance / "trec_eval_test"
-    status, out, err = _both(["-m", measure, str(folder / "qrels.test"), str(folder / "results.test")], capsys)
-    assert (status, out) == (2, "") and err.startswith(f"Error: {says}"), err
-    # as a flag irw trec-eval does not take
-    assert _both(["-x", str(folder / "qrels.test"), str(folder / "results.test")], capsys)[0] == 2
+    exit_status, out, err = _both(["-m", measure, str(folder / "qrels.test"), str(folder / "results.test")], capsys)
+    assert (exit_status, out) == (status, "") and err.startswith(f"Error: {says}"), err
+
+
+@pytest.mark.conformance
+def test_usage_mistakes_and_bad_files_exit_as_trec_eval_does(conformance, capsys, tmp_path):
+    """A walk's table: trec_eval exits 1 for its usage (an unknown flag, a wrong number of files)
+    and 2 for a file it cannot read ("Quit in file"); irw trec-eval exited 2 and 1."""
+    qrels, run = conformance / "trec_eval_test" / "qrels.test", conformance / "trec_eval_test" / "results.test"
+    assert _both(["-x", str(qrels), str(run)], capsys)[0] == 1
+    assert _both([str(qrels)], capsys)[0] == 1
+    assert _both([str(qrels), str(tmp_path / "missing.txt")], capsys)[0] == 2
+    (tmp_path / "bad.txt").write_text("1 Q0 d1 1 not-a-score run\n")
+    assert _both([str(qrels), str(tmp_path / "bad.txt")], capsys)[0] == 2
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("measure", ["map.5", "Rprec.x", "num_q.3", "runid.1"])
+def test_a_parameter_of_a_measure_that_takes_none_is_ignored_as_trec_eval_ignores_it(conformance, capsys, measure):
+    """trec_eval's init of a measure without parameters never reads the list: `-m map.5` prints
+    map (irw refused it: "map takes no parameters")."""
+    folder = conformance / "trec_eval_test"
+    files = [str(folder / "qrels.test"), str(folder / "results.test")]
+    bare = _both(["-q", "-m", measure.partition(".")[0], *files], capsys)
+    assert _both(["-q", "-m", measure, *files], capsys) == bare and bare[0] == 0 and bare[1]
 
 
 def test_version_says_the_trec_eval_version_compat_follows(capsys):
@@ -160,4 +182,4 @@ def test_version_says_the_trec_eval_version_compat_follows(capsys):
     assert _both(["-v"], capsys) == (0, "", "trec_eval version 9.0.7\n")
     assert _both(["-v", "--compat", "10"], capsys) == (0, "", "trec_eval version 10.0-rc3\n")
     assert _both(["--compat=10", "--version"], capsys)[2] == "trec_eval version 10.0-rc3\n"
-    assert _both(["-v", "--compat", "11"], capsys)[0] == 2
+    assert _both(["-v", "--compat", "11"], capsys)[0] == 1

@@ -41,10 +41,31 @@ class NoQueriesError(IrwError):
 
 
 class MeasureArgumentError(MeasureError, UsageError):
-    """A -m that irw trec-eval cannot take (an unknown name, a bad parameter list, a measure the
-    judgments' format cannot give): a bad argument, exit status 2 as `irw trec-eval -h` promises
-    (trec_eval itself exits 1, "illegal measure", as it does for any usage mistake); a MeasureError
-    still, as `irw eval` raises for the same name."""
+    """A -m whose parameters irw trec-eval cannot use (a bad list, a measure the judgments' format
+    cannot give): exit status 2, as trec_eval's "Cannot initialize measure"; a MeasureError still,
+    as `irw eval` raises for the same name."""
+
+
+class IllegalMeasureError(MeasureArgumentError):
+    """A -m naming no measure irw trec-eval takes (nor one of trec_eval 9.0.8 under --compat 9):
+    exit status 1, as trec_eval's "illegal measure"."""
+
+    exit_code = 1
+
+
+def exit_status(exc: IrwError) -> int:
+    """trec_eval.c's exit status for what went wrong, which a script written for trec_eval tests: 1
+    for its usage (an unknown flag or measure, a wrong number of files, a value irw does not take),
+    2 for a file it cannot read or a measure's parameters it cannot use ("Quit in file", "Cannot
+    initialize measure"), 7 when no query has both results and judgments. A document a run gives
+    twice for a query is a bad file here (2), where trec_eval finds it while measuring (4)."""
+    if isinstance(exc, MeasureArgumentError):
+        return exc.exit_code if isinstance(exc, IllegalMeasureError) else 2
+    if isinstance(exc, UsageError):
+        return 1
+    if isinstance(exc, InputFileError):
+        return 2
+    return exc.exit_code
 
 
 @dataclass
@@ -186,8 +207,9 @@ stored; `irw ingest` and `irw eval` keep runs and scores.
 Ties are broken by docid, descending, in byte order; the file's rank column is ignored.
 trec_eval's long names may be shortened to a unique prefix (--meas, --query), as its getopt_long
 takes them; --compat, --engine and --master are taken whole.
-Exit status: 0 on success, 1 for a bad file, 2 for bad arguments, 7 when no query has both
-results and relevance judgments (in any one of the runs given).
+Exit status, as trec_eval's: 0 on success, 1 for a usage mistake (an unknown flag or measure, a
+wrong number of files), 2 for a file that cannot be read or a measure's parameters that cannot be
+used, 7 when no query has both results and relevance judgments (in any one of the runs given).
 """)
 
 
@@ -344,6 +366,9 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
         if name in MEASURE_SETS:  # set, prefs, all_prefs, qrels_jg: trec_eval's other nicknames
             families.extend(MEASURE_SETS[name])
             continue
+        family = ALL_FAMILIES.get(name)
+        if family is not None and family.kind == NONE and typed.partition(".")[2]:
+            typed = name  # trec_eval reads no parameter of a measure that takes none: map.5 prints map
         name, dot, spec, trec_syntax = _as_trec_spec(typed)
         families.append(name)
         named.add(name)
@@ -354,7 +379,7 @@ def requested_measures(specs: list[str], compat: int) -> list[Measure]:
     too_new = sorted(f for f in named if FAMILIES.get(f) is not None and FAMILIES[f].v10_only and compat == 9)
     if too_new:
         # trec_eval 9.0.8 has no such measure; all_trec under --compat 9 leaves them out as 9.0.8's does
-        raise MeasureError(f"{', '.join(too_new)} {'is a measure' if len(too_new) == 1 else 'are measures'} of "
+        raise IllegalMeasureError(f"{', '.join(too_new)} {'is a measure' if len(too_new) == 1 else 'are measures'} of "
                            "trec_eval 10.0, which 9.0.8 (irw trec-eval's default) does not have: add --compat 10")
     ordered = []
     for family in sorted(set(families), key=lambda f: FAMILY_ORDER.get(f, len(FAMILY_ORDER))):
@@ -460,7 +485,7 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
                 spelled = hint.split(" (", 1)[0].split(", ")[0]
                 trec = [m.trec_spec for m in parse(spelled)]
                 hint = f"did you mean {hint}" + (f" (trec_eval: {trec[0]})? " if len(trec) == 1 else "? ")
-            raise MeasureError(f"unknown measure {spec!r}; {hint or ''}irw trec-eval takes trec_eval names "
+            raise IllegalMeasureError(f"unknown measure {spec!r}; {hint or ''}irw trec-eval takes trec_eval names "
                                "(map, P.10, ndcg_cut.10) and ir_measures names (AP, P@10, nDCG@10); "
                                "`irw measures` lists both (a measure added with `irw measures add` is computed in "
                                "its warehouse: `irw eval -m NAME`)") from None
@@ -675,8 +700,17 @@ def _files_database(args: TrecEvalArgs, measures: list[Measure]) -> Iterator:
 
 
 def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
-    """Prints each run's block, in the order given, as trec_eval prints it for that run alone.
-    Every run is evaluated in one database by the same SQL at once (the run as one more column of
+    """Prints each run's block, in the order given, as trec_eval prints it for that run alone
+    (_print_runs); an error carries trec_eval's exit status (exit_status)."""
+    try:
+        _print_runs(argv, out, process_ends=process_ends)
+    except IrwError as exc:
+        exc.exit_code = exit_status(exc)
+        raise
+
+
+def _print_runs(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
+    """Every run is evaluated in one database by the same SQL at once (the run as one more column of
     every table), in groups of about evaluate.ROWS_PER_BATCH rows; nothing is printed unless every
     file is read and every run has a query to evaluate. process_ends: the caller exits the
     process right after (main(), from warehouse/__main__.py), so the one-shot database is left
@@ -694,6 +728,8 @@ def run(argv: list[str], out: TextIO, *, process_ends: bool = False) -> None:
     try:
         measures = requested_measures(args.measures, args.settings.compat)
         _require_format(measures, args.rel_format)
+    except MeasureArgumentError:
+        raise
     except MeasureError as exc:
         raise MeasureArgumentError.of_lines(exc.message_lines()) from None
     zscores: dict[str, list] = {}  # the -Z file's lines, read once (after the first group's checks)

@@ -102,9 +102,9 @@ def measure_params(measure: Measure) -> MeasureParams:
     gains: list[tuple] = []
     if kind == RAW and family in GAIN_FAMILIES:
         for pair in str(measure.param).split(",") if measure.param else []:
-            grade, _, gain = pair.partition("=")
+            grade, equals, gain = pair.partition("=")
             try:
-                if grade == "p":  # rbp.p=0.95; the other gain measures skip it, as trec_eval 10.0 does
+                if grade == "p" and equals:  # rbp.p=0.95; the other gain measures skip it, as trec_eval 10.0 does
                     if family == "rbp":
                         x = float(gain)
                     continue
