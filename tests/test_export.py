@@ -397,6 +397,29 @@ def test_a_full_disk_is_said_and_leaves_nothing(dl19, small_disk):
     assert list(disk.iterdir()) == []
 
 
+
+def test_a_mount_point_is_refused_before_anything_is_written(dl19, small_disk):
+    """A walk exported into an empty mounted volume: `cannot put the export in place at m: Device or
+    resource busy` after the whole export was written, as the finished export is renamed onto DIR."""
+    disk = small_disk("4m")
+    result = Cli(dl19)("export", disk)
+    assert result.exit_code == 1 and result.stderr == (
+        f"Error: cannot export to {disk}: it is a mount point, which the finished export cannot be renamed onto; "
+        f"name a new folder inside it ({disk / 'export'})\n")
+    assert list(disk.iterdir()) == [] and not list(disk.parent.glob(".*irw-export*"))
+    assert Cli(dl19)("export", disk / "export").exit_code == 0
+
+
+def test_an_export_s_qrels_folder_names_the_set_it_holds_on_spark(tmp_path):
+    """A walk evaluated an export on Spark with qrels/qrels_set=dl21 and was told of qrels
+    `qrels_set=dl21`, where run folders were read as their runs' names."""
+    from warehouse.engines.spark import qrels_set_name
+
+    assert qrels_set_name(tmp_path / "qrels" / partition_folder("qrels_set", "dl21")) == "dl21"
+    odd = 'dl21 "b" 50%/x.v2'
+    assert qrels_set_name(str(tmp_path / "qrels" / partition_folder("qrels_set", odd)) + "/") == odd
+    assert qrels_set_name(tmp_path / "qrels.dl21-passage.txt") == "qrels.dl21-passage"
+
 # -- PostgreSQL ------------------------------------------------------------------------------------
 
 def _sorted_maps(value):

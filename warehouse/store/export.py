@@ -213,6 +213,10 @@ def _check_target(target: Path, replace: bool, db) -> set[str] | None:
         return None
     if not target.is_dir():
         raise OutputError(f"cannot export to {target}: it is a file, not a folder; name a new folder")
+    if os.path.ismount(target):
+        # the export is renamed into place whole, and a mount point cannot be renamed over (EBUSY)
+        raise OutputError(f"cannot export to {target}: it is a mount point, which the finished export cannot be "
+                          f"renamed onto; name a new folder inside it ({target / 'export'})")
     if not any(target.iterdir()):
         return None
     listed = _exported_files(target)
