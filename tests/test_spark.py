@@ -613,6 +613,14 @@ def test_a_bad_master_is_named_before_spark_starts_and_java_only_when_missing(mo
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))  # no java on it
     assert "needs a Java 17 runtime" in on_spark._java_hint()
+    # a JAVA_HOME without bin/java (a walk: spark-class's "No such file or directory" and nothing of Java)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "nonexistent"))
+    assert on_spark._java_hint() == (f"; JAVA_HOME is {tmp_path / 'nonexistent'}, which holds no bin/java: Spark 4 "
+                                     "needs a Java 17 runtime (java on PATH or JAVA_HOME), e.g. Debian's "
+                                     "openjdk-17-jre-headless; set JAVA_HOME to its folder")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "java").write_text("#!/bin/sh\n")
+    (tmp_path / "bin" / "java").chmod(0o755)
     monkeypatch.setenv("JAVA_HOME", str(tmp_path))
     assert "Java" not in on_spark._java_hint()
 

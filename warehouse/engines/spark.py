@@ -750,9 +750,17 @@ def qrels_set_name(qrels) -> str:
     DataFrame or a pattern."""
     from warehouse.ingestion.files import display_name
 
+    from urllib.parse import unquote
+
     if _is_frame(qrels) or _is_pattern(os.fspath(qrels)):
         return QRELS_SET_NAME
-    return display_name(Path(_local(os.fspath(qrels)).rstrip("/"))) or QRELS_SET_NAME
+    path = Path(_local(os.fspath(qrels)).rstrip("/"))
+    key, is_partition, value = path.name.partition("=")
+    if is_partition and key == "qrels_set" and value:
+        # a partition folder of `irw export` (qrels/qrels_set=dl21): the set's name, unescaped as a
+        # run's partition folder is read (run=BM25.dl21 names BM25.dl21)
+        return unquote(value)
+    return display_name(path) or QRELS_SET_NAME
 
 
 def load_qrels(db: SparkDatabase, qrels, name: str = QRELS_SET_NAME) -> None:
@@ -1110,12 +1118,19 @@ def check_master(master: str) -> None:
 
 
 def _java_hint() -> str:
-    """What to say of a Spark that did not start: that it needs Java, only where there is none."""
+    """What to say of a Spark that did not start: that it needs Java, where there is none (a
+    JAVA_HOME without bin/java, which spark-class runs before any java on PATH, included)."""
     import shutil
 
-    if shutil.which("java") or os.environ.get("JAVA_HOME"):
+    needs = "Spark 4 needs a Java 17 runtime (java on PATH or JAVA_HOME), e.g. Debian's openjdk-17-jre-headless"
+    java_home = os.environ.get("JAVA_HOME")
+    if java_home:
+        if not os.access(os.path.join(java_home, "bin", "java"), os.X_OK):
+            return f"; JAVA_HOME is {java_home}, which holds no bin/java: {needs}; set JAVA_HOME to its folder"
         return "; Spark's output above says why"
-    return "; Spark 4 needs a Java 17 runtime (java on PATH or JAVA_HOME), e.g. Debian's openjdk-17-jre-headless"
+    if shutil.which("java"):
+        return "; Spark's output above says why"
+    return f"; {needs}"
 
 
 def session(master: str | None = None, app_name: str = "irw"):
