@@ -49,6 +49,11 @@ def test_all_trec_prints_the_measures_of_its_trec_eval_version(dl19, conformance
     assert result.exit_code == 0, result.stderr
     expected = conformance / "dl19-passage" / f"expected_run.dl19.BM25.all_trec.q.v{version}.txt"
     assert eval_lines(result.stdout) == eval_lines(expected.read_text())
+    # in trec_eval's order too: the per-query lines, then the summary opening with runid (a walk:
+    # irw eval printed runid first, above the per-query lines), the run's stored name for its tag
+    in_order = [line.replace("\trank", "\tBM25") if line.startswith("runid ") else line
+                for line in expected.read_text().splitlines() if not line.startswith("relstring ")]
+    assert result.stdout.splitlines() == in_order
     v10_only = [line for line in result.stdout.splitlines() if line.startswith(("rbp ", "rbp_resid ", "unj_"))]
     assert len(v10_only) == (220 if version == 10 else 0)
 

@@ -132,17 +132,18 @@ def trec_line(name: str, qid: str, value: Any, integer: bool = False) -> str:
 
 
 def render_trec(evaluation, per_query: bool) -> str:
-    """trec_eval-style lines for an Evaluation: per-query lines (-q), then the summary per run."""
+    """trec_eval-style lines for an Evaluation: per-query lines (-q), then the summary per run,
+    opening with runid as trec_eval's summary does."""
     measures = {m.name: m for m in evaluation.measures}
     names = {m.name: m.trec_name_at(evaluation.settings.level) for m in evaluation.measures}
     out = []
     for run in dict.fromkeys(row[0] for row in evaluation.summary.rows):
-        out.append(trec_line("runid", "all", run))
         if per_query and evaluation.per_query is not None:
             for r, query, measure, value in evaluation.per_query_shown():
                 m = measures[measure]
                 if r == run and m.family.per_query:
                     out.append(trec_line(names[measure], query, value, m.is_count))
+        out.append(trec_line("runid", "all", run))
         for r, measure, value, _micro, _count in evaluation.summary.rows:
             m = measures[measure]
             if r == run:
