@@ -84,4 +84,5 @@ def test_too_few_permutations_are_refused_by_the_command(few):
     refused = few("compare", "-m", "AP", "--qrels", "q3", "--permutations", "10")
     assert refused.exit_code == 2
     assert refused.stderr == ("Error: --permutations 10 gives no p below 1/11 = 0.09091, above alpha 0.05, so no pair "
-                              "could be significant: give at least 19 (the default is 10,000)\n")
+                              "could be significant (a p equal to alpha is not): give at least 20 (the default is "
+                              "10,000)\n")

@@ -90,13 +90,16 @@ class StatsSettings:
             raise SettingError("alpha", f"must be between 0 and 1, not {self.alpha}")
         if self.permutations < 1:
             raise SettingError("permutations", f"must be at least 1, not {self.permutations}")
-        if self.test != "ttest" and 1 / (self.permutations + 1) > self.alpha:
+        if self.test != "ttest" and 1 / (self.permutations + 1) >= self.alpha:
             # p counts the observed arrangement, so it is never below 1 / (permutations + 1); an
-            # enumerated pattern set is smaller still: no pair could be significant, silently
-            least = math.ceil(1 / self.alpha - 1)
+            # enumerated pattern set is smaller still; a pair is significant when p is below alpha
+            # (equal is not): no pair could be, silently
+            least = math.floor(1 / self.alpha)  # permutations + 1 > 1 / alpha
+            floor = 1 / (self.permutations + 1)
+            where = "alpha" if floor == self.alpha else "above alpha"
             raise SettingError("permutations", f"{self.permutations:,} gives no p below 1/{self.permutations + 1:,} = "
-                               f"{1 / (self.permutations + 1):.4g}, above alpha {self.alpha:g}, so no pair could be "
-                               f"significant: give at least {least:,} (the default is 10,000)")
+                               f"{floor:.4g}, {where} {self.alpha:g}, so no pair could be significant (a p equal to "
+                               f"alpha is not): give at least {least:,} (the default is 10,000)")
         if self.seed < 0:
             raise SettingError("seed", f"must be 0 or more, not {self.seed}")
 
