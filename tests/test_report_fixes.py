@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -122,6 +123,28 @@ def test_the_leaderboard_caption_counts_each_runs_own_queries(dl19_half, conform
     assert same.exit_code == 0, same.stderr
     assert "Mean AP over 43 queries of qrels dl19. A superscript letter" in " ".join(same.stdout.split())
 
+
+
+def test_a_comparison_s_paper_table_shows_each_run_s_own_mean_in_any_order(dl19_half, conformance):
+    """A walk: `irw compare BM25 PART REP_LLAMA -f markdown` printed each run's mean over the queries
+    of the first pair it was in (REP_LLAMA 0.6969 beside a run of 20 queries, 0.7384 named first):
+    the same runs in another order printed other numbers. Each mean is its run's own, irw eval's."""
+    dl19_half("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.REP_LLAMA.txt", "--name", "full")
+    means = {row["run"]: row["AP"] for row in rows_of(dl19_half("eval", "bm25", "half", "full", "-m", "AP",
+                                                                 "--format", "csv"))}
+    for order in (["bm25", "half", "full"], ["full", "half", "bm25"], ["half", "full", "bm25"]):
+        result = dl19_half("compare", *order, "-m", "AP", "--format", "markdown")
+        assert result.exit_code == 0, result.stderr
+        rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in result.stdout.splitlines()
+                if line.startswith("| ")]
+        cells = {row[1]: re.search(r"\d\.\d{4}", row[2]).group(0) for row in rows if row[1] in means}
+        assert cells == {run: f"{float(value):.4f}" for run, value in means.items()}, (order, result.stdout)
+        assert "Mean AP over each run's own queries (21-43 queries; each test over the 21-43 queries both runs " \
+               "have) of qrels dl19." in " ".join(result.stdout.split())
+    # runs of the same queries: the tests' means, as before
+    same = dl19_half("compare", "bm25", "full", "-m", "AP", "--format", "markdown")
+    assert "Mean AP over 43 queries of qrels dl19. A superscript letter" in \
+        " ".join(same.stdout.split()), same.stdout
 
 def test_the_history_follows_one_measure_and_says_so_when_given_several(covid):
     """`report history -m nDCG@10 -m AP` charted AP, the last, where every other report takes the

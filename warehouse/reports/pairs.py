@@ -240,6 +240,9 @@ class Comparison(PaperTables, Tabular):
     rows: list[PairRow]
     tested: int
     selection: Any = None  # the runs chosen (catalog.RunSelection), and those left out
+    # (run, measure) -> (its mean, its queries) over the run's own queries, read where a pair was
+    # tested over fewer queries than one of its runs has (the paper table's means; else the tests')
+    own_means: dict = field(default_factory=dict)
 
     def table(self) -> Table:
         columns = ["measure", "run", "baseline", "queries", "run_mean", "baseline_mean", "diff", "ci_low",
@@ -365,6 +368,14 @@ def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measure
     scope = load_scope(wh, qrels, measures, names, settings or Settings(), summary=False)
     comparison = compare_scope(scope, names, baseline, stats or StatsSettings(), values=values)
     comparison.selection = selection
+    if any(not row.same_queries for row in comparison.rows if row.result is not None):
+        # a test's means are over the queries its two runs share, so a run's would be that of the
+        # first pair it is in, and a paper table's cell would change with the order the runs are
+        # named (a walk: REP_LLAMA 0.6969 beside a run of 20 queries, 0.7384 named first)
+        tested = [m for m in scope.measures if testable(m)]
+        summary = wh.evaluate(names, qrels, tested, settings=scope.settings).summary
+        comparison.own_means = {(run, measure): (value, queries)
+                                for run, measure, value, _micro, queries in summary.rows}
     return comparison
 
 

@@ -50,8 +50,16 @@ def from_comparison(comparison, higher_is_better) -> PaperTable:
     if comparison.baseline is not None:
         runs = [comparison.baseline] + [r for r in runs if r != comparison.baseline]
     means: dict[tuple[str, str], float] = {}
+    run_queries: dict[str, int] | None = None
+    if comparison.own_means:
+        # a pair over fewer queries than its runs have: each run's mean over its own queries, as a
+        # leaderboard's, whatever the pairs it is in (the caption says both counts)
+        means = {key: value for key, (value, _queries) in comparison.own_means.items() if value is not None}
+        run_queries = {}
+        for (run, _measure), (_value, queries) in comparison.own_means.items():
+            run_queries[run] = max(run_queries.get(run, 0), queries)
     for row in comparison.rows:
-        if row.result is not None and row.result.n > 0:
+        if row.result is not None and row.result.n > 0 and run_queries is None:
             means.setdefault((row.run, row.measure.name), row.result.mean_a)
             means.setdefault((row.baseline, row.measure.name), row.result.mean_b)
     # a measure that is not a mean over queries is not tested, so the comparison holds no value of it:
@@ -62,7 +70,7 @@ def from_comparison(comparison, higher_is_better) -> PaperTable:
     left_out = (f" {', '.join(untested)} {'is not a mean' if one else 'are not means'} over queries, so not "
                 f"compared (an evaluation gives {'its' if one else 'their'} values)." if untested else "")
     return build(runs, tested, means, comparison.rows, comparison.baseline, comparison.qrels,
-                 comparison.stats, comparison.tested, higher_is_better, left_out=left_out)
+                 comparison.stats, comparison.tested, higher_is_better, run_queries, left_out=left_out)
 
 
 def from_leaderboard(board, higher_is_better) -> PaperTable:
