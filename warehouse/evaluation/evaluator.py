@@ -218,9 +218,9 @@ class Evaluation(Tabular):
     # (run, query) of the qrels queries -c evaluated for a run that lacks them (read with per_query)
     queries_not_in_run: frozenset = frozenset()
     grades: tuple[int, int] | None = None  # the qrels set's lowest and highest grade (None: no judgment)
-    # run -> how many of its retrieved documents the qrels judge, read in a warehouse only (a
+    # the runs none of whose retrieved documents the qrels judge, read in a warehouse only (a
     # one-shot evaluation, irw trec-eval, prints trec_eval's output and no note)
-    judged_retrieved: dict[str, int] = field(default_factory=dict)
+    judging_none_retrieved: frozenset[str] = frozenset()
     # the runs none of whose queries the qrels judge: no values, or under -c only the zeros of queries
     # the run lacks (trec_eval refuses such a run either way)
     no_query_judged: frozenset[str] = frozenset()
@@ -266,7 +266,7 @@ class Evaluation(Tabular):
                     reads = "reads" if len(gains) == 1 else "read"
                     note += f" ({_few(gains)} {reads} the grades as gains, not the level)"
                 notes.append(note)
-        unjudged = {run for run, documents in self.judged_retrieved.items() if not documents}
+        unjudged = self.judging_none_retrieved
         queries: dict[str, int] = {}  # the queries each was evaluated on, as wide() counts them
         for run, _measure, _value, _micro, count in self.summary.rows:
             if run in unjudged:
@@ -650,11 +650,11 @@ class Evaluator:
             if per_query and s.complete else frozenset()
         # for irw eval's note on runs of another collection: one statement for every run; a one-shot
         # evaluation (irw trec-eval) spares it, printing no note
-        judged = {run: int(documents) for run, documents in self.db.run_file(
-            "eval/judged_retrieved.sql", {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id}).fetchall()} \
-            if self.db.keeps_scores else {}
+        unjudged = frozenset(run for (run,) in self.db.run_file(
+            "eval/runs_judging_none_retrieved.sql", {"run_ids": list(run_ids.values()), "qrels_set_id": qrels_id})
+            .fetchall()) if self.db.keeps_scores else frozenset()
         return Evaluation(qrels, s, measures, summary, detail, ignored, norel, queries_not_in_run=absent,
-                          grades=None if highest is None else (int(lowest), int(highest)), judged_retrieved=judged,
+                          grades=None if highest is None else (int(lowest), int(highest)), judging_none_retrieved=unjudged,
                           no_query_judged=frozenset(judging_none), unanswered_queries=unanswered)
 
 
