@@ -233,6 +233,29 @@ def test_migrating_to_013_adds_ranked_judged_and_user_measures_and_keeps_the_sco
         assert wh.evaluate("a", "q", ["hits"]).value("a", "hits") == 2
 
 
+
+def test_migrating_to_023_names_the_setf_keys_012_renamed_as_the_registry_does(db_path, tmp_path):
+    """An upgrade walk: 012 renamed a stored SetF(beta=0.5) (set_F.0.25's values) to
+    SetF(beta=0.25) and left its measures row saying set_F (trec_eval's set_F.1) and the textbook
+    beta; `irw sql` and an export named another measure beside the right values."""
+    from warehouse.evaluation.evaluator import measure_params
+    from warehouse.evaluation.measures import parse
+
+    with warehouse.open(db_path) as wh:
+        wh.ingest_qrels(write_file(tmp_path, "q.qrels", "q1 0 d1 2\nq1 0 d3 0\nq2 0 d1 1\n"), "q")
+        wh.ingest_run(write_file(tmp_path, "a.run", run_text(RUN_ROWS, tag="a")))
+        wh.evaluate("a", "q", ["SetF(beta=0.25)", "SetF", "SetF(beta=2)", "AP"])
+        fresh = wh.db.fetchall("select measure, trec_name, description from measures order by measure")
+        # back to schema 22 with 012's rows: the old trec_eval name and description
+        wh.db.execute("update measures set trec_name = 'set_F', description = 'textbook beta' "
+                      "where measure like 'SetF%'")
+        wh.db.execute("delete from irw_schema where version >= 23")
+    with warehouse.open(db_path) as wh:
+        assert wh.db.schema_version() >= 23
+        assert wh.db.fetchall("select measure, trec_name, description from measures order by measure") == fresh
+    assert ("SetF(beta=0.25)", "set_F_0.25", measure_params(parse("SetF(beta=0.25)")[0]).row[10]) in fresh
+    assert ("SetF(beta=2)", "set_F_2", measure_params(parse("SetF(beta=2)")[0]).row[10]) in fresh
+
 def test_a_command_that_upgrades_a_warehouse_says_so_once(db_path, tmp_path):
     """An upgrade is said on stderr (whoever shares the file on an older irw can no longer open
     it), by the command that made it, and by no later one."""
