@@ -711,10 +711,14 @@ def sql(
 def migrate(db: DbOption = DEFAULT_DB, fmt: FormatOption = OutputFormat.table) -> None:
     """Upgrade a warehouse made by an older irw (commands that write do it too); list its migrations.
 
-    On a PostgreSQL server it also creates the schema in an empty database."""
+    On a PostgreSQL server it also creates the schema in an empty database. An upgrade is one way: an
+    older irw cannot open the warehouse after it, so copy the file (or pg_dump the database) first if
+    one still needs it."""
     from warehouse.engines import on_server
 
     with reported_errors(), Warehouse(db, create=on_server(db)) as wh:
+        if not wh.db.upgraded and not wh.db.created:
+            err(f"# {wh.db.path} is at schema {wh.db.schema_version()}, this irw's: nothing to migrate")
         emit(wh.migrations(), fmt)
 
 

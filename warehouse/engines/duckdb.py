@@ -875,7 +875,9 @@ class Database(Statements):
 
         message = (f"{self.path} has schema version {current} and needs migrating to {latest}; "
                    f"upgrade it with `irw migrate --db {shlex.quote(self.path)}` (commands that write, such as "
-                   "`irw eval` and `irw ingest`, upgrade it too)")
+                   "`irw eval` and `irw ingest`, upgrade it too); an older irw cannot open it then, so copy the "
+                   f"file first (`cp {shlex.quote(self.path)} {shlex.quote(self.path + f'.schema{current}')}`) if "
+                   "one still needs it")
         folder = os.path.dirname(os.path.abspath(self.path))
         if not (os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)):
             # a migration rewrites the file beside itself: a copy of it is what such a user can upgrade

@@ -1061,7 +1061,8 @@ class PostgresDatabase(Statements):
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         return (f"{self.path} has schema version {current} and lacks migration"
                 f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of this irw; upgrade it with "
-                "`irw migrate --db URL` through the role that owns its tables")
+                "`irw migrate --db URL` through the role that owns its tables (an older irw cannot open it then: "
+                "everyone who shares it upgrades irw, and a pg_dump first keeps a copy)")
 
     def _make_schema_table(self) -> None:
         """irw_schema, in a statement of its own, so that there is a table for lock_migrations to
