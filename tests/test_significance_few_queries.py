@@ -86,3 +86,16 @@ def test_too_few_permutations_are_refused_by_the_command(few):
     assert refused.stderr == ("Error: --permutations 10 gives no p below 1/11 = 0.09091, above alpha 0.05, so no pair "
                               "could be significant (a p equal to alpha is not): give at least 20 (the default is "
                               "10,000)\n")
+
+
+@pytest.mark.parametrize("test", ["ttest", "bootstrap"])
+def test_pairs_over_one_query_the_test_leaves_out_are_named(few, test):
+    """A walk: under the t-test (and the bootstrap) a pair over one shared query had a blank p and
+    nothing said on stderr; the randomization test's exact p over one query, 1, stands untold."""
+    compared = few("compare", "BM25", "REP_LLAMA", "-m", "AP", "--qrels", "q1", "--test", test, "-f", "csv")
+    assert compared.exit_code == 0, compared.stderr
+    name = {"ttest": "t-test", "bootstrap": "bootstrap"}[test]
+    assert f"# not tested (one shared query; the {name} needs two): AP of REP_LLAMA vs BM25" in \
+        compared.stderr.splitlines(), compared.stderr
+    exact = few("compare", "BM25", "REP_LLAMA", "-m", "AP", "--qrels", "q1", "-f", "csv")
+    assert "one shared query" not in exact.stderr and exact.stdout.splitlines()[1].split(",")[9] == "1.0"

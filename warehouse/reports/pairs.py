@@ -11,8 +11,8 @@ from warehouse.store import catalog
 from warehouse.errors import UsageError
 from warehouse.evaluation.evaluator import Settings
 from warehouse.evaluation.measures import Measure
-from warehouse.evaluation.stats import (CORRECTIONS, METHOD, Family, PairedResult, StatsSettings, optimistic_marks,
-                                        optimistic_said, paired_comparisons, unreachable_said)
+from warehouse.evaluation.stats import (CORRECTIONS, METHOD, TESTS_SHORT, Family, PairedResult, StatsSettings,
+                                        optimistic_marks, optimistic_said, paired_comparisons, unreachable_said)
 from warehouse.formats.cells import listed_name, said_name
 from warehouse.formats.escaping import shown
 from warehouse.formats.table import Table, Tabular
@@ -298,6 +298,14 @@ class Comparison(PaperTables, Tabular):
         untested = sorted({row.measure.name for row in self.rows if row.result is None})
         if untested:
             lines.append(f"not tested (not a mean over queries): {', '.join(untested)}")
+        one_query = list(dict.fromkeys(f"{row.measure.name} of {row.run} vs {row.baseline}" for row in self.rows
+                                       if row.result is not None and row.result.n == 1 and missing(row.result.p_value)
+                                       and math.isfinite(row.result.mean_a) and math.isfinite(row.result.mean_b)))
+        if one_query:
+            # the t-test and the bootstrap test no pair over one query (stats.paired_comparisons): its
+            # p was blank with nothing said (a walk)
+            shown = ", ".join(one_query[:5]) + (f" and {len(one_query) - 5} more" if len(one_query) > 5 else "")
+            lines.append(f"not tested (one shared query; the {TESTS_SHORT[self.stats.test]} needs two): {shown}")
         if optimistic := optimistic_marks(self.rows, self.stats):
             lines.append(optimistic_said(optimistic, self.stats))
         if unreachable := unreachable_said(self.tested, self.stats):
