@@ -106,7 +106,7 @@ def test_trec_eval_refuses_a_bomb_writing_nothing_to_tmpdir(tmp_path, suffix):
     temp = tmp_path / "tmp"
     temp.mkdir()
     status, stderr, most = _irw_watching_tmpdir(["trec-eval", qrels, bomb], temp)
-    assert status == 1 and stderr.startswith(f"Error: {bomb}:{FIRST['run']}\n"), stderr[:500]
+    assert status == 2 and stderr.startswith(f"Error: {bomb}:{FIRST['run']}\n"), stderr[:500]
     assert most < TMPDIR_BOUND, f"{most:,} bytes in $TMPDIR"
     assert list(temp.iterdir()) == []
 

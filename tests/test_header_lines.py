@@ -63,7 +63,7 @@ def test_trec_eval_refuses_the_header_and_its_hint_gives_trec_eval_numbers(beir,
     run = folder / RUN
     status = subprocess.run([sys.executable, "-m", "warehouse", "trec-eval", "-q", "-m", "all_trec", str(beir), str(run)], capture_output=True,
                             text=True, cwd=tmp_path)
-    assert status.returncode == 1 and status.stdout == ""
+    assert status.returncode == 2 and status.stdout == ""
     assert status.stderr.startswith(f"Error: {beir}:1: `query-id corpus-id score` is a header line")
     subprocess.run(_hint(status.stderr.strip()), shell=True, check=True, cwd=tmp_path)
     out = io.StringIO()
@@ -93,7 +93,7 @@ def test_beir_qrels_given_as_a_run_say_they_are_qrels(beir, irw, conformance, tm
     assert "is a header line" in irw("ingest", "qrels", str(beir)).stderr
     run = conformance / "multi-collection" / RUN
     status = subprocess.run([sys.executable, "-m", "warehouse", "trec-eval", str(run), str(beir)], capture_output=True, text=True)
-    assert status.returncode == 1
+    assert status.returncode == 2
     assert "did you swap QRELS and RUN?" in status.stderr
 
 

@@ -486,12 +486,12 @@ def test_trec_eval_refuses_a_control_byte_with_its_line(case, tmp_path, irw):
     qrels = write_file(tmp_path, "q.txt", qrels_text())
     run = write_file(tmp_path, "r.txt", LF_RUN + bad)
     result = irw("trec-eval", qrels, run, db=False)
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 2 and result.stdout == ""
     reason = {"soh": "the control character U+0001", "lone cr": "a carriage return (CR) inside the line"}[case]
     assert result.stderr.startswith(f"Error: {run}:5: {reason}"), result.stderr
     qrels_bad = write_file(tmp_path, "q.bad.txt", qrels_text() + "q3 0 d1 1\x01\n")
     result = irw("trec-eval", qrels_bad, write_file(tmp_path, "r2.txt", LF_RUN), db=False)
-    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {qrels_bad}:5: the control character U+0001")
+    assert result.exit_code == 2 and result.stderr.startswith(f"Error: {qrels_bad}:5: the control character U+0001")
 
 
 def test_other_control_bytes_are_kept_as_data(tmp_path, irw, db_path):
@@ -549,7 +549,7 @@ def test_a_file_name_that_is_not_utf8_gets_a_clear_error(seeded_db, tmp_path):
     for args in (["ingest", "run", name, "--db", os.fsencode(seeded_db)],
                  ["trec-eval", os.fsencode(write_file(tmp_path, "q.txt", qrels_text())), name]):
         done = subprocess.run([sys.executable, "-m", "warehouse", *args], capture_output=True)
-        assert done.returncode == 1, done.stderr
+        assert done.returncode == (2 if args[0] == "trec-eval" else 1), done.stderr
         first = done.stderr.decode().splitlines()[0]
         assert first == (f"Error: {tmp_path}/r\\xe9sultat.run: the file name is not valid UTF-8, which irw "
                          "cannot pass to DuckDB; rename the file (or link it under a UTF-8 name)"), first
@@ -611,7 +611,8 @@ def test_an_input_that_is_not_a_readable_file_says_what_it_is(command, kind, see
             "trec-eval qrels": ["trec-eval", path, good_run],
             "trec-eval run": ["trec-eval", good_qrels, path]}[command]
     result = irw(*args, db=command.startswith("ingest"))
-    assert result.exit_code == 1, result.output
+    # a bad file: ingest's 1; irw trec-eval's 2, trec_eval's "Quit in file"
+    assert result.exit_code == (2 if command.startswith("trec-eval") else 1), result.output
     assert result.stderr.splitlines() == [f"Error: {path}: {reason}" + (
         ": irw reads an input file twice (to hash it, then to load it); save the data to a file first"
         if "regular file" in reason else "")], result.stderr
@@ -652,13 +653,13 @@ def test_a_run_file_given_as_qrels_is_named_first(seeded_db, tmp_path, irw):
 def test_trec_eval_with_qrels_and_run_swapped_asks(tmp_path, irw):
     qrels, run = write_file(tmp_path, "qrels.txt", qrels_text()), write_file(tmp_path, "run.txt", LF_RUN)
     result = irw("trec-eval", run, qrels, db=False)
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.splitlines()[0] == (f"Error: {run}: looks like a run file (6 fields: qid Q0 docid rank "
                                              "score tag), not qrels; did you swap QRELS and RUN? "
                                              "(irw trec-eval QRELS_FILE RUN_FILE)")
     # the converse: the qrels file is right, the run is a qrels file
     result = irw("trec-eval", qrels, qrels, db=False)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == (f"Error: {qrels}: looks like a qrels file (4 fields: qid iter docid "
                                              "grade), not a run; did you swap QRELS and RUN? "
                                              "(irw trec-eval QRELS_FILE RUN_FILE)")
@@ -668,7 +669,7 @@ def test_trec_eval_with_the_real_dl19_files_swapped(conformance, irw):
     dl19 = conformance / "dl19-passage"
     run, qrels = dl19 / "runs" / "run.dl19.BM25.txt", dl19 / "qrels.dl19-passage.txt"
     result = irw("trec-eval", "-m", "map", run, qrels, db=False)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.splitlines()[0].startswith(f"Error: {run}: looks like a run file (6 fields")
     assert "did you swap QRELS and RUN?" in result.stderr.splitlines()[0]
 

@@ -68,7 +68,7 @@ def test_a_late_short_line_is_refused_at_its_line_by_trec_eval(tmp_path):
     temp = tmp_path / "tmp"
     temp.mkdir()
     status, stderr, most = _irw_watching_tmpdir(["trec-eval", qrels, run], temp, env={**LIMITS, "TMPDIR": str(temp)})
-    assert status == 1 and stderr.startswith(f"Error: {run}{first}\n"), stderr[:500]
+    assert status == 2 and stderr.startswith(f"Error: {run}{first}\n"), stderr[:500]
     assert stderr.endswith(REST_UNREAD), stderr[-300:]
     assert most < TMPDIR_BOUND, f"{most:,} bytes in $TMPDIR"
 

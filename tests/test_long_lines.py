@@ -89,7 +89,7 @@ def test_one_long_line_and_one_in_the_middle(db_path, tmp_path):
     run = tmp_path / "run.txt.gz"
     run.write_bytes(_compress(head + _line(["q1", "Q0", "d", "9", "0.5", "tagA"], BIG), ".gz"))
     result = Cli(db_path)("trec-eval", qrels, run, db=False)
-    assert result.exit_code == 1 and f"{run}:{_lines(head.decode()) + 1}: {MESSAGE}" in result.stderr
+    assert result.exit_code == 2 and f"{run}:{_lines(head.decode()) + 1}: {MESSAGE}" in result.stderr
 
 
 def test_a_line_of_the_limit_is_stored(wh, tmp_path):

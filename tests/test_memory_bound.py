@@ -130,7 +130,7 @@ def test_trec_eval_spills_nowhere_it_leaves(tmp_path):
     done = subprocess.run([sys.executable, "-m", "warehouse", "trec-eval", str(qrels), str(bomb)], cwd=work,
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(ROOT), "IRW_MEMORY_LIMIT": LIMIT, "TMPDIR": str(temp)})
-    assert done.returncode == 1 and "duplicate document d1 for query q1" in done.stderr
+    assert done.returncode == 2 and "duplicate document d1 for query q1" in done.stderr  # a bad file: trec_eval's 2
     assert sorted(p.name for p in work.iterdir()) == ["bomb.run.gz", "q.txt"] and list(temp.iterdir()) == []
 
 

@@ -232,6 +232,6 @@ def test_trec_eval_says_where_a_users_own_measure_is_computed(conformance, tmp_p
     data = conformance / "dl19-passage"
     refused = Cli(tmp_path / "irw.duckdb")("trec-eval", "-m", "p5_g2", data / "qrels.dl19-passage.txt",
                                            data / "runs" / "run.dl19.BM25.txt", db=False)
-    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.exit_code == 1 and refused.stdout == ""  # trec_eval's "illegal measure"
     assert refused.stderr.endswith("`irw measures` lists both (a measure added with `irw measures add` is computed in "
                                    "its warehouse: `irw eval -m NAME`)\n"), refused.stderr

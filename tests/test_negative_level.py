@@ -34,7 +34,7 @@ def test_the_drop_in_refuses_a_level_below_0_and_prints_nothing(conformance, fla
                               str(folder / "qrels.dl19-passage.txt"), str(folder / "runs" / "run.dl19.BM25.txt")],
                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     level = flags[0].removeprefix("-l").removeprefix("--level_for_rel=") or flags[1]
-    assert (process.returncode, process.stdout) == (2, "")
+    assert (process.returncode, process.stdout) == (1, "")  # a value it does not take: a usage mistake
     assert process.stderr == f"Error: -l {WHY}{level}\n"
 
 

@@ -184,7 +184,7 @@ def test_trec_eval_takes_ir_measures_names_and_prints_trec_eval_s(conformance, t
         name, query, value = (f.strip() for f in line.split("\t"))
         assert oracle[(name, query)] == value
     typo = irw("trec-eval", "-m", "ndcg@10", *files, db=False)
-    assert typo.exit_code == 2  # a usage error, as an unknown option is
+    assert typo.exit_code == 1  # trec_eval's "illegal measure", as for an unknown option
     assert "did you mean nDCG@10 (trec_eval: ndcg_cut.10)?" in typo.stderr
     level = irw("trec-eval", "-m", "AP(rel=2)", *files, db=False)
     assert level.exit_code == 2 and "use -l 2 -m map" in level.stderr

@@ -215,5 +215,5 @@ def test_trec_eval_on_spark_refuses_a_missing_file_before_the_jvm_starts(dl19, n
     for argv, missing in ((["qrels.dl19-passage.txt", "nosuch.txt"], "nosuch.txt"),
                           (["nosuch-qrels.txt", "runs/run.dl19.BM25.txt"], "nosuch-qrels.txt")):
         result = irw("trec-eval", "--engine", "spark", "-m", "map", *argv)
-        assert result.exit_code == 1, result.stderr
+        assert result.exit_code == 2, result.stderr  # trec_eval's "Quit in file"
         assert result.stderr == f"Error: {dl19 / missing}: no such file or folder\n"
