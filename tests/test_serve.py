@@ -688,6 +688,36 @@ def test_a_console_statement_of_millions_of_rows_sends_its_first_ten_thousand(dl
     assert small == [{"x": 1}] and headers["x-rows-truncated"] == "false"
 
 
+
+def test_a_console_answer_holds_at_most_its_bytes_and_four_run_at_once(dl19_server):
+    """A security walk: `select repeat('x', 200000000) from range(3)`, three rows, took the server to
+    2.5 GB (the row cap counts no bytes), and 42 slow statements at once held every worker thread,
+    the index page taking 8.5 s. An answer holds its rows within SQL_MAX_BYTES (a first row larger
+    alone is refused), and a statement past SQL_AT_ONCE running is a 503 at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from warehouse.serve.access import SQL_AT_ONCE, SQL_MAX_BYTES
+
+    base = dl19_server["base"]
+    wide = quote("select range as i, repeat('x', 1000000) as s from range(100)")  # 100 MB of text
+    rows, headers = get_page(f"{base}/api/sql?q={wide}")
+    assert len(rows) == SQL_MAX_BYTES // 1_000_008 == 19 and [row["i"] for row in rows] == list(range(19))
+    assert headers["x-rows-truncated"] == "true" and headers["x-bytes-limit"] == "20000000"
+    status, _headers, html = get(f"{base}/sql?q={wide}")
+    assert status == 200 and "the first 19 rows (the statement has more, past the 20 MB an answer holds" in html
+    status, _headers, body = get(f"{base}/api/sql?q=" + quote("select repeat('x', 30000000) as s"))
+    assert status == 400 and "the query's first row alone holds about 30 MB, more than the 20 MB a console " \
+                             "answer holds; narrow it, or run it with `irw sql --db" in body, body[:300]
+
+    slow = f"{base}/api/sql?q=" + quote("select count(*) from range(1000000000000)")  # cut at --timeout 1
+    with ThreadPoolExecutor(SQL_AT_ONCE + 2) as pool:
+        answers = list(pool.map(lambda _: get(slow)[:3:2], range(SQL_AT_ONCE + 2)))
+        statuses = sorted(status for status, _body in answers)
+    assert statuses.count(504) >= 1 and statuses.count(503) >= 1 and set(statuses) <= {503, 504}, statuses
+    busy = next(body for status, body in answers if status == 503)
+    assert f"the SQL console runs {SQL_AT_ONCE} statements at a time, and as many are running" in busy
+    assert get_page(f"{base}/api/sql?q=" + quote("select 1 as x"))[0] == [{"x": 1}]  # the slots are given back
+
 def test_two_sandboxes_on_one_file_in_one_process_both_answer_and_stay_locked(tmp_path):
     """irw serve's requests each open the sandbox; two at once in one process share DuckDB's
     database instance, whose configuration the first locked (the second used to fail setting it)."""

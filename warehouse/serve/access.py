@@ -35,7 +35,6 @@ import shlex
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from warehouse.core import Warehouse
@@ -76,6 +75,28 @@ class QueryTimeout(IrwError):
 
 
 SQL_MAX_ROWS = 10_000  # rows of a console statement served; `irw sql` prints them all
+# the bytes of a console statement's rows served (their text, about what a page or CSV holds): a
+# walk's `select repeat('x', 200000000) from range(3)`, three rows, took the server to 2.5 GB
+SQL_MAX_BYTES = 20_000_000
+SQL_CHUNK_ROWS = 256  # rows read at a time, so that no more than the cap and a chunk are held
+# console statements run at once: each holds one of the server's worker threads for up to its
+# timeout, and a walk's 42 slow ones at once held every thread, the index page taking 8.5 s
+SQL_AT_ONCE = 4
+
+
+class ConsoleBusy(IrwError):
+    """SQL_AT_ONCE console statements are running: try again when one has ended."""
+
+
+class ResultTooLarge(IrwError):
+    """A console statement's first row alone is larger than SQL_MAX_BYTES."""
+
+
+def value_bytes(value) -> int:
+    """About the bytes a value takes on a page or in CSV: its text's length (8 for a number)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return 8
+    return len(value) if isinstance(value, (str, bytes)) else len(str(value))
 
 
 class WarehouseAccess:
@@ -88,6 +109,7 @@ class WarehouseAccess:
         self.in_process = not engines.on_server(target)
         self.busy_wait = busy_wait
         self.sql_timeout = sql_timeout
+        self._console_slots = threading.BoundedSemaphore(SQL_AT_ONCE)
         self._compute = threading.Lock()        # one pass that may store scores at a time
         self._gate = threading.Condition()      # DuckDB: readers together, or one writer alone
         self._readers = 0
@@ -273,14 +295,45 @@ class WarehouseAccess:
         """One read-only statement, as `irw sql` runs it (Warehouse.sql on the sandbox), cut after
         timeout seconds (the server's sql_timeout by default): QueryTimeout. Its first SQL_MAX_ROWS
         rows, and whether it had more: a statement of millions of rows ran within the timeout and
-        then took a minute and half a gigabyte to send, while every other request waited."""
+        then took a minute and half a gigabyte to send, while every other request waited. So are
+        its rows within SQL_MAX_BYTES; a first row larger than that alone is refused. At most
+        SQL_AT_ONCE statements run at once; one more is ConsoleBusy."""
+        from warehouse.store import adhoc
+
         timeout = self.sql_timeout if timeout is None else timeout
-        with self._session(False):
-            with self._open(False, console=True) as wh:
-                try:  # the library's timeout: DuckDB interrupted, PostgreSQL cancelled on the server
-                    table = wh.sql(query, timeout=timeout, max_rows=SQL_MAX_ROWS + 1)
-                    more = len(table.rows) > SQL_MAX_ROWS
-                    return (replace(table, rows=table.rows[:SQL_MAX_ROWS]) if more else table), more
-                except QueryTimeoutError:
-                    raise QueryTimeout(f"the query ran longer than {timeout:g} s and was cut; "
-                                       "narrow it (a WHERE, a LIMIT) or run it with `irw sql`") from None
+        if not self._console_slots.acquire(blocking=False):
+            raise ConsoleBusy(f"the SQL console runs {SQL_AT_ONCE} statements at a time, and as many are running: "
+                              "try again when one has ended, or run it with `irw sql`")
+        try:
+            with self._session(False):
+                with self._open(False, console=True) as wh:
+                    try:  # the library's timeout: DuckDB interrupted, PostgreSQL cancelled on the server
+                        with adhoc.stream(wh.db, query, None, timeout, chunk_rows=SQL_CHUNK_ROWS) as stream:
+                            return self._served_rows(stream, query)
+                    except QueryTimeoutError:
+                        raise QueryTimeout(f"the query ran longer than {timeout:g} s and was cut; "
+                                           "narrow it (a WHERE, a LIMIT) or run it with `irw sql`") from None
+        finally:
+            self._console_slots.release()
+
+    def _served_rows(self, stream, query: str) -> tuple[Table, bool]:
+        """The rows a console statement serves: its first SQL_MAX_ROWS, within SQL_MAX_BYTES."""
+        rows: list[tuple] = []
+        size, more = 0, False
+        for chunk in stream.chunks:
+            for row in chunk:
+                size += sum(value_bytes(value) for value in row)
+                if len(rows) == SQL_MAX_ROWS or size > SQL_MAX_BYTES:
+                    more = True
+                    break
+                rows.append(row)
+            if more:
+                break
+        if more and not rows:
+            raise ResultTooLarge(
+                f"the query's first row alone holds about {size / 1e6:,.0f} MB, more than the "
+                f"{SQL_MAX_BYTES / 1e6:,.0f} MB a console answer holds; narrow it, or run it with "
+                f"`{self.sql_command(query)}`")
+        table = Table(stream.columns, rows, stream.types)
+        table.arrow_types = stream.arrow_types
+        return table, more

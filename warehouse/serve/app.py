@@ -58,8 +58,8 @@ from warehouse.reports.scope import (COVERAGE_MEASURE, DEFAULT_MEASURES, WANTED_
 from warehouse.store import catalog
 from warehouse.formats.table import Table
 from warehouse.serve import paging
-from warehouse.serve.access import (SQL_MAX_ROWS, QueryTimeout, ScoresMissing, WarehouseAccess,
-                                    WarehouseBusy)
+from warehouse.serve.access import (SQL_MAX_BYTES, SQL_MAX_ROWS, ConsoleBusy, QueryTimeout, ScoresMissing,
+                                    WarehouseAccess, WarehouseBusy)
 
 # What every page may load: itself (its inline style, script and charts), and forms sent back here.
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
@@ -244,7 +244,7 @@ def may_store(qrels: str, specs: Sequence[str] | None) -> Callable[[Any], str] |
 # -- responses --------------------------------------------------------------------------------------
 
 def _status(exc: IrwError) -> int:
-    if isinstance(exc, (WarehouseBusy, ServerUnreachable)):
+    if isinstance(exc, (WarehouseBusy, ServerUnreachable, ConsoleBusy)):
         return 503
     if isinstance(exc, QueryTimeout):
         return 504
@@ -639,7 +639,8 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 return html(console(text, table=None, error=exc.message_lines(), csv_url=None, json_url=None),
                             _status(exc))
             # the first SQL_MAX_ROWS rows: the headers say so (and the page), `irw sql` gives them all
-            cut = {"X-Rows-Limit": str(SQL_MAX_ROWS), "X-Rows-Truncated": "true" if more else "false"}
+            cut = {"X-Rows-Limit": str(SQL_MAX_ROWS), "X-Bytes-Limit": str(SQL_MAX_BYTES),
+                   "X-Rows-Truncated": "true" if more else "false"}
             if kind == "csv":
                 return Response(formatting.render(table, "csv"), media_type="text/csv; charset=utf-8",
                                 headers={**HEADERS, **cut, "Content-Disposition": 'attachment; filename="query.csv"'})
@@ -647,6 +648,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 return Response(formatting.render(table, "json"), media_type="application/json",
                                 headers={**HEADERS, **cut})
             return html(console(text, table=table, error=None, more=more, max_rows=SQL_MAX_ROWS,
+                                max_bytes=f"{SQL_MAX_BYTES / 1e6:,.0f} MB",
                                 command=access.sql_command(text), how_to_run=access.how_to_run(),
                                 csv_url="/sql.csv" + query_string({"q": text}),
                                 json_url="/api/sql" + query_string({"q": text})))
