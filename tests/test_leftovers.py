@@ -117,6 +117,38 @@ def test_a_killed_ingest_spilling_to_disk_leaves_nothing(db_path, tmp_path):
     assert not spills.exists() or not list(spills.iterdir())
 
 
+
+def test_a_killed_irw_sql_spilling_to_disk_leaves_nothing_a_reading_command_keeps(seeded_db):
+    """A security walk: an `irw sql` killed mid-spill left 693 MB of DuckDB's files in W.tmp itself,
+    which no reading command removed. The sandbox spills into a folder of its process's, which the
+    next command removes once that process is gone, a reading one too."""
+    query = "select count(*) from (select range x, md5(range::varchar) r from range(20000000) order by r)"
+    proc = subprocess.Popen([sys.executable, "-m", "warehouse", "sql", "--timeout", "120", query, "--db",
+                             str(seeded_db)], cwd=ROOT, env={**os.environ, "IRW_MEMORY_LIMIT": "60MB"},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    spills = Path(str(seeded_db) + ".tmp")
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if any(p.is_file() for p in spills.glob("irw-*/*")):
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the query ended before it spilled"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert [p.name for p in spills.iterdir()] == [f"irw-{proc.pid}-" + p.name.rsplit("-", 1)[1]
+                                                  for p in spills.iterdir()]  # its own folder, nothing else
+    result = _irw("runs", "--db", seeded_db)
+    assert result.returncode == 0, result.stderr
+    assert not spills.exists() or not list(spills.iterdir())
+    result = _irw("sql", "select 1 as one", "--db", seeded_db)  # the sandbox's folder goes at exit
+    assert result.returncode == 0, result.stderr
+    assert not spills.exists() or not list(spills.iterdir())
+
 def _write(path: Path, text: str) -> Path:
     path.write_text(text)
     return path

@@ -23,6 +23,7 @@ would otherwise pay at start-up.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
@@ -509,7 +510,7 @@ class Database(Statements):
         try:
             if mode == "sandbox":
                 with output.FILE_OPENING:
-                    con = _connect_sandbox(target)
+                    con = _connect_sandbox(target, _sandbox_spill_folder(target) if self.path != MEMORY else None)
             else:
                 with output.FILE_OPENING:
                     con = _connect_settled(target, read_only=self.read_only)
@@ -1365,8 +1366,47 @@ def _connect_settled(target: str, **options: Any) -> duckdb.DuckDBPyConnection:
     raise AssertionError("unreachable")
 
 
-def _connect_sandbox(target: str) -> duckdb.DuckDBPyConnection:
-    con = _connect_settled(target, read_only=True, config=SANDBOX_CONFIG)
+# this process's folder in FILE.tmp for the sandbox's spill files, one per warehouse file
+_SANDBOX_SPILLS: dict[str, Path] = {}
+_SANDBOX_SPILLS_GUARD = threading.Lock()
+
+
+def _sandbox_spill_folder(target: str) -> Path | None:
+    """This process's folder in FILE.tmp for the sandbox's spill files (warehouse/leftovers.py:
+    removed at exit, or after a kill by the next command that opens the file, a reading one too),
+    what killed commands left there removed first. One for every sandbox of the process on the
+    file: DuckDB refuses a second connection whose configuration differs, and the folder is set
+    as the connection opens (the sandbox may not change temp_directory after). None when FILE.tmp
+    cannot be made: DuckDB then spills into FILE.tmp itself."""
+    parent = Path(target + ".tmp")
+    with _SANDBOX_SPILLS_GUARD:
+        folder = _SANDBOX_SPILLS.get(str(parent))
+        if folder is not None and folder.is_dir():
+            return folder
+        try:
+            parent.mkdir(exist_ok=True)
+            _clean_spills(parent, exclusive=False)
+            folder = _SANDBOX_SPILLS[str(parent)] = leftovers.make_held_folder(parent, "irw-")
+        except OSError:
+            return None
+        atexit.register(_remove_sandbox_spills, folder)
+        return folder
+
+
+def _remove_sandbox_spills(folder: Path) -> None:
+    leftovers.remove_held_folder(folder)
+    try:
+        folder.parent.rmdir()  # FILE.tmp, unless another process spills there
+    except OSError:
+        pass
+
+
+def _connect_sandbox(target: str, spill: Path | None = None) -> duckdb.DuckDBPyConnection:
+    """The sandbox's connection to target, spilling into spill (_sandbox_spill_folder) where given:
+    into DuckDB's FILE.tmp, a killed `irw sql` left its spill files for no reading command to
+    remove (a walk: 693 MB after a kill -9, through any number of `irw runs`)."""
+    config = SANDBOX_CONFIG if spill is None else {**SANDBOX_CONFIG, "temp_directory": str(spill)}
+    con = _connect_settled(target, read_only=True, config=config)
     try:
         # A second sandbox on the same file in this process (irw serve's requests) shares the
         # first's database instance, whose configuration that one locked already: DuckDB refuses
