@@ -532,6 +532,17 @@ def test_duckdb_s_advice_to_run_a_set_is_not_passed_on(query, kept, seeded_db, i
     assert "SET" not in str(raised.value).replace("wh.sql refuses SET", ""), str(raised.value)
 
 
+
+def test_out_of_memory_names_irw_s_limit_not_a_set(seeded_db, irw, monkeypatch):
+    """A walk was told DuckDB's "Possible solutions": SET threads, preserve_insertion_order and
+    memory_limit, which the sandbox refuses; IRW_MEMORY_LIMIT is what changes it."""
+    monkeypatch.setenv("IRW_MEMORY_LIMIT", "200MB")
+    said = irw("sql", "select length(string_agg(repeat('x', 1000000), '')) from range(3000)")
+    assert said.exit_code == 1 and said.stderr.startswith("Error: Out of Memory Error: failed to allocate "), said.stderr
+    assert said.stderr.splitlines()[1:] == [
+        "Error: irw lets DuckDB use 200MB (IRW_MEMORY_LIMIT, default 4GiB, or half the machine's memory if less): "
+        "narrow the query, or run it with a larger IRW_MEMORY_LIMIT (IRW_MEMORY_LIMIT=8GiB irw sql ...)"], said.stderr
+
 def test_the_sandbox_keeps_irw_s_memory_and_spill_limits(tmp_path, monkeypatch):
     """A user's query ran at DuckDB's own memory limit (80% of the machine), not IRW_MEMORY_LIMIT:
     two served requests of repeat() took irw serve to 7.7 GB."""

@@ -424,6 +424,13 @@ def _query_failure(db: Database, con: DuckDBConnection, error: DuckDBError) -> I
     if without_set != lines:
         lines = [line.rstrip() for line in without_set] + [f"({_NO_SET})"]
     first = lines[0]
+    if first.startswith("Out of Memory Error"):
+        # DuckDB's "Possible solutions" are SETs the sandbox refuses (a walk): irw's own limit instead
+        from warehouse.engines.duckdb import DEFAULT_MEMORY_LIMIT, memory_limit
+
+        return QueryError.of_lines([first, f"irw lets DuckDB use {memory_limit()} (IRW_MEMORY_LIMIT, default "
+                                           f"{DEFAULT_MEMORY_LIMIT}): narrow the query, or run it with a larger "
+                                           "IRW_MEMORY_LIMIT (IRW_MEMORY_LIMIT=8GiB irw sql ...)"])
     if (isinstance(error, DuckDBPermissionError) or "configuration has been locked" in first
             or "attached in read-only mode" in first or "read-only mode" in first):
         return ReadOnlyError(f"irw sql reads the warehouse and nothing else: {first}")
