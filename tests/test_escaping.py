@@ -176,6 +176,20 @@ def test_a_non_latin_name_on_a_latin1_terminal(tmp_path):
     assert result.returncode == 0 and result.stdout.startswith(b"runid                 \tall\t\\u8fd0\\u884c\n")
 
 
+
+def test_trec_eval_s_per_query_lines_write_a_query_id_s_control_characters_escaped(tmp_path):
+    """An escaping walk: `irw trec-eval -q` wrote a query id holding ESC [31m raw (its -q lines are
+    formatted apart from trec_line), where the runid line and irw eval -f trec escaped it."""
+    write_file(tmp_path, "q.txt", "q\x1b[31m1 0 d1 1\nq\x1b[31m1 0 d2 0\nq2 0 d1 1\n")
+    write_file(tmp_path, "r.txt", "q\x1b[31m1 Q0 d1 1 2.0 t\nq\x1b[31m1 Q0 d2 2 1.0 t\nq2 Q0 d1 1 1.0 t\n")
+    for flags in ([], ["-c"], ["-n"]):
+        result = _irw("trec-eval", "-q", *flags, "-m", "map", "-m", "relstring", "q.txt", "r.txt", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert b"\x1b" not in result.stdout
+        lines = result.stdout.decode().splitlines()
+        assert "map                   \tq\\x1b[31m1\t1.0000" in lines, lines
+        assert "relstring             \tq\\x1b[31m1\t'10'" in lines and "map                   \tq2\t1.0000" in lines
+
 def test_a_name_cannot_split_a_message_or_forge_a_line_of_its_own(tmp_path):
     """A run named "a\\nError: forged" was echoed by ingest, and by an error naming it, with the line
     break itself: a second line, "Error: forged", that irw never wrote. Each message line is escaped

@@ -25,6 +25,7 @@ from warehouse.errors import (InputFileError, IrwError, MeasureError, Problem, S
                              command_line_terms)
 from warehouse.evaluation.evaluator import (NO_DEPTH, ROWS_PER_BATCH, Evaluator, Settings, keeps_judged_rows_only,
                                             measure_params, runs_by_rows)
+from warehouse.formats.escaping import shown as visible
 from warehouse.formats.formatting import TREC_NAN, trec_line
 from warehouse.ingestion.files import PrefsFormatError, SwappedFileError, display_name
 from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, JG_FAMILIES, LEVELS, MEASURE_SETS, NONE,
@@ -535,9 +536,10 @@ def _per_query_lines(measures: list[Measure], rows: list, block: list[str], eval
         answered = qid in in_run
         if not answered and not settings.prints_queries_not_in_run:
             continue
-        query_lines = list(map(mod, templates, zip(repeat(qid), values)))
+        printed = visible(qid)  # trec_line's rule: a control character in a query id is written escaped
+        query_lines = list(map(mod, templates, zip(repeat(printed), values)))
         for position, template, strings in texts:
-            query_lines.insert(position, template % (qid, strings.get(qid, "") if answered else ""))
+            query_lines.insert(position, template % (printed, strings.get(qid, "") if answered else ""))
         out.extend(query_lines)
     # '%6.4f' % nan is "   nan": trec_eval's is "  -nan" (a query id holds no blank, so only a value matches)
     return "".join(out).replace("\t   nan\n", f"\t{TREC_NAN}\n")
@@ -838,6 +840,10 @@ def _blocks(db, args: TrecEvalArgs, measures: list[Measure], group: list[str],
         return {name: _zscore_text(db, args, measures, rows_by_run[name], evaluated[name], in_run[name],
                                    of_run(name), tags[name], zscores["lines"], num_rel) for name in group}
     texts = _per_query_text(db, measures, relstrings, s) if lines_in_sql else None
+    if texts is not None and any(visible(qid) != qid for qids in evaluated.values() for qid in qids):
+        # the SQL writes query ids as they are: one holding a control character (a walk's ESC [31m
+        # reached the terminal raw) is written escaped by _per_query_lines, as every trec_line is
+        texts = None
     if args.per_query and texts is None:
         if lines_in_sql:  # a value missing from the SQL's lines: read them as rows, which says which
             evaluation = Evaluator(db).evaluate(group, "qrels", computed, per_query=True, settings=s)
