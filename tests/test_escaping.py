@@ -5,6 +5,7 @@ cannot be spreadsheet formulas; a non-Latin name on a latin-1 terminal is no tra
 from __future__ import annotations
 
 import os
+import shlex
 import re
 import subprocess
 import sys
@@ -189,6 +190,36 @@ def test_trec_eval_s_per_query_lines_write_a_query_id_s_control_characters_escap
         lines = result.stdout.decode().splitlines()
         assert "map                   \tq\\x1b[31m1\t1.0000" in lines, lines
         assert "relstring             \tq\\x1b[31m1\t'10'" in lines and "map                   \tq2\t1.0000" in lines
+
+
+@pytest.mark.parametrize("name", ["plain", "a b", "it's", "-2+3", "q\x1b[31m1", "tab\there", "back\\slash\x01",
+                                  "bidi\u202eX", "emoji\U0001F600", "bad\udcffname", "$(touch pwned)", "`id`;x"])
+def test_a_printed_command_pasted_into_bash_gives_the_name_itself(name, tmp_path):
+    """An escaping walk: a name was shell-quoted and then its control characters escaped with the
+    message line (shown), so the pasted command named the text `q\\x1b[31m1`, not the run; and a
+    name starting with a dash was read as an option. The word survives the line's escaping."""
+    from warehouse.formats.escaping import shell_command, shell_join, shown
+
+    line = shown(shell_join(["printf", "%s\\0", name, "next"]))
+    done = subprocess.run(["bash", "-c", line], capture_output=True, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == name.encode("utf-8", "surrogateescape") + b"\0next\0", line
+    assert list(tmp_path.iterdir()) == []  # nothing ran but printf
+    assert (" -- " in shell_command(["irw", "rm", "run"], [name])) == name.startswith("-")
+
+
+def test_a_run_named_with_a_dash_gets_a_date_note_whose_command_runs(tmp_path):
+    """The note on a run dated after today printed `irw edit run '-v2' --date DATE`: `No such option: -v`."""
+    irw = Cli(tmp_path / "w.duckdb")
+    assert irw("ingest", "qrels", str(write_file(tmp_path, "q.txt", "q1 0 d1 1\n")), "--name", "q").exit_code == 0
+    result = irw("ingest", "run", str(write_file(tmp_path, "r.txt", _run_lines("t"))), "--name", "-v2",
+                 "--date", "2999-01-01")
+    assert result.exit_code == 0, result.stderr
+    command = re.search(r"`(irw edit run [^`]*)` corrects it", result.stderr).group(1)
+    assert command == "irw edit run --date DATE -- -v2", result.stderr
+    words = shlex.split(command.replace("DATE", "2026-01-01"))[1:]
+    edited = irw(*words[:2], "--db", irw.db, *words[2:], db=False)  # --db before the --
+    assert edited.exit_code == 0, edited.stderr
+    assert irw("runs", "-f", "csv").stdout.count("2026-01-01") == 1
 
 def test_a_name_cannot_split_a_message_or_forge_a_line_of_its_own(tmp_path):
     """A run named "a\\nError: forged" was echoed by ingest, and by an error naming it, with the line

@@ -94,7 +94,7 @@ def test_a_system_that_differs_from_a_stored_one_only_in_letter_case_is_said(one
     assert edited.exit_code == 0, edited.stderr
     assert edited.stderr.splitlines()[-1] == (
         "run v5: its system s differs from the stored system S only in letter case, so they are two systems "
-        "(each with a history of its own); to put the run in S: irw edit run v5 --system S")
+        "(each with a history of its own); to put the run in S: irw edit run --system S v5")
     ingested = one_date("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt",
                         "--name", "v6", "--system", "s")
     assert ingested.exit_code == 0 and "run v6: its system s differs from the stored system S" in ingested.stderr
@@ -114,7 +114,7 @@ def test_a_run_dated_after_today_is_said_at_ingest_and_edit(one_date, conformanc
     assert ahead.exit_code == 0, ahead.stderr
     today = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
     said = (f"run v6 is dated 2052-01-01 00:00:00 (from --date), after today ({today} UTC): history and the systems "
-            "table take it as its system's latest run until then; `irw edit run v6 --date DATE` corrects it")
+            "table take it as its system's latest run until then; `irw edit run --date DATE v6` corrects it")
     assert f"{run}: {said}" in ahead.stderr.splitlines()
     corrected = one_date("edit", "run", "v6", "--date", "2025-02-01")
     assert "after today" not in corrected.stderr

@@ -36,7 +36,7 @@ def test_eval_with_copy_s_run_option_is_told_runs_are_arguments(dl19):
     (Possible options: --runs)", Spark's option for run files."""
     result = dl19("eval", "--qrels", "dl19", "--run", "BM25", "-m", "AP")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == ("Error: irw eval names stored runs as arguments, without --run: `irw eval BM25 -m MEASURE` "
+    assert result.stderr == ("Error: irw eval names stored runs as arguments, without --run: `irw eval -m MEASURE BM25` "
                              "(--runs is Spark's: run files, with --engine spark)\n"), result.stderr
     assert "--run " not in dl19("eval", "--help", db=False).stdout  # not an option to learn
 

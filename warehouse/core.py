@@ -612,7 +612,7 @@ def _require_spark_measures(measures: list[str], into) -> None:
     """The measures Spark computes (irw's built-in ones), checked before its JVM starts; a measure of
     the user's own (irw measures add), which the warehouse `into` holds, is said to be one, with
     where it can be computed."""
-    import shlex
+    from warehouse.formats.escaping import shell_word
 
     from warehouse.errors import IrwError, MeasureError
     from warehouse.evaluation import user_measures
@@ -630,10 +630,10 @@ def _require_spark_measures(measures: list[str], into) -> None:
                 except IrwError:  # no warehouse there yet: nothing of the user's
                     pass
             if typed_name(spec) in own:
-                db = shlex.quote(os.fspath(into))
+                db = shell_word(os.fspath(into))
                 raise MeasureError(f"{spec} is a measure of your own in {into} (irw measures add), and Spark computes "
                                    "irw's built-in measures only: store the runs' rows there (irw ingest run FILE "
-                                   f"--db {db}) and evaluate it there (irw eval --db {db} -m {shlex.quote(spec)})") \
+                                   f"--db {db}) and evaluate it there (irw eval --db {db} -m {shell_word(spec)})") \
                     from None
             raise
 

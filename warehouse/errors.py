@@ -295,14 +295,14 @@ def install_command(extra: str) -> str:
     it), `PYTHON -m pip install -e 'CHECKOUT[extra]'`; from an installed package,
     `PYTHON -m pip install 'irwarehouse[extra]'`, which keeps the installed irwarehouse and adds what
     the extra lists."""
-    import shlex
+    from warehouse.formats.escaping import shell_word
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    python = shlex.quote(sys.executable or "python3")
+    python = shell_word(sys.executable or "python3")
     if (root / "pyproject.toml").is_file() and 'name = "irwarehouse"' in (root / "pyproject.toml").read_text():
-        return f"{python} -m pip install -e {shlex.quote(f'{root}[{extra}]')}"
+        return f"{python} -m pip install -e {shell_word(f'{root}[{extra}]')}"
     return f"{python} -m pip install 'irwarehouse[{extra}]'"
 
 

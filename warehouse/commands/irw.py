@@ -6,7 +6,6 @@ import re
 import functools
 import inspect
 import os
-import shlex
 import sys
 from enum import Enum
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Iterator, List, NoReturn, Opti
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from warehouse.formats.escaping import shell_command, shell_join, shell_word
 from warehouse.formats import formatting
 from warehouse import core
 from warehouse.engines.duckdb import DEFAULT_PATH as DEFAULT_DB
@@ -746,7 +746,7 @@ def copy_command(
             typed = list(ctx.args)
             source = source or (typed.pop(0) if typed else "FROM")
             target = target or (typed.pop(0) if typed else "TO")
-            example = f"irw copy --from {shlex.quote(shown(source))} --to {shlex.quote(shown(target))}"
+            example = f"irw copy --from {shell_word(shown(source))} --to {shell_word(shown(target))}"
             raise UsageError(f"irw copy names the two warehouses with --from and --to: `{example}`")
         result = copy_warehouse(source, target, replace=replace, runs=run)
         for line in result.lines():
@@ -827,8 +827,8 @@ def eval_(
     With --engine spark, evaluate run files on Spark, and store the scores with --into."""
     with reported_errors():
         if run_option:
-            named = " ".join(shlex.quote(name) for name in (*(runs or ()), *run_option))
-            raise UsageError(f"irw eval names stored runs as arguments, without --run: `irw eval {named} -m MEASURE` "
+            named = shell_command(["irw", "eval", "-m", "MEASURE"], [*(runs or ()), *run_option])
+            raise UsageError(f"irw eval names stored runs as arguments, without --run: `{named}` "
                              "(--runs is Spark's: run files, with --engine spark)")
         on_files = evaluates_files(chosen_engine(engine.value if engine else None, db))
     if on_files:
@@ -871,19 +871,19 @@ def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_qu
     with reported_errors():
         if runs and run_paths and any(os.path.exists(path) for path in runs):
             # `--runs A B C`, as a synopsis's PATH... reads: B and C came as stored run names
-            repeated = " ".join(f"--runs {shlex.quote(path)}" for path in [*run_paths, *runs])
-            raise UsageError(f"--runs takes one path; repeat it for each: `{repeated}` ({shlex.quote(runs[0])} came "
+            repeated = " ".join(f"--runs {shell_word(path)}" for path in [*run_paths, *runs])
+            raise UsageError(f"--runs takes one path; repeat it for each: `{repeated}` ({shell_word(runs[0])} came "
                              "as a stored run's name, which --engine spark does not take)")
         if runs:
             raise UsageError(f"with --engine spark, runs are files given with --runs, not stored runs' names: "
-                             f"{shlex.quote(runs[0])} (stored runs are evaluated by --engine duckdb)")
+                             f"{shell_word(runs[0])} (stored runs are evaluated by --engine duckdb)")
         if recompute:
             raise UsageError("--recompute: an evaluation on Spark always computes")
         if db is not None and into is None:
-            raise UsageError(f"--db {shlex.quote(shown(db))}: Spark evaluates the files and stores nothing unless "
-                             f"--into: pass --into {shlex.quote(shown(db))} to store its scores there")
+            raise UsageError(f"--db {shell_word(shown(db))}: Spark evaluates the files and stores nothing unless "
+                             f"--into: pass --into {shell_word(shown(db))} to store its scores there")
         if db is not None:
-            raise UsageError(f"--db {shlex.quote(shown(db))}: with --engine spark the scores are stored in the "
+            raise UsageError(f"--db {shell_word(shown(db))}: with --engine spark the scores are stored in the "
                              "warehouse of --into: leave out --db")
         if replace and into is None:
             raise UsageError("--replace applies to what --into stores, and Spark stores nothing without --into: "
@@ -903,9 +903,9 @@ def _eval_on_spark(*, master, qrels, run_paths, runs, measures, settings, per_qu
                     command[-3:] = [run_paths[0], "--runs", qrels]
                     command += [word for m in measures for word in ("-m", m)]
                     command += [*(["--into", shown(into)] if into else []), *(["--replace"] if replace else [])]
-                hint = f"did you swap --qrels and --runs? ({shlex.join(command)})"
+                hint = f"did you swap --qrels and --runs? ({shell_join(command)})"
             else:
-                hint = f"--runs takes run files, and the qrels file is given with --qrels ({shlex.join(command)})"
+                hint = f"--runs takes run files, and the qrels file is given with --qrels ({shell_join(command)})"
             raise SwappedFileError(exc.path, exc.looks_like, hint) from None
         for line in result.lines():
             err(line)

@@ -170,9 +170,9 @@ def db_option(db: Any) -> str:
     file's path, or its server's URL as irw shows it (password masked: whoever runs it types the
     password again, rather than a command without --db writing the warehouse of the current folder
     or of IRW_DB)."""
-    import shlex
+    from warehouse.formats.escaping import shell_word
 
-    return "--db " + shlex.quote(db.path if db.sandbox_in_process else shown(db.path))
+    return "--db " + shell_word(db.path if db.sandbox_in_process else shown(db.path))
 
 
 def upgrade_said(db: WarehouseEngine) -> str | None:

@@ -361,12 +361,12 @@ def _view_statements(relative_path: str, view: str) -> str:
 
 
 def stale_view_message(path: str, views: Sequence[str] = ("ranked_judged",)) -> str:
-    import shlex  # a rare message's: not imported by every `irw trec-eval`
+    from warehouse.formats.escaping import shell_word
 
     views = list(views) or ["ranked_judged"]
     named = (f"view {views[0]} was" if len(views) == 1 else f"views {', '.join(views[:-1])} and {views[-1]} were")
     return (f"cannot open warehouse {path} to read only: its {named} made by an irw of other "
-            f"sql/eval files than this one's; make it again with `irw migrate --db {shlex.quote(path)}` (commands that "
+            f"sql/eval files than this one's; make it again with `irw migrate --db {shell_word(path)}` (commands that "
             "write, such as `irw eval` and `irw ingest`, make it again too)")
 
 
@@ -872,18 +872,18 @@ class Database(Statements):
 
     def outdated(self, current: int, latest: int, missing: list[int]) -> str:
         """What a read-only open of a warehouse that lacks migrations says (apply_migrations)."""
-        import shlex  # a rare message's: not imported by every `irw trec-eval`
+        from warehouse.formats.escaping import shell_word
 
         message = (f"{self.path} has schema version {current} and needs migrating to {latest}; "
-                   f"upgrade it with `irw migrate --db {shlex.quote(self.path)}` (commands that write, such as "
+                   f"upgrade it with `irw migrate --db {shell_word(self.path)}` (commands that write, such as "
                    "`irw eval` and `irw ingest`, upgrade it too); an older irw cannot open it then, so copy the "
-                   f"file first (`cp {shlex.quote(self.path)} {shlex.quote(self.path + f'.schema{current}')}`) if "
+                   f"file first (`cp {shell_word(self.path)} {shell_word(self.path + f'.schema{current}')}`) if "
                    "one still needs it")
         folder = os.path.dirname(os.path.abspath(self.path))
         if not (os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)):
             # a migration rewrites the file beside itself: a copy of it is what such a user can upgrade
-            copy = shlex.quote(os.path.join(tempfile.gettempdir(), os.path.basename(self.path)))
-            message += (f"; you may not write it or its folder: upgrade a copy (`cp {shlex.quote(self.path)} {copy}`, "
+            copy = shell_word(os.path.join(tempfile.gettempdir(), os.path.basename(self.path)))
+            message += (f"; you may not write it or its folder: upgrade a copy (`cp {shell_word(self.path)} {copy}`, "
                         f"then `irw migrate --db {copy}`) or ask its owner to run `irw migrate`")
         return message
 

@@ -6,10 +6,10 @@ evaluate() call that does the same. One builder, so that no message spells the c
 stores something else."""
 from __future__ import annotations
 
-import shlex
 from dataclasses import fields
 from typing import Any, Sequence
 
+from warehouse.formats.escaping import shell_command, shell_word
 from warehouse.evaluation.settings import Settings
 
 # --db's value where the warehouse is a server's: a URL names a role, and is shown without its
@@ -27,7 +27,7 @@ def eval_command(db: str, qrels: str, measures: Sequence[str], runs: Sequence[st
     for m in measures:
         words += ["-m", m]
     words += settings.options if settings is not None else []
-    return " ".join(["irw", "eval", "--db", db, *(shlex.quote(w) for w in [*words, *runs])])
+    return f"irw eval --db {db} {shell_command(words, runs)}"
 
 
 def writer_db(db: Any) -> tuple[str, str]:
@@ -35,7 +35,7 @@ def writer_db(db: Any) -> tuple[str, str]:
     sandbox_in_process for a local file), and what its reader must do first ('' for a file, whose
     path names the warehouse for whoever runs the command)."""
     if db.sandbox_in_process:
-        return shlex.quote(db.path), ""
+        return shell_word(db.path), ""
     return SERVER_DB, (f"set IRW_DB to the URL of a role that may write the warehouse (this one, {db.path}, with "
                        "the user name and password of a role that may write in place of its own)")
 

@@ -31,13 +31,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import shlex
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace as replaced
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from warehouse.formats.escaping import shell_word
 from warehouse.engines import db_option
 from warehouse.errors import IrwError, MeasureError, MeasureValueError, UsageError
 from warehouse.formats.table import Table
@@ -569,14 +569,14 @@ def add(db, path: str, replace: bool = False) -> Definition:
     if other_case:
         raise ConflictError(f"{path}: {definition.name} differs from this warehouse's measure {other_case[0]} only in "
                             f"letter case; give this one another name, or name it {other_case[0]} in the file to "
-                            f"replace that one (`irw measures add {shlex.quote(path)} --replace {db_option(db)}`)")
+                            f"replace that one (`irw measures add {shell_word(path)} --replace {db_option(db)}`)")
     if definition.name in existing and existing[definition.name]["definition_hash"] == definition.hash:
         # adding what is there is done already; replace=True too keeps its scores, which this
         # definition computed (as `irw ingest run --replace` of the same bytes)
         return replaced(definition, unchanged=True)
     if definition.name in existing and not replace:
         raise ConflictError(f"{path}: a measure {definition.name} is already added with another definition; "
-                            f"replace it (and drop its scores) with `irw measures add {shlex.quote(path)} "
+                            f"replace it (and drop its scores) with `irw measures add {shell_word(path)} "
                             f"--replace {db_option(db)}`, or give this one another name")
     trial(db, definition)
     with db.transaction():

@@ -117,3 +117,42 @@ def name_problem(name: object) -> str | None:
     if _has_surrogates(name):
         return "is not UTF-8 text"
     return None
+
+
+def shell_word(text: str) -> str:
+    """text as one word of a command a user pastes into bash or zsh: shlex.quote's quoting, or, for
+    text holding a character shown() escapes (a control, bidi or invisible one), bash's $'...' with
+    each such character as \\xHH, \\uHHHH or \\UHHHHHHHH, so that the word pasted is the text
+    itself: a message line is escaped whole (shown), which turned a quoted ESC into the four
+    characters \\x1b and the pasted command into one naming another run (an escaping walk). A
+    surrogate of an undecodable byte (os.fsdecode) is that byte, \\xHH."""
+    import shlex
+
+    if shown(text) == text:
+        return shlex.quote(text)
+    out = []
+    for c in text:
+        code = ord(c)
+        if c in "\\'":
+            out.append("\\" + c)
+        elif 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif shown(c) == c:
+            out.append(c)
+        else:
+            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+    return "$'" + "".join(out) + "'"
+
+
+def shell_join(words) -> str:
+    """Words as a command line a user pastes into bash or zsh (shell_word each)."""
+    return " ".join(shell_word(str(word)) for word in words)
+
+
+def shell_command(words, names=()) -> str:
+    """A command line (shell_join) whose options come first, then the names it takes as arguments,
+    after `--` when one of them starts with a dash: a run named -2+3 was read as an option
+    (`No such option: -2`) when a printed command was pasted (an escaping walk)."""
+    names = [str(name) for name in names]
+    ends_options = ["--"] if any(name.startswith("-") for name in names) else []
+    return shell_join([*words, *ends_options, *names])

@@ -84,13 +84,13 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import shlex
 import string
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from warehouse.formats.escaping import shell_command, shell_join, shell_word
 from warehouse.formats.cells import said_date, said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse.ingestion import files as ingest
@@ -334,7 +334,7 @@ def no_run_files(folder: Path, command: str = "ingest them with `irw ingest run 
         return "a folder without run files"
     shown = ", ".join(inner[:5]) + (f" and {len(inner) - 5:,} more" if len(inner) > 5 else "")
     return (f"a folder without run files, only folders ({shown}); a folder's subfolders are not read: "
-            + command.format(folders=f"{shlex.quote(str(folder))}/*/"))
+            + command.format(folders=f"{shell_word(str(folder))}/*/"))
 
 
 def _check(db: Database, file: _File, staged: list[Path]) -> None:
@@ -739,7 +739,6 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
     later = next((row for row in rows if _one_collection(queries, run_queries(row[0]))), None)
     if later is None or later[3] == file.sha:  # the latest holds these bytes: stored as the night's already
         return []
-    import shlex
 
     day = f"{file.date.value:%Y-%m-%d}"
     night = next((name for name in (ingest.placed_folder(file.path).name, ingest.placed_folder(file.path).parent.name)
@@ -753,7 +752,7 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
         command += ["--param", f"{key}={value}"]
     return [f"{file.path}: these bytes are run {file.name}'s, dated {stored_date:%Y-%m-%d}, but run {later[1]} of "
             f"system {own}, dated {later[2]:%Y-%m-%d}, is later: this file goes back to {file.name}'s output, and "
-            f"the reports take {later[1]} as {own}'s latest run; `{shlex.join(command)}` stores it as the run of "
+            f"the reports take {later[1]} as {own}'s latest run; `{shell_join(command)}` stores it as the run of "
             f"{day}"]
 
 
@@ -795,8 +794,8 @@ def future_date_said(name: str, date: RunDate | None) -> str | None:
     if date is None or date.value <= now + dt.timedelta(days=1):
         return None
     return (f"run {name} is dated {said_date(date.value)} (from {date.source}), after today ({now:%Y-%m-%d} UTC): history and "
-            f"the systems table take it as its system's latest run until then; `irw edit run {shlex.quote(name)} "
-            "--date DATE` corrects it")
+            f"the systems table take it as its system's latest run until then; "
+            f"`{shell_command(['irw', 'edit', 'run', '--date', 'DATE'], [name])}` corrects it")
 
 
 def name_read_files(read: Iterable[tuple[Path, str, frozenset | None, str, str | None]],
@@ -889,7 +888,7 @@ def _version_hint(db: Database, file: _File, files: list[_File], stored: Callabl
         words += ["--param", f"{key}={value}"]
     others = any(f is not file and f.tag is not None and not f.known_as for f in files)
     return (f"as both answer the same queries (a new version of that run), store it beside that run, in system "
-            f"{shown(kept)}: `{shlex.join(words)}`"
+            f"{shown(kept)}: `{shell_join(words)}`"
             + (", then this command again for the other files" if others else ""))
 
 
@@ -926,7 +925,7 @@ def _tag_systems_note(files: list[_File], result_of: Mapping[int, IngestResult])
         result_of[id(tagged[-1])].messages.append(
             f"{folder}: runs {', '.join(names[:-1])} and {names[-1]} are named by their tags, each its own system, "
             f"and their tags share {prefix!r}: if they are versions of one system, put them in the folder's: "
-            f"`{shlex.join(words)}` (the same bytes: only their system changes)")
+            f"`{shell_join(words)}` (the same bytes: only their system changes)")
 
 
 def _message_lines(files: list[_File]) -> list[str]:

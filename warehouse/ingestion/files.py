@@ -363,12 +363,12 @@ def misnamed_compression(path: Path, head: bytes) -> str | None:
     for magic, wanted, format_name in _COMPRESSION_MAGIC:
         if not magic.match(head) or suffix == wanted:
             continue
-        import shlex  # here: only a misnamed file needs it (irw trec-eval's start-up does not)
+        from warehouse.formats.escaping import shell_word
 
         # a wrong compression suffix is replaced, any other (.txt) kept: display_name drops both
         target = path.with_suffix(wanted) if suffix in COMPRESSED_SUFFIXES else Path(str(path) + wanted)
         fix = (f"name it with the suffix {wanted}, by which irw reads {format_name} data "
-               f"(e.g. mv {shlex.quote(str(path))} {shlex.quote(str(target))})")
+               f"(e.g. mv {shell_word(str(path))} {shell_word(str(target))})")
         if suffix in COMPRESSED_SUFFIXES:
             return f"holds {format_name}-compressed data, not the {suffix[1:]} data its name says: {fix}"
         return f"holds {format_name}-compressed data, but its name does not end in {wanted}: {fix}"
@@ -984,7 +984,7 @@ def _rewrite_command(path: Path, kind: str, filter_command: str, tag: str) -> tu
     """The shell command that writes path's lines through filter_command (`tail -n +2`), and the
     file it writes them to (shell-quoted): path's name without its compression and text suffixes,
     as .qrels or .run (with tag before it when that is path's own name)."""
-    import shlex
+    from warehouse.formats.escaping import shell_word
 
     stem, extension = path.name, ".qrels" if kind == "qrels" else ".run"
     for suffix in COMPRESSED_SUFFIXES:
@@ -994,10 +994,10 @@ def _rewrite_command(path: Path, kind: str, filter_command: str, tag: str) -> tu
     target = path.with_name(stem + extension)
     if target == path:
         target = path.with_name(stem + tag + extension)
-    source = shlex.quote(str(path))
+    source = shell_word(str(path))
     decompress = _DECOMPRESS_COMMANDS.get(path.suffix.lower())
     command = f"{decompress} {source} | {filter_command}" if decompress else f"{filter_command} {source}"
-    return command, shlex.quote(str(target))
+    return command, shell_word(str(target))
 
 
 _EXTRA_FIELDS = re.compile(r"expected 6 fields \(qid Q0 docid rank score tag\), found (\d+)")

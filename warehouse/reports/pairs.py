@@ -325,7 +325,7 @@ class Comparison(PaperTables, Tabular):
         """Why a pair of a testable measure was not tested although its runs share queries: a
         query's score that is no number (0/0, trec_eval's -nan) leaves its run's mean undefined,
         as trec_eval's own mean is then, and a test of it would be a test of nothing."""
-        import shlex
+        from warehouse.formats.escaping import shell_command
 
         lines = []
         for row in self.rows:
@@ -334,8 +334,8 @@ class Comparison(PaperTables, Tabular):
                 continue
             for name, mean in ((row.run, r.mean_a), (row.baseline, r.mean_b)):
                 if not math.isfinite(mean):
-                    command = shlex.join(["irw", "eval", name, "--qrels", self.qrels, "-q", "-m", row.measure.name,
-                                          *self.settings.options])
+                    command = shell_command(["irw", "eval", "--qrels", self.qrels, "-q", "-m", row.measure.name,
+                                             *self.settings.options], [name])
                     lines.append(f"not tested: {row.measure.name} of {row.run} vs {row.baseline}: {name}'s score is "
                                  "not a number on some query (0/0, trec_eval's -nan), so its mean is undefined; "
                                  f"`{command}` shows which")

@@ -31,12 +31,12 @@ PostgreSQL has no such limit: each request has its own connection.
 from __future__ import annotations
 
 import gc
-import shlex
 import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence, TypeVar
 
+from warehouse.formats.escaping import shell_word
 from warehouse.core import Warehouse
 from warehouse.errors import (IrwError, QueryTimeoutError, ReadOnlyError, ServerUnreachable, WarehouseLocked,
                               WarehouseOpenError)
@@ -264,7 +264,7 @@ class WarehouseAccess:
     def db_argument(self, writes: bool = False) -> str:
         """--db's value in a command a page shows, quoted for a shell: the warehouse as shown, or
         "$IRW_DB" where that would not run (how_to_run says what to set it to)."""
-        return shlex.quote(self.shown) if self._location_runs_as_shown(writes) else SERVER_DB
+        return shell_word(self.shown) if self._location_runs_as_shown(writes) else SERVER_DB
 
     def how_to_run(self, writes: bool = False) -> str:
         """What a reader of a command a page shows must do first (writes: the command stores scores);
@@ -283,7 +283,7 @@ class WarehouseAccess:
 
     def sql_command(self, query: str) -> str:
         """The `irw sql` command that prints every row of a console statement."""
-        return " ".join(["irw", "sql", "--db", self.db_argument(), shlex.quote(query)])
+        return " ".join(["irw", "sql", "--db", self.db_argument(), shell_word(query)])
 
     def eval_command(self, qrels: str, measures: Sequence[str], runs: Sequence[str] = ()) -> str:
         """The `irw eval` command that stores these scores (a page's, of the default settings), as

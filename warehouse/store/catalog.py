@@ -44,10 +44,10 @@ def unknown_run(db: Database, name: str, qrels: str | None = None, *, runs_comma
         return NotFoundError(f"no run named {said_name(name)}: {listed_name(name)} is a system; name one of its "
                              f"runs{which}")
     if db.run_file("catalog/qrels_set_id.sql", {"name": name}).fetchone() is not None:
-        import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+        from warehouse.formats.escaping import shell_word
 
         return NotFoundError(f"no run named {said_name(name)}: {listed_name(name)} is a qrels set; choose it as the "
-                             f"qrels set (--qrels {shlex.quote(name)}), and runs by their names; `{runs_command}` lists "
+                             f"qrels set (--qrels {shell_word(name)}), and runs by their names; `{runs_command}` lists "
                              "them")
     names = [row[0] for row in db.run_file("catalog/run_names.sql").fetchall()]
     if qrels is None and is_pattern(name):  # select_runs takes patterns; the commands calling run_ids take names
@@ -106,12 +106,12 @@ def systems_in_other_case(db: Database, run_ids_: Iterable[int]) -> dict[int, st
         own = system if system is not None else name
         twins = [other for other in systems if other != own and other.casefold() == own.casefold()]
         if twins:
-            import shlex  # the note's only: catalog is imported by every `irw trec-eval`
+            from warehouse.formats.escaping import shell_command
 
             notes[run_id_] = (f"run {listed_name(name)}: its system {listed_name(own)} differs from the stored system "
                               f"{listed_name(twins[0])} only in letter case, so they are two systems (each with "
-                              f"a history of its own); to put the run in {listed_name(twins[0])}: irw edit run "
-                              f"{shlex.quote(name)} --system {shlex.quote(twins[0])}")
+                              f"a history of its own); to put the run in {listed_name(twins[0])}: "
+                              f"{shell_command(['irw', 'edit', 'run', '--system', twins[0]], [name])}")
     return notes
 
 
@@ -133,7 +133,7 @@ def qrels_set_id(db: Database, name: str) -> int:
         hint = (f"did you mean {_either(close)}? " if close
                 else f"the only stored set is {listed_name(stored[0])}; " if len(stored) == 1 and not numbered else "")
         if numbered:
-            import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+            from warehouse.formats.escaping import shell_word
 
             named_after = [run for (run,) in db.run_file("catalog/run_names.sql").fetchall()
                            if str(name) in run.split(".")]
@@ -144,7 +144,7 @@ def qrels_set_id(db: Database, name: str) -> int:
                          f"{', '.join(map(listed_name, named_after[:SHOWN]))}{', ...' if count > SHOWN else ''})")
             hint += (f"the stored {_either(numbered)} differs from it only in numbers (another year's or version's "
                      f"judgments, not a spelling of it){after}: ingest its own qrels with `irw ingest qrels FILE --name "
-                     f"{shlex.quote(str(name))}`; ")
+                     f"{shell_word(str(name))}`; ")
         if db.run_file("catalog/run_ids.sql", {"names": [name]}).fetchone() is not None:
             raise NotFoundError(f"no qrels set named {said_name(name)}: {listed_name(name)} is a run, not a qrels "
                                 f"set; {hint}`irw qrels` lists the stored sets")
@@ -315,9 +315,9 @@ def _qrels_choices(judging: Sequence[tuple[str, int]], count: int, runs: str) ->
 
 def _qrels_options(names: Sequence[str]) -> str:
     """`--qrels a`, `--qrels b` or `--qrels c`: the options a message offers, each as a shell reads it."""
-    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+    from warehouse.formats.escaping import shell_word
 
-    options = [f"`--qrels {shlex.quote(name)}`" for name in names]
+    options = [f"`--qrels {shell_word(name)}`" for name in names]
     return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
 
 
@@ -351,7 +351,7 @@ def _named_runs_apart(named: Sequence[str], by_set: Mapping[str, Sequence[str]])
     """qrels_name's error when the runs named outright are each judged by a stored qrels set but
     no one set judges them all (a collection's run beside another's): every `--qrels X` would
     fail on a run X does not judge, so it says which set judges which run, to be named apart."""
-    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+    from warehouse.formats.escaping import shell_word
 
     each = "; ".join(f"{'qrels ' if i == 0 else ''}{listed_name(qrels)} judges {_names_and(names)}"
                      for i, (qrels, names) in enumerate(by_set.items()))
@@ -360,7 +360,7 @@ def _named_runs_apart(named: Sequence[str], by_set: Mapping[str, Sequence[str]])
              "`irw eval` without --qrels evaluates each against its own set"
              if all(len(names) == 1 for names in by_set.values()) else "")
     return (f"no stored qrels set judges all {len(named):,} runs named ({each}), and a command evaluates "
-            f"against one qrels set: name the runs of one set at a time, with it (`--qrels {shlex.quote(first)}` "
+            f"against one qrels set: name the runs of one set at a time, with it (`--qrels {shell_word(first)}` "
             f"with {_names_and(first_runs)}){alone}")
 
 
@@ -623,9 +623,9 @@ def require_baseline(db: Database, baseline: str | None, qrels: str) -> None:
         raise NotFoundError(f"no run named {said_name(baseline)}: {listed_name(baseline)} is a system, and qrels "
                             f"{listed_name(qrels)} judges none of its "
                             "runs; the baseline is a run (`irw runs` lists each run's system)")
-    import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+    from warehouse.formats.escaping import shell_word
 
-    hints = ", ".join(f"`--baseline {shlex.quote(name)}`" for name in judged[:SHOWN])
+    hints = ", ".join(f"`--baseline {shell_word(name)}`" for name in judged[:SHOWN])
     raise NotFoundError(f"no run named {said_name(baseline)}: {listed_name(baseline)} is a system; the baseline is one "
                         f"of its runs, those qrels {listed_name(qrels)} judges: {hints}")
 
@@ -656,11 +656,11 @@ def _new_name(kind: str, old: str, new: str, taken: Callable[[], bool], remove: 
     if new == old:
         raise UsageError(f"{kind} {listed_name(old)} is already named {listed_name(new)}")
     if taken():
-        import shlex  # the errors' only: catalog is imported by every `irw trec-eval`
+        from warehouse.formats.escaping import shell_command
 
         raise ConflictError(f"cannot rename {kind} {listed_name(old)} to {listed_name(new)}: a {kind} named "
                             f"{listed_name(new)} is stored; choose another "
-                            f"name, or remove that one first (`{remove} {shlex.quote(new)}`)")
+                            f"name, or remove that one first (`{shell_command(remove.split(), [new])}`)")
 
 
 def rename_run(db: Database, old: str, new: str) -> list[str]:

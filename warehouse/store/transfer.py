@@ -17,11 +17,11 @@ appended by the engine's copy_in with the column names of the registries below (
 from __future__ import annotations
 
 import os
-import shlex
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from warehouse.formats.escaping import shell_word
 from warehouse.store import catalog
 from warehouse import leftovers
 from warehouse.engines import db_option, shown
@@ -232,7 +232,7 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
     run_names = runs if runs is not None else [r[0] for r in source.run_file("transfer/run_names.sql").fetchall()]
     qrels_names = [r[0] for r in source.run_file("transfer/qrels_set_names.sql").fetchall()]
     if runs is not None:  # every named run exists
-        catalog.run_ids(source, runs, runs_command=f"irw runs --db {shlex.quote(shown(source.path))}")
+        catalog.run_ids(source, runs, runs_command=f"irw runs --db {shell_word(shown(source.path))}")
         judging = {name for name, _ in catalog.judging_qrels(source, runs)}
         qrels_names = [name for name in qrels_names if name in judging]
     clashes = []
