@@ -83,6 +83,30 @@ def test_spill_files_of_a_killed_command_are_removed_by_the_next(seeded_db, slee
     assert sorted(p.name for p in spills.iterdir()) == sorted([live.name, other.name])
 
 
+def _killed_once_spilling(args: list[str], db: Path, memory_limit: str) -> int:
+    """Runs `irw ARGS --db DB` under IRW_MEMORY_LIMIT, made to spill, and kills it (SIGKILL) once its
+    spill folder in DB.tmp holds a file; returns its pid."""
+    proc = subprocess.Popen([sys.executable, "-m", "warehouse", *map(str, args), "--db", str(db)], cwd=ROOT,
+                            env={**os.environ, "IRW_MEMORY_LIMIT": memory_limit},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    spills = Path(str(db) + ".tmp")
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if any(p.is_file() for p in spills.glob("irw-*/*")):
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, f"irw {args[0]} ended before it spilled"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert any(p.is_file() for p in spills.glob("irw-*/*"))
+    return proc.pid
+
+
 def test_a_killed_ingest_spilling_to_disk_leaves_nothing(db_path, tmp_path):
     """A real kill: an ingest made to spill (a small IRW_MEMORY_LIMIT) is killed once its spill
     folder holds files; the next command removes them."""
@@ -94,28 +118,11 @@ def test_a_killed_ingest_spilling_to_disk_leaves_nothing(db_path, tmp_path):
                 out.write(f"q{q} Q0 document{q}-{i} {i + 1} {1000 - i} tag\n")
     # 40MB: small enough to spill, large enough for DuckDB's text buffer (about 32 MB) that reads
     # a compressed file's head (at 20MB the ingest is refused for memory: test_a_memory_limit_...)
-    proc = subprocess.Popen([sys.executable, "-m", "warehouse", "ingest", "run", str(run), "--db", str(db_path)],
-                            cwd=ROOT, env={**os.environ, "IRW_MEMORY_LIMIT": "40MB"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _killed_once_spilling(["ingest", "run", run], db_path, "40MB")
     spills = Path(str(db_path) + ".tmp")
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if any(p.is_file() for p in spills.glob("irw-*/*")):
-                break
-            time.sleep(0.02)
-        assert proc.poll() is None, "the ingest ended before it spilled"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert any(p.is_file() for p in spills.glob("irw-*/*"))
     with warehouse.open(db_path, read_only=True) as wh:
         assert wh.run_names() == []
     assert not spills.exists() or not list(spills.iterdir())
-
 
 
 def test_a_killed_irw_sql_spilling_to_disk_leaves_nothing_a_reading_command_keeps(seeded_db):
@@ -123,31 +130,16 @@ def test_a_killed_irw_sql_spilling_to_disk_leaves_nothing_a_reading_command_keep
     which no reading command removed. The sandbox spills into a folder of its process's, which the
     next command removes once that process is gone, a reading one too."""
     query = "select count(*) from (select range x, md5(range::varchar) r from range(20000000) order by r)"
-    proc = subprocess.Popen([sys.executable, "-m", "warehouse", "sql", "--timeout", "120", query, "--db",
-                             str(seeded_db)], cwd=ROOT, env={**os.environ, "IRW_MEMORY_LIMIT": "60MB"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pid = _killed_once_spilling(["sql", "--timeout", "120", query], seeded_db, "60MB")
     spills = Path(str(seeded_db) + ".tmp")
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if any(p.is_file() for p in spills.glob("irw-*/*")):
-                break
-            time.sleep(0.02)
-        assert proc.poll() is None, "the query ended before it spilled"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert [p.name for p in spills.iterdir()] == [f"irw-{proc.pid}-" + p.name.rsplit("-", 1)[1]
-                                                  for p in spills.iterdir()]  # its own folder, nothing else
+    assert [p.name.rsplit("-", 1)[0] for p in spills.iterdir()] == [f"irw-{pid}"]  # its own folder, nothing else
     result = _irw("runs", "--db", seeded_db)
     assert result.returncode == 0, result.stderr
     assert not spills.exists() or not list(spills.iterdir())
     result = _irw("sql", "select 1 as one", "--db", seeded_db)  # the sandbox's folder goes at exit
     assert result.returncode == 0, result.stderr
     assert not spills.exists() or not list(spills.iterdir())
+
 
 def _write(path: Path, text: str) -> Path:
     path.write_text(text)
