@@ -304,8 +304,8 @@ class Comparison(PaperTables, Tabular):
         if one_query:
             # the t-test and the bootstrap test no pair over one query (stats.paired_comparisons): its
             # p was blank with nothing said (a walk)
-            shown = ", ".join(one_query[:5]) + (f" and {len(one_query) - 5} more" if len(one_query) > 5 else "")
-            lines.append(f"not tested (one shared query; the {TESTS_SHORT[self.stats.test]} needs two): {shown}")
+            pairs_said = ", ".join(one_query[:5]) + (f" and {len(one_query) - 5} more" if len(one_query) > 5 else "")
+            lines.append(f"not tested (one shared query; the {TESTS_SHORT[self.stats.test]} needs two): {pairs_said}")
         if optimistic := optimistic_marks(self.rows, self.stats):
             lines.append(optimistic_said(optimistic, self.stats))
         if unreachable := unreachable_said(self.tested, self.stats):
