@@ -181,8 +181,12 @@ def latex_escape(text: str) -> str:
     """LaTeX's special characters escaped, after control and bidi characters are written as
     visible escapes (warehouse/formats/escaping.py): a U+202E cannot reverse the table or stop
     pdflatex; and the ligatures that would change a name's characters broken (a -{}- b, not an
-    en dash). Quotes stay: OT1, LaTeX's default encoding, has no straight double quote."""
-    text = shown(str(text))
+    en dash). Quotes stay: OT1, LaTeX's default encoding, has no straight double quote. A name is
+    written composed (NFC): pdflatex's UTF-8 input takes é, not e and a combining U+0301 (an
+    escaping walk's `Cafe\u0301` stopped pdflatex: "Unicode character not set up for use")."""
+    import unicodedata
+
+    text = shown(unicodedata.normalize("NFC", str(text)))
     return "".join(_LATEX_SPECIAL.get(ch) or _LATEX_LIGATURES.get(ch)
                    or ("-{}" if ch == "-" and text[i + 1:i + 2] == "-" else ch) for i, ch in enumerate(text))
 
