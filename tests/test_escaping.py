@@ -45,8 +45,9 @@ def hostile(tmp_path):
 def test_the_rule():
     assert shown("plain run-1 ü 运行") == "plain run-1 ü 运行"
     assert shown("a\x1b[2Jb\tc\nd\re\x08\u202e") == "a\\x1b[2Jb\\tc\\nd\\re\\x08\\u202e"
-    assert [spreadsheet_cell(t) for t in ("=1+1", "+x", "-x", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3e5", "a=b")] == \
-        ["'=1+1", "'+x", "'-x", "'@SUM(A1)", "'\tx", "'\rx", "-0.5", "+3e5", "a=b"]
+    assert [spreadsheet_cell(t) for t in ("=1+1", "+x", "-x", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3e5", "a=b",
+                                          "'=x", "'quoted", "it's")] == \
+        ["'=1+1", "'+x", "'-x", "'@SUM(A1)", "'\tx", "'\rx", "-0.5", "+3e5", "a=b", "''=x", "''quoted", "it's"]
     assert [name_problem(n) for n in ("", "  ", "\t", "ok", "\udcff")] == \
         ["is empty", "is only blanks", "is only blanks", None, "is not UTF-8 text"]
 

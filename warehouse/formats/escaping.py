@@ -53,7 +53,8 @@ _KEPT = (f"\U0001f3f4[{_TAGS}]+\U000e007f"
          "|[0-9#*]\ufe0f(?=\u20e3)")
 _KEPT_OR_UNSAFE = re.compile(f"(?P<kept>{_KEPT})|[{_UNSAFE_CHARS}]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# a leading ' is irw's too: `'=x` (a name so typed) would otherwise read back as `=x`
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -98,7 +99,8 @@ def _has_surrogates(text: str) -> bool:
 
 def spreadsheet_cell(text: str) -> str:
     """A csv/tsv text cell safe to open in a spreadsheet: `'` before a leading =, +, -, @, tab or
-    CR, unless the text is just a number."""
+    CR, unless the text is just a number; and before a leading `'`, so that a leading `'` is always
+    irw's (a walk's runs `=x` and `'=x` both read `'=x`)."""
     if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
