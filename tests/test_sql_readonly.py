@@ -66,6 +66,11 @@ WRITES = {
     "explain analyze delete": "explain analyze delete from run_rows",
     "nextval": "select nextval('run_id_seq')",
     "two statements": "select 1; drop table qrels",
+    # a security walk: checkpoint() answered Success where CHECKPOINT is refused, duckdb_secrets()
+    # named the server account's home folder
+    "checkpoint()": "select * from checkpoint()",
+    "force_checkpoint()": "select * from force_checkpoint()",
+    "duckdb_secrets()": "select * from duckdb_secrets()",
 }
 
 

@@ -32,6 +32,11 @@ _STATEMENT = StatementType
 _WRITE_NODES = {"INSERT_QUERY_NODE": "an INSERT", "UPDATE_QUERY_NODE": "an UPDATE",
                 "DELETE_QUERY_NODE": "a DELETE", "MERGE_INTO_QUERY_NODE": "a MERGE"}
 _WRITE_FUNCTIONS = {"nextval", "setval"}
+# functions that act on the file or read outside the warehouse, though the sandbox keeps them harmless:
+# checkpoint() answered Success where CHECKPOINT is refused, and duckdb_secrets() named the server
+# account's home folder in its error (a security walk)
+_OUTSIDE_FUNCTIONS = {"checkpoint": "maintenance", "force_checkpoint": "maintenance", "duckdb_secrets": "database",
+                      "which_secret": "database"}
 # PIVOT reaches DuckDB's parser as a MULTI statement, and json_serialize_sql shows no PIVOT: those
 # are checked token by token instead, refusing any of these words outside strings and comments.
 _PIVOT_WORDS = {"pivot", "pivot_wider", "unpivot", "pivot_longer"}
@@ -328,6 +333,9 @@ def _refused(con: DuckDBConnection, statement) -> tuple[str, str] | None:
             return f"the query holds {_WRITE_NODES[node['type']]} statement", "write"
         if node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _WRITE_FUNCTIONS:
             return f"{node['function_name']}() changes a sequence", "write"
+        if node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _OUTSIDE_FUNCTIONS:
+            name = str(node["function_name"])
+            return f"{name}() acts outside the query", _OUTSIDE_FUNCTIONS[name.lower()]
     return None
 
 
