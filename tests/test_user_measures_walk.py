@@ -370,3 +370,19 @@ def test_the_aggregate_is_read_in_any_letter_case_as_the_field_names_are(seeded_
     added = irw("measures", "add", path)
     assert added.exit_code == 0, added.stderr
     assert "aggregate: mean)" in added.stderr
+
+
+def test_a_measure_of_one_s_own_prints_each_parameter_with_its_key_in_trec_format(seeded_db, irw, tmp_path):
+    """myerr(k=4) and myerr(gmax=4) both printed myerr_4 in `irw eval -f trec` (and in the measures
+    table's trec_name), two numbers under one name; so did a measure named myp_5 beside myp(k=5)."""
+    text = ("-- measure: two\n-- parameters: k=10, w=1\n-- aggregate: mean\n"
+            "select run_id, query_id, $w * count(*) filter (where is_rel and retrieved and rank <= $k) / $k as value "
+            "from ranked_judged group by run_id, query_id\n")
+    assert irw("measures", "add", write_file(tmp_path, "two.sql", text)).exit_code == 0
+    result = irw("eval", "-m", "two(k=4)", "-m", "two(w=4)", "-m", "two", "--qrels", "base", "-f", "trec")
+    assert result.exit_code == 0, result.stderr
+    names = [line.split("\t")[0].strip() for line in result.stdout.splitlines() if not line.startswith("runid")]
+    assert sorted(set(names)) == ["two", "two_k_4", "two_w_4"]
+    assert names.count("two_k_4") == names.count("two_w_4") == names.count("two") > 0  # a line each per run
+    stored = irw("sql", "select measure, trec_name from measures where measure like 'two%' order by 1", "-f", "csv")
+    assert stored.stdout.splitlines()[1:] == ["two,two", "two(k=4),two_k_4", "two(w=4),two_w_4"], stored.stdout

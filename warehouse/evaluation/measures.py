@@ -315,8 +315,12 @@ class Measure:
         if self.typed is not None:
             return f"{f.trec_name}_{self.typed}"
         # options that differ from their default join the name, so AP(ties=min) and AP(ties=max)
-        # print apart: map_ties_min, P_ties_max_10, nrbp_0.3_0.8
-        parts = [f.trec_name, *(_option_text(value) for _, value in self.options)]
+        # print apart: map_ties_min, P_ties_max_10, nrbp_0.3_0.8; a user measure's numbers with their
+        # keys, as its parameters are all numbers (a walk's myerr(k=4) and myerr(gmax=4) both printed
+        # myerr_4): myerr_k_4, myerr_gmax_4
+        user = is_user(self)
+        parts = [f.trec_name, *(f"{key}_{_option_text(value)}" if user else _option_text(value)
+                                for key, value in self.options)]
         if level is not None and self.level is not None and self.level != level:
             parts.append(f"rel_{self.level}")
         head = "_".join(parts)
