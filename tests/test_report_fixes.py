@@ -14,7 +14,7 @@ from warehouse import reports
 from warehouse.evaluation.settings import Settings
 from warehouse.formats.formatting import format_number
 
-from conftest import Cli
+from conftest import Cli, dl19_expected
 
 SYSTEMS = ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL")
 MEASURES = {"AP": "map", "P@10": "P_10", "nDCG@10": "ndcg_cut_10"}  # irw's name -> trec_eval's
@@ -145,6 +145,21 @@ def test_a_comparison_s_paper_table_shows_each_run_s_own_mean_in_any_order(dl19_
     same = dl19_half("compare", "bm25", "full", "-m", "AP", "--format", "markdown")
     assert "Mean AP over 43 queries of qrels dl19. A superscript letter" in \
         " ".join(same.stdout.split()), same.stdout
+
+
+@pytest.mark.parametrize("measure, level", [("AP(rel=2)", 2), ("AP", 1)])
+def test_a_run_page_counts_its_query_s_relevant_documents_at_its_measure_s_level(dl19_half, conformance, tmp_path,
+                                                                                 measure, level):
+    """A report walk: a page choosing its query by AP(rel=2) listed every document of grade 1 and up as
+    relevant (110 where trec_eval -l 2 counts 5): the count and the list are at the measure's level."""
+    page = tmp_path / "bm25.html"
+    result = dl19_half("report", "run", "bm25", "-m", measure, "-o", page)
+    assert result.exit_code == 0, result.stderr
+    text = " ".join(page.read_text().split())
+    query, count = re.search(r"Query (\d+): [^<]*?(\d+) relevant documents", text).groups()
+    assert count == dl19_expected(conformance, "BM25", level)[("num_rel", query)], (query, count)
+    said = "(grade &gt;= 2, as AP(rel=2) reads them)"
+    assert (said in text) == (level == 2)
 
 def test_the_history_follows_one_measure_and_says_so_when_given_several(covid):
     """`report history -m nDCG@10 -m AP` charted AP, the last, where every other report takes the

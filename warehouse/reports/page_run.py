@@ -76,6 +76,15 @@ class RunPage(Tabular):
         """What the measures that are not means over queries are (measures.not_means), for the page's note."""
         return not_means(self.scope.measures)
 
+    @property
+    def relevant_grades(self) -> str:
+        """How the query's relevant documents are counted where the primary measure's level is not
+        the evaluation's ('' where it is): `grade >= 2, as AP(rel=2) reads them`."""
+        level = relevant_level(self.scope)
+        if level == self.scope.settings.level:
+            return ""
+        return f"grade >= {level}, as {self.scope.primary.name} reads them"
+
     def __repr__(self) -> str:
         # the dataclass's own repr printed every query row, chart and Measure; as Leaderboard's
         against = f"baseline {said_name(self.baseline)}" if self.baseline else "no baseline"
@@ -181,7 +190,7 @@ class PageInputs:
         spreads = _tie_spreads(scope, runs, meta, ensured)
         if "relevance" not in scope.cache:
             scope.cache["relevance"] = {r[0]: r[2] for r in scope.sql("query_relevance", {
-                "qrels_set_id": scope.qrels_id, "level": scope.settings.level}).rows}
+                "qrels_set_id": scope.qrels_id, "level": relevant_level(scope)}).rows}
         # the runs' curves, and the baselines' read once (a baseline's id widened every batch's
         # range of run ids, and so the part of scores DuckDB read)
         curves = pr_curves(scope, runs)
@@ -325,6 +334,15 @@ def run_page_keys(board: "Leaderboard", leaderboard_href: str) -> dict[str, str]
             for name in names}
 
 
+def relevant_level(scope: Scope) -> int:
+    """The grade from which the page's query's documents are relevant: the primary measure's own
+    level (AP(rel=2)) where it has one, else the evaluation's. A page choosing the query by
+    AP(rel=2) listed 110 documents of grade 1 and up as relevant where trec_eval -l 2 counts 5 (a
+    report walk)."""
+    level = scope.primary.level
+    return scope.settings.level if level is None else level
+
+
 def _choose_query(query: str | None, rows: Sequence[QueryRow], relevance: dict[str, int], baseline: str | None,
                   primary: str) -> tuple[str | None, str]:
     if query is not None:
@@ -358,8 +376,8 @@ def _relevant_ranks_many(scope: Scope, meta: dict[str, dict[str, Any]],
     (sql/reports/relevant_ranks.sql), RANK_PAGES_PER_QUERY pages a query: for each (run, baseline,
     query), (rows, retrieved, baseline retrieved, strip chart)."""
     s = scope.settings
-    params = {"qrels_set_id": scope.qrels_id, "level": s.level, "depth": s.depth or NO_DEPTH, "compat": s.compat,
-              "judged_only": s.judged_only}
+    params = {"qrels_set_id": scope.qrels_id, "level": relevant_level(scope), "depth": s.depth or NO_DEPTH,
+              "compat": s.compat, "judged_only": s.judged_only}
     found: dict[int, tuple[dict[int, list[tuple[str, int, int | None]]], dict[int, int]]] = {
         page: ({}, {}) for page in range(len(pages))}
     for start in range(0, len(pages), RANK_PAGES_PER_QUERY):
