@@ -18,7 +18,9 @@
 -- one) over every run of the board, filtered or not: it never depends on the page or the filter;
 -- a run whose primary value is null or NaN is unranked, as leaderboard.sql leaves it.
 -- Order: the sort key (a measure's at 12 decimals; a name's with ASCII letters case folded; nulls
--- last either way), then run name (byte order): a total order, so pages never overlap or skip a run. total: the runs the filter keeps; board_runs: every run of the
+-- last either way), then the board's rank (runs equal on the key keep the board's order, as the
+-- reports' pages sort: a walk's P@10 of 348/430, equal but for the last bits of a sum, put rank 4
+-- before rank 2), then run name (byte order): a total order, so pages never overlap or skip a run. total: the runs the filter keeps; board_runs: every run of the
 -- board; top_run: the rank-1 run (first by name among equals), the default baseline;
 -- systems_shown: 1 when a run of the board has a system other than its name (the page shows the
 -- System column); best_high / best_low: each measure's highest and lowest value over the board.
@@ -95,6 +97,7 @@ paged as (
         case when not cast($descending as boolean) then sort_text end asc nulls last,
         case when cast($descending as boolean) then sort_time end desc nulls last,
         case when not cast($descending as boolean) then sort_time end asc nulls last,
+        rank asc nulls last,
         run
     limit cast($page_limit as integer)
     offset cast($page_offset as integer)
@@ -111,6 +114,7 @@ numbered as (
                 case when not cast($descending as boolean) then sort_text end asc nulls last,
                 case when cast($descending as boolean) then sort_time end desc nulls last,
                 case when not cast($descending as boolean) then sort_time end asc nulls last,
+                rank asc nulls last,
                 run
         ) as page_position
     from paged
