@@ -323,6 +323,11 @@ def test_a_measure_postgresql_refuses_after_a_copy_is_named_in_its_terms(postgre
     assert refused.exit_code != 0
     assert refused.stderr == (f"Error: hsleep ({path}:5): a measure reads the warehouse and nothing else: PG_SLEEP() "
                               "acts outside the query\n"), refused.stderr
+    # adding the same file again there is tried, not "already added with this same definition;
+    # nothing changed" (a user-measures walk)
+    again = Cli(postgres_url)("measures", "add", path)
+    assert again.exit_code == 1 and "nothing changed" not in again.stderr
+    assert "PG_SLEEP() acts outside the query" in again.stderr, again.stderr
 
 
 @pytest.mark.postgres

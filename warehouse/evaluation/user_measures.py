@@ -572,7 +572,10 @@ def add(db, path: str, replace: bool = False) -> Definition:
                             f"replace that one (`irw measures add {shell_word(path)} --replace {db_option(db)}`)")
     if definition.name in existing and existing[definition.name]["definition_hash"] == definition.hash:
         # adding what is there is done already; replace=True too keeps its scores, which this
-        # definition computed (as `irw ingest run --replace` of the same bytes)
+        # definition computed (as `irw ingest run --replace` of the same bytes). It is still tried
+        # here: `irw copy` keeps a definition the target's engine refuses (saying so), and adding it
+        # again answered "nothing changed" (a user-measures walk on PostgreSQL)
+        trial(db, definition)
         return replaced(definition, unchanged=True)
     if definition.name in existing and not replace:
         raise ConflictError(f"{path}: a measure {definition.name} is already added with another definition; "
