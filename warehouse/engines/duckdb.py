@@ -23,7 +23,6 @@ would otherwise pay at start-up.
 """
 from __future__ import annotations
 
-import atexit
 import os
 import re
 import shutil
@@ -386,6 +385,7 @@ class Database(Statements):
     writes_parquet = True
     read_only_reason: str | None = None  # a file is read-only only when opened so (PostgreSQL's role may make it so)
     upgraded: tuple[int, int] | None = None
+    _sandbox_spill: "Path | None" = None
     # a new file starts as a copy of the empty warehouse kept in the user's cache (empty_warehouse)
     copies_empty_warehouse = True
 
@@ -409,6 +409,7 @@ class Database(Statements):
         self._new_dirs: list[Path] = []
         self._protected = False  # registered with output.protect: no output path may be this file
         self._spill: Path | None = None  # this open's folder for DuckDB's spill files (_spill_folder)
+        self._sandbox_spill: Path | None = None  # its sandbox's (_sandbox_spill_acquire)
         self._spill_memory: Path | None = None  # an in-memory database's (_limit_resources)
         if self.path == MEMORY:
             if sandboxed:
@@ -509,8 +510,14 @@ class Database(Statements):
         target = self.path if self.path == MEMORY else str(Path(self.path).resolve())
         try:
             if mode == "sandbox":
-                with output.FILE_OPENING:
-                    con = _connect_sandbox(target, _sandbox_spill_folder(target) if self.path != MEMORY else None)
+                spill = _sandbox_spill_acquire(target) if self.path != MEMORY else None
+                try:
+                    with output.FILE_OPENING:
+                        con = _connect_sandbox(target, spill)
+                except BaseException:
+                    _sandbox_spill_release(spill)
+                    raise
+                self._sandbox_spill = spill
             else:
                 with output.FILE_OPENING:
                     con = _connect_settled(target, read_only=self.read_only)
@@ -576,9 +583,11 @@ class Database(Statements):
                 self._engine.dispose()
         finally:
             con, self._con, self._mode = self._con, None, None
+            spill, self._sandbox_spill = self._sandbox_spill, None
             if con is not None:
                 interrupt.unregister(con)
                 con.close()
+            _sandbox_spill_release(spill)
 
     @property
     def engine(self):
@@ -1366,34 +1375,49 @@ def _connect_settled(target: str, **options: Any) -> duckdb.DuckDBPyConnection:
     raise AssertionError("unreachable")
 
 
-# this process's folder in FILE.tmp for the sandbox's spill files, one per warehouse file
-_SANDBOX_SPILLS: dict[str, Path] = {}
+# this process's folder in FILE.tmp for the sandbox's spill files, one per warehouse file, with the
+# count of sandbox connections using it
+_SANDBOX_SPILLS: dict[str, tuple[Path, int]] = {}
 _SANDBOX_SPILLS_GUARD = threading.Lock()
 
 
-def _sandbox_spill_folder(target: str) -> Path | None:
+def _sandbox_spill_acquire(target: str) -> Path | None:
     """This process's folder in FILE.tmp for the sandbox's spill files (warehouse/leftovers.py:
-    removed at exit, or after a kill by the next command that opens the file, a reading one too),
-    what killed commands left there removed first. One for every sandbox of the process on the
-    file: DuckDB refuses a second connection whose configuration differs, and the folder is set
-    as the connection opens (the sandbox may not change temp_directory after). None when FILE.tmp
-    cannot be made: DuckDB then spills into FILE.tmp itself."""
+    removed when its last sandbox connection closes, or after a kill by the next command that opens
+    the file, a reading one too), what killed commands left there removed first. One for every
+    sandbox of the process on the file while any is open: DuckDB refuses a second connection whose
+    configuration differs, and the folder is set as the connection opens (the sandbox may not
+    change temp_directory after). None when FILE.tmp cannot be made: DuckDB then spills into
+    FILE.tmp itself."""
     parent = Path(target + ".tmp")
     with _SANDBOX_SPILLS_GUARD:
-        folder = _SANDBOX_SPILLS.get(str(parent))
-        if folder is not None and folder.is_dir():
-            return folder
+        held = _SANDBOX_SPILLS.get(str(parent))
+        if held is not None:
+            _SANDBOX_SPILLS[str(parent)] = (held[0], held[1] + 1)
+            return held[0]
         try:
             parent.mkdir(exist_ok=True)
             _clean_spills(parent, exclusive=False)
-            folder = _SANDBOX_SPILLS[str(parent)] = leftovers.make_held_folder(parent, "irw-")
+            folder = leftovers.make_held_folder(parent, "irw-")
         except OSError:
             return None
-        atexit.register(_remove_sandbox_spills, folder)
+        _SANDBOX_SPILLS[str(parent)] = (folder, 1)
         return folder
 
 
-def _remove_sandbox_spills(folder: Path) -> None:
+def _sandbox_spill_release(folder: Path | None) -> None:
+    """One sandbox connection using folder closed: the last one removes it (and FILE.tmp, empty)."""
+    if folder is None:
+        return
+    with _SANDBOX_SPILLS_GUARD:
+        key = str(folder.parent)
+        held = _SANDBOX_SPILLS.get(key)
+        if held is None or held[0] != folder:
+            return
+        if held[1] > 1:
+            _SANDBOX_SPILLS[key] = (folder, held[1] - 1)
+            return
+        del _SANDBOX_SPILLS[key]
     leftovers.remove_held_folder(folder)
     try:
         folder.parent.rmdir()  # FILE.tmp, unless another process spills there
@@ -1402,7 +1426,7 @@ def _remove_sandbox_spills(folder: Path) -> None:
 
 
 def _connect_sandbox(target: str, spill: Path | None = None) -> duckdb.DuckDBPyConnection:
-    """The sandbox's connection to target, spilling into spill (_sandbox_spill_folder) where given:
+    """The sandbox's connection to target, spilling into spill (_sandbox_spill_acquire) where given:
     into DuckDB's FILE.tmp, a killed `irw sql` left its spill files for no reading command to
     remove (a walk: 693 MB after a kill -9, through any number of `irw runs`)."""
     config = SANDBOX_CONFIG if spill is None else {**SANDBOX_CONFIG, "temp_directory": str(spill)}
