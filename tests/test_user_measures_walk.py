@@ -17,7 +17,7 @@ from warehouse.errors import MeasureError
 from warehouse.evaluation import measures
 from warehouse.evaluation.user_measures import MeasureFileError, parse_definition
 
-from conftest import Cli, write_file
+from conftest import Cli, dl19_with_measure, write_file
 
 ROOT = Path(__file__).resolve().parents[1]
 PREC = ROOT / "examples" / "measures" / "precision_at_k.sql"
@@ -391,3 +391,15 @@ def test_a_measure_of_one_s_own_prints_each_parameter_with_its_key_in_trec_forma
     assert names.count("two_k_4") == names.count("two_w_4") == names.count("two") > 0  # a line each per run
     stored = irw("sql", "select measure, trec_name from measures where measure like 'two%' order by 1", "-f", "csv")
     assert stored.stdout.splitlines()[1:] == ["two,two", "two(k=4),two_k_4", "two(w=4),two_w_4"], stored.stdout
+
+
+def test_a_measure_with_no_p_is_not_counted_in_the_family_said(conformance, tmp_path):
+    """`over 1 comparison (every run against BM25 x 2 measures)` when one measure's values were all
+    NaN (a user-measures walk): the family says the measures it holds."""
+    irw, _ = dl19_with_measure(conformance, tmp_path, "nanm", "-- measure: nanm\n-- parameters: none\n"
+                               "-- aggregate: mean\nselect run_id, query_id, cast('nan' as double) as value\n"
+                               "from ranked_judged group by run_id, query_id\n")
+    result = irw("compare", "BM25", "BM25_RM3", "-m", "nanm", "-m", "P@10", "--baseline", "BM25", "-f", "csv")
+    assert result.exit_code == 0, result.stderr
+    assert "# correction: Holm-Bonferroni step-down over 1 comparison (every run against BM25 x 1 measure)" in \
+        result.stderr.splitlines(), result.stderr

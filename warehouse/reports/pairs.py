@@ -317,9 +317,13 @@ class Comparison(PaperTables, Tabular):
         """The family corrected together: the pairs of the measures that are tested (means over
         queries), not of every measure chosen (compare_scope refuses a comparison with none)."""
         tested_measures = [m for m in self.measures if testable(m)]
+        # a measure none of whose pairs has a p (a value that is no number on every pair) is not in
+        # the family: "over 1 comparison (every run against BM25 x 2 measures)" read as a contradiction
+        with_p = {row.measure.name for row in self.rows if row.result is not None and not missing(row.result.p_value)}
+        measures = len(with_p) if with_p else len(tested_measures)
         return (f"correction: {CORRECTIONS[self.stats.correction]} over {plural(self.tested, 'comparison')} "
                 f"({'every run against ' + self.baseline if self.baseline else 'all pairs'} x "
-                f"{plural(len(tested_measures), 'measure')})")
+                f"{plural(measures, 'measure')})")
 
     def _undefined_means(self) -> list[str]:
         """Why a pair of a testable measure was not tested although its runs share queries: a
