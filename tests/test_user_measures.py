@@ -405,6 +405,13 @@ def test_spark_says_a_measure_of_your_own_is_computed_in_the_warehouse(tmp_path,
     assert refused.stderr == (f"Error: prec(k=5) is a measure of your own in {db} (irw measures add), and Spark "
                               "computes irw's built-in measures only: store the runs' rows there (irw ingest run FILE "
                               f"--db {db}) and evaluate it there (irw eval --db {db} -m 'prec(k=5)')\n")
+    # without --into no warehouse is read: the name is unknown, and where such a measure is computed
+    # is said (a user-measures walk: "unknown measure 'myp'; `irw measures` lists them" alone)
+    alone = cli("eval", "--engine", "spark", "--qrels", source / "qrels.dl19-passage.txt", "--runs",
+                source / "runs" / "run.dl19.BM25.txt", "-m", "prec(k=5)", db=False)
+    assert alone.exit_code == 2 and alone.stderr.rstrip().endswith(
+        "Spark computes irw's built-in measures only (a measure added with irw measures add is computed in its "
+        "warehouse: irw eval -m NAME)"), alone.stderr
 
 
 def test_irw_serve_and_the_other_reports_show_a_user_measure(dl19, tmp_path, conformance):

@@ -635,6 +635,11 @@ def _require_spark_measures(measures: list[str], into) -> None:
                                    "irw's built-in measures only: store the runs' rows there (irw ingest run FILE "
                                    f"--db {db}) and evaluate it there (irw eval --db {db} -m {shell_word(spec)})") \
                     from None
+            if str(exc).startswith("unknown measure"):
+                # without --into no warehouse is read: a measure of the user's own was only "unknown"
+                # (a user-measures walk)
+                raise MeasureError(f"{exc}; Spark computes irw's built-in measures only (a measure added with irw "
+                                   "measures add is computed in its warehouse: irw eval -m NAME)") from None
             raise
 
 
