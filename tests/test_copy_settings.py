@@ -129,6 +129,24 @@ def test_a_run_renamed_in_the_source_is_said_to_be_held_under_its_old_name(confo
             "warehouses?): `irw rm qrels` the name not wanted") in lines, lines
 
 
+
+def test_a_run_this_copy_replaces_is_not_named_as_holding_another_s_rows(conformance, tmp_path, target):
+    """A lifecycle walk: `irw copy --replace` said `run RM3-renamed: the target holds the same rows as
+    run bm25 too ... irw rm run the name not wanted`, of bm25's rows before that same copy replaced
+    them (RM3-renamed comes first in byte order); removing bm25 as told would remove the run copied."""
+    data = conformance / "dl19-passage"
+    source = str(tmp_path / "irw.duckdb")
+    irw = Cli(source)
+    assert irw("ingest", "qrels", data / "qrels.dl19-passage.txt", "--name", "dl19").exit_code == 0
+    assert irw("ingest", "run", data / "runs" / "run.dl19.BM25_RM3.txt", "--name", "bm25").exit_code == 0
+    assert irw("copy", "--from", source, "--to", target, db=False).exit_code == 0  # target: bm25 of RM3's rows
+    assert irw("rename", "run", "bm25", "RM3-renamed").exit_code == 0
+    assert irw("ingest", "run", data / "runs" / "run.dl19.BM25.txt", "--name", "bm25").exit_code == 0
+    copied = irw("copy", "--from", source, "--to", target, "--replace", db=False)
+    assert copied.exit_code == 0, copied.stderr
+    assert "run RM3-renamed: copied" in copied.stderr.splitlines() and "bm25: replaced" in copied.stderr
+    assert "the same rows" not in copied.stderr, copied.stderr
+
 def test_rows_the_source_holds_under_two_names_are_copied_without_a_rename_note(conformance, tmp_path, target):
     """A source holding one file under two names on purpose (--name), copied into an empty target:
     the second name's copy said the target held its rows under the first "(renamed in one of the two

@@ -250,10 +250,11 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
         qrels_ids = {}
         for name in qrels_names:
             qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_set", name, ship_qrels, replace,
-                                                            result)
+                                                            result, frozenset(qrels_names))
         run_ids = {}
         for name in run_names:
-            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run, replace, result)
+            run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run, replace, result,
+                                                         frozenset(run_names))
         result.scores = _copy_scores(source, target, qrels_ids, run_ids, result)
         _copy_user_measures(source, target, result)
     _check_added_measures(target, result)
@@ -292,14 +293,16 @@ def _copy_user_measures(source, target, result: CopyResult) -> None:
             result.measures[row[0]] = "added"
 
 
-def _copy_one(source, target, kind: str, name: str, ship, replace: bool, result: CopyResult) -> tuple[int, str]:
-    """kind: run or qrels_set (sql/transfer/<kind>_content.sql ...)."""
+def _copy_one(source, target, kind: str, name: str, ship, replace: bool, result: CopyResult,
+              copying: frozenset = frozenset()) -> tuple[int, str]:
+    """kind: run or qrels_set (sql/transfer/<kind>_content.sql ...); copying: the names of that kind
+    this copy takes (_note_held_as)."""
     mine = source.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()[1]
     theirs = target.run_file(f"transfer/{kind}_content.sql", {"name": name}).fetchone()
     if theirs is not None and theirs[1] == mine:
         return theirs[0], _same_content(source, target, kind, name, theirs[0], replace, result)
     if theirs is None:
-        _note_held_as(source, target, kind, name, mine, result.notes)
+        _note_held_as(source, target, kind, name, mine, result.notes, copying)
     if source.text_holds_nul and not target.text_holds_nul:
         _refuse_nul(source, kind, name)
     if theirs is None:
@@ -348,13 +351,17 @@ def _same_content(source, target, kind: str, name: str, target_id: int, replace:
     return "updated"
 
 
-def _note_held_as(source, target, kind: str, name: str, content: str, notes: list[str]) -> None:
+def _note_held_as(source, target, kind: str, name: str, content: str, notes: list[str],
+                  copying: frozenset = frozenset()) -> None:
     """A note when target holds the content of a run or qrels set it is about to copy under another
     name that source does not hold it under (renamed in one of the two warehouses): two names for
     the same rows, which a selection by pattern then takes twice. Names source holds with the same
-    rows too (stored twice there on purpose, or copied a moment ago) are source's own and not said."""
+    rows too (stored twice there on purpose, or copied a moment ago) are source's own and not said,
+    nor are names this copy takes (copying): their rows are source's once it is done (a walk's note
+    named a run --replace then gave other rows, as the one to remove)."""
     query = "transfer/runs_by_content.sql" if kind == "run" else "catalog/qrels_sets_by_content.sql"
-    others = [row[0] for row in target.run_file(query, {"sha256": content, "name": name}).fetchall()]
+    others = [row[0] for row in target.run_file(query, {"sha256": content, "name": name}).fetchall()
+              if row[0] not in copying]
     others = [other for other in others
               if (source.run_file(f"transfer/{kind}_content.sql", {"name": other}).fetchone() or (None, None))[1]
               != content]
