@@ -247,14 +247,14 @@ def copy_warehouse(source, target, *, replace: bool = False, runs: list[str] | N
         raise ConflictError(f"{target.path} already holds {', '.join(clashes)} with other content; pass --replace "
                             f"to replace {them} (and every score computed with {them}), or remove {them} there first")
     with target.transaction():
-        qrels_ids = {}
+        qrels_ids, copying = {}, frozenset(qrels_names)
         for name in qrels_names:
             qrels_ids[name], result.qrels[name] = _copy_one(source, target, "qrels_set", name, ship_qrels, replace,
-                                                            result, frozenset(qrels_names))
-        run_ids = {}
+                                                            result, copying)
+        run_ids, copying = {}, frozenset(run_names)
         for name in run_names:
             run_ids[name], result.runs[name] = _copy_one(source, target, "run", name, ship_run, replace, result,
-                                                         frozenset(run_names))
+                                                         copying)
         result.scores = _copy_scores(source, target, qrels_ids, run_ids, result)
         _copy_user_measures(source, target, result)
     _check_added_measures(target, result)
