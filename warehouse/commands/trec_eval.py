@@ -61,7 +61,7 @@ def exit_status(exc: IrwError) -> int:
     initialize measure"), 7 when no query has both results and judgments. A document a run gives
     twice for a query is a bad file here (2), where trec_eval finds it while measuring (4)."""
     if isinstance(exc, MeasureArgumentError):
-        return exc.exit_code if isinstance(exc, IllegalMeasureError) else 2
+        return exc.exit_code  # its class's: IllegalMeasureError's 1, the others' 2
     if isinstance(exc, UsageError):
         return 1
     if isinstance(exc, InputFileError):

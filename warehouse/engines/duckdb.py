@@ -385,7 +385,6 @@ class Database(Statements):
     writes_parquet = True
     read_only_reason: str | None = None  # a file is read-only only when opened so (PostgreSQL's role may make it so)
     upgraded: tuple[int, int] | None = None
-    _sandbox_spill: "Path | None" = None
     # a new file starts as a copy of the empty warehouse kept in the user's cache (empty_warehouse)
     copies_empty_warehouse = True
 

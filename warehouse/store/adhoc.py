@@ -331,11 +331,12 @@ def _refused(con: DuckDBConnection, statement) -> tuple[str, str] | None:
     for node in _json_nodes(tree):
         if node.get("type") in _WRITE_NODES:
             return f"the query holds {_WRITE_NODES[node['type']]} statement", "write"
-        if node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _WRITE_FUNCTIONS:
-            return f"{node['function_name']}() changes a sequence", "write"
-        if node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _OUTSIDE_FUNCTIONS:
-            name = str(node["function_name"])
-            return f"{name}() acts outside the query", _OUTSIDE_FUNCTIONS[name.lower()]
+        if node.get("class") == "FUNCTION":
+            name = str(node.get("function_name"))
+            if name.lower() in _WRITE_FUNCTIONS:
+                return f"{name}() changes a sequence", "write"
+            if name.lower() in _OUTSIDE_FUNCTIONS:
+                return f"{name}() acts outside the query", _OUTSIDE_FUNCTIONS[name.lower()]
     return None
 
 
