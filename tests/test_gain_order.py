@@ -79,7 +79,8 @@ def test_a_stored_evaluation_reads_gain_maps_as_trec_eval_does(conformance, tmp_
     result = wh.evaluate(None, "dl19", ["ndcg.1=3.5,2=9.0,4=7.0", "ndcg.1=0.5,2=1,3=1.5", "G.1=0.5,2=1,3=1.5"])
     values = {row[1]: row[2] for row in result.summary.rows}
     assert {name: f"{value:.4f}" for name, value in values.items()} == {
-        "ndcg_1=3.5,2=9.0,4=7.0": "0.4195", "ndcg_1=0.5,2=1,3=1.5": "0.6159", "G_1=0.5,2=1,3=1.5": "0.2959"}
+        # a measure's key writes each number one way (9.0 as 9), as typed it stays in trec-eval's output
+        "ndcg_1=3.5,2=9,4=7": "0.4195", "ndcg_1=0.5,2=1,3=1.5": "0.6159", "G_1=0.5,2=1,3=1.5": "0.2959"}
     wh.close()
 
 

@@ -29,7 +29,8 @@ from warehouse.formats.escaping import shown as visible
 from warehouse.formats.formatting import TREC_NAN, trec_line
 from warehouse.ingestion.files import PrefsFormatError, SwappedFileError, display_name
 from warehouse.evaluation.measures import (ALL_FAMILIES, CUTOFFS, FAMILIES, JG_FAMILIES, LEVELS, MEASURE_SETS, NONE,
-                                           PREFS_FAMILIES, RAW, Measure, default_measures, parse, parse_trec,
+                                           PREFS_FAMILIES, RAW, TIE_MODES, Measure, default_measures, missing_options,
+                                           parse, parse_trec,
                                            suggestion, trec_measure_set)
 
 # trec_eval's printing order: its all_trec table, then the measures of the other judgment formats
@@ -466,12 +467,15 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
     of one -m argument, which may be a trec_eval name (`ndcg_cut.10`) or an ir_measures name
     (`nDCG@10`), as `irw measures` lists."""
     try:
-        measures = parse_trec(spec)  # validates the name and parameters
+        named = parse_trec(spec)  # validates the name and parameters
         name, dot, _ = spec.partition(".")
-        if name not in ALL_FAMILIES and len(measures) == 1:
-            # a name as trec_eval prints it (P_10, unj_5), which its -m does not take: read as P.10
-            return measures[0].family.trec_name, ".", measures[0].trec_spec, False
-        return name, dot, spec, True
+        if not any(m.options or m.level is not None or missing_options(m) for m in named):
+            if name not in ALL_FAMILIES and len(named) == 1:
+                # a name as trec_eval prints it (P_10, unj_5), which its -m does not take: read as P.10
+                return named[0].family.trec_name, ".", named[0].trec_spec, False
+            return name, dot, spec, True
+        # irw's own names: map_ties (which needs its ties=), a name irw prints (map_ties_min,
+        # P_rel_2_10): said below as their ir_measures spellings are
     except MeasureError as trec_error:
         try:
             named = parse(spec)
@@ -490,6 +494,12 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
                                "(map, P.10, ndcg_cut.10) and ir_measures names (AP, P@10, nDCG@10); "
                                "`irw measures` lists both (a measure added with `irw measures add` is computed in "
                                "its warehouse: `irw eval -m NAME`)") from None
+    unsaid = [m for m in named if missing_options(m)]
+    if unsaid:  # map_ties computed without its ties= printed 0 for every query (a walk)
+        example = replace(unsaid[0], options=(("ties", TIE_MODES[0]),)).name
+        raise IllegalMeasureError(f"{spec}: irw's tie-aware measures need ties=expected, min or max, which trec_eval's "
+                                  f"-m cannot say (trec_eval has no such measure); evaluate it with `irw eval -m "
+                                  f"'{example}'` or warehouse.evaluate_files")
     if any(m.options for m in named):  # AP(ties=min), NRBP(alpha=0.3,beta=0.8): trec_eval's -m cannot say it
         raise MeasureError(f"{spec}: irw trec-eval takes a measure's options only at their defaults (a trec_eval "
                            "name has none); evaluate it with `irw eval` or warehouse.evaluate_files")

@@ -51,7 +51,18 @@ def _k(fmt: str) -> Callable[[Any], str]:
 
 
 def _short_float(p: float) -> str:
-    return f"{p:g}"
+    """A number as a name shows it: six significant digits where they hold it exactly (0.25,
+    1e-05), else every digit it needs (0.1234567): a name is the key scores are stored under, and
+    two parameters sharing one would share their scores (a walk's IPrec@0.1234567 and @0.1234573)."""
+    text = f"{p:g}"
+    return text if float(text) == p else repr(float(p))
+
+
+def _two_places(p: float) -> str:
+    """A multiple of R or recall level as trec_eval prints it (0.20), or with every digit it needs
+    where two places do not hold it (0.505, which trec_eval prints 0.51): the name is its key."""
+    text = f"{p:.2f}"
+    return text if float(text) == p else _short_float(p)
 
 
 FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
@@ -91,7 +102,7 @@ FAMILIES: dict[str, Family] = {f.trec_name: f for f in [
     Family("gm_bpref", "measures/bpref.sql", NONE, (), GEO, "Geometric mean of bpref.", _k("gm_bpref"),
            per_query=False),
     Family("Rprec_mult", "measures/rprec.sql", LEVELS, (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), MEAN,
-           "Precision at rank x * R.", lambda p: f"Rprec_mult_{p:.2f}"),
+           "Precision at rank x * R.", lambda p: f"Rprec_mult_{_two_places(p)}"),
     Family("utility", "measures/set.sql", RAW, ("1,-1,0,0",), MEAN,
            "Utility a*rel_ret + b*nonrel_ret + c*rel_nonret + d*nonrel_nonret (default 1,-1,0,0)."),
     Family("11pt_avg", "measures/interpolated_precision.sql", RAW,
@@ -307,10 +318,12 @@ class Measure:
     def trec_name(self) -> str:
         return self.trec_name_at(None)
 
-    def trec_name_at(self, level: int | None) -> str:
+    def trec_name_at(self, level: int | None, *, exact: bool = False) -> str:
         """The name trec_eval prints for this measure; with level (the evaluation's relevance level),
         a measure evaluated at a level of its own (AP(rel=2)) has `rel_N` joined as an option is,
-        so one output never prints two measures under one name (P_5 and P_rel_2_5)."""
+        so one output never prints two measures under one name (P_5 and P_rel_2_5). exact: a level
+        that trec_eval's two decimals do not hold (Rprec_mult.0.505, printed Rprec_mult_0.51) is
+        written with every digit it needs, as the measure's key (name) must be."""
         f = self.family
         if self.typed is not None:
             return f"{f.trec_name}_{self.typed}"
@@ -331,14 +344,14 @@ class Measure:
         if f.kind == LEVELS and f.trec_name == "set_F":  # trec_eval: set_F.0.5 prints set_F_0.5
             return head if self.param in f.defaults else f"{head}_{_short_float(self.param)}"
         if f.kind == LEVELS:
-            return f"{head}_{self.param:.2f}"
+            return f"{head}_{_two_places(self.param) if exact else format(self.param, '.2f')}"
         return head if self.param in f.defaults else f"{head}_{self.param}"
 
     @cached_property  # a report of a thousand runs asks for it tens of thousands of times
     def name(self) -> str:
         """The canonical irw name: ir_measures syntax where it has one, else trec_eval's (kept on
         first use: the fields it is made of never change)."""
-        base = self.family.ir_name(self.param) if self.family.ir_name else self.trec_name
+        base = self.family.ir_name(self.param) if self.family.ir_name else self.trec_name_at(None, exact=True)
         if self.family.options:  # alpha_nDCG(alpha=0.3,rel=2)@10, AP(ties=min), NRBP(alpha=0.3,beta=0.8)
             args = [f"{key}={_option_text(value)}" for key, value in self.options]
             args += [f"rel={self.level}"] if self.level is not None else []
@@ -508,7 +521,31 @@ def parse_trec(spec: str, compat: int = 9) -> list[Measure]:
     if family.kind == LEVELS:
         values = sorted({_level(p, spec) for p in params.split(",")})
         return [Measure(family, v) for v in values]
-    return [Measure(family, params)]
+    return [Measure(family, _canonical_list(family, params))]
+
+
+def _canonical_list(family: Family, params: str) -> str:
+    """A list parameter (utility.2,-1,0,0, 11pt_avg.0.25,0.5, ndcg.1=3,2=9) with each number
+    written one way, so that spellings trec_eval reads as the same numbers are one measure with one
+    key (utility.2.0,-1,0,0 and utility.2,-1,0,0; 11pt_avg..25 and 11pt_avg.0.25); a list equal to
+    the family's default is the default. The order stays as given: trec_eval reads 11pt_avg's levels
+    and sorts the gain pairs in an order that depends on it (gain_order.py). A list that is not
+    numbers is kept as typed, for measure_params to say what is wrong with it."""
+    def numbers(text: str) -> str:
+        items = []
+        for item in text.split(","):
+            key, equals, value = item.rpartition("=")
+            if key and key != "p":
+                key = str(int(key))
+            items.append(f"{key}{equals}{_short_float(float(value)) if value else ''}")
+        return ",".join(items)
+
+    try:
+        canonical = numbers(params)
+        defaults = {numbers(d): d for d in family.defaults if d}
+    except ValueError:
+        return params
+    return defaults.get(canonical, canonical)
 
 
 def _parse_printed_trec_name(spec: str) -> Measure | None:
@@ -517,20 +554,36 @@ def _parse_printed_trec_name(spec: str) -> Measure | None:
     also how irw names them) -> its measure."""
     for family in sorted(ALL_FAMILIES.values(), key=lambda f: -len(f.trec_name)):
         prefix = family.trec_name + "_"
-        if family.kind in (CUTOFFS, LEVELS, RAW) and spec.startswith(prefix):
-            value = spec[len(prefix):]
-            if re.fullmatch(r"[0-9]+", value) and family.kind == CUTOFFS:
-                return Measure(family, int(value))
-            if re.fullmatch(r"[0-9]*\.?[0-9]+", value) and family.kind == LEVELS:
-                return Measure(family, float(value))
-            if re.fullmatch(r"[-+0-9.,=eEp]+", value) and family.kind == RAW:  # numbers, grade=gain, p=
-                return Measure(family, value)
+        if not spec.startswith(prefix):
+            continue
+        # what Measure.trec_name_at joins before the parameter: a tie mode (map_ties_min), the
+        # measure's own level (P_rel_2_10), so that a name irw prints is a name irw takes
+        value, options, level = spec[len(prefix):], (), None
+        tie = re.match(rf"({'|'.join(TIE_MODES)})(?:_|$)", value) if dict(family.options).keys() >= {"ties"} else None
+        if tie:
+            options, value = (("ties", tie.group(1)),), value[tie.end():]
+        at_level = re.match(r"rel_([0-9]+)(?:_|$)", value)
+        if at_level:
+            level, value = int(at_level.group(1)), value[at_level.end():]
+        if value == "" and (options or level is not None) and family.kind in (NONE, RAW):
+            return Measure(family, family.defaults[0] if family.kind == RAW else None, level=level, options=options)
+        if re.fullmatch(r"[0-9]+", value) and family.kind == CUTOFFS:
+            return Measure(family, _cutoff(value, spec), level=level, options=options)
+        if re.fullmatch(r"[0-9]*\.?[0-9]+", value) and family.kind == LEVELS:
+            return Measure(family, float(value), level=level, options=options)
+        if re.fullmatch(r"[-+0-9.,=eEp]+", value) and family.kind == RAW:  # numbers, grade=gain, p=
+            return Measure(family, _canonical_list(family, value), level=level, options=options)
     return None
+
+
+def missing_options(m: Measure) -> list[str]:
+    """The options m's family requires (no default) that m does not give: map_ties without ties=."""
+    return [key for key, default in m.family.options if default is None and key not in dict(m.options)]
 
 
 def _refuse_unsaid_options(measures: list[Measure], spec: str) -> list[Measure]:
     for m in measures:
-        missing = [key for key, default in m.family.options if default is None and key not in dict(m.options)]
+        missing = missing_options(m)
         if missing:
             example = Measure(m.family, m.param, options=((missing[0], TIE_MODES[0]),)).name
             raise MeasureError(f"{spec}: write it with its {missing[0]}= option, e.g. {example}")
@@ -836,17 +889,12 @@ def suggestion(spec: str) -> str | None:
     own = {name.lower(): name for name in USER_FAMILIES}.get(spec.lower())
     if own is not None:
         return own
-    # a name as `irw eval --format trec` prints a measure at a level of its own: P_rel_2_10 is
-    # P(rel=2)@10 (the name trec_eval would print, P_10, with the level put back)
-    leveled = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]*?)_rel_([0-9]+)((?:_[0-9.]+)*)", spec)
-    if leveled:
+    squeezed = re.sub(r"\s+", "", spec)  # P@ 10, P @10
+    if squeezed != spec and squeezed:
         try:
-            names = [replace(m, level=int(leveled.group(2))).name for m in parse_trec(leveled.group(1) + leveled.group(3))]
-            for name in names:
-                parse(name)  # a family the level does not change (nDCG) takes no rel=
-            return ", ".join(names)
+            return ", ".join(m.name for m in _parse_exact(squeezed))
         except MeasureError:
-            pass
+            return suggestion(squeezed)
     glued = re.fullmatch(r"([A-Za-z][A-Za-z_]*?)_?([0-9]+)", spec)  # P10, ndcg10, R1000: P@10 (trec_eval's P_10)
     if glued and not spec.endswith(f"_{glued.group(2)}"):
         split = f"{glued.group(1)}@{glued.group(2)}"
