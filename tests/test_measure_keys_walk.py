@@ -131,3 +131,11 @@ def test_trec_eval_says_where_diversity_measures_are_computed(conformance, capsy
     assert status != 0 and out == ""
     # was "qrels qrels has none: ingest ... and evaluate with --qrels NAME", advice for a warehouse
     assert "qrels qrels" not in err and "evaluate in a warehouse: `irw ingest qrels FILE --subtopics" in err
+
+
+@pytest.mark.parametrize("name", ["AP(rel=-1)", "P(rel=2.5)@10", "gm_bpref(rel=99999999999)", "P_rel_99999999999_10"])
+def test_a_measure_s_own_level_out_of_range_is_said_with_the_measure(name):
+    # was "level takes an integer from 0 to 2147483647 ...", not naming the measure (rel=2.5 read as 2)
+    with pytest.raises(MeasureError, match=r"rel= takes an integer from 0 to 2147483647") as refused:
+        parse(name)
+    assert str(refused.value).startswith(f"{name}: ")

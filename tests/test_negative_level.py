@@ -19,7 +19,7 @@ import pytest
 import warehouse
 from conftest import Cli
 from warehouse.commands import trec_eval
-from warehouse.errors import SettingError
+from warehouse.errors import MeasureError, SettingError
 from warehouse.evaluation.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +51,7 @@ def test_irw_eval_and_a_measure_s_rel_refuse_it(seeded_db):
     assert before.exit_code == 2 and before.stdout == ""
     assert before.stderr == f"Error: --level {WHY}-1\n"
     with warehouse.open(seeded_db) as wh:
-        with pytest.raises(SettingError, match="below 0, trec_eval counts"):
+        with pytest.raises(MeasureError, match=r"^AP\(rel=-1\): rel= takes .* \(below 0, trec_eval counts"):
             wh.evaluate("tagA", "base", ["AP(rel=-1)"])
 
 

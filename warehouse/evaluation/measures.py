@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Callable, Iterable
 
 from warehouse.errors import MeasureError
+from warehouse.evaluation.settings import level_problem
 
 # Parameter kinds: how a family's parameters are written, parsed and bound to its SQL.
 NONE = "none"          # no parameter
@@ -492,6 +493,17 @@ def _whole_cutoff(text: str, what: str) -> int:
     return _cutoff(text, what)
 
 
+def _rel_level(text: str, spec: str) -> int:
+    """A measure's own relevance level (AP(rel=2)), in the range irw eval's -l takes (settings.py),
+    said with the measure it was given to."""
+    value = _number(text, spec)
+    level = int(value) if math.isfinite(value) and value.is_integer() else text
+    problem = level_problem(level)
+    if problem:
+        raise MeasureError(f"{spec}: rel= {problem}")
+    return level
+
+
 def _level(text: str, what: str) -> float:
     # trec_eval reads recall levels and multiples of R with atof, an empty item as 0
     return 0.0 if text == "" else _number(text, what)
@@ -564,7 +576,7 @@ def _parse_printed_trec_name(spec: str) -> Measure | None:
             options, value = (("ties", tie.group(1)),), value[tie.end():]
         at_level = re.match(r"rel_([0-9]+)(?:_|$)", value)
         if at_level:
-            level, value = int(at_level.group(1)), value[at_level.end():]
+            level, value = _rel_level(at_level.group(1), spec), value[at_level.end():]
         if value == "" and (options or level is not None) and family.kind in (NONE, RAW):
             return Measure(family, family.defaults[0] if family.kind == RAW else None, level=level, options=options)
         if re.fullmatch(r"[0-9]+", value) and family.kind == CUTOFFS:
@@ -665,7 +677,7 @@ def parse_ir(spec: str) -> list[Measure]:
         family_name = "num_rel_ret"
     level = None
     if "rel" in args:
-        level = int(_number(args.pop("rel"), spec))
+        level = _rel_level(args.pop("rel"), spec)
     if at is not None and name in _AT_FAMILY:
         family_name = _AT_FAMILY[name]
         if name == "AP" and args.pop("denom", "R") == "min":
@@ -815,7 +827,7 @@ def _parse_exact_names(spec: str, compat: int = 9) -> list[Measure]:
     if "@" in spec or "(" in spec:
         at_level = _TREC_NAME_AT_LEVEL.fullmatch(spec)
         if at_level and at_level.group("name") not in _IR_NAMES:  # a trec_eval name at a level: gm_bpref(rel=2)
-            return [replace(m, level=int(at_level.group("level")))
+            return [replace(m, level=_rel_level(at_level.group("level"), spec))
                     for m in parse_trec(at_level.group("name"), compat)]
         return parse_ir(spec)
     head = re.match(r"[A-Za-z0-9_]+", spec).group(0) if re.match(r"[A-Za-z0-9_]+", spec) else ""
@@ -983,7 +995,7 @@ def _parse_user(spec: str) -> list[Measure] | None:
         return None
     family = USER_FAMILIES[match.group("name")]
     args = _parse_args(match.group("args2"), spec, _parse_args(match.group("args"), spec))
-    level = int(_number(args.pop("rel"), spec)) if "rel" in args else None
+    level = _rel_level(args.pop("rel"), spec) if "rel" in args else None
     declared = dict(family.options)
     if match.group("at") is not None:
         if not declared:

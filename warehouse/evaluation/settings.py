@@ -21,6 +21,20 @@ def prepare_steps(s: "Settings", *, judged: bool = True) -> list[str]:
     return steps + ["eval/04_run_queries.sql", "eval/04b_run_rows_graded.sql"] + (["eval/05_judged.sql"] if judged else [])
 
 
+def level_problem(level: object) -> str | None:
+    """What is wrong with a relevance level (-l, or a measure's own rel=), or None."""
+    if _integer(level) is not None and 0 <= level < 2**31:
+        return None
+    # Below 0 trec_eval compares its markers for documents the qrels do not judge (-1) or grade
+    # below 0 (-2) with the level, so they count as relevant retrieved documents but not in R (its
+    # -l-1 gives P_10 1.0 for any run, and map 0.55 where grades >= -1 give 0.23): numbers no
+    # measure here reproduces, so the level is refused, not misreported.
+    below = (" (below 0, trec_eval counts the documents the qrels do not judge as relevant, which irw "
+             "does not reproduce; 0 counts every judged document)"
+             if _integer(level) is not None and level < 0 else " (grades are 32-bit integers)")
+    return f"takes an integer from 0 to {2**31 - 1}{below}, not {level!r}"
+
+
 def _integer(value: object) -> int | None:
     """value as an int when it is a whole number of any integer type (operator.index: int, NumPy's
     int64 ...), else None. Not a bool, though Python counts it an int: level=True is a mistake, not
@@ -54,15 +68,9 @@ class Settings:
                 object.__setattr__(self, name, whole)
         # Range checks before any SQL: the level is compared with INTEGER grades and the depth is a
         # BIGINT, so larger values would overflow in DuckDB instead of saying what is wrong.
-        if _integer(self.level) is None or not 0 <= self.level < 2**31:
-            # Below 0 trec_eval compares its markers for documents the qrels do not judge (-1) or
-            # grade below 0 (-2) with the level, so they count as relevant retrieved documents but
-            # not in R (its -l-1 gives P_10 1.0 for any run, and map 0.55 where grades >= -1 give
-            # 0.23): numbers no measure here reproduces, so the level is refused, not misreported.
-            below = (" (below 0, trec_eval counts the documents the qrels do not judge as relevant, which irw "
-                     "does not reproduce; 0 counts every judged document)"
-                     if _integer(self.level) is not None and self.level < 0 else " (grades are 32-bit integers)")
-            raise SettingError("level", f"takes an integer from 0 to {2**31 - 1}{below}, not {self.level!r}")
+        problem = level_problem(self.level)
+        if problem:
+            raise SettingError("level", problem)
         if self.depth is not None and (_integer(self.depth) is None or self.depth > NO_DEPTH):
             raise SettingError("depth", f"takes an integer from 1 to {NO_DEPTH} (a depth beyond a run's "
                                         f"length counts every document), not {self.depth!r}")
