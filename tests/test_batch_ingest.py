@@ -186,7 +186,7 @@ def test_every_bad_file_and_collision_of_a_batch_is_listed_and_nothing_stored(se
         "(instead of --name-from file)",
         f"Error: {two_tags}:5: a second run tag 'c' (the file began with tag 'b'); a run file holds one run: "
         "split it into one file per tag",
-        "Error: nothing was stored: 3 of 4 files cannot be ingested as they are",
+        "Error: nothing was stored: 3 of 4 files cannot be ingested as they are; fix the files named above, or leave them out, and run the command again",
     ]
     assert fingerprint_at(seeded_db) == before
     assert good.exists()
@@ -254,7 +254,7 @@ def test_a_missing_file_or_empty_folder_is_named(irw, db_path, tmp_path):
     assert result.stderr.splitlines() == [
         f"Error: {tmp_path / 'nope.txt'}: no such file",
         f"Error: {tmp_path / 'empty'}: a folder without run files",
-        "Error: nothing was stored: 2 of 3 files cannot be ingested as they are",
+        "Error: nothing was stored: 2 of 3 files cannot be ingested as they are; fix the files named above, or leave them out, and run the command again",
     ]
     assert stored(db_path) == []
 

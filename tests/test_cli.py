@@ -40,7 +40,7 @@ def test_one_bad_file_among_several_is_reported_and_nothing_is_stored(irw, db_pa
     result = irw("ingest", "run", good1, bad, good2)
     assert result.exit_code == 1
     assert f"Error: {bad}:5: score NaN is not finite" in result.stderr.splitlines()
-    assert result.stderr.splitlines()[-1] == "Error: nothing was stored: 1 of 3 files cannot be ingested as they are"
+    assert result.stderr.splitlines()[-1] == "Error: nothing was stored: 1 of 3 files cannot be ingested as they are; fix the files named above, or leave them out, and run the command again"
     # the batch is checked whole before anything is stored (a new warehouse is not even left behind)
     assert not db_path.exists() or runs_in(db_path) == []
 

@@ -474,7 +474,7 @@ def test_a_folder_of_qrels_files_is_ingested_one_set_per_file(empty, data, tmp_p
         f"Error: {bad / 'qrels.typo.txt'}:2: grade x is not an integer",
         f"Error: {data / 'qrels' / QRELS['dl21']}: would be qrels set qrels.dl21-passage, as would "
         f"{bad / 'qrels.dl21-passage.txt'}; ingest such files one at a time, each with --name",
-        "Error: nothing was stored: 2 of 3 files cannot be ingested as they are"]
+        "Error: nothing was stored: 2 of 3 files cannot be ingested as they are; fix the files named above, or leave them out, and run the command again"]
     if before is None:
         assert not (tmp_path / "other.duckdb").exists()
     else:

@@ -127,7 +127,7 @@ def test_a_new_version_clashing_with_a_stored_run_is_offered_its_systems_next_na
         f"Error: {path}: run BM25.covid already exists with different content; pass `--replace` to replace it and "
         "every score computed from it, or, as both answer the same queries (a new version of that run), store it "
         f"beside that run, in system BM25: `irw ingest run {path} --name BM25.covid.2026-03-01 --system BM25`",
-        "Error: nothing was stored: 1 of 3 files cannot be ingested as they are"]
+        "Error: nothing was stored: 1 of 3 files cannot be ingested as they are; fix the files named above, or leave them out, and run the command again"]
     assert stored(db) == runs
     replace, version = hints(refused.stderr)
     assert replace == "--replace"  # it works too, replacing BM25.covid (no history: the user's choice)

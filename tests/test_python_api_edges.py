@@ -84,7 +84,7 @@ def test_a_batch_error_holds_what_the_docs_say(inputs):
     lines = caught.value.lines
     assert any(line.startswith(f"{runs / 'run.c.txt'}:1: ") for line in lines)
     assert any(line.startswith(f"{runs / 'run.d.txt'}:1: ") for line in lines)
-    assert lines[-1] == "nothing was stored: 2 of 4 files cannot be ingested as they are"
+    assert lines[-1] == "nothing was stored: 2 of 4 files cannot be ingested as they are; fix the files named above, or leave them out, and run the command again"
     assert caught.value.message_lines() == lines
     text = (ROOT / "docs" / "python.md").read_text()
     assert "a `BatchError` lists every problem)" not in text  # it said so, and named no attribute

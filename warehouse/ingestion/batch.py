@@ -931,7 +931,7 @@ def _tag_systems_note(files: list[_File], result_of: Mapping[int, IngestResult])
 def _message_lines(files: list[_File]) -> list[str]:
     failed = [f for f in files if f.errors]
     lines = [line for f in failed for line in f.errors]
-    lines.append(f"nothing was stored: {len(failed)} of {len(files)} files cannot be ingested as they are")
+    lines.append(ingest.nothing_stored(len(failed), len(files)))
     return lines
 
 

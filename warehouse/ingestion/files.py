@@ -257,9 +257,19 @@ def folder_files(folder: Path, kind: str = "run") -> list[Path]:
     documents (document_kind: README.md, LICENSE, notes.yaml ...), in name order. Each document
     left out is said (a LeftOutNote warning), with how to read it anyway: given by its own path, a
     file is read whatever its name. kind: what the folder's files are ("run", "qrels")."""
+    import warnings
+
     plural = "runs" if kind == "run" else f"{kind} files"
-    return _without_documents(sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
-                              f"the folder's {plural}", kind)
+    entries = []
+    for path in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
+        if path.is_file() or path.is_symlink() and not path.is_dir():
+            # a link to nothing (a run moved away) or a loop of links is read as given alone, and
+            # refused: a walk's folder of 151 files stored 150 and said nothing of the other
+            entries.append(path)
+        elif not path.is_dir():
+            warnings.warn(LeftOutNote(f"{path}: left out of the folder's {plural} (not a regular file: a pipe, "
+                                      "socket or device)"))
+    return _without_documents(entries, f"the folder's {plural}", kind)
 
 
 def _without_documents(paths: "list[Path]", among: str, kind: str) -> list[Path]:
@@ -324,6 +334,13 @@ def pattern_files(name: "str | os.PathLike[str]") -> list[Path]:
     return matched
 
 
+def nothing_stored(failed: int, total: int) -> str:
+    """The last line of a batch refused (irw ingest run or qrels of several files), with what to do
+    when some of its files could be stored."""
+    return (f"nothing was stored: {failed} of {total} files cannot be ingested as they are"
+            + ("" if failed == total else "; fix the files named above, or leave them out, and run the command again"))
+
+
 def check_input_file(path: Path) -> None:
     """Refuses, with a message saying what the path is, anything irw cannot read as an input file:
     a missing path, a directory, a device or pipe (irw reads a file twice: to hash it, then to load
@@ -337,6 +354,9 @@ def check_input_file(path: Path) -> None:
             raise InputFileError([Problem(shown, 0, "no such file; standard input is not read: irw reads an input "
                                           "file twice (to hash it, then to load it); save the data to a file "
                                           "first")]) from None
+        if path.is_symlink():  # a run moved away from under its link
+            raise InputFileError([Problem(shown, 0, f"a symbolic link to {os.readlink(path)}, which does not "
+                                          "exist")]) from None
         raise InputFileError([Problem(shown, 0, "no such file")]) from None
     except OSError as exc:
         raise InputFileError([Problem(shown, 0, f"cannot read the file: {exc.strerror or exc}")]) from None
@@ -1652,8 +1672,7 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
             problems.extend(exc.message_lines())
             failed += 1
     if problems:
-        raise BatchError([*problems, f"nothing was stored: {failed} of {len(files) + empty} files cannot be ingested as "
-                                     "they are"])
+        raise BatchError([*problems, nothing_stored(failed, len(files) + empty)])
     return [ingest_qrels(db, path, name, description=description, replace=replace, subtopics=subtopics)
             for name, path in named.items()]
 
