@@ -210,10 +210,12 @@ def test_a_stored_run_of_the_same_file_name_and_queries_leaves_the_folder_the_sy
                for note in notes), notes
 
 
-def test_a_new_version_of_a_stored_file_stays_its_systems(multi, tmp_path):
+def test_a_new_version_of_a_stored_file_is_refused_as_that_run_s_new_version(multi, tmp_path):
     """A file stored, then written again in its folder (other bytes, the same queries): the stored
-    run was read from this folder, so it is an earlier version of the same system's run, not
-    another system's: the name is {short}.{folder}, the system the file's (not the folder's)."""
+    run was read from this file, so it is that run's new version, refused as one with the command
+    that stores it beside it, in its system (docs/input-formats.md). It was stored as
+    {short}.{folder} without a word (a bulk-ingest walk's variants/run.dl19.BM25.v18.txt, stored
+    as v18, became v18.variants: two versions, nothing saying which is current)."""
     db = tmp_path / "irw.duckdb"
     irw = Cli(db)
     folder = tmp_path / "runs"
@@ -222,9 +224,19 @@ def test_a_new_version_of_a_stored_file_stays_its_systems(multi, tmp_path):
     shutil.copyfile(multi / "runs" / "BM25" / "trec_results_covid.txt", path)
     assert irw("ingest", "run", path).exit_code == 0
     path.write_text("".join((multi / "runs" / "BM25_RM3" / "trec_results_covid.txt").read_text().splitlines(True)[:4000]))
-    again = irw("ingest", "run", path)
-    assert again.exit_code == 0, again.stderr
-    assert {(name, system) for name, system, _ in stored_runs(db)} == {("BM25", "BM25"), ("BM25.runs", "BM25")}
+    for given in (path, folder):
+        again = irw("ingest", "run", given)
+        assert again.exit_code == 1 and again.stdout == ""
+        first = again.stderr.splitlines()[0]
+        assert first.startswith(f"Error: {path}: run BM25 already exists with different content; pass `--replace`")
+        assert "(a new version of that run), store it beside that run, in system BM25: " in first
+        assert {(name, system) for name, system, _ in stored_runs(db)} == {("BM25", "BM25")}
+    hint = re.findall(r"`([^`]*)`", first)[-1]
+    assert irw(*shlex.split(hint)[1:]).exit_code == 0
+    (version,) = {name for name, _, _ in stored_runs(db)} - {"BM25"}
+    assert {(name, system) for name, system, _ in stored_runs(db)} == {("BM25", "BM25"), (version, "BM25")}
+    assert re.fullmatch(r"BM25\.\d{4}-\d\d-\d\d", version)
+    assert irw("ingest", "run", folder).exit_code == 0  # the folder again: every file stored
 
 
 @pytest.mark.postgres

@@ -624,6 +624,13 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                              f"{folder} is a date, so the file is that system's run of the night (history follows "
                              "it)")
             continue
+        if held and not rivals and run_source and not taken(f"{file.short}.{folder}", file) \
+                and _read_from_here(file, folder, run_source(stored(file.name)[0])):
+            # the run of its name was read from this file (a file of its name in a folder of its
+            # folder's name), and no run holds the name the clash would give it: its new version,
+            # refused as one (docs/input-formats.md, rule 4), not stored beside it as {short}.{folder}
+            # (a walk's edited variants/run.dl19.BM25.v18.txt, stored as v18, became v18.variants)
+            continue
         clash = (f"run {file.name} holds other content" if held
                  else f"{len(rivals)} other file(s) of this batch would have it too")
         why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
@@ -672,6 +679,18 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
                 file.note += (f"; {folder} is a date, so the folder holds one night's runs and the file names the "
                               "system (history follows it)")
             night_version(file)
+
+
+def _read_from_here(file: _File, folder: str, source: str | None) -> bool:
+    """Whether a stored run's source (its resolved path) is a file of this file's name in a folder
+    of this file's folder's name (as placed, or as its links resolve), outside nights (a night's
+    file of a stored name is that night's version: night_version)."""
+    if source is None or ingest.night_of(folder) is not None \
+            or ingest.night_of(ingest.placed_folder(file.path).parent.name) is not None:
+        return False
+    resolved = file.path.resolve()
+    return (Path(source).parent.name, Path(source).name) in {(folder, file.path.name),
+                                                             (resolved.parent.name, resolved.name)}
 
 
 def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], list[tuple]],
