@@ -911,6 +911,37 @@ def _version_hint(db: Database, file: _File, files: list[_File], stored: Callabl
             + (", then this command again for the other files" if others else ""))
 
 
+def _night_of_file(file: _File) -> str | None:
+    """The night a file is of: its folder's name, or the folder's above it, where that is a date."""
+    folder = ingest.placed_folder(file.path)
+    return next((name for name in (folder.name, folder.parent.name) if ingest.night_of(name) is not None), None)
+
+
+def _nights_apart(files: list[_File]) -> None:
+    """Files of several nights given at once that the rules give one name (`irw ingest run
+    nightly/*/*/`, a backfill: nightly/2026-03-01/BM25/trec_results_covid.txt, .../2026-03-02/...):
+    the earliest night's keeps it, and each later one is that run's version of its night,
+    {name}.{night}, as the nights ingested one by one name them (night_version). Every file of the
+    backfill was refused, each naming all the others (a bulk-ingest walk: 120 files, 113 KB)."""
+    by_name: dict[str, list[_File]] = {}
+    for file in files:
+        if file.name is not None and not file.errors:
+            by_name.setdefault(file.name, []).append(file)
+    for run_name, group in by_name.items():
+        nights = [_night_of_file(file) for file in group]
+        if len(group) < 2 or None in nights or len(set(nights)) < len(group):
+            continue
+        dated = sorted(zip(nights, group), key=lambda pair: ingest.night_of(pair[0]))
+        first = dated[0][1]
+        for night, file in dated[1:]:
+            version = f"{run_name}.{night}"
+            said = file.note or f"{file.path}: named {run_name}"
+            file.note = said.replace(f"named {run_name}", f"named {version}", 1) + (
+                f"; {night} is a later night than {first.path}'s, which is run {run_name}, so the file is that "
+                f"night's version of it" + (f" (history follows it in system {file.system})" if file.system else ""))
+            file.name = version
+
+
 def _collisions(files: list[_File], hint: Callable[[], str | None], instead: str | None) -> None:
     """Two files of the batch resolving to one run name: both fail, each naming the other."""
     by_name: dict[str, list[_File]] = {}
@@ -919,7 +950,10 @@ def _collisions(files: list[_File], hint: Callable[[], str | None], instead: str
             by_name.setdefault(file.name, []).append(file)
     for run_name, group in by_name.items():
         for file in group if len(group) > 1 else []:
-            others = ", ".join(str(other.path) for other in group if other is not file)
+            rest = [str(other.path) for other in group if other is not file]
+            # three named: each file of a large clash naming every other one grew as its square (a
+            # walk's 120 files, 113 KB of stderr)
+            others = ", ".join(rest[:3]) + (f" and {len(rest) - 3:,} more files of this batch" if len(rest) > 3 else "")
             _fail(file, ConflictError(f"{file.path}: would be stored as run {run_name}, as would {others}; "
                                       f"one file of a batch never replaces another: {_template_hint(hint(), instead)}"))
 
@@ -1075,6 +1109,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             _known_queries(db, files)
         _name(files, name, name_from, name_template, stored, replace, run_queries, run_source,
               runs_read_from=runs_read_from)
+        if name is None and name_template is None:
+            _nights_apart(files)
         for file in files:
             why = name_problem(file.name) if file.name is not None else None
             if why:
