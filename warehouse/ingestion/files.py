@@ -1084,6 +1084,8 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
     the scan of a plain file's text. read_ir_metadata=False returns None for the ir_metadata text without
     looking for it, for a database that keeps nothing (warehouse/evaluation/oneshot.py): then a plain file
     whose first line is a run line is not read by ir_metadata.sql at all (_first_line_tag)."""
+    if refuse_nul:
+        _refuse_binary(path, "run")
     text = _text_of(path, holds)
 
     def read(through_python: bool) -> tuple[str | None, list[tuple[str, int | None, int | None]]]:
@@ -1123,6 +1125,27 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
         staged_tag(path, tags, strict)  # a second tag is said first, as the caller would
         _refuse_nul(db, path, "stage_run", [ir_metadata or "", *(tag or "" for tag, _, _ in tags)])
     return ir_metadata, tags
+
+
+_BINARY_HEAD_BYTES = 8192  # as git and diff decide that a file is binary
+
+
+def _refuse_binary(path: Path, kind: str) -> None:
+    """A file whose first 8 KB of text hold NUL bytes (an executable, an image, an archive given by
+    mistake) is refused as one, in one line: its lines were refused one by one, twenty lines of
+    control characters and carriage returns (a walk). A warehouse's file only: `irw trec-eval` keeps
+    NUL as data, as trec_eval reads it (_refuse_nul)."""
+    try:
+        with _open_decompressed(path) as stream:
+            head = stream.read(_BINARY_HEAD_BYTES)
+    except _decompression_errors():
+        return  # the whole file's read says what is wrong with it
+    # a NUL or two in a text file are said at their lines (_refuse_nul); many are a binary file's
+    if head.count(b"\0") > 16:
+        at = head.index(b"\0")
+        raise InputFileError([Problem(_shown_path(path), head.count(b"\n", 0, at) + 1,
+                                      f"a binary file (a NUL byte at byte {at + 1}: an executable, image or "
+                                      f"archive?), not a TREC {kind} file of text lines")])
 
 
 def _refuse_nul(db: Database, path: Path, staged: str, texts=()) -> None:
@@ -1762,6 +1785,8 @@ def stage_qrels(db: Database, path: Path, *, subtopics: bool = False, holds: Map
     A 4-field file goes in through the column reader (sql/ingest/stage_qrels_columns.sql) when it
     takes the file cleanly, as a run's does; anything else is read in line mode, which names each
     problem's line and reads 3-field and subtopic files. Either way the staged rows are the same."""
+    if refuse_nul:
+        _refuse_binary(path, "qrels")
     text = _text_of(path, holds)
 
     def read(through_python: bool) -> bool:
