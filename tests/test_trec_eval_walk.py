@@ -164,6 +164,13 @@ def test_usage_mistakes_and_bad_files_exit_as_trec_eval_does(conformance, capsys
     assert _both([str(qrels), str(tmp_path / "missing.txt")], capsys)[0] == 2
     (tmp_path / "bad.txt").write_text("1 Q0 d1 1 not-a-score run\n")
     assert _both([str(qrels), str(tmp_path / "bad.txt")], capsys)[0] == 2
+    # "Illegal rel_format" and "Illegal retrieval results format" exit 2 in trec_eval.c (a messy-input
+    # walk: irw exited 1, argparse's choices)
+    assert _both(["-R", "qrel", str(qrels), str(run)], capsys) == (
+        2, "", "Error: illegal rel_format 'qrel': -R takes qrels, qrels_jg, prefs or qrels_prefs\n")
+    assert _both(["-T", "trec", str(qrels), str(run)], capsys) == (
+        2, "", "Error: illegal retrieval results format 'trec': -T takes trec_results, the only one trec_eval reads\n")
+    assert _both(["-R", "qrel", str(qrels)], capsys)[0] == 1  # the usage first, as trec_eval checks it first
 
 
 @pytest.mark.conformance

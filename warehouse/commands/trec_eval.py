@@ -42,6 +42,13 @@ class NoQueriesError(IrwError):
     exit_code = 7
 
 
+class IllegalFormatError(UsageError):
+    """A -R or -T naming no format trec_eval reads: exit status 2, as trec_eval's "Illegal rel_format"
+    and "Illegal retrieval results format"."""
+
+    exit_code = 2
+
+
 class MeasureArgumentError(MeasureError, UsageError):
     """A -m whose parameters irw trec-eval cannot use (a bad list, a measure the judgments' format
     cannot give): exit status 2, as trec_eval's "Cannot initialize measure"; a MeasureError still,
@@ -61,7 +68,7 @@ def exit_status(exc: IrwError) -> int:
     2 for a file it cannot read or a measure's parameters it cannot use ("Quit in file", "Cannot
     initialize measure"), 7 when no query has both results and judgments. A document a run gives
     twice for a query is a bad file here (2), where trec_eval finds it while measuring (4)."""
-    if isinstance(exc, MeasureArgumentError):
+    if isinstance(exc, (MeasureArgumentError, IllegalFormatError)):
         return exc.exit_code  # its class's: IllegalMeasureError's 1, the others' 2
     if isinstance(exc, UsageError):
         return 1
@@ -123,7 +130,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(("-N", "--Number_docs_in_coll"), "N", "documents in the collection (default 0): only utility's fourth coefficient reads it",
          {"type": int, "default": 0}),
     Flag(("-T", "--Results_format"), "FORMAT", "the runs' format: trec_results, the only one trec_eval reads",
-         {"default": "trec_results", "choices": ("trec_results",)}),
+         {"default": "trec_results"}),
     # trec_eval: "Obsolete, no longer supported"; no effect
     Flag(("-o", "--Output_old_results_format"), None, "accepted and ignored, as trec_eval 9.0.8 and 10.0 do (its old output format is gone)",
          {"action": "store_true"}),
@@ -131,7 +138,7 @@ FLAGS: tuple[Flag, ...] = (
          "of several groups (users), with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg);\n"
          "prefs, `qid group docid rank? pref` preference judgments, and qrels_prefs, qrels\n"
          "read as preferences, with -m all_prefs (prefs_simp, prefs_pair, prefs_avgjg ...)",
-         {"default": "qrels", "choices": REL_FORMATS}),
+         {"default": "qrels"}),
     Flag(("-Z", "--Zscore"), "FILE", "print z scores instead of values: FILE has `qid measure mean stddev` lines (the\n"
          "means and standard deviations of reference runs); names print with a Z before them,\n"
          "as trec_eval 10.0 prints them, and a query or measure FILE lacks as -1000000",
@@ -313,6 +320,13 @@ def parse_args(argv: list[str]) -> TrecEvalArgs:
         raise UsageError.of_lines([f"{'a qrels file and ' if not files else ''}at least one run file "
                                    f"{'are' if not files else 'is'} required{said}", USAGE])
     ns.qrels, ns.runs = files[0], files[1:]
+    # checked here, not by argparse's choices: trec_eval exits 2 for them, after its usage errors' 1
+    if ns.R not in REL_FORMATS:
+        raise IllegalFormatError(f"illegal rel_format {ns.R!r}: -R takes {', '.join(REL_FORMATS[:-1])} or "
+                                 f"{REL_FORMATS[-1]}")
+    if ns.T != "trec_results":
+        raise IllegalFormatError(f"illegal retrieval results format {ns.T!r}: -T takes trec_results, the only one "
+                                 "trec_eval reads")
     if ns.M is not None and ns.M < 1:
         raise UsageError(f"-M takes the number of documents to keep per query, at least 1, not {ns.M}")
     if ns.M is not None and ns.M >= NO_DEPTH:
