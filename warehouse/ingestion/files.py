@@ -823,10 +823,33 @@ def _zstd_problem(path: Path, stop_at_head: "threading.Event") -> _Found:
 _COMPRESSION_CHECKS = {".gz": _gzip_problem, ".zst": _zstd_problem}
 
 
+NOT_UTF8 = "bytes that are not valid UTF-8"
+
+
+def _not_utf8_reason(path: Path, utf16: bool = False) -> str:
+    """What to do with a file that is not UTF-8: a UTF-16 one (Windows tools write them, with a byte
+    order mark) or, most often, Latin-1 text; iconv converts either (a messy-input walk got the bare
+    reason for both)."""
+    try:
+        with _open_decompressed(path) as stream:
+            start = stream.read(2)
+    except _decompression_errors():
+        start = b""
+    from warehouse.formats.escaping import shell_word
+
+    encoding = "UTF-16" if utf16 or start in (b"\xff\xfe", b"\xfe\xff") else "LATIN1"
+    command = f"iconv -f {encoding} -t UTF-8"
+    if not is_compressed(path):
+        command += f" {shell_word(str(path))} > {shell_word(str(path) + '.utf8')}"
+    if encoding == "UTF-16":
+        return f"{NOT_UTF8}: a UTF-16 file (a NUL byte beside each letter); convert it, e.g. `{command}`"
+    return f"{NOT_UTF8}; if it is Latin-1 text, convert it, e.g. `{command}`"
+
+
 def _read_error_reason(message: str) -> str:
     """A DuckDB read_csv error turned into the reason a person can act on."""
     if "Invalid unicode" in message:
-        return "bytes that are not valid UTF-8"
+        return NOT_UTF8
     size = re.search(r"Maximum line size of (\d+) bytes exceeded", message)
     if size:
         return f"a line longer than {int(size.group(1)):,} bytes: not a TREC file"
@@ -903,7 +926,10 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
     except DuckDBInvalidInput as exc:
         message = str(exc)
         line = _CSV_LINE.search(message)
-        problem = Problem(_shown_path(path), int(line.group(1)) if line else 0, _read_error_reason(message))
+        reason = _read_error_reason(message)
+        if reason == NOT_UTF8:
+            reason = _not_utf8_reason(path)
+        problem = Problem(_shown_path(path), int(line.group(1)) if line else 0, reason)
         raise (InputFileError if line else _UnreadableByDuckDB)([problem]) from None
     except DuckDBOutOfMemory as exc:
         if spill_limit_met(exc):
@@ -1130,6 +1156,12 @@ def stage_run(db: Database, path: Path, *, strict: bool, holds: Mapping[str, boo
 _BINARY_HEAD_BYTES = 8192  # as git and diff decide that a file is binary
 
 
+def _utf16_without_mark(head: bytes) -> bool:
+    """ASCII text written as UTF-16 with no byte order mark: a NUL at every other byte."""
+    pairs = head[: len(head) // 2 * 2]
+    return len(pairs) >= 16 and (set(pairs[1::2]) == {0} or set(pairs[0::2]) == {0})
+
+
 def _refuse_binary(path: Path, kind: str) -> None:
     """A file whose first 8 KB of text hold NUL bytes (an executable, an image, an archive given by
     mistake) is refused as one, in one line: its lines were refused one by one, twenty lines of
@@ -1140,6 +1172,8 @@ def _refuse_binary(path: Path, kind: str) -> None:
             head = stream.read(_BINARY_HEAD_BYTES)
     except _decompression_errors():
         return  # the whole file's read says what is wrong with it
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or _utf16_without_mark(head):  # text, though NULs are half its bytes
+        raise InputFileError([Problem(_shown_path(path), 1, _not_utf8_reason(path, utf16=True))])
     # a NUL or two in a text file are said at their lines (_refuse_nul); many are a binary file's
     if head.count(b"\0") > 16:
         at = head.index(b"\0")
