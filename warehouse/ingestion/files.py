@@ -1049,6 +1049,20 @@ def _rewrite_command(path: Path, kind: str, filter_command: str, tag: str) -> tu
 _EXTRA_FIELDS = re.compile(r"expected 6 fields \(qid Q0 docid rank score tag\), found (\d+)")
 
 
+_DECIMAL_GRADE = re.compile(r"grade -?[0-9]+\.0+ is not an integer")
+
+
+def _problems_hint(path: Path, reasons: list[str]) -> Problem | None:
+    """The way out where every problem shown is of one kind a command fixes: a run's extra fields,
+    or qrels grades written as decimals (1.0: a float column written out, as pandas does)."""
+    if reasons and all(_DECIMAL_GRADE.fullmatch(reason) for reason in reasons):
+        command, target = _rewrite_command(path, "qrels", "awk '{$NF = int($NF)} 1'", ".int")
+        return Problem(_shown_path(path), 0, "grades written as decimals (a float column written out): trec_eval "
+                                             "reads 1.0 as 1, irw takes whole numbers; write them whole "
+                                             f"({command} > {target}) and ingest that file")
+    return _extra_fields_hint(path, reasons)
+
+
 def _extra_fields_hint(path: Path, reasons: list[str]) -> Problem | None:
     """Where every problem shown is a run line of more than 6 fields (trec_eval's results.trunc
     ends lines in "more junk"), the way out: trec_eval reads the first six and ignores the rest,
@@ -1312,7 +1326,7 @@ def _collect_problems(db: Database, path: Path, sql_file: str, params: dict, *,
         shown = rows[: InputFileError.MAX_SHOWN]
         raise InputFileError([Problem(_shown_path(path), line, reason.translate(_CONTROL_ESCAPES))
                               for line, reason in shown], total=total, read_lines=head_lines,
-                             hint=_extra_fields_hint(path, [reason for _line, reason in shown]))
+                             hint=_problems_hint(path, [reason for _line, reason in shown]))
 
 
 def _head_text(path: Path) -> bytes | None:
