@@ -29,7 +29,8 @@ def test_several_run_files_in_one_call_are_named_by_their_tags(irw, db_path, tmp
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""  # messages go to stderr; stdout is for data
     assert result.stderr.splitlines() == [
-        f"ingested run sys{i}: {i + 1} {'line' if i == 0 else 'lines'}, 1 query from {files[i]}" for i in range(3)]
+        *(f"ingested run sys{i}: {i + 1} {'line' if i == 0 else 'lines'}, 1 query from {files[i]}" for i in range(3)),
+        "3 files: 3 ingested"]  # what became of the batch, counted
     assert [(r[0], r[5]) for r in runs_in(db_path)] == [("sys0", 1), ("sys1", 2), ("sys2", 3)]
 
 

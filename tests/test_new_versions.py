@@ -141,7 +141,8 @@ def test_a_new_version_clashing_with_a_stored_run_is_offered_its_systems_next_na
     assert after["BM25.covid.2026-03-01"][0] == "BM25"
     again = irw(*command)
     assert again.exit_code == 0, again.stderr
-    assert all(line.endswith("nothing to do") for line in again.stderr.splitlines()), again.stderr
+    *lines, total = again.stderr.splitlines()  # the batch's count last
+    assert all(line.endswith("nothing to do") for line in lines) and total.endswith(" unchanged"), again.stderr
     assert stored(db) == after
     # history follows system BM25 on covid: its three versions, oldest first
     assert irw("ingest", "qrels", layout / "qrels.covid.txt", "--name", "covid").exit_code == 0
@@ -281,6 +282,8 @@ def test_a_system_folders_file_written_again_is_a_new_version_of_its_run(multi, 
         "--replace", "irw ingest run runs/BM25/trec_results_covid.txt --name BM25.covid.2026-03-01 --system BM25"]
     assert run_hint(irw, hints(refused.stderr)[1], []).exit_code == 0
     again = irw("ingest", "run", "runs/BM25/")
-    assert again.exit_code == 0 and all(line.endswith("nothing to do") for line in again.stderr.splitlines())
+    *lines, total = again.stderr.splitlines()  # the batch's count last
+    assert again.exit_code == 0 and all(line.endswith("nothing to do") for line in lines)
+    assert total == f"{len(lines)} files: {len(lines)} unchanged"
     assert {name: system for name, (system, _) in stored(db).items()} == {
         **{f"BM25.{c}": "BM25" for c in ("covid", "dl21", "dl22", "news")}, "BM25.covid.2026-03-01": "BM25"}

@@ -88,7 +88,8 @@ def test_both_layouts_one_command_per_folder_store_twelve_runs_with_their_system
         assert {(name, system) for name, system, _ in runs} == every_run()
         # the folder per collection holds the same bytes: nothing to do, said per file
         for result in results[len(SYSTEMS):]:
-            assert all("nothing to do" in line for line in result.stderr.splitlines())
+            *lines, total = result.stderr.splitlines()  # the batch's count last
+            assert all("nothing to do" in line for line in lines) and total.endswith(f": {len(lines)} unchanged")
     else:  # the first collection's runs keep the system's name; the next ones get their folder's
         first = COLLECTIONS[0]
         assert {(name, system) for name, system, _ in runs} == (
@@ -555,7 +556,9 @@ def test_the_readme_naming_block_runs_as_printed(multi, tmp_path, monkeypatch):
         assert result.exit_code == 0, (line, result.stderr)
         results.append(result)
     # the folders per collection hold the files already stored: nothing to do
-    assert all(line.endswith("nothing to do") for line in results[2].stderr.splitlines())
+    *lines, total = results[2].stderr.splitlines()  # the batch's count last
+    assert all(line.endswith("nothing to do") for line in lines)
+    assert total == f"{len(lines)} files: {len(lines)} unchanged"
     runs = {name: system for name, system, _ in stored_runs(db)}
     assert len(runs) == 12
     assert runs["bm25-dl21"] == "BM25" and runs["BM25_RM3.news"] == "BM25_RM3" and runs["SPLADE.covid"] == "SPLADE"

@@ -7,6 +7,7 @@ import functools
 import inspect
 import os
 import sys
+from collections import Counter
 from enum import Enum
 from contextlib import contextmanager
 from pathlib import Path
@@ -534,6 +535,17 @@ def ingest_run(
                 progress.stop()
         for result in results:
             _report_ingest(result)
+        if len(results) > 1:
+            err(_ingest_total(results))
+
+
+def _ingest_total(results) -> str:
+    """The last line of a batch: what became of its files, counted (a walk counted 188 stored and
+    12 unchanged of 200 files with grep)."""
+    counts = Counter(result.status for result in results)
+    said = ", ".join(f"{counts[status]:,} {status}" for status in
+                     ("ingested", "replaced", "updated", "redated", "rows stored", "unchanged") if counts[status])
+    return f"{len(results):,} files: {said}"
 
 
 def _report_ingest(result) -> None:
