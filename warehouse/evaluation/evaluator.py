@@ -875,7 +875,7 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                                 "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not subtopics():
-        ingest = ("`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME")
+        ingest = "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME"
         if not db.keeps_scores:
             # irw trec-eval and warehouse.evaluate_files: no qrels set of that name to ingest into
             # (a walk read "qrels qrels has none ... --qrels NAME" from irw trec-eval)
