@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -384,3 +385,11 @@ def test_a_command_does_not_load_pydantic(seeded_db, argv):
     assert "tagA" in done.stdout
     pydantic = [m for m in loaded if m.split(".")[0] == "pydantic"]
     assert pydantic == [], pydantic
+
+
+@pytest.mark.parametrize("command", [[], ["ingest", "run"], ["eval"], ["report", "leaderboard"], ["measures", "add"]])
+def test_every_command_takes_h_for_help_as_trec_eval_does(command):
+    # a team walk's `irw ingest run -h` said "No such option: -h"; irw trec-eval -h prints its own flags
+    runner = Cli(Path("unused.duckdb")).runner
+    by_h, by_help = (runner.invoke(app, [*command, flag]) for flag in ("-h", "--help"))
+    assert by_h.exit_code == by_help.exit_code == 0 and by_h.stdout == by_help.stdout and "Usage:" in by_h.stdout

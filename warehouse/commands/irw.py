@@ -76,6 +76,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # -h as trec-eval takes it (a team walk's `irw ingest run -h` said "No such option: -h"); every
+    # command's context inherits it (trec-eval reads its own -h: help_option_names [] there)
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 ingest_app = typer.Typer(help="Ingest TREC qrels and run files.", no_args_is_help=True)
 rm_app = typer.Typer(help="Remove a run or a qrels set and everything derived from it.", no_args_is_help=True)
