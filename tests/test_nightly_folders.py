@@ -14,6 +14,8 @@ import pytest
 
 import warehouse
 
+from conftest import Cli
+
 SYSTEMS = ("BM25", "BM25_RM3")
 EXPECTED_MAP = {"BM25": "0.0734", "BM25_RM3": "0.0820"}  # multi-collection/expected/covid.*.all_trec.q.v9.txt
 
@@ -78,10 +80,19 @@ def test_nights_ingested_in_one_command_are_each_system_s_versions(covid, confor
     result = covid("ingest", "run", *nights)
     assert result.exit_code == 0, result.output
     runs = _runs(covid)
+    # as the nights one by one name them: the first night's runs keep the systems' names (they were
+    # BM25.20260105 ... here, where `irw ingest run 20260105/` alone stores BM25: a regression walk)
     assert {name: (row["system"], row["date"]) for name, row in runs.items()} == {
-        f"{system}.{folder}": (system, date) for system in SYSTEMS for folder, date in (
-            ("20260105", "2026-01-05T00:00:00"), ("2026_02_02", "2026-02-02T00:00:00"),
-            ("2026-03-02T0300", "2026-03-02T03:00:00"))}
+        **{system: (system, "2026-01-05T00:00:00") for system in SYSTEMS},
+        **{f"{system}.{folder}": (system, date) for system in SYSTEMS for folder, date in (
+            ("2026_02_02", "2026-02-02T00:00:00"), ("2026-03-02T0300", "2026-03-02T03:00:00"))}}
+    one_by_one = Cli(tmp_path / "one_by_one.duckdb")
+    assert one_by_one("ingest", "qrels", conformance / "multi-collection" / "qrels" /
+                      "qrels.beir-v1.0.0-trec-covid.test.txt", "--name", "covid").exit_code == 0
+    for night in nights:
+        assert one_by_one("ingest", "run", night).exit_code == 0
+    assert {name: (row["system"], row["date"]) for name, row in _runs(one_by_one).items()} == \
+        {name: (row["system"], row["date"]) for name, row in runs.items()}
 
 
 def test_a_date_given_or_in_the_header_comes_before_the_folder_s(covid, conformance, tmp_path):

@@ -58,3 +58,28 @@ def test_a_backfill_of_nights_in_one_command_is_stored_as_the_nights_one_by_one(
     again = at_once("ingest", "run", *sorted(nightly.glob("*/*")))
     assert again.exit_code == 0 and "ingested run" not in again.stderr
     assert runs_of(at_once.db) == stored
+
+
+def test_nights_of_dl19_files_in_one_command_are_named_as_night_by_night(conformance, tmp_path):
+    """Each night's folder holds run.dl19.BM25.txt and run.dl19.BM25_RM3.txt (no folder per system);
+    a night changes one of them. The unchanged one is an earlier night's run, and the changed one,
+    alone then, was named run.dl19.BM25 in a system of its own (a regression walk); the first night's
+    were named BM25.2026-01-05 where that night alone is BM25."""
+    runs = conformance / "dl19-passage" / "runs"
+    nights = ("2026-01-05", "2026-01-06", "2026-01-07")
+    for night in nights:
+        (tmp_path / "flat" / night).mkdir(parents=True)
+        for system in ("BM25", "BM25_RM3"):
+            lines = (runs / f"run.dl19.{system}.txt").read_text().splitlines(True)
+            cut = {("2026-01-06", "BM25"): slice(0, -1), ("2026-01-07", "BM25"): slice(0, -2),
+                   ("2026-01-07", "BM25_RM3"): slice(1, None)}.get((night, system), slice(None))
+            kept = lines[cut]
+            (tmp_path / "flat" / night / f"run.dl19.{system}.txt").write_text("".join(kept))
+    at_once, by_night = Cli(tmp_path / "at_once.duckdb"), Cli(tmp_path / "by_night.duckdb")
+    assert at_once("ingest", "run", *(tmp_path / "flat" / night for night in nights)).exit_code == 0
+    for night in nights:
+        assert by_night("ingest", "run", tmp_path / "flat" / night).exit_code == 0
+    assert runs_of(at_once.db) == runs_of(by_night.db)
+    assert {(name, system) for name, system, *_ in runs_of(at_once.db)} == {
+        ("BM25", "BM25"), ("BM25_RM3", "BM25_RM3"), ("BM25.2026-01-06", "BM25"), ("BM25.2026-01-07", "BM25"),
+        ("BM25_RM3.2026-01-07", "BM25_RM3")}

@@ -511,14 +511,18 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
           stored: Callable[[str], tuple | None], replace: bool,
           run_queries: Callable[[int], frozenset] | None = None,
           run_source: Callable[[int], str | None] | None = None, held_hint: str = HELD_HINT,
-          runs_read_from: Callable[[str], list[tuple]] | None = None) -> None:
+          runs_read_from: Callable[[str], list[tuple]] | None = None, alike: list[_File] | None = None) -> None:
     """Gives every checked file its run name, and the system the rule gives (the module docstring).
     run_queries(run_id) and run_source(run_id) are the queries and the file a stored run was read
     from (rule 4 asks them of a run a name clashes with); runs_read_from('/FOLDER/FILE') the stored
     runs read from such a file (rule 4: a file's earlier version). held_hint: what the note of a file named
-    so because a stored run holds its tag with other content says to do, in the caller's options."""
+    so because a stored run holds its tag with other content says to do, in the caller's options.
+    alike: the batch's files of bytes another file of it holds too (not named), whose names join
+    their folder's common prefix: a night's folder whose unchanged files are an earlier night's
+    leaves its changed file named as the night's folder names it (run.dl19.BM25.txt beside
+    run.dl19.BM25_RM3.txt is BM25, as when the nights are ingested one by one)."""
     groups = _groups(files)
-    for group in groups.values():
+    for group in _groups([*files, *(alike or ())]).values():
         prefix = common_prefix([run_file_stem(f.path) for f in group])
         for file in group:
             file.short = run_file_stem(file.path)[len(prefix):]
@@ -631,6 +635,13 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             # refused as one (docs/input-formats.md, rule 4), not stored beside it as {short}.{folder}
             # (a walk's edited variants/run.dl19.BM25.v18.txt, stored as v18, became v18.variants)
             continue
+        night_of_folder = ingest.night_of(folder)
+        if rivals and not held and night_of_folder is not None and all(
+                (ingest.night_of(_folder(other.path)) or night_of_folder) > night_of_folder for other in rivals):
+            # the earliest of several nights' folders given at once keeps the name, as that night
+            # ingested alone does; the later ones are {short}.{night} below (_nights_apart does so
+            # for nights kept a folder per system)
+            continue
         clash = (f"run {file.name} holds other content" if held
                  else f"{len(rivals)} other file(s) of this batch would have it too")
         why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
@@ -701,14 +712,16 @@ def _earlier_version(file: _File, folder: str, runs_read_from: Callable[[str], l
     file's short name (a collection's folder, the file names the system: nights/2026-11-02/covid/
     BM25.txt after BM25.covid, stored beside BM25.dl21), that answers the same queries (one
     collection), else None. Outside nights a collection's folder leaves the file to the file rule,
-    whose name is the system's (BM25)."""
+    whose name is the system's (BM25). A run read from this very file (its resolved path) is its
+    earlier version whatever its system: a walk's f/run.dl19.BM25.txt, stored as BM25 with its
+    folder's other file, edited and given alone, was stored as a new run, run.dl19.BM25."""
     resolved = file.path.resolve()
     # a collection's folder names no system: its earlier version is found only within nights,
     # where the folder above says which night the file is of (elsewhere the file rule names it)
     systems = (folder, file.short) if ingest.night_of(ingest.placed_folder(file.path).parent.name) else (folder,)
     for tail in dict.fromkeys([f"/{folder}/{file.path.name}", f"/{resolved.parent.name}/{resolved.name}"]):
         for row in runs_read_from(tail):
-            if row[2] in systems and _one_collection(file.queries, run_queries(row[0])):
+            if (row[2] in systems or row[3] == str(resolved)) and _one_collection(file.queries, run_queries(row[0])):
                 return tuple(row)
     return None
 
@@ -1108,7 +1121,9 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         if auto:
             _known_queries(db, files)
         _name(files, name, name_from, name_template, stored, replace, run_queries, run_source,
-              runs_read_from=runs_read_from)
+              runs_read_from=runs_read_from,
+              alike=[f for f in everyone if f.same_as is not None  # an earlier night's file, not a copy beside it
+                     and ingest.placed_folder(f.same_as.path) != ingest.placed_folder(f.path)])
         if name is None and name_template is None:
             _nights_apart(files)
         for file in files:
