@@ -21,7 +21,7 @@ def test_the_printed_command_writes_the_grades_whole(conformance, tmp_path):
     last = refused.stderr.splitlines()[-1]
     assert last.startswith(f"Error: {decimals}: grades written as decimals (a float column written out): trec_eval "
                            "reads 1.0 as 1, irw takes whole numbers; write them whole (")
-    command = re.search(r"whole \((.*) > (\S+)\) and ingest that file$", last)
+    command = re.search(r"whole \((.*) > (\S+)\) and give that file instead$", last)
     assert subprocess.run(["bash", "-c", f"{command.group(1)} > {command.group(2)}"], cwd=tmp_path).returncode == 0
     written = tmp_path / command.group(2).rsplit("/", 1)[-1]
     run = conformance / "dl19-passage" / "runs" / "run.dl19.BM25.txt"

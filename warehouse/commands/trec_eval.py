@@ -515,12 +515,13 @@ def _as_trec_spec(spec: str) -> tuple[str, str, str, bool]:
                                   f"-m cannot say (trec_eval has no such measure); evaluate it with `irw eval -m "
                                   f"'{example}'` or warehouse.evaluate_files")
     if any(m.options for m in named):  # AP(ties=min), NRBP(alpha=0.3,beta=0.8): trec_eval's -m cannot say it
-        raise MeasureError(f"{spec}: irw trec-eval takes a measure's options only at their defaults (a trec_eval "
-                           "name has none); evaluate it with `irw eval` or warehouse.evaluate_files")
+        # trec_eval has no measure of such a name: its "illegal measure", exit 1, as for map_ties
+        raise IllegalMeasureError(f"{spec}: irw trec-eval takes a measure's options only at their defaults (a "
+                                  "trec_eval name has none); evaluate it with `irw eval` or warehouse.evaluate_files")
     if any(m.level is not None for m in named):
-        raise MeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
-                           f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec} (irw eval and "
-                           "warehouse.evaluate_files take a level per measure)")
+        raise IllegalMeasureError(f"{spec}: irw trec-eval sets one relevance level for every measure, as trec_eval "
+                                  f"does: use -l {named[0].level} -m {replace(named[0], level=None).trec_spec} (irw "
+                                  "eval and warehouse.evaluate_files take a level per measure)")
     families = {m.family.trec_name for m in named}
     if len(named) > 1 or len(families) > 1 or named == default_measures(named[0].family):
         # P without @k: the family's defaults; SetF: set_F at its default, printed `set_F` as -m set_F is

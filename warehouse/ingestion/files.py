@@ -1059,7 +1059,7 @@ def _problems_hint(path: Path, reasons: list[str]) -> Problem | None:
         command, target = _rewrite_command(path, "qrels", "awk '{$NF = int($NF)} 1'", ".int")
         return Problem(_shown_path(path), 0, "grades written as decimals (a float column written out): trec_eval "
                                              "reads 1.0 as 1, irw takes whole numbers; write them whole "
-                                             f"({command} > {target}) and ingest that file")
+                                             f"({command} > {target}) and give that file instead")
     return _extra_fields_hint(path, reasons)
 
 
