@@ -42,7 +42,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from warehouse.engines.dialect import SparkStatement, spark_statements
 from warehouse.errors import InputFileError, IrwError, MissingExtraError, Problem, install_command, UsageError
-from warehouse.ingestion.files import has_scheme
+from warehouse.ingestion.files import NOT_UTF8, has_scheme, not_utf8_reason
 from warehouse.store.catalog import GLOB_CHARS
 from warehouse.ingestion.frames import (QRELS_COLUMNS, RUN_COLUMNS, FrameProblem, empty_frame, frame_label, name_one_of,
                                         refuse_float_ids)
@@ -708,7 +708,14 @@ def _problems(db: SparkDatabase, sql_file: str, params: dict | None = None) -> N
     shown = found.orderBy("file", "line_no", "reason").limit(InputFileError.MAX_SHOWN).collect()
     if shown:
         total = found.count()
-        raise InputFileError([Problem(_shown(r.file), r.line_no, r.reason) for r in shown], total)
+        raise InputFileError([Problem(_shown(r.file), r.line_no, _reason_said(r.file, r.reason)) for r in shown], total)
+
+
+def _reason_said(file: str, reason: str) -> str:
+    """A problem's reason as local ingest says it: a local file that is not UTF-8 with the command
+    that converts it (warehouse/ingestion/files.py's not_utf8_reason)."""
+    shown = _shown(file)
+    return not_utf8_reason(Path(shown)) if reason == NOT_UTF8 and not has_scheme(shown) else reason
 
 
 def _refuse_swapped(db: SparkDatabase, kind: str) -> None:

@@ -826,7 +826,7 @@ _COMPRESSION_CHECKS = {".gz": _gzip_problem, ".zst": _zstd_problem}
 NOT_UTF8 = "bytes that are not valid UTF-8"
 
 
-def _not_utf8_reason(path: Path, utf16: bool = False) -> str:
+def not_utf8_reason(path: Path, utf16: bool = False) -> str:
     """What to do with a file that is not UTF-8: a UTF-16 one (Windows tools write them, with a byte
     order mark) or, most often, Latin-1 text; iconv converts either (a messy-input walk got the bare
     reason for both)."""
@@ -928,7 +928,7 @@ def _read_errors(path: Path, compression: str) -> Iterator[None]:
         line = _CSV_LINE.search(message)
         reason = _read_error_reason(message)
         if reason == NOT_UTF8:
-            reason = _not_utf8_reason(path)
+            reason = not_utf8_reason(path)
         problem = Problem(_shown_path(path), int(line.group(1)) if line else 0, reason)
         raise (InputFileError if line else _UnreadableByDuckDB)([problem]) from None
     except DuckDBOutOfMemory as exc:
@@ -1187,7 +1187,7 @@ def _refuse_binary(path: Path, kind: str) -> None:
     except _decompression_errors():
         return  # the whole file's read says what is wrong with it
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or _utf16_without_mark(head):  # text, though NULs are half its bytes
-        raise InputFileError([Problem(_shown_path(path), 1, _not_utf8_reason(path, utf16=True))])
+        raise InputFileError([Problem(_shown_path(path), 1, not_utf8_reason(path, utf16=True))])
     # a NUL or two in a text file are said at their lines (_refuse_nul); many are a binary file's
     if head.count(b"\0") > 16:
         at = head.index(b"\0")
