@@ -17,29 +17,40 @@
 -- Written to run again (a test re-applies migrations from an earlier version).
 
 create temp table irw_rounded_keys as
+with stored_keys as (
+    -- each key once: the pattern is matched against a few hundred keys, not every score's row
+    select distinct measure
+    from scores
+),
+
+rounded as (
+    select measure
+    from stored_keys
+    where (regexp_matches(measure, '^Rprec_mult(_avgjg)?_[0-9]+[.][0-9][0-9]$')
+           and measure not in (
+               'Rprec_mult_0.20', 'Rprec_mult_0.40', 'Rprec_mult_0.60', 'Rprec_mult_0.80', 'Rprec_mult_1.00',
+               'Rprec_mult_1.20', 'Rprec_mult_1.40', 'Rprec_mult_1.60', 'Rprec_mult_1.80', 'Rprec_mult_2.00',
+               'Rprec_mult_avgjg_0.20', 'Rprec_mult_avgjg_0.40', 'Rprec_mult_avgjg_0.60', 'Rprec_mult_avgjg_0.80',
+               'Rprec_mult_avgjg_1.00', 'Rprec_mult_avgjg_1.20', 'Rprec_mult_avgjg_1.40', 'Rprec_mult_avgjg_1.60',
+               'Rprec_mult_avgjg_1.80', 'Rprec_mult_avgjg_2.00'))
+       -- after @ or =, a decimal number of six significant digits or more: 0.123457, 1.23457, 12345.6
+       -- (one literal: PostgreSQL's ~, which this becomes, binds before a || joining two)
+       or regexp_matches(
+           measure,
+           '[@=]-?(0[.]0*[1-9][0-9]{5}|[1-9]([.][0-9]{5}|[0-9][.][0-9]{4}|[0-9]{2}[.][0-9]{3}|[0-9]{3}[.][0-9]{2}|[0-9]{4}[.][0-9]|[0-9]{5,}[.][0-9]))'
+       )
+)
+
 select distinct
     s.evaluation_id,
     s.run_id,
     s.measure
 from scores as s
+inner join rounded as k
+    on k.measure = s.measure
 inner join runs as r
     on r.run_id = s.run_id
-where r.rows_stored
-  and (
-      (regexp_matches(s.measure, '^Rprec_mult(_avgjg)?_[0-9]+[.][0-9][0-9]$')
-       and s.measure not in (
-           'Rprec_mult_0.20', 'Rprec_mult_0.40', 'Rprec_mult_0.60', 'Rprec_mult_0.80', 'Rprec_mult_1.00',
-           'Rprec_mult_1.20', 'Rprec_mult_1.40', 'Rprec_mult_1.60', 'Rprec_mult_1.80', 'Rprec_mult_2.00',
-           'Rprec_mult_avgjg_0.20', 'Rprec_mult_avgjg_0.40', 'Rprec_mult_avgjg_0.60', 'Rprec_mult_avgjg_0.80',
-           'Rprec_mult_avgjg_1.00', 'Rprec_mult_avgjg_1.20', 'Rprec_mult_avgjg_1.40', 'Rprec_mult_avgjg_1.60',
-           'Rprec_mult_avgjg_1.80', 'Rprec_mult_avgjg_2.00'))
-      -- after @ or =, a decimal number of six significant digits or more: 0.123457, 1.23457, 12345.6
-      -- (one literal: PostgreSQL's ~, which this becomes, binds before a || joining two)
-      or regexp_matches(
-          s.measure,
-          '[@=]-?(0[.]0*[1-9][0-9]{5}|[1-9]([.][0-9]{5}|[0-9][.][0-9]{4}|[0-9]{2}[.][0-9]{3}|[0-9]{3}[.][0-9]{2}|[0-9]{4}[.][0-9]|[0-9]{5,}[.][0-9]))'
-      )
-  );
+where r.rows_stored;
 
 delete from scores
 where exists (
