@@ -875,17 +875,16 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                                 "`irw ingest prefs FILE --name NAME` and evaluate with --qrels NAME")
     diversity = sorted({m.name for m in measures if m.family.sql == "measures/diversity.sql"})
     if diversity and not subtopics():
+        needs = f"{_few(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic judgments"
         ingest = "`irw ingest qrels FILE --subtopics --name NAME` and evaluate with --qrels NAME"
         if not db.keeps_scores:
             # irw trec-eval and warehouse.evaluate_files: no qrels set of that name to ingest into
             # (a walk read "qrels qrels has none ... --qrels NAME" from irw trec-eval)
-            raise MeasureValueError(f"{_few(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
-                                    "judgments, which irw trec-eval and warehouse.evaluate_files do not read (a "
+            raise MeasureValueError(f"{needs}, which irw trec-eval and warehouse.evaluate_files do not read (a "
                                     "qrels file's second column is trec_eval's iteration, no subtopic): evaluate "
                                     f"in a warehouse: {ingest}")
-        raise MeasureValueError(f"{_few(diversity)} {'needs' if len(diversity) == 1 else 'need'} subtopic "
-                                f"judgments, and qrels {qrels} has none: ingest "
-                                f"the diversity qrels (`qid subtopic docid grade`, ndeval's format) with {ingest}")
+        raise MeasureValueError(f"{needs}, and qrels {qrels} has none: ingest the diversity qrels (`qid subtopic "
+                                f"docid grade`, ndeval's format) with {ingest}")
     if any(m.family.trec_name == "gdeval_err" for m in measures):
         row = db.run_file("eval/grade_above.sql", {"qrels_set_id": qrels_id, "max_grade": 4}).fetchone()
         if row:
