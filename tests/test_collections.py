@@ -447,6 +447,7 @@ def test_a_folder_of_qrels_files_is_ingested_one_set_per_file(empty, data, tmp_p
     irw = empty
     result = irw("ingest", "qrels", data / "qrels")
     assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == "3 files: 3 ingested"  # the closing count, as runs have
     sets = {s["name"]: s for s in json.loads(irw("qrels", "--format", "json").stdout)}
     lines = {f"qrels.{QRELS[c][len('qrels.'):-len('.txt')]}": sum(1 for _ in (data / "qrels" / QRELS[c]).open())
              for c in JUDGED}
@@ -454,6 +455,7 @@ def test_a_folder_of_qrels_files_is_ingested_one_set_per_file(empty, data, tmp_p
     assert sorted(s["queries"] for s in sets.values()) == sorted(QUERIES[c] for c in JUDGED)
     again = irw("ingest", "qrels", data / "qrels" / QRELS["dl21"], data / "qrels")  # a file given twice is one
     assert again.exit_code == 0 and again.stderr.count("nothing to do") == 3, again.stderr
+    assert again.stderr.splitlines()[-1] == "3 files: 3 unchanged"
     assert irw("ingest", "qrels", data / "qrels", "--name", "x").exit_code == 2
     # the same judgments under another name: stored as asked, and said (they once went in unsaid)
     copy = irw("ingest", "qrels", data / "qrels" / QRELS["dl21"], "--name", "dl21-copy")

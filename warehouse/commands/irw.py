@@ -454,8 +454,11 @@ def ingest_qrels(
             raise UsageError("--name names one qrels set: give one file (of several, each is named by its file "
                              "name; `irw rename qrels` renames a set)")
         with Warehouse(db) as wh:
-            for result in wh.ingest_qrels_files(files, description=description, replace=replace, subtopics=subtopics):
-                _report_ingest(result)
+            results = wh.ingest_qrels_files(files, description=description, replace=replace, subtopics=subtopics)
+        for result in results:
+            _report_ingest(result)
+        if len(results) > 1:
+            err(_ingest_total(results))
 
 
 @ingest_app.command("prefs")
