@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -28,6 +29,9 @@ def run_demo(directory: Path, fmt: formatting.OutputFormat | str = formatting.Ou
         print(f"# first evaluation ({evaluation.settings.describe()})", file=sys.stderr)
         sys.stderr.write(formatting.render(evaluation.wide()))
         _write_reports(wh, directory)
+    # a newcomer's next command in the clone (`irw runs` alone looks for ./irw.duckdb, not this one)
+    print(f"# next: irw runs --db {shlex.quote(str(db_path))}, and the commands of docs/quickstart.md, "
+          "\"The demo warehouse\"", file=sys.stderr)
     return db_path
 
 
