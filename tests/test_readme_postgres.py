@@ -92,6 +92,12 @@ def test_eval_on_the_server_is_trec_eval(session, conformance):
         cells = dict(zip(header, row))
         for measure, (name, level) in trec.items():
             assert cells[measure] == expected(conformance, row[0], level)[(name, "all")], (row[0], measure)
+    # "prints the walkthrough's table to the last digit", as the page says: the same command's table
+    # (the page once gave the measures in another order, so the columns came out in another order)
+    from test_walkthrough import STEPS
+
+    (shown,) = [printed for command, printed in STEPS if command == COMMANDS[step("irw eval")]]
+    assert [l for l in out[step("irw eval")] if l.strip()] == [l for l in shown if not l.startswith("# ")]
 
 
 def test_copy_lands_every_run_in_a_duckdb_file(session):
