@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import fresh_postgres_database
-from test_walkthrough import bash, blocks, commands, section, table_rows
+from test_walkthrough import bash, blocks, commands, notes_are_shown, section, table_rows
 
 SECTION = section("A warehouse of several collections")
 STEPS = [step for block in blocks(SECTION) for step in commands(block)]
@@ -109,13 +109,7 @@ def test_every_command_prints_what_the_readme_shows(walked):
         assert result.returncode == 0, (command, result.stderr)
         shown = [line for line in printed if not line.startswith("# ")]
         assert untimed(result.stdout.splitlines()) == untimed(shown), command
-        messages = result.stderr.splitlines()
-        for note in (line for line in printed if line.startswith("# ")):
-            if "..." in note:
-                head = note.split("...", 1)[0]
-                assert any(m.startswith(head) for m in messages), (command, note)
-            else:
-                assert note in messages, (command, note)
+        notes_are_shown(command, printed, result.stderr)
 
 
 def test_ingest_names_each_file_by_its_folder_and_says_so(walked):
