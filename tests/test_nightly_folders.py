@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -181,6 +182,36 @@ def test_a_night_kept_a_folder_per_system_dates_its_runs_and_names_their_next_ve
                      for system in changed})
     assert {name: (row["system"], row["date"][:10], row["date_source"]) for name, row in _runs(covid).items()} == \
         expected
+
+
+def test_one_system_s_nights_given_night_by_night_are_its_versions_and_a_rerun_is_numbered(covid, conformance,
+                                                                                          tmp_path):
+    """One system kept a folder inside each night (nightly/2026-01-19/BM25/trec_results_covid.txt),
+    ingested night by night: the second night was named trec_results_covid.BM25 (the clash rule's
+    {file}.{folder}) where it is the first night's version, trec_results_covid.2026-01-20. A re-run
+    of a stored night (rerun/2026-01-20/BM25/..., other bytes) was offered `--name
+    ....2026-01-20.2026-01-20`, a name every page then showed (a walk of 40 nights): it is the night's
+    next number, `.2`, as the docs say, and the command works as printed."""
+    source = (conformance / "multi-collection" / "runs" / "BM25" / "trec_results_covid.txt").read_text()
+    lines = source.splitlines(True)
+    for night, text in (("2026-01-19", source), ("2026-01-20", "".join(lines[1:]))):
+        (tmp_path / "nightly" / night / "BM25").mkdir(parents=True)
+        (tmp_path / "nightly" / night / "BM25" / "trec_results_covid.txt").write_text(text)
+        assert covid("ingest", "run", tmp_path / "nightly" / night / "BM25").exit_code == 0
+    assert {name: (row["system"], row["date"][:10]) for name, row in _runs(covid).items()} == {
+        "trec_results_covid": ("trec_results_covid", "2026-01-19"),
+        "trec_results_covid.2026-01-20": ("trec_results_covid", "2026-01-20")}
+    rerun = tmp_path / "rerun" / "2026-01-20" / "BM25"
+    rerun.mkdir(parents=True)
+    (rerun / "trec_results_covid.txt").write_text("".join(lines[2:]))
+    refused = covid("ingest", "run", rerun)
+    assert refused.exit_code == 1
+    (command,) = [part for part in refused.stderr.replace("\n", " ").split("`") if part.startswith("irw ingest run ")]
+    assert command == (f"irw ingest run {rerun / 'trec_results_covid.txt'} --name trec_results_covid.2026-01-20.2 "
+                       "--system trec_results_covid")
+    stored = covid(*shlex.split(command)[1:])
+    assert stored.exit_code == 0, stored.stderr
+    assert _runs(covid)["trec_results_covid.2026-01-20.2"]["date"][:10] == "2026-01-20"
 
 
 def test_a_new_version_in_a_folder_of_the_same_name_is_refused_not_stored_under_its_file_name(covid, conformance,

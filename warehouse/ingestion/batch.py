@@ -605,8 +605,12 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         rivals = [other for other in sharing[file.name] if other is not file]
         held = taken(file.name, file)
         folder = _folder(file.path)
+        # a night's file whose name a run of an earlier night holds (nightly/2026-01-20/BM25/x.txt
+        # alone after nightly/2026-01-19/BM25/x.txt) is that run's version of the night: it was
+        # named x.BM25 in system x by the clash rule below, a system history did not follow
+        night_above = ingest.night_of(ingest.placed_folder(file.path).parent.name) is not None
         earlier = (_earlier_version(file, folder, runs_read_from, run_queries)
-                   if not rivals and not held and runs_read_from and run_queries else None)
+                   if not rivals and (not held or night_above) and runs_read_from and run_queries else None)
         if earlier and not any(other.name == earlier[1] for other in files if other is not file):
             # alone now, and a run read before from a file of its name in a folder of its name
             # answers its queries: the file's earlier version (named by its folder when its batch
@@ -904,7 +908,10 @@ def _version_hint(db: Database, file: _File, files: list[_File], stored: Callabl
     so that the run is the one this command would have stored; the batch again then finds it stored."""
     kept = system if system is not None else db.run_file(
         "catalog/run_settings.sql", {"run_id": file.existing[0]}).fetchone()[0]
-    dated = f"{file.name}.{file.date.value:%Y-%m-%d}"
+    night = f"{file.date.value:%Y-%m-%d}"
+    # a run named by its night already (BM25.covid.2026-01-20, a second file of that night) is numbered,
+    # not dated twice
+    dated = file.name if file.name.endswith(f".{night}") else f"{file.name}.{night}"
     version, number = dated, 1
     while version in suggested or any(f.name == version for f in files) or stored(version):
         number += 1
