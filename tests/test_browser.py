@@ -321,7 +321,10 @@ def test_run_page_in_chromium_sorts_the_per_query_table(browser):
     page.click(f"{table} thead th:nth-child(1) button")
     queries = column(page, table, 0, attribute=None)
     assert queries == sorted(queries)
-    assert page.js("document.querySelectorAll('svg.chart').length") == 3  # differences, precision-recall, ranks
+    # differences, precision-recall, ranks: each drawn wide and compact, one of them shown
+    assert page.js("document.querySelectorAll('svg.chart:not(.compact)').length") == 3
+    assert page.js("Array.from(document.querySelectorAll('svg.chart')).filter(s => s.getClientRects().length)"
+                   ".length") == 3
     shot = page.screenshot(ARTIFACTS / "run-page.png")
     assert png_size(shot)[1] > 1000
     assert page.errors() == []
@@ -464,6 +467,16 @@ def test_reports_read_with_javascript_off(browser):
 # -- the reports of real data: TREC DL 2019 passage, six runs, at a desktop's and a phone's width ----
 LONG_NAME = "BM25_" + "tuned_k1_0.82_b_0.68_with_rm3_fb_docs_10_fb_terms_10_x"  # 60 characters
 WIDTHS = (1280, 390)
+# Each figure's charts: how many drawings show (a chart with a compact drawing for a phone has two,
+# CSS showing one), whether the shown one fits its figure and the screen without scrolling, and the
+# scale it is drawn at (its text's size over the size asked for).
+CHARTS_FIT = """(() => Array.from(document.querySelectorAll('figure')).map(f => {
+  const shown = Array.from(f.querySelectorAll('svg.chart')).filter(s => s.getClientRects().length);
+  if (!shown.length) return [0, false, 0];
+  const r = shown[0].getBoundingClientRect(), width = document.documentElement.clientWidth;
+  return [shown.length, f.scrollWidth <= f.clientWidth + 0.5 && r.left >= -0.5 && r.right <= width + 0.5,
+          r.width / shown[0].viewBox.baseVal.width];
+}))()"""
 # Every header cell of every table (closed <details> opened first) is inside the viewport, or inside
 # a box that scrolls sideways (scrollWidth > clientWidth) and is itself inside the viewport; the
 # page itself never scrolls sideways. Returns what breaks that, as text.
@@ -534,6 +547,11 @@ def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, report_line):
             page.set_width(width)
             assert page.js("window.innerWidth") == width
             assert page.js(GEOMETRY) == [], (name, width)
+            for figure in page.js(CHARTS_FIT):
+                drawings, fits, scale = figure
+                # one drawing shown, whole, text at 10 px or more (a walk found the run page's three
+                # charts 720 wide in a 366 px figure on a phone: half of each scrolled out of sight)
+                assert drawings == 1 and fits and scale * 11 >= 10, (name, width, figure)
             shot = dl19["shots"] / f"{name.replace(' ', '-')}-{width}.png"
             assert width - 20 <= png_size(page.screenshot(shot))[0] <= width  # less a scroll bar at most
             shots.append(shot)

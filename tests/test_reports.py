@@ -351,7 +351,9 @@ def test_compare_page_and_history_commands(db, tmp_path):
     tested = as_dicts(table_with(html, "comparison"))
     assert [(r["Run"][0], r["Baseline"][0]) for r in tested] == [("bm25-rm3", "bm25"), ("dense", "bm25"),
                                                                    ("dense", "bm25-rm3")]
-    assert html.count('<svg class="chart"') == 4  # three scatter plots and the precision-recall curves
+    # three scatter plots and the precision-recall curves (drawn wide, marked so, and compact)
+    assert html.count('<svg class="chart"') + html.count('<svg class="chart has-compact"') == 4
+    assert html.count('<svg class="chart compact"') == 1
     result = irw("report", "history", "--qrels", "sample", "--system", "bm25", "-o", tmp_path / "h.html", db=db)
     assert result.exit_code == 0, result.stderr
     html = (tmp_path / "h.html").read_text(encoding="utf-8")

@@ -16,6 +16,11 @@ from typing import Sequence
 from warehouse.formats.formatting import format_number
 
 WIDTH = 720
+# The width of a chart's second drawing, for a phone (history, difference bars, precision-recall,
+# rank strips): a 390 px screen less the page's margins shows it at about its own size, so its text
+# stays 11-12 px, where the 720-wide drawing would shrink to ~5.6 px or scroll sideways (the page
+# shows one drawing or the other by its width: style.css).
+COMPACT_WIDTH = 360
 HEIGHT = 300
 MARGIN_LEFT = 64
 MARGIN_RIGHT = 20
@@ -214,17 +219,19 @@ class BarChart:
     frame: Frame
     bars: list[Bar]
     summary: str          # one line a reader sees without the chart: wins/ties/losses
+    compact: "BarChart | None" = None  # the same chart COMPACT_WIDTH wide, for a phone
 
 
 def difference_bars(items: Sequence[tuple[str, float]], *, title: str, y_label: str, x_label: str,
-                    summary: str = "") -> BarChart:
-    """One bar per item (label, difference), sorted by difference, largest gain first.
+                    summary: str = "", width: int = WIDTH) -> BarChart:
+    """One bar per item (label, difference), sorted by difference, largest gain first; drawn width
+    wide, and again COMPACT_WIDTH wide (its compact).
 
     Gains are drawn dark and solid, losses light with a dark outline, ties as a thin rule on the
     zero line, so the chart reads in grey print.
     """
     ordered = sorted([item for item in items if plotted(item[1])], key=lambda item: (-item[1], item[0]))
-    left, top, right, bottom = _plot_box()
+    left, top, right, bottom = _plot_box(width)
     values = [v for _, v in ordered] or [0.0]
     lo, hi, ticks = nice_ticks(min(values + [0.0]), max(values + [0.0]), 6)
     y = Scale(lo, hi, bottom, top)
@@ -243,8 +250,11 @@ def difference_bars(items: Sequence[tuple[str, float]], *, title: str, y_label: 
             y0, height, css = zero - 0.75, 1.5, "tie"
         bars.append(Bar(c(x0), c(y0), c(max(band - gap, 0.3)), c(max(height, 1.0 if css != "tie" else 1.5)), css,
                         f"{label}: {'+' if value > 0 else ''}{format_number(value)}"))
-    frame = _frame(title, x_label, y_label, [], [Tick(c(y(t)), tick_label(t, step)) for t in ticks], zero_y=zero)
-    return BarChart(frame, bars, summary)
+    frame = _frame(title, x_label, y_label, [], [Tick(c(y(t)), tick_label(t, step)) for t in ticks], width=width,
+                   zero_y=zero)
+    compact = None if width == COMPACT_WIDTH else difference_bars(
+        items, title=title, y_label=y_label, x_label=x_label, summary=summary, width=COMPACT_WIDTH)
+    return BarChart(frame, bars, summary, compact)
 
 
 # -- lines (precision-recall) ------------------------------------------------------------------
@@ -267,13 +277,16 @@ class LineChart:
     frame: Frame
     series: list[LineSeries]
     legend: list[LegendItem]
+    compact: "LineChart | None" = None  # the same chart COMPACT_WIDTH wide, for a phone
 
 
 def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, title: str, x_label: str,
                y_label: str, x_domain: tuple[float, float] = (0.0, 1.0),
-               y_domain: tuple[float, float] = (0.0, 1.0), point_title: str = "{name}: {x} {y}") -> LineChart:
-    """Lines with markers at every point; series k gets style k (colour, dash, marker shape)."""
-    left, top, right, bottom = _plot_box()
+               y_domain: tuple[float, float] = (0.0, 1.0), point_title: str = "{name}: {x} {y}",
+               width: int = WIDTH) -> LineChart:
+    """Lines with markers at every point; series k gets style k (colour, dash, marker shape). Drawn
+    width wide, and again COMPACT_WIDTH wide (its compact)."""
+    left, top, right, bottom = _plot_box(width)
     x_lo, x_hi, x_values = nice_ticks(*x_domain, 10)
     y_lo, y_hi, y_values = nice_ticks(*y_domain, 5)
     x = Scale(x_lo, x_hi, left, right)
@@ -291,8 +304,11 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
         drawn.append(LineSeries(name, series_class(index), path, markers))
         legend.append(legend_item(name, index))
     frame = _frame(title, x_label, y_label, [Tick(c(x(v)), tick_label(v, x_step)) for v in x_values],
-                   [Tick(c(y(v)), tick_label(v, y_step)) for v in y_values])
-    return LineChart(frame, drawn, legend)
+                   [Tick(c(y(v)), tick_label(v, y_step)) for v in y_values], width=width)
+    compact = None if width == COMPACT_WIDTH else line_chart(
+        series, title=title, x_label=x_label, y_label=y_label, x_domain=x_domain, y_domain=y_domain,
+        point_title=point_title, width=COMPACT_WIDTH)
+    return LineChart(frame, drawn, legend, compact)
 
 
 # -- scatter (per-query values of two runs) ----------------------------------------------------
@@ -351,12 +367,13 @@ class RankMark:
 
 @dataclass
 class StripRow:
-    label: str             # cut to fit left of the strip; full_label is the whole name
+    label: str             # cut to fit its room; full_label is the whole name
     label_y: str
     base_y: str
     marks: list[RankMark]
     missing: str           # "4 not retrieved" text, or ""
     full_label: str = ""
+    missing_y: str = ""
 
 
 @dataclass
@@ -366,14 +383,23 @@ class RankStrip:
     missing_x: str
     axis_left: str
     axis_right: str
+    label_x: str = ""
+    label_anchor: str = "end"    # the run's name: "end" left of its strip, "start" above it
+    missing_anchor: str = "start"
+    compact: "RankStrip | None" = None  # the same chart COMPACT_WIDTH wide, for a phone
 
 
-def rank_strip(rows: Sequence[tuple[str, Sequence[tuple[str, int, int | None]], int]], *, title: str) -> RankStrip:
+def rank_strip(rows: Sequence[tuple[str, Sequence[tuple[str, int, int | None]], int]], *, title: str,
+               width: int = WIDTH) -> RankStrip:
     """One row per run: (label, [(doc, grade, rank or None)], depth). Ranks on a log axis; a tick's
-    height grows with the grade; documents not retrieved are counted at the right."""
-    row_height = 54
+    height grows with the grade; documents not retrieved are counted at the right. Drawn width wide,
+    the run's name left of its strip and the count right of it, and again COMPACT_WIDTH wide (its
+    compact), where both go on a line above the strip, which then has the whole width."""
+    compact = width == COMPACT_WIDTH
+    # a grade's tick is up to 38 high: a line of text above it needs the taller row
+    row_height = 70 if compact else 54
     height = MARGIN_TOP + row_height * max(1, len(rows)) + 40
-    left, right = 130, WIDTH - 120
+    left, right = (24, width - 16) if compact else (130, width - 120)
     depth = max([10] + [d for _, _, d in rows])
     top_rank = 10 ** math.ceil(math.log10(depth)) if depth > 1 else 10
     x = Scale(1, top_rank, left, right, log=True)
@@ -390,23 +416,27 @@ def rank_strip(rows: Sequence[tuple[str, Sequence[tuple[str, int, int | None]], 
             tall = 10 + 7 * level
             marks.append(RankMark(c(x(rank)), c(base), c(base - tall), f"grade-{level}",
                                   f"{doc} (grade {grade}) at rank {rank}"))
-        strips.append(StripRow(fit(label, left - 12), c(base - 20), c(base), marks,
-                               f"{missing} not retrieved" if missing else "all retrieved", label))
+        said = f"{missing} not retrieved" if missing else "all retrieved"
+        if compact:
+            label_y = c(base - 44)
+            strips.append(StripRow(fit(label, right - left - len(said) * 11 * GLYPH_EM - 12), label_y, c(base), marks,
+                                   said, label, label_y))
+        else:
+            strips.append(StripRow(fit(label, left - 12), c(base - 20), c(base), marks, said, label, c(base)))
     ticks = []
     value = 1
     while value <= top_rank:
         ticks.append(Tick(c(x(value)), f"{value:,}"))
         value *= 10
-    frame = _frame(title, "rank (log scale)", "", ticks, [], height=height, left=left, bottom_margin=40)
-    return RankStrip(frame, strips, c(right + 12), c(left), c(right))
+    frame = _frame(title, "rank (log scale)", "", ticks, [], width=width, height=height, left=left, bottom_margin=40)
+    if compact:
+        return RankStrip(frame, strips, c(right), c(left), c(right), c(left), "start", "end")
+    return RankStrip(frame, strips, c(right + 12), c(left), c(right), frame.y_tick_x, "end", "start",
+                     rank_strip(rows, title=title, width=COMPACT_WIDTH))
 
 
 # -- history (one system's runs over time) -----------------------------------------------------
 HISTORY_HEIGHT = 260
-# The width of a history chart's second drawing, for a phone: a 390 px screen less the page's
-# margins shows it at about its own size, so its text stays 11-12 px, where the 720-wide drawing
-# would shrink to ~5.6 px or scroll sideways (the page shows one drawing or the other by its width).
-COMPACT_WIDTH = 360
 TICK_LABEL_PX = 11  # svg.chart .tick-label's font size
 MAX_TIME_TICKS = 6
 

@@ -87,7 +87,7 @@ def compare_page(wh: Warehouse, runs: str | Sequence[str], qrels: str, measures:
         difference = charts.difference_bars(
             [(q, a - b) for q, a, b in zip(row.queries, row.run_values, row.baseline_values)],
             title=f"{primary}: {row.run} minus {row.baseline}, per query", y_label=f"\u0394 {primary}",
-            x_label=f"queries, sorted by difference ({len(row.queries)})",
+            x_label=f"queries by difference ({len(row.queries)})",
             summary=wins_ties_losses(r) if r else "")
     pr_chart = pr_curve_chart(scope, names, "11-point interpolated precision-recall")
     family_text = (f"over {plural(comparison.tested, 'comparison')}: "

@@ -278,7 +278,7 @@ def _page(inputs: PageInputs, stats: StatsSettings, run: str, comparing: str | N
                    if primary_pair and primary_pair.result else "")
             difference_chart = charts.difference_bars(
                 diffs, title=f"{primary}: {run} minus {comparing}, per query", y_label=f"\u0394 {primary}",
-                x_label=f"queries, sorted by difference ({len(diffs)})", summary=wtl)
+                x_label=f"queries by difference ({len(diffs)})", summary=wtl)
     pr_chart = pr_curve_chart(scope, names, f"11-point interpolated precision-recall: {', '.join(names)}",
                               curves=inputs.curves)
     chosen, reason = _choose_query(query, query_rows, inputs.relevance, comparing, primary)
