@@ -333,7 +333,8 @@ def test_a_night_kept_a_folder_per_collection_names_each_changed_run_after_its_f
     page = tmp_path / "page.html"
     result = irw("report", "run", "BM25.covid.2026-11-02", "--qrels", "covid", "-m", "AP", "-o", page)
     assert result.exit_code == 0, result.stderr
-    assert "<dt>Source file</dt><dd>covid/BM25.txt</dd>" in page.read_text(encoding="utf-8")
+    # and of which night: every night holds a covid/BM25.txt (the page said covid/BM25.txt of each)
+    assert "<dt>Source file</dt><dd>2026-11-02/covid/BM25.txt</dd>" in page.read_text(encoding="utf-8")
 
 
 def test_a_changed_run_s_night_note_says_whose_version_it_is(three_collections, conformance, tmp_path):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from warehouse.ingestion import files
 from warehouse.store import catalog
 from warehouse.reports import charts
 from warehouse.errors import ReadOnlyError, UsageError
@@ -189,13 +190,23 @@ def run_metadata(scope: Scope, names: Sequence[str]) -> dict[str, dict[str, Any]
     load_run_order(scope.wh, run_ids_in_order(scope.wh, names))
     rows = scope.sql("run_metadata", {}).to_dicts()
     for row in rows:
-        # the file and its folder (covid/BM25.txt): a team keeps a BM25.txt in each collection's
-        # folder, and the folders above are the machine's, not the page reader's
-        source = Path(row["source_path"]) if row["source_path"] else None
-        row["source_name"] = (None if source is None else
-                              f"{source.parent.name}/{source.name}" if source.parent.name else source.name)
+        row["source_name"] = source_shown(row["source_path"])
         row["parameters"] = sorted((row["parameters"] or {}).items())
     return {row["run"]: row for row in rows}
+
+
+def source_shown(source_path: str | None) -> str | None:
+    """What a page shows of the file a run was read from: the file and its folder (covid/BM25.txt: a
+    team keeps a BM25.txt in each collection's folder), and the folder above when it is a night
+    (2026-01-20/BM25/trec_results_covid.txt: every night's file is BM25/trec_results_covid.txt).
+    The folders further up are the machine's, not the page reader's."""
+    if not source_path:
+        return None
+    source = Path(source_path)
+    shown = [source.parent.name, source.name] if source.parent.name else [source.name]
+    if source.parent.name and files.night_of(source.parent.parent.name) is not None:
+        shown.insert(0, source.parent.parent.name)
+    return "/".join(shown)
 
 
 def pr_curves(scope: Scope, names: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
