@@ -490,6 +490,16 @@ def awkward_names_db(tmp_path):
     return db, names
 
 
+def test_a_run_page_is_named_by_its_run_up_to_81_characters():
+    """docs/reports.md's rule: a name of 81 characters is its page's name; one longer (a walk's
+    95-character nightly runs) is cut to 60 and hashed, as an unsafe name is."""
+    kept = "SPLADE_PP_EnsembleDistil_cocondenser-msmarco-v1_maxlen512_k1000_hardneg.covid.012"
+    assert len(kept) == 81 and reports.files.run_page_name(kept) == f"{kept}.html"
+    longer = kept + "2"
+    cut = reports.files.run_page_name(longer)
+    assert re.fullmatch(re.escape(longer[:60]) + r"-[0-9a-f]{8}\.html", cut), cut
+
+
 def test_run_pages_of_awkward_names_stay_in_their_folder(awkward_names_db, tmp_path):
     db, names = awkward_names_db
     out = tmp_path / "out"

@@ -39,7 +39,8 @@ _RESERVED_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), 
 def run_page_name(run: str) -> str:
     """A file name for a run's page: the name itself when it is a safe file name, else a cleaned
     name and 8 hex digits of its SHA-256 (unique, and safe on any file system). A safe name has
-    only letters, digits, '.', '_' and '-', starts with a letter or digit, and is never a path."""
+    only letters, digits, '.', '_' and '-', starts with a letter or digit, is never a path, and is
+    at most 81 characters (docs/reports.md says so)."""
     if _SAFE_PAGE_NAME.fullmatch(run) and not run.endswith(".") and run.split(".")[0].lower() not in _RESERVED_NAMES:
         return f"{run}.html"
     return _hashed_page_name(run)
