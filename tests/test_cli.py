@@ -387,6 +387,23 @@ def test_a_command_does_not_load_pydantic(seeded_db, argv):
     assert pydantic == [], pydantic
 
 
+def test_no_help_text_is_cut_in_an_80_column_terminal():
+    """Rich cuts a word longer than its column with an ellipsis: a newcomer's `irw eval --help` showed
+    `postgresql://USER:PASSWO…` and `irw ingest run --help` `YYYY-MM-DDTHH:MM[:SS]…`."""
+    from typer.main import get_command
+
+    runner = Cli(Path("unused.duckdb")).runner
+    cut = {}
+    for name, _command in [("", None), *_commands(get_command(app))]:
+        if name == "trec-eval":
+            continue  # trec_eval's own usage text, not Rich's
+        result = runner.invoke(app, [*name.split(), "--help"], env={"COLUMNS": "80", "TERM": "xterm"})
+        assert result.exit_code == 0, name
+        if lines := [line for line in result.stdout.splitlines() if "\u2026" in line]:
+            cut[name] = lines
+    assert cut == {}
+
+
 @pytest.mark.parametrize("command", [[], ["ingest", "run"], ["eval"], ["report", "leaderboard"], ["measures", "add"]])
 def test_every_command_takes_h_for_help_as_trec_eval_does(command):
     # a team walk's `irw ingest run -h` said "No such option: -h"; irw trec-eval -h prints its own flags

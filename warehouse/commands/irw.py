@@ -125,7 +125,7 @@ app.add_typer(edit_app, name="edit")
 # library could no longer tell from a file name (it opens PostgreSQL URLs and refuses other URLs).
 DbOption = Annotated[
     str, typer.Option("--db", envvar="IRW_DB", help="Warehouse: a DuckDB file (default ./irw.duckdb, or $IRW_DB) "
-                                                     "or a PostgreSQL URL, postgresql://USER:PASSWORD@HOST/DBNAME.")
+                                                     "or a PostgreSQL URL (postgresql://..., docs/engines.md).")
 ]
 
 # -- output formats: each named once here; a command takes the ones it can write -------------------
@@ -505,9 +505,9 @@ def ingest_run(
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
     param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable.")] = None,
     date: Annotated[Optional[str], typer.Option(
-        help="The runs' date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] (default: the ir_metadata header's "
-             "date:, else the date its folder, or the folder above it, is named by, as 2026-02-02/, else the file's "
-             "modification time).")] = None,
+        help="The runs' date: YYYY-MM-DD, or YYYY-MM-DDTHH:MM with optional seconds and zone (Z or +HH:MM). "
+             "Default: the ir_metadata header's date:, else the date its folder, or the folder above it, is named "
+             "by, as 2026-02-02/, else the file's modification time.")] = None,
     replace: Annotated[bool, _replace_option("Replace a stored run of the same name and its scores.",
                                              negatable=True)] = False,
     db: DbOption = DEFAULT_DB,
@@ -634,7 +634,8 @@ def edit_run(
     name: str,
     system: Annotated[Optional[str], typer.Option(help="The system the run belongs to.")] = None,
     description: Annotated[Optional[str], typer.Option(help="Free text kept with the run.")] = None,
-    date: Annotated[Optional[str], typer.Option(help="The run's date, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM].")] = None,
+    date: Annotated[Optional[str], typer.Option(help="The run's date: YYYY-MM-DD, or YYYY-MM-DDTHH:MM with optional "
+                                                                          "seconds and zone (Z or +HH:MM).")] = None,
     param: Annotated[Optional[List[str]], typer.Option("--param", help="key=value run parameter; repeatable "
                                                                        "(replaces the stored parameters).")] = None,
     db: DbOption = DEFAULT_DB,
