@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -212,6 +213,49 @@ def test_one_system_s_nights_given_night_by_night_are_its_versions_and_a_rerun_i
     stored = covid(*shlex.split(command)[1:])
     assert stored.exit_code == 0, stored.stderr
     assert _runs(covid)["trec_results_covid.2026-01-20.2"]["date"][:10] == "2026-01-20"
+
+
+def test_nights_after_runs_dated_by_their_copies_say_which_date_history_takes_and_how_to_fix_it(covid, conformance,
+                                                                                                tmp_path):
+    """A walk copied the published runs in first (runs/BM25/..., dated by their files' modification
+    time, months after), then the system's nights: history and the systems table took the copies as
+    each system's latest run, and nothing said so; the night holding the copy's bytes said "nothing
+    to do" and left the copy's date. Each is said, with the `irw edit run` that dates it."""
+    for system in SYSTEMS:
+        (tmp_path / "runs" / system).mkdir(parents=True)
+        copy = tmp_path / "runs" / system / "trec_results_covid.txt"
+        copy.write_text((conformance / "multi-collection" / "runs" / system / "trec_results_covid.txt").read_text())
+        stamp = dt.datetime(2026, 6, 1, 9, 0, tzinfo=dt.timezone.utc).timestamp()
+        os.utime(copy, (stamp, stamp))
+    assert covid("ingest", "run", *sorted((tmp_path / "runs").iterdir())).exit_code == 0
+    lines = (tmp_path / "runs" / "BM25" / "trec_results_covid.txt").read_text().splitlines(True)
+    nights = {"2026-01-05": "".join(lines), "2026-01-06": "".join(lines[1:]), "2026-01-07": "".join(lines[2:])}
+    for night, text in nights.items():
+        (tmp_path / "nightly" / night / "BM25").mkdir(parents=True)
+        (tmp_path / "nightly" / night / "BM25" / "trec_results_covid.txt").write_text(text)
+
+    changed = covid("ingest", "run", tmp_path / "nightly" / "2026-01-06" / "BM25")
+    assert changed.exit_code == 0, changed.stderr
+    assert (f"{tmp_path}/nightly/2026-01-06/BM25/trec_results_covid.txt: run BM25.trec_results_covid.2026-01-06 is "
+            "dated 2026-01-06 (from its folder's name), but run BM25.trec_results_covid of system BM25 is dated "
+            "2026-06-01 by its file's modification time: history and the systems table take BM25.trec_results_covid "
+            "as the system's latest run; `irw edit run --date DATE BM25.trec_results_covid` dates it"
+            ) in changed.stderr.splitlines(), changed.stderr
+
+    same = covid("ingest", "run", tmp_path / "nightly" / "2026-01-05" / "BM25")
+    assert same.exit_code == 0, same.stderr
+    said = same.stderr.splitlines()[-1]
+    assert said == (f"{tmp_path}/nightly/2026-01-05/BM25/trec_results_covid.txt: run BM25.trec_results_covid is dated "
+                    "2026-06-01 09:00:00 (from file mtime), not 2026-01-05 00:00:00 (from folder name): `irw edit run "
+                    "--date 2026-01-05T00:00:00 BM25.trec_results_covid` dates it so (its scores stay)")
+    edited = covid(*shlex.split(said.split("`")[1])[1:])
+    assert edited.exit_code == 0, edited.stderr
+    assert _runs(covid)["BM25.trec_results_covid"]["date"][:10] == "2026-01-05"
+
+    later = covid("ingest", "run", tmp_path / "nightly" / "2026-01-07" / "BM25")
+    assert later.exit_code == 0 and "modification time" not in later.stderr, later.stderr
+    # BM25_RM3's copy is of another system: never named in BM25's notes
+    assert "BM25_RM3" not in changed.stderr + same.stderr + later.stderr
 
 
 def test_a_new_version_in_a_folder_of_the_same_name_is_refused_not_stored_under_its_file_name(covid, conformance,

@@ -756,6 +756,33 @@ def _other_night_version(file: _File, folder: str, runs_read_from: Callable[[str
             "the same queries")
 
 
+def _later_by_file_time(db: Database, file: _File, run_queries: Callable[[int], frozenset]) -> str | None:
+    """What is said of a run dated by its folder, header or --date when its system holds runs of its
+    collection (the same queries) dated later only by their files' modification time (a walk: the
+    published runs copied in on a December day, then the system's nights of January and February):
+    history and the systems table take the latest of those as the system's latest run; the command
+    that dates it."""
+    if file.date is None or file.date.source == ingest.DATE_FILE_MTIME:
+        return None
+    run_id = ingest.stored_run(db, file.name)[0]
+    system, name = db.run_file("catalog/run_system.sql", {"run_id": run_id}).fetchone()
+    queries = file.queries or run_queries(run_id)
+    rows = [(later, when) for later_id, later, when in db.run_file(
+                "catalog/later_runs_dated_by_file_time.sql",
+                {"system": system or name, "run_id": run_id, "after": file.date.value}).fetchall()
+            if _one_collection(queries, run_queries(later_id))]
+    if not rows:
+        return None
+    latest, when = rows[0]
+    others = f" ({len(rows) - 1} more of its runs likewise)" if len(rows) > 1 else ""
+    source = {ingest.DATE_GIVEN: "--date", ingest.DATE_IR_METADATA: "its ir_metadata header",
+              ingest.DATE_FOLDER: "its folder's name"}.get(file.date.source, file.date.source)
+    return (f"run {file.name} is dated {file.date.value:%Y-%m-%d} (from {source}), but run {latest} of "
+            f"system {system or name} is dated {when:%Y-%m-%d} by its file's modification time{others}: history and "
+            f"the systems table take {latest} as the system's latest run; "
+            f"`{shell_command(['irw', 'edit', 'run', '--date', 'DATE'], [latest])}` dates it")
+
+
 def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "dt.datetime | None",
                    run_queries: Callable[[int], frozenset], description: str | None = None,
                    parameters: Mapping[str, str] | None = None) -> list[str]:
@@ -1054,6 +1081,12 @@ def _same_bytes(db: Database, file: _File, replace: bool, system: str | None, de
     if "date" in changes and file.date.source == ingest.DATE_GIVEN:
         result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {said_date(file.date.value)}: "
                                "pass --replace to change its date")
+    elif "date" in changes and old_source == ingest.DATE_FILE_MTIME and file.date.source != ingest.DATE_FILE_MTIME:
+        # a copy's modification time, where a night's folder or a header now dates the same bytes (a
+        # walk's published runs, copied in first, then found again in their first night's folder)
+        command = shell_command(["irw", "edit", "run", "--date", file.date.value.isoformat()], [file.name])
+        result.messages.append(f"{file.path}: run {file.name} is dated {was}, not {said_date(file.date.value)} "
+                               f"(from {file.date.source}): `{command}` dates it so (its scores stay)")
     same = "the text is the same" if ingest.is_compressed(file.path) else "the bytes are the same"
     for key, old in (("system", old_system), ("description", old_description), ("parameters", old_parameters)):
         if key in changes:
@@ -1230,6 +1263,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 result.messages.append(f"{file.path}: kept as run {file.name}, which holds these bytes: not stored "
                                        f"again as {file.asked} (irw rename run renames a run)")
             if result.status != "unchanged" and (later := future_date_said(file.name, file.date)):
+                result.messages.append(f"{file.path}: {later}")
+            if result.status in ("ingested", "replaced") and (later := _later_by_file_time(db, file, run_queries)):
                 result.messages.append(f"{file.path}: {later}")
             result_of[id(file)] = result
             step()
