@@ -258,6 +258,28 @@ def test_nights_after_runs_dated_by_their_copies_say_which_date_history_takes_an
     assert "BM25_RM3" not in changed.stderr + same.stderr + later.stderr
 
 
+def test_a_collection_alone_on_some_nights_keeps_the_night_in_every_later_name(three_collections, conformance,
+                                                                              tmp_path):
+    """nights/DATE/covid/BM25.txt alone on the first two nights, news/BM25.txt alone on the third,
+    both on the fourth: the fourth night's covid file was named BM25.covid (the clash rule beside
+    news/BM25.txt, the name free), a name that reads as the first covid run (a regression walk).
+    Every night after the first holds its night in its name, all in system BM25."""
+    irw = three_collections
+    runs = conformance / "multi-collection" / "runs" / "BM25"
+    for night, collection, skip in (("2026-12-01", "covid", 0), ("2026-12-02", "covid", 2), ("2026-12-03", "news", 0),
+                                    ("2026-12-04", "news", 3), ("2026-12-04", "covid", 4)):
+        (tmp_path / "nights" / night / collection).mkdir(parents=True, exist_ok=True)
+        lines = (runs / f"trec_results_{collection}.txt").read_text().splitlines(True)
+        (tmp_path / "nights" / night / collection / "BM25.txt").write_text("".join(lines[skip:]))
+    for night in sorted((tmp_path / "nights").iterdir()):
+        result = irw("ingest", "run", *sorted(night.iterdir()))
+        assert result.exit_code == 0, result.stderr
+    assert {name: (row["system"], row["date"][:10]) for name, row in _runs(irw).items()} == {
+        "BM25": ("BM25", "2026-12-01"), "BM25.2026-12-02": ("BM25", "2026-12-02"),
+        "BM25.news": ("BM25", "2026-12-03"), "BM25.2026-12-04": ("BM25", "2026-12-04"),
+        "BM25.news.2026-12-04": ("BM25", "2026-12-04")}
+
+
 def test_a_new_version_in_a_folder_of_the_same_name_is_refused_not_stored_under_its_file_name(covid, conformance,
                                                                                              tmp_path):
     """runs/BM25/trec_results_covid.txt stored (beside BM25_RM3's) as BM25.trec_results_covid, then

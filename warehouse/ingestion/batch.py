@@ -608,10 +608,14 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         # a night's file whose name a run of an earlier night holds (nightly/2026-01-20/BM25/x.txt
         # alone after nightly/2026-01-19/BM25/x.txt) is that run's version of the night: it was
         # named x.BM25 in system x by the clash rule below, a system history did not follow
+        # (also beside files of the night sharing its name: nights/2026-12-04/covid/BM25.txt and
+        # news/BM25.txt after nights/2026-12-01/covid/BM25.txt alone, run BM25, was BM25.covid)
         night_above = ingest.night_of(ingest.placed_folder(file.path).parent.name) is not None
         earlier = (_earlier_version(file, folder, runs_read_from, run_queries)
-                   if not rivals and (not held or night_above) and runs_read_from and run_queries else None)
-        if earlier and not any(other.name == earlier[1] for other in files if other is not file):
+                   if ((not rivals and not held) or (held and night_above)) and runs_read_from and run_queries
+                   else None)
+        if earlier and (held and earlier[1] == file.name
+                        or not any(other.name == earlier[1] for other in files if other is not file)):
             # alone now, and a run read before from a file of its name in a folder of its name
             # answers its queries: the file's earlier version (named by its folder when its batch
             # held another system's file of one name, or given a name of its own)
