@@ -555,6 +555,15 @@ def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, report_line):
             shot = dl19["shots"] / f"{name.replace(' ', '-')}-{width}.png"
             assert width - 20 <= png_size(page.screenshot(shot))[0] <= width  # less a scroll bar at most
             shots.append(shot)
+        # printed (Letter's printable width at the default margins is about 700 px): the wide drawing
+        # alone, whole (it scrolled inside its figure, cut at the page's edge: a regression walk)
+        page.call("Emulation.setEmulatedMedia", {"media": "print"})
+        page.set_width(700)
+        for drawings, fits, scale in page.js(CHARTS_FIT):
+            assert drawings == 1 and fits, (name, "print", drawings, fits, scale)
+        assert page.js("document.querySelectorAll('svg.chart.compact')").__len__() == 0 or page.js(
+            "Array.from(document.querySelectorAll('svg.chart.compact')).every(s => !s.getClientRects().length)")
+        page.call("Emulation.setEmulatedMedia", {"media": ""})
         assert page.errors() == [], name
     report_line(f"DL19 screenshots: {dl19['shots']}")
     assert len(shots) == 10
