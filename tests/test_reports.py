@@ -379,12 +379,13 @@ def test_leaderboard_command_writes_run_pages_or_not_and_to_stdout(db, tmp_path)
 def test_demo_ends_with_the_leaderboard_and_prints_its_path(demo, tmp_path, capsys):
     run_demo(tmp_path / "d")
     err = capsys.readouterr().err.splitlines()
-    assert err[-2].startswith(f"# leaderboard: {(tmp_path / 'd' / 'leaderboard.html').resolve()}")
-    # then the next command, which works as printed (a walk's newcomer typed `irw runs` in the clone:
-    # "no warehouse at irw.duckdb")
-    assert err[-1] == (f"# next: irw runs --db {tmp_path / 'd' / 'irw.duckdb'}, and the commands of "
-                       "docs/quickstart.md, \"The demo warehouse\"")
-    listed = CliRunner().invoke(app, shlex.split(err[-1][len("# next: "):].split(",")[0])[1:])
+    assert err[-3].startswith(f"# leaderboard: {(tmp_path / 'd' / 'leaderboard.html').resolve()}")
+    # then the next command, ending its line, which works as printed (a walk's newcomer typed `irw
+    # runs` in the clone: "no warehouse at irw.duckdb"; another copied the comma that followed it)
+    assert err[-2] == (f"# next, with .venv/bin on your PATH (. .venv/bin/activate): irw runs --db "
+                       f"{tmp_path / 'd' / 'irw.duckdb'}")
+    assert err[-1] == "# then the commands of docs/quickstart.md, \"The demo warehouse\""
+    listed = CliRunner().invoke(app, shlex.split(err[-2].split(": ", 1)[1])[1:])
     assert listed.exit_code == 0 and "rerank" in listed.stdout, listed.stderr
     assert (tmp_path / "d" / "leaderboard_runs" / "rerank.html").is_file()
 

@@ -29,9 +29,11 @@ def run_demo(directory: Path, fmt: formatting.OutputFormat | str = formatting.Ou
         print(f"# first evaluation ({evaluation.settings.describe()})", file=sys.stderr)
         sys.stderr.write(formatting.render(evaluation.wide()))
         _write_reports(wh, directory)
-    # a newcomer's next command in the clone (`irw runs` alone looks for ./irw.duckdb, not this one)
-    print(f"# next: irw runs --db {shlex.quote(str(db_path))}, and the commands of docs/quickstart.md, "
-          "\"The demo warehouse\"", file=sys.stderr)
+    # a newcomer's next command in the clone (`irw runs` alone looks for ./irw.duckdb, not this one),
+    # ending its line so that what is copied is the command
+    print(f"# next, with .venv/bin on your PATH (. .venv/bin/activate): irw runs --db {shlex.quote(str(db_path))}",
+          file=sys.stderr)
+    print("# then the commands of docs/quickstart.md, \"The demo warehouse\"", file=sys.stderr)
     return db_path
 
 
