@@ -12,9 +12,9 @@ history of castorini/rank_llm (the files were removed from its tip in 2024, so o
 reaches them), through raw.githubusercontent.com, or through IRW_DATA_MIRROR: a base URL (https://
 or file://) under which OWNER/REPO/COMMIT/PATH resolves as on raw.githubusercontent.com.
 
-Whole or nothing: every file is downloaded into a temporary folder beside DIR and checked (size and
-sha256) before the first is moved into DIR; a file already in DIR with the expected bytes is kept,
-one with other bytes is an error, never overwritten. Standard library only, so it runs before irw is
+Whole or nothing: every file is downloaded into a temporary folder and checked (size and sha256)
+before the first is moved into DIR (made then); a file already in DIR with the expected bytes is
+kept, one with other bytes is an error, never overwritten. Standard library only, so it runs before irw is
 installed. Exit codes: 0 done, 1 a download or a check failed (nothing written), 2 usage.
 """
 from __future__ import annotations
@@ -148,8 +148,8 @@ def fetch(name: str, folder: Path, mirror: str) -> list[str]:
             wanted.append(source)
     if not wanted:
         return done
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".fetch-", dir=folder) as staging:
+    # staged apart, so that a failed download leaves no folder behind either
+    with tempfile.TemporaryDirectory(prefix="irw-fetch-") as staging:
         staged = []
         for source in wanted:
             url = f"{mirror.rstrip('/')}/{source.repository}/{source.path}"
@@ -163,15 +163,20 @@ def fetch(name: str, folder: Path, mirror: str) -> list[str]:
         for into, source in staged:
             there = folder / source.target
             there.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(into, there)
+            shutil.move(into, there)  # across file systems too
             done.append(f"wrote {there} ({source.size:,} bytes, sha256 checked)")
     return done
 
 
 def main(argv: list[str]) -> int:
+    usage = __doc__.strip().split("\n\n")[1]
+    if argv[:1] in (["-h"], ["--help"]):
+        print(usage)
+        return 0
     if len(argv) not in (1, 2) or argv[0] not in SETS:
-        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
-        print(f"\nfetch_data.py: give a set ({', '.join(SETS)}) and optionally a folder", file=sys.stderr)
+        print(usage, file=sys.stderr)
+        given = f"no set {argv[0]!r}: " if argv and argv[0] not in SETS else ""
+        print(f"\nfetch_data.py: {given}give a set ({', '.join(SETS)}) and optionally a folder", file=sys.stderr)
         return 2
     name = argv[0]
     folder = Path(argv[1] if len(argv) == 2 else name)

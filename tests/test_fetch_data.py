@@ -77,7 +77,7 @@ def test_a_file_of_other_bytes_writes_nothing_and_says_which(mirror, tmp_path):
     assert result.returncode == 1
     assert result.stderr.splitlines()[-1].startswith("fetch_data.py: file://")
     assert "not the" in result.stderr and "nothing was written" in result.stderr
-    assert [p for p in (tmp_path / "my data").rglob("*") if p.is_file()] == []
+    assert not (tmp_path / "my data").exists()  # not even the folder (a regression walk found it left empty)
 
     run.unlink()
     missing = fetch(broken, "dl19", "my data", cwd=tmp_path)
@@ -99,4 +99,7 @@ def test_a_file_already_there_with_other_bytes_is_never_overwritten(mirror, tmp_
 def test_usage(tmp_path):
     result = subprocess.run([sys.executable, str(SCRIPT), "dl20"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert result.stderr.splitlines()[-1] == "fetch_data.py: give a set (dl19, multi-collection) and optionally a folder"
+    assert result.stderr.splitlines()[-1] == ("fetch_data.py: no set 'dl20': give a set (dl19, multi-collection) and "
+                                              "optionally a folder")
+    asked = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, timeout=60)
+    assert asked.returncode == 0 and asked.stdout.startswith("    python scripts/fetch_data.py dl19") and not asked.stderr
