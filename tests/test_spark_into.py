@@ -171,6 +171,15 @@ def test_a_measure_not_computed_on_spark_is_refused_with_what_to_do(stored, conf
     assert [f"{float(v):.4f}" for v in row.split("\t")[2:]] == ["0.2993", "0.5058"]  # trec_eval's map, ndcg_cut_10
     with warehouse.open(db, read_only=True) as wh:
         assert wh.db.fetchone("select count(*) from scores where measure = 'RR'")[0] == 0
+        stored_scores = wh.db.fetchone("select count(*) from scores")[0]
+    # --recompute of scores it holds: refused for the rows, not said "not stored" (a Spark walk)
+    code, out, err = irw(["eval", "--db", str(db), "-m", "AP", "--recompute", "BM25"], work, monkeypatch)
+    assert (code, out) == (1, "")
+    assert err.startswith("Error: --recompute: AP of run BM25 cannot be computed again here: the run was evaluated "
+                          "on Spark") and "not stored" not in err, err
+    assert "It holds AP, " in err and "which irw eval without --recompute reads" in err
+    with warehouse.open(db, read_only=True) as wh:
+        assert wh.db.fetchone("select count(*) from scores")[0] == stored_scores
     # qrels of another collection: said so, as for a run whose rows are stored, not "evaluate it on Spark again"
     covid = conformance / "multi-collection" / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt"
     code, _, err = irw(["ingest", "qrels", "--db", str(db), "--name", "covid", str(covid)], work, monkeypatch)

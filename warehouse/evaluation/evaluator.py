@@ -483,7 +483,8 @@ class Evaluator:
                 return evaluation_id
             todo_runs = sorted({r for r, _ in missing})
             todo_measures = _one_per_stored_name([m for _, m in missing])
-            _require_rows(self.db, qrels_id, todo_runs, [stored_name(m) for m in todo_measures], done, s)
+            _require_rows(self.db, qrels_id, todo_runs, [stored_name(m) for m in todo_measures],
+                          self._done(evaluation_id, run_ids, user) if recompute else done, s, recompute)
             first, *batches = self._batches(todo_runs)
             self._compute_batch(evaluation_id, qrels_id, s, todo_measures, first)
             self.db.run_file("eval/register_measures.sql")  # the measures of eval_params, filled by _compute
@@ -665,9 +666,11 @@ def _one_per_stored_name(measures: list[Measure]) -> list[Measure]:
 
 
 def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: list[str],
-                  done: set[tuple[int, str]], s: Settings) -> None:
+                  done: set[tuple[int, str]], s: Settings, recompute: bool = False) -> None:
     """Refuses to compute measures of runs whose rows are elsewhere (schema 11): from no rows they
-    would be zeros. Says what each such run holds, or that the qrels judge none of its queries."""
+    would be zeros. Says what each such run holds, or that the qrels judge none of its queries;
+    recompute: asked to compute stored scores again, which needs the rows as much (said so: a walk
+    read "not stored" of scores `irw eval` then printed)."""
     problems = []
     by_held: dict[tuple[str, ...], list[str]] = {}  # said once for the runs holding the same measures
     for run_id, name, qrels, queries, judged in db.run_file("eval/runs_without_rows.sql",
@@ -679,6 +682,17 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
     for held, names in by_held.items():
         one = len(names) == 1
         it, its = ("it", "its") if one else ("them", "their")
+        if recompute:
+            shown = (", ".join(names[:-1]) + " and " * (not one) + names[-1] if len(names) <= 6
+                     else f"{', '.join(names[:5])} and {len(names) - 5:,} more")
+            kept = (f"{it.capitalize() if one else 'They'} {'holds' if one else 'hold'} {', '.join(held)} with these "
+                    f"settings, which irw eval without --recompute reads. " if held else "")
+            problems.append(
+                f"--recompute: {', '.join(measures)} of {'run' if one else 'runs'} {shown} cannot be computed again "
+                f"here: {'the run was' if one else 'the runs were'} evaluated on Spark (irw eval --engine spark "
+                f"--into) and {its} rows are not in this warehouse. {kept}Store {its} rows with irw ingest run FILE "
+                f"({its} scores are kept) to compute here, or evaluate {it} on Spark again with --into --replace")
+            continue
         advice = (f"evaluate {it} on Spark again with these measures and --into, or store {its} rows with irw ingest "
                   f"run FILE ({its} scores are kept)")
         advice = f"{'It holds' if one else 'They hold'} {', '.join(held)} with these settings: name those (-m), or " \
