@@ -641,9 +641,17 @@ def test_spark_names_runs_and_qrels_as_irw_ingest_does(spark, conformance, tmp_p
         on_spark.evaluate(spark, qrels, [str(multi / "runs")], ["AP"])
     assert "a folder without run files, only folders (BM25, BM25_RM3, SPLADE_P_P_ENSEMBLE_DISTIL); " \
            "a folder's subfolders are not read" in str(refused.value)
-    # each folder one system's runs of four collections: BM25.covid ... (ingest's rule 3)
-    with pytest.raises(IrwError, match=r"run BM25\.covid has no query judged in qrels qrels\.dl21-passage "):
-        on_spark.evaluate(spark, qrels, [str(multi / "runs" / s) for s in systems], ["AP"])
+    # each folder one system's runs of four collections: BM25.covid ... (ingest's rule 3); those of
+    # the collections DL 2021's qrels do not judge are left out, named (they were an error each)
+    folders = on_spark.evaluate(spark, qrels, [str(multi / "runs" / s) for s in systems], ["AP"])
+    try:
+        assert sorted(row[0] for row in folders.summary.rows) == [f"{s}.dl21" for s in systems]
+        assert folders.left_out == tuple(sorted(f"{s}.{c}" for s in systems for c in ("covid", "dl22", "news")))
+    finally:
+        folders.close()
+    # no run judged: each is said, as before
+    with pytest.raises(IrwError, match=r"run trec_results_covid has no query judged in qrels qrels\.dl21-passage "):
+        on_spark.evaluate(spark, qrels, [str(multi / "runs" / "BM25" / "trec_results_covid.txt")], ["AP"])
     # one collection's file of each system: the folders name the systems (rule 4)
     files = [multi / "runs" / s / "trec_results_dl21.txt" for s in systems]
     result = on_spark.evaluate(spark, qrels, [str(f) for f in files], ["AP"])

@@ -316,3 +316,22 @@ def test_a_changed_file_in_another_folder_is_named_as_ingest_names_it(stored, sp
     with warehouse.open(on_spark, read_only=True) as wh:
         described = wh.runs(["BM25_RM3"]).to_dicts()[0]
     assert (described["description"], described["parameters"]) == ("RM3 expansion", {"k1": "0.9"})
+
+
+def test_a_system_folder_of_several_collections_is_evaluated_on_its_judged_run(spark, conformance, tmp_path):
+    """A walk evaluated a publisher's folder per system (runs/BM25/: covid, dl21, dl22, news) on Spark
+    against DL 2021's qrels, as docs/engines.md names such runs (BM25.dl21): refused after 81 s, one
+    error per covid, dl22 and news run. Those are left out and named, as `irw eval --qrels X` leaves
+    out the stored runs X judges none of; the judged one is evaluated and stored, trec_eval's number."""
+    data = conformance / "multi-collection"
+    qrels = str(data / "qrels" / "qrels.dl21-passage.txt")
+    into = tmp_path / "w.duckdb"
+    result = warehouse.evaluate_on_spark(qrels, [str(data / "runs" / "BM25")], ["AP"], into=into, master="local[2]")
+    assert result.left_out == ("BM25.covid", "BM25.dl22", "BM25.news")
+    assert result.lines()[0] == ("# 3 runs left out: no query judged in qrels qrels.dl21-passage (BM25.covid, "
+                                 "BM25.dl22, BM25.news)")
+    map_ = next(line.split()[2] for line in (data / "expected" / "dl21.BM25.all_trec.q.v9.txt").read_text().splitlines()
+                if line.split()[:2] == ["map", "all"])
+    assert f"{result.evaluation.value('BM25.dl21', 'AP'):.4f}" == map_
+    with warehouse.open(into, read_only=True) as wh:
+        assert wh.sql("select name, system from runs").rows == [("BM25.dl21", "BM25")]

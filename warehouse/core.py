@@ -562,10 +562,17 @@ class SparkEvaluated:
     evaluation: Evaluation
     qrels: str
     stored: "StoredEvaluation | None" = None
+    left_out: tuple[str, ...] = ()  # runs given of which the qrels judge no query: not evaluated, not stored
 
     def lines(self) -> list[str]:
-        """What was stored, as `irw eval --engine spark --into` says it."""
-        return self.stored.lines() if self.stored is not None else []
+        """What was left out and what was stored, as `irw eval --engine spark` says it."""
+        lines = []
+        if self.left_out:
+            count = len(self.left_out)
+            named = ", ".join(self.left_out[:6]) + (f" and {count - 6:,} more" if count > 6 else "")
+            lines.append(f"# {count:,} run{'s' * (count != 1)} left out: no query judged in qrels {self.qrels} "
+                         f"({named})")
+        return lines + (self.stored.lines() if self.stored is not None else [])
 
 
 def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
@@ -597,13 +604,13 @@ def evaluate_on_spark(qrels: Any, runs: Any, measures: Iterable[str] | str, *,
             raise _swapped_on_spark(exc) from None
         try:
             if into is None:
-                return SparkEvaluated(result.evaluation, qrels)
+                return SparkEvaluated(result.evaluation, qrels, left_out=result.left_out)
             with Warehouse(into) as wh:
                 stored = spark_store.store(result, wh.db, qrels, replace=replace)
                 # read back from the warehouse: what is returned is what was stored
                 evaluation = wh.evaluate(list(stored.runs.values()), stored.qrels, measures, per_query=per_query,
                                          settings=settings)
-                return SparkEvaluated(evaluation, stored.qrels, stored)
+                return SparkEvaluated(evaluation, stored.qrels, stored, result.left_out)
         finally:
             result.close()
 

@@ -1019,6 +1019,7 @@ class SparkEvaluation:
     per_query: Any
     db: SparkDatabase
     evaluation: Any = None  # the Evaluation (warehouse/evaluation/evaluator.py) the command line prints
+    left_out: tuple[str, ...] = ()  # runs given of which the qrels judge no query: not evaluated, not stored
 
     def table(self) -> Table:
         return self.summary
@@ -1054,13 +1055,25 @@ def evaluate(spark, qrels, runs, measures: Iterable[str] | str, *, strict: bool 
         qrels_name = qrels_set_name(qrels)
         load_qrels(db, qrels, qrels_name)
         names = load_runs(db, runs, strict=strict)
-        evaluation = Evaluator(db).evaluate(names, qrels_name, measures, settings=settings,
-                                            per_query=collect_per_query)
+        left_out = _leave_out_runs_judging_none(db, names)
+        evaluation = Evaluator(db).evaluate([n for n in names if n not in left_out], qrels_name, measures,
+                                            settings=settings, per_query=collect_per_query)
         return SparkEvaluation(settings, evaluation.measures, evaluation.summary, db.frame("eval/per_query.sql"), db,
-                               evaluation)
+                               evaluation, left_out)
     except BaseException:
         db.close()
         raise
+
+
+def _leave_out_runs_judging_none(db: SparkDatabase, names: list[str]) -> tuple[str, ...]:
+    """The runs given of which the qrels judge no query, left out (neither evaluated nor stored with
+    --into; still named with the others, as ingest of their folder names them) when others are
+    judged: a publisher's folder per system holds its runs of every collection, and one qrels set
+    judges one (a walk's `--runs runs/BM25/` against DL 2021's qrels: refused after 81 s, one error
+    per covid, dl22 and news run). When none is judged, none is left out: the evaluation says why
+    each has no value."""
+    none = tuple(row.name for row in db.spark_frame("spark/runs_judging_none.sql").collect())
+    return () if len(none) == len(names) else none
 
 
 @contextmanager

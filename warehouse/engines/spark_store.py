@@ -78,7 +78,7 @@ def store(evaluation: SparkEvaluation, target: Database, qrels_source: str, *, r
     staging = Database(MEMORY)
     try:
         qrels_name = _stage_qrels(spark_db, staging, target, qrels_source)
-        names, notes = _stage_runs(spark_db, staging, target, replace, description)
+        names, notes = _stage_runs(spark_db, staging, target, replace, description, evaluation.left_out)
         _stage_scores(spark_db, staging, qrels_name)
         copied = transfer.copy_warehouse(staging, target, replace=replace, runs=list(names.values()))
     finally:
@@ -139,9 +139,10 @@ def _run_content(target: Database, path: Path) -> tuple[tuple[str, str], str, st
 # -- the runs -----------------------------------------------------------------------------------
 
 def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
-                description: str | None) -> tuple[dict[str, str], list[str]]:
+                description: str | None, left_out: tuple[str, ...] = ()) -> tuple[dict[str, str], list[str]]:
     """Every run of the Spark evaluation in staging (its row and run_queries, no run rows), named
-    as `irw ingest run` of the same files would name them; returns Spark name -> staged name."""
+    as `irw ingest run` of the same files would name them (left_out: runs named with the others,
+    not evaluated, not staged); returns Spark name -> staged name."""
     runs = spark_db.table("runs").select("run_id", "name", "tag", "source_path", "row_count", "query_count") \
         .orderBy("run_id").collect()
     remote = [r for r in runs if not _is_local_file(r.source_path)]
@@ -168,6 +169,8 @@ def _stage_runs(spark_db, staging: Database, target: Database, replace: bool,
     now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
     with staging.transaction():
         for run, file in zip(runs, files):
+            if run.name in left_out:
+                continue
             name = file.known_as or file.name
             if file.known_as and file.known_as != file.name:
                 notes.append(f"{run.source_path}: the target holds these bytes as run {file.known_as}")
