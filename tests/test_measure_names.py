@@ -163,3 +163,20 @@ def test_a_recall_level_above_one_is_said_to_give_zeros(seeded_db):
             "iprec_at_recall.10); IPrec@0.1 is the precision at 10% recall") in result.stderr.splitlines()
     assert "IPrec@0.1:" not in result.stderr
     assert [line.split(",")[2] for line in result.stdout.splitlines()[1:]] == ["0.0"]
+
+
+def test_names_of_one_measure_make_one_column_and_say_so(tmp_path, conformance):
+    """A newcomer's `-m hit(k=1) -m hit@1` and `-m P@10 -m P_10 -m P.10` each gave one column and
+    said nothing; a note names the spellings and the column (a set, P.5,10, is not a spelling)."""
+    from conftest import dl19_cli
+
+    irw = dl19_cli(conformance, tmp_path, runs=("BM25",))
+    result = irw("eval", "-m", "P@10", "-m", "P_10", "-m", "P.10", "-m", "AP(rel=1)", "-m", "AP", "-m", "P.5,10", "BM25")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0].split() == ["run", "queries", "P@10", "AP", "P@5"]
+    notes = result.stderr.splitlines()
+    assert "# P@10, P_10 and P.10 name one measure, P@10: one column" in notes
+    assert "# AP(rel=1) and AP name one measure, AP: one column" in notes
+    assert not any("P.5,10" in note for note in notes)
+    alone = irw("eval", "-m", "P@10", "-m", "AP", "BM25")
+    assert not any("one column" in line for line in alone.stderr.splitlines())

@@ -13,7 +13,7 @@ from warehouse.store import catalog
 from warehouse.engines.duckdb import Database
 from warehouse.errors import (ConflictError, MeasureError, MeasureValueError, NotEvaluated, NotFoundError,
                              ReadOnlyError, RowsNotStoredError, UsageError)
-from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, at_level, is_user, parse_all, stored_name, tie_variant
+from warehouse.evaluation.measures import CUTOFFS, LEVELS, RAW, Measure, at_level, is_user, parse, parse_all, stored_name, tie_variant
 from warehouse.evaluation.gain_order import FULL_TABLE_LEVELS, GAIN_ORDER_COLUMNS, gain_order_rows
 from warehouse.resources import read_sql
 from warehouse.evaluation.settings import NO_DEPTH, Settings, prepare_steps  # noqa: F401 (evaluate.Settings is the API's name)
@@ -227,6 +227,8 @@ class Evaluation(Tabular):
     # run -> the qrels' queries it does not answer (a run judged on some of them): left out of its
     # means as trec_eval leaves them, or scored 0 under -c
     unanswered_queries: dict[str, int] = field(default_factory=dict)
+    # what is said of names given for one measure (`-m P@10 -m P_10`): one column (one_column_notes)
+    same_measure_notes: list[str] = field(default_factory=list)
 
     def table(self) -> Table:
         return self.wide(per_query=False)
@@ -238,7 +240,7 @@ class Evaluation(Tabular):
                 f"{', '.join(m.name for m in self.measures)}; {self.settings.describe()}>")
 
     def measure_notes(self) -> list[str]:
-        return measure_notes(self.measures, self.settings)
+        return [*self.same_measure_notes, *measure_notes(self.measures, self.settings)]
 
     def judgment_notes(self, qrels: str | None = None) -> list[str]:
         """One line per relevance level in use above every grade of the qrels (no document is
@@ -408,6 +410,7 @@ class Evaluator:
             evaluation_ids[level] = self._ensure_scores(qrels_id, group_settings, list(run_ids.values()), group,
                                                         recompute)
         evaluation = self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
+        evaluation.same_measure_notes = one_column_notes(measures, settings)
         try:
             _require_values(evaluation, list(run_ids), self.db, measures)
         except ReadOnlyError:
@@ -906,6 +909,24 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                 f"ERR (gdeval) takes grades up to 4, and qrels {qrels} grades document {row[1]} of query "
                 f"{row[0]} {row[2]}: gdeval.pl refuses such a file. Map the grades to 0..4 in a copy of the "
                 "qrels and ingest it under another name (nDCG(dcg=exp-log2) takes any grade)")
+
+
+def one_column_notes(given: Iterable[str | Measure], settings: Settings) -> list[str]:
+    """A line per measure named more than one way (`-m P@10 -m P_10 -m P.10`, `-m map -m AP`): its
+    names, and the one its single column has (a walk asked for three and read one column, unsaid).
+    A name of several measures (P.5,10, all_trec) is a set, not a spelling, and is left out."""
+    spellings: dict[str, list[str]] = {}
+    for spec in given:
+        if not isinstance(spec, str):
+            continue
+        try:
+            named = at_level(parse(spec, compat=settings.compat), settings.level)
+        except MeasureError:
+            return []  # said by the evaluation itself
+        if len(named) == 1 and spec.strip() not in spellings.setdefault(named[0].name, []):
+            spellings[named[0].name].append(spec.strip())
+    return [f"{' and '.join([', '.join(typed[:-1]), typed[-1]] if len(typed) > 2 else typed)} name one measure, "
+            f"{name}: one column" for name, typed in spellings.items() if len(typed) > 1]
 
 
 def _resolve(measures: Iterable[str | Measure], compat: int = 9) -> list[Measure]:
