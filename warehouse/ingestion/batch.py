@@ -536,9 +536,14 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         """A file whose name a stored run holds with other bytes, in a folder whose folder above is
         a night (nightly/2026-03-09/BM25/trec_results_covid.txt, nights/2026-11-02/covid/BM25.txt):
         that run's version of the night, {name}.{night}, in its system, as a night's own folder
-        gives {short}.{night}."""
+        gives {short}.{night}. A run read from a folder of that same night is not versioned: the file
+        is a second one of its night (a re-run), refused with the name to store it under, as a re-run
+        of a later night is (its {name}.{night} is taken)."""
         above = ingest.placed_folder(file.path).parent.name
         if taken(file.name, file) and ingest.night_of(above) is not None:
+            source = run_source(stored(file.name)[0]) if run_source else None
+            if source is not None and Path(source).parent.parent.name == above:
+                return
             version = f"{file.name}.{above}"
             file.note = file.note.replace(f"named {file.name},", f"named {version},", 1) + (
                 f"; the folder above, {above}, is a date, so the file is that night's version of run {file.name} "
