@@ -419,8 +419,8 @@ def rank_strip(rows: Sequence[tuple[str, Sequence[tuple[str, int, int | None]], 
         said = f"{missing} not retrieved" if missing else "all retrieved"
         if compact:
             label_y = c(base - 44)
-            strips.append(StripRow(fit(label, right - left - len(said) * 11 * GLYPH_EM - 12), label_y, c(base), marks,
-                                   said, label, label_y))
+            room = right - left - len(said) * TICK_LABEL_PX * GLYPH_EM - 12  # the count shares the line
+            strips.append(StripRow(fit(label, room), label_y, c(base), marks, said, label, label_y))
         else:
             strips.append(StripRow(fit(label, left - 12), c(base - 20), c(base), marks, said, label, c(base)))
     ticks = []
