@@ -175,8 +175,14 @@ def test_names_of_one_measure_make_one_column_and_say_so(tmp_path, conformance):
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0].split() == ["run", "queries", "P@10", "AP", "P@5"]
     notes = result.stderr.splitlines()
-    assert "# P@10, P_10 and P.10 name one measure, P@10: one column" in notes
-    assert "# AP(rel=1) and AP name one measure, AP: one column" in notes
+    assert "# P@10, P_10 and P.10 name one measure, P@10: shown once" in notes
+    assert "# AP(rel=1) and AP name one measure, AP: shown once" in notes
     assert not any("P.5,10" in note for note in notes)
     alone = irw("eval", "-m", "P@10", "-m", "AP", "BM25")
-    assert not any("one column" in line for line in alone.stderr.splitlines())
+    assert not any("shown once" in line for line in alone.stderr.splitlines())
+    # irw compare too (a regression walk): one row of each measure, and the same note
+    irw("ingest", "run", conformance / "dl19-passage" / "runs" / "run.dl19.REP_LLAMA.txt", "--name", "REP_LLAMA")
+    compared = irw("compare", "BM25", "REP_LLAMA", "--baseline", "BM25", "-m", "map", "-m", "AP", "-f", "csv")
+    assert compared.exit_code == 0, compared.stderr
+    assert [line.split(",")[0] for line in compared.stdout.splitlines()[1:]] == ["AP"]
+    assert "# map and AP name one measure, AP: shown once" in compared.stderr.splitlines()

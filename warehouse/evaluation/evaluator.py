@@ -926,7 +926,7 @@ def one_column_notes(given: Iterable[str | Measure], settings: Settings) -> list
         if len(named) == 1 and spec.strip() not in spellings.setdefault(named[0].name, []):
             spellings[named[0].name].append(spec.strip())
     return [f"{' and '.join([', '.join(typed[:-1]), typed[-1]] if len(typed) > 2 else typed)} name one measure, "
-            f"{name}: one column" for name, typed in spellings.items() if len(typed) > 1]
+            f"{name}: shown once" for name, typed in spellings.items() if len(typed) > 1]
 
 
 def _resolve(measures: Iterable[str | Measure], compat: int = 9) -> list[Measure]:

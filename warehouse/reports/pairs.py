@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from warehouse.store import catalog
 from warehouse.errors import UsageError
-from warehouse.evaluation.evaluator import Settings
+from warehouse.evaluation.evaluator import Settings, one_column_notes
 from warehouse.evaluation.measures import Measure
 from warehouse.evaluation.stats import (CORRECTIONS, METHOD, TESTS_SHORT, Family, PairedResult, StatsSettings,
                                         optimistic_marks, optimistic_said, paired_comparisons, unreachable_said)
@@ -243,6 +243,8 @@ class Comparison(PaperTables, Tabular):
     # (run, measure) -> (its mean, its queries) over the run's own queries, read where a pair was
     # tested over fewer queries than one of its runs has (the paper table's means; else the tests')
     own_means: dict = field(default_factory=dict)
+    # what is said of names given for one measure (`-m map -m AP`): one row (evaluator.one_column_notes)
+    same_measure_notes: list[str] = field(default_factory=list)
 
     def table(self) -> Table:
         columns = ["measure", "run", "baseline", "queries", "run_mean", "baseline_mean", "diff", "ci_low",
@@ -282,7 +284,8 @@ class Comparison(PaperTables, Tabular):
         """What a reader needs beside the numbers: settings, test, correction, query sets."""
         from warehouse.evaluation.evaluator import measure_notes
 
-        lines = [f"qrels {self.qrels}; {self.settings.describe()}", *measure_notes(self.measures, self.settings),
+        lines = [f"qrels {self.qrels}; {self.settings.describe()}", *self.same_measure_notes,
+                 *measure_notes(self.measures, self.settings),
                  f"test: {self.stats.describe_test()}; alpha {self.stats.alpha:g}",
                  f"confidence interval: {self.stats.describe_ci()}",
                  self._correction_note(),
@@ -379,6 +382,7 @@ def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measure
     # the means come with the tests (over the paired queries): no run's summary is read
     scope = load_scope(wh, qrels, measures, names, settings or Settings(), summary=False)
     comparison = compare_scope(scope, names, baseline, stats or StatsSettings(), values=values)
+    comparison.same_measure_notes = one_column_notes(measures or (), scope.settings)
     comparison.selection = selection
     if any(not row.same_queries for row in comparison.rows if row.result is not None):
         # a test's means are over the queries its two runs share, so a run's would be that of the
