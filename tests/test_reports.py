@@ -382,10 +382,10 @@ def test_demo_ends_with_the_leaderboard_and_prints_its_path(demo, tmp_path, caps
     assert err[-3].startswith(f"# leaderboard: {(tmp_path / 'd' / 'leaderboard.html').resolve()}")
     # then the next command, ending its line, which works as printed (a walk's newcomer typed `irw
     # runs` in the clone: "no warehouse at irw.duckdb"; another copied the comma that followed it)
-    assert err[-2] == (f"# next, with .venv/bin on your PATH (. .venv/bin/activate): irw runs --db "
+    assert err[-2] == (f"# next, with irw on your PATH (in the checkout: . .venv/bin/activate): irw runs --db "
                        f"{tmp_path / 'd' / 'irw.duckdb'}")
     assert err[-1] == "# then the commands of docs/quickstart.md, \"The demo warehouse\""
-    listed = CliRunner().invoke(app, shlex.split(err[-2].split(": ", 1)[1])[1:])
+    listed = CliRunner().invoke(app, shlex.split(err[-2].split("): ", 1)[1])[1:])
     assert listed.exit_code == 0 and "rerank" in listed.stdout, listed.stderr
     assert (tmp_path / "d" / "leaderboard_runs" / "rerank.html").is_file()
 

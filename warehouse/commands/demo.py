@@ -31,8 +31,8 @@ def run_demo(directory: Path, fmt: formatting.OutputFormat | str = formatting.Ou
         _write_reports(wh, directory)
     # a newcomer's next command in the clone (`irw runs` alone looks for ./irw.duckdb, not this one),
     # ending its line so that what is copied is the command
-    print(f"# next, with .venv/bin on your PATH (. .venv/bin/activate): irw runs --db {shlex.quote(str(db_path))}",
-          file=sys.stderr)
+    print(f"# next, with irw on your PATH (in the checkout: . .venv/bin/activate): irw runs --db "
+          f"{shlex.quote(str(db_path))}", file=sys.stderr)
     print("# then the commands of docs/quickstart.md, \"The demo warehouse\"", file=sys.stderr)
     return db_path
 
