@@ -291,6 +291,31 @@ def test_a_collection_alone_on_some_nights_keeps_the_night_in_every_later_name(t
         "BM25.news.2026-12-04": ("BM25", "2026-12-04")}
 
 
+def test_a_system_s_changed_night_file_beside_another_system_s_file_of_its_name_keeps_the_night(three_collections,
+                                                                                               conformance, tmp_path):
+    """n3/2026-02-01/BM25/ (covid and news: BM25.covid, BM25.news), then n3/2026-02-02/BM25/ holding a
+    changed trec_results_covid.txt beside BM25_RM3/trec_results_covid.txt: BM25's was named
+    BM25.trec_results_covid, a name of neither its first night nor this one (a regression walk). It is
+    BM25.covid's version of the night; BM25_RM3's, new, is named by its folder."""
+    irw = three_collections
+    runs = conformance / "multi-collection" / "runs"
+    first, second = tmp_path / "n3" / "2026-02-01", tmp_path / "n3" / "2026-02-02"
+    (first / "BM25").mkdir(parents=True)
+    for collection in ("covid", "news"):
+        (first / "BM25" / f"trec_results_{collection}.txt").write_text((runs / "BM25" / f"trec_results_{collection}.txt").read_text())
+    for system in ("BM25", "BM25_RM3"):
+        (second / system).mkdir(parents=True)
+    lines = (runs / "BM25" / "trec_results_covid.txt").read_text().splitlines(True)
+    (second / "BM25" / "trec_results_covid.txt").write_text("".join(lines[:4000]))
+    (second / "BM25_RM3" / "trec_results_covid.txt").write_text((runs / "BM25_RM3" / "trec_results_covid.txt").read_text())
+    for night in (first, second):
+        result = irw("ingest", "run", *sorted(night.iterdir()))
+        assert result.exit_code == 0, result.stderr
+    assert {name: (row["system"], row["date"][:10]) for name, row in _runs(irw).items()} == {
+        "BM25.covid": ("BM25", "2026-02-01"), "BM25.news": ("BM25", "2026-02-01"),
+        "BM25.covid.2026-02-02": ("BM25", "2026-02-02"), "BM25_RM3.trec_results_covid": ("BM25_RM3", "2026-02-02")}
+
+
 def test_a_new_version_in_a_folder_of_the_same_name_is_refused_not_stored_under_its_file_name(covid, conformance,
                                                                                              tmp_path):
     """runs/BM25/trec_results_covid.txt stored (beside BM25_RM3's) as BM25.trec_results_covid, then

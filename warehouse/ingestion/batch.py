@@ -616,9 +616,11 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         # (also beside files of the night sharing its name: nights/2026-12-04/covid/BM25.txt and
         # news/BM25.txt after nights/2026-12-01/covid/BM25.txt alone, run BM25, was BM25.covid)
         night_above = ingest.night_of(ingest.placed_folder(file.path).parent.name) is not None
+        # (and beside another system's file of its name: nightly/2026-02-02/BM25/trec_results_covid.txt
+        # beside BM25_RM3/trec_results_covid.txt, after BM25/ alone stored BM25.covid, was
+        # BM25.trec_results_covid)
         earlier = (_earlier_version(file, folder, runs_read_from, run_queries)
-                   if ((not rivals and not held) or (held and night_above)) and runs_read_from and run_queries
-                   else None)
+                   if ((not rivals and not held) or night_above) and runs_read_from and run_queries else None)
         if earlier and (held and earlier[1] == file.name
                         or not any(other.name == earlier[1] for other in files if other is not file)):
             # alone now, and a run read before from a file of its name in a folder of its name
