@@ -227,7 +227,7 @@ class Evaluation(Tabular):
     # run -> the qrels' queries it does not answer (a run judged on some of them): left out of its
     # means as trec_eval leaves them, or scored 0 under -c
     unanswered_queries: dict[str, int] = field(default_factory=dict)
-    # what is said of names given for one measure (`-m P@10 -m P_10`): one column (one_column_notes)
+    # what is said of names given for one measure (`-m P@10 -m P_10`), shown once (one_measure_notes)
     same_measure_notes: list[str] = field(default_factory=list)
 
     def table(self) -> Table:
@@ -410,7 +410,7 @@ class Evaluator:
             evaluation_ids[level] = self._ensure_scores(qrels_id, group_settings, list(run_ids.values()), group,
                                                         recompute)
         evaluation = self._read(qrels, qrels_id, run_ids, parsed, settings, evaluation_ids, per_query)
-        evaluation.same_measure_notes = one_column_notes(measures, settings)
+        evaluation.same_measure_notes = one_measure_notes(measures, settings)
         try:
             _require_values(evaluation, list(run_ids), self.db, measures)
         except ReadOnlyError:
@@ -685,9 +685,9 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
     for held, names in by_held.items():
         one = len(names) == 1
         it, its = ("it", "its") if one else ("them", "their")
+        shown = (", ".join(names[:-1]) + " and " * (not one) + names[-1] if len(names) <= 6
+                 else f"{', '.join(names[:5])} and {len(names) - 5:,} more")
         if recompute:
-            shown = (", ".join(names[:-1]) + " and " * (not one) + names[-1] if len(names) <= 6
-                     else f"{', '.join(names[:5])} and {len(names) - 5:,} more")
             kept = (f"{it.capitalize() if one else 'They'} {'holds' if one else 'hold'} {', '.join(held)} with these "
                     f"settings, which irw eval without --recompute reads. " if held else "")
             problems.append(
@@ -700,8 +700,6 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
                   f"run FILE ({its} scores are kept)")
         advice = f"{'It holds' if one else 'They hold'} {', '.join(held)} with these settings: name those (-m), or " \
                  f"{advice}" if held else advice[0].upper() + advice[1:]
-        shown = (", ".join(names[:-1]) + " and " * (not one) + names[-1] if len(names) <= 6
-                 else f"{', '.join(names[:5])} and {len(names) - 5:,} more")
         problems.append(
             f"{', '.join(measures)} with these settings ({s.key}) of {'run' if one else 'runs'} {shown}: not stored, "
             f"and cannot be computed here: {'the run was' if one else 'the runs were'} evaluated on Spark (irw eval "
@@ -911,9 +909,9 @@ def check_qrels_for(db: Database, qrels: str, qrels_id: int, measures: list[Meas
                 "qrels and ingest it under another name (nDCG(dcg=exp-log2) takes any grade)")
 
 
-def one_column_notes(given: Iterable[str | Measure], settings: Settings) -> list[str]:
+def one_measure_notes(given: Iterable[str | Measure], settings: Settings) -> list[str]:
     """A line per measure named more than one way (`-m P@10 -m P_10 -m P.10`, `-m map -m AP`): its
-    names, and the one its single column has (a walk asked for three and read one column, unsaid).
+    names, and the one it is shown under, once (a walk asked for three and read one column, unsaid).
     A name of several measures (P.5,10, all_trec) is a set, not a spelling, and is left out."""
     spellings: dict[str, list[str]] = {}
     for spec in given:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from warehouse.store import catalog
 from warehouse.errors import UsageError
-from warehouse.evaluation.evaluator import Settings, one_column_notes
+from warehouse.evaluation.evaluator import Settings, one_measure_notes
 from warehouse.evaluation.measures import Measure
 from warehouse.evaluation.stats import (CORRECTIONS, METHOD, TESTS_SHORT, Family, PairedResult, StatsSettings,
                                         optimistic_marks, optimistic_said, paired_comparisons, unreachable_said)
@@ -243,7 +243,7 @@ class Comparison(PaperTables, Tabular):
     # (run, measure) -> (its mean, its queries) over the run's own queries, read where a pair was
     # tested over fewer queries than one of its runs has (the paper table's means; else the tests')
     own_means: dict = field(default_factory=dict)
-    # what is said of names given for one measure (`-m map -m AP`): one row (evaluator.one_column_notes)
+    # what is said of names given for one measure (`-m map -m AP`): one row (evaluator.one_measure_notes)
     same_measure_notes: list[str] = field(default_factory=list)
 
     def table(self) -> Table:
@@ -382,7 +382,7 @@ def compare(wh: Warehouse, runs: str | Sequence[str] | None, qrels: str, measure
     # the means come with the tests (over the paired queries): no run's summary is read
     scope = load_scope(wh, qrels, measures, names, settings or Settings(), summary=False)
     comparison = compare_scope(scope, names, baseline, stats or StatsSettings(), values=values)
-    comparison.same_measure_notes = one_column_notes(measures or (), scope.settings)
+    comparison.same_measure_notes = one_measure_notes(measures or (), scope.settings)
     comparison.selection = selection
     if any(not row.same_queries for row in comparison.rows if row.result is not None):
         # a test's means are over the queries its two runs share, so a run's would be that of the
