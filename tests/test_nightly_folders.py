@@ -202,28 +202,25 @@ def test_one_system_s_nights_given_night_by_night_are_its_versions_and_a_rerun_i
     assert {name: (row["system"], row["date"][:10]) for name, row in _runs(covid).items()} == {
         "trec_results_covid": ("trec_results_covid", "2026-01-19"),
         "trec_results_covid.2026-01-20": ("trec_results_covid", "2026-01-20")}
-    rerun = tmp_path / "rerun" / "2026-01-20" / "BM25"
-    rerun.mkdir(parents=True)
-    (rerun / "trec_results_covid.txt").write_text("".join(lines[2:]))
-    refused = covid("ingest", "run", rerun)
-    assert refused.exit_code == 1
-    (command,) = [part for part in refused.stderr.replace("\n", " ").split("`") if part.startswith("irw ingest run ")]
-    assert command == (f"irw ingest run {rerun / 'trec_results_covid.txt'} --name trec_results_covid.2026-01-20.2 "
-                       "--system trec_results_covid")
-    stored = covid(*shlex.split(command)[1:])
-    assert stored.exit_code == 0, stored.stderr
-    assert _runs(covid)["trec_results_covid.2026-01-20.2"]["date"][:10] == "2026-01-20"
+
+    def rerun(night: str, skip: int, offered: str) -> None:
+        """A re-run of a stored night, other bytes: refused, offered a name; the command works."""
+        folder = tmp_path / "rerun" / night / "BM25"
+        folder.mkdir(parents=True)
+        (folder / "trec_results_covid.txt").write_text("".join(lines[skip:]))
+        refused = covid("ingest", "run", folder)
+        assert refused.exit_code == 1
+        (command,) = [part for part in refused.stderr.replace("\n", " ").split("`") if part.startswith("irw ingest run ")]
+        assert command == (f"irw ingest run {folder / 'trec_results_covid.txt'} --name {offered} "
+                           "--system trec_results_covid")
+        stored = covid(*shlex.split(command)[1:])
+        assert stored.exit_code == 0, stored.stderr
+        assert _runs(covid)[offered]["date"][:10] == night
+
+    rerun("2026-01-20", 2, "trec_results_covid.2026-01-20.2")
     # a re-run of the first night is refused alike (it was stored unsaid as trec_results_covid.2026-01-19
     # beside that night's run, trec_results_covid: a regression walk), offered that night's name
-    first = tmp_path / "rerun" / "2026-01-19" / "BM25"
-    first.mkdir(parents=True)
-    (first / "trec_results_covid.txt").write_text("".join(lines[3:]))
-    refused = covid("ingest", "run", first)
-    assert refused.exit_code == 1
-    (command,) = [part for part in refused.stderr.replace("\n", " ").split("`") if part.startswith("irw ingest run ")]
-    assert command == (f"irw ingest run {first / 'trec_results_covid.txt'} --name trec_results_covid.2026-01-19 "
-                       "--system trec_results_covid")
-    assert covid(*shlex.split(command)[1:]).exit_code == 0
+    rerun("2026-01-19", 3, "trec_results_covid.2026-01-19")
 
 
 def test_nights_after_runs_dated_by_their_copies_say_which_date_history_takes_and_how_to_fix_it(covid, conformance,
