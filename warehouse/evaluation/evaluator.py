@@ -685,8 +685,7 @@ def _require_rows(db: Database, qrels_id: int, run_ids: list[int], measures: lis
     for held, names in by_held.items():
         one = len(names) == 1
         it, its = ("it", "its") if one else ("them", "their")
-        shown = (", ".join(names[:-1]) + " and " * (not one) + names[-1] if len(names) <= 6
-                 else f"{', '.join(names[:5])} and {len(names) - 5:,} more")
+        shown = _runs_said(names)
         if recompute:
             kept = (f"{it.capitalize() if one else 'They'} {'holds' if one else 'hold'} {', '.join(held)} with these "
                     f"settings, which irw eval without --recompute reads. " if held else "")
@@ -780,10 +779,8 @@ def _never_computed(db: Database, evaluation: Evaluation, unstored: dict[str, li
     lines = []
     for missing, runs in by_missing.items():
         one = len(runs) == 1
-        shown = (", ".join(runs[:-1]) + " and " * (not one) + runs[-1] if len(runs) <= 6
-                 else f"{', '.join(runs[:5])} and {len(runs) - 5:,} more")
-        lines.append(f"{_few(missing, 8)} of {'run' if one else 'runs'} {shown}: never computed with these settings "
-                     f"({s.key})")
+        lines.append(f"{_few(missing, 8)} of {'run' if one else 'runs'} {_runs_said(runs)}: never computed with these "
+                     f"settings ({s.key})")
     asked = [m.name for m in evaluation.measures if m.family.sql is not None]
     wanted = [n for n in asked if any(n in missing for missing in unstored.values())]
     # the measures as named (all_trec) when every one asked is missing, which stores exactly them, or
@@ -854,6 +851,13 @@ def tie_forms(measures: Iterable[Measure], settings: Settings | None) -> list[Me
     except UsageError:
         return []
     return forms
+
+
+def _runs_said(runs: Sequence[str]) -> str:
+    """Runs a message about scores names: every one up to six ("a, b and c"), else five and how many more."""
+    if len(runs) <= 6:
+        return runs[0] if len(runs) == 1 else f"{', '.join(runs[:-1])} and {runs[-1]}"
+    return f"{', '.join(runs[:5])} and {len(runs) - 5:,} more"
 
 
 def _few(names: Sequence[str], shown: int = 3) -> str:
