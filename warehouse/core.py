@@ -567,11 +567,12 @@ class SparkEvaluated:
     def lines(self) -> list[str]:
         """What was left out and what was stored, as `irw eval --engine spark` says it."""
         lines = []
-        if self.left_out:
+        if self.left_out:  # names through listed_name, as `irw eval --qrels X` says the runs it leaves out
             count = len(self.left_out)
-            named = ", ".join(self.left_out[:6]) + (f" and {count - 6:,} more" if count > 6 else "")
-            lines.append(f"# {count:,} run{'s' * (count != 1)} left out: no query judged in qrels {self.qrels} "
-                         f"({named})")
+            named = ", ".join(map(catalog.listed_name, self.left_out[:6])) + (
+                f" and {count - 6:,} more" if count > 6 else "")
+            lines.append(f"# {count:,} run{'s' * (count != 1)} left out: no query judged in qrels "
+                         f"{catalog.listed_name(self.qrels)} ({named})")
         return lines + (self.stored.lines() if self.stored is not None else [])
 
 
