@@ -612,13 +612,12 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
         folder = _folder(file.path)
         # a night's file whose name a run of an earlier night holds (nightly/2026-01-20/BM25/x.txt
         # alone after nightly/2026-01-19/BM25/x.txt) is that run's version of the night: it was
-        # named x.BM25 in system x by the clash rule below, a system history did not follow
-        # (also beside files of the night sharing its name: nights/2026-12-04/covid/BM25.txt and
-        # news/BM25.txt after nights/2026-12-01/covid/BM25.txt alone, run BM25, was BM25.covid)
+        # named x.BM25 in system x by the clash rule below, a system history did not follow; so too
+        # beside files of the night sharing its name (nights/2026-12-04/covid/BM25.txt and
+        # news/BM25.txt after nights/2026-12-01/covid/BM25.txt alone, run BM25, was BM25.covid;
+        # nightly/2026-02-02/BM25/trec_results_covid.txt beside BM25_RM3's, after BM25/ alone stored
+        # BM25.covid, was BM25.trec_results_covid)
         night_above = ingest.night_of(ingest.placed_folder(file.path).parent.name) is not None
-        # (and beside another system's file of its name: nightly/2026-02-02/BM25/trec_results_covid.txt
-        # beside BM25_RM3/trec_results_covid.txt, after BM25/ alone stored BM25.covid, was
-        # BM25.trec_results_covid)
         earlier = (_earlier_version(file, folder, runs_read_from, run_queries)
                    if ((not rivals and not held) or night_above) and runs_read_from and run_queries else None)
         if earlier and (held and earlier[1] == file.name
