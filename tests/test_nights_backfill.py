@@ -1,8 +1,9 @@
 """Several nights ingested in one command (`irw ingest run nightly/*/*/`, a backfill of a folder per
 night and per system): every file was refused, each naming every other file of its name (a
 bulk-ingest walk: 120 files, 113 KB of stderr), where the nights ingested one by one are named
-{name}.{night}. One command now stores what the nights one by one store, and a second changes
-nothing."""
+{name}.{night}. Then a night's lone changed file was named by its short name (covid, where night by
+night gives BM25.covid.NIGHT) and a night going back to an earlier night's bytes went unsaid. One
+command now stores, and says, what the nights one by one do, and a second changes nothing."""
 from __future__ import annotations
 
 import pytest
@@ -52,9 +53,8 @@ def test_a_backfill_of_nights_in_one_command_is_stored_as_the_nights_one_by_one(
         *((f"BM25.{collection}.{night}", "BM25") for collection in COLLECTIONS for night in NIGHTS[1:])}
     assert (f"{nightly}/2026-03-03/BM25/trec_results_covid.txt: named BM25.covid.2026-03-03, system BM25, "
             "from its folder and file name") in result.stderr
-    assert (f"2026-03-03 is a later night than {nightly}/2026-03-01/BM25/trec_results_covid.txt's, which is run "
-            "BM25.covid, so the file is that night's version of it (history follows it in system BM25)") \
-        in result.stderr
+    assert ("the folder above, 2026-03-03, is a date, so the file is that night's version of run BM25.covid "
+            "(history follows it in system BM25)") in result.stderr
     again = at_once("ingest", "run", *sorted(nightly.glob("*/*")))
     assert again.exit_code == 0 and "ingested run" not in again.stderr
     assert runs_of(at_once.db) == stored
@@ -83,3 +83,71 @@ def test_nights_of_dl19_files_in_one_command_are_named_as_night_by_night(conform
     assert {(name, system) for name, system, *_ in runs_of(at_once.db)} == {
         ("BM25", "BM25"), ("BM25_RM3", "BM25_RM3"), ("BM25.2026-01-06", "BM25"), ("BM25.2026-01-07", "BM25"),
         ("BM25_RM3.2026-01-07", "BM25_RM3")}
+
+
+def said(result) -> list[str]:
+    """What a command said of each file: its stderr without the batch's count line."""
+    return [line for line in result.stderr.splitlines() if not line.split(" ")[1:2] == ["files:"]]
+
+
+def test_a_lone_changed_file_and_a_rollback_in_a_backfill_are_named_and_said_as_night_by_night(
+        multi_collection, tmp_path):
+    """Three systems' runs of two collections each night; on the second night only BM25's covid run
+    changes, on the third BM25's covid run goes back to the first night's bytes and BM25_RM3's dl21
+    run changes. The backfill named the second night's BM25 file `covid` (alone in its folder beside
+    unchanged files, which it set aside as earlier files' bytes) and stored the rollback unsaid."""
+    nights = ("2026-01-19", "2026-01-20", "2026-01-21")
+    changed = {("2026-01-20", "BM25", "covid"), ("2026-01-21", "BM25_RM3", "dl21")}
+    for night in nights:
+        for system in ("BM25", "BM25_RM3", "SPLADE_P_P_ENSEMBLE_DISTIL"):
+            (tmp_path / "nightly" / night / system).mkdir(parents=True)
+            for collection in COLLECTIONS:
+                text = (multi_collection / "runs" / system / f"trec_results_{collection}.txt").read_text()
+                if (night, system, collection) in changed:
+                    first, rest = text.split("\n", 1)
+                    fields = first.split()
+                    text = " ".join([*fields[:4], f"{float(fields[4]) + 0.5}", fields[5]]) + "\n" + rest
+                (tmp_path / "nightly" / night / system / f"trec_results_{collection}.txt").write_text(text)
+    at_once, by_night = Cli(tmp_path / "at_once.duckdb"), Cli(tmp_path / "by_night.duckdb")
+    backfill = at_once("ingest", "run", *sorted((tmp_path / "nightly").glob("*/*")))
+    assert backfill.exit_code == 0, backfill.stderr
+    nightly_said = []
+    for night in nights:
+        result = by_night("ingest", "run", *sorted((tmp_path / "nightly" / night).glob("*")))
+        assert result.exit_code == 0, result.stderr
+        nightly_said += said(result)
+    assert said(backfill) == nightly_said
+    assert runs_of(at_once.db) == runs_of(by_night.db)
+    assert {(name, system) for name, system, *_ in runs_of(at_once.db)} >= {
+        ("BM25.covid.2026-01-20", "BM25"), ("BM25_RM3.dl21.2026-01-21", "BM25_RM3")}
+    rollback = tmp_path / "nightly" / "2026-01-21" / "BM25" / "trec_results_covid.txt"
+    assert any(line.startswith(f"{rollback}: these bytes are run BM25.covid's, dated 2026-01-19, but run "
+                               "BM25.covid.2026-01-20 of system BM25, dated 2026-01-20, is later")
+               for line in said(backfill)), backfill.stderr
+    assert backfill.stderr.splitlines()[-1] == "18 files: 8 ingested, 10 unchanged"
+
+
+def test_a_later_night_refused_in_a_backfill_says_which_nights_were_stored(nightly, tmp_path):
+    """The nights are named one by one against what the earlier ones stored, so a later night's
+    refusal (here a run of its name already stored with other bytes, from another folder) comes
+    after the earlier nights are stored: the message says so, and the same command again, once
+    resolved, stores the rest."""
+    irw = Cli(tmp_path / "irw.duckdb")
+    clash = tmp_path / "elsewhere" / "BM25.covid.2026-03-02.txt"
+    clash.parent.mkdir()
+    # the same queries as the night's file (one collection), other bytes than any night's
+    clash.write_text("".join((nightly / "2026-03-01" / "BM25" / "trec_results_covid.txt").read_text()
+                             .splitlines(True)[1:]))
+    assert irw("ingest", "run", clash, "--name", "BM25.covid.2026-03-02").exit_code == 0
+    result = irw("ingest", "run", *sorted(nightly.glob("*/*")))
+    assert result.exit_code != 0
+    assert "the nights before 2026-03-02 were stored, night by night (runs BM25.covid, BM25.dl21, BM25_RM3.covid, " \
+           "BM25_RM3.dl21): the same command again, once this is resolved, stores the rest" in result.stderr, \
+        result.stderr
+    assert "Error: nothing of night 2026-03-02 or later was stored: 1 of 4 files cannot be ingested as they are" \
+        in result.stderr
+    assert "nothing was stored" not in result.stderr
+    assert irw("rename", "run", "BM25.covid.2026-03-02", "other").exit_code == 0
+    again = irw("ingest", "run", *sorted(nightly.glob("*/*")))
+    assert again.exit_code == 0, again.stderr
+    assert {name for name, *_ in runs_of(irw.db)} >= {"BM25.covid.2026-03-02", "BM25.covid.2026-03-03"}

@@ -73,7 +73,9 @@ folder above it, is named by (2026-02-02/BM25.txt, 2026-02-02/BM25/trec_results_
 file's modification time (ingest.file_date).
 
 Every file is validated (sql/ingest, through ingest.stage_run) before the first run is stored; a
-file whose bytes a stored run holds was validated when it was stored and is not read again.
+file whose bytes a stored run holds was validated when it was stored and is not read again. Files
+of several nights (a backfill) are then named and stored night by night, each night against what
+the nights before it stored (_by_night), as the nights given one at a time are.
 Staging happens outside any transaction (DuckDB aborts a transaction on any error, and the column
 reader's fallback to line mode is such an error), so each run is then stored in a transaction of
 its own. The file staged last in the check is the first stored, so a one-file batch reads its file
@@ -649,13 +651,6 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             # refused as one (docs/input-formats.md, rule 4), not stored beside it as {short}.{folder}
             # (a walk's edited variants/run.dl19.BM25.v18.txt, stored as v18, became v18.variants)
             continue
-        night_of_folder = ingest.night_of(folder)
-        if rivals and not held and night_of_folder is not None and all(
-                (ingest.night_of(_folder(other.path)) or night_of_folder) > night_of_folder for other in rivals):
-            # the earliest of several nights' folders given at once keeps the name, as that night
-            # ingested alone does; the later ones are {short}.{night} below (_nights_apart does so
-            # for nights kept a folder per system)
-            continue
         clash = (f"run {file.name} holds other content" if held
                  else f"{len(rivals)} other file(s) of this batch would have it too")
         why = f"{not_tag.split(' (--replace')[0]}, and {file.short} would clash ({clash})"
@@ -974,12 +969,41 @@ def _night_of_file(file: _File) -> str | None:
     return next((name for name in (folder.name, folder.parent.name) if ingest.night_of(name) is not None), None)
 
 
+def _by_night(files: list[_File]) -> list[list[_File]]:
+    """The batch's files as the nights one by one would take them, when they are of several nights
+    (`irw ingest run nightly/*/*/`, a backfill): the files of no night first, then each night's, the
+    earliest first, each in the order given; else the batch as one. The auto rule names a night's
+    files against the runs the nights before stored (a system's changed file is {name}.{night}, its
+    unchanged ones that run, a night going back to older bytes is said), which one pass over every
+    night could not see: it named a lone changed file by its short name (covid) and said no rollback."""
+    nights: dict[str | None, list[_File]] = {}
+    for file in files:
+        nights.setdefault(_night_of_file(file), []).append(file)
+    if len([night for night in nights if night is not None]) < 2:
+        return [files]
+    dated = sorted((night for night in nights if night is not None), key=ingest.night_of)
+    return ([nights[None]] if None in nights else []) + [nights[night] for night in dated]
+
+
+def _later_night_refused(exc: IrwError, night: str, result_of: Mapping[int, IngestResult]) -> list[str]:
+    """The lines of a refusal in a backfill's later night (_by_night): the nights before it are
+    stored by then, which its last line says instead of "nothing was stored"."""
+    lines = exc.message_lines()
+    said = "nothing was stored: "
+    if lines[-1].startswith(said):
+        lines = [*lines[:-1], f"nothing of night {night} or later was stored: {lines[-1][len(said):]}"]
+    stored_before = [result.name for result in result_of.values() if result.status != "unchanged"]
+    return [*lines, f"the nights before {night} were stored, night by night (runs "
+                    f"{', '.join(stored_before) or 'none new'}): the same command again, once this is resolved, "
+                    "stores the rest"]
+
+
 def _nights_apart(files: list[_File]) -> None:
-    """Files of several nights given at once that the rules give one name (`irw ingest run
-    nightly/*/*/`, a backfill: nightly/2026-03-01/BM25/trec_results_covid.txt, .../2026-03-02/...):
-    the earliest night's keeps it, and each later one is that run's version of its night,
-    {name}.{night}, as the nights ingested one by one name them (night_version). Every file of the
-    backfill was refused, each naming all the others (a bulk-ingest walk: 120 files, 113 KB)."""
+    """Files of several nights given at once that --name-from file or tag gives one name (the auto
+    rule takes the nights one by one: _by_night): the earliest night's keeps it, and each later one
+    is that run's version of its night, {name}.{night}, as the auto rule names a night's file of a
+    stored name (night_version). Every file of such a backfill was refused, each naming all the
+    others (a bulk-ingest walk: 120 files, 113 KB)."""
     by_name: dict[str, list[_File]] = {}
     for file in files:
         if file.name is not None and not file.errors:
@@ -1141,17 +1165,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         if on_step:
             on_step(done, total)
 
-    staged: list[Path] = []  # the file whose stage is in place, if any
-    try:
-        # check: the last file first, so that the stage left in place is the first file's
-        for file in reversed(files):
-            if not file.errors:
-                try:
-                    _check(db, file, staged)
-                    file.date = run_date or ir_metadata_date(file.path, file.ir_metadata) or ingest.file_date(file.path)
-                except IrwError as exc:
-                    _fail(file, exc)
-            step()
+    def name_and_store(files: list[_File], result_of: dict[int, IngestResult]) -> None:
+        """Names and stores the checked files of one night (or of a batch of no nights)."""
         stored, run_queries, run_source, runs_read_from = stored_lookups(db)
 
         # the same bytes twice in a batch (a run copied into a second collection's folder) are one
@@ -1174,7 +1189,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
               runs_read_from=runs_read_from,
               alike=[f for f in everyone if f.same_as is not None  # an earlier night's file, not a copy beside it
                      and ingest.placed_folder(f.same_as.path) != ingest.placed_folder(f.path)])
-        if name is None and name_template is None:
+        if not auto and name is None and name_template is None:
             _nights_apart(files)
         for file in files:
             why = name_problem(file.name) if file.name is not None else None
@@ -1224,7 +1239,6 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 raise everyone[0].error
             raise BatchError(_message_lines(everyone))
 
-        result_of: dict[int, IngestResult] = {}
         # a copy after the file it is a copy of, which may come later in the batch (a link first)
         for file in [f for f in everyone if f.same_as is None] + [f for f in everyone if f.same_as is not None]:
             if file.same_as is not None:
@@ -1278,8 +1292,34 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                 result.messages.append(f"{file.path}: {later}")
             result_of[id(file)] = result
             step()
+
+    staged: list[Path] = []  # the file whose stage is in place, if any
+    try:
+        # check: the last file first, so that the stage left in place is the first file's
+        for file in reversed(files):
+            if not file.errors:
+                try:
+                    _check(db, file, staged)
+                    file.date = run_date or ir_metadata_date(file.path, file.ir_metadata) or ingest.file_date(file.path)
+                except IrwError as exc:
+                    _fail(file, exc)
+            step()
+        result_of: dict[int, IngestResult] = {}
+        nights = _by_night(files) if auto else [files]
+        if len(nights) > 1 and any(f.errors for f in files):  # a bad file of any night stores no night
+            raise BatchError(_message_lines(files))
+        for number, night_files in enumerate(nights):
+            if number:
+                for file in night_files:  # an earlier night's bytes are its run now, as night by night
+                    _known(db, file, file.sha)
+            try:
+                name_and_store(night_files, result_of)
+            except IrwError as exc:
+                if not number:
+                    raise
+                raise BatchError(_later_night_refused(exc, _night_of_file(night_files[0]), result_of)) from None
         if auto and system is None:
             _tag_systems_note(files, result_of)
-        return [result_of[id(file)] for file in everyone]
+        return [result_of[id(file)] for file in files]
     finally:
         ingest._drop_stage(db.staging)
