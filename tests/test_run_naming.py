@@ -345,7 +345,7 @@ def test_a_template_names_the_runs_and_the_system(multi, tmp_path):
     bad = irw("ingest", "run", multi / "runs" / "BM25", "--name-template", "{collection}")
     assert bad.exit_code == 2
     assert bad.stderr == ("Error: --name-template '{collection}': {collection} is not a field; the fields are "
-                          "{tag}, {file}, {stem}, {short}, {folder} (a literal brace is written {{ or }})\n")
+                          "{tag}, {file}, {stem}, {short}, {folder}, {above} (a literal brace is written {{ or }})\n")
     # a literal brace, as the message says (a system named `x {a}` was refused as a template)
     literal = irw("ingest", "run", multi / "runs" / "BM25" / "trec_results_covid.txt", "--system", "x {{a}}",
                   "--name", "braced")

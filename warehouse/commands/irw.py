@@ -497,8 +497,8 @@ def ingest_run(
                             "dates\" (the tag unless it is a placeholder or shared, else from the file and folder "
                             "names).")] = NameFrom.auto,
     name_template: Annotated[Optional[str], typer.Option(
-        "--name-template", help="Run names from the fields {tag} {file} {stem} {short} {folder}, e.g. "
-                                "'{folder}.{short}'.")] = None,
+        "--name-template", help="Run names from the fields {tag} {file} {stem} {short} {folder} {above} "
+                                "(the folder holding the file's folder), e.g. '{folder}.{short}'.")] = None,
     system: Annotated[Optional[str], typer.Option(help="System the run belongs to; may hold the fields of "
                                                        "--name-template, e.g. '{folder}' (default: by the naming "
                                                        "rule, else the run name).")] = None,

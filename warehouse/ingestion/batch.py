@@ -113,10 +113,12 @@ PLACEHOLDER_TAGS = frozenset({
 })
 _PLACEHOLDER_PATTERN = re.compile(r"q?\d+", re.IGNORECASE)
 # the fields of --name-template (and of --system): see _fields
-TEMPLATE_FIELDS = ("tag", "file", "stem", "short", "folder")
+TEMPLATE_FIELDS = ("tag", "file", "stem", "short", "folder", "above")
 # the templates an error may suggest, tried in this order: the first that names every file apart is shown
-_HINT_TEMPLATES = ("{short}", "{stem}", "{folder}.{short}", "{short}.{folder}", "{folder}.{stem}", "{stem}.{folder}",
-                   "{folder}.{short}.{tag}")
+# ({folder}.{above} before {short}.{folder}: runs kept COLLECTION/SYSTEM/trec_results.txt, their file named
+# alike everywhere, are SYSTEM.COLLECTION in system SYSTEM, whose hint was {short}.{folder}, each run a system)
+_HINT_TEMPLATES = ("{short}", "{stem}", "{folder}.{short}", "{folder}.{above}", "{short}.{folder}", "{folder}.{stem}",
+                   "{stem}.{folder}", "{folder}.{short}.{tag}")
 
 
 def is_placeholder(tag: str) -> bool:
@@ -398,9 +400,10 @@ def _folder(path: Path) -> str:
 
 def _fields(file: _File) -> dict[str, str]:
     """The fields of a name template for a file: {tag}, {file} (its name), {stem} (without
-    extensions), {short} (the stem without its folder's shared prefix), {folder}."""
+    extensions), {short} (the stem without its folder's shared prefix), {folder}, {above} (the
+    folder holding its folder, as placed: dl21 of dl21/BM25/trec_results.txt)."""
     return {"tag": file.tag or "", "file": file.path.name, "stem": run_file_stem(file.path), "short": file.short,
-            "folder": _folder(file.path)}
+            "folder": _folder(file.path), "above": ingest.placed_folder(file.path).parent.name}
 
 
 class Answered(frozenset):
@@ -926,7 +929,9 @@ def _template_hint(template: str | None, instead: str | None) -> str:
     """The hint that names every file apart; instead is the naming option it replaces, if any."""
     if template is None:
         return "rename the files so that their names differ"
-    return (f"pass `--name-template '{template}'` to name every file of the batch apart"
+    # the folder above names a collection, so the folder names the system, not each run one
+    system = " --system '{folder}'" if "{above}" in template else ""
+    return (f"pass `--name-template '{template}'{system}` to name every file of the batch apart"
             + (f" (instead of {instead})" if instead else ""))
 
 
