@@ -2,6 +2,7 @@
 score, equal to trec_eval's form with the same settings, repaired in warehouses that stored them wrong."""
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -150,6 +151,24 @@ def test_a_printed_iprec_name_with_its_point_typed_as_underscore_means_that_leve
 
     with pytest.raises(MeasureError, match=re.escape(f"unknown measure '{typed}'; did you mean {meant}?")):
         parse(typed)
+
+
+@pytest.mark.parametrize("typed", ["SetF(beta=-1)", "SetF(beta=nan)", "SetF(beta=inf)"])
+def test_a_negative_or_infinite_beta_is_refused_where_irw_names_the_measure(typed, tmp_path):
+    """A lab walk's SetF(beta=-1) was taken: nan for some runs, 0 for others. irw's own names refuse
+    it; trec_eval's set_F.-1, in irw trec-eval, stays trec_eval's arithmetic."""
+    from warehouse.evaluation.measures import parse
+
+    with pytest.raises(MeasureError, match=re.escape(f"{typed}: beta must be a finite number of at least 0")):
+        parse(typed)
+    assert [m.param for m in parse("SetF(beta=0)")] == [0.0]
+    qrels = write_file(tmp_path, "q.txt", "q1 0 d1 1\n")
+    run = write_file(tmp_path, "r.txt", run_text([("q1", "d1", 1, "2"), ("q1", "d2", 2, "1")]))
+    from warehouse.commands import trec_eval
+
+    printed = io.StringIO()
+    trec_eval.run(["-m", "set_F.-1", str(qrels), str(run)], printed)
+    assert printed.getvalue().split()[0] == "set_F_-1"
 
 
 def test_a_recall_level_above_one_is_said_to_give_zeros(seeded_db):

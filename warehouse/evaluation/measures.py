@@ -703,7 +703,11 @@ def parse_ir(spec: str) -> list[Measure]:
     family = ALL_FAMILIES[family_name]
     options = _take_options(family, args, spec)
     if family_name == "set_F":  # ir_measures hands beta to trec_eval's set_F as its parameter x
-        measure = Measure(family, _number(args.pop("beta", "1"), spec), level)
+        beta = _number(args.pop("beta", "1"), spec)
+        if not (0 <= beta < float("inf")):  # a lab walk's SetF(beta=-1) printed nan for some runs, 0 for others
+            raise MeasureError(f"{spec}: beta must be a finite number of at least 0 (the weight of recall, "
+                               f"(1 + beta) P R / (beta P + R)); got {beta!r}")
+        measure = Measure(family, beta, level)
     elif family.kind == CUTOFFS:
         measure = Measure(family, _whole_cutoff(at, spec), level) if at else None
     elif family.kind == LEVELS:
