@@ -531,7 +531,9 @@ def dl19(tmp_path_factory) -> dict[str, Path]:
     cli("report", "compare", *names, LONG_NAME, "--baseline", "BM25", "--qrels", "dl19", "-m", "nDCG@10", "-m", "AP",
         "-o", site / "compare.html", "--db", db)
     cli("report", "history", "--qrels", "dl19", "-m", "nDCG@10", "-o", site / "history.html", "--db", db)
+    cli("report", "systems", "-m", "nDCG@10", "-o", site / "systems.html", "--db", db)
     return {"leaderboard": site / "dl19.html", "compare": site / "compare.html", "history": site / "history.html",
+            "systems": site / "systems.html",
             "run": site / "dl19_runs" / "SPLADE_P_P_ENSEMBLE_DISTIL.html",
             "long run": site / "dl19_runs" / f"{LONG_NAME}.html", "shots": tmp_path_factory.mktemp("screenshots")}
 
@@ -540,7 +542,7 @@ def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, report_line):
     # seven long names make no title: the compare page's heading counts them, its table lists them
     assert "<h1>Compare 7 runs <span" in dl19["compare"].read_text(encoding="utf-8")
     shots = []
-    for name in ("leaderboard", "compare", "run", "long run", "history"):
+    for name in ("leaderboard", "compare", "run", "long run", "history", "systems"):
         page = Page(browser, dl19[name])
         assert page.errors() == [] and set(page.requests()) == {page.url}, name
         for width in WIDTHS:
@@ -566,7 +568,37 @@ def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, report_line):
         page.call("Emulation.setEmulatedMedia", {"media": ""})
         assert page.errors() == [], name
     report_line(f"DL19 screenshots: {dl19['shots']}")
-    assert len(shots) == 10
+    assert len(shots) == 12
+
+
+# the right edge of each value of a numeric column, its marker (<sup>) left out, per column
+VALUE_EDGES = """(() => {
+  const table = document.querySelector('table');
+  const edges = {};
+  table.querySelectorAll('tbody tr').forEach(row => Array.from(row.cells).forEach((cell, index) => {
+    if (!cell.classList.contains('num') || cell.textContent.trim() === '\u2014') return;
+    const range = document.createRange();
+    const shown = Array.from(cell.childNodes).filter(node => node.nodeName !== 'SUP');
+    range.setStartBefore(shown[0]);
+    range.setEndAfter(shown[shown.length - 1]);
+    (edges[index] = edges[index] || []).push(range.getBoundingClientRect().right);
+  }));
+  return Object.values(edges);
+})()"""
+
+
+def test_dl19_systems_values_line_up_whether_marked_or_not(browser, dl19):
+    """A lab walk: on the systems page, a value marked * (the system has several runs on the set:
+    BM25 here, with the 60-character run) stood a marker's width left of the values above and below
+    it in a right-aligned column."""
+    page = Page(browser, dl19["systems"])
+    assert "<sup>*</sup>" in dl19["systems"].read_text(encoding="utf-8")
+    for width in WIDTHS:
+        page.set_width(width)
+        columns = page.js(VALUE_EDGES)
+        assert columns and all(len(edges) == 6 for edges in columns), columns
+        for edges in columns:
+            assert max(edges) - min(edges) < 0.5, (width, edges)
 
 
 def test_dl19_leaderboard_shows_every_column_on_a_desktop(browser, dl19):
