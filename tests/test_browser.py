@@ -549,6 +549,9 @@ def test_dl19_reports_fit_a_desktop_and_a_phone(browser, dl19, report_line):
             page.set_width(width)
             assert page.js("window.innerWidth") == width
             assert page.js(GEOMETRY) == [], (name, width)
+            # a legend's marker keeps its size beside a long name (a lab walk: squeezed to a few pixels)
+            assert set(page.js("Array.from(document.querySelectorAll('svg.legend'))"
+                               ".filter(s => s.getClientRects().length).map(s => s.getBoundingClientRect().width)")) <= {28}
             for figure in page.js(CHARTS_FIT):
                 drawings, fits, scale = figure
                 # one drawing shown, whole, text at 10 px or more (a walk found the run page's three
