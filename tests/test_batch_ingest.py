@@ -255,8 +255,8 @@ def test_a_missing_file_or_empty_folder_is_named(irw, db_path, tmp_path):
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         f"Error: {tmp_path / 'nope.txt'}: no such file",
-        f"Error: {tmp_path / 'empty'}: a folder without run files",
-        "Error: nothing was stored: 2 of 3 files cannot be ingested as they are; fix the files named above, or leave them out, and run the command again",
+        f"Error: {tmp_path / 'empty'}: a folder without run files: give the run files, or the folder that holds them",
+        "Error: nothing was stored: 2 of 3 files and folders cannot be ingested as they are; fix the files named above, or leave them out, and run the command again",
     ]
     assert stored(db_path) == []
 

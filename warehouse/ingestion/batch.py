@@ -335,7 +335,7 @@ def no_run_files(folder: Path, command: str = "ingest them with `irw ingest run 
     and `command`, which takes them all ({folders}: FOLDER/*/, which the shell expands to its folders)."""
     inner = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not inner:
-        return "a folder without run files"
+        return "a folder without run files: give the run files, or the folder that holds them"
     shown = ", ".join(inner[:5]) + (f" and {len(inner) - 5:,} more" if len(inner) > 5 else "")
     return (f"a folder without run files, only folders ({shown}); a folder's subfolders are not read: "
             + command.format(folders=f"{shell_word(str(folder))}/*/"))
@@ -1070,7 +1070,7 @@ def _tag_systems_note(files: list[_File], result_of: Mapping[int, IngestResult])
 def _message_lines(files: list[_File]) -> list[str]:
     failed = [f for f in files if f.errors]
     lines = [line for f in failed for line in f.errors]
-    lines.append(ingest.nothing_stored(len(failed), len(files)))
+    lines.append(ingest.nothing_stored(len(failed), len(files), folders=any(f.path.is_dir() for f in failed)))
     return lines
 
 

@@ -334,10 +334,11 @@ def pattern_files(name: "str | os.PathLike[str]") -> list[Path]:
     return matched
 
 
-def nothing_stored(failed: int, total: int) -> str:
+def nothing_stored(failed: int, total: int, folders: bool = False) -> str:
     """The last line of a batch refused (irw ingest run or qrels of several files), with what to do
-    when some of its files could be stored."""
-    return (f"nothing was stored: {failed} of {total} files cannot be ingested as they are"
+    when some of its files could be stored; folders: whether an empty folder given is among them."""
+    return (f"nothing was stored: {failed} of {total} {'files and folders' if folders else 'files'} cannot be "
+            "ingested as they are"
             + ("" if failed == total else "; fix the files named above, or leave them out, and run the command again"))
 
 
@@ -1703,7 +1704,8 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
         if path.is_dir():
             inside = folder_files(path, "qrels")
             if not inside:
-                problems.append(f"{path}: a folder without qrels files")
+                problems.append(f"{path}: a folder without qrels files: give the qrels files, or the folder that "
+                                "holds them")
                 failed, empty = failed + 1, empty + 1
             files.extend(inside)
         else:
@@ -1743,7 +1745,7 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
             problems.extend(exc.message_lines())
             failed += 1
     if problems:
-        raise BatchError([*problems, nothing_stored(failed, len(files) + empty)])
+        raise BatchError([*problems, nothing_stored(failed, len(files) + empty, folders=empty > 0)])
     return [ingest_qrels(db, path, name, description=description, replace=replace, subtopics=subtopics)
             for name, path in named.items()]
 
