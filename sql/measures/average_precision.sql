@@ -23,7 +23,27 @@ precision_at_relevant as (
     where is_rel
 ),
 
+whole_sums as (
+    -- the sum over the whole ranking, once (map and gm_map both read it)
+    select
+        run_id,
+        query_id,
+        sum(precision order by rank) as precision_sum
+    from precision_at_relevant
+    where exists (select 1 from params where family in ('map', 'gm_map'))
+    group by run_id, query_id
+),
+
 sums as (
+    select
+        s.run_id,
+        s.query_id,
+        p.measure,
+        s.precision_sum
+    from whole_sums as s
+    inner join params as p
+        on p.family in ('map', 'gm_map')
+    union all
     select
         r.run_id,
         r.query_id,
@@ -31,8 +51,8 @@ sums as (
         sum(r.precision order by r.rank) as precision_sum
     from precision_at_relevant as r
     inner join params as p
-        on p.family in ('map', 'gm_map')
-        or r.rank <= p.k
+        on p.family not in ('map', 'gm_map')
+       and r.rank <= p.k
     group by r.run_id, r.query_id, p.measure
 ),
 

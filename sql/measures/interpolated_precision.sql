@@ -6,7 +6,8 @@
 -- c = lround(x R) in 10.0; IPrec@x is the highest precision cnt(j)/j at any rank j at or below
 -- the c-th relevant document (the whole ranking when c = 0), and 0 when fewer than c relevant
 -- documents were retrieved. Precision only rises at relevant ranks, so the maximum is taken over
--- them. 11pt_avg is the mean of IPrec over its levels (default 0.0, 0.1, ..., 1.0), taken as
+-- them: a running maximum from the bottom of the ranking up (best_below), read at the c-th
+-- relevant document (one lookup per level, not a scan of every relevant document). 11pt_avg is the mean of IPrec over its levels (default 0.0, 0.1, ..., 1.0), taken as
 -- trec_eval's m_11ptavg.c takes them: it walks the levels from the last given to the first while it
 -- walks the relevant documents up the ranking, so a level is read at its own c only while the
 -- levels from it to the end are in ascending order with c >= 1 (levels at the end needing more
@@ -61,7 +62,7 @@ needed as (
 
 walk_ends as (
     -- the last level the walk reads (the levels after it need more relevant documents than were
-    -- retrieved), and the next level's c
+    -- retrieved), and the next level's c; only 11pt_avg walks (IPrec's one level is read at its c)
     select
         *,
         max(case when rel_needed <= num_rel_ret then position end) over (
@@ -69,6 +70,7 @@ walk_ends as (
         ) as last_read,
         lead(rel_needed) over (partition by run_id, query_id, measure order by position) as next_needed
     from needed
+    where family = '11pt_avg'
 ),
 
 walk_stops as (
@@ -84,7 +86,22 @@ walk_stops as (
 ),
 
 read_levels as (
-    -- the c each level is read at: its own, or 0 (the whole ranking) at and before the stop
+    -- the c each level is read at: IPrec's own; 11pt_avg's own, or 0 (the whole ranking) at and
+    -- before the stop
+    select
+        run_id,
+        query_id,
+        measure,
+        family,
+        level,
+        position,
+        level_count,
+        in_run,
+        num_ret,
+        rel_needed
+    from needed
+    where family = 'iprec_at_recall'
+    union all
     select
         run_id,
         query_id,
@@ -99,6 +116,20 @@ read_levels as (
     from walk_stops
 ),
 
+best_below as (
+    -- at each relevant document (the rel_so_far-th: one per count), the highest precision at it or
+    -- at any relevant document below it: IPrec at c = rel_so_far (at c = 0, the first one's)
+    select
+        run_id,
+        query_id,
+        rel_so_far,
+        max(cast(rel_so_far as double) / rank) over (
+            partition by run_id, query_id order by rel_so_far desc rows between unbounded preceding and current row
+        ) as precision
+    from eval_judged
+    where is_rel
+),
+
 interpolated as (
     select
         n.run_id,
@@ -110,19 +141,27 @@ interpolated as (
         n.level_count,
         case
             when n.in_run and n.num_ret = 0 and n.rel_needed = 0 then cast('nan' as double)
-            else coalesce(max(cast(j.rel_so_far as double) / j.rank), 0.0)
+            else coalesce(j.precision, 0.0)
         end as precision
     from read_levels as n
-    left join eval_judged as j
+    left join best_below as j
         on j.run_id = n.run_id
        and j.query_id = n.query_id
-       and j.is_rel
-       and j.rel_so_far >= n.rel_needed
-    group by n.run_id, n.query_id, n.measure, n.family, n.level, n.position, n.level_count, n.in_run, n.num_ret,
-        n.rel_needed
+       and j.rel_so_far = greatest(n.rel_needed, 1)
 ),
 
 final as (
+    -- IPrec is its one level's precision; 11pt_avg the mean of its levels'
+    select
+        run_id,
+        query_id,
+        measure,
+        precision as value,
+        cast(null as double) as numerator,
+        cast(null as double) as denominator
+    from interpolated
+    where family = 'iprec_at_recall'
+    union all
     select
         run_id,
         query_id,
@@ -132,6 +171,7 @@ final as (
         cast(null as double) as numerator,
         cast(null as double) as denominator
     from interpolated
+    where family = '11pt_avg'
     group by run_id, query_id, measure
 )
 

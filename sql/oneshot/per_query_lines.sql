@@ -9,7 +9,8 @@
 -- warehouse/evaluation/evaluator.py loads it), scores, eval_run_queries, $lines_for_queries_not_in_run (Settings.prints_queries_not_in_run).
 -- trec_eval: each run's block as trec_eval prints it for that run alone; queries in query-id order (byte order, as `order by query_id` everywhere), within a
 -- query the measures in trec_eval's order; `%-22s\t%s\t%6.4f` for values (DuckDB's printf rounds
--- the double exactly as C's and Python's do), `%ld` for counts, relstring quoted. 9.0.8 prints no
+-- the double exactly as C's and Python's do), `%ld` for counts (an integer cast to text prints
+-- the same digits), relstring quoted. 9.0.8 prints no
 -- line for a qrels query the run lacks (-c); 10.0 prints its zeros and an empty relstring. A NaN
 -- (0/0 in trec_eval, the x86 default NaN with its sign bit set) prints as C prints it: `  -nan`.
 -- Why: a 7M-line run with -m all_trec prints 770,000 lines; fetching their values as Python rows
@@ -28,17 +29,15 @@ lines as (
         q.run_id,
         q.query_id,
         f.position,
-        case f.kind
+        -- joined with || (NULL when the value is missing), not one printf per line: ~15% less CPU
+        f.head || chr(9) || q.query_id || chr(9) || case f.kind
             when 'relstring'
-                then printf('%s' || chr(9) || '%s' || chr(9) || '''%s''' || chr(10), f.head, q.query_id,
-                            case when q.in_run then coalesce(r.relstring, '') else '' end)
+                then '''' || case when q.in_run then coalesce(r.relstring, '') else '' end || ''''
             when 'count'
-                then printf('%s' || chr(9) || '%s' || chr(9) || '%d' || chr(10), f.head, q.query_id,
-                            cast(trunc(s.value) as bigint))
+                then cast(cast(trunc(s.value) as bigint) as varchar)
             -- a NaN (0/0: trec_eval's x86 build makes the default NaN, sign bit set) prints as -nan
-            else printf('%s' || chr(9) || '%s' || chr(9) || '%s' || chr(10), f.head, q.query_id,
-                        case when isnan(s.value) then '  -nan' else printf('%6.4f', s.value) end)
-        end as line
+            else case when isnan(s.value) then '  -nan' else printf('%6.4f', s.value) end
+        end || chr(10) as line
     from queries as q
     cross join trec_eval_line_formats as f
     left join eval_wanted as w
