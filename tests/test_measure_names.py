@@ -153,15 +153,19 @@ def test_a_printed_iprec_name_with_its_point_typed_as_underscore_means_that_leve
         parse(typed)
 
 
-@pytest.mark.parametrize("typed", ["SetF(beta=-1)", "SetF(beta=nan)", "SetF(beta=inf)"])
+@pytest.mark.parametrize("typed", ["SetF(beta=-1)", "SetF(beta=nan)", "SetF(beta=inf)", "set_F.-1", "set_F.nan",
+                                   "set_F.1e400"])
 def test_a_negative_or_infinite_beta_is_refused_where_irw_names_the_measure(typed, tmp_path):
-    """A lab walk's SetF(beta=-1) was taken: nan for some runs, 0 for others. irw's own names refuse
-    it; trec_eval's set_F.-1, in irw trec-eval, stays trec_eval's arithmetic."""
+    """A lab walk's SetF(beta=-1) was taken: nan for some runs, 0 for others. irw's names refuse it,
+    in either spelling (irw eval -m set_F.-1 stored SetF(beta=-1): a regression hunt); trec_eval's
+    set_F.-1, in irw trec-eval, stays trec_eval's arithmetic."""
     from warehouse.evaluation.measures import parse
 
     with pytest.raises(MeasureError, match=re.escape(f"{typed}: beta must be a finite number of at least 0")):
         parse(typed)
-    assert [m.param for m in parse("SetF(beta=0)")] == [0.0]
+    # -0 is 0: one measure, one key (SetF(beta=-0) was stored beside SetF(beta=0), a regression hunt)
+    assert [m.name for m in parse("SetF(beta=-0)")] == [m.name for m in parse("set_F.-0.0")] \
+        == [m.name for m in parse("SetF(beta=0)")]
     qrels = write_file(tmp_path, "q.txt", "q1 0 d1 1\n")
     run = write_file(tmp_path, "r.txt", run_text([("q1", "d1", 1, "2"), ("q1", "d2", 2, "1")]))
     from warehouse.commands import trec_eval

@@ -460,6 +460,16 @@ def typed_name(spec: str) -> str | None:
     return match.group("name") if match else None
 
 
+def _beta(value: float, spec: str) -> float:
+    """SetF's beta (trec_eval's set_F parameter) as irw's own names take it: finite and at least 0,
+    -0 read as 0 (one measure, one key). A lab walk's SetF(beta=-1) printed nan for some runs and 0
+    for others; `irw trec-eval -m set_F.-1` keeps trec_eval's arithmetic (parse_trec, not parse)."""
+    if not (0 <= value < float("inf")):
+        raise MeasureError(f"{spec}: beta must be a finite number of at least 0 (the weight of recall, "
+                           f"(1 + beta) P R / (beta P + R)); got {value!r}")
+    return value + 0.0
+
+
 def _number(text: str, what: str) -> float:
     try:
         return float(text)
@@ -703,11 +713,7 @@ def parse_ir(spec: str) -> list[Measure]:
     family = ALL_FAMILIES[family_name]
     options = _take_options(family, args, spec)
     if family_name == "set_F":  # ir_measures hands beta to trec_eval's set_F as its parameter x
-        beta = _number(args.pop("beta", "1"), spec)
-        if not (0 <= beta < float("inf")):  # a lab walk's SetF(beta=-1) printed nan for some runs, 0 for others
-            raise MeasureError(f"{spec}: beta must be a finite number of at least 0 (the weight of recall, "
-                               f"(1 + beta) P R / (beta P + R)); got {beta!r}")
-        measure = Measure(family, beta, level)
+        measure = Measure(family, _beta(_number(args.pop("beta", "1"), spec), spec), level)
     elif family.kind == CUTOFFS:
         measure = Measure(family, _whole_cutoff(at, spec), level) if at else None
     elif family.kind == LEVELS:
@@ -770,7 +776,7 @@ def parse(spec: str, builtin_only: bool = False, compat: int = 9) -> list[Measur
         if user is not None:
             return user
     try:
-        return _parse_exact(spec, compat)
+        measures = _parse_exact(spec, compat)
     except MeasureError as exc:
         if not str(exc).startswith("unknown measure"):
             raise
@@ -780,6 +786,8 @@ def parse(spec: str, builtin_only: bool = False, compat: int = 9) -> list[Measur
         if hint and [m.name for m in _parse_quietly(hint, compat)] == [hint]:
             error.meant = (spec, hint)  # one measure: irw serve's error page links the page with it
         raise error from None
+    # set_F.-1 as irw's own name too (irw eval), where trec_eval's spelling reads the same measure
+    return [replace(m, param=_beta(m.param, spec)) if m.family.trec_name == "set_F" else m for m in measures]
 
 
 def _parse_quietly(spec: str, compat: int) -> list:
