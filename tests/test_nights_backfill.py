@@ -144,8 +144,12 @@ def test_a_later_night_refused_in_a_backfill_says_which_nights_were_stored(night
     assert "the nights before 2026-03-02 were stored, night by night (runs BM25.covid, BM25.dl21, BM25_RM3.covid, " \
            "BM25_RM3.dl21): the same command again, once this is resolved, stores the rest" in result.stderr, \
         result.stderr
-    assert "Error: nothing of night 2026-03-02 or later was stored: 1 of 4 files cannot be ingested as they are" \
-        in result.stderr
+    assert ("Error: nothing of night 2026-03-02 or later was stored (8 files): 1 of that night's 4 files cannot be "
+            "ingested as they are") in result.stderr
+    # what the stored night's files said is said, as night by night (a regression hunt: only the error was)
+    first = nightly / "2026-03-01" / "BM25" / "trec_results_covid.txt"
+    assert f"{first}: named BM25.covid, system BM25, from its folder and file name" in result.stderr
+    assert result.stderr.index("ingested run BM25_RM3.dl21") < result.stderr.index("Error:")
     assert "nothing was stored" not in result.stderr
     assert irw("rename", "run", "BM25.covid.2026-03-02", "other").exit_code == 0
     again = irw("ingest", "run", *sorted(nightly.glob("*/*")))

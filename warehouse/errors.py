@@ -315,10 +315,13 @@ class BatchError(IrwError):
     each file's error as the lines it says (warehouse/ingestion/batch.py, _fail), and a problem of a
     name or of the batch as a whole has no line of a file."""
 
-    def __init__(self, lines: list[str]):
+    def __init__(self, lines: list[str], stored: "list | None" = None):
         self.lines = lines
         super().__init__("\n".join(lines))
         self._lines = lines
+        # the IngestResults of the files stored before the refusal (a backfill's earlier nights),
+        # whose messages are said as those of a batch stored whole are
+        self.stored = stored or []
 
 
 class ServeError(IrwError):

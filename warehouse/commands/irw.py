@@ -22,7 +22,7 @@ from warehouse import core
 from warehouse.engines.duckdb import DEFAULT_PATH as DEFAULT_DB
 from warehouse.engines import ENGINES, evaluates_files
 from warehouse.engines import chosen as chosen_engine
-from warehouse.errors import IrwError, SettingError, UsageError, WarehouseLocked, command_line_terms
+from warehouse.errors import BatchError, IrwError, SettingError, UsageError, WarehouseLocked, command_line_terms
 from warehouse.formats.formatting import OutputFormat
 from warehouse.formats.table import Table
 from warehouse.formats.cells import listed_name
@@ -536,6 +536,10 @@ def ingest_run(
                                      system=system,
                                      description=description, parameters=parameters, replace=replace,
                                      date=run_date.value if run_date else None, on_step=on_step)
+        except BatchError as exc:
+            for result in exc.stored:  # a backfill's nights stored before a later one was refused
+                _report_ingest(result)
+            raise
         finally:
             if progress:
                 progress.stop()

@@ -990,13 +990,15 @@ def _by_night(files: list[_File]) -> list[list[_File]]:
     return ([nights[None]] if None in nights else []) + [nights[night] for night in dated]
 
 
-def _later_night_refused(exc: IrwError, night: str, result_of: Mapping[int, IngestResult]) -> list[str]:
+def _later_night_refused(exc: IrwError, night: str, later: int, result_of: Mapping[int, IngestResult]) -> list[str]:
     """The lines of a refusal in a backfill's later night (_by_night): the nights before it are
-    stored by then, which its last line says instead of "nothing was stored"."""
+    stored by then, which its last line says instead of "nothing was stored"; later: how many files
+    that night and the nights after it hold."""
     lines = exc.message_lines()
-    said = "nothing was stored: "
-    if lines[-1].startswith(said):
-        lines = [*lines[:-1], f"nothing of night {night} or later was stored: {lines[-1][len(said):]}"]
+    said = re.match(r"nothing was stored: (\d+) of (\d+) files", lines[-1])
+    if said:
+        lines = [*lines[:-1], f"nothing of night {night} or later was stored ({later:,} files): {said[1]} of that "
+                              f"night's {said[2]} files{lines[-1][said.end():]}"]
     stored_before = [result.name for result in result_of.values() if result.status != "unchanged"]
     return [*lines, f"the nights before {night} were stored, night by night (runs "
                     f"{', '.join(stored_before) or 'none new'}): the same command again, once this is resolved, "
@@ -1279,7 +1281,8 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
                              if isinstance(exc, InputFileError) else f"{file.path} was not stored; ")
                     raise BatchError([*exc.message_lines(),
                                       cause + (f"stored before it: {', '.join(stored_before)}" if stored_before
-                                               else "nothing was stored")]) from None
+                                               else "nothing was stored")],
+                                     stored=list(result_of.values())) from None
                 finally:
                     ingest._drop_stage(db.staging)
                     staged.clear()
@@ -1322,7 +1325,9 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             except IrwError as exc:
                 if not number:
                     raise
-                raise BatchError(_later_night_refused(exc, _night_of_file(night_files[0]), result_of)) from None
+                later = sum(len(group) for group in nights[number:])
+                raise BatchError(_later_night_refused(exc, _night_of_file(night_files[0]), later, result_of),
+                                 stored=[result_of[id(f)] for f in files if id(f) in result_of]) from None
         if auto and system is None:
             _tag_systems_note(files, result_of)
         return [result_of[id(file)] for file in files]
