@@ -42,6 +42,7 @@
     if (!table.tHead || !table.tBodies.length) { return; }
     var headers = table.tHead.rows[table.tHead.rows.length - 1].cells;
     Array.prototype.forEach.call(headers, function (header, column) {
+      if (header.classList.contains("nosort")) { return; }  // a column of tick boxes: nothing to order
       var button = document.createElement("button");
       button.type = "button";
       button.className = "sort";
