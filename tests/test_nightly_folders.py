@@ -506,6 +506,26 @@ def test_a_night_that_goes_back_to_an_older_run_s_bytes_says_so_and_how_to_store
     assert again.exit_code == 0 and "goes back" not in again.stderr
 
 
+def test_a_night_going_back_to_a_night_s_version_is_offered_the_system_s_name_of_its_own_night(
+        three_collections, conformance, tmp_path):
+    """Back to night 2's bytes (run BM25.covid.2026-11-02) on night 4: the command offered
+    --name BM25.covid.2026-11-02.2026-11-04 (a regression hunt); it is BM25.covid.2026-11-04, as the
+    night's own version of BM25.covid is named."""
+    irw = three_collections
+    _collection_nights(tmp_path, conformance, {"2026-11-01": set(), "2026-11-02": {("covid", "BM25")},
+                                               "2026-11-03": {("covid", "BM25")}, "2026-11-04": set()})
+    path = tmp_path / "nights" / "2026-11-04" / "covid" / "BM25.txt"
+    path.write_bytes((tmp_path / "nights" / "2026-11-02" / "covid" / "BM25.txt").read_bytes())
+    for night in ("2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04"):
+        result = irw("ingest", "run", *sorted((tmp_path / "nights" / night).iterdir()))
+        assert result.exit_code == 0, (night, result.stderr)
+    (note,) = [line for line in result.stderr.splitlines() if "goes back" in line]
+    assert note.startswith(f"{path}: these bytes are run BM25.covid.2026-11-02's, dated 2026-11-02, but run "
+                           "BM25.covid.2026-11-03 of system BM25"), note
+    assert f"`irw ingest run {path} --name BM25.covid.2026-11-04 --system BM25` stores it as the run of 2026-11-04" \
+        in note, note
+
+
 def test_a_night_holding_only_the_changed_file_of_a_prefixed_name_follows_its_system(covid, conformance, tmp_path):
     """Nights of run files named as published (run.covid.BM25.txt ...): a night of several files
     strips their shared prefix (BM25, BM25_RM3), but a later night holding only the file that

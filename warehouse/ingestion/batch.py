@@ -814,7 +814,8 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
     day = f"{file.date.value:%Y-%m-%d}"
     night = next((name for name in (ingest.placed_folder(file.path).name, ingest.placed_folder(file.path).parent.name)
                   if ingest.night_of(name) is not None), day)
-    command = ["irw", "ingest", "run", str(file.path), "--name", f"{file.name}.{night}", "--system", own]
+    command = ["irw", "ingest", "run", str(file.path), "--name", f"{_without_night(file.name)}.{night}", "--system",
+               own]
     if file.date.source == ingest.DATE_GIVEN:
         command += ["--date", file.date.value.isoformat()]
     if description is not None:
@@ -825,6 +826,17 @@ def _rollback_note(db: Database, file: _File, system: str | None, stored_date: "
             f"system {own}, dated {later[2]:%Y-%m-%d}, is later: this file goes back to {file.name}'s output, and "
             f"the reports take {later[1]} as {own}'s latest run; `{shell_join(command)}` stores it as the run of "
             f"{day}"]
+
+
+def _without_night(name: str) -> str:
+    """A run's name without the night a night's version carries at its end (BM25.covid.2026-03-02 ->
+    BM25.covid), so that a night going back to that version is offered BM25.covid.NIGHT, not
+    BM25.covid.2026-03-02.NIGHT (a regression hunt); a name carrying no night is itself."""
+    parts = name.split(".")
+    for cut in range(1, len(parts)):
+        if ingest.night_of(".".join(parts[cut:])) is not None:
+            return ".".join(parts[:cut])
+    return name
 
 
 def stored_lookups(db: Database) -> tuple[Callable[[str], tuple | None], Callable[[int], Answered],
