@@ -261,6 +261,18 @@ def test_a_missing_file_or_empty_folder_is_named(irw, db_path, tmp_path):
     assert stored(db_path) == []
 
 
+def test_a_qrels_folder_of_folders_names_them_and_the_command_that_reads_them(irw, tmp_path):
+    """`irw ingest qrels FOLDER` of one folder per collection said only that the folder had no qrels
+    files (a regression hunt); it names the folders and the command, as `irw ingest run` does."""
+    for collection in ("dl21", "covid"):
+        (tmp_path / "qrels" / collection).mkdir(parents=True)
+    result = irw("ingest", "qrels", tmp_path / "qrels")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"Error: {tmp_path / 'qrels'}: a folder without qrels files, only folders (covid, dl21); a folder's "
+        f"subfolders are not read: ingest them with `irw ingest qrels {tmp_path / 'qrels'}/*/`")
+
+
 def test_name_and_name_from_together_are_a_usage_error(irw, db_path, tmp_path):
     result = irw("ingest", "run", write_file(tmp_path, "r.txt", run_text(RUN_ROWS)), "--name", "x",
                  "--name-from", "file")

@@ -92,7 +92,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from warehouse.formats.escaping import shell_command, shell_join, shell_word
+from warehouse.formats.escaping import shell_command, shell_join
 from warehouse.formats.cells import said_date, said_value
 from warehouse.formats.escaping import name_problem, shown
 from warehouse.ingestion import files as ingest
@@ -330,15 +330,8 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
 
 
 def no_run_files(folder: Path, command: str = "ingest them with `irw ingest run {folders}`") -> str:
-    """Why a folder gives no run: it is empty, or it holds folders only (one per system or per
-    collection, as publishers keep runs), which a folder's files do not include: the hint names them
-    and `command`, which takes them all ({folders}: FOLDER/*/, which the shell expands to its folders)."""
-    inner = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if not inner:
-        return "a folder without run files: give the run files, or the folder that holds them"
-    shown = ", ".join(inner[:5]) + (f" and {len(inner) - 5:,} more" if len(inner) > 5 else "")
-    return (f"a folder without run files, only folders ({shown}); a folder's subfolders are not read: "
-            + command.format(folders=f"{shell_word(str(folder))}/*/"))
+    """Why a folder gives no run (ingest.no_input_files)."""
+    return ingest.no_input_files(folder, "run", command)
 
 
 def _check(db: Database, file: _File, staged: list[Path]) -> None:

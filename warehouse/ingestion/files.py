@@ -334,6 +334,21 @@ def pattern_files(name: "str | os.PathLike[str]") -> list[Path]:
     return matched
 
 
+def no_input_files(folder: Path, kind: str, command: str) -> str:
+    """Why a folder gives no input file of its kind ("run", "qrels"): it is empty, or it holds
+    folders only (one per system or per collection, as publishers keep runs), which a folder's files
+    do not include: the hint names them and `command`, which takes them all ({folders}: FOLDER/*/,
+    which the shell expands to its folders)."""
+    from warehouse.formats.escaping import shell_word
+
+    inner = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not inner:
+        return f"a folder without {kind} files: give the {kind} files, or the folder that holds them"
+    listed = ", ".join(inner[:5]) + (f" and {len(inner) - 5:,} more" if len(inner) > 5 else "")
+    return (f"a folder without {kind} files, only folders ({listed}); a folder's subfolders are not read: "
+            + command.format(folders=f"{shell_word(str(folder))}/*/"))
+
+
 def nothing_stored(failed: int, total: int, folders: bool = False) -> str:
     """The last line of a batch refused (irw ingest run or qrels of several files), with what to do
     when some of its files could be stored; folders: whether an empty folder given is among them."""
@@ -1704,8 +1719,8 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
         if path.is_dir():
             inside = folder_files(path, "qrels")
             if not inside:
-                problems.append(f"{path}: a folder without qrels files: give the qrels files, or the folder that "
-                                "holds them")
+                problems.append(f"{path}: " + no_input_files(path, "qrels",
+                                                             "ingest them with `irw ingest qrels {folders}`"))
                 failed, empty = failed + 1, empty + 1
             files.extend(inside)
         else:
