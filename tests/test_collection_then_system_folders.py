@@ -62,3 +62,19 @@ def test_above_is_a_template_field_said_among_the_others(tmp_path):
     result = irw("ingest", "run", tmp_path, "--name-template", "{parent}")
     assert result.exit_code != 0
     assert "{parent} is not a field; the fields are {tag}, {file}, {stem}, {short}, {folder}, {above}" in result.stderr
+
+
+def test_above_of_a_folder_at_the_top_of_the_file_system_is_refused(tmp_path):
+    """A file in /tmp named by '{folder}.{above}' was stored as run `tmp.` (a regression hunt)."""
+    import tempfile
+
+    from conftest import RUN_ROWS, run_text
+
+    irw = Cli(tmp_path / "irw.duckdb")
+    with tempfile.NamedTemporaryFile("w", dir="/tmp", suffix=".txt") as top:
+        top.write(run_text(RUN_ROWS))
+        top.flush()
+        result = irw("ingest", "run", top.name, "--name-template", "{folder}.{above}")
+    assert result.exit_code == 2  # a usage error, as a template's other mistakes are
+    assert result.stderr == (f"Error: {top.name}: --name-template '{{folder}}.{{above}}': {{above}} names no folder "
+                             "here: the file's folder, /tmp, is at the top of the file system\n")

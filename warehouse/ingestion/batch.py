@@ -555,7 +555,13 @@ def _name(files: list[_File], name: str | None, name_from: str, template: str | 
             if name is not None:
                 file.name = name
             elif template is not None:
-                file.name = template.format(**_fields(file))
+                fields = _fields(file)
+                if "{above}" in template and not fields["above"]:  # a run named `tmp.` (a regression hunt)
+                    _fail(file, UsageError(f"{file.path}: --name-template {template!r}: {{above}} names no folder "
+                                           f"here: the file's folder, {ingest.placed_folder(file.path)}, is at the "
+                                           "top of the file system"))
+                    continue
+                file.name = template.format(**fields)
                 if file.known_as and file.known_as != file.name:
                     file.asked, file.name = file.name, file.known_as
             elif name_from == "tag":
