@@ -713,7 +713,7 @@ def parse_ir(spec: str) -> list[Measure]:
     family = ALL_FAMILIES[family_name]
     options = _take_options(family, args, spec)
     if family_name == "set_F":  # ir_measures hands beta to trec_eval's set_F as its parameter x
-        measure = Measure(family, _beta(_number(args.pop("beta", "1"), spec), spec), level)
+        measure = Measure(family, _number(args.pop("beta", "1"), spec), level)  # checked by _checked_beta
     elif family.kind == CUTOFFS:
         measure = Measure(family, _whole_cutoff(at, spec), level) if at else None
     elif family.kind == LEVELS:
@@ -776,7 +776,7 @@ def parse(spec: str, builtin_only: bool = False, compat: int = 9) -> list[Measur
         if user is not None:
             return user
     try:
-        measures = _parse_exact(spec, compat)
+        return _parse_exact(spec, compat)
     except MeasureError as exc:
         if not str(exc).startswith("unknown measure"):
             raise
@@ -786,8 +786,6 @@ def parse(spec: str, builtin_only: bool = False, compat: int = 9) -> list[Measur
         if hint and [m.name for m in _parse_quietly(hint, compat)] == [hint]:
             error.meant = (spec, hint)  # one measure: irw serve's error page links the page with it
         raise error from None
-    # set_F.-1 as irw's own name too (irw eval), where trec_eval's spelling reads the same measure
-    return [replace(m, param=_beta(m.param, spec)) if m.family.trec_name == "set_F" else m for m in measures]
 
 
 def _parse_quietly(spec: str, compat: int) -> list:
@@ -810,7 +808,15 @@ _TREC_NAME_AT_LEVEL = re.compile(r"(?P<name>[A-Za-z0-9_.]+)\(rel=(?P<level>-?[0-
 
 
 def _parse_exact(spec: str, compat: int = 9) -> list[Measure]:
-    return _refuse_level_unused(_refuse_unsaid_options(_parse_exact_names(spec, compat), spec), spec)
+    return _checked_beta(_refuse_level_unused(_refuse_unsaid_options(_parse_exact_names(spec, compat), spec), spec),
+                         spec)
+
+
+def _checked_beta(measures: list[Measure], spec: str) -> list[Measure]:
+    """SetF's beta checked in either spelling (SetF(beta=-1), set_F.-1: irw eval stored the latter
+    unchecked), the one place irw's names read it; irw trec-eval reads trec_eval's names with
+    parse_trec, which keeps trec_eval's arithmetic."""
+    return [replace(m, param=_beta(m.param, spec)) if m.family.trec_name == "set_F" else m for m in measures]
 
 
 def _refuse_level_unused(measures: list[Measure], spec: str) -> list[Measure]:
