@@ -395,8 +395,9 @@ def _fields(file: _File) -> dict[str, str]:
     """The fields of a name template for a file: {tag}, {file} (its name), {stem} (without
     extensions), {short} (the stem without its folder's shared prefix), {folder}, {above} (the
     folder holding its folder, as placed: dl21 of dl21/BM25/trec_results.txt)."""
+    placed = ingest.placed_folder(file.path)  # _folder's rule
     return {"tag": file.tag or "", "file": file.path.name, "stem": run_file_stem(file.path), "short": file.short,
-            "folder": _folder(file.path), "above": ingest.placed_folder(file.path).parent.name}
+            "folder": placed.name, "above": placed.parent.name}
 
 
 class Answered(frozenset):
@@ -1001,19 +1002,13 @@ def _by_night(files: list[_File]) -> list[list[_File]]:
     return ([nights[None]] if None in nights else []) + [nights[night] for night in dated]
 
 
-def _later_night_refused(exc: IrwError, night: str, later: int, result_of: Mapping[int, IngestResult]) -> list[str]:
-    """The lines of a refusal in a backfill's later night (_by_night): the nights before it are
-    stored by then, which its last line says instead of "nothing was stored"; later: how many files
-    that night and the nights after it hold."""
-    lines = exc.message_lines()
-    said = re.match(r"nothing was stored: (\d+) of (\d+) files", lines[-1])
-    if said:
-        lines = [*lines[:-1], f"nothing of night {night} or later was stored ({later:,} files): {said[1]} of that "
-                              f"night's {said[2]} files{lines[-1][said.end():]}"]
+def _later_night_refused(exc: IrwError, night: str, result_of: Mapping[int, IngestResult]) -> list[str]:
+    """The lines of a refusal in a backfill's later night (_by_night), and last the line saying the
+    nights before it were stored by then."""
     stored_before = [result.name for result in result_of.values() if result.status != "unchanged"]
-    return [*lines, f"the nights before {night} were stored, night by night (runs "
-                    f"{', '.join(stored_before) or 'none new'}): the same command again, once this is resolved, "
-                    "stores the rest"]
+    return [*exc.message_lines(), f"the nights before {night} were stored, night by night (runs "
+                                  f"{', '.join(stored_before) or 'none new'}): the same command again, once this is "
+                                  "resolved, stores the rest"]
 
 
 def _nights_apart(files: list[_File]) -> None:
@@ -1080,10 +1075,18 @@ def _tag_systems_note(files: list[_File], result_of: Mapping[int, IngestResult])
             f"`{shell_join(words)}` (the same bytes: only their system changes)")
 
 
-def _message_lines(files: list[_File]) -> list[str]:
+def _message_lines(files: list[_File], later_night: tuple[str, int] | None = None) -> list[str]:
+    """Every problem of the files, then what was not stored: nothing, or, in a backfill's later night
+    (its name, and how many files it and the nights after it hold), nothing of it or later."""
     failed = [f for f in files if f.errors]
     lines = [line for f in failed for line in f.errors]
-    lines.append(ingest.nothing_stored(len(failed), len(files), folders=any(f.path.is_dir() for f in failed)))
+    folders = any(f.path.is_dir() for f in failed)
+    if later_night is None:
+        lines.append(ingest.nothing_stored(len(failed), len(files), folders))
+    else:
+        night, later = later_night
+        lines.append(ingest.nothing_stored(len(failed), len(files), folders, of="that night's ",
+                                           said=f"nothing of night {night} or later was stored ({later:,} files)"))
     return lines
 
 
@@ -1183,8 +1186,10 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         if on_step:
             on_step(done, total)
 
-    def name_and_store(files: list[_File], result_of: dict[int, IngestResult]) -> None:
-        """Names and stores the checked files of one night (or of a batch of no nights)."""
+    def name_and_store(files: list[_File], result_of: dict[int, IngestResult],
+                       later_night: tuple[str, int] | None = None) -> None:
+        """Names and stores the checked files of one night (or of a batch of no nights); later_night:
+        a backfill's later night's name, and how many files it and the nights after it hold."""
         stored, run_queries, run_source, runs_read_from = stored_lookups(db)
 
         # the same bytes twice in a batch (a run copied into a second collection's folder) are one
@@ -1255,7 +1260,7 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
         if any(f.errors for f in everyone):
             if len(everyone) == 1:
                 raise everyone[0].error
-            raise BatchError(_message_lines(everyone))
+            raise BatchError(_message_lines(everyone, later_night))
 
         # a copy after the file it is a copy of, which may come later in the batch (a link first)
         for file in [f for f in everyone if f.same_as is None] + [f for f in everyone if f.same_as is not None]:
@@ -1331,13 +1336,14 @@ def ingest_runs(db: Database, paths: Iterable[str | os.PathLike[str]], *, name: 
             if number:
                 for file in night_files:  # an earlier night's bytes are its run now, as night by night
                     _known(db, file, file.sha)
+            night = _night_of_file(night_files[0])
             try:
-                name_and_store(night_files, result_of)
+                name_and_store(night_files, result_of,
+                               (night, sum(len(group) for group in nights[number:])) if number else None)
             except IrwError as exc:
                 if not number:
                     raise
-                later = sum(len(group) for group in nights[number:])
-                raise BatchError(_later_night_refused(exc, _night_of_file(night_files[0]), later, result_of),
+                raise BatchError(_later_night_refused(exc, night, result_of),
                                  stored=[result_of[id(f)] for f in files if id(f) in result_of]) from None
         if auto and system is None:
             _tag_systems_note(files, result_of)

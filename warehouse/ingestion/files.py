@@ -22,7 +22,7 @@ from typing import BinaryIO, Callable, Iterator, TypeVar
 
 
 from warehouse.formats.cells import said_date, said_value
-from warehouse.formats.escaping import name_problem, shown
+from warehouse.formats.escaping import name_problem, shell_word, shown
 from warehouse import interrupt, leftovers
 from warehouse.store import transfer
 from warehouse.store.catalog import GLOB_CHARS, delete_qrels_set, delete_run, refuse_bad_name
@@ -339,8 +339,6 @@ def no_input_files(folder: Path, kind: str, command: str) -> str:
     folders only (one per system or per collection, as publishers keep runs), which a folder's files
     do not include: the hint names them and `command`, which takes them all ({folders}: FOLDER/*/,
     which the shell expands to its folders)."""
-    from warehouse.formats.escaping import shell_word
-
     inner = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not inner:
         return f"a folder without {kind} files: give the {kind} files, or the folder that holds them"
@@ -349,10 +347,13 @@ def no_input_files(folder: Path, kind: str, command: str) -> str:
             + command.format(folders=f"{shell_word(str(folder))}/*/"))
 
 
-def nothing_stored(failed: int, total: int, folders: bool = False) -> str:
+def nothing_stored(failed: int, total: int, folders: bool = False, *, said: str = "nothing was stored",
+                   of: str = "") -> str:
     """The last line of a batch refused (irw ingest run or qrels of several files), with what to do
-    when some of its files could be stored; folders: whether an empty folder given is among them."""
-    return (f"nothing was stored: {failed} of {total} {'files and folders' if folders else 'files'} cannot be "
+    when some of its files could be stored; folders: whether an empty folder given is among them.
+    said and of: what was not stored, and whose files are counted (a backfill's later night:
+    "nothing of night N or later was stored (K files)", "that night's ")."""
+    return (f"{said}: {failed} of {of}{total} {'files and folders' if folders else 'files'} cannot be "
             "ingested as they are"
             + ("" if failed == total else "; fix the files named above, or leave them out, and run the command again"))
 
@@ -399,8 +400,6 @@ def misnamed_compression(path: Path, head: bytes) -> str | None:
     for magic, wanted, format_name in _COMPRESSION_MAGIC:
         if not magic.match(head) or suffix == wanted:
             continue
-        from warehouse.formats.escaping import shell_word
-
         # a wrong compression suffix is replaced, any other (.txt) kept: display_name drops both
         target = path.with_suffix(wanted) if suffix in COMPRESSED_SUFFIXES else Path(str(path) + wanted)
         fix = (f"name it with the suffix {wanted}, by which irw reads {format_name} data "
@@ -851,8 +850,6 @@ def not_utf8_reason(path: Path, utf16: bool = False) -> str:
             start = stream.read(2)
     except _decompression_errors():
         start = b""
-    from warehouse.formats.escaping import shell_word
-
     encoding = "UTF-16" if utf16 or start in (b"\xff\xfe", b"\xfe\xff") else "LATIN1"
     command = f"iconv -f {encoding} -t UTF-8"
     if not is_compressed(path):
@@ -1046,8 +1043,6 @@ def _rewrite_command(path: Path, kind: str, filter_command: str, tag: str) -> tu
     """The shell command that writes path's lines through filter_command (`tail -n +2`), and the
     file it writes them to (shell-quoted): path's name without its compression and text suffixes,
     as .qrels or .run (with tag before it when that is path's own name)."""
-    from warehouse.formats.escaping import shell_word
-
     stem, extension = path.name, ".qrels" if kind == "qrels" else ".run"
     for suffix in COMPRESSED_SUFFIXES:
         stem = stem.removesuffix(suffix)
