@@ -23,7 +23,7 @@ from warehouse.ingestion.batch import common_prefix, parse_iso_date, run_file_st
 from warehouse.engines.duckdb import migrations
 
 from docs_pages import page
-from conftest import RUN_ROWS, Cli, fingerprint_at, run_text, write_file
+from conftest import QRELS_ROWS, RUN_ROWS, Cli, fingerprint_at, qrels_text, run_text, write_file
 
 ROOT = Path(__file__).resolve().parents[1]
 README = page("quickstart")  # "Your own data", moved from the README to docs/quickstart.md
@@ -271,6 +271,25 @@ def test_a_qrels_folder_of_folders_names_them_and_the_command_that_reads_them(ir
     assert result.stderr.splitlines()[0] == (
         f"Error: {tmp_path / 'qrels'}: a folder without qrels files, only folders (covid, dl21); a folder's "
         f"subfolders are not read: ingest them with `irw ingest qrels {tmp_path / 'qrels'}/*/`")
+
+
+def test_name_takes_the_one_qrels_file_a_folder_holds(irw, db_path, tmp_path):
+    """`irw ingest qrels FOLDER --name X` of a folder holding one file was refused as several files
+    (a lab walk): the folder is read first, and --name names its one file; two are still refused."""
+    (tmp_path / "judged").mkdir()
+    write_file(tmp_path / "judged", "qrels.2021.txt", qrels_text())
+    result = irw("ingest", "qrels", tmp_path / "judged", "--name", "dl21")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"ingested qrels dl21: 4 lines, 2 queries from {tmp_path / 'judged' / 'qrels.2021.txt'}"]
+    write_file(tmp_path / "judged", "qrels.2022.txt", qrels_text(QRELS_ROWS[:2]))
+    refused = irw("ingest", "qrels", tmp_path / "judged", "--name", "dl22")
+    assert refused.exit_code == 2
+    assert refused.stderr.splitlines() == [
+        "Error: --name names one qrels set, and 2 files were given; without it each is named by its file name "
+        "(`irw rename qrels` renames a set)"]
+    with warehouse.open(db_path, read_only=True) as wh:
+        assert wh.sql("select name from qrels_sets order by name").rows == [("dl21",)]
 
 
 def test_name_and_name_from_together_are_a_usage_error(irw, db_path, tmp_path):

@@ -110,16 +110,17 @@ class Warehouse:
             return ingest.ingest_qrels(self.db, path, name, description=description, replace=replace,
                                        subtopics=subtopics)
 
-    def ingest_qrels_files(self, paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
-                           description: str | None = None, replace: bool = False,
+    def ingest_qrels_files(self, paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+                           name: str | None = None, *, description: str | None = None, replace: bool = False,
                            subtopics: bool = False) -> list[ingest.IngestResult]:
         """Ingests qrels files and folders of them (`irw ingest qrels FILE... / FOLDER`), each a qrels set
         named by its file; every file is validated and every name checked before the first is stored.
-        One path (a str or os.PathLike) is one file or folder."""
+        One path (a str or os.PathLike) is one file or folder. name names the one file given, or the
+        one file a folder holds."""
         paths = _paths(paths, "ingest_qrels_files", "qrels", "qrels set", "ingest_qrels")
         self._require_writable("ingest qrels")
         with self._statistics("qrels"):
-            return ingest.ingest_qrels_files(self.db, paths, description=description, replace=replace,
+            return ingest.ingest_qrels_files(self.db, paths, name, description=description, replace=replace,
                                              subtopics=subtopics)
 
     def ingest_prefs(self, path: str | os.PathLike[str], name: str | None = None, *, description: str | None = None,

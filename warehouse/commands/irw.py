@@ -450,11 +450,9 @@ def ingest_qrels(
                 _report_ingest(wh.ingest_qrels(files[0], name, description=description, replace=replace,
                                                subtopics=subtopics))
             return
-        if name is not None:
-            raise UsageError("--name names one qrels set: give one file (of several, each is named by its file "
-                             "name; `irw rename qrels` renames a set)")
         with Warehouse(db) as wh:
-            results = wh.ingest_qrels_files(files, description=description, replace=replace, subtopics=subtopics)
+            results = wh.ingest_qrels_files(files, name, description=description, replace=replace,
+                                            subtopics=subtopics)
         for result in results:
             _report_ingest(result)
         if len(results) > 1:

@@ -1696,14 +1696,16 @@ def _replacing_description(path: Path, kind: str, name: str, existing: tuple,
     return description, []
 
 
-def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", *, description: str | None = None,
-                       replace: bool = False, subtopics: bool = False) -> list[IngestResult]:
+def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", name: str | None = None, *,
+                       description: str | None = None, replace: bool = False,
+                       subtopics: bool = False) -> list[IngestResult]:
     """Several qrels files (`irw ingest qrels FILE... / FOLDER`), each a qrels set named by its file
     (display_name: qrels.dl21-passage.txt is qrels.dl21-passage), or by the stored set holding its
     bytes (default_set_name), a folder's files (not hidden, not in subfolders) in name order, a
     file given twice once. Every file is read and validated, and every name checked, before the
     first set is stored: a bad file, two files of one name, or a name a stored set holds with other
-    content (without replace) is a BatchError listing each problem, and nothing is stored."""
+    content (without replace) is a BatchError listing each problem, and nothing is stored. name names
+    the set of the one file given, or of the one file a folder holds."""
     from warehouse.errors import BatchError, IrwError
 
     files: list[Path] = []
@@ -1721,6 +1723,11 @@ def ingest_qrels_files(db: Database, paths: "Sequence[str | os.PathLike[str]]", 
         else:
             files.append(path)
     files = list(dict.fromkeys(files))
+    if name is not None and not problems:
+        if len(files) != 1:
+            raise UsageError(f"--name names one qrels set, and {len(files)} files were given; without it each is "
+                             "named by its file name (`irw rename qrels` renames a set)")
+        return [ingest_qrels(db, files[0], name, description=description, replace=replace, subtopics=subtopics)]
     named: dict[str, Path] = {}
     for path in files:
         try:
