@@ -10,7 +10,7 @@ import warehouse
 from warehouse.commands.irw import app
 from warehouse.errors import NotFoundError, UsageError
 
-from conftest import Cli, dl19_cli
+from conftest import RUN_ROWS, Cli, dl19_cli, run_text, write_file
 
 
 @pytest.fixture
@@ -29,6 +29,19 @@ def test_a_name_in_another_letter_case_is_pointed_to(dl19, argv, message):
     result = dl19(*argv)
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.startswith(f"Error: {message} ")
+
+
+@pytest.mark.parametrize("report", [["leaderboard"], ["compare"], ["history"], ["run", "BM25"]])
+@pytest.mark.parametrize("measure", ["AP(rel=x)", "P@"])
+def test_a_report_s_misspelt_measure_is_said_before_anything_else(dl19, tmp_path, report, measure):
+    """A walk: `irw report leaderboard --qrels news -m 'AP(rel=x)'` printed "# 9 stored runs left
+    out: no query judged in qrels news" and only then the measure's error: the measures are read
+    before the runs are chosen, as irw eval reads them."""
+    assert dl19("ingest", "run", write_file(tmp_path, "other.txt", run_text(RUN_ROWS)), "--name", "other").exit_code == 0
+    result = dl19("report", *report, "--qrels", "dl19", "-m", measure, "-o", tmp_path / "page.html")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error: "), result.stderr
+    assert not (tmp_path / "page.html").exists()
 
 
 def test_eval_with_copy_s_run_option_is_told_runs_are_arguments(dl19):

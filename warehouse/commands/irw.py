@@ -386,6 +386,15 @@ def found_nothing(note: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+def _measures_first(measures: Optional[List[str]]) -> None:
+    """Parses the measures a report names before its qrels set and runs are chosen: a misspelt one
+    was said after the notes of that choice (a walk: "# 9 stored runs left out", then the error)."""
+    if measures:
+        from warehouse.evaluation.measures import parse_all
+
+        parse_all(list(measures))
+
+
 def _report_qrels(wh: Warehouse, qrels: Optional[str], runs, systems=None, baseline: Optional[str] = None) -> str:
     """The qrels set a report is of (Warehouse.qrels_name): the one given, else the one judging the
     runs chosen, which stderr names where the warehouse holds several (a report's page names it,
@@ -1216,6 +1225,7 @@ def report_leaderboard(
     with reported_errors():
         fmt = _report_format(fmt, output, ReportFormat, "irw report leaderboard")
     with reported_errors(), Warehouse(db, create=False) as wh:
+        _measures_first(measure)
         qrels = _report_qrels(wh, qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
         if fmt is not ReportFormat.html or str(output) == "-":
@@ -1260,6 +1270,7 @@ def report_run(
     with reported_errors():
         fmt = _report_format(fmt, output, PageFormat, "irw report run")
     with reported_errors(), Warehouse(db, create=False) as wh:
+        _measures_first(measure)
         page = reports.run_page(wh, run, _report_qrels(wh, qrels, [run], baseline=baseline), measure, baseline=baseline,
                                 query=query, settings=settings, stats=stats)
         if query is not None and fmt.value != "html":  # the query asked for, as data
@@ -1292,6 +1303,7 @@ def report_compare(
     with reported_errors():
         fmt = _report_format(fmt, output, PageFormat, "irw report compare")
     with reported_errors(), Warehouse(db, create=False) as wh:
+        _measures_first(measure)
         qrels = _report_qrels(wh, qrels, runs, system, baseline)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.compare_page(wh, selection, qrels, measure, baseline=baseline, settings=settings, stats=stats)
@@ -1318,6 +1330,7 @@ def report_history(
     with reported_errors():
         fmt = _report_format(fmt, output, PageFormat, "irw report history")
     with reported_errors(), Warehouse(db, create=False) as wh:
+        _measures_first(measure)
         qrels = _report_qrels(wh, qrels, runs, system)
         selection = _selected_runs(wh, runs, system, qrels)
         page = reports.history(wh, qrels, measure, runs=selection, settings=settings, stats=stats)
