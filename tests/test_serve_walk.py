@@ -324,3 +324,28 @@ def _listening(port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+def test_the_systems_page_names_every_set_a_measure_is_not_stored_on_and_evaluates_only_those(
+        multi_collection, tmp_path):
+    """A walk: /systems?m=M, M stored by an `irw eval` on one of three qrels sets, was refused naming
+    one other set, and its command evaluated all three, the one holding the scores too."""
+    qrels = {"dl21": "qrels.dl21-passage.txt", "covid": "qrels.beir-v1.0.0-trec-covid.test.txt",
+             "news": "qrels.beir-v1.0.0-trec-news.test.txt"}
+    for name, file in qrels.items():
+        irw("ingest", "qrels", multi_collection / "qrels" / file, "--name", name, cwd=tmp_path)
+    irw("ingest", "run", *sorted((multi_collection / "runs").glob("*/")), cwd=tmp_path)
+    irw("eval", "--qrels", "dl21", "-m", "P@37", cwd=tmp_path)
+    with served(str(tmp_path / "irw.duckdb"), log=tmp_path / "serve.log", cwd=tmp_path) as base:
+        status, _, body = get(f"{base}/api/systems?m=P@37")
+        assert status == 409, body[:300]
+        answer = json.loads(body)
+        assert "P@37 is stored for no run on covid, news with this page's settings" in answer["error"], answer
+        assert "stored already for some run of the qrels set" in answer["error"]
+        commands = answer["command"].split(" && ")
+        assert [re.search(r"--qrels (\S+)", c).group(1) for c in commands] == ["covid", "news"], commands
+        # once stored there too, the page is the table
+        for name in ("covid", "news"):
+            irw("eval", "--qrels", name, "-m", "P@37", cwd=tmp_path)
+        status, _, body = get(f"{base}/api/systems?m=P@37")
+        assert status == 200, body[:300]

@@ -212,32 +212,41 @@ def stored_on_request() -> frozenset[str]:
     return frozenset(m.name for m in parse_all(["all_trec", *DEFAULT_MEASURES, COVERAGE_MEASURE, *pr_measures()]))
 
 
+def never_stored(wh, qrels: str, specs: Sequence[str]) -> list[str]:
+    """The measures of specs a request may not store on qrels: neither stored_on_request nor stored
+    already for a run qrels judges (sql/reports/missing_scores.sql: a measure no such run has)."""
+    asked = list({m.name: m for m in parse_all(list(specs))
+                  if m.family.sql is not None and m.name not in stored_on_request()}.values())
+    if not asked:
+        return []
+    ids = catalog.run_ids(wh.db, wh.select_runs(qrels=qrels))
+    entries = wanted_entries(wh, catalog.qrels_set_id(wh.db, qrels), Settings(), asked)
+    wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
+        (w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in entries.values()])
+    lacking = Counter(measure for _run, measure in wh.db.run_file(
+        "reports/missing_scores.sql", {"run_ids": list(ids.values())}).fetchall())
+    return [m.name for m in asked if lacking[m.name] >= len(ids)]
+
+
+def never_stored_said(measures: Sequence[str], sets: Sequence[str]) -> str:
+    """Why a page does not compute measures on the qrels sets named (never_stored)."""
+    return (f"{', '.join(measures)} {'is' if len(measures) == 1 else 'are'} stored for no run on "
+            f"{', '.join(sets)} with this page's settings (trec_eval's defaults), and this "
+            "server computes and stores scores on a request only for trec_eval's usual measures (those of "
+            "`irw eval -m all_trec`) and for measures an `irw eval` stored already for some run of the "
+            "qrels set")
+
+
 def may_store(qrels: str, specs: Sequence[str] | None) -> Callable[[Any], str] | None:
     """access.page's may_store for a page of qrels showing the measures specs (None: the pages'
-    defaults, always stored on request): '' when each of them is stored_on_request or stored
-    already for a run qrels judges (sql/reports/missing_scores.sql: a measure no such run has),
-    else which are not, and why the page does not compute them."""
+    defaults, always stored on request): '' when none of them is never_stored, else which are,
+    and why the page does not compute them."""
     if not specs:
         return None
 
     def check(wh) -> str:
-        asked = list({m.name: m for m in parse_all(list(specs))
-                      if m.family.sql is not None and m.name not in stored_on_request()}.values())
-        if not asked:
-            return ""
-        ids = catalog.run_ids(wh.db, wh.select_runs(qrels=qrels))
-        entries = wanted_entries(wh, catalog.qrels_set_id(wh.db, qrels), Settings(), asked)
-        wh.db.load_rows("report_wanted", WANTED_COLUMNS, [
-            (w["evaluation_id"], w["stored"], w["measure"], w["position"]) for w in entries.values()])
-        lacking = Counter(measure for _run, measure in wh.db.run_file(
-            "reports/missing_scores.sql", {"run_ids": list(ids.values())}).fetchall())
-        new = [m.name for m in asked if lacking[m.name] >= len(ids)]
-        if not new:
-            return ""
-        return (f"{', '.join(new)} {'is' if len(new) == 1 else 'are'} stored for no run on {qrels} with this "
-                "page's settings (trec_eval's defaults), and this "
-                "server computes and stores scores on a request only for trec_eval's usual measures (those of "
-                "`irw eval -m all_trec`) and for measures an `irw eval` stored already")
+        new = never_stored(wh, qrels, specs)
+        return never_stored_said(new, [qrels]) if new else ""
     return check
 
 
@@ -593,6 +602,7 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
             # several ?m= are refused as -m twice is (page_history.refuse_several), never their first
             measure = c.measures[0] if c.measures and len(c.measures) == 1 else "AP"
             columns: list[str] = list(sets or [])  # the sets a missing score is on, once a pass knows them
+            refused: list[str] = []  # the sets check refused to compute the measure on
 
             def build(wh):
                 page = reports.systems(wh, c.measures or "AP", qrels=sets, runs=c.runs, systems=c.systems)
@@ -612,11 +622,13 @@ def create_app(target: str, *, busy_wait: float = 3.0, sql_timeout: float = 10.0
                 columns[:] = chosen_columns(wh, sets, c.runs, c.systems)[2]
                 if not c.measures:  # the page's default (AP) is always stored on request
                     return ""
-                refused = [said for q in columns if (said := may_store(q, [measure])(wh))]
-                return refused[0] if refused else ""
+                # the sets the measure is refused on, all named, and only they evaluated by the command
+                # the page gives (a walk: it named one, and the command every set, one holding the scores)
+                refused[:] = [q for q in columns if never_stored(wh, q, [measure])]
+                return never_stored_said([measure], refused) if refused else ""
 
-            return await answer(request, kind, build,
-                                lambda: " && ".join(access.eval_command(q, [measure]) for q in columns), check)
+            return await answer(request, kind, build, lambda: " && ".join(
+                access.eval_command(q, [measure]) for q in (refused or columns)), check)
         return handler
 
     # -- SQL console
