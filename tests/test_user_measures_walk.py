@@ -317,17 +317,18 @@ def test_a_measure_postgresql_refuses_after_a_copy_is_named_in_its_terms(postgre
     # said by the copy, which checks a measure it adds as `irw measures add` does (it said "added")
     (note,) = [line for line in copied.stderr.splitlines() if "refuses its SQL" in line]
     assert note.startswith(f"measure hsleep: this warehouse refuses its SQL ({path}:5: a measure reads the warehouse "
-                           "and nothing else: PG_SLEEP() acts outside the query), so `irw eval -m hsleep` here fails: "
+                           "and nothing else: pg_sleep() acts outside the query), so `irw eval -m hsleep` here fails: "
                            "replace it with a file it runs (`irw measures add FILE --replace --db "), note
     refused = Cli(postgres_url)("eval", "-m", "hsleep")
     assert refused.exit_code != 0
-    assert refused.stderr == (f"Error: hsleep ({path}:5): a measure reads the warehouse and nothing else: PG_SLEEP() "
+    assert refused.stderr == (f"Error: hsleep ({path}:5): a measure reads the warehouse and nothing else: pg_sleep() "
                               "acts outside the query\n"), refused.stderr
     # adding the same file again there is tried, not "already added with this same definition;
     # nothing changed" (a user-measures walk)
     again = Cli(postgres_url)("measures", "add", path)
     assert again.exit_code == 1 and "nothing changed" not in again.stderr
-    assert "PG_SLEEP() acts outside the query" in again.stderr, again.stderr
+    # named as the SQL console names it, as typed and as PostgreSQL folds it (a walk: PG_SLEEP() here)
+    assert "pg_sleep() acts outside the query" in again.stderr, again.stderr
 
 
 @pytest.mark.postgres

@@ -669,12 +669,14 @@ def _postgres_refusal(query: str, volatile=None) -> tuple[str | None, str]:
             names.add(str(node.name))
         elif isinstance(node, exp.Func):
             names.add(node.sql_name().lower())
-    for name in sorted(names):
-        if _PG_REFUSED_FUNCTIONS.match(name.lower()):
+    # a function is named as PostgreSQL folds an unquoted name, in lower case: a measure file's
+    # query reaches here written out by sqlglot (PG_SLEEP), the console's as typed (pg_sleep)
+    for name in sorted({n.lower() for n in names}):
+        if _PG_REFUSED_FUNCTIONS.match(name):
             return f"{name}() acts outside the query", "server"
     if volatile is not None and names:
-        acting = sorted(n for n in volatile(names | {n.lower() for n in names})
-                        if n not in _PG_HARMLESS_VOLATILE)
+        acting = sorted({n.lower() for n in volatile(names | {n.lower() for n in names})}
+                        - set(_PG_HARMLESS_VOLATILE))
         if acting:
             return (f"{acting[0]}() acts outside the query: the server marks it VOLATILE (it may change "
                     "state, take locks, signal sessions or read files)"), "server"
