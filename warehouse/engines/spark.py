@@ -601,16 +601,15 @@ def refuse_folders_of_folders(runs) -> None:
     """A local folder of runs holding no file, only folders (one per system, as publishers keep
     them), said as `irw ingest run` says it (its subfolders are not read), before anything is read:
     Spark found no run there and said only "name at least one run"."""
-    from warehouse.ingestion import batch
-    from warehouse.ingestion.files import folder_files
+    from warehouse.ingestion.files import folder_files, no_input_files
 
     for item in run_items(runs):
         if _is_frame(item) or (isinstance(item, str) and has_scheme(item) and not item.startswith("file://")):
             continue
         folder = Path(_local(os.fspath(item)))
         if folder.is_dir() and not _holds_parquet(str(folder)) and not folder_files(folder):
-            raise InputFileError([Problem(os.fspath(item), 0, batch.no_run_files(
-                folder, "name its folders instead, each as a folder of runs (with `--runs` once per folder)"))])
+            raise InputFileError([Problem(os.fspath(item), 0, no_input_files(
+                folder, "run", "name its folders instead, each as a folder of runs (with `--runs` once per folder)"))])
 
 
 def run_file_locations(spark, locations: Sequence[str]) -> list[str]:

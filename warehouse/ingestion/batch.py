@@ -310,7 +310,8 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
             inside = ingest.folder_files(path)
             if not inside:
                 failed = _File(path)
-                _fail(failed, InputFileError([Problem(str(path), 0, no_run_files(path))]))
+                _fail(failed, InputFileError([Problem(str(path), 0, ingest.no_input_files(
+                    path, "run", "ingest them with `irw ingest run {folders}`"))]))
                 files.append(failed)
             for child in inside:
                 add(child)
@@ -327,11 +328,6 @@ def _expand(paths: Iterable[str | os.PathLike[str]], folders: bool) -> list[_Fil
         else:
             add(path)
     return files
-
-
-def no_run_files(folder: Path, command: str = "ingest them with `irw ingest run {folders}`") -> str:
-    """Why a folder gives no run (ingest.no_input_files)."""
-    return ingest.no_input_files(folder, "run", command)
 
 
 def _check(db: Database, file: _File, staged: list[Path]) -> None:
